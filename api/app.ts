@@ -1,0 +1,101 @@
+import { Hono } from 'hono'
+import { sql } from 'kysely'
+import type { DB } from './db/database.ts'
+import type { User } from './db/schema.ts'
+import type { Env } from './env.ts'
+import { ApiProblem, problems } from './http/errors.ts'
+import { OpenApiRegistry } from './http/openapi.ts'
+import type { TokenVerifier } from './identity/token-verifier.ts'
+import type { Logger } from './logger.ts'
+import { findUserBySubject, provisionUser } from './users/service.ts'
+import { userRoutes } from './users/routes.ts'
+
+export interface ApiServices {
+  env: Env
+  db: DB
+  logger: Logger
+  verifyToken: TokenVerifier
+}
+
+export interface ApiEnv {
+  Variables: {
+    services: ApiServices
+    requestId: string
+    /** The authenticated member, resolved once per request; null for anonymous calls. */
+    caller: User | null
+  }
+}
+
+/**
+ * The product API of spec §7 as a fetch handler: mounted under `/api` in the web server,
+ * called in-process by the web app, or served alone by `api/server.ts`.
+ */
+export function createApiApp(services: ApiServices) {
+  const app = new Hono<ApiEnv>().basePath('/api')
+  const registry = new OpenApiRegistry()
+
+  app.use(async (c, next) => {
+    c.set('services', services)
+    c.set('requestId', c.req.header('x-request-id') ?? crypto.randomUUID())
+    c.set('caller', await resolveCaller(services, c.req.header('authorization')))
+    await next()
+    c.header('cache-control', c.res.headers.get('cache-control') ?? 'no-store')
+  })
+
+  app.get('/health', async (c) => {
+    await sql`select 1`.execute(services.db)
+    return c.json({ status: 'ok' })
+  })
+  app.get('/openapi.json', (c) => c.json(registry.document(`${services.env.PUBLIC_URL}/api`)))
+
+  userRoutes(app, registry)
+
+  app.notFound((c) => c.json(problems.notFound().toJSON(), 404))
+  app.onError((error, c) => {
+    if (error instanceof ApiProblem) {
+      return c.json(error.toJSON(), error.status as 400)
+    }
+    services.logger.error({ err: error, requestId: c.var.requestId }, 'API request failed')
+    const unavailable = isDatabaseUnavailable(error)
+    return c.json(
+      {
+        error: unavailable
+          ? { code: 'service_unavailable', message: 'The service is temporarily unavailable.' }
+          : { code: 'internal', message: 'An unknown error occurred. Please try again later.' },
+      },
+      unavailable ? 503 : 500,
+    )
+  })
+  return app
+}
+
+export type ApiApp = ReturnType<typeof createApiApp>
+
+async function resolveCaller(services: ApiServices, authorization: string | undefined) {
+  if (!authorization) return null
+  const match = /^Bearer ([\w.~+/-]+=*)$/i.exec(authorization)
+  if (!match?.[1]) throw problems.unauthorized()
+  let claims: Awaited<ReturnType<TokenVerifier>>
+  try {
+    claims = await services.verifyToken(match[1])
+  } catch {
+    throw problems.unauthorized()
+  }
+  let user = await findUserBySubject(services.db, claims.sub)
+  if (!user && services.env.auth === 'auth0') user = await provisionUser(services.db, claims.sub, claims)
+  if (!user || user.state === 'deleted') throw problems.unauthorized()
+  if (user.banned || user.is_suspended || user.state === 'suspended') throw problems.suspended()
+  return user
+}
+
+export function isDatabaseUnavailable(error: unknown) {
+  const code = (error as { code?: string } | null)?.code
+  return (
+    code === 'ECONNREFUSED' ||
+    code === '57P01' ||
+    code === '57P03' ||
+    code === '08006' ||
+    code === '08001' ||
+    (error instanceof Error && /timeout exceeded when trying to connect|Connection terminated/i.test(error.message))
+  )
+}

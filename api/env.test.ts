@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, parseEnv as parseProcessEnv } from './env.ts'
+
+/** parseEnv with plain variables (NodeJS.ProcessEnv insists on a typed NODE_ENV). */
+function parseEnv(variables: Record<string, string>) {
+  return parseProcessEnv(variables as NodeJS.ProcessEnv)
+}
+
+const secret = 'x'.repeat(40)
+/** Everything production needs with the built-in identity provider. */
+const production = {
+  NODE_ENV: 'production',
+  PUBLIC_URL: 'https://circle55.example',
+  SESSION_SECRET: secret,
+  SMTP_URL: 'smtp://mail.example:587',
+  OIDC_COOKIE_KEYS: 'key-one,key-two',
+  OIDC_JWKS: '{"keys":[]}',
+  OIDC_CLIENT_SECRET: secret,
+}
+
+function configError(source: Record<string, string>): ConfigError {
+  try {
+    parseEnv(source)
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError)
+    return error as ConfigError
+  }
+  throw new Error('parseEnv accepted the configuration')
+}
+
+describe('parseEnv', () => {
+  it('names the variable when PORT is not a port number', () => {
+    for (const PORT of ['abc', '70000', '-1', '3000.5']) {
+      expect(configError({ PORT }).message).toMatch(/\bPORT\b/)
+    }
+  })
+
+  it('names each bad variable', () => {
+    const message = configError({ NODE_ENV: 'staging', LOG_LEVEL: 'loud', DATABASE_URL: 'not a url' }).message
+    expect(message).toMatch(/NODE_ENV/)
+    expect(message).toMatch(/LOG_LEVEL/)
+    expect(message).toMatch(/DATABASE_URL/)
+  })
+
+  it('rejects a short session secret, naming it', () => {
+    expect(configError({ SESSION_SECRET: 'short' }).message).toMatch(/SESSION_SECRET.*32/)
+  })
+
+  it('applies the development defaults', () => {
+    const env = parseEnv({})
+    expect(env).toMatchObject({
+      NODE_ENV: 'development',
+      PORT: 3000,
+      PUBLIC_URL: 'http://localhost:3000',
+      API_AUDIENCE: 'http://localhost:3000/api/',
+      auth: 'builtin',
+      isProduction: false,
+      SEED_DEMO_DATA: true,
+      LOG_LEVEL: 'info',
+      TRUST_PROXY: 0,
+    })
+    expect(Object.isFrozen(env)).toBe(true)
+  })
+
+  it('derives PUBLIC_URL and API_AUDIENCE from PORT', () => {
+    const env = parseEnv({ PORT: '4100' })
+    expect(env.PORT).toBe(4100)
+    expect(env.PUBLIC_URL).toBe('http://localhost:4100')
+    expect(env.API_AUDIENCE).toBe('http://localhost:4100/api/')
+  })
+
+  it('drops a trailing slash from PUBLIC_URL and derives the audience from it', () => {
+    const env = parseEnv({ PUBLIC_URL: 'https://circle55.example/' })
+    expect(env.PUBLIC_URL).toBe('https://circle55.example')
+    expect(env.API_AUDIENCE).toBe('https://circle55.example/api/')
+  })
+
+  it('treats empty strings as unset', () => {
+    const env = parseEnv({ PORT: '', PUBLIC_URL: '', DATABASE_URL: '', SEED_DEMO_DATA: '' })
+    expect(env.PORT).toBe(3000)
+    expect(env.PUBLIC_URL).toBe('http://localhost:3000')
+    expect(env.DATABASE_URL).toBeUndefined()
+  })
+
+  it('reads booleans', () => {
+    expect(parseEnv({ SEED_DEMO_DATA: 'false' }).SEED_DEMO_DATA).toBe(false)
+    expect(parseEnv({ SEED_DEMO_DATA: 'no' }).SEED_DEMO_DATA).toBe(false)
+    expect(parseEnv({ SEED_DEMO_DATA: '1' }).SEED_DEMO_DATA).toBe(true)
+    expect(configError({ SEED_DEMO_DATA: 'maybe' }).message).toMatch(/SEED_DEMO_DATA/)
+  })
+
+  it('keeps an explicit API_AUDIENCE', () => {
+    expect(parseEnv({ API_AUDIENCE: 'circle55-api' }).API_AUDIENCE).toBe('circle55-api')
+  })
+
+  it('switches to Auth0 when all three Auth0 variables are set', () => {
+    const env = parseEnv({
+      AUTH0_DOMAIN: 'circle55.us.auth0.com',
+      AUTH0_CLIENT_ID: 'client',
+      AUTH0_CLIENT_SECRET: 'secret',
+      AUTH0_AUDIENCE: 'https://api.circle55.example',
+    })
+    expect(env.auth).toBe('auth0')
+    expect(env.API_AUDIENCE).toBe('https://api.circle55.example')
+  })
+
+  it('refuses a partial Auth0 configuration, naming the variables', () => {
+    const message = configError({ AUTH0_DOMAIN: 'circle55.us.auth0.com' }).message
+    expect(message).toMatch(/AUTH0_DOMAIN/)
+    expect(message).toMatch(/AUTH0_CLIENT_ID/)
+    expect(message).toMatch(/AUTH0_CLIENT_SECRET/)
+  })
+
+  describe('in production', () => {
+    it('starts with every secret set', () => {
+      const env = parseEnv(production)
+      expect(env).toMatchObject({
+        isProduction: true,
+        auth: 'builtin',
+        SEED_DEMO_DATA: false,
+        PUBLIC_URL: 'https://circle55.example',
+        API_AUDIENCE: 'https://circle55.example/api/',
+      })
+    })
+
+    it('refuses to start without secrets, naming each missing one', () => {
+      const message = configError({ NODE_ENV: 'production' }).message
+      expect(message).toMatch(/production/i)
+      for (const name of ['SESSION_SECRET', 'PUBLIC_URL', 'SMTP_URL', 'OIDC_COOKIE_KEYS', 'OIDC_JWKS', 'OIDC_CLIENT_SECRET']) {
+        expect(message).toContain(name)
+      }
+    })
+
+    it('refuses to start when only the session secret is missing', () => {
+      const { SESSION_SECRET: _omitted, ...withoutSecret } = production
+      const message = configError(withoutSecret).message
+      expect(message).toContain('SESSION_SECRET')
+      expect(message).not.toContain('SMTP_URL')
+    })
+
+    it('refuses to load demo data', () => {
+      const message = configError({ ...production, SEED_DEMO_DATA: 'true' }).message
+      expect(message).toContain('SEED_DEMO_DATA')
+    })
+
+    it('does not require the built-in provider secrets with Auth0', () => {
+      const { OIDC_COOKIE_KEYS: _a, OIDC_JWKS: _b, OIDC_CLIENT_SECRET: _c, ...rest } = production
+      const env = parseEnv({
+        ...rest,
+        AUTH0_DOMAIN: 'circle55.us.auth0.com',
+        AUTH0_CLIENT_ID: 'client',
+        AUTH0_CLIENT_SECRET: 'secret',
+      })
+      expect(env.auth).toBe('auth0')
+      expect(env.API_AUDIENCE).toBe('https://circle55.example/api/')
+    })
+
+    it('never prints secret values in its errors', () => {
+      const message = configError({ ...production, SEED_DEMO_DATA: 'true', SESSION_SECRET: 'y'.repeat(40) }).message
+      expect(message).not.toContain('y'.repeat(40))
+    })
+  })
+})

@@ -1,0 +1,123 @@
+import { z } from 'zod'
+
+/**
+ * Configuration, parsed once at boot. Every module reads this frozen object, never
+ * `process.env`. A bad or missing variable stops the process with a message naming it.
+ * `.env.example` documents each variable and which built-in serves when it is unset.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes')
+
+const optionalUrl = z.url().optional()
+const optionalString = z.string().min(1).optional()
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: optionalString,
+  PUBLIC_URL: optionalUrl,
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  DATABASE_URL: optionalUrl,
+  EMBEDDED_PG_DIR: optionalString,
+  SEED_DEMO_DATA: bool.optional(),
+
+  API_BASE_URL: optionalUrl,
+  API_AUDIENCE: optionalString,
+
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  OIDC_COOKIE_KEYS: optionalString,
+  OIDC_JWKS: optionalString,
+  OIDC_CLIENT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+
+  AUTH0_DOMAIN: optionalString,
+  AUTH0_CLIENT_ID: optionalString,
+  AUTH0_CLIENT_SECRET: optionalString,
+  AUTH0_AUDIENCE: optionalString,
+
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().min(3).default('Circle 55 <hello@circle55.example>'),
+  SUPPORT_EMAIL: z.email().default('help@circle55.example'),
+
+  SENTRY_DSN: optionalUrl,
+})
+
+export type Env = Readonly<
+  Omit<z.infer<typeof schema>, 'PUBLIC_URL' | 'SEED_DEMO_DATA' | 'API_AUDIENCE'> & {
+    PUBLIC_URL: string
+    SEED_DEMO_DATA: boolean
+    API_AUDIENCE: string
+    isProduction: boolean
+    auth: 'builtin' | 'auth0'
+  }
+>
+
+export function parseEnv(source: NodeJS.ProcessEnv): Env {
+  // Empty strings in .env files mean "unset".
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
+  )
+  const result = schema.safeParse(cleaned)
+  if (!result.success) {
+    const lines = result.error.issues.map(
+      (issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+    )
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  const raw = result.data
+  const isProduction = raw.NODE_ENV === 'production'
+  const auth0Vars = [raw.AUTH0_DOMAIN, raw.AUTH0_CLIENT_ID, raw.AUTH0_CLIENT_SECRET]
+  const auth0Count = auth0Vars.filter(Boolean).length
+  if (auth0Count > 0 && auth0Count < 3) {
+    throw new ConfigError(
+      'Invalid configuration:\n  AUTH0_DOMAIN, AUTH0_CLIENT_ID and AUTH0_CLIENT_SECRET must be set together',
+    )
+  }
+  const auth = auth0Count === 3 ? 'auth0' : 'builtin'
+  const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '')
+  const seed = raw.SEED_DEMO_DATA ?? !isProduction
+
+  if (isProduction) {
+    const missing: string[] = []
+    if (!raw.SESSION_SECRET) missing.push('SESSION_SECRET: required in production')
+    if (!raw.PUBLIC_URL) missing.push('PUBLIC_URL: required in production')
+    if (!raw.SMTP_URL) missing.push('SMTP_URL: required in production (the dev outbox is off)')
+    if (seed) missing.push('SEED_DEMO_DATA: demo data is never loaded in production')
+    if (auth === 'builtin') {
+      if (!raw.OIDC_COOKIE_KEYS) missing.push('OIDC_COOKIE_KEYS: required in production')
+      if (!raw.OIDC_JWKS) missing.push('OIDC_JWKS: required in production')
+      if (!raw.OIDC_CLIENT_SECRET) missing.push('OIDC_CLIENT_SECRET: required in production')
+    }
+    if (missing.length > 0) {
+      throw new ConfigError(`Refusing to start in production:\n  ${missing.join('\n  ')}`)
+    }
+  }
+
+  return Object.freeze({
+    ...raw,
+    PUBLIC_URL: publicUrl,
+    SEED_DEMO_DATA: seed,
+    API_AUDIENCE:
+      raw.API_AUDIENCE ?? (auth === 'auth0' ? (raw.AUTH0_AUDIENCE ?? `${publicUrl}/api/`) : `${publicUrl}/api/`),
+    isProduction,
+    auth,
+  })
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+let current: Env | undefined
+
+/** The process-wide configuration. Parsed on first use; `setEnv` replaces it in tests. */
+export function getEnv(): Env {
+  current ??= parseEnv(process.env)
+  return current
+}
+
+export function setEnv(env: Env) {
+  current = env
+}

@@ -1,0 +1,30 @@
+/**
+ * The API's error envelope: `{ error: { code, message, fields? } }` with the HTTP status of
+ * spec §8. Services throw `ApiProblem`; the HTTP layer turns it into a response.
+ */
+export class ApiProblem extends Error {
+  readonly status: number
+  readonly code: string
+  readonly fields: Record<string, string[]> | undefined
+
+  constructor(status: number, code: string, message: string, fields?: Record<string, string[]>) {
+    super(message)
+    this.status = status
+    this.code = code
+    this.fields = fields
+  }
+
+  toJSON() {
+    return { error: { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}) } }
+  }
+}
+
+export const problems = {
+  unauthorized: () => new ApiProblem(401, 'unauthorized', 'Unauthorized'),
+  forbidden: (message = 'Forbidden') => new ApiProblem(403, 'forbidden', message),
+  suspended: () => new ApiProblem(403, 'user_suspended', 'Your account has been suspended.'),
+  notFound: (what = 'Not found') => new ApiProblem(404, 'not_found', what),
+  conflict: (code: string, message: string) => new ApiProblem(409, code, message),
+  invalid: (fields: Record<string, string[]>) =>
+    new ApiProblem(422, 'invalid_input', 'The request has invalid fields.', fields),
+}

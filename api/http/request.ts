@@ -1,0 +1,34 @@
+import type { Context } from 'hono'
+import type { z } from 'zod'
+import type { ApiEnv } from '../app.ts'
+import type { User } from '../db/schema.ts'
+import { ApiProblem, problems } from './errors.ts'
+
+export function requireCaller(c: Context<ApiEnv>): User {
+  const caller = c.var.caller
+  if (!caller) throw problems.unauthorized()
+  return caller
+}
+
+/** Reads a JSON body and validates it; field errors come back as 422 with codes per field. */
+export async function parseJson<T extends z.ZodType>(c: Context<ApiEnv>, schema: T): Promise<z.infer<T>> {
+  let body: unknown
+  try {
+    body = await c.req.json()
+  } catch {
+    throw new ApiProblem(400, 'invalid_json', 'The request body is not valid JSON.')
+  }
+  return validate(schema, body)
+}
+
+export function validate<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const result = schema.safeParse(value)
+  if (result.success) return result.data
+  const fields: Record<string, string[]> = {}
+  for (const issue of result.error.issues) {
+    const key = issue.path.join('.') || '_'
+    const code = /^[a-z_]+$/.test(issue.message) ? issue.message : issue.code
+    ;(fields[key] ??= []).push(code)
+  }
+  throw problems.invalid(fields)
+}

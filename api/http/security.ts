@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto'
+import type { NextFunction, Request, Response } from 'express'
+import helmet from 'helmet'
+import { sql } from 'kysely'
+import type { DB } from '../db/database.ts'
+import type { Logger } from '../logger.ts'
+
+/** Request id, CSP nonce and one structured log line per request. */
+export function requestContext(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.get('x-request-id')
+    const requestId = incoming && /^[\w-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID()
+    res.locals.requestId = requestId
+    res.locals.cspNonce = randomBytes(16).toString('base64')
+    res.setHeader('x-request-id', requestId)
+    const started = process.hrtime.bigint()
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6
+      const level = res.statusCode >= 500 ? 'error' : 'info'
+      logger[level]({ requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: req.ip }, 'request')
+    })
+    next()
+  }
+}
+
+/** Security headers with an enforced, nonce-based CSP (QUALITY.md). */
+export function securityHeaders(options: { production: boolean; dev: boolean; formActions: string[] }) {
+  const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce as string}'`
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: options.dev ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce],
+        styleSrc: options.dev ? ["'self'", "'unsafe-inline'"] : ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'"],
+        connectSrc: options.dev ? ["'self'", 'ws:'] : ["'self'"],
+        formAction: ["'self'", ...options.formActions],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        manifestSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        ...(options.production ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    strictTransportSecurity: options.production ? { maxAge: 63072000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    xPoweredBy: false,
+  })
+}
+
+/**
+ * Refuses state-changing requests from other sites (works without JavaScript, unlike tokens in
+ * forms): a browser's `Sec-Fetch-Site` must be same-origin or none, and an `Origin` must be ours.
+ * Requests from non-browser API clients carry neither and pass.
+ */
+export function refuseCrossSite(allowedOrigins: string[]) {
+  const allowed = new Set(allowedOrigins)
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next()
+    const site = req.get('sec-fetch-site')
+    const origin = req.get('origin')
+    const crossSite = (site !== undefined && site !== 'same-origin' && site !== 'none') || (origin !== undefined && origin !== 'null' && !allowed.has(origin)) || origin === 'null'
+    if (crossSite) {
+      res.status(403).type('text/plain').send('Cross-site request refused.')
+      return
+    }
+    next()
+  }
+}
+
+interface Limit {
+  name: string
+  max: number
+  windowSeconds: number
+}
+
+/**
+ * Fixed-window limits keyed on the connection's address (or the proxy-reported one only when
+ * TRUST_PROXY says how many proxies to trust, so clients cannot forge it). Counters for writes
+ * and sign-in live in PostgreSQL so every instance shares them; the general limit is kept per
+ * instance in memory to keep reads off the database.
+ */
+export function rateLimits(options: { db: DB; general: Limit; writes: Limit; auth: Limit; isAuthPath: (req: Request) => boolean }) {
+  const memory = new Map<string, { windowStart: number; count: number }>()
+  setInterval(() => {
+    const now = Date.now()
+    for (const [key, entry] of memory) if (now - entry.windowStart > options.general.windowSeconds * 1000) memory.delete(key)
+  }, 60_000).unref()
+
+  async function hit(limit: Limit, key: string) {
+    const row = await sql<{ count: number; window_start: Date }>`
+      INSERT INTO rate_limits (key, window_start, count) VALUES (${`${limit.name}:${key}`}, now(), 1)
+      ON CONFLICT (key) DO UPDATE SET
+        count = CASE WHEN rate_limits.window_start < now() - make_interval(secs => ${limit.windowSeconds}) THEN 1 ELSE rate_limits.count + 1 END,
+        window_start = CASE WHEN rate_limits.window_start < now() - make_interval(secs => ${limit.windowSeconds}) THEN now() ELSE rate_limits.window_start END
+      RETURNING count, window_start`.execute(options.db)
+    const result = row.rows[0]!
+    const retryAfter = Math.max(1, Math.ceil(limit.windowSeconds - (Date.now() - result.window_start.getTime()) / 1000))
+    return { over: result.count > limit.max, retryAfter }
+  }
+
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const key = req.ip ?? 'unknown'
+    const now = Date.now()
+    const entry = memory.get(key)
+    if (!entry || now - entry.windowStart > options.general.windowSeconds * 1000) memory.set(key, { windowStart: now, count: 1 })
+    else if (++entry.count > options.general.max) return tooMany(res, Math.ceil((entry.windowStart + options.general.windowSeconds * 1000 - now) / 1000))
+    if (req.method === 'GET' || req.method === 'HEAD') return next()
+    try {
+      const checks = [hit(options.writes, key)]
+      if (options.isAuthPath(req)) checks.push(hit(options.auth, key))
+      for (const result of await Promise.all(checks)) if (result.over) return tooMany(res, result.retryAfter)
+    } catch (error) {
+      // Fail open: an unreachable database must not also break the limiter's error path.
+      void error
+    }
+    next()
+  }
+}
+
+function tooMany(res: Response, retryAfter: number) {
+  res.setHeader('retry-after', String(retryAfter))
+  res.status(429).type('text/plain').send('Too many requests. Please wait a moment and try again.')
+}

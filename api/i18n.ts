@@ -1,0 +1,28 @@
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import i18next, { type TFunction } from 'i18next'
+
+/** Translations for server-rendered text outside Remix (emails), from the same locale files. */
+const localesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../public/locales')
+const languages = ['en', 'fr', 'nl'] as const
+export type ServerLanguage = (typeof languages)[number]
+
+const instance = i18next.createInstance()
+const resources = Object.fromEntries(
+  languages
+    .filter((lng) => existsSync(path.join(localesDir, lng, 'email.json')))
+    .map((lng) => [lng, { email: JSON.parse(readFileSync(path.join(localesDir, lng, 'email.json'), 'utf8')) as object }]),
+)
+void instance.init({
+  resources,
+  fallbackLng: 'en',
+  defaultNS: 'email',
+  ns: ['email'],
+  interpolation: { escapeValue: false },
+  initImmediate: false,
+})
+
+export function emailT(language: string): TFunction {
+  return instance.getFixedT((languages as readonly string[]).includes(language) ? language : 'en', 'email')
+}

@@ -1,0 +1,183 @@
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
+import type { DB } from '../db/database.ts'
+import type { Env } from '../env.ts'
+import type { Mailer } from '../email/mailer.ts'
+import type { Secrets } from '../secrets.ts'
+import { createAccounts } from './accounts.ts'
+import { pgAdapterFactory } from './adapter.ts'
+
+export const webClientId = 'circle55-web'
+const day = 24 * 60 * 60
+
+/**
+ * The built-in OpenID Connect provider (oidc-provider), mounted at /oidc. Its sign-in pages are
+ * server-rendered routes of the web app at /identity/:uid, which drive it through the bridge
+ * below. Tokens for the API are JWTs with the API's audience.
+ */
+export function createIdentityProvider(options: { env: Env; db: DB; mailer: Mailer; secrets: Secrets }) {
+  const { env, db, secrets } = options
+  const issuer = `${env.PUBLIC_URL}/oidc`
+  const accounts = createAccounts({ db, mailer: options.mailer, codeSecret: secrets.codeSecret })
+  const scopes = 'openid profile email offline_access'
+
+  const configuration: Configuration = {
+    adapter: pgAdapterFactory(db),
+    clients: [
+      {
+        client_id: webClientId,
+        client_secret: secrets.oidcClientSecret,
+        client_name: 'Circle 55',
+        redirect_uris: [`${env.PUBLIC_URL}/login-success`],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
+    jwks: secrets.oidcJwks as Configuration['jwks'],
+    cookies: {
+      keys: secrets.oidcCookieKeys,
+      long: { signed: true, sameSite: 'lax', httpOnly: true },
+      short: { signed: true, sameSite: 'lax', httpOnly: true },
+    },
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'given_name', 'family_name', 'locale'],
+    },
+    scopes: scopes.split(' '),
+    extraParams: ['screen_hint'],
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      rpInitiatedLogout: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => env.API_AUDIENCE,
+        useGrantedResource: () => true,
+        getResourceServerInfo: () => ({
+          scope: 'api',
+          audience: env.API_AUDIENCE,
+          accessTokenFormat: 'jwt',
+          accessTokenTTL: 10 * 60,
+          jwt: { sign: { alg: 'RS256' } },
+        }),
+      },
+    },
+    ttl: {
+      AccessToken: 10 * 60,
+      AuthorizationCode: 60,
+      IdToken: 60 * 60,
+      Interaction: 60 * 60,
+      Session: 30 * day,
+      Grant: 30 * day,
+      RefreshToken: 30 * day,
+    },
+    // Members stay signed in for 30 days of activity: the refresh token is renewed about daily.
+    rotateRefreshToken: (ctx) => (ctx.oidc.entities.RefreshToken?.ttlPercentagePassed() ?? 0) >= 3,
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // Our own first-party web app: no consent screen, the grant covers what it asks for.
+    loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
+      const grantId =
+        ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(ctx.oidc.client!.clientId)
+      if (grantId) {
+        const existing = await ctx.oidc.provider.Grant.find(grantId)
+        if (existing) return existing
+      }
+      if (ctx.oidc.client?.clientId !== webClientId || !ctx.oidc.session?.accountId) return undefined
+      const grant = new ctx.oidc.provider.Grant({
+        clientId: webClientId,
+        accountId: ctx.oidc.session.accountId,
+      })
+      grant.addOIDCScope(scopes)
+      grant.addResourceScope(env.API_AUDIENCE, 'api')
+      await grant.save()
+      return grant
+    },
+    findAccount: async (_ctx, sub) => {
+      const account = await accounts.claims(sub)
+      if (!account || account.state === 'deleted') return undefined
+      return {
+        accountId: sub,
+        claims: () => ({
+          sub,
+          email: account.email ?? undefined,
+          email_verified: true,
+          given_name: account.first_name ?? undefined,
+          family_name: account.last_name ?? undefined,
+          name: [account.first_name, account.last_name].filter(Boolean).join(' ') || undefined,
+          locale: account.locale ?? undefined,
+        }),
+      }
+    },
+    interactions: { url: (_ctx, interaction) => `/identity/${interaction.uid}` },
+    renderError: (ctx, _out, error) => {
+      ctx.type = 'html'
+      ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign-in problem</title></head><body><main><h1>Sign-in problem</h1><p lang="en">Something went wrong while signing you in. Please go back and try again.</p><p lang="fr">Un problème est survenu pendant la connexion. Revenez en arrière et réessayez.</p><p lang="nl">Er ging iets mis bij het inloggen. Ga terug en probeer het opnieuw.</p><p><a href="/login">Sign in / Se connecter / Inloggen</a></p></main></body></html>`
+      void error
+    },
+  }
+
+  const provider = new Provider(issuer, configuration)
+  provider.proxy = env.TRUST_PROXY > 0
+
+  const bridge = {
+    async interaction(uid: string) {
+      const interaction = await provider.Interaction.find(uid)
+      if (!interaction) return null
+      const params = interaction.params as Record<string, unknown>
+      const hint = params.ui_locales
+      const language = typeof hint === 'string' ? (hint.split(' ')[0] ?? null) : null
+      return {
+        uid,
+        prompt: interaction.prompt.name,
+        screenHint: params.screen_hint === 'signup' ? ('signup' as const) : null,
+        loginHint: typeof params.login_hint === 'string' ? params.login_hint : null,
+        language: language === 'en' || language === 'fr' || language === 'nl' ? (language as 'en' | 'fr' | 'nl') : null,
+        clientName: 'Circle 55',
+      }
+    },
+    async finish(uid: string, accountId: string) {
+      const interaction = await provider.Interaction.find(uid)
+      if (!interaction) throw new Error('Interaction expired')
+      interaction.result = { login: { accountId, remember: true } }
+      await interaction.save(Math.max(interaction.exp - Math.floor(Date.now() / 1000), 60))
+      return interaction.returnTo
+    },
+    async abort(uid: string) {
+      const interaction = await provider.Interaction.find(uid)
+      if (!interaction) return '/'
+      interaction.result = { error: 'access_denied', error_description: 'The member cancelled sign-in.' }
+      await interaction.save(Math.max(interaction.exp - Math.floor(Date.now() / 1000), 60))
+      return interaction.returnTo
+    },
+    verifyPassword: accounts.verifyPassword,
+    sendCode: accounts.sendCode,
+    verifyCode: accounts.verifyCode,
+    startSignUp: accounts.startSignUp,
+    confirmSignUp: accounts.confirmSignUp,
+    resetPassword: accounts.resetPassword,
+    /** Ends the provider's session (from its cookie) and every grant it holds. */
+    async endSession(cookieHeader: string | null) {
+      const sessionId = readCookie(cookieHeader, '_session')
+      if (!sessionId) return
+      const session = await provider.Session.find(sessionId)
+      if (!session) return
+      for (const { grantId } of Object.values(session.authorizations ?? {})) {
+        if (grantId) await db.deleteFrom('oidc_payloads').where((eb) => eb.or([eb('grant_id', '=', grantId), eb.and([eb('type', '=', 'Grant'), eb('id', '=', grantId)])])).execute()
+      }
+      await session.destroy()
+    },
+  }
+  return { provider, issuer, bridge }
+}
+export type IdentityBridgeImpl = ReturnType<typeof createIdentityProvider>['bridge']
+
+function readCookie(header: string | null, name: string) {
+  if (!header) return null
+  for (const part of header.split(';')) {
+    const [key, ...rest] = part.trim().split('=')
+    if (key === name) return decodeURIComponent(rest.join('='))
+  }
+  return null
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto'
+import { exportJWK, generateKeyPair, type JWK } from 'jose'
+import type { DB } from './db/database.ts'
+import type { Env } from './env.ts'
+
+/**
+ * Secrets: from the environment in production (required there, see env.ts); outside production
+ * generated on first start and kept in the database so restarts and several instances agree.
+ */
+async function stored<T>(db: DB, name: string, create: () => Promise<T> | T): Promise<T> {
+  const existing = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirst()
+  if (existing) return existing.value as T
+  const value = await create()
+  await db
+    .insertInto('app_secrets')
+    .values({ name, value: JSON.stringify(value) })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute()
+  const winner = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow()
+  return winner.value as T
+}
+
+const randomSecret = () => randomBytes(32).toString('base64url')
+
+export interface Secrets {
+  sessionSecret: string
+  oidcCookieKeys: string[]
+  oidcJwks: { keys: JWK[] }
+  oidcClientSecret: string
+  codeSecret: string
+}
+
+export async function loadSecrets(db: DB, env: Env): Promise<Secrets> {
+  return {
+    sessionSecret: env.SESSION_SECRET ?? (await stored(db, 'session_secret', randomSecret)),
+    oidcCookieKeys: env.OIDC_COOKIE_KEYS
+      ? env.OIDC_COOKIE_KEYS.split(',').map((key) => key.trim())
+      : await stored(db, 'oidc_cookie_keys', () => [randomSecret()]),
+    oidcJwks: env.OIDC_JWKS
+      ? (JSON.parse(env.OIDC_JWKS) as { keys: JWK[] })
+      : await stored(db, 'oidc_jwks', async () => {
+          const { privateKey } = await generateKeyPair('RS256', { extractable: true })
+          const jwk = await exportJWK(privateKey)
+          return { keys: [{ ...jwk, kid: randomSecret().slice(0, 16), alg: 'RS256', use: 'sig' }] }
+        }),
+    oidcClientSecret: env.OIDC_CLIENT_SECRET ?? (await stored(db, 'oidc_client_secret', randomSecret)),
+    codeSecret: env.SESSION_SECRET ? `${env.SESSION_SECRET}:codes` : await stored(db, 'code_secret', randomSecret),
+  }
+}
+
+/** The public half of the signing keys, for verifying tokens in-process. */
+export function publicJwks(jwks: { keys: JWK[] }) {
+  return {
+    keys: jwks.keys.map(({ kty, n, e, crv, x, y, kid, alg, use }) =>
+      Object.fromEntries(Object.entries({ kty, n, e, crv, x, y, kid, alg, use }).filter(([, v]) => v !== undefined)),
+    ),
+  } as { keys: JWK[] }
+}

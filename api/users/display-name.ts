@@ -1,0 +1,20 @@
+/**
+ * The display-name rule of spec §3, the only implementation. Returns null when the member must
+ * show as the generic member label (suspended or banned); callers translate that label.
+ */
+export interface NamedUser {
+  first_name: string | null
+  last_name: string | null
+  formatted_name?: string | null
+  name?: string | null
+  banned?: boolean
+  is_suspended?: boolean
+}
+
+export function displayName(user: NamedUser): string | null {
+  if (user.banned || user.is_suspended) return null
+  const first = user.first_name?.trim()
+  const last = user.last_name?.trim()
+  if (first && last) return last.length <= 2 ? `${first} ${last}` : `${first} ${last[0]}.`
+  return user.formatted_name?.trim() || first || user.name?.trim() || null
+}

@@ -1,0 +1,451 @@
+import { SignJWT, generateKeyPair } from 'jose'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+
+let database: TestDatabase
+let api: ApiHarness
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  api = await createApiHarness(database.db)
+})
+
+afterAll(async () => {
+  await database?.drop()
+})
+
+async function memberWithToken(overrides: Parameters<typeof createUser>[1] = {}) {
+  const user = await createUser(database.db, overrides)
+  return { user, token: await api.signToken(user.id) }
+}
+
+function loadUser(id: string) {
+  return database.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+}
+
+describe('GET /api/v1/users/me', () => {
+  it('answers 401 with the error envelope without a token', async () => {
+    const response = await api.request('GET', 'v1/users/me')
+    expect(response.status).toBe(401)
+    expect(response.json).toMatchObject({ error: { code: 'unauthorized' } })
+    expect(response.json.error.message).toEqual(expect.any(String))
+  })
+
+  it('answers 401 to a malformed authorization header', async () => {
+    const response = await api.request('GET', 'v1/users/me', { headers: { authorization: 'Basic abc' } })
+    expect(response.status).toBe(401)
+    expect(response.json.error.code).toBe('unauthorized')
+  })
+
+  it('answers 401 to a token that is not a JWT', async () => {
+    const response = await api.request('GET', 'v1/users/me', { token: 'not-a-jwt' })
+    expect(response.status).toBe(401)
+    expect(response.json.error.code).toBe('unauthorized')
+  })
+
+  it('answers 401 to a token signed with another key', async () => {
+    const { user } = await memberWithToken()
+    const { privateKey } = await generateKeyPair('RS256')
+    const token = await api.signToken(user.id, {}, { key: privateKey })
+    const response = await api.request('GET', 'v1/users/me', { token })
+    expect(response.status).toBe(401)
+    expect(response.json.error.code).toBe('unauthorized')
+  })
+
+  it('answers 401 to an unsigned (alg none) token', async () => {
+    const { user } = await memberWithToken()
+    const now = Math.floor(Date.now() / 1000)
+    const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
+    const token = `${encode({ alg: 'none', typ: 'JWT' })}.${encode({
+      iss: api.issuer,
+      aud: api.env.API_AUDIENCE,
+      sub: user.id,
+      iat: now,
+      exp: now + 600,
+    })}.`
+    const response = await api.request('GET', 'v1/users/me', { token })
+    expect(response.status).toBe(401)
+  })
+
+  it('answers 401 to a token signed with HS256 using the public key id', async () => {
+    const { user } = await memberWithToken()
+    const token = await new SignJWT({ iss: api.issuer, aud: api.env.API_AUDIENCE, sub: user.id })
+      .setProtectedHeader({ alg: 'HS256', kid: 'test-key' })
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(new TextEncoder().encode('a-guessable-shared-secret-of-32-bytes'))
+    const response = await api.request('GET', 'v1/users/me', { token })
+    expect(response.status).toBe(401)
+  })
+
+  it('answers 401 to an expired token', async () => {
+    const { user } = await memberWithToken()
+    const now = Math.floor(Date.now() / 1000)
+    const token = await api.signToken(user.id, { iat: now - 3600, exp: now - 60 })
+    const response = await api.request('GET', 'v1/users/me', { token })
+    expect(response.status).toBe(401)
+    expect(response.json.error.code).toBe('unauthorized')
+  })
+
+  it('answers 401 to a token for another audience', async () => {
+    const { user } = await memberWithToken()
+    const token = await api.signToken(user.id, { aud: 'https://other.example/api/' })
+    const response = await api.request('GET', 'v1/users/me', { token })
+    expect(response.status).toBe(401)
+    expect(response.json.error.code).toBe('unauthorized')
+  })
+
+  it('answers 401 to a token from another issuer', async () => {
+    const { user } = await memberWithToken()
+    const token = await api.signToken(user.id, { iss: 'https://evil.example/oidc' })
+    const response = await api.request('GET', 'v1/users/me', { token })
+    expect(response.status).toBe(401)
+    expect(response.json.error.code).toBe('unauthorized')
+  })
+
+  it('answers 401 to a valid token whose subject has no account', async () => {
+    const token = await api.signToken(crypto.randomUUID())
+    const response = await api.request('GET', 'v1/users/me', { token })
+    expect(response.status).toBe(401)
+    expect(response.json.error.code).toBe('unauthorized')
+  })
+
+  it('answers 401 to a token without a subject', async () => {
+    const token = await api.signToken('', {})
+    const response = await api.request('GET', 'v1/users/me', { token })
+    expect(response.status).toBe(401)
+  })
+
+  it('returns the signed-in member as a one-item list', async () => {
+    const { user, token } = await memberWithToken({
+      first_name: 'Margaret',
+      last_name: 'Hughes',
+      phone: '+15035550142',
+    })
+    const response = await api.request('GET', 'v1/users/me', { token })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    expect(response.json.data).toHaveLength(1)
+    expect(response.json.data[0]).toMatchObject({
+      id: user.id,
+      slug: user.slug,
+      email: user.email,
+      first_name: 'Margaret',
+      last_name: 'Hughes',
+      display_name: 'Margaret H.',
+      age: 60,
+      phone: '+15035550142',
+      formatted_phone: '(503) 555-0142',
+      state: 'active',
+      admin: false,
+      banned: false,
+      onboarded: true,
+    })
+  })
+
+  it('answers 403 user_suspended to a suspended member', async () => {
+    const { token } = await memberWithToken({ is_suspended: true })
+    const response = await api.request('GET', 'v1/users/me', { token })
+    expect(response.status).toBe(403)
+    expect(response.json.error.code).toBe('user_suspended')
+  })
+
+  it('answers 403 user_suspended to a member in the suspended state', async () => {
+    const { token } = await memberWithToken({ state: 'suspended' })
+    const response = await api.request('GET', 'v1/users/me', { token })
+    expect(response.status).toBe(403)
+    expect(response.json.error.code).toBe('user_suspended')
+  })
+
+  it('answers 403 user_suspended to a banned member', async () => {
+    const { token } = await memberWithToken({ banned: true })
+    const response = await api.request('GET', 'v1/users/me', { token })
+    expect(response.status).toBe(403)
+    expect(response.json.error.code).toBe('user_suspended')
+  })
+})
+
+describe('PUT /api/v1/users/me', () => {
+  it('updates names, gender and join reasons', async () => {
+    const { user, token } = await memberWithToken()
+    const response = await api.request('PUT', 'v1/users/me', {
+      token,
+      body: {
+        first_name: '  Dorothy ',
+        last_name: 'Okafor',
+        gender: 'woman',
+        join_reasons: ['new_people', 'things_to_do'],
+      },
+    })
+    expect(response.status).toBe(200)
+    expect(response.json.data[0]).toMatchObject({
+      id: user.id,
+      first_name: 'Dorothy',
+      last_name: 'Okafor',
+      display_name: 'Dorothy O.',
+      gender: 'woman',
+      join_reasons: ['new_people', 'things_to_do'],
+    })
+    const stored = await loadUser(user.id)
+    expect(stored).toMatchObject({
+      first_name: 'Dorothy',
+      last_name: 'Okafor',
+      gender: 'woman',
+      join_reasons: ['new_people', 'things_to_do'],
+    })
+    // The change is visible on the next read too.
+    const again = await api.request('GET', 'v1/users/me', { token })
+    expect(again.json.data[0].display_name).toBe('Dorothy O.')
+  })
+
+  it('leaves fields that are not in the body unchanged', async () => {
+    const { user, token } = await memberWithToken({ gender: 'man', phone: '+15035550142' })
+    const response = await api.request('PUT', 'v1/users/me', { token, body: { first_name: 'Walter' } })
+    expect(response.status).toBe(200)
+    const stored = await loadUser(user.id)
+    expect(stored).toMatchObject({ first_name: 'Walter', last_name: 'Baker', gender: 'man', phone: '+15035550142' })
+  })
+
+  it('stores a US phone number as E.164 and shows it in national format', async () => {
+    const { user, token } = await memberWithToken()
+    const response = await api.request('PUT', 'v1/users/me', { token, body: { phone: '(503) 555-0142' } })
+    expect(response.status).toBe(200)
+    expect(response.json.data[0]).toMatchObject({ phone: '+15035550142', formatted_phone: '(503) 555-0142' })
+    expect((await loadUser(user.id)).phone).toBe('+15035550142')
+  })
+
+  it('clears the phone number with null', async () => {
+    const { user, token } = await memberWithToken({ phone: '+15035550142' })
+    const response = await api.request('PUT', 'v1/users/me', { token, body: { phone: null } })
+    expect(response.status).toBe(200)
+    expect(response.json.data[0]).toMatchObject({ phone: null, formatted_phone: null })
+    expect((await loadUser(user.id)).phone).toBeNull()
+  })
+
+  it.each(['555-0142', '12345', 'call me maybe', '+1 (000) 000-0000'])(
+    'rejects the invalid phone %j with 422 and leaves the record alone',
+    async (phone) => {
+      const { user, token } = await memberWithToken({ phone: '+15035550142' })
+      const response = await api.request('PUT', 'v1/users/me', { token, body: { phone } })
+      expect(response.status).toBe(422)
+      expect(response.json.error.fields.phone).toContain('invalid_phone')
+      expect((await loadUser(user.id)).phone).toBe('+15035550142')
+    },
+  )
+
+  it('rejects an unknown gender and join reason with per-field codes', async () => {
+    const { token } = await memberWithToken()
+    const response = await api.request('PUT', 'v1/users/me', {
+      token,
+      body: { gender: 'robot', join_reasons: ['world_domination'] },
+    })
+    expect(response.status).toBe(422)
+    expect(response.json.error.code).toBe('invalid_input')
+    expect(Object.keys(response.json.error.fields)).toEqual(expect.arrayContaining(['gender', 'join_reasons.0']))
+  })
+
+  it('rejects an empty first name', async () => {
+    const { token } = await memberWithToken()
+    const response = await api.request('PUT', 'v1/users/me', { token, body: { first_name: '   ' } })
+    expect(response.status).toBe(422)
+    expect(response.json.error.fields.first_name).toContain('required')
+  })
+
+  it('answers 400 invalid_json to a body that is not JSON', async () => {
+    const { token } = await memberWithToken()
+    const response = await api.request('PUT', 'v1/users/me', { token, body: '{"first_name":' })
+    expect(response.status).toBe(400)
+    expect(response.json.error.code).toBe('invalid_json')
+  })
+
+  it('ignores protected fields in the body', async () => {
+    const { user, token } = await memberWithToken()
+    const before = await loadUser(user.id)
+    const response = await api.request('PUT', 'v1/users/me', {
+      token,
+      body: {
+        first_name: 'Eve',
+        admin: true,
+        is_admin: true,
+        banned: true,
+        is_suspended: true,
+        state: 'deleted',
+        email: 'attacker@evil.example',
+        id: crypto.randomUUID(),
+        auth_subject: 'someone-else',
+        slug: 'taken-over',
+      },
+    })
+    expect(response.status).toBe(200)
+    expect(response.json.data[0]).toMatchObject({
+      id: user.id,
+      first_name: 'Eve',
+      admin: false,
+      banned: false,
+      is_suspended: false,
+      state: 'active',
+      email: before.email,
+      slug: before.slug,
+    })
+    const after = await loadUser(user.id)
+    expect(after).toMatchObject({
+      id: before.id,
+      first_name: 'Eve',
+      is_admin: false,
+      banned: false,
+      is_suspended: false,
+      state: 'active',
+      email: before.email,
+      auth_subject: before.auth_subject,
+      slug: before.slug,
+    })
+    // The same token still works: the account was not moved to another subject.
+    expect((await api.request('GET', 'v1/users/me', { token })).status).toBe(200)
+  })
+
+  it('answers 401 without a token', async () => {
+    const response = await api.request('PUT', 'v1/users/me', { body: { first_name: 'Nobody' } })
+    expect(response.status).toBe(401)
+    expect(response.json.error.code).toBe('unauthorized')
+  })
+})
+
+describe('DELETE /api/v1/users/{id}', () => {
+  it("answers 403 to deleting another member's account and changes nothing", async () => {
+    const { token } = await memberWithToken()
+    const other = await createUser(database.db)
+    const response = await api.request('DELETE', `v1/users/${other.id}`, { token })
+    expect(response.status).toBe(403)
+    expect(response.json.error.code).toBe('forbidden')
+    expect(await loadUser(other.id)).toMatchObject({ state: 'active', email: other.email })
+  })
+
+  it('deletes and anonymises the own account; the token stops working', async () => {
+    const { user, token } = await memberWithToken({ phone: '+15035550142' })
+    const response = await api.request('DELETE', `v1/users/${user.id}`, { token })
+    expect(response.status).toBe(204)
+    expect(response.json).toBeNull()
+
+    const after = await api.request('GET', 'v1/users/me', { token })
+    expect(after.status).toBe(401)
+    expect(after.json.error.code).toBe('unauthorized')
+
+    const stored = await loadUser(user.id)
+    expect(stored).toMatchObject({
+      state: 'deleted',
+      email: null,
+      phone: null,
+      first_name: null,
+      last_name: null,
+      dob: null,
+      auth_subject: null,
+    })
+    expect(stored.deleted_at).toBeInstanceOf(Date)
+
+    const audit = await database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('target_id', '=', user.id)
+      .where('action', '=', 'user.delete')
+      .execute()
+    expect(audit).toHaveLength(1)
+  })
+
+  it('hides a deleted member from other members', async () => {
+    const { user, token } = await memberWithToken()
+    const { token: viewer } = await memberWithToken()
+    expect((await api.request('DELETE', `v1/users/${user.id}`, { token })).status).toBe(204)
+    const response = await api.request('GET', `users/${user.id}`, { token: viewer })
+    expect(response.status).toBe(404)
+    expect(response.json.error.code).toBe('not_found')
+  })
+
+  it('answers 401 without a token', async () => {
+    const user = await createUser(database.db)
+    const response = await api.request('DELETE', `v1/users/${user.id}`)
+    expect(response.status).toBe(401)
+    expect((await loadUser(user.id)).state).toBe('active')
+  })
+})
+
+describe('GET /api/users/{id}', () => {
+  it("shows another member's public profile without contact details or birth date", async () => {
+    const { token } = await memberWithToken()
+    const other = await createUser(database.db, {
+      first_name: 'Harold',
+      last_name: 'Li',
+      phone: '+15035550199',
+      city: 'Portland',
+    })
+    const response = await api.request('GET', `users/${other.id}`, { token })
+    expect(response.status).toBe(200)
+    expect(response.json).toMatchObject({
+      id: other.id,
+      slug: other.slug,
+      first_name: 'Harold',
+      display_name: 'Harold Li',
+      city: 'Portland',
+      age: 60,
+    })
+    for (const secret of ['email', 'phone', 'formatted_phone', 'dob', 'last_name', 'auth_subject', 'admin', 'is_admin']) {
+      expect(response.json).not.toHaveProperty(secret)
+    }
+    expect(JSON.stringify(response.json)).not.toContain(other.email!)
+    expect(JSON.stringify(response.json)).not.toContain('5550199')
+  })
+
+  it('finds a member by slug', async () => {
+    const { token } = await memberWithToken()
+    const other = await createUser(database.db)
+    const response = await api.request('GET', `users/${other.slug}`, { token })
+    expect(response.status).toBe(200)
+    expect(response.json.id).toBe(other.id)
+  })
+
+  it('shows a suspended member without a name', async () => {
+    const { token } = await memberWithToken()
+    const other = await createUser(database.db, { is_suspended: true })
+    const response = await api.request('GET', `users/${other.id}`, { token })
+    expect(response.status).toBe(200)
+    expect(response.json).toMatchObject({ first_name: null, display_name: null, is_suspended: true })
+  })
+
+  it('answers 404 for an unknown member', async () => {
+    const { token } = await memberWithToken()
+    const response = await api.request('GET', `users/${crypto.randomUUID()}`, { token })
+    expect(response.status).toBe(404)
+    expect(response.json.error.code).toBe('not_found')
+  })
+
+  it('answers 401 without a token', async () => {
+    const other = await createUser(database.db)
+    const response = await api.request('GET', `users/${other.id}`)
+    expect(response.status).toBe(401)
+  })
+})
+
+describe('API surface', () => {
+  it('publishes an OpenAPI document listing the user routes', async () => {
+    const response = await api.request('GET', '/api/openapi.json')
+    expect(response.status).toBe(200)
+    expect(response.json.openapi).toMatch(/^3\./)
+    expect(response.json.servers[0].url).toBe('http://localhost:3999/api')
+    expect(response.json.paths['/v1/users/me']).toHaveProperty('get')
+    expect(response.json.paths['/v1/users/me']).toHaveProperty('put')
+    expect(response.json.paths['/v1/users/{id}']).toHaveProperty('delete')
+    expect(response.json.paths['/users/{id}']).toHaveProperty('get')
+  })
+
+  it('answers unknown routes with a JSON 404', async () => {
+    const response = await api.request('GET', 'v1/nothing-here')
+    expect(response.status).toBe(404)
+    expect(response.json.error.code).toBe('not_found')
+  })
+
+  it('reports health', async () => {
+    const response = await api.request('GET', 'health')
+    expect(response.status).toBe(200)
+    expect(response.json).toEqual({ status: 'ok' })
+  })
+})

@@ -1,0 +1,220 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max'
+import { sql } from 'kysely'
+import type { DB } from '../db/database.ts'
+import { genders, joinReasons, type User } from '../db/schema.ts'
+import { problems } from '../http/errors.ts'
+import { z } from 'zod'
+import { displayName } from './display-name.ts'
+
+export const localeSchema = z.enum(['en', 'fr', 'nl'])
+
+/** Fields a member may change on their own record; anything else in the body is ignored. */
+export const updateMeSchema = z.object({
+  first_name: z.string().trim().min(1, 'required').max(60, 'too_long').optional(),
+  last_name: z.string().trim().min(1, 'required').max(60, 'too_long').optional(),
+  gender: z.enum(genders).nullable().optional(),
+  join_reasons: z.array(z.enum(joinReasons)).max(joinReasons.length).optional(),
+  phone: z.string().trim().max(30, 'invalid_phone').nullable().optional(),
+  locale: localeSchema.optional(),
+  onboarded: z.literal(true).optional(),
+})
+export type UpdateMe = z.infer<typeof updateMeSchema>
+
+/** Parses a phone number as US and returns E.164, or null when it is not a valid number. */
+export function normalizePhone(input: string): string | null {
+  const parsed = parsePhoneNumberFromString(input, 'US')
+  if (!parsed?.isValid()) return null
+  return parsed.number
+}
+
+export function formatPhone(e164: string | null): string | null {
+  if (!e164) return null
+  const parsed = parsePhoneNumberFromString(e164, 'US')
+  if (!parsed) return e164
+  return parsed.country === 'US' ? parsed.formatNational() : parsed.formatInternational()
+}
+
+export function ageOn(dob: string | null, today = new Date()): number | null {
+  if (!dob) return null
+  const [year, month, day] = dob.split('-').map(Number) as [number, number, number]
+  let age = today.getUTCFullYear() - year
+  const beforeBirthday =
+    today.getUTCMonth() + 1 < month || (today.getUTCMonth() + 1 === month && today.getUTCDate() < day)
+  if (beforeBirthday) age -= 1
+  return age
+}
+
+export function serializeUser(user: User, avatarUrl: string | null = null) {
+  return {
+    id: user.id,
+    stream_id: user.stream_id,
+    slug: user.slug,
+    email: user.email,
+    phone: user.phone,
+    formatted_phone: formatPhone(user.phone),
+    first_name: user.first_name,
+    last_name: user.last_name,
+    name: user.name,
+    formatted_name: user.formatted_name,
+    display_name: displayName(user),
+    dob: user.dob,
+    age: ageOn(user.dob),
+    gender: user.gender,
+    join_reasons: user.join_reasons,
+    avatar: avatarUrl ? { url: avatarUrl } : null,
+    admin: user.is_admin,
+    banned: user.banned,
+    is_suspended: user.is_suspended,
+    state: user.state,
+    lat: user.lat,
+    long: user.long,
+    city: user.city,
+    locale: user.locale,
+    onboarded: user.onboarded_at !== null,
+    created_at: user.created_at.toISOString(),
+    // The built-in chat needs no third-party token; Stream's token is issued by the chat feature.
+    stream_token: null,
+  }
+}
+export type UserJson = ReturnType<typeof serializeUser>
+
+/** The public face of another member: no contact details, no birth date. */
+export function serializePublicUser(user: User, avatarUrl: string | null = null) {
+  return {
+    id: user.id,
+    slug: user.slug,
+    first_name: user.banned || user.is_suspended ? null : user.first_name,
+    display_name: displayName(user),
+    avatar: avatarUrl ? { url: avatarUrl } : null,
+    city: user.city,
+    age: ageOn(user.dob),
+    is_suspended: user.is_suspended || user.banned,
+    created_at: user.created_at.toISOString(),
+  }
+}
+
+export async function findUserBySubject(db: DB, subject: string) {
+  return db.selectFrom('users').selectAll().where('auth_subject', '=', subject).executeTakeFirst()
+}
+
+/**
+ * Just-in-time record for a member whose identity lives with an external provider (Auth0):
+ * the first authenticated call creates the profile row.
+ */
+export async function provisionUser(db: DB, subject: string, claims: Record<string, unknown>) {
+  const email = typeof claims.email === 'string' ? claims.email : null
+  const inserted = await db
+    .insertInto('users')
+    .values({
+      auth_subject: subject,
+      email,
+      name: typeof claims.name === 'string' ? claims.name : null,
+      slug: await uniqueSlug(db, typeof claims.name === 'string' ? claims.name : 'member'),
+      state: 'created',
+    })
+    .onConflict((oc) => oc.column('auth_subject').doNothing())
+    .returningAll()
+    .executeTakeFirst()
+  return inserted ?? (await findUserBySubject(db, subject))
+}
+
+export async function uniqueSlug(db: DB, base: string) {
+  const stem =
+    base
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 40) || 'member'
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const slug = `${stem}-${Math.random().toString(36).slice(2, 8)}`
+    const taken = await db.selectFrom('users').select('id').where('slug', '=', slug).executeTakeFirst()
+    if (!taken) return slug
+  }
+  return `${stem}-${crypto.randomUUID().slice(0, 12)}`
+}
+
+export async function updateMe(db: DB, user: User, input: UpdateMe) {
+  let phone: string | null | undefined
+  if (input.phone !== undefined) {
+    if (input.phone === null || input.phone === '') phone = null
+    else {
+      phone = normalizePhone(input.phone)
+      if (!phone) throw problems.invalid({ phone: ['invalid_phone'] })
+    }
+  }
+  const updated = await db
+    .updateTable('users')
+    .set({
+      ...(input.first_name !== undefined ? { first_name: input.first_name } : {}),
+      ...(input.last_name !== undefined ? { last_name: input.last_name } : {}),
+      ...(input.gender !== undefined ? { gender: input.gender } : {}),
+      ...(input.join_reasons !== undefined ? { join_reasons: input.join_reasons } : {}),
+      ...(phone !== undefined ? { phone } : {}),
+      ...(input.locale !== undefined ? { locale: input.locale } : {}),
+      ...(input.onboarded ? { onboarded_at: user.onboarded_at ?? new Date(), state: 'active' as const } : {}),
+      updated_at: new Date(),
+    })
+    .where('id', '=', user.id)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  return updated
+}
+
+/**
+ * Deletes the member's account: the profile is erased (name, contact details, birth date,
+ * credentials, sessions, seats) and the row kept as a tombstone so that shared history such as
+ * chat messages stays consistent.
+ */
+export async function deleteAccount(db: DB, caller: User, id: string, requestId: string | null) {
+  if (caller.id !== id) throw problems.forbidden('You can only delete your own account.')
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('credentials').where('user_id', '=', id).execute()
+    await trx.deleteFrom('web_sessions').where('user_id', '=', id).execute()
+    if (caller.auth_subject) {
+      // Ends the identity provider's sessions, grants and refresh tokens for this member.
+      await trx
+        .deleteFrom('oidc_payloads')
+        .where(sql<string>`payload->>'accountId'`, '=', caller.auth_subject)
+        .execute()
+    }
+    await trx.deleteFrom('waitlist_entries').where('user_id', '=', id).execute()
+    const seats = await trx
+      .deleteFrom('experience_attendees')
+      .where('user_id', '=', id)
+      .returning('experience_id')
+      .execute()
+    for (const seat of seats) {
+      await trx
+        .updateTable('experiences')
+        .set({ attendees_count: sql`greatest(attendees_count - 1, 0)` })
+        .where('id', '=', seat.experience_id)
+        .execute()
+    }
+    await trx
+      .updateTable('users')
+      .set({
+        state: 'deleted',
+        deleted_at: new Date(),
+        auth_subject: null,
+        email: null,
+        phone: null,
+        first_name: null,
+        last_name: null,
+        name: null,
+        formatted_name: null,
+        dob: null,
+        lat: null,
+        long: null,
+        avatar_media_id: null,
+        updated_at: new Date(),
+      })
+      .where('id', '=', id)
+      .execute()
+    await trx
+      .insertInto('audit_log')
+      .values({ actor_id: id, action: 'user.delete', target_type: 'user', target_id: id, request_id: requestId })
+      .execute()
+  })
+}

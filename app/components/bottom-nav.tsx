@@ -1,0 +1,60 @@
+import { NavLink } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import type { User } from '#app/utils/user.ts'
+
+/** Spec §9: badges show up to 9, then "9+". */
+export function badgeLabel(count: number) {
+  return count > 9 ? '9+' : String(count)
+}
+
+interface Item {
+  to: string
+  label: string
+  icon: 'home' | 'person' | 'sign-in'
+  badge?: number
+  avatarUrl?: string | null
+}
+
+/** Spec §2: on screens under 640px, icon or avatar, title and badge; the current path highlighted. */
+export function BottomNav({ user }: { user: User | null }) {
+  const { t } = useTranslation()
+  const items: Item[] = [
+    { to: '/', label: t('nav.home'), icon: 'home' },
+    user
+      ? { to: '/account', label: t('nav.account'), icon: 'person', avatarUrl: user.avatar?.url ?? null }
+      : { to: '/login', label: t('nav.signIn'), icon: 'sign-in' },
+  ]
+  return (
+    <nav className="bottom-nav" aria-label={t('nav.bottom')}>
+      <ul>
+        {items.map((item) => (
+          <li key={item.to}>
+            <NavLink to={item.to} end={item.to === '/'}>
+              {item.avatarUrl ? <img src={item.avatarUrl} alt="" className="avatar" /> : <Icon name={item.icon} />}
+              <span>{item.label}</span>
+              {item.badge ? (
+                <span className="badge">
+                  {badgeLabel(item.badge)}
+                  <span className="visually-hidden"> {t('nav.unread', { count: item.badge })}</span>
+                </span>
+              ) : null}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  )
+}
+
+function Icon({ name }: { name: Item['icon'] }) {
+  const paths: Record<Item['icon'], string> = {
+    home: 'M3 11.5 12 4l9 7.5V20a1 1 0 0 1-1 1h-5v-6H9v6H4a1 1 0 0 1-1-1z',
+    person: 'M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9Zm-8 9c0-4 3.6-6.5 8-6.5s8 2.5 8 6.5',
+    'sign-in': 'M10 17l5-5-5-5M15 12H3M14 3h5a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-5',
+  }
+  return (
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+      <path d={paths[name]} />
+    </svg>
+  )
+}

@@ -1,0 +1,51 @@
+import { Form, Link, NavLink } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import type { User } from '#app/utils/user.ts'
+import { useDisplayName } from '#app/utils/use-display-name.ts'
+
+export function SiteHeader({ user }: { user: User | null }) {
+  const { t } = useTranslation()
+  const name = useDisplayName(user)
+  return (
+    <header className="site-header">
+      <div className="container site-header__inner">
+        <Link to="/" className="brand">
+          {t('brand')}
+        </Link>
+        <nav className="site-nav" aria-label={t('nav.main')}>
+          <ul className="nav-links">
+            <li>
+              <NavLink to="/" end>
+                {t('nav.home')}
+              </NavLink>
+            </li>
+            {user ? (
+              <li>
+                <NavLink to="/account">{t('nav.account')}</NavLink>
+              </li>
+            ) : null}
+          </ul>
+          {user ? (
+            <Form method="post" action="/logout">
+              <span className="visually-hidden">{t('header.signedInAs', { name })}</span>
+              <button type="submit" className="button button--secondary">
+                {t('nav.signOut')}
+              </button>
+            </Form>
+          ) : (
+            <ul>
+              <li>
+                <Link to="/login">{t('nav.signIn')}</Link>
+              </li>
+              <li>
+                <Link to="/signup" className="button">
+                  {t('nav.signUp')}
+                </Link>
+              </li>
+            </ul>
+          )}
+        </nav>
+      </div>
+    </header>
+  )
+}

@@ -1,0 +1,47 @@
+import { RemixBrowser } from '@remix-run/react'
+import i18next, { type BackendModule, type ReadCallback } from 'i18next'
+import { startTransition, StrictMode } from 'react'
+import { hydrateRoot } from 'react-dom/client'
+import { I18nextProvider, initReactI18next } from 'react-i18next'
+import { getInitialNamespaces } from 'remix-i18next/client'
+import { defaultNamespace, fallbackLanguage } from './utils/i18n.ts'
+
+/** Loads one namespace of one language from /locales (cached by the browser). */
+const fetchBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language: string, namespace: string, callback: ReadCallback) {
+    fetch(`/locales/${language}/${namespace}.json?v=${__LOCALES_VERSION__}`)
+      .then((response) => (response.ok ? response.json() : Promise.reject(new Error(String(response.status)))))
+      .then((data: Record<string, unknown>) => callback(null, data))
+      .catch((error: unknown) => callback(error as Error, false))
+  },
+}
+
+declare const __LOCALES_VERSION__: string
+
+async function hydrate() {
+  await i18next
+    .use(initReactI18next)
+    .use(fetchBackend)
+    .init({
+      lng: document.documentElement.lang,
+      fallbackLng: fallbackLanguage,
+      defaultNS: defaultNamespace,
+      ns: getInitialNamespaces(),
+      interpolation: { escapeValue: false },
+      react: { useSuspense: false },
+    })
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <I18nextProvider i18n={i18next}>
+        <StrictMode>
+          <RemixBrowser />
+        </StrictMode>
+      </I18nextProvider>,
+    )
+  })
+}
+
+void hydrate()

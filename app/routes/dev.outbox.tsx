@@ -1,0 +1,41 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { getT } from '#app/utils/i18next.server.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+
+/** Outside production, the emails the product "sent" (sign-in codes, resets, welcomes). */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const outbox = context.services.outbox
+  if (!outbox) throw data(null, { status: 404 })
+  const t = await getT(request, context)
+  return data({ messages: await outbox(50), title: t('outbox.title') }, { headers: { 'Cache-Control': 'no-store' } })
+}
+
+export default function Outbox() {
+  const { messages } = useLoaderData<typeof loader>()
+  const { t } = useTranslation()
+  return (
+    <div className="prose">
+      <h1>{t('outbox.title')}</h1>
+      <p>{t('outbox.intro')}</p>
+      {messages.length === 0 ? <p>{t('outbox.empty')}</p> : null}
+      {messages.map((message) => (
+        <article key={message.id} className="card" aria-labelledby={`m-${message.id}`}>
+          <h2 id={`m-${message.id}`}>{message.subject}</h2>
+          <dl className="details">
+            <dt>{t('outbox.to')}</dt>
+            <dd data-testid="outbox-to">{message.to}</dd>
+            <dt>{t('outbox.sent')}</dt>
+            <dd>{message.createdAt.replace("T", " ").slice(0, 16)} UTC</dd>
+          </dl>
+          <p className="outbox-message" data-testid="outbox-body">
+            {message.text}
+          </p>
+        </article>
+      ))}
+    </div>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => pageTitle(matches, loaded?.title)

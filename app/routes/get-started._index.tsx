@@ -1,0 +1,109 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
+import { ChoiceGroup, TextField } from '#app/components/ui/field.tsx'
+import { getApi, requireUser } from '#app/utils/auth.server.ts'
+import { formErrorsFromApi } from '#app/utils/forms.server.ts'
+import { getT } from '#app/utils/i18next.server.ts'
+import { markFormError, pageTitle } from '#app/utils/meta.ts'
+import { basicInfoSchema, genders, joinReasons } from '#app/utils/onboarding-schemas.ts'
+
+export const handle = { i18n: ['common', 'onboarding'] }
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context)
+  const t = await getT(request, context, 'onboarding')
+  return { user, title: t('basicInfo.title') }
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireUser(request, context)
+  const submission = parseWithZod(await request.formData(), { schema: basicInfoSchema })
+  if (submission.status !== 'success') {
+    markFormError(context)
+    return data(submission.reply(), { status: 400 })
+  }
+  const { firstName, lastName, gender, reasons, phone } = submission.value
+  try {
+    await getApi(request, context).put('v1/users/me', {
+      body: { first_name: firstName, last_name: lastName, gender, join_reasons: reasons, phone: phone ?? null, onboarded: true },
+    })
+  } catch (error) {
+    const mapped = formErrorsFromApi(error, { first_name: 'firstName', last_name: 'lastName', join_reasons: 'reasons' })
+    if (!mapped) throw error
+    markFormError(context)
+    return data(submission.reply({ fieldErrors: (mapped.error ?? {}) as Record<string, string[]> }), { status: 400 })
+  }
+  return redirect('/get-started/success')
+}
+
+export default function BasicInfo() {
+  const { user } = useLoaderData<typeof loader>()
+  const lastResult = useActionData<typeof action>()
+  const { t } = useTranslation('onboarding')
+  const [form, fields] = useForm({
+    id: 'basic-info',
+    lastResult,
+    constraint: getZodConstraint(basicInfoSchema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    defaultValue: {
+      firstName: user.first_name ?? '',
+      lastName: user.last_name ?? '',
+      gender: user.gender ?? undefined,
+      reasons: user.join_reasons,
+      phone: user.formatted_phone ?? '',
+    },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: basicInfoSchema }),
+  })
+  const errors = {
+    firstName: fields.firstName.errors,
+    lastName: fields.lastName.errors,
+    gender: fields.gender.errors,
+    reasons: fields.reasons.errors,
+    phone: fields.phone.errors,
+  }
+  const reasons = fields.reasons.initialValue
+  return (
+    <div className="form">
+      <p>{t('basicInfo.step')}</p>
+      <h1>{t('basicInfo.title')}</h1>
+      <ErrorSummary errors={summaryFrom(errors, ['firstName', 'lastName', 'gender', 'reasons', 'phone'])} formErrors={form.errors} />
+      <p>{t('basicInfo.intro')}</p>
+      <Form method="post" {...getFormProps(form)}>
+        <TextField id="firstName" name="firstName" label={t('fields.firstName')} autoComplete="given-name" required defaultValue={fields.firstName.initialValue} errors={fields.firstName.errors} />
+        <TextField id="lastName" name="lastName" label={t('fields.lastName')} autoComplete="family-name" required defaultValue={fields.lastName.initialValue} errors={fields.lastName.errors} />
+        <ChoiceGroup
+          id="gender"
+          name="gender"
+          type="radio"
+          legend={t('fields.gender')}
+          options={genders.map((value) => ({ value, label: t(`gender.${value}`) }))}
+          defaultValue={fields.gender.initialValue as string | undefined}
+          errors={fields.gender.errors}
+        />
+        <ChoiceGroup
+          id="reasons"
+          name="reasons"
+          type="checkbox"
+          legend={t('fields.reasons')}
+          hint={t('fields.reasonsHint')}
+          options={joinReasons.map((value) => ({ value, label: t(`reasons.${value}`) }))}
+          defaultValue={Array.isArray(reasons) ? (reasons as string[]) : typeof reasons === 'string' ? [reasons] : []}
+          errors={fields.reasons.errors}
+        />
+        <TextField id="phone" name="phone" label={t('fields.phone')} hint={t('fields.phoneHint')} type="tel" autoComplete="tel-national" inputMode="tel" defaultValue={fields.phone.initialValue} errors={fields.phone.errors} />
+        <div className="button-row">
+          <button type="submit" className="button">
+            {t('basicInfo.submit')}
+          </button>
+        </div>
+      </Form>
+    </div>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)

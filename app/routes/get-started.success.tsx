@@ -1,0 +1,34 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getT } from '#app/utils/i18next.server.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import { useDisplayName } from '#app/utils/use-display-name.ts'
+
+export const handle = { i18n: ['common', 'onboarding'] }
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context)
+  const t = await getT(request, context, 'onboarding')
+  return { user, title: t('success.title') }
+}
+
+export default function OnboardingSuccess() {
+  const { user } = useLoaderData<typeof loader>()
+  const { t } = useTranslation('onboarding')
+  const name = useDisplayName(user)
+  return (
+    <div className="prose">
+      <h1>{t('success.heading', { name })}</h1>
+      <p className="lead">{t('success.body')}</p>
+      <div className="button-row">
+        <Link to="/" className="button">
+          {t('success.home')}
+        </Link>
+      </div>
+    </div>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)

@@ -1,0 +1,117 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
+import { IdentityLayout } from '#app/components/identity-layout.tsx'
+import { TextField } from '#app/components/ui/field.tsx'
+import { getT } from '#app/utils/i18next.server.ts'
+import { completeSignIn, requireInteraction } from '#app/utils/identity.server.ts'
+import { passwordSignInSchema } from '#app/utils/identity-schemas.ts'
+import { markFormError, pageTitle } from '#app/utils/meta.ts'
+
+export const handle = { i18n: ['common', 'auth'] }
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { interaction } = await requireInteraction(context, params.uid)
+  if (interaction.screenHint === 'signup') throw redirect(`/identity/${interaction.uid}/signup`)
+  const t = await getT(request, context, 'auth')
+  const url = new URL(request.url)
+  return { uid: interaction.uid, title: t('signIn.title'), notice: url.searchParams.get('notice') === 'reset' ? 'reset' : null }
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { identity, interaction } = await requireInteraction(context, params.uid)
+  const formData = await request.formData()
+  if (formData.get('intent') === 'cancel') throw redirect(await identity.abort(interaction.uid))
+  const submission = parseWithZod(formData, { schema: passwordSignInSchema })
+  if (submission.status !== 'success') {
+    markFormError(context)
+    return data(submission.reply({ hideFields: ['password'] }), { status: 400 })
+  }
+  const result = await identity.verifyPassword(submission.value.email, submission.value.password)
+  if ('error' in result) {
+    markFormError(context)
+    return data(submission.reply({ formErrors: ['auth:signIn.invalid'], hideFields: ['password'] }), { status: 400 })
+  }
+  return completeSignIn(context, interaction.uid, result.accountId)
+}
+
+export default function SignIn() {
+  const { uid, notice } = useLoaderData<typeof loader>()
+  const lastResult = useActionData<typeof action>()
+  const { t } = useTranslation('auth')
+  const [form, fields] = useForm({
+    id: 'sign-in',
+    lastResult,
+    constraint: getZodConstraint(passwordSignInSchema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordSignInSchema }),
+  })
+  return (
+    <IdentityLayout title={t('signIn.title')}>
+      {notice === 'reset' ? (
+        <div className="notice notice--success" role="status">
+          <p>{t('reset.done')}</p>
+        </div>
+      ) : null}
+      <ErrorSummary
+        errors={summaryFrom(fields.email.errors || fields.password.errors ? { email: fields.email.errors, password: fields.password.errors } : undefined, ['email', 'password'])}
+        formErrors={form.errors}
+      />
+      <p>{t('signIn.intro')}</p>
+      <Form method="post" {...getFormProps(form)}>
+        <TextField
+          id="email"
+          name={fields.email.name}
+          label={t('fields.email')}
+          type="email"
+          autoComplete="username"
+          inputMode="email"
+          spellCheck={false}
+          required
+          defaultValue={fields.email.initialValue}
+          errors={fields.email.errors}
+        />
+        <TextField
+          id="password"
+          name={fields.password.name}
+          label={t('fields.password')}
+          type="password"
+          autoComplete="current-password"
+          required
+          errors={fields.password.errors}
+        />
+        <div className="button-row">
+          <button type="submit" className="button">
+            {t('signIn.submit')}
+          </button>
+        </div>
+      </Form>
+      <ul>
+        <li>
+          <Link to={`/identity/${uid}/code`}>{t('signIn.useCode')}</Link>
+        </li>
+        <li>
+          <Link to={`/identity/${uid}/reset`}>{t('signIn.forgot')}</Link>
+        </li>
+      </ul>
+      <h2>{t('signIn.newHere')}</h2>
+      <p>
+        <Link to={`/identity/${uid}/signup`} className="button button--secondary">
+          {t('signIn.createAccount')}
+        </Link>
+      </p>
+      <Form method="post">
+        <input type="hidden" name="intent" value="cancel" />
+        <button type="submit" className="button button--link" formNoValidate>
+          {t('cancel')}
+        </button>
+      </Form>
+    </IdentityLayout>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)

@@ -1,0 +1,104 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { z } from 'zod'
+import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
+import { IdentityLayout } from '#app/components/identity-layout.tsx'
+import { TextField } from '#app/components/ui/field.tsx'
+import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
+import { requireInteraction } from '#app/utils/identity.server.ts'
+import { resetConfirmSchema, resetRequestSchema } from '#app/utils/identity-schemas.ts'
+import { markFormError, pageTitle } from '#app/utils/meta.ts'
+
+export const handle = { i18n: ['common', 'auth'] }
+
+const schema = z.discriminatedUnion('intent', [resetRequestSchema, resetConfirmSchema])
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { interaction } = await requireInteraction(context, params.uid)
+  const t = await getT(request, context, 'auth')
+  return { uid: interaction.uid, title: t('reset.title') }
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { identity, interaction } = await requireInteraction(context, params.uid)
+  const submission = parseWithZod(await request.formData(), { schema })
+  if (submission.status !== 'success') {
+    markFormError(context)
+    const step = submission.payload.intent === 'reset' ? 'reset' : 'send'
+    return data({ result: submission.reply({ hideFields: ['password'] }), step, email: String(submission.payload.email ?? '') }, { status: 400 })
+  }
+  const { email } = submission.value
+  if (submission.value.intent === 'send') {
+    await identity.sendCode(email, 'reset_password', await detectLanguage(request, context))
+    return { result: submission.reply({ resetForm: true }), step: 'reset' as const, email }
+  }
+  const result = await identity.resetPassword(email, submission.value.code, submission.value.password)
+  if ('error' in result) {
+    markFormError(context)
+    return data(
+      { result: submission.reply({ fieldErrors: { code: [result.error === 'expired' ? 'auth:code.expired' : 'auth:code.invalid'] }, hideFields: ['password'] }), step: 'reset' as const, email },
+      { status: 400 },
+    )
+  }
+  throw redirect(`/identity/${interaction.uid}?notice=reset`)
+}
+
+export default function ResetPassword() {
+  const { uid } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const { t } = useTranslation('auth')
+  const step = actionData?.step ?? 'send'
+  const [form, fields] = useForm({
+    id: `reset-${step}`,
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(step === 'send' ? resetRequestSchema : resetConfirmSchema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+  const errors = { email: fields.email.errors, code: fields.code.errors, password: fields.password.errors }
+  return (
+    <IdentityLayout title={t('reset.title')}>
+      <ErrorSummary errors={summaryFrom(errors, ['email', 'code', 'password'])} formErrors={form.errors} />
+      {step === 'send' ? (
+        <>
+          <p>{t('reset.intro')}</p>
+          <Form method="post" {...getFormProps(form)}>
+            <input type="hidden" name="intent" value="send" />
+            <TextField id="email" name="email" label={t('fields.email')} type="email" autoComplete="username" inputMode="email" spellCheck={false} required defaultValue={actionData?.email} errors={fields.email.errors} />
+            <div className="button-row">
+              <button type="submit" className="button">
+                {t('reset.send')}
+              </button>
+            </div>
+          </Form>
+        </>
+      ) : (
+        <>
+          <div className="notice" role="status">
+            <p>{t('reset.sent', { email: actionData?.email })}</p>
+          </div>
+          <Form method="post" {...getFormProps(form)}>
+            <input type="hidden" name="intent" value="reset" />
+            <input type="hidden" name="email" value={actionData?.email} />
+            <TextField id="code" name="code" label={t('fields.code')} hint={t('code.hint')} className="input--code" type="text" inputMode="numeric" autoComplete="one-time-code" maxLength={12} required errors={fields.code.errors} />
+            <TextField id="password" name="password" label={t('fields.newPassword')} hint={t('signUp.passwordHint')} type="password" autoComplete="new-password" minLength={10} required errors={fields.password.errors} />
+            <div className="button-row">
+              <button type="submit" className="button">
+                {t('reset.submit')}
+              </button>
+            </div>
+          </Form>
+        </>
+      )}
+      <p>
+        <Link to={`/identity/${uid}`}>{t('reset.back')}</Link>
+      </p>
+    </IdentityLayout>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)

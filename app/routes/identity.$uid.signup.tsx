@@ -1,0 +1,143 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { z } from 'zod'
+import { DateOfBirthField } from '#app/components/date-of-birth-field.tsx'
+import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
+import { IdentityLayout } from '#app/components/identity-layout.tsx'
+import { TextField } from '#app/components/ui/field.tsx'
+import { isoDate } from '#app/utils/birth-date.ts'
+import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
+import { completeSignIn, requireInteraction } from '#app/utils/identity.server.ts'
+import { confirmSignUpSchema, signUpSchema } from '#app/utils/identity-schemas.ts'
+import { markFormError, pageTitle } from '#app/utils/meta.ts'
+
+export const handle = { i18n: ['common', 'auth'] }
+
+const schema = z.discriminatedUnion('intent', [signUpSchema, confirmSignUpSchema])
+const fieldOrder = ['firstName', 'lastName', 'email', 'birthMonth', 'birthDay', 'birthYear', 'password', 'code']
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { interaction } = await requireInteraction(context, params.uid)
+  const t = await getT(request, context, 'auth')
+  return { uid: interaction.uid, title: t('signUp.title') }
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { identity, interaction } = await requireInteraction(context, params.uid)
+  const formData = await request.formData()
+  if (formData.get('intent') === 'cancel') throw redirect(await identity.abort(interaction.uid))
+  const submission = parseWithZod(formData, { schema })
+  if (submission.status !== 'success') {
+    markFormError(context)
+    const step = submission.payload.intent === 'confirm' ? 'confirm' : 'details'
+    return data({ result: submission.reply({ hideFields: ['password'] }), step, email: String(submission.payload.email ?? '') }, { status: 400 })
+  }
+  if (submission.value.intent === 'details') {
+    const value = submission.value
+    await identity.startSignUp({
+      email: value.email,
+      password: value.password ?? null,
+      firstName: value.firstName,
+      lastName: value.lastName,
+      dob: isoDate({ year: value.birthYear, month: value.birthMonth, day: value.birthDay }),
+      language: await detectLanguage(request, context),
+    })
+    return { result: submission.reply({ resetForm: true }), step: 'confirm' as const, email: value.email }
+  }
+  const result = await identity.confirmSignUp(submission.value.email, submission.value.code)
+  if ('error' in result) {
+    markFormError(context)
+    return data(
+      { result: submission.reply({ fieldErrors: { code: [result.error === 'expired' ? 'auth:code.expired' : 'auth:code.invalid'] } }), step: 'confirm' as const, email: submission.value.email },
+      { status: 400 },
+    )
+  }
+  return completeSignIn(context, interaction.uid, result.accountId)
+}
+
+export default function SignUp() {
+  const { uid } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const { t } = useTranslation('auth')
+  const step = actionData?.step ?? 'details'
+  const [form, fields] = useForm({
+    id: `sign-up-${step}`,
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(step === 'details' ? signUpSchema : confirmSignUpSchema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+  const errors = {
+    firstName: fields.firstName.errors,
+    lastName: fields.lastName.errors,
+    email: fields.email.errors,
+    birthMonth: fields.birthMonth.errors,
+    birthDay: fields.birthDay.errors,
+    birthYear: fields.birthYear.errors,
+    password: fields.password.errors,
+    code: fields.code.errors,
+  }
+  if (step === 'confirm') {
+    return (
+      <IdentityLayout title={t('signUp.confirmTitle')}>
+        <ErrorSummary errors={summaryFrom(errors, ['code'])} formErrors={form.errors} />
+        <div className="notice" role="status">
+          <p>{t('signUp.codeSent', { email: actionData?.email })}</p>
+        </div>
+        <Form method="post" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="confirm" />
+          <input type="hidden" name="email" value={actionData?.email} />
+          <TextField id="code" name="code" label={t('fields.code')} hint={t('code.hint')} className="input--code" type="text" inputMode="numeric" autoComplete="one-time-code" maxLength={12} required errors={fields.code.errors} />
+          <div className="button-row">
+            <button type="submit" className="button">
+              {t('signUp.confirm')}
+            </button>
+          </div>
+        </Form>
+        <p>
+          <Link to={`/identity/${uid}/signup`} reloadDocument>
+            {t('signUp.startAgain')}
+          </Link>
+        </p>
+      </IdentityLayout>
+    )
+  }
+  const initial = fields.birthMonth.initialValue
+  return (
+    <IdentityLayout title={t('signUp.title')}>
+      <ErrorSummary
+        errors={summaryFrom(errors, fieldOrder)}
+        formErrors={form.errors}
+      />
+      <p>{t('signUp.intro')}</p>
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="details" />
+        <TextField id="firstName" name="firstName" label={t('fields.firstName')} autoComplete="given-name" required defaultValue={fields.firstName.initialValue} errors={fields.firstName.errors} />
+        <TextField id="lastName" name="lastName" label={t('fields.lastName')} autoComplete="family-name" required defaultValue={fields.lastName.initialValue} errors={fields.lastName.errors} />
+        <TextField id="email" name="email" label={t('fields.email')} type="email" autoComplete="email" inputMode="email" spellCheck={false} required defaultValue={fields.email.initialValue} errors={fields.email.errors} />
+        <DateOfBirthField
+          defaultValue={{ month: typeof initial === 'string' ? initial : undefined, day: fields.birthDay.initialValue as string | undefined, year: fields.birthYear.initialValue as string | undefined }}
+          errors={{ month: fields.birthMonth.errors, day: fields.birthDay.errors, year: fields.birthYear.errors }}
+        />
+        <TextField id="password" name="password" label={t('fields.newPasswordOptional')} hint={t('signUp.passwordHint')} type="password" autoComplete="new-password" minLength={10} errors={fields.password.errors} />
+        <div className="button-row">
+          <button type="submit" className="button">
+            {t('signUp.submit')}
+          </button>
+        </div>
+      </Form>
+      <p>
+        {t('signUp.haveAccount')} <Link to={`/identity/${uid}`}>{t('signUp.signIn')}</Link>
+      </p>
+      <p>
+        <Link to="/legal/terms">{t('signUp.terms')}</Link> · <Link to="/legal/privacy">{t('signUp.privacy')}</Link>
+      </p>
+    </IdentityLayout>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)

@@ -1,0 +1,29 @@
+import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
+import { getAuthenticator, returnToCookie, startSession } from '#app/utils/auth.server.ts'
+import { safeRedirectPath } from '#app/utils/redirect.ts'
+import { setToast } from '#app/utils/toast.server.ts'
+
+/** The identity provider comes back here with a code; we exchange it and open a session. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url)
+  if (url.searchParams.get('error')) {
+    // The member cancelled or the provider refused: back home, nothing lost.
+    throw redirect('/', { headers: { 'Set-Cookie': await setToast(context, { kind: 'info', key: 'auth.signInCancelled' }) } })
+  }
+  let tokens
+  try {
+    tokens = await getAuthenticator(context).authenticator.authenticate('oidc', request)
+  } catch (error) {
+    if (error instanceof Response) throw error
+    context.services.log('warn', 'Sign-in callback failed', { error: String(error), requestId: context.requestId })
+    throw redirect('/', { headers: { 'Set-Cookie': await setToast(context, { kind: 'error', key: 'auth.signInFailed' }) } })
+  }
+  const { user, cookie } = await startSession(request, context, tokens)
+  const returnTo = safeRedirectPath((await returnToCookie.parse(request.headers.get('Cookie'))) as string | null)
+  const headers = new Headers()
+  headers.append('Set-Cookie', cookie)
+  headers.append('Set-Cookie', await returnToCookie.serialize('', { maxAge: 0 }))
+  if (!user.onboarded) return redirect('/get-started', { headers })
+  headers.append('Set-Cookie', await setToast(context, { kind: 'success', key: 'auth.signedIn' }))
+  return redirect(returnTo === '/' ? '/welcome-back' : returnTo, { headers })
+}

@@ -1,0 +1,134 @@
+import type { AppLoadContext } from '@remix-run/node'
+import { z } from 'zod'
+import type { Language } from './i18n.ts'
+
+/**
+ * The one typed client for the product API (spec §7 and §8). Every loader and action goes
+ * through it: bearer token, JSON bodies (multipart for media), reads retried twice, responses
+ * checked with zod, and the §8 error table applied in one place.
+ */
+export class ApiError extends Error {
+  readonly status: number
+  readonly code: string | null
+  readonly fields: Record<string, string[]>
+
+  constructor(status: number, message: string, code: string | null = null, fields: Record<string, string[]> = {}) {
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+    this.code = code
+    this.fields = fields
+  }
+}
+
+/** Spec §8: the message for a failed status. */
+export function messageForStatus(status: number) {
+  if (status === 401) return 'Unauthorized'
+  if (status === 409) return 'Conflict'
+  if (status === 502) return 'Bad Gateway'
+  return `Request failed with status ${status}`
+}
+
+const errorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.array(z.string())).optional(),
+  }),
+})
+
+type Query = Record<string, string | number | boolean | null | undefined>
+
+interface RequestOptions<T extends z.ZodType> {
+  query?: Query
+  body?: unknown
+  formData?: FormData
+  schema?: T
+  /** Overrides the member's token (for example right after sign-in). */
+  token?: string | null
+}
+
+export const readRetries = 2
+
+export function createApiClient(options: {
+  apiFetch: (request: Request) => Promise<Response>
+  baseUrl: string
+  getToken: () => Promise<string | null>
+  language: Language
+  requestId: string
+}) {
+  async function send<T extends z.ZodType>(method: string, path: string, opts: RequestOptions<T> = {}) {
+    const url = new URL(path.replace(/^\//, ''), options.baseUrl)
+    for (const [key, value] of Object.entries(opts.query ?? {})) {
+      if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value))
+    }
+    const token = opts.token === undefined ? await options.getToken() : opts.token
+    const headers = new Headers({
+      accept: 'application/json',
+      'accept-language': options.language,
+      'x-request-id': options.requestId,
+    })
+    if (token) headers.set('authorization', `Bearer ${token}`)
+    let body: BodyInit | undefined
+    if (opts.formData) body = opts.formData
+    else if (opts.body !== undefined) {
+      headers.set('content-type', 'application/json')
+      body = JSON.stringify(opts.body)
+    }
+
+    const attempts = method === 'GET' ? readRetries + 1 : 1
+    let response: Response | undefined
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      try {
+        response = await options.apiFetch(new Request(url, { method, headers, body }))
+        if (response.status < 500 || attempt === attempts) break
+      } catch (error) {
+        if (attempt === attempts) throw new ApiError(503, messageForStatus(503), 'network_error')
+        void error
+      }
+    }
+    if (!response) throw new ApiError(503, messageForStatus(503), 'network_error')
+    if (response.status === 204) return undefined as z.infer<T>
+
+    const text = await response.text()
+    let json: unknown
+    try {
+      json = text ? JSON.parse(text) : undefined
+    } catch {
+      throw new ApiError(response.status, 'Parse Error', 'parse_error')
+    }
+    if (!response.ok) {
+      const parsed = errorBody.safeParse(json)
+      throw new ApiError(
+        response.status,
+        messageForStatus(response.status),
+        parsed.success ? parsed.data.error.code : null,
+        parsed.success ? (parsed.data.error.fields ?? {}) : {},
+      )
+    }
+    if (!opts.schema) return json as z.infer<T>
+    const checked = opts.schema.safeParse(json)
+    if (!checked.success) throw new ApiError(response.status, 'Parse Error', 'parse_error')
+    return checked.data as z.infer<T>
+  }
+
+  return {
+    get: <T extends z.ZodType>(path: string, opts?: RequestOptions<T>) => send('GET', path, opts),
+    post: <T extends z.ZodType>(path: string, opts?: RequestOptions<T>) => send('POST', path, opts),
+    put: <T extends z.ZodType>(path: string, opts?: RequestOptions<T>) => send('PUT', path, opts),
+    delete: <T extends z.ZodType>(path: string, opts?: RequestOptions<T>) => send('DELETE', path, opts),
+  }
+}
+export type ApiClient = ReturnType<typeof createApiClient>
+
+/** Paged list envelope of spec §7. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    data: z.array(item),
+    metadata: z.object({ page: z.number(), total_pages: z.number(), total_count: z.number().optional() }),
+  })
+}
+
+export function contextLanguage(context: AppLoadContext): Language {
+  return (context.cache.get('language') as Language | undefined) ?? 'en'
+}

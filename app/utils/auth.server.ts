@@ -1,0 +1,285 @@
+import { createCookie, redirect, type AppLoadContext } from '@remix-run/node'
+import { Authenticator } from 'remix-auth'
+import { Auth0Strategy } from 'remix-auth-auth0'
+import { OAuth2Strategy } from 'remix-auth-oauth2'
+import { z } from 'zod'
+import { ApiError, createApiClient, type ApiClient } from './api.server.ts'
+import { isLanguage, type Language } from './i18n.ts'
+import { safeRedirectPath } from './redirect.ts'
+import {
+  commitSession,
+  destroySession,
+  getSession,
+  getSessionStorage,
+  type SessionData,
+} from './session.server.ts'
+import { setToast } from './toast.server.ts'
+import { userSchema, type User } from './user.ts'
+
+/** Access tokens are reused for 59 seconds (spec §7), then renewed with the refresh token. */
+export const accessTokenCacheMs = 59_000
+
+interface TokenSet {
+  accessToken: string
+  refreshToken: string | null
+  idToken: string | null
+}
+
+type Strategy = OAuth2Strategy<TokenSet> | Auth0Strategy<TokenSet>
+
+const authenticators = new WeakMap<object, { authenticator: Authenticator<TokenSet>; strategy: Strategy }>()
+
+function tokensFrom(tokens: {
+  accessToken(): string
+  hasRefreshToken(): boolean
+  refreshToken(): string
+  idToken(): string
+}): TokenSet {
+  let idToken: string | null = null
+  try {
+    idToken = tokens.idToken()
+  } catch {
+    idToken = null
+  }
+  return {
+    accessToken: tokens.accessToken(),
+    refreshToken: tokens.hasRefreshToken() ? tokens.refreshToken() : null,
+    idToken,
+  }
+}
+
+/** Passes `screen_hint=signup` and the member's language through to the identity provider. */
+function extraParams(params: URLSearchParams, request: Request) {
+  const url = new URL(request.url)
+  if (url.searchParams.get('screen_hint') === 'signup') params.set('screen_hint', 'signup')
+  const language = url.searchParams.get('ui_locales')
+  if (isLanguage(language)) params.set('ui_locales', language)
+  return params
+}
+
+class BuiltinStrategy extends OAuth2Strategy<TokenSet> {
+  protected override authorizationParams(params: URLSearchParams, request: Request) {
+    return extraParams(params, request)
+  }
+}
+class Auth0WithHints extends Auth0Strategy<TokenSet> {
+  protected override authorizationParams(params: URLSearchParams, request: Request) {
+    return extraParams(super.authorizationParams(params, request), request)
+  }
+}
+
+export function getAuthenticator(context: AppLoadContext) {
+  const existing = authenticators.get(context.services)
+  if (existing) return existing
+  const { config } = context.services
+  const cookie = {
+    name: config.secureCookies ? '__Host-oauth' : 'oauth',
+    path: '/',
+    httpOnly: true as const,
+    sameSite: 'Lax' as const,
+    ...(config.secureCookies ? { secure: true as const } : {}),
+    maxAge: 600,
+  }
+  const redirectURI = `${config.publicUrl}/login-success`
+  const verify = async ({ tokens }: { tokens: Parameters<typeof tokensFrom>[0] }) => tokensFrom(tokens)
+  const strategy: Strategy =
+    config.auth.kind === 'builtin'
+      ? new BuiltinStrategy(
+          {
+            cookie,
+            clientId: config.auth.clientId,
+            clientSecret: config.auth.clientSecret,
+            authorizationEndpoint: `${config.auth.issuer}/auth`,
+            tokenEndpoint: `${config.auth.issuer}/token`,
+            redirectURI,
+            scopes: ['openid', 'profile', 'email', 'offline_access'],
+          },
+          verify,
+        )
+      : new Auth0WithHints(
+          {
+            cookie,
+            domain: config.auth.domain,
+            clientId: config.auth.clientId,
+            clientSecret: config.auth.clientSecret,
+            redirectURI,
+            scopes: ['openid', 'profile', 'email', 'offline_access'],
+            audience: config.auth.audience,
+          },
+          verify,
+        )
+  const authenticator = new Authenticator<TokenSet>()
+  authenticator.use(strategy, 'oidc')
+  const entry = { authenticator, strategy }
+  authenticators.set(context.services, entry)
+  return entry
+}
+
+const inflightRefreshes = new Map<string, Promise<TokenSet>>()
+
+/**
+ * The member's access token: the cached one while it is younger than 59 s, otherwise a new one
+ * from the refresh token. Returns null when signed out or when the session can no longer be
+ * renewed (the session is then ended).
+ */
+export async function getAccessToken(request: Request, context: AppLoadContext): Promise<string | null> {
+  const session = await getSession(request, context)
+  const accessToken = session.get('accessToken')
+  if (!accessToken) return null
+  if (Date.now() < (session.get('accessTokenRenewAt') ?? 0)) return accessToken
+  const refreshToken = session.get('refreshToken')
+  if (!refreshToken) return accessToken
+  const key = session.id
+  let pending = inflightRefreshes.get(key)
+  if (!pending) {
+    pending = getAuthenticator(context)
+      .strategy.refreshToken(refreshToken)
+      .then(tokensFrom)
+      .finally(() => inflightRefreshes.delete(key))
+    inflightRefreshes.set(key, pending)
+  }
+  try {
+    const tokens = await pending
+    session.set('accessToken', tokens.accessToken)
+    session.set('accessTokenRenewAt', Date.now() + accessTokenCacheMs)
+    if (tokens.refreshToken) session.set('refreshToken', tokens.refreshToken)
+    if (tokens.idToken) session.set('idToken', tokens.idToken)
+    // Persist now (the record, not the cookie) so parallel requests see the new tokens.
+    await commitSession(session, context)
+    context.cache.set('sessionRenewed', true)
+    return tokens.accessToken
+  } catch (error) {
+    context.services.log('warn', 'Token refresh failed; ending the session', { error: String(error) })
+    await destroySession(session, context)
+    context.cache.set('sessionEnded', true)
+    return null
+  }
+}
+
+/** The API client for this request, holding the member's token, language and request id. */
+export function getApi(request: Request, context: AppLoadContext): ApiClient {
+  const cached = context.cache.get('api') as ApiClient | undefined
+  if (cached) return cached
+  const client = createApiClient({
+    apiFetch: context.services.apiFetch,
+    baseUrl: context.services.config.apiBaseUrl,
+    getToken: () => getAccessToken(request, context),
+    language: (context.cache.get('language') as Language | undefined) ?? 'en',
+    requestId: context.requestId,
+  })
+  context.cache.set('api', client)
+  return client
+}
+
+export type AuthState =
+  | { status: 'signed-in'; user: User }
+  | { status: 'signed-out' }
+  | { status: 'suspended' }
+
+/**
+ * Spec §4's auth gate, resolved once per request: a suspended or banned member is treated as
+ * signed out (and their session ends).
+ */
+export async function getAuthState(request: Request, context: AppLoadContext): Promise<AuthState> {
+  const cached = context.cache.get('auth') as AuthState | undefined
+  if (cached) return cached
+  let state: AuthState = { status: 'signed-out' }
+  const session = await getSession(request, context)
+  if (session.get('accessToken')) {
+    try {
+      const me = await getApi(request, context).get('v1/users/me', { schema: meResponse })
+      const user = me.data[0]
+      if (!user) throw new Error('Request to /me returned no user and no error')
+      state = { status: 'signed-in', user }
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'user_suspended') {
+        state = { status: 'suspended' }
+        await destroySession(session, context)
+        context.cache.set('sessionEnded', true)
+      } else if (error instanceof ApiError && error.status === 401) {
+        await destroySession(session, context)
+        context.cache.set('sessionEnded', true)
+      } else {
+        throw error
+      }
+    }
+  }
+  context.cache.set('auth', state)
+  return state
+}
+
+export const meResponse = z.object({ data: z.array(userSchema) })
+
+export async function getOptionalUser(request: Request, context: AppLoadContext) {
+  const state = await getAuthState(request, context)
+  return state.status === 'signed-in' ? state.user : null
+}
+
+/** The signed-in member, or a redirect to sign in that comes back here. */
+export async function requireUser(request: Request, context: AppLoadContext) {
+  const user = await getOptionalUser(request, context)
+  if (user) return user
+  const url = new URL(request.url)
+  throw redirect(`/login?returnTo=${encodeURIComponent(url.pathname + url.search)}`)
+}
+
+export async function requireAnonymous(request: Request, context: AppLoadContext) {
+  const user = await getOptionalUser(request, context)
+  if (user) throw redirect('/')
+}
+
+/** Completes sign-in: stores the tokens in a fresh session record. */
+export async function startSession(
+  request: Request,
+  context: AppLoadContext,
+  tokens: TokenSet,
+): Promise<{ user: User; cookie: string }> {
+  const api = getApi(request, context)
+  const me = await api.get('v1/users/me', { schema: meResponse, token: tokens.accessToken })
+  const user = me.data[0]
+  if (!user) throw new Error('Request to /me returned no user and no error')
+  const session = await getSession(request, context)
+  const fresh = await getSessionStorage(context).getSession()
+  const data: SessionData = {
+    userId: user.id,
+    subject: user.id,
+    accessToken: tokens.accessToken,
+    accessTokenRenewAt: Date.now() + accessTokenCacheMs,
+    refreshToken: tokens.refreshToken,
+    idToken: tokens.idToken,
+  }
+  // A new id on every sign-in (no session fixation): drop the old record, then create one.
+  if (session.id) await destroySession(session, context)
+  for (const [key, value] of Object.entries(data)) fresh.set(key as keyof SessionData, value as never)
+  return { user, cookie: await commitSession(fresh, context) }
+}
+
+/** Ends the web session and the identity provider's session; returns the cookie to clear. */
+export async function endSession(request: Request, context: AppLoadContext) {
+  const session = await getSession(request, context)
+  const refreshToken = session.get('refreshToken')
+  const cookie = await destroySession(session, context)
+  if (context.services.identity) {
+    await context.services.identity.endSession(request.headers.get('Cookie'))
+  } else if (refreshToken) {
+    await getAuthenticator(context)
+      .strategy.revokeToken(refreshToken)
+      .catch(() => {})
+  }
+  return cookie
+}
+
+export function returnToFrom(request: Request) {
+  return safeRedirectPath(new URL(request.url).searchParams.get('returnTo'))
+}
+
+/** Where to go after sign-in, kept for the round trip through the identity provider. */
+export const returnToCookie = createCookie('return-to', { path: '/', httpOnly: true, sameSite: 'lax', maxAge: 600 })
+
+/** POST /logout and /api/auth/logout: ends the session everywhere and says so. */
+export async function signOut(request: Request, context: AppLoadContext) {
+  const headers = new Headers()
+  headers.append('Set-Cookie', await endSession(request, context))
+  headers.append('Set-Cookie', await setToast(context, { kind: 'success', key: 'logout.done' }))
+  return redirect('/', { headers })
+}

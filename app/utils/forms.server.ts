@@ -1,0 +1,21 @@
+import type { SubmissionResult } from '@conform-to/react'
+import { ApiError } from './api.server.ts'
+
+/**
+ * API errors → form errors, in one place: field codes from a 422 become translation keys under
+ * `validation.`, anything else becomes a form-level message. Returns null for errors a form
+ * cannot show (the caller rethrows them to the error page).
+ */
+export function formErrorsFromApi(error: unknown, fieldMap: Record<string, string> = {}): Pick<SubmissionResult<string[]>, 'error'> | null {
+  if (!(error instanceof ApiError)) return null
+  if (error.status === 422 && Object.keys(error.fields).length > 0) {
+    const fields: Record<string, string[]> = {}
+    for (const [field, codes] of Object.entries(error.fields)) {
+      fields[fieldMap[field] ?? field] = codes.map((code) => `validation.${code}`)
+    }
+    return { error: fields }
+  }
+  if (error.status >= 500 || error.status === 0) return { error: { '': ['errors.notSaved'] } }
+  if (error.status === 429) return { error: { '': ['errors.tooManyRequests'] } }
+  return null
+}

@@ -1,0 +1,73 @@
+import { createCookie, type AppLoadContext } from '@remix-run/node'
+import { createInstance, type i18n as I18n, type Resource } from 'i18next'
+import { initReactI18next } from 'react-i18next'
+import { RemixI18Next } from 'remix-i18next/server'
+import {
+  defaultNamespace,
+  fallbackLanguage,
+  isLanguage,
+  languageCookieName,
+  languageFromAcceptHeader,
+  languages,
+  type Language,
+} from './i18n.ts'
+
+// Every locale file is bundled into the server build; the browser fetches only what it needs.
+const files = import.meta.glob<Record<string, unknown>>('../../public/locales/*/*.json', {
+  eager: true,
+  import: 'default',
+})
+export const resources: Resource = {}
+for (const [file, content] of Object.entries(files)) {
+  const match = /locales\/(\w+)\/([\w-]+)\.json$/.exec(file)
+  if (!match) continue
+  const [, lng, ns] = match as unknown as [string, string, string]
+  resources[lng] = { ...resources[lng], [ns]: content }
+}
+
+export const languageCookie = createCookie(languageCookieName, {
+  path: '/',
+  sameSite: 'lax',
+  httpOnly: false,
+  maxAge: 365 * 24 * 60 * 60,
+})
+
+export const i18nServer = new RemixI18Next({
+  detection: { supportedLanguages: [...languages], fallbackLanguage },
+  i18next: { resources, fallbackLng: fallbackLanguage, defaultNS: defaultNamespace, interpolation: { escapeValue: false } },
+})
+
+/**
+ * The language of this request: the member's saved choice, then the language cookie, then
+ * Accept-Language, then English (spec §1). Memoised per request.
+ */
+export async function detectLanguage(request: Request, context: AppLoadContext, saved?: string | null): Promise<Language> {
+  const cached = context.cache.get('language') as Language | undefined
+  if (cached && !saved) return cached
+  let language: Language = fallbackLanguage
+  const fromCookie: unknown = await languageCookie.parse(request.headers.get('Cookie'))
+  if (isLanguage(saved)) language = saved
+  else if (isLanguage(fromCookie)) language = fromCookie
+  else language = languageFromAcceptHeader(request.headers.get('Accept-Language')) ?? fallbackLanguage
+  context.cache.set('language', language)
+  return language
+}
+
+export async function getT(request: Request, context: AppLoadContext, ns: string | string[] = defaultNamespace) {
+  const language = await detectLanguage(request, context)
+  return i18nServer.getFixedT(language, ns as string)
+}
+
+export async function createI18nInstance(language: Language, namespaces: string[]): Promise<I18n> {
+  const instance = createInstance()
+  await instance.use(initReactI18next).init({
+    resources,
+    lng: language,
+    fallbackLng: fallbackLanguage,
+    defaultNS: defaultNamespace,
+    ns: namespaces,
+    interpolation: { escapeValue: false },
+    react: { useSuspense: false },
+  })
+  return instance
+}

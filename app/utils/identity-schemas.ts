@@ -1,0 +1,64 @@
+import { z } from 'zod'
+import { ageOn, birthYears, daysInMonth } from './birth-date.ts'
+
+/**
+ * Schemas of the identity pages, shared by the browser (conform) and the server.
+ * Messages are translation keys.
+ */
+export const emailSchema = z
+  .string({ error: 'validation.emailRequired' })
+  .trim()
+  .max(254, 'validation.emailInvalid')
+  .pipe(z.email({ error: 'validation.emailInvalid' }))
+
+export const newPasswordSchema = z
+  .string({ error: 'validation.passwordRequired' })
+  .min(10, 'validation.passwordTooShort')
+  .max(200, 'validation.passwordTooLong')
+
+export const codeSchema = z
+  .string({ error: 'validation.codeRequired' })
+  .transform((value) => value.replace(/\s+/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/, 'validation.codeFormat'))
+
+export const passwordSignInSchema = z.object({
+  email: emailSchema,
+  password: z.string({ error: 'validation.passwordRequired' }).max(200, 'validation.passwordTooLong'),
+})
+
+export const sendCodeSchema = z.object({ intent: z.literal('send'), email: emailSchema })
+export const verifyCodeSchema = z.object({ intent: z.literal('verify'), email: emailSchema, code: codeSchema })
+
+const nameSchema = (key: string) =>
+  z.string({ error: `validation.${key}Required` }).trim().min(1, `validation.${key}Required`).max(60, 'validation.tooLong')
+
+export const signUpSchema = z
+  .object({
+    intent: z.literal('details'),
+    firstName: nameSchema('firstName'),
+    lastName: nameSchema('lastName'),
+    email: emailSchema,
+    birthMonth: z.coerce.number({ error: 'validation.birthMonthRequired' }).int().min(1, 'validation.birthMonthRequired').max(12, 'validation.birthMonthRequired'),
+    birthDay: z.coerce.number({ error: 'validation.birthDayRequired' }).int().min(1, 'validation.birthDayRequired').max(31, 'validation.birthDayRequired'),
+    birthYear: z.coerce.number({ error: 'validation.birthYearRequired' }).int().refine((year) => birthYears().includes(year), 'validation.birthYearRequired'),
+    password: newPasswordSchema.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.birthDay > daysInMonth(value.birthMonth, value.birthYear)) {
+      ctx.addIssue({ code: 'custom', path: ['birthDay'], message: 'validation.birthDayInvalid' })
+      return
+    }
+    if (ageOn({ year: value.birthYear, month: value.birthMonth, day: value.birthDay }) < 55) {
+      ctx.addIssue({ code: 'custom', path: ['birthYear'], message: 'validation.minimumAge' })
+    }
+  })
+
+export const confirmSignUpSchema = z.object({ intent: z.literal('confirm'), email: emailSchema, code: codeSchema })
+
+export const resetRequestSchema = z.object({ intent: z.literal('send'), email: emailSchema })
+export const resetConfirmSchema = z.object({
+  intent: z.literal('reset'),
+  email: emailSchema,
+  code: codeSchema,
+  password: newPasswordSchema,
+})

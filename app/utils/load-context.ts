@@ -1,0 +1,103 @@
+import type { Language } from './i18n.ts'
+
+/**
+ * What the host (server.ts) hands every loader and action. Built once per request.
+ * The web app never touches the database: it calls the product API through `apiFetch`,
+ * keeps its sessions through `sessions`, and reaches the built-in identity provider's
+ * interaction API through `identity` (absent when Auth0 is configured).
+ */
+export interface WebConfig {
+  publicUrl: string
+  apiBaseUrl: string
+  isProduction: boolean
+  secureCookies: boolean
+  sessionSecret: string
+  supportEmail: string
+  devOutbox: boolean
+  sentryDsn: string | null
+  auth:
+    | { kind: 'builtin'; issuer: string; clientId: string; clientSecret: string; audience: string }
+    | { kind: 'auth0'; domain: string; clientId: string; clientSecret: string; audience: string }
+}
+
+export interface SessionRecord {
+  id: string
+  userId: string | null
+  data: Record<string, unknown>
+  expiresAt: Date
+}
+
+export interface SessionStore {
+  create(data: Record<string, unknown>, userId: string | null, expiresAt: Date): Promise<string>
+  read(id: string): Promise<SessionRecord | null>
+  update(id: string, data: Record<string, unknown>, userId: string | null, expiresAt: Date): Promise<void>
+  destroy(id: string): Promise<void>
+}
+
+export interface OutboxMessage {
+  id: string
+  to: string
+  subject: string
+  text: string
+  createdAt: string
+}
+
+export interface IdentityBridge {
+  /** Details of an OIDC interaction (sign-in prompt) for the page at /oidc/interaction/:uid. */
+  interaction(uid: string): Promise<InteractionDetails | null>
+  /** Completes an interaction for an account; returns the URL to send the browser to. */
+  finish(uid: string, accountId: string): Promise<string>
+  /** Cancels an interaction (the member gave up); returns the URL to go to. */
+  abort(uid: string): Promise<string>
+  verifyPassword(email: string, password: string): Promise<{ accountId: string } | { error: 'invalid' }>
+  sendCode(email: string, purpose: 'sign_in' | 'reset_password', language: Language): Promise<void>
+  verifyCode(email: string, code: string, purpose: 'sign_in' | 'reset_password'): Promise<{ accountId: string } | { error: 'invalid' | 'expired' }>
+  /** Sends a confirmation code; the answer is the same whether or not the email is registered. */
+  startSignUp(input: SignUpInput): Promise<void>
+  confirmSignUp(email: string, code: string): Promise<{ accountId: string; created: boolean } | { error: 'invalid' | 'expired' }>
+  resetPassword(email: string, code: string, password: string): Promise<{ ok: true } | { error: 'invalid' | 'expired' }>
+  endSession(cookieHeader: string | null): Promise<void>
+}
+
+export interface InteractionDetails {
+  uid: string
+  prompt: string
+  screenHint: 'signup' | null
+  loginHint: string | null
+  language: Language | null
+  /** Where the member came from, for the "cancel" link. */
+  clientName: string
+}
+
+export interface SignUpInput {
+  email: string
+  password: string | null
+  firstName: string
+  lastName: string
+  dob: string
+  language: Language
+}
+
+export interface WebServices {
+  config: WebConfig
+  apiFetch: (request: Request) => Promise<Response>
+  sessions: SessionStore
+  identity: IdentityBridge | null
+  /** The dev outbox (sent emails), outside production only. */
+  outbox: ((limit: number) => Promise<OutboxMessage[]>) | null
+  reportError: (error: unknown, context: Record<string, unknown>) => void
+  log: (level: 'info' | 'warn' | 'error', message: string, data?: Record<string, unknown>) => void
+}
+
+export interface RequestContext {
+  cspNonce: string
+  requestId: string
+  clientAddress: string
+  services: WebServices
+  /** Per-request memo (the signed-in member, the API client). */
+  cache: Map<string, unknown>
+}
+
+declare module '@remix-run/server-runtime' {
+  interface AppLoadContext extends RequestContext {}
+}

@@ -1,0 +1,81 @@
+import { createCookie, createSessionStorage, type Session, type SessionStorage } from '@remix-run/node'
+import type { AppLoadContext } from '@remix-run/node'
+
+/**
+ * Server-side web sessions. The cookie holds only a signed random id; the data (tokens) lives
+ * in the session store, so deleting the record on logout or suspension makes a copied cookie
+ * useless. Sessions last 30 days from the last activity (renewed with the access token).
+ */
+export const sessionMaxAgeSeconds = 30 * 24 * 60 * 60
+
+export interface SessionData {
+  userId: string
+  subject: string
+  accessToken: string
+  /** Epoch ms after which the cached access token is renewed (59 s, spec §7). */
+  accessTokenRenewAt: number
+  refreshToken: string | null
+  idToken: string | null
+}
+interface FlashData {
+  toast: { kind: 'success' | 'info' | 'error'; key: string }
+}
+export type WebSession = Session<SessionData, FlashData>
+
+const storages = new WeakMap<object, SessionStorage<SessionData, FlashData>>()
+
+export function sessionCookieName(secure: boolean) {
+  // `__Host-` requires Secure; browsers accept Secure cookies on http://localhost only.
+  return secure ? '__Host-session' : 'session'
+}
+
+export function getSessionStorage(context: AppLoadContext) {
+  const { config, sessions } = context.services
+  let storage = storages.get(context.services)
+  if (!storage) {
+    const cookie = createCookie(sessionCookieName(config.secureCookies), {
+      httpOnly: true,
+      secure: config.secureCookies,
+      sameSite: 'lax',
+      path: '/',
+      secrets: [config.sessionSecret],
+      maxAge: sessionMaxAgeSeconds,
+    })
+    storage = createSessionStorage<SessionData, FlashData>({
+      cookie,
+      createData: (data, expires) =>
+        sessions.create(data, (data.userId as string | undefined) ?? null, expires ?? inThirtyDays()),
+      readData: async (id) => {
+        const record = await sessions.read(id)
+        if (!record || record.expiresAt.getTime() < Date.now()) return null
+        return record.data
+      },
+      updateData: (id, data, expires) =>
+        sessions.update(id, data, (data.userId as string | undefined) ?? null, expires ?? inThirtyDays()),
+      deleteData: (id) => sessions.destroy(id),
+    })
+    storages.set(context.services, storage)
+  }
+  return storage
+}
+
+function inThirtyDays() {
+  return new Date(Date.now() + sessionMaxAgeSeconds * 1000)
+}
+
+export async function getSession(request: Request, context: AppLoadContext): Promise<WebSession> {
+  const key = 'session'
+  const cached = context.cache.get(key) as WebSession | undefined
+  if (cached) return cached
+  const session = await getSessionStorage(context).getSession(request.headers.get('Cookie'))
+  context.cache.set(key, session)
+  return session
+}
+
+export async function commitSession(session: WebSession, context: AppLoadContext) {
+  return getSessionStorage(context).commitSession(session, { maxAge: sessionMaxAgeSeconds })
+}
+
+export async function destroySession(session: WebSession, context: AppLoadContext) {
+  return getSessionStorage(context).destroySession(session)
+}

@@ -1,0 +1,30 @@
+import { createCookie, type AppLoadContext } from '@remix-run/node'
+import { z } from 'zod'
+
+/** One-time messages shown after a redirect ("Your changes are saved"), kept in a short cookie. */
+const toastSchema = z.object({ kind: z.enum(['success', 'info', 'error']), key: z.string() })
+export type Toast = z.infer<typeof toastSchema>
+
+function toastCookie(context: AppLoadContext) {
+  const secure = context.services.config.secureCookies
+  return createCookie(secure ? '__Host-toast' : 'toast', {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    maxAge: 120,
+    secrets: [context.services.config.sessionSecret],
+  })
+}
+
+export async function setToast(context: AppLoadContext, toast: Toast) {
+  return toastCookie(context).serialize(toast)
+}
+
+export async function takeToast(request: Request, context: AppLoadContext) {
+  const cookie = toastCookie(context)
+  const raw: unknown = await cookie.parse(request.headers.get('Cookie'))
+  if (!raw) return { toast: null, clear: null }
+  const parsed = toastSchema.safeParse(raw)
+  return { toast: parsed.success ? parsed.data : null, clear: await cookie.serialize('', { maxAge: 0 }) }
+}

@@ -1,0 +1,9 @@
+import { useTranslation } from 'react-i18next'
+import { displayName, type NamedUser } from '#api/users/display-name.ts'
+
+/** The display-name rule (spec §3) with the translated generic label for suspended members. */
+export function useDisplayName(user: NamedUser | null | undefined) {
+  const { t } = useTranslation()
+  if (!user) return ''
+  return displayName(user) ?? t('member.generic')
+}

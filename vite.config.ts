@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import { vitePlugin as remix } from '@remix-run/dev'
+import { defineConfig } from 'vite'
+
+// A hash of every locale file, so browsers fetch fresh translations after a change.
+function localesVersion() {
+  const hash = createHash('sha256')
+  for (const language of readdirSync('public/locales').sort()) {
+    for (const file of readdirSync(`public/locales/${language}`).sort()) {
+      hash.update(readFileSync(`public/locales/${language}/${file}`))
+    }
+  }
+  return hash.digest('hex').slice(0, 10)
+}
+
+declare module '@remix-run/node' {
+  interface Future {
+    v3_singleFetch: true
+  }
+}
+
+export default defineConfig({
+  define: { __LOCALES_VERSION__: JSON.stringify(localesVersion()) },
+  build: { target: 'es2020', cssMinify: true, assetsInlineLimit: 0 },
+  server: { hmr: { port: 24678 } },
+  plugins: [
+    !process.env.VITEST &&
+      remix({
+        ignoredRouteFiles: ['**/*.test.{ts,tsx}', '**/__*.*'],
+        serverModuleFormat: 'esm',
+        future: {
+          v3_fetcherPersist: true,
+          v3_relativeSplatPath: true,
+          v3_throwAbortReason: true,
+          v3_singleFetch: true,
+          v3_lazyRouteDiscovery: true,
+        },
+      }),
+  ],
+  test: {
+    include: ['{app,api,tests}/**/*.test.{ts,tsx}'],
+    exclude: ['tests/e2e/**', 'node_modules/**'],
+    globalSetup: ['tests/setup/global-setup.ts'],
+    setupFiles: ['tests/setup/setup-file.ts'],
+    pool: 'forks',
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+})
