@@ -15,7 +15,7 @@ import { ConfigError, getEnv, type Env } from '#api/env.ts'
 import { refuseCrossSite, rateLimits, requestContext, securityHeaders } from '#api/http/security.ts'
 import { createIdentityProvider } from '#api/identity/provider.ts'
 import { createTokenVerifier } from '#api/identity/token-verifier.ts'
-import { createLogger, type Logger } from '#api/logger.ts'
+import { createLogger } from '#api/logger.ts'
 import { loadSecrets, publicJwks } from '#api/secrets.ts'
 import { createSessionStore } from '#api/web-sessions.ts'
 import { initErrorReporting } from '#api/error-reporting.ts'
@@ -43,11 +43,16 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
   const secrets = await loadSecrets(db, env)
   const reportError = await initErrorReporting(env, logger)
   const mailer = createMailer({ db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger })
-  const identity = env.auth === 'builtin' ? createIdentityProvider({ env, db, mailer, secrets }) : null
+  const identity =
+    env.auth === 'builtin' ? createIdentityProvider({ env, db, mailer, secrets }) : null
 
   const verifyToken =
     env.auth === 'builtin'
-      ? createTokenVerifier({ issuer: identity!.issuer, audience: env.API_AUDIENCE, localJwks: publicJwks(secrets.oidcJwks) })
+      ? createTokenVerifier({
+          issuer: identity!.issuer,
+          audience: env.API_AUDIENCE,
+          localJwks: publicJwks(secrets.oidcJwks),
+        })
       : createTokenVerifier({
           issuer: `https://${env.AUTH0_DOMAIN}/`,
           audience: env.API_AUDIENCE,
@@ -69,48 +74,77 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
   )
   app.use(refuseCrossSite([new URL(env.PUBLIC_URL).origin]))
   app.use(
-    rateLimits({
-      db,
-      general: { name: 'general', max: 600, windowSeconds: 60 },
-      writes: { name: 'writes', max: 120, windowSeconds: 60 },
-      auth: { name: 'auth', max: 20, windowSeconds: 300 },
-      isAuthPath: (req) => req.path.startsWith('/identity') || req.path === '/oidc/auth',
-    }),
+    asyncHandler(
+      rateLimits({
+        db,
+        general: { name: 'general', max: 600, windowSeconds: 60 },
+        writes: { name: 'writes', max: 120, windowSeconds: 60 },
+        auth: { name: 'auth', max: 20, windowSeconds: 300 },
+        isAuthPath: (req) => req.path.startsWith('/identity') || req.path === '/oidc/auth',
+      }),
+    ),
   )
 
-  app.get('/healthz', async (_req, res) => {
-    try {
-      await sql`select 1`.execute(db)
-      res.json({ status: 'ok', database: 'ok' })
-    } catch {
-      res.status(503).json({ status: 'unavailable', database: 'unreachable' })
-    }
-  })
+  app.get(
+    '/healthz',
+    asyncHandler(async (_req, res) => {
+      try {
+        await sql`select 1`.execute(db)
+        res.json({ status: 'ok', database: 'ok' })
+      } catch {
+        res.status(503).json({ status: 'unavailable', database: 'unreachable' })
+      }
+    }),
+  )
 
   if (api) {
     const listener = getRequestListener(api.fetch)
     app.use((req, res, next) => {
       // /api/auth/* and /api/localize are web routes of spec §2; the rest of /api is the API.
-      if (!req.path.startsWith('/api/') || req.path.startsWith('/api/auth/') || req.path === '/api/localize') return next()
+      if (
+        !req.path.startsWith('/api/') ||
+        req.path.startsWith('/api/auth/') ||
+        req.path === '/api/localize'
+      )
+        return next()
       void listener(req, res)
     })
   }
-  if (identity) app.use('/oidc', identity.provider.callback())
+  if (identity) {
+    const oidc = identity.provider.callback()
+    app.use(
+      '/oidc',
+      asyncHandler((req, res) => Promise.resolve(oidc(req, res))),
+    )
+  }
 
   const services: WebServices = {
     config: {
       publicUrl: env.PUBLIC_URL,
       apiBaseUrl: env.API_BASE_URL ?? `${env.PUBLIC_URL}/api/`,
       isProduction: env.isProduction,
-      secureCookies: env.PUBLIC_URL.startsWith('https://') || new URL(env.PUBLIC_URL).hostname === 'localhost',
+      secureCookies:
+        env.PUBLIC_URL.startsWith('https://') || new URL(env.PUBLIC_URL).hostname === 'localhost',
       sessionSecret: secrets.sessionSecret,
       supportEmail: env.SUPPORT_EMAIL,
       devOutbox: !env.isProduction,
       sentryDsn: env.SENTRY_DSN ?? null,
       auth:
         env.auth === 'builtin'
-          ? { kind: 'builtin', issuer: identity!.issuer, clientId: 'circle55-web', clientSecret: secrets.oidcClientSecret, audience: env.API_AUDIENCE }
-          : { kind: 'auth0', domain: env.AUTH0_DOMAIN!, clientId: env.AUTH0_CLIENT_ID!, clientSecret: env.AUTH0_CLIENT_SECRET!, audience: env.API_AUDIENCE },
+          ? {
+              kind: 'builtin',
+              issuer: identity!.issuer,
+              clientId: 'circle55-web',
+              clientSecret: secrets.oidcClientSecret,
+              audience: env.API_AUDIENCE,
+            }
+          : {
+              kind: 'auth0',
+              domain: env.AUTH0_DOMAIN!,
+              clientId: env.AUTH0_CLIENT_ID!,
+              clientSecret: env.AUTH0_CLIENT_SECRET!,
+              audience: env.API_AUDIENCE,
+            },
     },
     apiFetch: api ? async (request) => api.fetch(request) : (request) => fetch(request),
     sessions: createSessionStore(db),
@@ -118,8 +152,19 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
     outbox: env.isProduction
       ? null
       : async (limit) => {
-          const rows = await db.selectFrom('email_outbox').select(['id', 'to_address', 'subject', 'text_body', 'created_at']).orderBy('created_at', 'desc').limit(limit).execute()
-          return rows.map((row) => ({ id: row.id, to: row.to_address, subject: row.subject, text: row.text_body, createdAt: row.created_at.toISOString() }))
+          const rows = await db
+            .selectFrom('email_outbox')
+            .select(['id', 'to_address', 'subject', 'text_body', 'created_at'])
+            .orderBy('created_at', 'desc')
+            .limit(limit)
+            .execute()
+          return rows.map((row) => ({
+            id: row.id,
+            to: row.to_address,
+            subject: row.subject,
+            text: row.text_body,
+            createdAt: row.created_at.toISOString(),
+          }))
         },
     reportError,
     log: (level, message, data) => logger[level](data ?? {}, message),
@@ -127,45 +172,65 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
 
   let build: ServerBuild | (() => Promise<ServerBuild>)
   if (dev) {
-    const vite = await import('vite').then((m) => m.createServer({ server: { middlewareMode: true } }))
+    const vite = await import('vite').then((m) =>
+      m.createServer({ server: { middlewareMode: true } }),
+    )
     app.use(vite.middlewares)
     build = () => vite.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>
   } else {
     const buildPath = path.join(root, 'build/server/index.js')
-    if (!existsSync(buildPath)) throw new ConfigError('No production build found: run `npm run build` first (npm start does it for you).')
+    if (!existsSync(buildPath))
+      throw new ConfigError(
+        'No production build found: run `npm run build` first (npm start does it for you).',
+      )
     build = (await import(pathToFileURL(buildPath).href)) as ServerBuild
-    app.use('/assets', express.static(path.join(root, 'build/client/assets'), { immutable: true, maxAge: '1y', index: false }))
+    app.use(
+      '/assets',
+      express.static(path.join(root, 'build/client/assets'), {
+        immutable: true,
+        maxAge: '1y',
+        index: false,
+      }),
+    )
     app.use(express.static(path.join(root, 'build/client'), { maxAge: '1h', index: false }))
   }
 
-  app.all(
-    '*',
-    createRequestHandler({
-      build,
-      mode: dev ? 'development' : 'production',
-      getLoadContext: (req, res) => {
-        const context: RequestContext = {
+  const remixHandler = createRequestHandler({
+    build,
+    mode: dev ? 'development' : 'production',
+    getLoadContext: (req, res) => {
+      const context: RequestContext = {
         cspNonce: res.locals.cspNonce as string,
         requestId: res.locals.requestId as string,
         clientAddress: req.ip ?? '',
         services,
         cache: new Map(),
-        }
-        return context as unknown as AppLoadContext
-      },
-    }),
-  )
-
-  app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    logger.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'Unhandled error')
-    reportError(error, { requestId: res.locals.requestId })
-    if (res.headersSent) return res.end()
-    res.status(500).type('text/plain').send('Something went wrong. An unknown error has occurred and our team has been notified.')
+      }
+      return context as unknown as AppLoadContext
+    },
   })
+  app.all('*', asyncHandler(remixHandler))
+
+  app.use(
+    (error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      logger.error(
+        { err: error, requestId: res.locals.requestId, path: req.path },
+        'Unhandled error',
+      )
+      reportError(error, { requestId: res.locals.requestId })
+      if (res.headersSent) return res.end()
+      res
+        .status(500)
+        .type('text/plain')
+        .send('Something went wrong. An unknown error has occurred and our team has been notified.')
+    },
+  )
 
   const port = options.port ?? env.PORT
   const server: Server = await new Promise((resolve) => {
-    const listening = env.HOST ? app.listen(port, env.HOST, () => resolve(listening)) : app.listen(port, () => resolve(listening))
+    const listening = env.HOST
+      ? app.listen(port, env.HOST, () => resolve(listening))
+      : app.listen(port, () => resolve(listening))
   })
   server.keepAliveTimeout = 65_000
 
@@ -188,6 +253,19 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
   return { server, close, env, logger, db }
 }
 
+export /** Express 4 does not await handlers: route a rejected promise to the error handler. */
+function asyncHandler(
+  handler: (
+    req: express.Request,
+    res: express.Response,
+    next: express.NextFunction,
+  ) => Promise<unknown>,
+): express.RequestHandler {
+  return (req, res, next) => {
+    handler(req, res, next).catch(next)
+  }
+}
+
 async function main() {
   let started: Awaited<ReturnType<typeof startServer>>
   try {
@@ -202,7 +280,9 @@ async function main() {
   const { env, close } = started
   const address = started.server.address()
   const port = typeof address === 'object' && address ? address.port : env.PORT
-  const url = env.PUBLIC_URL.includes(`:${env.PORT}`) ? env.PUBLIC_URL.replace(`:${env.PORT}`, `:${port}`) : env.PUBLIC_URL
+  const url = env.PUBLIC_URL.includes(`:${env.PORT}`)
+    ? env.PUBLIC_URL.replace(`:${env.PORT}`, `:${port}`)
+    : env.PUBLIC_URL
   console.log(
     [
       '',

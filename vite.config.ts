@@ -6,7 +6,9 @@ import { defineConfig } from 'vite'
 // A hash of every locale file, so browsers fetch fresh translations after a change.
 function localesVersion() {
   const hash = createHash('sha256')
-  for (const language of readdirSync('public/locales').sort()) {
+  for (const entry of readdirSync('public/locales', { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!entry.isDirectory()) continue
+    const language = entry.name
     for (const file of readdirSync(`public/locales/${language}`).sort()) {
       hash.update(readFileSync(`public/locales/${language}/${file}`))
     }

@@ -36,7 +36,11 @@ describe('parseEnv', () => {
   })
 
   it('names each bad variable', () => {
-    const message = configError({ NODE_ENV: 'staging', LOG_LEVEL: 'loud', DATABASE_URL: 'not a url' }).message
+    const message = configError({
+      NODE_ENV: 'staging',
+      LOG_LEVEL: 'loud',
+      DATABASE_URL: 'not a url',
+    }).message
     expect(message).toMatch(/NODE_ENV/)
     expect(message).toMatch(/LOG_LEVEL/)
     expect(message).toMatch(/DATABASE_URL/)
@@ -126,7 +130,14 @@ describe('parseEnv', () => {
     it('refuses to start without secrets, naming each missing one', () => {
       const message = configError({ NODE_ENV: 'production' }).message
       expect(message).toMatch(/production/i)
-      for (const name of ['SESSION_SECRET', 'PUBLIC_URL', 'SMTP_URL', 'OIDC_COOKIE_KEYS', 'OIDC_JWKS', 'OIDC_CLIENT_SECRET']) {
+      for (const name of [
+        'SESSION_SECRET',
+        'PUBLIC_URL',
+        'SMTP_URL',
+        'OIDC_COOKIE_KEYS',
+        'OIDC_JWKS',
+        'OIDC_CLIENT_SECRET',
+      ]) {
         expect(message).toContain(name)
       }
     })
@@ -156,7 +167,11 @@ describe('parseEnv', () => {
     })
 
     it('never prints secret values in its errors', () => {
-      const message = configError({ ...production, SEED_DEMO_DATA: 'true', SESSION_SECRET: 'y'.repeat(40) }).message
+      const message = configError({
+        ...production,
+        SEED_DEMO_DATA: 'true',
+        SESSION_SECRET: 'y'.repeat(40),
+      }).message
       expect(message).not.toContain('y'.repeat(40))
     })
   })

@@ -46,7 +46,7 @@ export async function migrateToLatest(db: Kysely<any>) {
   const { error, results } = await migrator.migrateToLatest()
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : 'unknown error'}`, {
       cause: error,
     })
   }

@@ -33,7 +33,7 @@ export function createIdentityProvider(options: { env: Env; db: DB; mailer: Mail
         token_endpoint_auth_method: 'client_secret_basic',
       },
     ],
-    jwks: secrets.oidcJwks as Configuration['jwks'],
+    jwks: secrets.oidcJwks,
     cookies: {
       keys: secrets.oidcCookieKeys,
       long: { signed: true, sameSite: 'lax', httpOnly: true },
@@ -126,14 +126,14 @@ export function createIdentityProvider(options: { env: Env; db: DB; mailer: Mail
       const interaction = await provider.Interaction.find(uid)
       if (!interaction) return null
       const params = interaction.params as Record<string, unknown>
-      const hint = params.ui_locales
-      const language = typeof hint === 'string' ? (hint.split(' ')[0] ?? null) : null
+      const hint = typeof params.ui_locales === 'string' ? params.ui_locales.split(' ')[0] : undefined
+      const language = (['en', 'fr', 'nl'] as const).find((lng) => lng === hint) ?? null
       return {
         uid,
         prompt: interaction.prompt.name,
         screenHint: params.screen_hint === 'signup' ? ('signup' as const) : null,
         loginHint: typeof params.login_hint === 'string' ? params.login_hint : null,
-        language: language === 'en' || language === 'fr' || language === 'nl' ? (language as 'en' | 'fr' | 'nl') : null,
+        language,
         clientName: 'Circle 55',
       }
     },
@@ -151,12 +151,13 @@ export function createIdentityProvider(options: { env: Env; db: DB; mailer: Mail
       await interaction.save(Math.max(interaction.exp - Math.floor(Date.now() / 1000), 60))
       return interaction.returnTo
     },
-    verifyPassword: accounts.verifyPassword,
-    sendCode: accounts.sendCode,
-    verifyCode: accounts.verifyCode,
-    startSignUp: accounts.startSignUp,
-    confirmSignUp: accounts.confirmSignUp,
-    resetPassword: accounts.resetPassword,
+    verifyPassword: (email: string, password: string) => accounts.verifyPassword(email, password),
+    sendCode: (email: string, purpose: 'sign_in' | 'reset_password', language: 'en' | 'fr' | 'nl') =>
+      accounts.sendCode(email, purpose, language),
+    verifyCode: (email: string, code: string, purpose: 'sign_in' | 'reset_password') => accounts.verifyCode(email, code, purpose),
+    startSignUp: (input: Parameters<typeof accounts.startSignUp>[0]) => accounts.startSignUp(input),
+    confirmSignUp: (email: string, code: string) => accounts.confirmSignUp(email, code),
+    resetPassword: (email: string, code: string, password: string) => accounts.resetPassword(email, code, password),
     /** Ends the provider's session (from its cookie) and every grant it holds. */
     async endSession(cookieHeader: string | null) {
       const sessionId = readCookie(cookieHeader, '_session')

@@ -24,7 +24,9 @@ describe('displayName', () => {
 
   it('is null for a suspended member, whatever the names', () => {
     expect(displayName({ ...ann, is_suspended: true })).toBeNull()
-    expect(displayName({ ...ann, formatted_name: 'Ann Baker', name: 'ann', is_suspended: true })).toBeNull()
+    expect(
+      displayName({ ...ann, formatted_name: 'Ann Baker', name: 'ann', is_suspended: true }),
+    ).toBeNull()
   })
 
   it('is null for a banned member, whatever the names', () => {
@@ -37,26 +39,32 @@ describe('displayName', () => {
   })
 
   it('falls back to the formatted name when the last name is missing', () => {
-    expect(displayName({ first_name: 'Ann', last_name: null, formatted_name: 'Ann Marie Baker' })).toBe(
-      'Ann Marie Baker',
-    )
-    expect(displayName({ first_name: null, last_name: 'Baker', formatted_name: ' Dr. A. Baker ' })).toBe(
-      'Dr. A. Baker',
-    )
+    expect(
+      displayName({ first_name: 'Ann', last_name: null, formatted_name: 'Ann Marie Baker' }),
+    ).toBe('Ann Marie Baker')
+    expect(
+      displayName({ first_name: null, last_name: 'Baker', formatted_name: ' Dr. A. Baker ' }),
+    ).toBe('Dr. A. Baker')
   })
 
   it('falls back to the first name when there is no last name and no formatted name', () => {
     expect(displayName({ first_name: 'Ann', last_name: null })).toBe('Ann')
-    expect(displayName({ first_name: 'Ann', last_name: '  ', formatted_name: '  ', name: 'annb' })).toBe('Ann')
+    expect(
+      displayName({ first_name: 'Ann', last_name: '  ', formatted_name: '  ', name: 'annb' }),
+    ).toBe('Ann')
   })
 
   it('falls back to the name when nothing better exists', () => {
     expect(displayName({ first_name: null, last_name: 'Baker', name: ' annb ' })).toBe('annb')
-    expect(displayName({ first_name: '', last_name: '', formatted_name: null, name: 'annb' })).toBe('annb')
+    expect(displayName({ first_name: '', last_name: '', formatted_name: null, name: 'annb' })).toBe(
+      'annb',
+    )
   })
 
   it('is null when the member has no name at all', () => {
     expect(displayName({ first_name: null, last_name: null })).toBeNull()
-    expect(displayName({ first_name: ' ', last_name: ' ', formatted_name: ' ', name: ' ' })).toBeNull()
+    expect(
+      displayName({ first_name: ' ', last_name: ' ', formatted_name: ' ', name: ' ' }),
+    ).toBeNull()
   })
 })

@@ -33,7 +33,9 @@ describe('GET /api/v1/users/me', () => {
   })
 
   it('answers 401 to a malformed authorization header', async () => {
-    const response = await api.request('GET', 'v1/users/me', { headers: { authorization: 'Basic abc' } })
+    const response = await api.request('GET', 'v1/users/me', {
+      headers: { authorization: 'Basic abc' },
+    })
     expect(response.status).toBe(401)
     expect(response.json.error.code).toBe('unauthorized')
   })
@@ -201,17 +203,31 @@ describe('PUT /api/v1/users/me', () => {
 
   it('leaves fields that are not in the body unchanged', async () => {
     const { user, token } = await memberWithToken({ gender: 'man', phone: '+15035550142' })
-    const response = await api.request('PUT', 'v1/users/me', { token, body: { first_name: 'Walter' } })
+    const response = await api.request('PUT', 'v1/users/me', {
+      token,
+      body: { first_name: 'Walter' },
+    })
     expect(response.status).toBe(200)
     const stored = await loadUser(user.id)
-    expect(stored).toMatchObject({ first_name: 'Walter', last_name: 'Baker', gender: 'man', phone: '+15035550142' })
+    expect(stored).toMatchObject({
+      first_name: 'Walter',
+      last_name: 'Baker',
+      gender: 'man',
+      phone: '+15035550142',
+    })
   })
 
   it('stores a US phone number as E.164 and shows it in national format', async () => {
     const { user, token } = await memberWithToken()
-    const response = await api.request('PUT', 'v1/users/me', { token, body: { phone: '(503) 555-0142' } })
+    const response = await api.request('PUT', 'v1/users/me', {
+      token,
+      body: { phone: '(503) 555-0142' },
+    })
     expect(response.status).toBe(200)
-    expect(response.json.data[0]).toMatchObject({ phone: '+15035550142', formatted_phone: '(503) 555-0142' })
+    expect(response.json.data[0]).toMatchObject({
+      phone: '+15035550142',
+      formatted_phone: '(503) 555-0142',
+    })
     expect((await loadUser(user.id)).phone).toBe('+15035550142')
   })
 
@@ -242,7 +258,9 @@ describe('PUT /api/v1/users/me', () => {
     })
     expect(response.status).toBe(422)
     expect(response.json.error.code).toBe('invalid_input')
-    expect(Object.keys(response.json.error.fields)).toEqual(expect.arrayContaining(['gender', 'join_reasons.0']))
+    expect(Object.keys(response.json.error.fields)).toEqual(
+      expect.arrayContaining(['gender', 'join_reasons.0']),
+    )
   })
 
   it('rejects an empty first name', async () => {
@@ -388,7 +406,16 @@ describe('GET /api/users/{id}', () => {
       city: 'Portland',
       age: 60,
     })
-    for (const secret of ['email', 'phone', 'formatted_phone', 'dob', 'last_name', 'auth_subject', 'admin', 'is_admin']) {
+    for (const secret of [
+      'email',
+      'phone',
+      'formatted_phone',
+      'dob',
+      'last_name',
+      'auth_subject',
+      'admin',
+      'is_admin',
+    ]) {
       expect(response.json).not.toHaveProperty(secret)
     }
     expect(JSON.stringify(response.json)).not.toContain(other.email!)
@@ -408,7 +435,11 @@ describe('GET /api/users/{id}', () => {
     const other = await createUser(database.db, { is_suspended: true })
     const response = await api.request('GET', `users/${other.id}`, { token })
     expect(response.status).toBe(200)
-    expect(response.json).toMatchObject({ first_name: null, display_name: null, is_suspended: true })
+    expect(response.json).toMatchObject({
+      first_name: null,
+      display_name: null,
+      is_suspended: true,
+    })
   })
 
   it('answers 404 for an unknown member', async () => {

@@ -16,7 +16,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData()
   const language = form.get('lng')
-  const returnTo = safeRedirectPath(String(form.get('returnTo') ?? '/'))
+  const target = form.get('returnTo')
+  const returnTo = safeRedirectPath(typeof target === 'string' ? target : '/')
   if (!isLanguage(language)) throw data({ error: 'Unsupported language' }, { status: 400 })
   if (await getOptionalUser(request, context)) {
     await getApi(request, context).put('v1/users/me', { body: { locale: language } })

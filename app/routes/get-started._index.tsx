@@ -82,7 +82,7 @@ export default function BasicInfo() {
           type="radio"
           legend={t('fields.gender')}
           options={genders.map((value) => ({ value, label: t(`gender.${value}`) }))}
-          defaultValue={fields.gender.initialValue as string | undefined}
+          defaultValue={fields.gender.initialValue}
           errors={fields.gender.errors}
         />
         <ChoiceGroup

@@ -27,7 +27,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema })
   if (submission.status !== 'success') {
     markFormError(context)
-    return data({ result: submission.reply(), step: submission.payload.intent === 'verify' ? 'verify' : 'send', email: String(submission.payload.email ?? '') }, { status: 400 })
+    return data({ result: submission.reply(), step: submission.payload.intent === 'verify' ? 'verify' : 'send', email: typeof submission.payload.email === 'string' ? submission.payload.email : '' }, { status: 400 })
   }
   const { email } = submission.value
   if (submission.value.intent === 'send') {

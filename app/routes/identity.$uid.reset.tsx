@@ -28,7 +28,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     markFormError(context)
     const step = submission.payload.intent === 'reset' ? 'reset' : 'send'
-    return data({ result: submission.reply({ hideFields: ['password'] }), step, email: String(submission.payload.email ?? '') }, { status: 400 })
+    return data({ result: submission.reply({ hideFields: ['password'] }), step, email: typeof submission.payload.email === 'string' ? submission.payload.email : '' }, { status: 400 })
   }
   const { email } = submission.value
   if (submission.value.intent === 'send') {

@@ -33,7 +33,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     markFormError(context)
     const step = submission.payload.intent === 'confirm' ? 'confirm' : 'details'
-    return data({ result: submission.reply({ hideFields: ['password'] }), step, email: String(submission.payload.email ?? '') }, { status: 400 })
+    return data({ result: submission.reply({ hideFields: ['password'] }), step, email: typeof submission.payload.email === 'string' ? submission.payload.email : '' }, { status: 400 })
   }
   if (submission.value.intent === 'details') {
     const value = submission.value

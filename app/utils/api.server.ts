@@ -109,7 +109,7 @@ export function createApiClient(options: {
     if (!opts.schema) return json as z.infer<T>
     const checked = opts.schema.safeParse(json)
     if (!checked.success) throw new ApiError(response.status, 'Parse Error', 'parse_error')
-    return checked.data as z.infer<T>
+    return checked.data
   }
 
   return {

@@ -1,4 +1,4 @@
-import { createCookie, redirect, type AppLoadContext } from '@remix-run/node'
+import { createCookie, data, redirect, type AppLoadContext } from '@remix-run/node'
 import { Authenticator } from 'remix-auth'
 import { Auth0Strategy } from 'remix-auth-auth0'
 import { OAuth2Strategy } from 'remix-auth-oauth2'
@@ -199,6 +199,9 @@ export async function getAuthState(request: Request, context: AppLoadContext): P
       } else if (error instanceof ApiError && error.status === 401) {
         await destroySession(session, context)
         context.cache.set('sessionEnded', true)
+      } else if (error instanceof ApiError && error.status >= 500) {
+        // The API or its database is down: a helpful 503 page, and the session is kept.
+        throw data(null, { status: 503 })
       } else {
         throw error
       }

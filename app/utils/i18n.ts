@@ -23,7 +23,7 @@ export function languageFromAcceptHeader(header: string | null): Language | null
     .map((part) => {
       const [tag = '', ...params] = part.trim().split(';')
       const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
-      return { tag: tag.toLowerCase(), q: q ? Number(q.slice(2)) || 0 : 1 }
+      return { tag: tag.trim().toLowerCase(), q: q ? Number(q.slice(2)) || 0 : 1 }
     })
     .filter((entry) => entry.q > 0)
     .sort((a, b) => b.q - a.q)

@@ -73,7 +73,13 @@ describe('safeRedirectPath', () => {
   })
 
   it('uses the fallback for the classic attacks', () => {
-    for (const attack of ['https://evil.com', '//evil.com', '/\\evil.com', '%2F%2Fevil.com', 'javascript:alert(1)']) {
+    for (const attack of [
+      'https://evil.com',
+      '//evil.com',
+      '/\\evil.com',
+      '%2F%2Fevil.com',
+      'javascript:alert(1)',
+    ]) {
       expect(safeRedirectPath(attack, '/home')).toBe('/home')
     }
   })
@@ -94,7 +100,9 @@ describe('safeRedirectPath', () => {
   })
 
   it('keeps encoded characters in the query intact', () => {
-    expect(safeRedirectPath('/search?q=caf%C3%A9%20au%20lait')).toBe('/search?q=caf%C3%A9%20au%20lait')
+    expect(safeRedirectPath('/search?q=caf%C3%A9%20au%20lait')).toBe(
+      '/search?q=caf%C3%A9%20au%20lait',
+    )
     expect(safeRedirectPath('/search?q=%2F%2Fx')).toBe('/search?q=%2F%2Fx')
   })
 

@@ -1,4 +1,4 @@
-import { createCookie, createSessionStorage, type Session, type SessionStorage } from '@remix-run/node'
+import { createCookie, createSessionStorage, data, type Session, type SessionStorage } from '@remix-run/node'
 import type { AppLoadContext } from '@remix-run/node'
 
 /**
@@ -44,14 +44,14 @@ export function getSessionStorage(context: AppLoadContext) {
     storage = createSessionStorage<SessionData, FlashData>({
       cookie,
       createData: (data, expires) =>
-        sessions.create(data, (data.userId as string | undefined) ?? null, expires ?? inThirtyDays()),
+        sessions.create(data, (data.userId) ?? null, expires ?? inThirtyDays()),
       readData: async (id) => {
         const record = await sessions.read(id)
         if (!record || record.expiresAt.getTime() < Date.now()) return null
         return record.data
       },
       updateData: (id, data, expires) =>
-        sessions.update(id, data, (data.userId as string | undefined) ?? null, expires ?? inThirtyDays()),
+        sessions.update(id, data, (data.userId) ?? null, expires ?? inThirtyDays()),
       deleteData: (id) => sessions.destroy(id),
     })
     storages.set(context.services, storage)
@@ -67,7 +67,14 @@ export async function getSession(request: Request, context: AppLoadContext): Pro
   const key = 'session'
   const cached = context.cache.get(key) as WebSession | undefined
   if (cached) return cached
-  const session = await getSessionStorage(context).getSession(request.headers.get('Cookie'))
+  let session: WebSession
+  try {
+    session = await getSessionStorage(context).getSession(request.headers.get('Cookie'))
+  } catch (error) {
+    // The session store (PostgreSQL) is unreachable: a 503 page that says so, not a crash.
+    context.services.log('error', 'Session store unavailable', { error: String(error), requestId: context.requestId })
+    throw data(null, { status: 503 })
+  }
   context.cache.set(key, session)
   return session
 }

@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto'
+import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWTPayload } from 'jose'
+import type { Kysely } from 'kysely'
+import { createApiApp, type ApiApp } from '#api/app.ts'
+import type { Database, NewUser, User } from '#api/db/schema.ts'
+import { parseEnv, type Env } from '#api/env.ts'
+import { createTokenVerifier } from '#api/identity/token-verifier.ts'
+import { createLogger } from '#api/logger.ts'
+
+/**
+ * The product API in-process against a real database: requests go straight to the Hono app's
+ * `fetch`, and access tokens are signed with a key pair made for the test file, exactly as the
+ * built-in identity provider would issue them.
+ */
+export interface ApiHarness {
+  env: Env
+  db: Kysely<Database>
+  app: ApiApp
+  issuer: string
+  request: (method: string, path: string, options?: RequestOptions) => Promise<ApiResponse>
+  /** An access token for `sub` (a user's `auth_subject`); `overrides` replace or add claims. */
+  signToken: (
+    sub: string,
+    overrides?: JWTPayload,
+    options?: { key?: CryptoKey; kid?: string },
+  ) => Promise<string>
+}
+
+export interface RequestOptions {
+  token?: string
+  /** Sent as JSON; a string is sent as it is (to test malformed bodies). */
+  body?: unknown
+  headers?: Record<string, string>
+}
+
+export interface ApiResponse {
+  status: number
+  /** The parsed body, or null when the response has none or it is not JSON. */
+  json: any
+  headers: Headers
+}
+
+export const TEST_PUBLIC_URL = 'http://localhost:3999'
+
+export async function createApiHarness(
+  db: Kysely<Database>,
+  envOverrides: Record<string, string> = {},
+): Promise<ApiHarness> {
+  const env = parseEnv({
+    NODE_ENV: 'test',
+    PUBLIC_URL: TEST_PUBLIC_URL,
+    LOG_LEVEL: 'silent',
+    ...envOverrides,
+  })
+  const issuer = `${env.PUBLIC_URL}/oidc`
+  const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true })
+  const kid = 'test-key'
+  const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' }
+  const verifyToken = createTokenVerifier({
+    issuer,
+    audience: env.API_AUDIENCE,
+    localJwks: { keys: [jwk] },
+  })
+  const app = createApiApp({ env, db, logger: createLogger(env), verifyToken })
+
+  async function signToken(
+    sub: string,
+    overrides: JWTPayload = {},
+    options: { key?: CryptoKey; kid?: string } = {},
+  ) {
+    const now = Math.floor(Date.now() / 1000)
+    const claims: JWTPayload = {
+      iss: issuer,
+      aud: env.API_AUDIENCE,
+      sub,
+      iat: now,
+      exp: now + 10 * 60,
+      jti: randomBytes(8).toString('hex'),
+      scope: 'openid',
+      ...overrides,
+    }
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? kid, typ: 'at+jwt' })
+      .sign(options.key ?? privateKey)
+  }
+
+  async function request(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse> {
+    const headers = new Headers(options.headers)
+    if (options.token !== undefined) headers.set('authorization', `Bearer ${options.token}`)
+    let body: string | undefined
+    if (options.body !== undefined) {
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body)
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json')
+    }
+    const url = `${env.PUBLIC_URL}${apiPath(path)}`
+    const response = await app.fetch(
+      new Request(url, { method: method.toUpperCase(), headers, body }),
+    )
+    const text = await response.text()
+    let json: unknown = null
+    if (text && /json/i.test(response.headers.get('content-type') ?? '')) json = JSON.parse(text)
+    return { status: response.status, json, headers: response.headers }
+  }
+
+  return { env, db, app, issuer, request, signToken }
+}
+
+/** `v1/users/me`, `/v1/users/me` and `/api/v1/users/me` all mean the same route. */
+function apiPath(path: string) {
+  if (path === '/api' || path.startsWith('/api/')) return path
+  return `/api/${path.replace(/^\/+/, '')}`
+}
+
+/** A born-on date that makes a member `age` today (UTC), whatever the day of the year. */
+export function dobForAge(age: number, today = new Date()) {
+  return `${today.getUTCFullYear() - age}-01-01`
+}
+
+/** Inserts an onboarded, active member aged 60 whose `auth_subject` is their id. */
+export async function createUser(
+  db: Kysely<Database>,
+  overrides: Partial<NewUser> = {},
+): Promise<User> {
+  const id = overrides.id ?? crypto.randomUUID()
+  const suffix = randomBytes(4).toString('hex')
+  return db
+    .insertInto('users')
+    .values({
+      id,
+      auth_subject: id,
+      slug: `ann-${suffix}`,
+      email: `ann.${suffix}@example.com`,
+      first_name: 'Ann',
+      last_name: 'Baker',
+      dob: dobForAge(60),
+      state: 'active',
+      locale: 'en',
+      onboarded_at: new Date(),
+      ...overrides,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
