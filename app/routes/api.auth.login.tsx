@@ -16,6 +16,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   } catch (response) {
     if (response instanceof Response && response.status >= 300 && response.status < 400) {
       response.headers.append('Set-Cookie', await returnToCookie.serialize(returnTo))
+      // The provider is not a Remix route: after hydration the browser must load it as a document.
+      response.headers.set('X-Remix-Reload-Document', 'true')
       throw response
     }
     throw response

@@ -7,7 +7,7 @@ import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { IdentityLayout } from '#app/components/identity-layout.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { getT } from '#app/utils/i18next.server.ts'
-import { completeSignIn, requireInteraction } from '#app/utils/identity.server.ts'
+import { abortSignIn, completeSignIn, requireInteraction } from '#app/utils/identity.server.ts'
 import { passwordSignInSchema } from '#app/utils/identity-schemas.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
@@ -24,7 +24,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { identity, interaction } = await requireInteraction(context, params.uid)
   const formData = await request.formData()
-  if (formData.get('intent') === 'cancel') throw redirect(await identity.abort(interaction.uid))
+  if (formData.get('intent') === 'cancel') throw await abortSignIn(context, interaction.uid)
   const submission = parseWithZod(formData, { schema: passwordSignInSchema })
   if (submission.status !== 'success') {
     markFormError(context)

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
@@ -10,7 +10,7 @@ import { IdentityLayout } from '#app/components/identity-layout.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { isoDate } from '#app/utils/birth-date.ts'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
-import { completeSignIn, requireInteraction } from '#app/utils/identity.server.ts'
+import { abortSignIn, completeSignIn, requireInteraction } from '#app/utils/identity.server.ts'
 import { confirmSignUpSchema, signUpSchema } from '#app/utils/identity-schemas.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
@@ -28,7 +28,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { identity, interaction } = await requireInteraction(context, params.uid)
   const formData = await request.formData()
-  if (formData.get('intent') === 'cancel') throw redirect(await identity.abort(interaction.uid))
+  if (formData.get('intent') === 'cancel') throw await abortSignIn(context, interaction.uid)
   const submission = parseWithZod(formData, { schema })
   if (submission.status !== 'success') {
     markFormError(context)

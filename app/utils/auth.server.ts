@@ -61,6 +61,15 @@ class BuiltinStrategy extends OAuth2Strategy<TokenSet> {
   protected override authorizationParams(params: URLSearchParams, request: Request) {
     return extraParams(params, request)
   }
+
+  /**
+   * Renews without a `scope` parameter, which (RFC 6749 §6) keeps the scopes first granted.
+   * oidc-provider leaves offline_access out of a grant made without prompt=consent, so asking
+   * for it again here would be refused with invalid_scope and end the session.
+   */
+  override refreshToken(refreshToken: string) {
+    return this.client.refreshAccessToken(this.options.tokenEndpoint.toString(), refreshToken, [])
+  }
 }
 class Auth0WithHints extends Auth0Strategy<TokenSet> {
   protected override authorizationParams(params: URLSearchParams, request: Request) {

@@ -1,4 +1,4 @@
-import { data, redirect, type AppLoadContext } from '@remix-run/node'
+import { data, redirect, redirectDocument, type AppLoadContext } from '@remix-run/node'
 import type { IdentityBridge } from './load-context.ts'
 
 /** The built-in identity provider's bridge; 404 when Auth0 serves sign-in instead. */
@@ -16,8 +16,16 @@ export async function requireInteraction(context: AppLoadContext, uid: string | 
   return { identity, interaction }
 }
 
-/** Finishes sign-in: the browser goes back to the provider, then to /login-success. */
+/**
+ * Finishes sign-in: the browser goes back to the provider, then to /login-success. The provider
+ * is not a Remix route, so the redirect is a full document load even after hydration.
+ */
 export async function completeSignIn(context: AppLoadContext, uid: string, accountId: string) {
   const url = await requireIdentity(context).finish(uid, accountId)
-  return redirect(url)
+  return redirectDocument(url)
+}
+
+/** Abandons sign-in (the provider answers the app with access_denied), as a full document load. */
+export async function abortSignIn(context: AppLoadContext, uid: string) {
+  return redirectDocument(await requireIdentity(context).abort(uid))
 }

@@ -1,0 +1,187 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Browser, BrowserContext, Page } from '@playwright/test'
+import { expect, languages, newVisitor, setLanguageCookie, signUp, switchLanguage, test as base, type Language } from './helpers.ts'
+
+/**
+ * Accessibility: zero axe violations (WCAG 2.0/2.1 A+AA, 2.2 AA) on every page of the foundation,
+ * in every language, signed out and signed in, with JavaScript on and off, including pages that
+ * show form errors.
+ *
+ * Axe needs JavaScript in the page, so "JavaScript off" is simulated by aborting every script
+ * request (`**\/*.js`): the page stays server-rendered and never hydrates, which is exactly what a
+ * visitor without JavaScript gets, while the session cookies and styles still apply.
+ */
+
+const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
+const publicPages = ['/', '/company/about', '/company/community-guidelines', '/company/attendance-policy', '/legal/privacy', '/legal/terms']
+
+type Member = { email: string; storageState: Awaited<ReturnType<BrowserContext['storageState']>> }
+
+/** One signed-up member per worker: signing up costs several requests and a password hash. */
+const test = base.extend<Record<never, never>, { member: Member }>({
+  member: [
+    async ({ browser }, use) => {
+      const context = await newVisitor(browser)
+      const page = await context.newPage()
+      const { email } = await signUp(page)
+      const storageState = await context.storageState()
+      await context.close()
+      await use({ email, storageState })
+    },
+    { scope: 'worker' },
+  ],
+})
+
+type Found = { page: string; violations: string[] }
+
+class Scanner {
+  found: Found[] = []
+  readonly page: Page
+  readonly lng: Language
+  readonly label: string
+  constructor(page: Page, lng: Language, label: string) {
+    this.page = page
+    this.lng = lng
+    this.label = label
+  }
+
+  async scan(name: string) {
+    await this.page.waitForLoadState('load')
+    await expect(this.page.locator('html'), `lang of ${name}`).toHaveAttribute('lang', this.lng)
+    const results = await new AxeBuilder({ page: this.page }).withTags(tags).analyze()
+    if (results.violations.length === 0) return
+    this.found.push({
+      page: `${this.label} – ${name} (${this.page.url()})`,
+      violations: results.violations.map((violation) => {
+        const nodes = violation.nodes
+          .slice(0, 5)
+          .map((node) => `      - ${node.target.join(' ')}\n        ${node.html.slice(0, 200)}\n        ${(node.failureSummary ?? '').replace(/\n/g, '\n        ')}`)
+          .join('\n')
+        return `  [${violation.impact}] ${violation.id}: ${violation.help} (${violation.nodes.length} node(s))\n    ${violation.helpUrl}\n${nodes}`
+      }),
+    })
+  }
+
+  async visit(path: string, expectedStatus = 200) {
+    const response = await this.page.goto(path)
+    expect(response?.status(), `status of ${path}`).toBe(expectedStatus)
+    await this.scan(path)
+  }
+
+  report() {
+    const text = this.found.map((entry) => `${entry.page}\n${entry.violations.join('\n')}`).join('\n\n')
+    expect(this.found, `Accessibility violations:\n\n${text}`).toEqual([])
+  }
+}
+
+/**
+ * Submits the form containing `field` without the browser's own constraint validation, so the
+ * server (JS off) or the client-side validation (JS on) reports the errors.
+ */
+async function submitWithoutNativeValidation(page: Page, field: string) {
+  const form = page.locator(`form:has(${field})`)
+  await form.evaluate((element) => ((element as HTMLFormElement).noValidate = true))
+  await form.locator('button[type="submit"]').last().click()
+  await expect(page.locator('.error-summary')).toBeVisible()
+}
+
+async function signedOutPages(s: Scanner) {
+  const { page } = s
+  for (const path of publicPages) await s.visit(path)
+  await s.visit('/no-such-page', 404)
+
+  // The built-in identity provider: sign in, code, reset, sign up (empty, then with errors).
+  await page.goto('/login')
+  await expect(page).toHaveURL(/\/identity\/[^/?]+(\?.*)?$/)
+  const uid = /\/identity\/([^/?]+)/.exec(page.url())![1]
+  await s.scan('identity: sign in')
+  await s.visit(`/identity/${uid}/code`)
+  await s.visit(`/identity/${uid}/reset`)
+
+  await page.goto('/signup')
+  await expect(page).toHaveURL(/\/identity\/[^/]+\/signup$/)
+  await s.scan('identity: sign up')
+  await submitWithoutNativeValidation(page, '#firstName')
+  await s.scan('identity: sign up with errors')
+}
+
+async function signedInPages(s: Scanner) {
+  const { page } = s
+  await s.visit('/')
+  await s.visit('/welcome-back')
+  await s.visit('/account')
+  await s.visit('/account?confirm=delete')
+  await s.visit('/get-started')
+  await page.locator('#firstName').fill('')
+  await submitWithoutNativeValidation(page, '#firstName')
+  await expect(page.locator('#firstName')).toHaveAttribute('aria-invalid', 'true')
+  await s.scan('/get-started with errors')
+  await s.visit('/get-started/success')
+  await s.visit('/logout')
+  await s.visit('/company/about')
+  // Still signed in at the end (nothing above signed the member out).
+  await expect(page.locator('form[action="/logout"] button[type="submit"]').first()).toBeVisible()
+}
+
+async function signedOutVisitor(browser: Browser, lng: Language, jsOff: boolean) {
+  const context = await newVisitor(browser)
+  if (jsOff) await context.route('**/*.js', (route) => route.abort())
+  await setLanguageCookie(context, lng)
+  return context
+}
+
+async function signedInVisitor(browser: Browser, member: Member, lng: Language, jsOff: boolean) {
+  const context = await newVisitor(browser, { storageState: member.storageState })
+  if (jsOff) await context.route('**/*.js', (route) => route.abort())
+  const page = await context.newPage()
+  // The member's saved language wins over the cookie: switch with the footer form, which also
+  // saves it on the account (this also proves the switcher works without JavaScript).
+  await page.goto('/account')
+  await expect(page).toHaveURL(/\/account$/)
+  await switchLanguage(page, lng)
+  return { context, page }
+}
+
+for (const lng of languages) {
+  test(`a11y: signed-out pages in ${lng} (JS on)`, async ({ browser }) => {
+    const context = await signedOutVisitor(browser, lng, false)
+    const s = new Scanner(await context.newPage(), lng, `signed out, ${lng}, JS on`)
+    try {
+      await signedOutPages(s)
+    } finally {
+      await context.close()
+    }
+    s.report()
+  })
+
+  test(`a11y: signed-in pages in ${lng} (JS on)`, async ({ browser, member }) => {
+    const { context, page } = await signedInVisitor(browser, member, lng, false)
+    const s = new Scanner(page, lng, `signed in, ${lng}, JS on`)
+    try {
+      await signedInPages(s)
+    } finally {
+      await context.close()
+    }
+    s.report()
+  })
+
+  test(`a11y: all pages in ${lng}, signed out and in (JS off)`, async ({ browser, member }) => {
+    test.setTimeout(90_000)
+    const out = await signedOutVisitor(browser, lng, true)
+    const signedOut = new Scanner(await out.newPage(), lng, `signed out, ${lng}, JS off`)
+    try {
+      await signedOutPages(signedOut)
+    } finally {
+      await out.close()
+    }
+    const { context, page } = await signedInVisitor(browser, member, lng, true)
+    const signedIn = new Scanner(page, lng, `signed in, ${lng}, JS off`)
+    try {
+      await signedInPages(signedIn)
+    } finally {
+      await context.close()
+    }
+    signedOut.found.push(...signedIn.found)
+    signedOut.report()
+  })
+}

@@ -1,0 +1,141 @@
+import { baseURL, completeOnboarding, expect, fillSignUpDetails, latestCode, password, signIn, signUp, submit, switchLanguage, test, uniqueEmail, yearOptions } from './helpers.ts'
+
+// Every flow must work without JavaScript (server-rendered forms only).
+test.use({ javaScriptEnabled: false })
+
+test('sign-up is refused under 55, then accepted at 55+ through code, basic info and success', async ({ page }) => {
+  const email = uniqueEmail('signup')
+  await page.goto('/signup')
+  await expect(page).toHaveURL(/\/identity\/[^/]+\/signup$/)
+  await expect(page.getByLabel('First name')).toBeVisible()
+  await expect(page.getByLabel('Month')).toBeVisible()
+
+  // Age 54: the newest year offered (current year − 55) with tomorrow's month and day.
+  const years = await yearOptions(page)
+  expect(years).toHaveLength(45)
+  const newest = Math.max(...years)
+  const tomorrow = new Date(Date.now() + 24 * 60 * 60 * 1000)
+  test.skip(tomorrow.getFullYear() !== newest + 55, 'no date in the list makes someone 54 on 31 December')
+  const details = { firstName: 'Young', lastName: 'Person', email }
+  await fillSignUpDetails(page, details, { year: newest, month: tomorrow.getMonth() + 1, day: tomorrow.getDate() })
+  await submit(page, 'Continue')
+
+  const message = 'You must be at least 55 years old to use the product.'
+  const summary = page.locator('[role="alert"], .error-summary').filter({ hasText: 'There is a problem' }).first()
+  await expect(summary).toBeVisible()
+  await expect(summary).toContainText(message)
+  await expect(page.locator('#birthDate')).toContainText(message)
+  expect(await page.title()).toMatch(/^Error:/)
+  await expect(page.locator('#firstName')).toHaveValue('Young')
+  await expect(page.locator('#lastName')).toHaveValue('Person')
+  await expect(page.locator('#email')).toHaveValue(email)
+
+  // Now 55+: the oldest year in the list.
+  await fillSignUpDetails(page, { firstName: 'Maria', lastName: 'Elder', email, password }, { year: Math.min(...years), month: 3, day: 9 })
+  await submit(page, 'Continue')
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
+  const code = await latestCode(page.context().request, email)
+  await page.getByLabel('6-digit code').fill(code)
+  await submit(page, 'Finish creating my account')
+
+  await expect(page).toHaveURL(/\/get-started\/?$/)
+  await expect(page.getByRole('heading', { name: 'About you' })).toBeVisible()
+  await expect(page.getByLabel('First name')).toHaveValue('Maria')
+  await page.getByLabel('Woman').check()
+  await page.getByLabel('To meet new people').check()
+  await page.getByLabel('Phone number (optional)').fill('12')
+  await submit(page, 'Save and continue')
+  await expect(page.getByText('Enter a valid US phone number, like (503) 555-0142.').first()).toBeVisible()
+  await expect(page).toHaveURL(/\/get-started\/?(\?index)?$/)
+
+  await page.getByLabel('Phone number (optional)').fill('(503) 555-0142')
+  await submit(page, 'Save and continue')
+  await expect(page).toHaveURL(/\/get-started\/success$/)
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Maria')
+})
+
+test('sign-in with a password; a wrong password is refused', async ({ page }) => {
+  const member = await signUp(page, { onboard: true })
+  await page.context().clearCookies()
+
+  await page.goto('/login')
+  await expect(page.getByRole('heading', { name: 'Sign in to Circle 55' })).toBeVisible()
+  await page.getByLabel('Email address').fill(member.email)
+  await page.getByLabel('Password', { exact: true }).fill('not the password at all')
+  await submit(page, 'Sign in')
+  await expect(page.getByText('The email address or password is not right').first()).toBeVisible()
+
+  await page.getByLabel('Email address').fill(member.email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await submit(page, 'Sign in')
+  await expect(page).toHaveURL(/\/welcome-back$/)
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible()
+})
+
+test('sign-in with an emailed code', async ({ page }) => {
+  const member = await signUp(page, { onboard: true })
+  await page.context().clearCookies()
+
+  await page.goto('/login')
+  await page.getByRole('link', { name: 'Sign in with a code sent to your email instead' }).click()
+  await page.getByLabel('Email address').fill(member.email)
+  await submit(page, 'Email me a code')
+  await expect(page.getByLabel('6-digit code')).toBeVisible()
+  const code = await latestCode(page.context().request, member.email)
+  await page.getByLabel('6-digit code').fill(code)
+  await submit(page, 'Sign in')
+  await expect(page).toHaveURL(/\/welcome-back$/)
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible()
+})
+
+test('sign-out ends the session and the old session cookie is refused', async ({ page, browser }) => {
+  const member = await signUp(page, { onboard: true })
+  await page.goto('/account')
+  await expect(page).toHaveURL(/\/account$/)
+  const saved = await page.context().cookies()
+  expect(saved.some((cookie) => cookie.name === '__Host-session')).toBe(true)
+
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await expect(page).toHaveURL(new RegExp(`^${baseURL}/?(\\?.*)?$`))
+  await expect(page.getByText('You are signed out').first()).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(0)
+
+  // The confirmation page for a GET /logout.
+  await signIn(page, member.email)
+  await page.goto('/logout')
+  await submit(page, 'Yes, sign me out')
+  await expect(page.getByText('You are signed out').first()).toBeVisible()
+
+  // Replaying the cookies saved before signing out must not sign anyone in.
+  const replay = await browser.newContext({ baseURL, javaScriptEnabled: false })
+  try {
+    await replay.addCookies(saved)
+    const other = await replay.newPage()
+    await other.goto('/account')
+    await expect(other).toHaveURL(/\/(login|identity\/)/)
+    await expect(other.getByRole('button', { name: 'Sign out' })).toHaveCount(0)
+  } finally {
+    await replay.close()
+  }
+})
+
+test('language switch to French and back', async ({ page }) => {
+  await page.goto('/company/about')
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+  await expect(page.getByLabel('Language')).toBeVisible()
+  await switchLanguage(page, 'fr')
+  await expect(page).toHaveURL(/\/company\/about$/)
+  await expect(page.locator('footer').getByRole('link', { name: 'Politique de confidentialité' })).toBeVisible()
+  await page.goto('/')
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fr')
+  await switchLanguage(page, 'en')
+  await expect(page.locator('footer').getByRole('link', { name: 'Privacy policy' })).toBeVisible()
+})
+
+test('a new member who has not onboarded lands on /get-started after signing in', async ({ page }) => {
+  const member = await signUp(page)
+  await page.context().clearCookies()
+  await signIn(page, member.email)
+  await expect(page).toHaveURL(/\/get-started\/?$/)
+  await completeOnboarding(page)
+})

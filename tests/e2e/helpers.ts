@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto'
+import { test as base, expect, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type APIRequestContext } from '@playwright/test'
+
+export { expect }
+
+export const baseURL = process.env.BASE_URL ?? 'http://localhost:3210'
+export const password = 'correct horse battery 55'
+export const languages = ['en', 'fr', 'nl'] as const
+export type Language = (typeof languages)[number]
+
+let ipCounter = 0
+/**
+ * The server trusts one proxy hop in e2e runs (TRUST_PROXY=1), so each browser context gets its own
+ * client address: the per-IP sign-in rate limit then applies per simulated visitor.
+ */
+export function visitorIp() {
+  ipCounter++
+  const n = (process.pid * 7919 + ipCounter * 104729 + Math.floor(Math.random() * 1e6)) >>> 0
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${(n & 254) + 1}`
+}
+
+export const test = base.extend({
+  extraHTTPHeaders: async ({}, use) => {
+    await use({ 'x-forwarded-for': visitorIp() })
+  },
+})
+
+export function newVisitor(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return browser.newContext({
+    baseURL,
+    ...options,
+    extraHTTPHeaders: { 'x-forwarded-for': visitorIp(), ...options.extraHTTPHeaders },
+  })
+}
+
+export function uniqueEmail(prefix = 'member') {
+  return `${prefix}-${randomUUID().slice(0, 12)}@e2e.test`
+}
+
+/** The newest 6-digit code emailed to `email`, read from the development outbox (/dev/outbox). */
+export async function latestCode(request: APIRequestContext, email: string, after?: string): Promise<string> {
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const response = await request.get(`${baseURL}/dev/outbox`, { headers: { 'x-forwarded-for': visitorIp() } })
+    expect(response.status(), 'GET /dev/outbox').toBe(200)
+    const html = await response.text()
+    // Messages are listed newest first; each is an <article> with the recipient and body.
+    for (const article of html.split('<article').slice(1)) {
+      if (!article.includes(email)) continue
+      const body = /data-testid="outbox-body"[^>]*>([\s\S]*?)<\/p>/.exec(article)?.[1] ?? article
+      const code = /\b(\d{6})\b/.exec(body)?.[1]
+      if (code && code !== after) return code
+      break
+    }
+    if (Date.now() > deadline) throw new Error(`No code emailed to ${email} in /dev/outbox`)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+  }
+}
+
+export async function yearOptions(page: Page): Promise<number[]> {
+  const values = await page.locator('#birthYear option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))
+  return values.filter(Boolean).map(Number)
+}
+
+export type Details = { firstName: string; lastName: string; email: string; password?: string }
+
+/** Fills the sign-up details form (on /identity/<uid>/signup) with the given birth date. */
+export async function fillSignUpDetails(page: Page, details: Details, dob: { year: number; month: number; day: number }) {
+  await page.locator('#firstName').fill(details.firstName)
+  await page.locator('#lastName').fill(details.lastName)
+  await page.locator('#email').fill(details.email)
+  await page.locator('#birthMonth').selectOption(String(dob.month))
+  await page.locator('#birthDay').selectOption(String(dob.day))
+  await page.locator('#birthYear').selectOption(String(dob.year))
+  if (details.password) await page.locator('#password').fill(details.password)
+}
+
+export async function submit(page: Page, name: string) {
+  await page.getByRole('button', { name, exact: true }).click()
+}
+
+/**
+ * Signs up a new member through the real flow (details → emailed code), ending on /get-started.
+ * With `onboard`, also completes "About you" and ends on /get-started/success.
+ */
+export async function signUp(page: Page, options: { email?: string; password?: string; onboard?: boolean } = {}) {
+  const email = options.email ?? uniqueEmail()
+  const details = { firstName: 'Maria', lastName: 'Testing', email, password: options.password ?? password }
+  await page.goto('/signup')
+  await expect(page).toHaveURL(/\/identity\/[^/]+\/signup/)
+  const oldest = Math.min(...(await yearOptions(page)))
+  await fillSignUpDetails(page, details, { year: oldest, month: 6, day: 15 })
+  await submit(page, 'Continue')
+  await expect(page.locator('#code')).toBeVisible()
+  const code = await latestCode(page.context().request, email)
+  await page.locator('#code').fill(code)
+  await submit(page, 'Finish creating my account')
+  await expect(page).toHaveURL(/\/get-started\/?$/)
+  if (options.onboard) await completeOnboarding(page)
+  return { ...details, email }
+}
+
+export async function completeOnboarding(page: Page) {
+  await page.locator('input[name="gender"]').first().check()
+  await page.locator('input[name="reasons"]').first().check()
+  await page.locator('#phone').fill('')
+  await submit(page, 'Save and continue')
+  await expect(page).toHaveURL(/\/get-started\/success/)
+}
+
+/** Signs in with email and password from anywhere (starts at /login). */
+export async function signIn(page: Page, email: string, pass = password, returnTo?: string) {
+  await page.goto(returnTo ? `/login?returnTo=${encodeURIComponent(returnTo)}` : '/login')
+  await expect(page).toHaveURL(/\/identity\/[^/]+$/)
+  await page.locator('#email').fill(email)
+  await page.locator('#password').fill(pass)
+  await submit(page, 'Sign in')
+  await expect(page).not.toHaveURL(/\/identity\//)
+}
+
+/** Switches language with the footer form (works with or without JavaScript). */
+export async function switchLanguage(page: Page, lng: Language) {
+  const form = page.locator('form:has(select[name="lng"])')
+  await form.locator('select[name="lng"]').selectOption(lng)
+  await Promise.all([page.waitForLoadState('load'), form.locator('button[type="submit"]').click()])
+  await expect(page.locator('html')).toHaveAttribute('lang', lng)
+}
+
+/** Sets the language cookie the way the server serialises it (Remix cookie: base64 JSON). */
+export async function setLanguageCookie(context: BrowserContext, lng: Language) {
+  const value = encodeURIComponent(Buffer.from(JSON.stringify(lng)).toString('base64'))
+  await context.addCookies([{ name: 'lng', value, url: baseURL }])
+}
