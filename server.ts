@@ -9,6 +9,8 @@ import compression from 'compression'
 import express from 'express'
 import { sql } from 'kysely'
 import { createApiApp } from '#api/app.ts'
+import { ensureGazetteer } from '#api/places/gazetteer.ts'
+import { createProviders } from '#api/providers.ts'
 import { openDatabase } from '#api/db/open.ts'
 import { createMailer } from '#api/email/mailer.ts'
 import { ConfigError, getEnv, type Env } from '#api/env.ts'
@@ -58,7 +60,9 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
           audience: env.API_AUDIENCE,
           jwksUrl: `https://${env.AUTH0_DOMAIN}/.well-known/jwks.json`,
         })
-  const api = env.API_BASE_URL ? null : createApiApp({ env, db, logger, verifyToken })
+  const providers = createProviders(env, db)
+  if (!env.API_BASE_URL) await ensureGazetteer(db)
+  const api = env.API_BASE_URL ? null : createApiApp({ env, db, logger, verifyToken, ...providers })
 
   const app = express()
   app.disable('x-powered-by')
@@ -77,7 +81,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
     asyncHandler(
       rateLimits({
         db,
-        general: { name: 'general', max: 600, windowSeconds: 60 },
+        general: { name: 'general', max: env.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 },
         writes: { name: 'writes', max: 120, windowSeconds: 60 },
         auth: { name: 'auth', max: 20, windowSeconds: 300 },
         isAuthPath: (req) => req.path.startsWith('/identity') || req.path === '/oidc/auth',

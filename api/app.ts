@@ -3,14 +3,18 @@ import { sql } from 'kysely'
 import type { DB } from './db/database.ts'
 import type { User } from './db/schema.ts'
 import type { Env } from './env.ts'
+import { experienceRoutes } from './experiences/routes.ts'
 import { ApiProblem, problems } from './http/errors.ts'
 import { OpenApiRegistry } from './http/openapi.ts'
 import type { TokenVerifier } from './identity/token-verifier.ts'
 import type { Logger } from './logger.ts'
+import { mediaRoutes } from './media/routes.ts'
+import { placeRoutes } from './places/routes.ts'
+import type { Providers } from './providers.ts'
 import { findUserBySubject, provisionUser } from './users/service.ts'
 import { userRoutes } from './users/routes.ts'
 
-export interface ApiServices {
+export interface ApiServices extends Providers {
   env: Env
   db: DB
   logger: Logger
@@ -49,6 +53,9 @@ export function createApiApp(services: ApiServices) {
   app.get('/openapi.json', (c) => c.json(registry.document(`${services.env.PUBLIC_URL}/api`)))
 
   userRoutes(app, registry)
+  experienceRoutes(app, registry)
+  placeRoutes(app, registry)
+  mediaRoutes(app, registry)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))
   app.onError((error, c) => {

@@ -42,6 +42,18 @@ const schema = z.object({
   SUPPORT_EMAIL: z.email().default('help@circle55.example'),
 
   SENTRY_DSN: optionalUrl,
+
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+
+  GOOGLE_MAPS_API_KEY: optionalString,
+
+  MEDIA_DIR: optionalString,
+  S3_ENDPOINT: optionalUrl,
+  S3_BUCKET: optionalString,
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_PUBLIC_URL: optionalUrl,
 })
 
 export type Env = Readonly<
@@ -76,6 +88,13 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     )
   }
   const auth = auth0Count === 3 ? 'auth0' : 'builtin'
+  const s3Vars = [raw.S3_ENDPOINT, raw.S3_BUCKET, raw.S3_ACCESS_KEY_ID, raw.S3_SECRET_ACCESS_KEY]
+  const s3Count = s3Vars.filter(Boolean).length
+  if (s3Count > 0 && s3Count < 4) {
+    throw new ConfigError(
+      'Invalid configuration:\n  S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+    )
+  }
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '')
   const seed = raw.SEED_DEMO_DATA ?? !isProduction
 

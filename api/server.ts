@@ -4,6 +4,8 @@ import { openDatabase } from './db/open.ts'
 import { ConfigError, getEnv } from './env.ts'
 import { createTokenVerifier } from './identity/token-verifier.ts'
 import { createLogger } from './logger.ts'
+import { ensureGazetteer } from './places/gazetteer.ts'
+import { createProviders } from './providers.ts'
 
 /**
  * The product API on its own (`node api/server.ts`), for when the web tier runs elsewhere and
@@ -17,7 +19,8 @@ try {
     env.auth === 'auth0'
       ? createTokenVerifier({ issuer: `https://${env.AUTH0_DOMAIN}/`, audience: env.API_AUDIENCE, jwksUrl: `https://${env.AUTH0_DOMAIN}/.well-known/jwks.json` })
       : createTokenVerifier({ issuer: `${env.PUBLIC_URL}/oidc`, audience: env.API_AUDIENCE })
-  const app = createApiApp({ env, db: database.db, logger, verifyToken })
+  await ensureGazetteer(database.db)
+  const app = createApiApp({ env, db: database.db, logger, verifyToken, ...createProviders(env, database.db) })
   const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST })
   logger.info({ port: env.PORT }, 'API listening')
   process.on('SIGTERM', () => {

@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto'
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWTPayload } from 'jose'
 import type { Kysely } from 'kysely'
-import { createApiApp, type ApiApp } from '#api/app.ts'
+import { createApiApp, type ApiApp, type ApiServices } from '#api/app.ts'
 import type { Database, NewUser, User } from '#api/db/schema.ts'
 import { parseEnv, type Env } from '#api/env.ts'
 import { createTokenVerifier } from '#api/identity/token-verifier.ts'
+import { createLocalStorage } from '#api/media/storage.ts'
+import { createBuiltinPlacesProvider } from '#api/places/provider.ts'
 import { createLogger } from '#api/logger.ts'
 
 /**
@@ -45,6 +50,8 @@ export const TEST_PUBLIC_URL = 'http://localhost:3999'
 export async function createApiHarness(
   db: Kysely<Database>,
   envOverrides: Record<string, string> = {},
+  /** Services to use instead of the defaults (built-in places, local media in a temp dir). */
+  extraServices: Partial<ApiServices> = {},
 ): Promise<ApiHarness> {
   const env = parseEnv({
     NODE_ENV: 'test',
@@ -61,7 +68,15 @@ export async function createApiHarness(
     audience: env.API_AUDIENCE,
     localJwks: { keys: [jwk] },
   })
-  const app = createApiApp({ env, db, logger: createLogger(env), verifyToken })
+  const app = createApiApp({
+    places: createBuiltinPlacesProvider(db),
+    media: createLocalStorage(await mkdtemp(join(tmpdir(), 'circle55-media-'))),
+    ...extraServices,
+    env,
+    db,
+    logger: createLogger(env),
+    verifyToken,
+  })
 
   async function signToken(
     sub: string,

@@ -200,6 +200,22 @@ export interface ReferralsTable {
   created_at: CreatedAt
 }
 
+export interface PlacesTable {
+  /** `us-or-portland` for a city (`-<geonames id>` added for a second one of the same name), `zip-97201`. */
+  id: string
+  kind: 'city' | 'zip'
+  /** The city name; for a ZIP, the name of the city the Postal Service gives it. */
+  name: string
+  state: string
+  state_name: string | null
+  latitude: number
+  longitude: number
+  population: number | null
+  time_zone: string
+  /** `name` folded to lower-case ASCII, for accent-insensitive search. */
+  search: string
+}
+
 export interface Database {
   users: UsersTable
   media: MediaTable
@@ -217,6 +233,7 @@ export interface Database {
   notifications: NotificationsTable
   audit_log: AuditLogTable
   referrals: ReferralsTable
+  places: PlacesTable
 }
 
 export type User = Selectable<UsersTable>

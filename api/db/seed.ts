@@ -1,5 +1,6 @@
 import { hash } from '@node-rs/argon2'
 import { sql, type Insertable, type Kysely } from 'kysely'
+import { zonedParts, zonedTime } from '../../app/utils/zoned-time.ts'
 import type {
   Database,
   ExperienceAttendeesTable,
@@ -78,63 +79,6 @@ type Random = ReturnType<typeof createRandom>
 
 // ---------------------------------------------------------------------------------------------
 // Time zones
-
-const formatters = new Map<string, Intl.DateTimeFormat>()
-function formatter(timeZone: string) {
-  let f = formatters.get(timeZone)
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-    formatters.set(timeZone, f)
-  }
-  return f
-}
-
-function zonedParts(instant: number, timeZone: string) {
-  const parts: Record<string, number> = {}
-  for (const part of formatter(timeZone).formatToParts(new Date(instant))) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value)
-  }
-  return {
-    year: parts.year ?? 1970,
-    month: parts.month ?? 1,
-    day: parts.day ?? 1,
-    hour: (parts.hour ?? 0) % 24,
-    minute: parts.minute ?? 0,
-    second: parts.second ?? 0,
-  }
-}
-
-/** Milliseconds to add to UTC to get the wall-clock time of `timeZone` at `instant`. */
-function zoneOffset(instant: number, timeZone: string) {
-  const p = zonedParts(instant, timeZone)
-  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second)
-  return wall - Math.floor(instant / 1000) * 1000
-}
-
-/** The UTC instant of a wall-clock time in `timeZone` (handles DST changes between guesses). */
-function zonedTimeToUtc(
-  year: number,
-  month: number,
-  day: number,
-  hour: number,
-  minute: number,
-  timeZone: string,
-) {
-  const wall = Date.UTC(year, month - 1, day, hour, minute)
-  let utc = wall - zoneOffset(wall, timeZone)
-  const corrected = wall - zoneOffset(utc, timeZone)
-  if (corrected !== utc) utc = corrected
-  return new Date(utc)
-}
 
 /** The calendar date `days` after today in `timeZone`. */
 function localDate(now: Date, timeZone: string, days: number) {
@@ -982,7 +926,7 @@ function generateExperiences(random: Random, now: Date, users: SeedUser[]) {
 
     // Day 1..59 before or after today in the city's calendar, 9:00–18:55 local.
     const date = localDate(now, city.timeZone, upcoming ? random.int(1, 59) : -random.int(1, 59))
-    const startAt = zonedTimeToUtc(
+    const startAt = zonedTime(
       date.year,
       date.month,
       date.day,

@@ -9,6 +9,7 @@ import { auth0Handlers } from '#tests/msw/auth0.ts'
 import { parseEnv } from '../env.ts'
 import { createTokenVerifier } from './token-verifier.ts'
 import { createApiApp } from '../app.ts'
+import { createProviders } from '#api/providers.ts'
 import { createLogger } from '../logger.ts'
 
 const domain = 'circle55-test.us.auth0.com'
@@ -80,7 +81,13 @@ describe('Auth0 configuration', () => {
   it('creates the member on their first API call with an Auth0 token', async () => {
     const env = parseEnv({ ...auth0Env, LOG_LEVEL: 'silent' })
     const verifyToken = createTokenVerifier({ issuer: `https://${domain}/`, audience, jwksUrl: `https://${domain}/.well-known/jwks.json` })
-    const app = createApiApp({ env, db: database.db, logger: createLogger(env), verifyToken })
+    const app = createApiApp({
+      env,
+      db: database.db,
+      logger: createLogger(env),
+      verifyToken,
+      ...createProviders(env, database.db),
+    })
     const token = await auth0Token('auth0|new-member', { email: 'new.member@example.com' })
     const response = await app.fetch(new Request('http://localhost:3999/api/v1/users/me', { headers: { authorization: `Bearer ${token}` } }))
     expect(response.status).toBe(200)

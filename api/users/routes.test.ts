@@ -449,10 +449,11 @@ describe('GET /api/users/{id}', () => {
     expect(response.json.error.code).toBe('not_found')
   })
 
-  it('answers 401 without a token', async () => {
-    const other = await createUser(database.db)
+  it('gives an anonymous caller the name only (for referral banners)', async () => {
+    const other = await createUser(database.db, { first_name: 'Ada', last_name: 'Lovelace' })
     const response = await api.request('GET', `users/${other.id}`)
-    expect(response.status).toBe(401)
+    expect(response.status).toBe(200)
+    expect(response.json).toEqual({ id: other.id, slug: other.slug, display_name: 'Ada L.' })
   })
 })
 

@@ -64,13 +64,12 @@ export function userRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
     method: 'get',
     path: '/users/{id}',
     tag: 'users',
-    auth: 'required',
-    summary: 'Another member’s public profile, by id or slug.',
+    auth: 'optional',
+    summary: 'Another member’s public profile, by id or slug (anonymous callers get the name only, for referral banners).',
     response: z.looseObject({ id: z.string(), display_name: z.string().nullable() }),
     errors: { 404: 'No such member' },
   })
   app.get('/users/:id', async (c) => {
-    requireCaller(c)
     const key = c.req.param('id')
     const isUuid = z.uuid().safeParse(key).success
     const user = await c.var.services.db
@@ -80,6 +79,8 @@ export function userRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
       .where('state', '<>', 'deleted')
       .executeTakeFirst()
     if (!user) throw problems.notFound('User not found')
-    return c.json(serializePublicUser(user))
+    const profile = serializePublicUser(user)
+    if (!c.var.caller) return c.json({ id: profile.id, slug: profile.slug, display_name: profile.display_name })
+    return c.json(profile)
   })
 }

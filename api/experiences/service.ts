@@ -1,0 +1,1116 @@
+import { randomBytes } from 'node:crypto'
+import { sql, type RawBuilder, type Transaction } from 'kysely'
+import { z } from 'zod'
+import type { DB } from '../db/database.ts'
+import type { Database, Experience, User } from '../db/schema.ts'
+import type { Env } from '../env.ts'
+import { ApiProblem, problems } from '../http/errors.ts'
+import { isValidTimeZone, zonedParts, zonedTimeToUtc } from '../../app/utils/zoned-time.ts'
+import { displayName } from '../users/display-name.ts'
+
+// ---------------------------------------------------------------------------------------------
+// Dependencies
+
+/** A place picked from the places search (supplied by the places provider). */
+export interface ResolvedPlace {
+  id: string
+  label: string
+  city: string | null
+  region: string | null
+  latitude: number
+  longitude: number
+  timeZone: string
+}
+
+/** What the experiences domain needs from the places provider. */
+export interface ExperiencePlaces {
+  /** The IANA time zone at a point. */
+  timeZoneAt(lat: number, lng: number): string
+  /** A place id from the places search, or null when unknown. */
+  resolvePlace(placeId: string): Promise<ResolvedPlace | null>
+}
+
+export const DEFAULT_TIME_ZONE = 'America/New_York'
+
+/** Used when no places provider is configured: no in-person creation, Eastern time. */
+export const fallbackPlaces: ExperiencePlaces = {
+  timeZoneAt: () => DEFAULT_TIME_ZONE,
+  resolvePlace: () => Promise.resolve(null),
+}
+
+export interface ExperienceDeps {
+  db: DB
+  env: Env
+  places: ExperiencePlaces
+}
+
+type Trx = Transaction<Database>
+
+const HOUR = 3_600_000
+const MINUTE = 60_000
+const METERS_PER_MILE = 1609.344
+/** Spec §4: cancelling within 12 hours of the start is late (no-show fee). */
+export const LATE_CANCEL_MS = 12 * HOUR
+/** Notify-list rules: more than 24 h before the start the first member is seated at once. */
+export const PROMOTION_WINDOW_MS = 24 * HOUR
+export const DEFAULT_DURATION_MINUTES = 120
+export const MAX_PER_PAGE = 50
+
+// ---------------------------------------------------------------------------------------------
+// Time zones (DST-safe, Intl only)
+
+export { isValidTimeZone, zonedTimeToUtc }
+
+function localDateTime(instant: Date, timeZone: string) {
+  const p = zonedParts(instant.getTime(), timeZone)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return { date: `${p.year}-${pad(p.month)}-${pad(p.day)}`, time: `${pad(p.hour)}:${pad(p.minute)}` }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Money
+
+const feePattern = /^\d{1,5}(\.\d{1,2})?$/
+
+/** "5.00" / "5" / 5.5 → cents; undefined when not a plain amount. */
+export function feeToCents(input: string | number): number | undefined {
+  const text = typeof input === 'number' ? String(input) : input.trim().replace(/^\$/, '')
+  if (!feePattern.test(text)) return undefined
+  const [whole = '0', fraction = ''] = text.split('.')
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'))
+}
+
+export function centsToFee(cents: number | null): string | null {
+  if (cents === null) return null
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input
+
+function isHttpUrl(value: string) {
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'https:' || url.protocol === 'http:') && Boolean(url.hostname)
+  } catch {
+    return false
+  }
+}
+
+const urlField = z.string({ error: 'url_invalid' }).trim().max(2000, 'url_invalid')
+
+/** Create/update body (docs/api/experiences.md). Unknown fields are dropped. */
+export const experienceInputSchema = z.object({
+  title: z.string({ error: 'title_required' }).trim().max(120, 'title_too_long').optional(),
+  description: z.string({ error: 'description_invalid' }).trim().max(5000, 'description_too_long').nullable().optional(),
+  start_date: z
+    .string({ error: 'start_date_required' })
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'start_date_required')
+    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), 'start_date_required')
+    .optional(),
+  start_time: z
+    .string({ error: 'start_time_required' })
+    .trim()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'start_time_required')
+    .optional(),
+  duration_minutes: z
+    .number({ error: 'duration_invalid' })
+    .int('duration_invalid')
+    .min(5, 'duration_invalid')
+    .max(24 * 60, 'duration_invalid')
+    .optional(),
+  max_attendees: z
+    .number({ error: 'capacity_positive' })
+    .int('capacity_positive')
+    .positive('capacity_positive')
+    .max(10_000, 'capacity_too_large')
+    .nullable()
+    .optional(),
+  venue_type: z.enum(['in_person', 'online'], { error: 'venue_type_required' }).optional(),
+  place_id: z.string({ error: 'location_required' }).trim().max(200, 'location_required').nullable().optional(),
+  formatted_address: z.string({ error: 'address_invalid' }).trim().max(300, 'address_too_long').nullable().optional(),
+  url: urlField.nullable().optional(),
+  ticket_url: urlField.nullable().optional(),
+  no_show_fee: z.union([z.string(), z.number()], { error: 'currency_invalid' }).nullable().optional(),
+  cover_photo: z.string({ error: 'cover_photo_invalid' }).nullable().optional(),
+  is_hostless: z.boolean({ error: 'boolean_invalid' }).optional(),
+  is_premium: z.boolean({ error: 'boolean_invalid' }).optional(),
+})
+export type ExperienceInput = z.infer<typeof experienceInputSchema>
+
+// ---------------------------------------------------------------------------------------------
+// Lookup and permissions
+
+const uuidSchema = z.uuid()
+export const isUuid = (value: string) => uuidSchema.safeParse(value).success
+
+export async function findExperience(db: DB | Trx, idOrSlug: string) {
+  return db
+    .selectFrom('experiences')
+    .selectAll()
+    .where(isUuid(idOrSlug) ? 'id' : 'slug', '=', idOrSlug)
+    .executeTakeFirst()
+}
+
+export async function getExperience(db: DB | Trx, idOrSlug: string) {
+  const experience = await findExperience(db, idOrSlug)
+  if (!experience) throw problems.notFound('Experience not found')
+  return experience
+}
+
+async function lockExperience(trx: Trx, id: string) {
+  const experience = await trx.selectFrom('experiences').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
+  if (!experience) throw problems.notFound('Experience not found')
+  return experience
+}
+
+export function canManage(experience: Pick<Experience, 'host_id'>, caller: User | null) {
+  return Boolean(caller && (caller.is_admin || (experience.host_id !== null && experience.host_id === caller.id)))
+}
+
+function requireManager(experience: Experience, caller: User) {
+  if (!canManage(experience, caller)) throw problems.forbidden('Only the host or an admin can do this.')
+}
+
+const adminOnly = () => new ApiProblem(403, 'admin_only', 'Only admins can change this.')
+const canceledProblem = () => problems.conflict('experience_canceled', 'This activity has been cancelled.')
+const pastProblem = () => problems.conflict('experience_past', 'This activity has already started.')
+const fullProblem = () =>
+  problems.conflict('experience_full', 'This activity is full. You can join the notify list to hear when a seat frees up.')
+
+const isLimited = (e: Pick<Experience, 'max_attendees'>) => (e.max_attendees ?? 0) > 0
+const hasStarted = (e: Pick<Experience, 'start_at'>, now: number) => e.start_at !== null && e.start_at.getTime() <= now
+export const isFull = (e: Pick<Experience, 'max_attendees' | 'attendees_count'>) =>
+  isLimited(e) && e.attendees_count >= (e.max_attendees ?? 0)
+
+// ---------------------------------------------------------------------------------------------
+// Serialization
+
+export interface ExperienceJson {
+  id: string
+  slug: string
+  title: string
+  description: string
+  cover_photo: { url: string; thumbnail_url: string | null } | null
+  max_attendees: number | null
+  attendees_count: number
+  is_full: boolean
+  start_date: string | null
+  end_date: string | null
+  timezone: string
+  venue_type: 'in_person' | 'online'
+  location: {
+    latitude: number | null
+    longitude: number | null
+    formattedAddress: string | null
+    placeId: string | null
+    city: string | null
+    region: string | null
+  } | null
+  url: string | null
+  ticket_url: string | null
+  no_show_fee: string | null
+  is_hostless: boolean
+  is_premium: boolean
+  host: { id: string; display_name: string | null; avatar: { url: string } | null } | null
+  canceled_at: string | null
+  is_past: boolean
+  distance_miles: number | null
+  viewer: { is_attending: boolean; is_host: boolean; can_manage: boolean; waitlist_position: number | null } | null
+}
+
+export const mediaUrl = (key: string) => `/api/media/${key}`
+const round2 = (value: number | null) => (value === null ? null : Math.round(value * 100) / 100)
+
+type ExperienceRow = Experience & { distance_m?: number | null }
+
+/** Batch-serializes rows for `caller` (null: anonymous) with hosts, covers and viewer state. */
+export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], caller: User | null): Promise<ExperienceJson[]> {
+  if (rows.length === 0) return []
+  const ids = rows.map((row) => row.id)
+  const hostIds = [...new Set(rows.map((row) => row.host_id).filter((id): id is string => id !== null))]
+  const coverIds = [...new Set(rows.map((row) => row.cover_media_id).filter((id): id is string => id !== null))]
+
+  const [hosts, covers, attending, positions] = await Promise.all([
+    hostIds.length
+      ? db
+          .selectFrom('users')
+          .leftJoin('media', 'media.id', 'users.avatar_media_id')
+          .select([
+            'users.id',
+            'users.first_name',
+            'users.last_name',
+            'users.formatted_name',
+            'users.name',
+            'users.banned',
+            'users.is_suspended',
+            'users.state',
+            'media.storage_key as avatar_key',
+          ])
+          .where('users.id', 'in', hostIds)
+          .execute()
+      : [],
+    coverIds.length
+      ? db.selectFrom('media').select(['id', 'storage_key', 'thumbnail_key']).where('id', 'in', coverIds).execute()
+      : [],
+    caller
+      ? db
+          .selectFrom('experience_attendees')
+          .select('experience_id')
+          .where('user_id', '=', caller.id)
+          .where('experience_id', 'in', ids)
+          .execute()
+      : [],
+    caller ? waitlistPositions(db, caller.id, ids) : new Map<string, number>(),
+  ])
+  const hostById = new Map(hosts.map((host) => [host.id, host]))
+  const coverById = new Map(covers.map((cover) => [cover.id, cover]))
+  const attendingIds = new Set(attending.map((row) => row.experience_id))
+  const now = Date.now()
+
+  return rows.map((row) => {
+    const host = row.host_id ? hostById.get(row.host_id) : undefined
+    const cover = row.cover_media_id ? coverById.get(row.cover_media_id) : undefined
+    const signedIn = caller !== null
+    const isHost = signedIn && row.host_id === caller.id
+    return {
+      id: row.id,
+      slug: row.slug,
+      title: row.title,
+      description: row.description,
+      cover_photo: cover
+        ? { url: mediaUrl(cover.storage_key), thumbnail_url: cover.thumbnail_key ? mediaUrl(cover.thumbnail_key) : null }
+        : null,
+      max_attendees: row.max_attendees,
+      attendees_count: row.attendees_count,
+      is_full: isFull(row),
+      start_date: row.start_at?.toISOString() ?? null,
+      end_date: row.end_at?.toISOString() ?? null,
+      timezone: row.timezone,
+      venue_type: row.venue_type,
+      location:
+        row.venue_type === 'online'
+          ? null
+          : {
+              latitude: signedIn ? row.latitude : round2(row.latitude),
+              longitude: signedIn ? row.longitude : round2(row.longitude),
+              formattedAddress: signedIn ? row.formatted_address : null,
+              placeId: row.place_id,
+              city: row.city,
+              region: row.region,
+            },
+      url: signedIn ? row.url : null,
+      ticket_url: row.ticket_url,
+      no_show_fee: centsToFee(row.no_show_fee_cents),
+      is_hostless: row.is_hostless,
+      is_premium: row.is_premium,
+      host: host
+        ? {
+            id: host.id,
+            display_name: host.state === 'deleted' ? null : displayName(host),
+            avatar: host.avatar_key && !host.banned && !host.is_suspended ? { url: mediaUrl(host.avatar_key) } : null,
+          }
+        : null,
+      canceled_at: row.canceled_at?.toISOString() ?? null,
+      is_past: hasStarted(row, now),
+      distance_miles:
+        row.distance_m === undefined || row.distance_m === null ? null : Math.round((row.distance_m / METERS_PER_MILE) * 10) / 10,
+      viewer: signedIn
+        ? {
+            is_attending: attendingIds.has(row.id),
+            is_host: isHost,
+            can_manage: canManage(row, caller),
+            waitlist_position: positions.get(row.id) ?? null,
+          }
+        : null,
+    }
+  })
+}
+
+export async function serializeExperience(db: DB | Trx, row: ExperienceRow, caller: User | null) {
+  const [json] = await serializeExperiences(db, [row], caller)
+  return json as ExperienceJson
+}
+
+/** 1-based FIFO positions (join time, then user id) of `userId` on the lists of `experienceIds`. */
+async function waitlistPositions(db: DB | Trx, userId: string, experienceIds: string[]) {
+  const result = await sql<{ experience_id: string; position: number }>`
+    SELECT w.experience_id,
+      (SELECT count(*)::int FROM waitlist_entries o
+        WHERE o.experience_id = w.experience_id AND (o.created_at, o.user_id) <= (w.created_at, w.user_id)) AS position
+    FROM waitlist_entries w
+    WHERE w.user_id = ${userId} AND w.experience_id = ANY(${experienceIds}::uuid[])
+  `.execute(db)
+  return new Map(result.rows.map((row) => [row.experience_id, Number(row.position)]))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listing
+
+export const listQuerySchema = z.object({
+  page: z.coerce.number({ error: 'page_invalid' }).int('page_invalid').min(1, 'page_invalid').default(1),
+  per_page: z.coerce.number({ error: 'per_page_invalid' }).int('per_page_invalid').min(1, 'per_page_invalid').default(20),
+  'start_date[gte]': z.iso.datetime({ offset: true, error: 'date_invalid' }).optional(),
+  'start_date[lte]': z.iso.datetime({ offset: true, error: 'date_invalid' }).optional(),
+  'start_date[not]': z.literal('null', { error: 'filter_invalid' }).optional(),
+  'distance[lte]': z.coerce.number({ error: 'distance_invalid' }).positive('distance_invalid').max(5000, 'distance_invalid').optional(),
+  latitude: z.coerce.number({ error: 'latitude_invalid' }).min(-90, 'latitude_invalid').max(90, 'latitude_invalid').optional(),
+  longitude: z.coerce.number({ error: 'longitude_invalid' }).min(-180, 'longitude_invalid').max(180, 'longitude_invalid').optional(),
+  venue_type: z.enum(['in_person', 'online'], { error: 'venue_type_invalid' }).optional(),
+})
+export type ListQuery = z.infer<typeof listQuerySchema>
+
+export interface ListFilters {
+  startGte?: Date
+  startLte?: Date
+  excludeUndated?: boolean
+  distanceMiles?: number
+  origin?: { latitude: number; longitude: number }
+  venueType?: 'in_person' | 'online'
+}
+
+export function listFilters(query: ListQuery, caller: User | null): ListFilters {
+  const fields: Record<string, string[]> = {}
+  if ((query.latitude === undefined) !== (query.longitude === undefined)) {
+    fields[query.latitude === undefined ? 'latitude' : 'longitude'] = ['origin_incomplete']
+  }
+  let origin =
+    query.latitude !== undefined && query.longitude !== undefined
+      ? { latitude: query.latitude, longitude: query.longitude }
+      : undefined
+  if (!origin && caller && caller.lat !== null && caller.long !== null) origin = { latitude: caller.lat, longitude: caller.long }
+  if (query['distance[lte]'] !== undefined && !origin) fields['distance[lte]'] = ['origin_required']
+  if (Object.keys(fields).length) throw problems.invalid(fields)
+  return {
+    startGte: query['start_date[gte]'] ? new Date(query['start_date[gte]']) : undefined,
+    startLte: query['start_date[lte]'] ? new Date(query['start_date[lte]']) : undefined,
+    excludeUndated: query['start_date[not]'] === 'null',
+    distanceMiles: query['distance[lte]'],
+    origin,
+    venueType: query.venue_type,
+  }
+}
+
+function filterConditions(filters: ListFilters): RawBuilder<unknown>[] {
+  const conditions: RawBuilder<unknown>[] = [sql`experiences.canceled_at IS NULL`]
+  if (filters.startGte) conditions.push(sql`experiences.start_at >= ${filters.startGte}`)
+  if (filters.startLte) conditions.push(sql`experiences.start_at <= ${filters.startLte}`)
+  if (filters.excludeUndated) conditions.push(sql`experiences.start_at IS NOT NULL`)
+  if (filters.venueType) conditions.push(sql`experiences.venue_type = ${filters.venueType}::venue_type`)
+  if (filters.distanceMiles !== undefined && filters.origin) {
+    const meters = filters.distanceMiles * METERS_PER_MILE
+    const { latitude, longitude } = filters.origin
+    // The explicit NOT NULL clauses match the partial GiST index `experiences_location`.
+    conditions.push(
+      sql`experiences.latitude IS NOT NULL AND experiences.longitude IS NOT NULL`,
+      sql`earth_box(ll_to_earth(${latitude}::float8, ${longitude}::float8), ${meters}::float8) @> ll_to_earth(experiences.latitude, experiences.longitude)`,
+      sql`earth_distance(ll_to_earth(${latitude}::float8, ${longitude}::float8), ll_to_earth(experiences.latitude, experiences.longitude)) <= ${meters}::float8`,
+    )
+  }
+  return conditions
+}
+
+/** The page query of the list (exported for the EXPLAIN test). */
+export function buildListQuery(db: DB, filters: ListFilters, paging: { limit: number; offset: number }) {
+  const where = sql<boolean>`${sql.join(filterConditions(filters), sql` AND `)}`
+  const origin = filters.origin
+  return db
+    .selectFrom('experiences')
+    .selectAll('experiences')
+    .select(
+      origin
+        ? sql<number | null>`CASE WHEN experiences.latitude IS NULL OR experiences.longitude IS NULL THEN NULL
+            ELSE earth_distance(ll_to_earth(${origin.latitude}::float8, ${origin.longitude}::float8), ll_to_earth(experiences.latitude, experiences.longitude)) END`.as(
+            'distance_m',
+          )
+        : sql<number | null>`NULL::float8`.as('distance_m'),
+    )
+    .where(where)
+    .orderBy(sql`experiences.start_at ASC NULLS LAST`)
+    .orderBy('experiences.id')
+    .limit(paging.limit)
+    .offset(paging.offset)
+}
+
+export function pageMetadata(page: number, perPage: number, total: number) {
+  return { page, total_pages: Math.ceil(total / perPage), total_count: total }
+}
+
+export async function listExperiences(db: DB, query: ListQuery, caller: User | null) {
+  const filters = listFilters(query, caller)
+  const perPage = Math.min(query.per_page, MAX_PER_PAGE)
+  const where = sql<boolean>`${sql.join(filterConditions(filters), sql` AND `)}`
+  const [rows, count] = await Promise.all([
+    buildListQuery(db, filters, { limit: perPage, offset: (query.page - 1) * perPage }).execute(),
+    db.selectFrom('experiences').select(sql<number>`count(*)::int`.as('count')).where(where).executeTakeFirstOrThrow(),
+  ])
+  return {
+    data: await serializeExperiences(db, rows, caller),
+    metadata: pageMetadata(query.page, perPage, Number(count.count)),
+  }
+}
+
+export const userExperiencesQuerySchema = z.object({
+  type: z.enum(['upcoming', 'past'], { error: 'type_invalid' }).default('upcoming'),
+  hosting: z.enum(['true', 'false'], { error: 'hosting_invalid' }).optional(),
+  page: z.coerce.number({ error: 'page_invalid' }).int('page_invalid').min(1, 'page_invalid').default(1),
+  per_page: z.coerce.number({ error: 'per_page_invalid' }).int('per_page_invalid').min(1, 'per_page_invalid').default(20),
+})
+
+/** A member's activities: attending ∪ hosting (or hosting only), never cancelled ones. */
+export async function listUserExperiences(
+  db: DB,
+  caller: User,
+  userId: string,
+  query: z.infer<typeof userExperiencesQuerySchema>,
+) {
+  if (!isUuid(userId)) throw problems.notFound('User not found')
+  if (caller.id !== userId && !caller.is_admin) throw problems.forbidden('You can only see your own activities.')
+  const perPage = Math.min(query.per_page, MAX_PER_PAGE)
+  const now = new Date()
+  const membership =
+    query.hosting === 'true'
+      ? sql`experiences.host_id = ${userId}`
+      : sql`(experiences.host_id = ${userId} OR EXISTS (SELECT 1 FROM experience_attendees a WHERE a.experience_id = experiences.id AND a.user_id = ${userId}))`
+  const when =
+    query.type === 'past'
+      ? sql`experiences.start_at < ${now}`
+      : sql`(experiences.start_at IS NULL OR experiences.start_at >= ${now})`
+  const where = sql<boolean>`experiences.canceled_at IS NULL AND ${membership} AND ${when}`
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('experiences')
+      .selectAll()
+      .where(where)
+      .orderBy(query.type === 'past' ? sql`start_at DESC` : sql`start_at ASC NULLS LAST`)
+      .orderBy('id')
+      .limit(perPage)
+      .offset((query.page - 1) * perPage)
+      .execute(),
+    db.selectFrom('experiences').select(sql<number>`count(*)::int`.as('count')).where(where).executeTakeFirstOrThrow(),
+  ])
+  return {
+    data: await serializeExperiences(db, rows, caller),
+    metadata: pageMetadata(query.page, perPage, Number(count.count)),
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Create and update
+
+function slugify(title: string) {
+  return (
+    title
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60)
+      .replace(/-$/, '') || 'activity'
+  )
+}
+
+async function uniqueSlug(db: DB | Trx, title: string) {
+  const stem = slugify(title)
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const slug = `${stem}-${randomBytes(4).toString('hex').slice(0, attempt < 3 ? 4 : 8)}`
+    const taken = await db.selectFrom('experiences').select('id').where('slug', '=', slug).executeTakeFirst()
+    if (!taken) return slug
+  }
+  return `${stem}-${crypto.randomUUID()}`
+}
+
+async function hostTimeZone(deps: ExperienceDeps, hostId: string | null) {
+  if (hostId) {
+    const host = await deps.db.selectFrom('users').select(['lat', 'long']).where('id', '=', hostId).executeTakeFirst()
+    if (host && host.lat !== null && host.long !== null) {
+      const zone = deps.places.timeZoneAt(host.lat, host.long)
+      if (zone && isValidTimeZone(zone)) return zone
+    }
+  }
+  return DEFAULT_TIME_ZONE
+}
+
+type Columns = {
+  title?: string
+  description?: string
+  start_at?: Date | null
+  end_at?: Date | null
+  timezone?: string
+  venue_type?: 'in_person' | 'online'
+  latitude?: number | null
+  longitude?: number | null
+  formatted_address?: string | null
+  place_id?: string | null
+  city?: string | null
+  region?: string | null
+  url?: string | null
+  ticket_url?: string | null
+  no_show_fee_cents?: number | null
+  max_attendees?: number | null
+  cover_media_id?: string | null
+  is_hostless?: boolean
+  is_premium?: boolean
+}
+
+/**
+ * Turns a create/update body into column values, with every domain rule of the contract.
+ * `current` is the stored row on update (fields not in the body keep their values).
+ */
+async function resolveColumns(deps: ExperienceDeps, caller: User, input: ExperienceInput, current: Experience | null) {
+  const fields: Record<string, string[]> = {}
+  const fail = (field: string, code: string) => void (fields[field] ??= []).push(code)
+  const creating = current === null
+  const columns: Columns = {}
+
+  // Admin-only flags: a member may only send the values already in force.
+  for (const flag of ['is_hostless', 'is_premium'] as const) {
+    const value = input[flag]
+    if (value === undefined) continue
+    if (value !== (current?.[flag] ?? false) && !caller.is_admin) throw adminOnly()
+    columns[flag] = value
+  }
+
+  if (input.title !== undefined) {
+    if (!input.title) fail('title', 'title_required')
+    else columns.title = input.title
+  } else if (creating) fail('title', 'title_required')
+  if (input.description !== undefined) columns.description = input.description ?? ''
+
+  const venueType = input.venue_type ?? current?.venue_type
+  if (!venueType) fail('venue_type', 'venue_type_required')
+  else columns.venue_type = venueType
+
+  // Location and time zone.
+  let timeZone = current?.timezone ?? DEFAULT_TIME_ZONE
+  if (venueType === 'in_person') {
+    const placeChanged = input.place_id !== undefined && input.place_id !== current?.place_id
+    const placeId = input.place_id !== undefined ? input.place_id : current?.place_id
+    const switching = current?.venue_type !== 'in_person'
+    if (!placeId) fail('place_id', 'location_required')
+    else if (placeChanged || switching || creating) {
+      const place = await deps.places.resolvePlace(placeId)
+      if (!place) fail('place_id', 'location_required')
+      else {
+        Object.assign(columns, {
+          place_id: place.id,
+          latitude: place.latitude,
+          longitude: place.longitude,
+          city: place.city,
+          region: place.region,
+        })
+        timeZone = isValidTimeZone(place.timeZone) ? place.timeZone : DEFAULT_TIME_ZONE
+      }
+    }
+    if (input.formatted_address !== undefined) columns.formatted_address = input.formatted_address || null
+    if (switching) columns.url = null
+  } else if (venueType === 'online') {
+    const url = input.url !== undefined ? input.url : current?.url
+    if (!url || !isHttpUrl(url)) fail('url', 'url_invalid')
+    else if (input.url !== undefined) columns.url = url
+    if (creating || current?.venue_type !== 'online') {
+      Object.assign(columns, { latitude: null, longitude: null, formatted_address: null, place_id: null, city: null, region: null })
+      timeZone = await hostTimeZone(deps, current?.host_id ?? caller.id)
+    }
+  }
+  if (timeZone !== current?.timezone) columns.timezone = timeZone
+
+  if (input.ticket_url !== undefined) {
+    if (input.ticket_url && !isHttpUrl(input.ticket_url)) fail('ticket_url', 'url_invalid')
+    else columns.ticket_url = input.ticket_url || null
+  }
+  if (input.no_show_fee !== undefined) {
+    if (input.no_show_fee === null || input.no_show_fee === '') columns.no_show_fee_cents = null
+    else {
+      const cents = feeToCents(input.no_show_fee)
+      if (cents === undefined) fail('no_show_fee', 'currency_invalid')
+      else columns.no_show_fee_cents = cents
+    }
+  }
+
+  if (input.max_attendees !== undefined) {
+    if (current && input.max_attendees !== null && input.max_attendees < current.attendees_count) {
+      fail('max_attendees', 'capacity_below_attendees')
+    } else columns.max_attendees = input.max_attendees
+  }
+
+  if (input.cover_photo !== undefined) {
+    if (input.cover_photo === null || input.cover_photo === '') columns.cover_media_id = null
+    else if (input.cover_photo !== current?.cover_media_id) {
+      const media = isUuid(input.cover_photo)
+        ? await deps.db
+            .selectFrom('media')
+            .select(['id', 'owner_id', 'target'])
+            .where('id', '=', input.cover_photo)
+            .executeTakeFirst()
+        : undefined
+      if (!media || media.target !== 'experience_cover' || (media.owner_id !== caller.id && !caller.is_admin)) {
+        fail('cover_photo', 'cover_photo_invalid')
+      } else columns.cover_media_id = media.id
+    }
+  }
+
+  // Start and end, in the activity's time zone.
+  const currentLocal = current?.start_at ? localDateTime(current.start_at, current.timezone) : null
+  const date = input.start_date ?? currentLocal?.date
+  const time = input.start_time ?? currentLocal?.time
+  if (!date) fail('start_date', 'start_date_required')
+  if (!time) fail('start_time', 'start_time_required')
+  else if (input.start_time !== undefined && Number(time.slice(3, 5)) % 5 !== 0) fail('start_time', 'start_time_step')
+  const timingChanged =
+    creating ||
+    input.start_date !== undefined ||
+    input.start_time !== undefined ||
+    input.duration_minutes !== undefined ||
+    columns.timezone !== undefined
+  if (date && time && !fields.start_time && timingChanged) {
+    const start = zonedTimeToUtc(date, time, timeZone)
+    const startMoved = start.getTime() !== current?.start_at?.getTime()
+    if (startMoved && start.getTime() <= Date.now()) fail('start_date', 'start_date_past')
+    const previousDuration =
+      current?.start_at && current.end_at ? (current.end_at.getTime() - current.start_at.getTime()) / MINUTE : null
+    const duration = input.duration_minutes ?? previousDuration ?? DEFAULT_DURATION_MINUTES
+    columns.start_at = start
+    columns.end_at = new Date(start.getTime() + duration * MINUTE)
+  }
+
+  if (Object.keys(fields).length) throw problems.invalid(fields)
+  return columns
+}
+
+export async function createExperience(deps: ExperienceDeps, caller: User, input: ExperienceInput) {
+  const columns = await resolveColumns(deps, caller, input, null)
+  const created = await deps.db
+    .insertInto('experiences')
+    .values({
+      ...columns,
+      title: columns.title ?? '',
+      venue_type: columns.venue_type ?? 'in_person',
+      slug: await uniqueSlug(deps.db, columns.title ?? ''),
+      host_id: caller.id,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  return serializeExperience(deps.db, created, caller)
+}
+
+export async function updateExperience(deps: ExperienceDeps, caller: User, idOrSlug: string, input: ExperienceInput) {
+  const found = await getExperience(deps.db, idOrSlug)
+  requireManager(found, caller)
+  if (found.canceled_at) throw canceledProblem()
+  const updated = await deps.db.transaction().execute(async (trx) => {
+    const current = await lockExperience(trx, found.id)
+    if (current.canceled_at) throw canceledProblem()
+    const columns = await resolveColumns(deps, caller, input, current)
+    const row = await trx
+      .updateTable('experiences')
+      .set({ ...columns, updated_at: new Date() })
+      .where('id', '=', current.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    // More seats (or no limit any more): the notify list gets them.
+    const before = isLimited(current) ? (current.max_attendees ?? 0) - current.attendees_count : Infinity
+    const after = isLimited(row) ? (row.max_attendees ?? 0) - row.attendees_count : Infinity
+    if (isLimited(current) && after > Math.max(before, 0)) {
+      await offerFreedSeats(trx, row, after === Infinity ? Number.MAX_SAFE_INTEGER : after - Math.max(before, 0))
+    }
+    return trx.selectFrom('experiences').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()
+  })
+  return serializeExperience(deps.db, updated, caller)
+}
+
+/** Organizer cancel: final; every attendee gets an `experience.canceled` notification. */
+export async function cancelExperience(db: DB, caller: User, idOrSlug: string) {
+  const found = await getExperience(db, idOrSlug)
+  requireManager(found, caller)
+  if (found.canceled_at) return
+  await db.transaction().execute(async (trx) => {
+    const current = await lockExperience(trx, found.id)
+    if (current.canceled_at) return
+    await trx.updateTable('experiences').set({ canceled_at: new Date(), updated_at: new Date() }).where('id', '=', current.id).execute()
+    await sql`
+      INSERT INTO notifications (user_id, type, data)
+      SELECT user_id, 'experience.canceled', ${JSON.stringify({ experience_id: current.id })}::jsonb
+      FROM experience_attendees WHERE experience_id = ${current.id} AND user_id IS DISTINCT FROM ${caller.id}
+    `.execute(trx)
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attendance
+
+/**
+ * Seats `userId` inside `trx`, never over capacity: the attendee row first (a concurrent
+ * duplicate waits on the primary key), then a guarded count increment. Answers 'attending'
+ * when they already were; 'full' after undoing the row when no seat was left.
+ */
+async function takeSeat(trx: Trx, experienceId: string, userId: string): Promise<'added' | 'attending' | 'full'> {
+  // Row lock first, in the same order as seat cancellation and promotion (no deadlocks).
+  await trx.selectFrom('experiences').select('id').where('id', '=', experienceId).forNoKeyUpdate().execute()
+  const inserted = await trx
+    .insertInto('experience_attendees')
+    .values({ experience_id: experienceId, user_id: userId })
+    .onConflict((oc) => oc.columns(['experience_id', 'user_id']).doNothing())
+    .returning('user_id')
+    .executeTakeFirst()
+  if (!inserted) return 'attending'
+  const seated = await sql<{ id: string }>`
+    UPDATE experiences SET attendees_count = attendees_count + 1, updated_at = now()
+    WHERE id = ${experienceId} AND canceled_at IS NULL
+      AND (max_attendees IS NULL OR max_attendees = 0 OR attendees_count < max_attendees)
+    RETURNING id
+  `.execute(trx)
+  if (seated.rows.length === 0) {
+    await trx.deleteFrom('experience_attendees').where('experience_id', '=', experienceId).where('user_id', '=', userId).execute()
+    return 'full'
+  }
+  await trx.deleteFrom('waitlist_entries').where('experience_id', '=', experienceId).where('user_id', '=', userId).execute()
+  return 'added'
+}
+
+async function notify(trx: Trx, userIds: string[], type: string, experienceId: string) {
+  if (userIds.length === 0) return
+  await trx
+    .insertInto('notifications')
+    .values(userIds.map((userId) => ({ user_id: userId, type, data: JSON.stringify({ experience_id: experienceId }) })))
+    .execute()
+}
+
+/**
+ * Notify-list rules for `seats` freed seats: more than 24 h before the start (or undated) the
+ * first members in join order are seated at once (`waitlist.selected`); within 24 h everyone on
+ * the list hears of it (`waitlist.seat_available`) and the first to attend takes the seat.
+ */
+async function offerFreedSeats(trx: Trx, experience: Experience, seats: number) {
+  const now = Date.now()
+  if (experience.canceled_at || hasStarted(experience, now) || seats <= 0) return
+  const farAhead = experience.start_at === null || experience.start_at.getTime() - now > PROMOTION_WINDOW_MS
+  if (!farAhead) {
+    const everyone = await trx
+      .selectFrom('waitlist_entries')
+      .select('user_id')
+      .where('experience_id', '=', experience.id)
+      .orderBy('created_at')
+      .orderBy('user_id')
+      .execute()
+    await notify(trx, everyone.map((entry) => entry.user_id), 'waitlist.seat_available', experience.id)
+    return
+  }
+  let seated = 0
+  while (seated < seats) {
+    const next = await trx
+      .selectFrom('waitlist_entries')
+      .select('user_id')
+      .where('experience_id', '=', experience.id)
+      .orderBy('created_at')
+      .orderBy('user_id')
+      .limit(1)
+      .executeTakeFirst()
+    if (!next) return
+    const outcome = await takeSeat(trx, experience.id, next.user_id)
+    if (outcome === 'full') return
+    await trx.deleteFrom('waitlist_entries').where('experience_id', '=', experience.id).where('user_id', '=', next.user_id).execute()
+    if (outcome === 'added') {
+      seated++
+      await notify(trx, [next.user_id], 'waitlist.selected', experience.id)
+    }
+  }
+}
+
+function checkOpen(experience: Experience) {
+  if (experience.canceled_at) throw canceledProblem()
+  if (hasStarted(experience, Date.now())) throw pastProblem()
+}
+
+export async function attend(db: DB, caller: User, idOrSlug: string, userId: string) {
+  if (userId !== caller.id && !caller.is_admin) throw problems.forbidden('You can only sign yourself up.')
+  const experience = await getExperience(db, idOrSlug)
+  checkOpen(experience)
+  if (userId !== caller.id) {
+    const target = await db.selectFrom('users').select(['id', 'state']).where('id', '=', userId).executeTakeFirst()
+    if (!target || target.state === 'deleted') throw problems.notFound('User not found')
+  }
+  await db.transaction().execute(async (trx) => {
+    // A full activity throws, which rolls the attendee row back with the transaction.
+    if ((await takeSeat(trx, experience.id, userId)) === 'full') throw fullProblem()
+  })
+  const fresh = await getExperience(db, experience.id)
+  return serializeExperience(db, fresh, caller)
+}
+
+export async function cancelAttendance(db: DB, caller: User, idOrSlug: string, userId: string) {
+  const experience = await getExperience(db, idOrSlug)
+  if (userId !== caller.id && !canManage(experience, caller)) {
+    throw problems.forbidden('Only the member, the host or an admin can cancel this seat.')
+  }
+  if (experience.canceled_at) throw canceledProblem()
+  if (hasStarted(experience, Date.now())) throw pastProblem()
+  const late = await db.transaction().execute(async (trx) => {
+    await trx.selectFrom('experiences').select('id').where('id', '=', experience.id).forNoKeyUpdate().execute()
+    const removed = await trx
+      .deleteFrom('experience_attendees')
+      .where('experience_id', '=', experience.id)
+      .where('user_id', '=', userId)
+      .returning('user_id')
+      .executeTakeFirst()
+    if (!removed) throw problems.notFound('This member is not attending.')
+    const row = await trx
+      .updateTable('experiences')
+      .set({ attendees_count: sql`greatest(attendees_count - 1, 0)`, updated_at: new Date() })
+      .where('id', '=', experience.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    const isLate = row.start_at !== null && row.start_at.getTime() - Date.now() < LATE_CANCEL_MS
+    await trx
+      .insertInto('attendance_cancellations')
+      .values({
+        experience_id: row.id,
+        user_id: userId,
+        is_late: isLate,
+        no_show_fee_cents: isLate ? row.no_show_fee_cents : null,
+      })
+      .execute()
+    if (isLimited(row)) await offerFreedSeats(trx, row, 1)
+    return isLate
+  })
+  const fresh = await getExperience(db, experience.id)
+  return { data: [await serializeExperience(db, fresh, caller)], metadata: { late_cancellation: late } }
+}
+
+export const addByEmailsSchema = z.object({
+  emails: z
+    .array(z.string({ error: 'email_invalid' }).trim().toLowerCase().max(320, 'email_invalid'), { error: 'emails_required' })
+    .min(1, 'emails_required')
+    .max(50, 'too_many_emails'),
+})
+
+export async function addAttendeesByEmail(db: DB, caller: User, idOrSlug: string, emails: string[]) {
+  const experience = await getExperience(db, idOrSlug)
+  requireManager(experience, caller)
+  checkOpen(experience)
+  const result = { added: [] as string[], already_attending: [] as string[], not_found: [] as string[], full: [] as string[] }
+  const unique = [...new Set(emails.filter(Boolean))]
+  const users = unique.length
+    ? await db.selectFrom('users').select(['id', 'email']).where('email', 'in', unique).where('state', '<>', 'deleted').execute()
+    : []
+  const idByEmail = new Map(users.map((user) => [String(user.email).toLowerCase(), user.id]))
+  for (const email of unique) {
+    const userId = idByEmail.get(email)
+    if (!userId) {
+      result.not_found.push(email)
+      continue
+    }
+    const outcome = await db.transaction().execute((trx) => takeSeat(trx, experience.id, userId))
+    if (outcome === 'added') result.added.push(email)
+    else if (outcome === 'attending') result.already_attending.push(email)
+    else result.full.push(email)
+  }
+  return result
+}
+
+export const pageQuerySchema = z.object({
+  page: z.coerce.number({ error: 'page_invalid' }).int('page_invalid').min(1, 'page_invalid').default(1),
+  per_page: z.coerce.number({ error: 'per_page_invalid' }).int('per_page_invalid').min(1, 'per_page_invalid').default(20),
+  format: z.enum(['json', 'csv'], { error: 'format_invalid' }).optional(),
+})
+
+export async function listAttendees(db: DB, idOrSlug: string, page: number, perPageInput: number) {
+  const experience = await getExperience(db, idOrSlug)
+  const perPage = Math.min(perPageInput, MAX_PER_PAGE)
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('experience_attendees as a')
+      .innerJoin('users as u', 'u.id', 'a.user_id')
+      .leftJoin('media as m', 'm.id', 'u.avatar_media_id')
+      .select([
+        'u.id',
+        'u.first_name',
+        'u.last_name',
+        'u.formatted_name',
+        'u.name',
+        'u.banned',
+        'u.is_suspended',
+        'u.state',
+        'm.storage_key as avatar_key',
+      ])
+      .where('a.experience_id', '=', experience.id)
+      .orderBy('a.created_at')
+      .orderBy('u.id')
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute(),
+    db
+      .selectFrom('experience_attendees')
+      .select(sql<number>`count(*)::int`.as('count'))
+      .where('experience_id', '=', experience.id)
+      .executeTakeFirstOrThrow(),
+  ])
+  return {
+    data: rows.map((row) => ({
+      id: row.id,
+      display_name: row.state === 'deleted' ? null : displayName(row),
+      avatar: row.avatar_key && !row.banned && !row.is_suspended ? { url: mediaUrl(row.avatar_key) } : null,
+      is_host: row.id === experience.host_id,
+    })),
+    metadata: pageMetadata(page, perPage, Number(count.count)),
+  }
+}
+
+function csvCell(value: string) {
+  // Leading formula characters are neutralised so spreadsheets do not evaluate them.
+  const safe = /^[=+\-@\t\r]/.test(value) && !/^\+\d+$/.test(value) ? `'${value}` : value
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
+}
+
+export async function attendeesCsv(db: DB, caller: User, idOrSlug: string) {
+  const experience = await getExperience(db, idOrSlug)
+  requireManager(experience, caller)
+  const rows = await db
+    .selectFrom('experience_attendees as a')
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .select(['u.first_name', 'u.last_name', 'u.formatted_name', 'u.name', 'u.email', 'u.phone', 'a.created_at'])
+    .where('a.experience_id', '=', experience.id)
+    .orderBy('a.created_at')
+    .execute()
+  const lines = [['name', 'email', 'phone', 'joined_at']]
+  for (const row of rows) {
+    const name = [row.first_name, row.last_name].filter(Boolean).join(' ') || row.formatted_name || row.name || ''
+    lines.push([name, row.email ?? '', row.phone ?? '', row.created_at.toISOString()])
+  }
+  return { slug: experience.slug, csv: lines.map((line) => line.map(csvCell).join(',')).join('\r\n') + '\r\n' }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Notify list
+
+export async function joinWaitlist(db: DB, caller: User, idOrSlug: string) {
+  const experience = await getExperience(db, idOrSlug)
+  checkOpen(experience)
+  const attending = await db
+    .selectFrom('experience_attendees')
+    .select('user_id')
+    .where('experience_id', '=', experience.id)
+    .where('user_id', '=', caller.id)
+    .executeTakeFirst()
+  if (attending) throw problems.conflict('already_attending', 'You are already attending this activity.')
+  if (!isFull(experience)) throw problems.conflict('experience_not_full', 'A seat is free: attend instead.')
+  await db
+    .insertInto('waitlist_entries')
+    .values({ experience_id: experience.id, user_id: caller.id })
+    .onConflict((oc) => oc.columns(['experience_id', 'user_id']).doNothing())
+    .execute()
+  return serializeExperience(db, experience, caller)
+}
+
+export async function leaveWaitlist(db: DB, caller: User, idOrSlug: string) {
+  const experience = await getExperience(db, idOrSlug)
+  await db.deleteFrom('waitlist_entries').where('experience_id', '=', experience.id).where('user_id', '=', caller.id).execute()
+}
+
+export async function listWaitlist(db: DB, caller: User, idOrSlug: string, page: number, perPageInput: number) {
+  const experience = await getExperience(db, idOrSlug)
+  const perPage = Math.min(perPageInput, MAX_PER_PAGE)
+  const entries = await sql<{
+    user_id: string
+    position: number
+    created_at: Date
+    first_name: string | null
+    last_name: string | null
+    formatted_name: string | null
+    name: string | null
+    banned: boolean
+    is_suspended: boolean
+  }>`
+    SELECT w.user_id, row_number() OVER (ORDER BY w.created_at, w.user_id)::int AS position, w.created_at,
+      u.first_name, u.last_name, u.formatted_name, u.name, u.banned, u.is_suspended
+    FROM waitlist_entries w JOIN users u ON u.id = w.user_id
+    WHERE w.experience_id = ${experience.id}
+    ORDER BY w.created_at, w.user_id
+  `.execute(db)
+  const all = entries.rows.map((row) => ({
+    user_id: row.user_id,
+    position: Number(row.position),
+    display_name: displayName(row),
+    joined_at: row.created_at.toISOString(),
+  }))
+  if (canManage(experience, caller)) {
+    return {
+      data: all.slice((page - 1) * perPage, page * perPage),
+      metadata: pageMetadata(page, perPage, all.length),
+    }
+  }
+  const own = all.filter((entry) => entry.user_id === caller.id)
+  return { data: own, metadata: { page: 1, total_pages: 1, total_count: all.length } }
+}
+
+// ---------------------------------------------------------------------------------------------
+// iCalendar (RFC 5545)
+
+function icalText(value: string) {
+  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n')
+}
+
+function icalDate(date: Date) {
+  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
+}
+
+/** Folds a content line at 75 octets (UTF-8), never inside a character. */
+export function foldLine(line: string) {
+  const encoder = new TextEncoder()
+  if (encoder.encode(line).length <= 75) return line
+  const parts: string[] = []
+  let current = ''
+  let bytes = 0
+  let limit = 75
+  for (const char of line) {
+    const size = encoder.encode(char).length
+    if (bytes + size > limit) {
+      parts.push(current)
+      current = ''
+      bytes = 0
+      limit = 74 // continuation lines start with a space
+    }
+    current += char
+    bytes += size
+  }
+  parts.push(current)
+  return parts.join('\r\n ')
+}
+
+export async function experienceIcal(env: Env, db: DB, caller: User | null, idOrSlug: string) {
+  const experience = await getExperience(db, idOrSlug)
+  if (!experience.start_at) throw problems.conflict('experience_undated', 'This activity has no date yet.')
+  const start = experience.start_at
+  const end = experience.end_at ?? new Date(start.getTime() + DEFAULT_DURATION_MINUTES * MINUTE)
+  const pageUrl = `${env.PUBLIC_URL}/activities/${experience.id}`
+  const cityLine = [experience.city, experience.region].filter(Boolean).join(', ')
+  let location: string
+  if (experience.venue_type === 'online') location = caller && experience.url ? experience.url : 'Online'
+  else location = (caller ? experience.formatted_address : null) || cityLine
+  const description = [experience.description, pageUrl].filter(Boolean).join('\n\n')
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Circle 55//Activities//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    'BEGIN:VEVENT',
+    `UID:${experience.id}@${new URL(env.PUBLIC_URL).hostname}`,
+    `DTSTAMP:${icalDate(new Date())}`,
+    `DTSTART:${icalDate(start)}`,
+    `DTEND:${icalDate(end)}`,
+    `SUMMARY:${icalText(experience.title)}`,
+    `DESCRIPTION:${icalText(description)}`,
+    ...(location ? [`LOCATION:${icalText(location)}`] : []),
+    ...(experience.venue_type === 'in_person' && experience.latitude !== null && experience.longitude !== null && caller
+      ? [`GEO:${experience.latitude};${experience.longitude}`]
+      : []),
+    `URL:${pageUrl}`,
+    `STATUS:${experience.canceled_at ? 'CANCELLED' : 'CONFIRMED'}`,
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ]
+  return { slug: experience.slug, ics: lines.map(foldLine).join('\r\n') + '\r\n' }
+}

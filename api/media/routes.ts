@@ -1,0 +1,233 @@
+import type { Context, Hono } from 'hono'
+import { z } from 'zod'
+import type { ApiEnv } from '../app.ts'
+import type { Selectable } from 'kysely'
+import type { MediaTable, User } from '../db/schema.ts'
+import { ApiProblem, problems } from '../http/errors.ts'
+import type { OpenApiRegistry } from '../http/openapi.ts'
+import { parseJson, requireCaller, validate } from '../http/request.ts'
+import { MAX_UPLOAD_BYTES, processImage, tooLarge } from './images.ts'
+import { isValidMediaKey, newMediaKeys, type MediaStorage, type MediaTarget } from './storage.ts'
+
+type Media = Selectable<MediaTable>
+
+function mediaStorage(c: Context<ApiEnv>): MediaStorage {
+  return c.var.services.media
+}
+
+/** Room for the multipart boundaries, part headers and the `target` field around the file. */
+export const MULTIPART_OVERHEAD_BYTES = 64 * 1024
+export const MAX_UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD_BYTES
+
+const MEDIA_TARGETS = [
+  'avatar',
+  'experience_cover',
+  'verification',
+  'message',
+] as const satisfies readonly MediaTarget[]
+
+const uploadSchema = z.object({
+  target: z.enum(MEDIA_TARGETS),
+  file: z
+    .any()
+    .meta({ type: 'string', format: 'binary', description: 'A JPEG or PNG photo, at most 15 MB' }),
+})
+const duplicateSchema = z.object({ experience_id: z.string().min(1) })
+const mediaList = z.object({
+  data: z.array(
+    z.object({
+      id: z.string(),
+      target: z.enum(MEDIA_TARGETS),
+      url: z.string(),
+      thumbnail_url: z.string().nullable(),
+      width: z.number().int(),
+      height: z.number().int(),
+    }),
+  ),
+})
+
+export function serializeMedia(storage: MediaStorage, media: Media) {
+  return {
+    id: media.id,
+    target: media.target,
+    url: storage.publicUrl(media.storage_key),
+    thumbnail_url: media.thumbnail_key ? storage.publicUrl(media.thumbnail_key) : null,
+    width: media.width,
+    height: media.height,
+  }
+}
+
+export function mediaRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
+  registry.add({
+    method: 'post',
+    path: '/v1/medias',
+    tag: 'media',
+    auth: 'required',
+    summary:
+      'Upload a photo (multipart: `target`, `file`). JPEG or PNG by content, at most 15 MB and 40 megapixels; ' +
+      'it is re-encoded without metadata (covers 1200×600 with a 450×150 thumbnail). `data` holds one item.',
+    body: uploadSchema,
+    multipart: true,
+    response: mediaList,
+    errors: {
+      400: 'Not a multipart body (code invalid_body)',
+      413: 'Larger than 15 MB or 40 megapixels (code too_large)',
+      415: 'Not a JPEG or PNG (code invalid_format)',
+      422: 'Missing or unknown target, or no file',
+    },
+  })
+  app.post('/v1/medias', async (c) => {
+    const caller = requireCaller(c)
+    const form = await readMultipart(c)
+    const { target } = validate(uploadSchema.pick({ target: true }), {
+      target: form.get('target') ?? undefined,
+    })
+    const file = form.get('file')
+    if (!file || typeof file === 'string') throw problems.invalid({ file: ['required'] })
+    if (file.size > MAX_UPLOAD_BYTES) throw tooLarge()
+    // The declared name and type are ignored: processImage goes by the bytes.
+    const image = await processImage(new Uint8Array(await file.arrayBuffer()), target)
+
+    const storage = mediaStorage(c)
+    const keys = newMediaKeys(target, image.main.contentType)
+    await storage.put(keys.key, image.main.bytes, image.main.contentType)
+    await storage.put(keys.thumbnailKey, image.thumbnail.bytes, image.thumbnail.contentType)
+    const media = await insertMedia(c, caller, {
+      target,
+      storage_key: keys.key,
+      thumbnail_key: keys.thumbnailKey,
+      mime_type: image.main.contentType,
+      width: image.main.width,
+      height: image.main.height,
+      bytes: image.main.bytes.byteLength,
+    })
+    return c.json({ data: [serializeMedia(storage, media)] })
+  })
+
+  registry.add({
+    method: 'post',
+    path: '/v1/medias/duplicate',
+    tag: 'media',
+    auth: 'required',
+    summary:
+      "Copy an activity's cover photo for a duplicated activity; the copy belongs to the caller. `data` holds one item.",
+    body: duplicateSchema,
+    response: mediaList,
+    errors: { 404: 'No such activity (or it was cancelled), or it has no cover' },
+  })
+  app.post('/v1/medias/duplicate', async (c) => {
+    const caller = requireCaller(c)
+    const { experience_id: experienceId } = await parseJson(c, duplicateSchema)
+    if (!z.uuid().safeParse(experienceId).success) throw problems.notFound('Activity not found')
+    const { db } = c.var.services
+    const experience = await db
+      .selectFrom('experiences')
+      .select(['cover_media_id', 'host_id', 'canceled_at'])
+      .where('id', '=', experienceId)
+      .executeTakeFirst()
+    // A cancelled activity is visible to its host only.
+    if (!experience || (experience.canceled_at && experience.host_id !== caller.id)) {
+      throw problems.notFound('Activity not found')
+    }
+    const cover = experience.cover_media_id
+      ? await db
+          .selectFrom('media')
+          .selectAll()
+          .where('id', '=', experience.cover_media_id)
+          .executeTakeFirst()
+      : undefined
+    if (!cover) throw problems.notFound('This activity has no cover photo')
+
+    const storage = mediaStorage(c)
+    const keys = newMediaKeys(cover.target, cover.mime_type)
+    await storage.copy(cover.storage_key, keys.key)
+    if (cover.thumbnail_key) await storage.copy(cover.thumbnail_key, keys.thumbnailKey)
+    const media = await insertMedia(c, caller, {
+      target: cover.target,
+      storage_key: keys.key,
+      thumbnail_key: cover.thumbnail_key ? keys.thumbnailKey : null,
+      mime_type: cover.mime_type,
+      width: cover.width,
+      height: cover.height,
+      bytes: cover.bytes,
+    })
+    return c.json({ data: [serializeMedia(storage, media)] })
+  })
+
+  // The photo files themselves, for local storage and private buckets (publicUrl points here).
+  // Keys are random and unguessable; no token is needed, as for a CDN URL.
+  app.get('/media/*', async (c) => {
+    let key: string
+    try {
+      key = decodeURIComponent(c.req.path.replace(/^.*?\/media\//, ''))
+    } catch {
+      throw problems.notFound()
+    }
+    if (!isValidMediaKey(key)) throw problems.notFound()
+    const object = await mediaStorage(c).get(key)
+    if (!object) throw problems.notFound()
+    return c.body(object.body as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': object.contentType,
+      'content-length': String(object.body.byteLength),
+      'cache-control': 'public, max-age=31536000, immutable',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'",
+    })
+  })
+}
+
+async function insertMedia(
+  c: Context<ApiEnv>,
+  caller: User,
+  values: Omit<Media, 'id' | 'owner_id' | 'created_at'>,
+): Promise<Media> {
+  return c.var.services.db
+    .insertInto('media')
+    .values({ ...values, owner_id: caller.id })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+/**
+ * QUALITY: "size limit checked while streaming". Refuses a declared Content-Length over the
+ * limit without reading anything, and otherwise counts the bytes as they arrive and stops at
+ * the first chunk past the limit, so at most the limit (plus one chunk) is ever held in memory.
+ * The rest of the body is left unread: @hono/node-server drains an unconsumed request body for
+ * a moment (at most 500 ms / 64 MB) and then closes the connection, after the 413 has been sent
+ * (routes.test.ts checks this over real HTTP).
+ */
+async function readMultipart(c: Context<ApiEnv>): Promise<FormData> {
+  const contentType = c.req.header('content-type') ?? ''
+  if (!/^multipart\/form-data\s*;\s*boundary=/i.test(contentType)) {
+    throw new ApiProblem(
+      400,
+      'invalid_body',
+      'Send the photo as multipart/form-data with the fields target and file.',
+    )
+  }
+  const declared = c.req.header('content-length')
+  if (declared && Number(declared) > MAX_UPLOAD_BODY_BYTES) throw tooLarge()
+
+  const body = c.req.raw.body
+  if (!body) throw new ApiProblem(400, 'invalid_body', 'The request has no body.')
+  const reader = body.getReader()
+  const chunks: Uint8Array[] = []
+  let received = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    received += value.byteLength
+    if (received > MAX_UPLOAD_BODY_BYTES) {
+      reader.releaseLock()
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  try {
+    return await new Response(new Blob(chunks as Uint8Array<ArrayBuffer>[]), {
+      headers: { 'content-type': contentType },
+    }).formData()
+  } catch {
+    throw new ApiProblem(400, 'invalid_body', 'The multipart body could not be read.')
+  }
+}
