@@ -257,7 +257,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
   return { server, close, env, logger, db }
 }
 
-export /** Express 4 does not await handlers: route a rejected promise to the error handler. */
+/** Express 4 does not await handlers: route a rejected promise to the error handler. */
 function asyncHandler(
   handler: (
     req: express.Request,
@@ -270,7 +270,8 @@ function asyncHandler(
   }
 }
 
-async function main() {
+/** Starts the server and prints where to go; stops cleanly on SIGTERM/SIGINT. */
+export async function main() {
   let started: Awaited<ReturnType<typeof startServer>>
   try {
     started = await startServer()

@@ -81,7 +81,8 @@ async function main() {
   const seed = existsSync(path.join(root, 'api/db/seed.ts')) ? 'true' : 'false'
 
   console.log(`[e2e] Starting server at ${baseUrl} (data in ${path.relative(root, dataDir)})`)
-  const server = spawn(process.execPath, ['server.ts'], {
+  // `npm start`'s own entry point (the build is fresh, so it goes straight to the server).
+  const server = spawn(process.execPath, ['scripts/start.ts'], {
     cwd: root,
     env: {
       ...process.env,

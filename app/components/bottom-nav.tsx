@@ -10,7 +10,7 @@ export function badgeLabel(count: number) {
 interface Item {
   to: string
   label: string
-  icon: 'home' | 'person' | 'sign-in'
+  icon: 'home' | 'person' | 'sign-in' | 'search' | 'calendar'
   badge?: number
   avatarUrl?: string | null
 }
@@ -20,6 +20,8 @@ export function BottomNav({ user }: { user: User | null }) {
   const { t } = useTranslation()
   const items: Item[] = [
     { to: '/', label: t('nav.home'), icon: 'home' },
+    { to: '/activities', label: t('nav.explore'), icon: 'search' },
+    ...(user ? [{ to: '/attending', label: t('nav.attending'), icon: 'calendar' } as Item] : []),
     user
       ? { to: '/account', label: t('nav.account'), icon: 'person', avatarUrl: user.avatar?.url ?? null }
       : { to: '/login', label: t('nav.signIn'), icon: 'sign-in' },
@@ -51,6 +53,8 @@ function Icon({ name }: { name: Item['icon'] }) {
     home: 'M3 11.5 12 4l9 7.5V20a1 1 0 0 1-1 1h-5v-6H9v6H4a1 1 0 0 1-1-1z',
     person: 'M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9Zm-8 9c0-4 3.6-6.5 8-6.5s8 2.5 8 6.5',
     'sign-in': 'M10 17l5-5-5-5M15 12H3M14 3h5a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-5',
+    search: 'M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14Zm10 3-5.2-5.2',
+    calendar: 'M4 6h16v14H4zM4 10h16M8 3v4M16 3v4',
   }
   return (
     <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">

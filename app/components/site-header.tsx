@@ -19,10 +19,18 @@ export function SiteHeader({ user }: { user: User | null }) {
                 {t('nav.home')}
               </NavLink>
             </li>
+            <li>
+              <NavLink to="/activities">{t('nav.explore')}</NavLink>
+            </li>
             {user ? (
-              <li>
-                <NavLink to="/account">{t('nav.account')}</NavLink>
-              </li>
+              <>
+                <li>
+                  <NavLink to="/attending">{t('nav.attending')}</NavLink>
+                </li>
+                <li>
+                  <NavLink to="/account">{t('nav.account')}</NavLink>
+                </li>
+              </>
             ) : null}
           </ul>
           {user ? (
@@ -35,10 +43,10 @@ export function SiteHeader({ user }: { user: User | null }) {
           ) : (
             <ul>
               <li>
-                <Link to="/login">{t('nav.signIn')}</Link>
+                <Link reloadDocument to="/login">{t('nav.signIn')}</Link>
               </li>
               <li>
-                <Link to="/signup" className="button">
+                <Link reloadDocument to="/signup" className="button">
                   {t('nav.signUp')}
                 </Link>
               </li>

@@ -1,53 +1,151 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { createCookie, data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { getOptionalUser } from '#app/utils/auth.server.ts'
+import { z } from 'zod'
+import { ExperienceCard } from '#app/components/experience-card.tsx'
+import { pageOf } from '#app/utils/api.server.ts'
+import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
+import { experienceSchema } from '#app/utils/experience.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useDisplayName } from '#app/utils/use-display-name.ts'
 import { useOptionalUser } from '#app/utils/user-hooks.ts'
 
-export const handle = { i18n: ['common', 'home'] }
+export const handle = { i18n: ['common', 'home', 'activities'] }
+
+/** Who invited the visitor (spec §2 referral banner), kept for the sign-up that may follow. */
+const referralCookie = createCookie('ref', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 30 * 24 * 60 * 60 })
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request, context)
+  const api = getApi(request, context)
   const t = await getT(request, context, 'home')
-  return { title: t('title'), description: t('description'), signedIn: Boolean(user) }
+  const ref = new URL(request.url).searchParams.get('ref') ?? ((await referralCookie.parse(request.headers.get('Cookie'))) as string | null)
+  const referrer =
+    !user && ref && /^[\w-]{1,80}$/.test(ref)
+      ? await api
+          .get(`users/${encodeURIComponent(ref)}`, { schema: z.object({ display_name: z.string().nullable() }) })
+          .then((profile) => profile.display_name, () => null)
+      : null
+  const now = new Date().toISOString()
+  const [mine, nearby] = await Promise.all([
+    user
+      ? api.get(`v1/users/${user.id}/experiences`, { query: { type: 'upcoming', page: 1 }, schema: pageOf(experienceSchema) })
+      : Promise.resolve(null),
+    api.get('v1/experiences', {
+      query: {
+        page: 1,
+        per_page: 6,
+        'start_date[gte]': now,
+        'start_date[not]': 'null',
+        ...(user?.lat != null && user.long != null ? { 'distance[lte]': 25, latitude: user.lat, longitude: user.long } : {}),
+      },
+      schema: pageOf(experienceSchema),
+    }),
+  ])
+  const headers = new Headers()
+  if (referrer && ref) headers.append('Set-Cookie', await referralCookie.serialize(ref))
+  return data(
+    {
+      title: t('title'),
+      description: t('description'),
+      signedIn: Boolean(user),
+      referrer,
+      upcoming: mine?.data.slice(0, 3) ?? [],
+      nearby: nearby.data,
+      hasLocation: user?.lat != null,
+    },
+    { headers },
+  )
 }
 
 export default function Home() {
-  const { signedIn } = useLoaderData<typeof loader>()
+  const { signedIn, referrer, upcoming, nearby, hasLocation } = useLoaderData<typeof loader>()
   const { t } = useTranslation('home')
   const name = useDisplayName(useOptionalUser())
   return (
     <>
+      {referrer ? (
+        <div className="notice notice--success" role="status">
+          <p>{t('referral', { name: referrer })}</p>
+        </div>
+      ) : null}
       <section className="hero" aria-labelledby="hero-title">
         <h1 id="hero-title">{signedIn ? t('greeting', { name }) : t('hero.title')}</h1>
         <p className="lead">{t('hero.body')}</p>
-        {signedIn ? null : (
-          <div className="button-row">
-            <Link to="/signup" className="button">
-              {t('hero.join')}
-            </Link>
-            <Link to="/login" className="button button--secondary">
-              {t('hero.signIn')}
-            </Link>
-          </div>
-        )}
+        <div className="button-row">
+          {signedIn ? (
+            <>
+              <Link to="/activities" className="button">
+                {t('hero.find')}
+              </Link>
+              <Link to="/create-activity" className="button button--secondary">
+                {t('hero.host')}
+              </Link>
+            </>
+          ) : (
+            <>
+              <Link reloadDocument to="/signup" className="button">
+                {t('hero.join')}
+              </Link>
+              <Link to="/activities" className="button button--secondary">
+                {t('hero.browse')}
+              </Link>
+            </>
+          )}
+        </div>
       </section>
-      <section aria-labelledby="how-title" className="prose">
-        <h2 id="how-title">{t('how.title')}</h2>
-        <ol>
-          <li>{t('how.find')}</li>
-          <li>{t('how.attend')}</li>
-          <li>{t('how.host')}</li>
-        </ol>
+      {signedIn ? (
+        <section aria-labelledby="mine-title">
+          <h2 id="mine-title">{t('mine.title')}</h2>
+          {upcoming.length === 0 ? (
+            <div className="card">
+              <p>{t('mine.emptyPitch')}</p>
+              <Link to="/activities">{t('mine.find')}</Link>
+            </div>
+          ) : (
+            <ul className="experience-list">
+              {upcoming.map((experience) => (
+                <li key={experience.id}>
+                  <ExperienceCard experience={experience} headingLevel={3} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ) : null}
+      <section aria-labelledby="nearby-title">
+        <h2 id="nearby-title">{hasLocation ? t('nearby.titleNear') : t('nearby.title')}</h2>
+        {nearby.length === 0 ? (
+          <p>{t('nearby.empty')}</p>
+        ) : (
+          <ul className="experience-list">
+            {nearby.map((experience) => (
+              <li key={experience.id}>
+                <ExperienceCard experience={experience} headingLevel={3} />
+              </li>
+            ))}
+          </ul>
+        )}
         <p>
-          <Link to="/company/about">{t('how.more')}</Link>
+          <Link to="/activities">{t('nearby.more')}</Link>
         </p>
       </section>
+      {signedIn ? null : (
+        <section aria-labelledby="how-title" className="prose">
+          <h2 id="how-title">{t('how.title')}</h2>
+          <ol>
+            <li>{t('how.find')}</li>
+            <li>{t('how.attend')}</li>
+            <li>{t('how.host')}</li>
+          </ol>
+          <p>
+            <Link to="/company/about">{t('how.more')}</Link>
+          </p>
+        </section>
+      )}
     </>
   )
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title, data?.description)
+export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => pageTitle(matches, loaded?.title, loaded?.description)

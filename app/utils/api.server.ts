@@ -112,7 +112,20 @@ export function createApiClient(options: {
     return checked.data
   }
 
+  /** A read whose body is not JSON (calendar files, CSV): the raw response, or the §8 error. */
+  async function raw(path: string, query: Query = {}) {
+    const url = new URL(path.replace(/^\//, ''), options.baseUrl)
+    for (const [key, value] of Object.entries(query)) if (value != null && value !== '') url.searchParams.set(key, String(value))
+    const token = await options.getToken()
+    const headers = new Headers({ 'accept-language': options.language, 'x-request-id': options.requestId })
+    if (token) headers.set('authorization', `Bearer ${token}`)
+    const response = await options.apiFetch(new Request(url, { headers }))
+    if (!response.ok) throw new ApiError(response.status, messageForStatus(response.status))
+    return response
+  }
+
   return {
+    raw,
     get: <T extends z.ZodType>(path: string, opts?: RequestOptions<T>) => send('GET', path, opts),
     post: <T extends z.ZodType>(path: string, opts?: RequestOptions<T>) => send('POST', path, opts),
     put: <T extends z.ZodType>(path: string, opts?: RequestOptions<T>) => send('PUT', path, opts),

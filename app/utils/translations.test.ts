@@ -61,8 +61,15 @@ const namespaces = readdirSync(new URL(`${sourceLanguage}/`, localesDir))
  * public/locales as a language folder, so a file there stops Vite (dev, build and tests) from starting.
  */
 const identical: Record<string, unknown> = {
-  fr: ['common:brand', 'common:footer.copyright', 'pages:privacy.sections.5.heading'],
+  fr: [
+    'activities:form.startDate',
+    'common:brand',
+    'common:footer.copyright',
+    'pages:privacy.sections.5.heading',
+  ],
   nl: [
+    'activities:form.online',
+    'activities:online',
     'common:brand',
     'common:footer.copyright',
     'common:nav.account',

@@ -1,0 +1,114 @@
+import { useEffect, useId, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { placeList, type Place } from '#app/utils/places.ts'
+
+/**
+ * City search (spec §2, §5: US cities only). Without JavaScript it is a plain text field the
+ * server searches; with JavaScript it becomes an ARIA 1.2 combobox with suggestions.
+ */
+export function CitySearch({ defaultLabel, defaultPlaceId }: { defaultLabel: string; defaultPlaceId: string | null }) {
+  const { t } = useTranslation('activities')
+  const id = useId()
+  const listId = `${id}-list`
+  const [text, setText] = useState(defaultLabel)
+  const [placeId, setPlaceId] = useState(defaultPlaceId ?? '')
+  const [options, setOptions] = useState<Place[]>([])
+  const [active, setActive] = useState(-1)
+  const [open, setOpen] = useState(false)
+  const [enhanced, setEnhanced] = useState(false)
+  const request = useRef<AbortController | null>(null)
+  useEffect(() => setEnhanced(true), [])
+
+  useEffect(() => {
+    if (!enhanced || text.trim().length < 2 || placeId) {
+      setOptions([])
+      return
+    }
+    const timer = setTimeout(() => {
+      request.current?.abort()
+      const controller = new AbortController()
+      request.current = controller
+      fetch(`/api/v1/places?query=${encodeURIComponent(text.trim())}&limit=6`, { signal: controller.signal })
+        .then((response) => (response.ok ? response.json() : { data: [] }))
+        .then((json: unknown) => {
+          const parsed = placeList.safeParse(json)
+          setOptions(parsed.success ? parsed.data.data : [])
+          setOpen(true)
+          setActive(-1)
+        })
+        .catch(() => {})
+    }, 200)
+    return () => clearTimeout(timer)
+  }, [text, enhanced, placeId])
+
+  function choose(place: Place) {
+    setText(place.label)
+    setPlaceId(place.id)
+    setOpen(false)
+  }
+
+  return (
+    <div className="field city-search">
+      <label htmlFor={`${id}-input`}>{t('filters.location')}</label>
+      <span className="hint" id={`${id}-hint`}>
+        {t('filters.locationHint')}
+      </span>
+      <input
+        id={`${id}-input`}
+        type="text"
+        name="q"
+        value={text}
+        autoComplete="off"
+        aria-describedby={`${id}-hint`}
+        {...(enhanced
+          ? {
+              role: 'combobox',
+              'aria-autocomplete': 'list' as const,
+              'aria-expanded': open && options.length > 0,
+              'aria-controls': listId,
+              'aria-activedescendant': active >= 0 ? `${listId}-${active}` : undefined,
+            }
+          : {})}
+        onChange={(event) => {
+          setText(event.target.value)
+          setPlaceId('')
+        }}
+        onKeyDown={(event) => {
+          if (!open || options.length === 0) return
+          if (event.key === 'ArrowDown') {
+            event.preventDefault()
+            setActive((index) => (index + 1) % options.length)
+          } else if (event.key === 'ArrowUp') {
+            event.preventDefault()
+            setActive((index) => (index <= 0 ? options.length - 1 : index - 1))
+          } else if (event.key === 'Enter' && active >= 0) {
+            event.preventDefault()
+            choose(options[active]!)
+          } else if (event.key === 'Escape') {
+            setOpen(false)
+          }
+        }}
+        onBlur={() => setTimeout(() => setOpen(false), 150)}
+      />
+      <input type="hidden" name="place" value={placeId} />
+      {enhanced ? (
+        <ul id={listId} role="listbox" className="city-search__options" hidden={!open || options.length === 0} aria-label={t('filters.suggestions')}>
+          {options.map((place, index) => (
+            <li
+              key={place.id}
+              id={`${listId}-${index}`}
+              role="option"
+              aria-selected={index === active}
+              onMouseDown={(event) => {
+                event.preventDefault()
+                choose(place)
+              }}
+            >
+              {place.label}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  )
+}

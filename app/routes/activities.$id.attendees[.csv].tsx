@@ -1,0 +1,18 @@
+import type { LoaderFunctionArgs } from '@remix-run/node'
+import { getApi, requireUser } from '#app/utils/auth.server.ts'
+import { notFoundOnMissing } from '#app/utils/http.server.ts'
+
+/** The host's attendee CSV (the API refuses anyone but the host or an admin). */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireUser(request, context)
+  const response = await getApi(request, context)
+    .raw(`v1/experiences/${encodeURIComponent(params.id ?? '')}/attendees`, { format: 'csv' })
+    .catch(notFoundOnMissing)
+  return new Response(await response.text(), {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="attendees-${params.id ?? 'activity'}.csv"`,
+      'Cache-Control': 'private, no-store',
+    },
+  })
+}

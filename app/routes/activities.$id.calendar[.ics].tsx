@@ -1,0 +1,17 @@
+import type { LoaderFunctionArgs } from '@remix-run/node'
+import { getApi } from '#app/utils/auth.server.ts'
+import { notFoundOnMissing } from '#app/utils/http.server.ts'
+
+/** "Add to calendar": the activity as an .ics file from the API (`?format=ical`). */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const response = await getApi(request, context)
+    .raw(`v1/experiences/${encodeURIComponent(params.id ?? '')}`, { format: 'ical' })
+    .catch(notFoundOnMissing)
+  return new Response(await response.text(), {
+    headers: {
+      'Content-Type': 'text/calendar; charset=utf-8',
+      'Content-Disposition': `attachment; filename="activity-${params.id ?? 'event'}.ics"`,
+      'Cache-Control': 'private, no-store',
+    },
+  })
+}

@@ -1,0 +1,86 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { z } from 'zod'
+import { ExperienceCard } from '#app/components/experience-card.tsx'
+import { pageOf } from '#app/utils/api.server.ts'
+import { getApi, requireUser } from '#app/utils/auth.server.ts'
+import { experienceSchema } from '#app/utils/experience.ts'
+import { getT } from '#app/utils/i18next.server.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+
+export const handle = { i18n: ['common', 'activities'] }
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context)
+  const url = new URL(request.url)
+  const type = url.searchParams.get('type') === 'past' ? 'past' : 'upcoming'
+  const hosting = url.searchParams.get('hosting') === 'true'
+  const page = z.coerce.number().int().min(1).catch(1).parse(url.searchParams.get('page') ?? 1)
+  const experiences = await getApi(request, context).get(`v1/users/${user.id}/experiences`, {
+    query: { type, hosting: hosting ? 'true' : undefined, page },
+    schema: pageOf(experienceSchema),
+  })
+  const t = await getT(request, context, 'activities')
+  return { experiences, type, hosting, page, title: t('attending.title') }
+}
+
+export default function Attending() {
+  const { experiences, type, hosting, page } = useLoaderData<typeof loader>()
+  const { t } = useTranslation('activities')
+  const link = (next: { type?: string; hosting?: boolean; page?: number }) => {
+    const params = new URLSearchParams()
+    params.set('type', next.type ?? type)
+    if (next.hosting ?? hosting) params.set('hosting', 'true')
+    if (next.page && next.page > 1) params.set('page', String(next.page))
+    return `/attending?${params.toString()}`
+  }
+  const totalPages = experiences.metadata.total_pages
+  return (
+    <>
+      <h1>{t('attending.title')}</h1>
+      <nav aria-label={t('attending.views')}>
+        <ul className="button-row" role="list">
+          <li>
+            <Link to={link({ type: 'upcoming' })} aria-current={type === 'upcoming' ? 'page' : undefined} className={type === 'upcoming' ? 'button' : 'button button--secondary'}>
+              {t('attending.upcoming')}
+            </Link>
+          </li>
+          <li>
+            <Link to={link({ type: 'past' })} aria-current={type === 'past' ? 'page' : undefined} className={type === 'past' ? 'button' : 'button button--secondary'}>
+              {t('attending.past')}
+            </Link>
+          </li>
+          <li>
+            <Link to={link({ hosting: !hosting })} aria-pressed={hosting} className="button button--link">
+              {hosting ? t('attending.showAll') : t('attending.onlyHosting')}
+            </Link>
+          </li>
+        </ul>
+      </nav>
+      {experiences.data.length === 0 ? (
+        <div className="card">
+          <h2>{t(type === 'past' ? 'attending.emptyPast' : 'attending.emptyUpcoming')}</h2>
+          <Link to="/activities">{t('attending.find')}</Link>
+        </div>
+      ) : (
+        <ul className="experience-list">
+          {experiences.data.map((experience) => (
+            <li key={experience.id}>
+              <ExperienceCard experience={experience} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {totalPages > 1 ? (
+        <nav className="pagination" aria-label={t('pagination.label')}>
+          {page > 1 ? <Link to={link({ page: page - 1 })}>{t('pagination.previous')}</Link> : <span />}
+          <span>{t('pagination.status', { page, total: totalPages })}</span>
+          {page < totalPages ? <Link to={link({ page: page + 1 })}>{t('pagination.next')}</Link> : <span />}
+        </nav>
+      ) : null}
+    </>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)

@@ -1,0 +1,36 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { useActionData, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { ActivityForm } from '#app/components/activity-form.tsx'
+import { submitActivityForm } from '#app/utils/activity-form.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getT } from '#app/utils/i18next.server.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+
+export const handle = { i18n: ['common', 'activities'] }
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context)
+  const t = await getT(request, context, 'activities')
+  return { isAdmin: user.admin, title: t('form.createTitle') }
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context)
+  return submitActivityForm(request, context, { kind: 'create' }, user.admin)
+}
+
+export default function CreateActivity() {
+  const { isAdmin } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const { t } = useTranslation('activities')
+  return (
+    <>
+      <h1>{t('form.createTitle')}</h1>
+      <p>{t('form.createIntro')}</p>
+      <ActivityForm lastResult={actionData?.result} matches={actionData?.matches ?? []} defaults={{}} isAdmin={isAdmin} submitLabel={t('form.create')} />
+    </>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)

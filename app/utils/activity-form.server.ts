@@ -1,0 +1,131 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import {
+  data,
+  redirect,
+  unstable_createMemoryUploadHandler as createMemoryUploadHandler,
+  unstable_parseMultipartFormData as parseMultipartFormData,
+  MaxPartSizeExceededError,
+  type AppLoadContext,
+} from '@remix-run/node'
+import { z } from 'zod'
+import { ApiError } from './api.server.ts'
+import { activityFormSchema, apiFieldToFormField, isPastDate, type ActivityForm } from './activity-schema.ts'
+import { getApi } from './auth.server.ts'
+import { experienceSchema } from './experience.ts'
+import { formErrorsFromApi } from './forms.server.ts'
+import { markFormError } from './meta.ts'
+import { placeList, type Place } from './places.ts'
+import { setToast } from './toast.server.ts'
+
+/** Spec §9: photos under 15 MB. The upload handler stops reading past that. */
+export const maxPhotoBytes = 15 * 1024 * 1024
+const errorKey = (key: string) => `activities:form.errors.${key}`
+const mediaResponse = z.object({ data: z.array(z.object({ id: z.string() })) })
+const experienceResponse = z.object({ data: z.array(experienceSchema) })
+
+type Mode = { kind: 'create' } | { kind: 'edit'; id: string } | { kind: 'duplicate'; sourceId: string }
+
+/**
+ * Create, edit and duplicate share this action: validate with the shared schema, resolve the
+ * city without JavaScript (search-and-pick), upload the cover only when a file was chosen
+ * (spec §5), then write through the API and map its field errors back onto the form.
+ */
+export async function submitActivityForm(request: Request, context: AppLoadContext, mode: Mode, isAdmin: boolean) {
+  let formData: FormData
+  let photoTooLarge = false
+  try {
+    formData = await parseMultipartFormData(request, createMemoryUploadHandler({ maxPartSize: maxPhotoBytes }))
+  } catch (error) {
+    if (!(error instanceof MaxPartSizeExceededError)) throw error
+    photoTooLarge = true
+    formData = new FormData()
+  }
+  const submission = parseWithZod(formData, { schema: activityFormSchema })
+  const fail = (fieldErrors: Record<string, string[]>, extra: { matches?: Place[] } = {}) => {
+    markFormError(context)
+    return data(
+      {
+        result: submission.reply({ fieldErrors: { ...fieldErrors, '': [errorKey('incomplete')] } }),
+        matches: extra.matches ?? [],
+      },
+      { status: 400 },
+    )
+  }
+  if (photoTooLarge) return fail({ cover: [errorKey('photo_invalid')] })
+  if (submission.status !== 'success') {
+    markFormError(context)
+    const query = formData.get('q')
+    const needsPlace = Boolean(submission.error?.place) && typeof query === 'string'
+    const matches = needsPlace ? await searchPlaces(request, context, query) : []
+    return data({ result: submission.reply({ formErrors: [errorKey('incomplete')] }), matches }, { status: 400 })
+  }
+  const value = submission.value
+  const api = getApi(request, context)
+
+  if (isPastDate(value.startDate)) return fail({ startDate: [errorKey('start_date_past')] })
+
+  const cover = formData.get('cover')
+  let coverId: string | undefined
+  if (cover instanceof File && cover.name && cover.size > 0) {
+    const upload = new FormData()
+    upload.set('target', 'experience_cover')
+    upload.set('file', cover)
+    try {
+      coverId = (await api.post('v1/medias', { formData: upload, schema: mediaResponse })).data[0]?.id
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 413 || error.status === 415 || error.status === 422)) {
+        return fail({ cover: [errorKey('photo_invalid')] })
+      }
+      throw error
+    }
+  } else if (mode.kind === 'duplicate') {
+    coverId = await api
+      .post('v1/medias/duplicate', { body: { experience_id: mode.sourceId }, schema: mediaResponse })
+      .then((result) => result.data[0]?.id, () => undefined)
+  }
+
+  const body = toApiBody(value, { coverId, isAdmin })
+  try {
+    const result =
+      mode.kind === 'edit'
+        ? await api.put(`v1/experiences/${encodeURIComponent(mode.id)}`, { body, schema: experienceResponse })
+        : await api.post('v1/experiences', { body, schema: experienceResponse })
+    const saved = result.data[0]
+    if (!saved) throw new Error('experience not found')
+    const key = mode.kind === 'edit' ? 'activities:toast.saved' : 'activities:toast.created'
+    return redirect(`/activities/${saved.id}`, { headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key }) } })
+  } catch (error) {
+    const mapped = formErrorsFromApi(error, apiFieldToFormField, 'activities:form.errors.')
+    if (!mapped) throw error
+    return fail((mapped.error ?? {}) as Record<string, string[]>)
+  }
+}
+
+function toApiBody(value: ActivityForm, options: { coverId?: string; isAdmin: boolean }) {
+  const online = value.venueType === 'online'
+  return {
+    title: value.title,
+    description: value.description ?? '',
+    venue_type: value.venueType,
+    place_id: online ? null : (value.place ?? null),
+    formatted_address: online ? null : (value.address ?? null),
+    url: online ? (value.url ?? null) : null,
+    start_date: value.startDate,
+    start_time: value.startTime,
+    duration_minutes: value.durationMinutes ?? 120,
+    max_attendees: value.maxAttendees ?? null,
+    ticket_url: value.ticketUrl ?? null,
+    no_show_fee: value.noShowFee ?? null,
+    ...(options.coverId ? { cover_photo: options.coverId } : {}),
+    ...(options.isAdmin ? { is_hostless: value.isHostless === 'on', is_premium: value.isPremium === 'on' } : {}),
+  }
+}
+
+/**
+ * Without JavaScript the city field is free text: search it and ask the member to pick one of
+ * the matches (spec §5: the location must come from the list).
+ */
+export async function searchPlaces(request: Request, context: AppLoadContext, query: string) {
+  if (query.trim().length < 2) return []
+  return (await getApi(request, context).get('v1/places', { query: { query, limit: 6 }, schema: placeList })).data
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod'
+
+/**
+ * The activity form (spec §5), shared by the browser (conform) and the server. Messages are
+ * translation keys; the English texts are the spec's.
+ */
+const e = (key: string) => `activities:form.errors.${key}`
+const optionalUrl = z
+  .string()
+  .trim()
+  .max(2000, e('url_invalid'))
+  .refine((value) => /^https?:\/\/[^\s/$.?#].[^\s]*$/i.test(value), e('url_invalid'))
+  .optional()
+
+export const activityFormSchema = z
+  .object({
+    title: z.string({ error: e('title_required') }).trim().min(1, e('title_required')).max(120, e('title_too_long')),
+    description: z.string().trim().max(5000, e('description_too_long')).optional(),
+    venueType: z.enum(['in_person', 'online'], { error: e('venue_type_required') }),
+    place: z.string().max(100).optional(),
+    q: z.string().max(100).optional(),
+    address: z.string().trim().max(200).optional(),
+    url: optionalUrl,
+    startDate: z.string({ error: e('start_date_required') }).regex(/^\d{4}-\d{2}-\d{2}$/, e('start_date_required')),
+    startTime: z
+      .string({ error: e('start_time_required') })
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, e('start_time_required'))
+      .refine((value) => Number(value.slice(3, 5)) % 5 === 0, e('start_time_step')),
+    durationMinutes: z.coerce.number().int().min(15).max(24 * 60).optional(),
+    maxAttendees: z.coerce.number({ error: e('capacity_positive') }).int(e('capacity_positive')).min(1, e('capacity_positive')).max(1000, e('capacity_too_large')).optional(),
+    ticketUrl: optionalUrl,
+    noShowFee: z.string().trim().regex(/^\d{1,4}(\.\d{2})?$/, e('currency_invalid')).optional(),
+    isHostless: z.literal('on').optional(),
+    isPremium: z.literal('on').optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.venueType === 'in_person' && !value.place) {
+      ctx.addIssue({ code: 'custom', path: ['place'], message: e('location_required') })
+    }
+    if (value.venueType === 'online' && !value.url) {
+      ctx.addIssue({ code: 'custom', path: ['url'], message: e('url_invalid') })
+    }
+  })
+export type ActivityForm = z.infer<typeof activityFormSchema>
+
+/** Today's date as YYYY-MM-DD where the member is, to refuse past dates before asking the API. */
+export function isPastDate(date: string, today = new Date()) {
+  const local = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`
+  return date < local
+}
+
+/** API field codes → form fields. */
+export const apiFieldToFormField: Record<string, string> = {
+  title: 'title',
+  description: 'description',
+  venue_type: 'venueType',
+  place_id: 'place',
+  formatted_address: 'address',
+  url: 'url',
+  start_date: 'startDate',
+  start_time: 'startTime',
+  max_attendees: 'maxAttendees',
+  ticket_url: 'ticketUrl',
+  no_show_fee: 'noShowFee',
+  cover_photo: 'cover',
+}
+
+export const activityFieldOrder = ['title', 'description', 'venueType', 'place', 'address', 'url', 'startDate', 'startTime', 'maxAttendees', 'ticketUrl', 'noShowFee', 'cover']

@@ -1,0 +1,48 @@
+import { zonedTime } from './zoned-time.ts'
+
+export { zonedTime }
+
+/** Explore's date filters (spec §2, §9), computed in the member's time zone. */
+export const dateFilters = ['any-day', 'today', 'tomorrow', 'this-week', 'next-week'] as const
+export type DateFilter = (typeof dateFilters)[number]
+export const distanceFilters = ['2', '5', '10', '25', '50', '100'] as const
+export type DistanceFilter = (typeof distanceFilters)[number]
+
+/** Today's calendar date in a time zone. */
+export function zonedToday(now: Date, timeZone: string) {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now)
+  const [year, month, day] = parts.split('-').map(Number) as [number, number, number]
+  return { year, month, day }
+}
+
+function addDays(date: { year: number; month: number; day: number }, days: number) {
+  const shifted = new Date(Date.UTC(date.year, date.month - 1, date.day + days))
+  return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() }
+}
+
+const startOf = (date: { year: number; month: number; day: number }, timeZone: string) =>
+  zonedTime(date.year, date.month, date.day, 0, 0, timeZone)
+
+/**
+ * The start-date window of a filter: from now (never the past) to the end of the chosen days.
+ * Weeks run Monday to Sunday.
+ */
+export function dateWindow(filter: DateFilter, timeZone: string, now = new Date()): { gte: Date; lte: Date | null } {
+  const today = zonedToday(now, timeZone)
+  const weekday = (new Date(Date.UTC(today.year, today.month - 1, today.day)).getUTCDay() + 6) % 7 // Monday = 0
+  switch (filter) {
+    case 'any-day':
+      return { gte: now, lte: null }
+    case 'today':
+      return { gte: now, lte: new Date(startOf(addDays(today, 1), timeZone).getTime() - 1) }
+    case 'tomorrow':
+      return { gte: startOf(addDays(today, 1), timeZone), lte: new Date(startOf(addDays(today, 2), timeZone).getTime() - 1) }
+    case 'this-week':
+      return { gte: now, lte: new Date(startOf(addDays(today, 7 - weekday), timeZone).getTime() - 1) }
+    case 'next-week':
+      return {
+        gte: startOf(addDays(today, 7 - weekday), timeZone),
+        lte: new Date(startOf(addDays(today, 14 - weekday), timeZone).getTime() - 1),
+      }
+  }
+}

@@ -1,0 +1,69 @@
+import { createCookie, type AppLoadContext } from '@remix-run/node'
+import { z } from 'zod'
+import { getApi, getOptionalUser } from './auth.server.ts'
+import { dateFilters, dateWindow, distanceFilters } from './date-range.ts'
+import { experienceSchema } from './experience.ts'
+import { pageOf } from './api.server.ts'
+import { placeList, placeSchema, type Place } from './places.ts'
+
+/** Explore's filters are remembered in a cookie so they work without JavaScript too. */
+export const exploreCookie = createCookie('explore', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 180 * 24 * 60 * 60 })
+
+const savedSchema = z.object({
+  date: z.enum(dateFilters).optional(),
+  distance: z.enum(distanceFilters).optional(),
+  place: z.string().max(100).optional(),
+})
+
+export const defaultTimeZone = 'America/New_York'
+
+export async function loadExplore(request: Request, context: AppLoadContext) {
+  const url = new URL(request.url)
+  const params = url.searchParams
+  const filtered = ['date', 'distance', 'place', 'q'].some((key) => params.has(key))
+  const saved = savedSchema.safeParse(await exploreCookie.parse(request.headers.get('Cookie')))
+  const remembered = !filtered && saved.success ? saved.data : {}
+  const date = z.enum(dateFilters).catch('any-day').parse(params.get('date') ?? remembered.date)
+  const distance = z.enum(distanceFilters).catch('25').parse(params.get('distance') ?? remembered.distance)
+  const page = z.coerce.number().int().min(1).max(500).catch(1).parse(params.get('page') ?? 1)
+  const query = (params.get('q') ?? '').trim().slice(0, 100)
+  const api = getApi(request, context)
+  const user = await getOptionalUser(request, context)
+
+  let place: Place | null = null
+  let matches: Place[] = []
+  let placeError: 'unknown_place' | null = null
+  const placeId = params.get('place') ?? remembered.place
+  if (query && !params.get('place')) {
+    // Without JavaScript: search, take the best match, and offer the others to pick from.
+    matches = (await api.get('v1/places', { query: { query, limit: 6 }, schema: placeList })).data
+    place = matches[0] ?? null
+    if (!place) placeError = 'unknown_place'
+  } else if (placeId) {
+    place = await api.get(`v1/places/${encodeURIComponent(placeId)}`, { schema: z.object({ data: z.array(placeSchema) }) }).then(
+      (result) => result.data[0] ?? null,
+      () => null,
+    )
+  }
+
+  const origin = place
+    ? { latitude: place.latitude, longitude: place.longitude }
+    : user?.lat != null && user.long != null
+      ? { latitude: user.lat, longitude: user.long }
+      : null
+  const timeZone = place?.timeZone ?? defaultTimeZone
+  const window = dateWindow(date, timeZone)
+  const experiences = await api.get('v1/experiences', {
+    query: {
+      page,
+      per_page: 12,
+      'start_date[gte]': window.gte.toISOString(),
+      'start_date[lte]': window.lte?.toISOString(),
+      'start_date[not]': 'null',
+      ...(origin ? { 'distance[lte]': Number(distance), latitude: origin.latitude, longitude: origin.longitude } : {}),
+    },
+    schema: pageOf(experienceSchema),
+  })
+  const cookie = await exploreCookie.serialize({ date, distance, place: place?.id })
+  return { date, distance, page, query, place, matches: matches.slice(1), placeError, hasOrigin: Boolean(origin), experiences, cookie }
+}

@@ -1,0 +1,14 @@
+import { data } from '@remix-run/node'
+import { ApiError } from './api.server.ts'
+
+/**
+ * API failures that a loader cannot recover from become the right error page, in one place:
+ * 404 and 403 keep their status, the API being down becomes a 503, the rest a 500.
+ */
+export function notFoundOnMissing(error: unknown): never {
+  if (error instanceof ApiError) {
+    if (error.status === 404 || error.status === 403) throw data(null, { status: error.status })
+    if (error.status >= 500) throw data(null, { status: 503 })
+  }
+  throw error
+}
