@@ -136,7 +136,7 @@ const cities: readonly City[] = `
   Washington | DC | 38.9072 | -77.0369 | America/New_York | 20001 | 202
   Philadelphia | PA | 39.9526 | -75.1652 | America/New_York | 19107 | 215
   Pittsburgh | PA | 40.4406 | -79.9959 | America/New_York | 15222 | 412
-  New York | NY | 40.7128 | -74.006 | America/New_York | 10007 | 212
+  New York City | NY | 40.7128 | -74.006 | America/New_York | 10007 | 212
   Boston | MA | 42.3601 | -71.0589 | America/New_York | 02108 | 617
   Burlington | VT | 44.4759 | -73.2121 | America/New_York | 05401 | 802
   Columbus | OH | 39.9612 | -82.9988 | America/New_York | 43215 | 614
@@ -981,7 +981,7 @@ function generateExperiences(random: Random, now: Date, users: SeedUser[]) {
         latitude: point.lat,
         longitude: point.lng,
         formatted_address: `${venueName}, ${random.int(10, 2999)} ${random.pick(streets)}, ${city.name}, ${city.state} ${city.zip}`,
-        place_id: `builtin:${kebab(city.name)}-${city.state.toLowerCase()}`,
+        place_id: `us-${city.state.toLowerCase()}-${kebab(city.name)}`,
         city: city.name,
         region: city.state,
         url: null,

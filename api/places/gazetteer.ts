@@ -82,6 +82,9 @@ export interface GazetteerRow {
 /** Sections of cities (PPLX: "South Boston", with the whole city's population) and abandoned places. */
 const SKIPPED_FEATURES = new Set(['PPLX', 'PPLQ', 'PPLH', 'PPLW'])
 
+/** GeoNames names the capital "Washington, D.C."; with the state code that reads "…, D.C., DC". */
+const RENAMED: Record<string, string> = { 'Washington, D.C.': 'Washington' }
+
 function slug(value: string) {
   return foldName(value).replace(/ /g, '-')
 }
@@ -94,7 +97,8 @@ export function gazetteerRows(): GazetteerRow[] {
     .sort((a, b) => b.population - a.population || a.cityId - b.cityId)
   const rows: GazetteerRow[] = []
   const ids = new Set<string>()
-  for (const city of cities) {
+  for (const source of cities) {
+    const city = { ...source, name: RENAMED[source.name] ?? source.name }
     const [longitude, latitude] = city.loc.coordinates
     // The most populous city of a name keeps the short id; later ones get their GeoNames id.
     let id = `us-${city.adminCode.toLowerCase()}-${slug(city.name)}`
