@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, parseEnv as parseProcessEnv } from './env.ts'
+import { ConfigError, envSchema, parseEnv as parseProcessEnv } from './env.ts'
 
 /** parseEnv with plain variables (NodeJS.ProcessEnv insists on a typed NODE_ENV). */
 function parseEnv(variables: Record<string, string>) {
@@ -174,5 +174,17 @@ describe('parseEnv', () => {
       }).message
       expect(message).not.toContain('y'.repeat(40))
     })
+  })
+})
+
+describe('documentation', () => {
+  it('documents every variable in .env.example and the README', async () => {
+    const { readFile } = await import('node:fs/promises')
+    const example = await readFile(new URL('../.env.example', import.meta.url), 'utf8')
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8')
+    const undocumented = Object.keys(envSchema.shape).filter(
+      (name) => !new RegExp(`^#? ?${name}=`, 'm').test(example) || !readme.includes(`\`${name}\``),
+    )
+    expect(undocumented).toEqual([])
   })
 })

@@ -12,7 +12,7 @@ const bool = z
 const optionalUrl = z.url().optional()
 const optionalString = z.string().min(1).optional()
 
-const schema = z.object({
+export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: optionalString,
@@ -57,7 +57,7 @@ const schema = z.object({
 })
 
 export type Env = Readonly<
-  Omit<z.infer<typeof schema>, 'PUBLIC_URL' | 'SEED_DEMO_DATA' | 'API_AUDIENCE'> & {
+  Omit<z.infer<typeof envSchema>, 'PUBLIC_URL' | 'SEED_DEMO_DATA' | 'API_AUDIENCE'> & {
     PUBLIC_URL: string
     SEED_DEMO_DATA: boolean
     API_AUDIENCE: string
@@ -71,7 +71,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const cleaned = Object.fromEntries(
     Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
   )
-  const result = schema.safeParse(cleaned)
+  const result = envSchema.safeParse(cleaned)
   if (!result.success) {
     const lines = result.error.issues.map(
       (issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`,

@@ -957,4 +957,23 @@ describe('OpenAPI', () => {
     expect(Object.keys(paths['/v1/experiences'])).toEqual(['get', 'post'])
     expect(Object.keys(paths['/v1/experiences/{id}/waitlist']).sort()).toEqual(['delete', 'get', 'post'])
   })
+
+  it('documents every route the API serves', async () => {
+    const response = await api.request('GET', 'openapi.json')
+    const documented = new Set<string>()
+    for (const [path, operations] of Object.entries(response.json.paths as Record<string, object>)) {
+      for (const method of Object.keys(operations)) documented.add(`${method.toUpperCase()} ${path}`)
+    }
+    // Hono's route table, minus middleware (ALL) and the infrastructure routes.
+    const served = api.app.routes
+      .filter((route) => route.method !== 'ALL')
+      .map((route) => `${route.method} ${route.path.replace(/^\/api/, '').replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{key}')}`)
+      .filter((route) => !['GET /health', 'GET /openapi.json'].includes(route))
+    const undocumented = served.filter((route) => {
+      // One path template may be documented under another parameter name ({id} vs {idOrSlug}).
+      const pattern = new RegExp(`^${route.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '\\{\\w+\\}')}$`)
+      return ![...documented].some((entry) => pattern.test(entry))
+    })
+    expect(undocumented).toEqual([])
+  })
 })

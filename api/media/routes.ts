@@ -156,6 +156,14 @@ export function mediaRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
 
   // The photo files themselves, for local storage and private buckets (publicUrl points here).
   // Keys are random and unguessable; no token is needed, as for a CDN URL.
+  registry.add({
+    method: 'get',
+    path: '/media/{key}',
+    tag: 'media',
+    auth: 'optional',
+    summary: 'A stored photo (JPEG or PNG) by the key in a media `url`; cached for a year.',
+    errors: { 404: 'No such photo' },
+  })
   app.get('/media/*', async (c) => {
     let key: string
     try {
