@@ -114,8 +114,8 @@ async function main() {
       }
     })
   }
-  watch(server.stdout!, process.stdout)
-  watch(server.stderr!, process.stderr)
+  watch(server.stdout, process.stdout)
+  watch(server.stderr, process.stderr)
 
   let exitCode = 1
   let interrupted = false
