@@ -6,7 +6,7 @@ import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
 import { NonceContext } from './utils/nonce.ts'
-import { createI18nInstance, i18nServer } from './utils/i18next.server.ts'
+import { createI18nInstance } from './utils/i18next.server.ts'
 import { fallbackLanguage, isLanguage } from './utils/i18n.ts'
 
 export const streamTimeout = 5_000
@@ -21,7 +21,7 @@ const handleRequest: HandleDocumentRequestFunction = async (
   const rootData = remixContext.staticHandlerContext.loaderData.root as { language?: string } | undefined
   const cached = loadContext.cache.get('language')
   const language = isLanguage(rootData?.language) ? rootData.language : isLanguage(cached) ? cached : fallbackLanguage
-  const i18n = await createI18nInstance(language, i18nServer.getRouteNamespaces(remixContext))
+  const i18n = await createI18nInstance(language)
   const nonce = loadContext.cspNonce
   const readyEvent = isbot(request.headers.get('user-agent')) ? 'onAllReady' : 'onShellReady'
 

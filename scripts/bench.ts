@@ -3,6 +3,8 @@ import { existsSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { randomBytes } from 'node:crypto'
+import { exportJWK, generateKeyPair } from 'jose'
 import { sql } from 'kysely'
 import { createDatabase, migrateToLatest } from '../api/db/database.ts'
 import { startEmbeddedPostgres } from '../api/db/embedded.ts'
@@ -46,7 +48,10 @@ console.log(`Generated 50,000 members and 100,000 activities in ${((Date.now() -
 
 const port = await freePort()
 const base = `http://localhost:${port}`
-const [command, args] = pin(0, process.execPath, ['server.ts'])
+// BENCH_PROFILE=1 writes a V8 CPU profile of the server to .data/bench-profile/ (open it in
+// Chrome DevTools, or summarise it with scripts/profile-summary.ts).
+const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=.data/bench-profile'] : []
+const [command, args] = pin(0, process.execPath, [...profile, 'server.ts'])
 const server = spawn(command, args, {
   cwd: root,
   env: {
@@ -56,6 +61,13 @@ const server = spawn(command, args, {
     DATABASE_URL: pg.url,
     SEED_DEMO_DATA: 'false',
     LOG_LEVEL: 'warn',
+    // Production mode (React's production build, no dev routes) with throwaway secrets.
+    NODE_ENV: 'production',
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    OIDC_CLIENT_SECRET: randomBytes(32).toString('hex'),
+    OIDC_COOKIE_KEYS: `${randomBytes(16).toString('hex')},${randomBytes(16).toString('hex')}`,
+    OIDC_JWKS: await throwawayJwks(),
+    SMTP_URL: 'smtp://127.0.0.1:9',
     RATE_LIMIT_PER_MINUTE: '100000000',
   },
   stdio: ['ignore', 'inherit', 'inherit'],
@@ -101,6 +113,11 @@ try {
   await db.destroy()
   await pg.stop()
   rmSync(path.join(root, dataDir), { recursive: true, force: true })
+}
+
+async function throwawayJwks() {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true })
+  return JSON.stringify({ keys: [{ ...(await exportJWK(privateKey)), kid: 'bench', alg: 'RS256', use: 'sig' }] })
 }
 
 async function runClient(url: string, seconds: number) {

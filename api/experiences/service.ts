@@ -426,6 +426,8 @@ export function buildListQuery(db: DB, filters: ListFilters, paging: { limit: nu
           )
         : sql<number | null>`NULL::float8`.as('distance_m'),
     )
+    // The total rides along with the page (one round trip instead of two).
+    .select(sql<number>`count(*) OVER ()`.as('total_count'))
     .where(where)
     .orderBy(sql`experiences.start_at ASC NULLS LAST`)
     .orderBy('experiences.id')
@@ -440,14 +442,22 @@ export function pageMetadata(page: number, perPage: number, total: number) {
 export async function listExperiences(db: DB, query: ListQuery, caller: User | null) {
   const filters = listFilters(query, caller)
   const perPage = Math.min(query.per_page, MAX_PER_PAGE)
-  const where = sql<boolean>`${sql.join(filterConditions(filters), sql` AND `)}`
-  const [rows, count] = await Promise.all([
-    buildListQuery(db, filters, { limit: perPage, offset: (query.page - 1) * perPage }).execute(),
-    db.selectFrom('experiences').select(sql<number>`count(*)::int`.as('count')).where(where).executeTakeFirstOrThrow(),
-  ])
+  const rows = await buildListQuery(db, filters, { limit: perPage, offset: (query.page - 1) * perPage }).execute()
+  // Past the last page no row carries the total: count separately.
+  const total =
+    rows[0]?.total_count ??
+    (query.page > 1
+      ? (
+          await db
+            .selectFrom('experiences')
+            .select(sql<number>`count(*)::int`.as('count'))
+            .where(sql<boolean>`${sql.join(filterConditions(filters), sql` AND `)}`)
+            .executeTakeFirstOrThrow()
+        ).count
+      : 0)
   return {
     data: await serializeExperiences(db, rows, caller),
-    metadata: pageMetadata(query.page, perPage, Number(count.count)),
+    metadata: pageMetadata(query.page, perPage, Number(total)),
   }
 }
 

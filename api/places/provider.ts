@@ -104,6 +104,8 @@ export function toResolvedPlace(place: Place | null): ResolvedPlace | null {
   return { id, label, city: name, region: state, latitude, longitude, timeZone }
 }
 
+const DETAILS_CACHE_SIZE = 5_000
+
 const placeColumns = ['id', 'name', 'state', 'latitude', 'longitude', 'population', 'time_zone'] as const
 
 /**
@@ -119,6 +121,8 @@ export function createBuiltinPlacesProvider(db: Kysely<Database>): PlacesProvide
     })
     return ready
   }
+
+  const detailsCache = new Map<string, Place>()
 
   async function cityForZip(zip: string): Promise<Place | null> {
     const row = await db
@@ -183,13 +187,21 @@ export function createBuiltinPlacesProvider(db: Kysely<Database>): PlacesProvide
     },
 
     async details(placeId) {
+      // The gazetteer never changes while the process runs: remember what was looked up.
+      const cached = detailsCache.get(placeId)
+      if (cached !== undefined) return cached
       await ensure()
       const row = await db
         .selectFrom('places')
         .select(placeColumns)
         .where('id', '=', placeId)
         .executeTakeFirst()
-      return row ? toPlace(row) : null
+      const place = row ? toPlace(row) : null
+      if (place) {
+        if (detailsCache.size >= DETAILS_CACHE_SIZE) detailsCache.delete(detailsCache.keys().next().value!)
+        detailsCache.set(placeId, place)
+      }
+      return place
     },
 
     async nearestCity(lat, lng) {

@@ -1,4 +1,4 @@
-import { zonedTime } from './zoned-time.ts'
+import { zonedParts, zonedTime } from './zoned-time.ts'
 
 export { zonedTime }
 
@@ -10,8 +10,7 @@ export type DistanceFilter = (typeof distanceFilters)[number]
 
 /** Today's calendar date in a time zone. */
 export function zonedToday(now: Date, timeZone: string) {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now)
-  const [year, month, day] = parts.split('-').map(Number) as [number, number, number]
+  const { year, month, day } = zonedParts(now.getTime(), timeZone)
   return { year, month, day }
 }
 

@@ -58,9 +58,24 @@ export function isFull(experience: Pick<Experience, 'max_attendees' | 'attendees
 export function formatStart(iso: string | null, timeZone: string, language: string) {
   if (!iso) return null
   const date = new Date(iso)
-  const day = new Intl.DateTimeFormat(language, { weekday: 'short', month: 'short', day: 'numeric', timeZone }).format(date)
-  const time = new Intl.DateTimeFormat(language, { hour: 'numeric', minute: '2-digit', timeZone, timeZoneName: 'short' }).format(date)
-  return `${day} • ${time}`
+  const { day, time } = startFormats(language, timeZone)
+  return `${day.format(date)} • ${time.format(date)}`
+}
+
+/** Building an Intl formatter costs far more than using one: keep them per language and zone. */
+const startFormatCache = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>()
+function startFormats(language: string, timeZone: string) {
+  const key = `${language}|${timeZone}`
+  let formats = startFormatCache.get(key)
+  if (!formats) {
+    formats = {
+      day: new Intl.DateTimeFormat(language, { weekday: 'short', month: 'short', day: 'numeric', timeZone }),
+      time: new Intl.DateTimeFormat(language, { hour: 'numeric', minute: '2-digit', timeZone, timeZoneName: 'short' }),
+    }
+    if (startFormatCache.size > 500) startFormatCache.clear()
+    startFormatCache.set(key, formats)
+  }
+  return formats
 }
 
 /** Spec §9: whole dollars, or two decimals when there are cents. */

@@ -1,14 +1,12 @@
 import { createCookie, type AppLoadContext } from '@remix-run/node'
 import { createInstance, type i18n as I18n, type Resource } from 'i18next'
 import { initReactI18next } from 'react-i18next'
-import { RemixI18Next } from 'remix-i18next/server'
 import {
   defaultNamespace,
   fallbackLanguage,
   isLanguage,
   languageCookieName,
   languageFromAcceptHeader,
-  languages,
   type Language,
 } from './i18n.ts'
 
@@ -32,11 +30,6 @@ export const languageCookie = createCookie(languageCookieName, {
   maxAge: 365 * 24 * 60 * 60,
 })
 
-export const i18nServer = new RemixI18Next({
-  detection: { supportedLanguages: [...languages], fallbackLanguage },
-  i18next: { resources, fallbackLng: fallbackLanguage, defaultNS: defaultNamespace, interpolation: { escapeValue: false } },
-})
-
 /**
  * The language of this request: the member's saved choice, then the language cookie, then
  * Accept-Language, then English (spec §1). Memoised per request.
@@ -55,19 +48,32 @@ export async function detectLanguage(request: Request, context: AppLoadContext, 
 
 export async function getT(request: Request, context: AppLoadContext, ns: string | string[] = defaultNamespace) {
   const language = await detectLanguage(request, context)
-  return i18nServer.getFixedT(language, ns as string)
+  return (await createI18nInstance(language)).getFixedT(language, ns)
 }
 
-export async function createI18nInstance(language: Language, namespaces: string[]): Promise<I18n> {
-  const instance = createInstance()
-  await instance.use(initReactI18next).init({
-    resources,
-    lng: language,
-    fallbackLng: fallbackLanguage,
-    defaultNS: defaultNamespace,
-    ns: namespaces,
-    interpolation: { escapeValue: false },
-    react: { useSuspense: false },
-  })
+/**
+ * The i18next instance for a language. Every namespace is bundled and nothing changes the
+ * language of an instance, so one per language serves every request (creating and initialising
+ * an instance per request cost more than rendering the page).
+ */
+const instances = new Map<Language, Promise<I18n>>()
+export function createI18nInstance(language: Language): Promise<I18n> {
+  let instance = instances.get(language)
+  if (!instance) {
+    const created = createInstance()
+    instance = created
+      .use(initReactI18next)
+      .init({
+        resources,
+        lng: language,
+        fallbackLng: fallbackLanguage,
+        defaultNS: defaultNamespace,
+        ns: Object.keys(resources[fallbackLanguage] ?? {}),
+        interpolation: { escapeValue: false },
+        react: { useSuspense: false },
+      })
+      .then(() => created)
+    instances.set(language, instance)
+  }
   return instance
 }
