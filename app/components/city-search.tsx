@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { placeList, type Place } from '#app/utils/places.ts'
+import { placesFromJson, type Place } from '#app/utils/place.ts'
 
 /**
  * City search (spec §2, §5: US cities only). Without JavaScript it is a plain text field the
@@ -31,8 +31,7 @@ export function CitySearch({ defaultLabel, defaultPlaceId }: { defaultLabel: str
       fetch(`/api/v1/places?query=${encodeURIComponent(text.trim())}&limit=6`, { signal: controller.signal })
         .then((response) => (response.ok ? response.json() : { data: [] }))
         .then((json: unknown) => {
-          const parsed = placeList.safeParse(json)
-          setOptions(parsed.success ? parsed.data.data : [])
+          setOptions(placesFromJson(json))
           setOpen(true)
           setActive(-1)
         })

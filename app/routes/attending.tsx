@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { ExperienceCard } from '#app/components/experience-card.tsx'
 import { pageOf } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
-import { experienceSchema } from '#app/utils/experience.ts'
+import { experienceSchema } from '#app/utils/experience-schema.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 

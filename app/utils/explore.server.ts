@@ -2,7 +2,7 @@ import { createCookie, type AppLoadContext } from '@remix-run/node'
 import { z } from 'zod'
 import { getApi, getOptionalUser } from './auth.server.ts'
 import { dateFilters, dateWindow, distanceFilters } from './date-range.ts'
-import { experienceSchema } from './experience.ts'
+import { experienceSchema } from './experience-schema.ts'
 import { pageOf } from './api.server.ts'
 import { placeList, placeSchema, type Place } from './places.ts'
 

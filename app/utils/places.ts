@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-/** A US city from the places API (built-in gazetteer or Google). */
+/** A US city from the places API, for loaders (the browser uses place.ts, without zod). */
 export const placeSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -11,5 +11,5 @@ export const placeSchema = z.object({
   timeZone: z.string(),
   population: z.number().nullable().optional(),
 })
-export type Place = z.infer<typeof placeSchema>
+export type { Place } from './place.ts'
 export const placeList = z.object({ data: z.array(placeSchema) })
