@@ -12,7 +12,8 @@ import { createApiApp } from '#api/app.ts'
 import { ensureGazetteer } from '#api/places/gazetteer.ts'
 import { createProviders } from '#api/providers.ts'
 import { openDatabase } from '#api/db/open.ts'
-import { createMailer } from '#api/email/mailer.ts'
+import { createMailer, startEmailDelivery } from '#api/email/mailer.ts'
+import { startJobQueue } from '#api/jobs/queue.ts'
 import { ConfigError, getEnv, type Env } from '#api/env.ts'
 import { refuseCrossSite, rateLimits, requestContext, securityHeaders } from '#api/http/security.ts'
 import { createIdentityProvider } from '#api/identity/provider.ts'
@@ -44,7 +45,11 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
 
   const secrets = await loadSecrets(db, env)
   const reportError = await initErrorReporting(env, logger)
-  const mailer = createMailer({ db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger })
+  const jobs = await startJobQueue({ url: database.url, logger })
+  if (env.SMTP_URL) {
+    await startEmailDelivery({ db, queue: jobs, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger })
+  }
+  const mailer = createMailer({ db, smtpUrl: env.SMTP_URL, queue: jobs })
   const identity =
     env.auth === 'builtin' ? createIdentityProvider({ env, db, mailer, secrets }) : null
 
@@ -251,6 +256,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
       })
       server.closeIdleConnections()
     })
+    await jobs.stop()
     await database.close()
     logger.info('Stopped')
   }

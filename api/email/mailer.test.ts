@@ -1,0 +1,92 @@
+import type { AddressInfo } from 'node:net'
+import { SMTPServer } from 'smtp-server'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { startJobQueue, type JobQueue } from '../jobs/queue.ts'
+import { createLogger } from '../logger.ts'
+import { parseEnv } from '../env.ts'
+import { createMailer, startEmailDelivery } from './mailer.ts'
+
+/**
+ * Email through the outbox and the job queue to a real SMTP server on loopback (smtp-server),
+ * including a mail server that refuses at first: the job is retried until it is delivered.
+ */
+let database: TestDatabase
+let queue: JobQueue
+let smtp: SMTPServer
+let smtpUrl: string
+const received: { to: string[]; raw: string }[] = []
+let refusals = 0
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      let raw = ''
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')))
+      stream.on('end', () => {
+        if (refusals > 0) {
+          refusals--
+          callback(Object.assign(new Error('Try again later'), { responseCode: 451 }))
+          return
+        }
+        received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw })
+        callback()
+      })
+    },
+  })
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
+  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`
+  const logger = createLogger(parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }))
+  queue = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5 })
+  await startEmailDelivery({ db: database.db, queue, smtpUrl, from: 'Circle 55 <hello@circle55.example>', logger, retryDelaySeconds: 1 })
+})
+
+afterAll(async () => {
+  await queue?.stop()
+  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()))
+  await database?.drop()
+})
+
+async function waitFor<T>(read: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await read()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error('timed out')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+describe('email delivery', () => {
+  it('records the email in the outbox, then a background job sends it over SMTP', async () => {
+    const mailer = createMailer({ db: database.db, smtpUrl, queue })
+    await mailer.send({ to: 'ada@example.com', subject: 'Your code', text: 'Your code is 123456', kind: 'code', locale: 'en' })
+    const message = await waitFor(() => received.find((m) => m.to.includes('ada@example.com')))
+    expect(message.raw).toContain('Subject: Your code')
+    expect(message.raw).toContain('Your code is 123456')
+    const row = await waitFor(async () => {
+      const found = await database.db.selectFrom('email_outbox').selectAll().where('to_address', '=', 'ada@example.com').executeTakeFirst()
+      return found?.sent_at ? found : undefined
+    })
+    expect(row.subject).toBe('Your code')
+  })
+
+  it('retries when the mail server refuses, and sends once', async () => {
+    refusals = 1
+    const mailer = createMailer({ db: database.db, smtpUrl, queue })
+    await mailer.send({ to: 'grace@example.com', subject: 'Welcome', text: 'Welcome to Circle 55', kind: 'welcome', locale: 'en' })
+    await waitFor(() => received.find((m) => m.to.includes('grace@example.com')))
+    expect(refusals).toBe(0)
+    expect(received.filter((m) => m.to.includes('grace@example.com'))).toHaveLength(1)
+  })
+
+  it('keeps the email in the outbox only when no SMTP server is configured', async () => {
+    const mailer = createMailer({ db: database.db })
+    await mailer.send({ to: 'lin@example.com', subject: 'Code', text: '654321', kind: 'code', locale: 'en' })
+    const row = await database.db.selectFrom('email_outbox').selectAll().where('to_address', '=', 'lin@example.com').executeTakeFirstOrThrow()
+    expect(row.sent_at).toBeNull()
+  })
+})

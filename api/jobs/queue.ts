@@ -1,0 +1,55 @@
+import PgBoss from 'pg-boss'
+import type { Logger } from '../logger.ts'
+
+/**
+ * Background work on a PostgreSQL-backed queue (pg-boss, ARCHITECTURE §2): jobs are rows in the
+ * product's own database, so no second server is needed and every instance can work them.
+ */
+export interface JobQueue {
+  /** Creates the queue if needed; retries failed jobs with exponential backoff. */
+  define(name: string, options?: { retryLimit?: number; retryDelaySeconds?: number }): Promise<void>
+  send(name: string, data: object): Promise<void>
+  /** Works jobs of `name` one at a time; a thrown error fails the attempt (it is retried). */
+  work<T extends object>(name: string, handler: (data: T) => Promise<void>): Promise<void>
+  stop(): Promise<void>
+}
+
+export async function startJobQueue(options: {
+  url: string
+  logger: Logger
+  /** How often an idle worker looks for jobs (pg-boss also wakes it when one is sent here). */
+  pollingIntervalSeconds?: number
+}): Promise<JobQueue> {
+  const boss = new PgBoss({ connectionString: options.url, max: 3, application_name: 'circle55-jobs' })
+  boss.on('error', (error) => options.logger.error({ err: error }, 'Job queue error'))
+  await boss.start()
+  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2
+  return {
+    async define(name, queueOptions = {}) {
+      if (await boss.getQueue(name)) return
+      await boss.createQueue(name, {
+        retryLimit: queueOptions.retryLimit ?? 5,
+        retryDelay: queueOptions.retryDelaySeconds ?? 30,
+        retryBackoff: true,
+      })
+    },
+    async send(name, data) {
+      await boss.send(name, data)
+    },
+    async work(name, handler) {
+      await boss.work<object>(name, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {
+        for (const job of jobs) {
+          try {
+            await handler(job.data as Parameters<typeof handler>[0])
+          } catch (error) {
+            options.logger.warn({ err: error, job: name, id: job.id }, 'Job failed; it will be retried')
+            throw error
+          }
+        }
+      })
+    },
+    async stop() {
+      await boss.stop({ graceful: true, timeout: 10_000, wait: true })
+    },
+  }
+}
