@@ -322,6 +322,7 @@ export async function main() {
   }
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGHUP', () => stop('SIGHUP'))
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main()

