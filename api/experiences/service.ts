@@ -5,6 +5,7 @@ import type { DB } from '../db/database.ts'
 import type { Database, Experience, User } from '../db/schema.ts'
 import type { Env } from '../env.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
+import { isUuid } from '../http/request.ts'
 import { isValidTimeZone, zonedParts, zonedTimeToUtc } from '../../app/utils/zoned-time.ts'
 import { displayName } from '../users/display-name.ts'
 
@@ -142,8 +143,7 @@ export type ExperienceInput = z.infer<typeof experienceInputSchema>
 // ---------------------------------------------------------------------------------------------
 // Lookup and permissions
 
-const uuidSchema = z.uuid()
-export const isUuid = (value: string) => uuidSchema.safeParse(value).success
+export { isUuid }
 
 export async function findExperience(db: DB | Trx, idOrSlug: string) {
   return db

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import type { z } from 'zod'
+import { z } from 'zod'
 import type { ApiEnv } from '../app.ts'
 import type { User } from '../db/schema.ts'
 import { ApiProblem, problems } from './errors.ts'
@@ -32,3 +32,7 @@ export function validate<T extends z.ZodType>(schema: T, value: unknown): z.infe
   }
   throw problems.invalid(fields)
 }
+
+const uuidSchema = z.uuid()
+/** Whether a path parameter is a UUID (ids) rather than a slug. */
+export const isUuid = (value: string) => uuidSchema.safeParse(value).success

@@ -5,7 +5,7 @@ import type { Selectable } from 'kysely'
 import type { MediaTable, User } from '../db/schema.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
 import type { OpenApiRegistry } from '../http/openapi.ts'
-import { parseJson, requireCaller, validate } from '../http/request.ts'
+import { parseJson, requireCaller, validate, isUuid } from '../http/request.ts'
 import { MAX_UPLOAD_BYTES, processImage, tooLarge } from './images.ts'
 import { isValidMediaKey, newMediaKeys, type MediaStorage, type MediaTarget } from './storage.ts'
 
@@ -118,7 +118,7 @@ export function mediaRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
   app.post('/v1/medias/duplicate', async (c) => {
     const caller = requireCaller(c)
     const { experience_id: experienceId } = await parseJson(c, duplicateSchema)
-    if (!z.uuid().safeParse(experienceId).success) throw problems.notFound('Activity not found')
+    if (!isUuid(experienceId)) throw problems.notFound('Activity not found')
     const { db } = c.var.services
     const experience = await db
       .selectFrom('experiences')

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { ApiEnv } from '../app.ts'
 import { problems } from '../http/errors.ts'
 import type { OpenApiRegistry } from '../http/openapi.ts'
-import { parseJson, requireCaller } from '../http/request.ts'
+import { parseJson, requireCaller, isUuid } from '../http/request.ts'
 import {
   deleteAccount,
   serializePublicUser,
@@ -71,11 +71,11 @@ export function userRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
   })
   app.get('/users/:id', async (c) => {
     const key = c.req.param('id')
-    const isUuid = z.uuid().safeParse(key).success
+    const byId = isUuid(key)
     const user = await c.var.services.db
       .selectFrom('users')
       .selectAll()
-      .where(isUuid ? 'id' : 'slug', '=', key)
+      .where(byId ? 'id' : 'slug', '=', key)
       .where('state', '<>', 'deleted')
       .executeTakeFirst()
     if (!user) throw problems.notFound('User not found')

@@ -16,6 +16,8 @@ export const handle = { i18n: ['common', 'home', 'activities'] }
 /** Who invited the visitor (spec §2 referral banner), kept for the sign-up that may follow. */
 const referralCookie = createCookie('ref', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 30 * 24 * 60 * 60 })
 
+const referrerSchema = z.object({ display_name: z.string().nullable() })
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request, context)
   const api = getApi(request, context)
@@ -24,7 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const referrer =
     !user && ref && /^[\w-]{1,80}$/.test(ref)
       ? await api
-          .get(`users/${encodeURIComponent(ref)}`, { schema: z.object({ display_name: z.string().nullable() }) })
+          .get(`users/${encodeURIComponent(ref)}`, { schema: referrerSchema })
           .then((profile) => profile.display_name, () => null)
       : null
   const now = new Date().toISOString()

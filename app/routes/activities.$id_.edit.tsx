@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { z } from 'zod'
+import { listOf } from '#app/utils/api.server.ts'
 import { ActivityForm } from '#app/components/activity-form.tsx'
 import { defaultsFrom } from '#app/utils/activity-defaults.ts'
 import { submitActivityForm } from '#app/utils/activity-form.server.ts'
@@ -16,7 +16,7 @@ export const handle = { i18n: ['common', 'activities'] }
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)
   const result = await getApi(request, context)
-    .get(`v1/experiences/${encodeURIComponent(params.id ?? '')}`, { schema: z.object({ data: z.array(experienceSchema) }) })
+    .get(`v1/experiences/${encodeURIComponent(params.id ?? '')}`, { schema: listOf(experienceSchema) })
     .catch(notFoundOnMissing)
   const experience = result.data[0]
   if (!experience) throw data(null, { status: 404 })

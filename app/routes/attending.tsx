@@ -11,12 +11,14 @@ import { pageTitle } from '#app/utils/meta.ts'
 
 export const handle = { i18n: ['common', 'activities'] }
 
+const pageParam = z.coerce.number().int().min(1).catch(1)
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)
   const url = new URL(request.url)
   const type = url.searchParams.get('type') === 'past' ? 'past' : 'upcoming'
   const hosting = url.searchParams.get('hosting') === 'true'
-  const page = z.coerce.number().int().min(1).catch(1).parse(url.searchParams.get('page') ?? 1)
+  const page = pageParam.parse(url.searchParams.get('page') ?? 1)
   const experiences = await getApi(request, context).get(`v1/users/${user.id}/experiences`, {
     query: { type, hosting: hosting ? 'true' : undefined, page },
     schema: pageOf(experienceSchema),

@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { z } from 'zod'
+import { listOf } from '#app/utils/api.server.ts'
 import { ActivityForm } from '#app/components/activity-form.tsx'
 import { defaultsFrom } from '#app/utils/activity-defaults.ts'
 import { submitActivityForm } from '#app/utils/activity-form.server.ts'
@@ -17,7 +17,7 @@ async function loadSource(request: Request, context: LoaderFunctionArgs['context
   const from = new URL(request.url).searchParams.get('from')
   if (!from) throw data(null, { status: 404 })
   const result = await getApi(request, context)
-    .get(`v1/experiences/${encodeURIComponent(from)}`, { schema: z.object({ data: z.array(experienceSchema) }) })
+    .get(`v1/experiences/${encodeURIComponent(from)}`, { schema: listOf(experienceSchema) })
     .catch(notFoundOnMissing)
   const source = result.data[0]
   if (!source) throw data(null, { status: 404 })

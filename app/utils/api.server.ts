@@ -135,12 +135,34 @@ export function createApiClient(options: {
 export type ApiClient = ReturnType<typeof createApiClient>
 
 /** Paged list envelope of spec §7. */
+const pageMetadata = z.object({ page: z.number(), total_pages: z.number(), total_count: z.number().optional() })
+const pageSchemas = new WeakMap<z.ZodType, z.ZodType>()
+
+/**
+ * The schema of a paged list of `item`. Made once per item schema: zod compiles a schema on its
+ * first use, which costs far more than parsing with it, so schemas must not be made per request.
+ */
 export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({
-    data: z.array(item),
-    metadata: z.object({ page: z.number(), total_pages: z.number(), total_count: z.number().optional() }),
-  })
+  const make = () => z.object({ data: z.array(item), metadata: pageMetadata })
+  let schema = pageSchemas.get(item) as ReturnType<typeof make> | undefined
+  if (!schema) {
+    schema = make()
+    pageSchemas.set(item, schema)
+  }
+  return schema
 }
+
+/** The schema of a one-item list (`{ data: [item] }`), made once per item schema. */
+export function listOf<T extends z.ZodType>(item: T) {
+  const make = () => z.object({ data: z.array(item) })
+  let schema = listSchemas.get(item) as ReturnType<typeof make> | undefined
+  if (!schema) {
+    schema = make()
+    listSchemas.set(item, schema)
+  }
+  return schema
+}
+const listSchemas = new WeakMap<z.ZodType, z.ZodType>()
 
 export function contextLanguage(context: AppLoadContext): Language {
   return (context.cache.get('language') as Language | undefined) ?? 'en'

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { getApi, getOptionalUser } from './auth.server.ts'
 import { dateFilters, dateWindow, distanceFilters } from './date-range.ts'
 import { experienceSchema } from './experience-schema.ts'
-import { pageOf } from './api.server.ts'
+import { listOf, pageOf } from './api.server.ts'
 import { placeList, placeSchema, type Place } from './places.ts'
 
 /** Explore's filters are remembered in a cookie so they work without JavaScript too. */
@@ -17,15 +17,19 @@ const savedSchema = z.object({
 
 export const defaultTimeZone = 'America/New_York'
 
+const dateParam = z.enum(dateFilters).catch('any-day')
+const distanceParam = z.enum(distanceFilters).catch('25')
+const pageParam = z.coerce.number().int().min(1).max(500).catch(1)
+
 export async function loadExplore(request: Request, context: AppLoadContext) {
   const url = new URL(request.url)
   const params = url.searchParams
   const filtered = ['date', 'distance', 'place', 'q'].some((key) => params.has(key))
   const saved = savedSchema.safeParse(await exploreCookie.parse(request.headers.get('Cookie')))
   const remembered = !filtered && saved.success ? saved.data : {}
-  const date = z.enum(dateFilters).catch('any-day').parse(params.get('date') ?? remembered.date)
-  const distance = z.enum(distanceFilters).catch('25').parse(params.get('distance') ?? remembered.distance)
-  const page = z.coerce.number().int().min(1).max(500).catch(1).parse(params.get('page') ?? 1)
+  const date = dateParam.parse(params.get('date') ?? remembered.date)
+  const distance = distanceParam.parse(params.get('distance') ?? remembered.distance)
+  const page = pageParam.parse(params.get('page') ?? 1)
   const query = (params.get('q') ?? '').trim().slice(0, 100)
   const api = getApi(request, context)
   const user = await getOptionalUser(request, context)
@@ -40,7 +44,7 @@ export async function loadExplore(request: Request, context: AppLoadContext) {
     place = matches[0] ?? null
     if (!place) placeError = 'unknown_place'
   } else if (placeId) {
-    place = await api.get(`v1/places/${encodeURIComponent(placeId)}`, { schema: z.object({ data: z.array(placeSchema) }) }).then(
+    place = await api.get(`v1/places/${encodeURIComponent(placeId)}`, { schema: listOf(placeSchema) }).then(
       (result) => result.data[0] ?? null,
       () => null,
     )
