@@ -145,5 +145,6 @@ describe('list query plan', () => {
     )
     const plan = explained.rows.map((row) => row['QUERY PLAN']).join('\n')
     expect(plan).toMatch(/experiences_location|experiences_start/)
+    expect(plan).not.toMatch(/Seq Scan on experiences/)
   })
 })
