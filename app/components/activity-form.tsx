@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { activityFieldOrder, activityFormSchema } from '#app/utils/activity-schema.ts'
 import type { Place } from '#app/utils/place.ts'
 import { CitySearch } from './city-search.tsx'
@@ -63,6 +64,8 @@ export function ActivityForm({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: activityFormSchema }),
   })
   const [venue, setVenue] = useState(String(fields.venueType.initialValue ?? defaults.venueType ?? ''))
+  // Without JavaScript both the location and the link stay visible: the radio cannot reveal them.
+  const hydrated = useHydrated()
   const errors: Record<string, string[] | undefined> = Object.fromEntries(
     activityFieldOrder.map((name) => [name, fields[name as keyof typeof fields]?.errors]),
   )
@@ -95,7 +98,7 @@ export function ActivityForm({
             errors={fields.venueType.errors}
           />
         </div>
-        <fieldset className="field" hidden={venue === 'online'} id="place">
+        <fieldset className="field" hidden={hydrated && venue === 'online'} id="place">
           <legend>{t('form.location')}</legend>
           <FieldErrors id="place-error" errors={fields.place.errors} />
           {matches.length > 0 ? (
@@ -105,7 +108,7 @@ export function ActivityForm({
           )}
           <TextField id="address" name="address" label={t('form.address')} hint={t('form.addressHint')} autoComplete="street-address" defaultValue={str(fields.address.initialValue)} errors={fields.address.errors} />
         </fieldset>
-        <div hidden={venue === 'in_person'}>
+        <div hidden={hydrated && venue === 'in_person'}>
           <TextField id="url" name="url" type="url" label={t('form.url')} hint={t('form.urlHint')} defaultValue={str(fields.url.initialValue)} errors={fields.url.errors} inputMode="url" />
         </div>
         <TextField id="startDate" name="startDate" type="date" label={t('form.startDate')} required defaultValue={str(fields.startDate.initialValue)} errors={fields.startDate.errors} />

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { placesFromJson, type Place } from '#app/utils/place.ts'
 
 /**
@@ -15,9 +16,8 @@ export function CitySearch({ defaultLabel, defaultPlaceId }: { defaultLabel: str
   const [options, setOptions] = useState<Place[]>([])
   const [active, setActive] = useState(-1)
   const [open, setOpen] = useState(false)
-  const [enhanced, setEnhanced] = useState(false)
+  const enhanced = useHydrated()
   const request = useRef<AbortController | null>(null)
-  useEffect(() => setEnhanced(true), [])
 
   useEffect(() => {
     if (!enhanced || text.trim().length < 2 || placeId) {

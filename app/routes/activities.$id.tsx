@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useFetcher, useLoaderData } from '@remix-run/react'
+import { Form, isRouteErrorResponse, Link, useActionData, useFetcher, useLoaderData, type ClientActionFunctionArgs } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
@@ -120,6 +120,20 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       return data({ error: 'common:errors.notSaved' }, { status: 503 })
     }
     throw error
+  }
+}
+
+/**
+ * With JavaScript, a request that never reaches the action (connection lost, a proxy's error
+ * page) becomes an inline message: the optimistic change rolls back instead of the page being
+ * replaced by the error page.
+ */
+export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
+  try {
+    return await serverAction<typeof action>()
+  } catch (error) {
+    if (error instanceof Response || isRouteErrorResponse(error)) throw error
+    return { error: 'common:errors.notSent' }
   }
 }
 

@@ -54,7 +54,7 @@ export default function Attending() {
             </Link>
           </li>
           <li>
-            <Link to={link({ hosting: !hosting })} aria-pressed={hosting} className="button button--link">
+            <Link to={link({ hosting: !hosting })} className="button button--link">
               {hosting ? t('attending.showAll') : t('attending.onlyHosting')}
             </Link>
           </li>

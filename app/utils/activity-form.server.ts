@@ -40,6 +40,7 @@ export async function submitActivityForm(request: Request, context: AppLoadConte
     photoTooLarge = true
     formData = new FormData()
   }
+  if (!photoTooLarge) await pickTypedCity(request, context, formData)
   const submission = parseWithZod(formData, { schema: activityFormSchema })
   const fail = (fieldErrors: Record<string, string[]>, extra: { matches?: Place[] } = {}) => {
     markFormError(context)
@@ -125,7 +126,16 @@ function toApiBody(value: ActivityForm, options: { coverId?: string; isAdmin: bo
  * Without JavaScript the city field is free text: search it and ask the member to pick one of
  * the matches (spec §5: the location must come from the list).
  */
-export async function searchPlaces(request: Request, context: AppLoadContext, query: string) {
+async function searchPlaces(request: Request, context: AppLoadContext, query: string) {
   if (query.trim().length < 2) return []
   return (await getApi(request, context).get('v1/places', { query: { query, limit: 6 }, schema: placeList })).data
+}
+
+/** A city typed exactly as the list shows it ("Portland, OR") is taken as picked. */
+async function pickTypedCity(request: Request, context: AppLoadContext, formData: FormData) {
+  const query = formData.get('q')
+  if (formData.get('place') || formData.get('venueType') === 'online' || typeof query !== 'string') return
+  const wanted = query.trim().toLowerCase()
+  const exact = (await searchPlaces(request, context, query)).find((place) => place.label.toLowerCase() === wanted)
+  if (exact) formData.set('place', exact.id)
 }

@@ -1,0 +1,542 @@
+import { readFile } from 'node:fs/promises'
+import type { Browser, Download, Page } from '@playwright/test'
+import { Scanner, submitWithoutNativeValidation } from './axe.ts'
+import { expect, languages, newVisitor, setLanguageCookie, signIn, switchLanguage, test } from './helpers.ts'
+
+/**
+ * Activities (issue 3 §9), the way members use them: most of it with JavaScript disabled in the
+ * browser (every core form is a plain HTML form), then the enhancements with JavaScript on.
+ * Demo accounts come from the seed (password demo-password-55); each test uses its own members
+ * and its own activities so the tests can run in parallel.
+ */
+
+const demoPassword = 'demo-password-55'
+const portland = { label: 'Portland, OR', timeZone: 'America/Los_Angeles' }
+
+async function member(browser: Browser, email: string, options: { js?: boolean } = {}) {
+  const context = await newVisitor(browser, { javaScriptEnabled: options.js ?? false })
+  const page = await context.newPage()
+  await signIn(page, email, demoPassword)
+  // The account keeps its language between runs; these tests read the English texts.
+  if ((await page.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(page, 'en')
+  return page
+}
+
+/** The date and time (YYYY-MM-DD, HH:MM in 5-minute steps) `fromNowMs` from now in `timeZone`. */
+function localStart(fromNowMs: number, timeZone = portland.timeZone) {
+  const step = 5 * 60 * 1000
+  const when = new Date(Math.ceil((Date.now() + fromNowMs) / step) * step)
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(when)
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
+  return { date: `${part('year')}-${part('month')}-${part('day')}`, time: `${part('hour')}:${part('minute')}` }
+}
+
+const day = 24 * 60 * 60 * 1000
+
+interface NewActivity {
+  title: string
+  capacity?: string
+  fee?: string
+  start?: { date: string; time: string }
+}
+
+/** Publishes an in-person activity in Portland through the create form; returns its id. */
+async function createActivity(page: Page, activity: NewActivity) {
+  const start = activity.start ?? localStart(3 * day)
+  await page.goto('/create-activity')
+  await page.getByLabel('Title').fill(activity.title)
+  await page.getByLabel('Description (optional)').fill('We meet at the pavilion and walk for an hour.')
+  await page.getByRole('radio', { name: 'In person' }).check()
+  await page.getByLabel('City').fill(portland.label)
+  await page.getByLabel('Date', { exact: true }).fill(start.date)
+  await page.getByLabel('Start time').fill(start.time)
+  if (activity.capacity) await page.getByLabel('How many people can come? (optional)').fill(activity.capacity)
+  if (activity.fee) await page.getByLabel('No-show fee in dollars (optional)').fill(activity.fee)
+  await page.getByRole('button', { name: 'Publish the activity' }).click()
+  await expect(page.getByText('Your activity is published.')).toBeVisible()
+  await expect(page.getByRole('heading', { level: 1, name: activity.title })).toBeVisible()
+  const id = /\/activities\/([^/?#]+)$/.exec(page.url())?.[1]
+  if (!id) throw new Error(`Not on an activity page: ${page.url()}`)
+  return id
+}
+
+async function downloaded(page: Page, click: () => Promise<void>): Promise<{ download: Download; text: string }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()])
+  const path = await download.path()
+  return { download, text: await readFile(path, 'utf8') }
+}
+
+const fieldError = (page: Page, id: string) => page.locator(`#${id}-error`)
+
+test.describe('without JavaScript', () => {
+  test('browse and filter: shareable filter URLs, search-and-pick a city, remembered choices, paging, empty state', async ({ browser }) => {
+    const context = await newVisitor(browser, { javaScriptEnabled: false })
+    const page = await context.newPage()
+    await page.goto('/activities')
+    await expect(page.getByRole('heading', { level: 1, name: 'Find activities' })).toBeVisible()
+
+    const filters = page.getByRole('form', { name: 'Filter activities' })
+    await filters.getByLabel('When').selectOption('any-day')
+    await filters.getByLabel('Distance').selectOption('50')
+    await filters.getByLabel('City').fill('Portland')
+    await filters.getByRole('button', { name: 'Show activities' }).click()
+
+    // Every filter state is a URL; the typed city is searched and the best match taken.
+    await expect(page).toHaveURL(/[?&]date=any-day/)
+    await expect(page).toHaveURL(/[?&]distance=50/)
+    await expect(page).toHaveURL(/[?&]q=Portland/)
+    const status = page.getByRole('status').filter({ hasText: 'near Portland, OR' })
+    await expect(status).toHaveText(/^\d+ activit(y|ies) near Portland, OR/)
+    const cards = page.locator('.experience-list > li')
+    expect(await cards.count()).toBeGreaterThan(0)
+
+    // The other matches are offered as links: picking one changes the place.
+    await page.getByRole('link', { name: 'Portland, ME' }).click()
+    await expect(page).toHaveURL(/[?&]place=us-me-portland/)
+    await expect(page.getByRole('status').filter({ hasText: 'near Portland, ME' })).toBeVisible()
+
+    // The URL is shareable: another visitor opening it sees the same state.
+    const shared = await newVisitor(browser, { javaScriptEnabled: false })
+    const sharedPage = await shared.newPage()
+    await sharedPage.goto(page.url().replace(/^https?:\/\/[^/]+/, ''))
+    await expect(sharedPage.getByRole('status').filter({ hasText: 'near Portland, ME' })).toBeVisible()
+    await expect(sharedPage.getByLabel('Distance')).toHaveValue('50')
+    await shared.close()
+
+    // The choices are remembered (a cookie, so it works without JavaScript).
+    await page.goto('/activities')
+    await expect(page.getByLabel('Distance')).toHaveValue('50')
+    await expect(page.getByRole('status').filter({ hasText: 'near Portland, ME' })).toBeVisible()
+
+    // Paging: every upcoming activity within 100 miles of Portland spans several pages.
+    await page.goto('/activities?date=any-day&distance=100&q=Portland%2C+OR')
+    const pagination = page.getByRole('navigation', { name: 'Pages' })
+    await expect(pagination).toContainText('Page 1 of')
+    const firstTitle = await cards.first().locator('h2, h3').first().textContent()
+    await pagination.getByRole('link', { name: 'Next page' }).click()
+    await expect(page).toHaveURL(/[?&]page=2/)
+    await expect(pagination).toContainText('Page 2 of')
+    expect(await cards.first().locator('h2, h3').first().textContent()).not.toBe(firstTitle)
+
+    // A clear empty state with a way out.
+    await page.goto('/activities?date=today&distance=2&q=Juneau%2C+AK')
+    await expect(page.getByRole('heading', { name: 'No activities match these choices' })).toBeVisible()
+    await page.getByRole('link', { name: 'Show every upcoming activity' }).click()
+    await expect(page.getByRole('heading', { name: 'No activities match these choices' })).toBeHidden()
+
+    // An unknown place is said plainly.
+    await page.goto('/activities?date=any-day&distance=25&q=Qwxzv')
+    await expect(page.getByRole('alert')).toBeVisible()
+    await context.close()
+  })
+
+  test('anonymous visitors see the register prompt instead of attendees and the full address', async ({ browser }) => {
+    const host = await member(browser, 'member11@demo.test')
+    const id = await createActivity(host, { title: 'Riverside walk for newcomers' })
+    await host.context().close()
+
+    const context = await newVisitor(browser, { javaScriptEnabled: false })
+    const page = await context.newPage()
+    await page.goto(`/activities/${id}`)
+    await expect(page.getByText('Join Circle 55 to see who is going, chat with them and get the full address.')).toBeVisible()
+    await expect(page.getByText('full address for members')).toBeVisible()
+    await expect(page.getByText('pavilion', { exact: false }).first()).toBeVisible()
+    await expect(page.getByRole('link', { name: /Get directions/ })).toHaveCount(0)
+    await page.getByRole('link', { name: 'Sign in to save your seat' }).click()
+    await expect(page).toHaveURL(/\/identity\//)
+    await context.close()
+  })
+
+  test('attend, the notify list, and a freed seat going to the first on the list', async ({ browser }) => {
+    const host = await member(browser, 'member12@demo.test')
+    const id = await createActivity(host, { title: 'Chess in the park', capacity: '1', start: localStart(4 * day) })
+
+    const first = await member(browser, 'member13@demo.test')
+    await first.goto(`/activities/${id}`)
+    await expect(first.getByRole('heading', { name: '0 people going' })).toBeVisible()
+    await first.getByRole('button', { name: 'Save my seat' }).click()
+    await expect(first.getByText('Your seat is saved.')).toBeVisible()
+    await expect(first.getByText('You are going. See you there!')).toBeVisible()
+    await expect(first.getByRole('heading', { name: '1 person going' })).toBeVisible()
+
+    // The activity is now full: the next member is offered the notify list.
+    const second = await member(browser, 'member14@demo.test')
+    await second.goto(`/activities/${id}`)
+    await expect(second.getByText('This activity is full. Join the notify list and we will tell you if a seat frees up.')).toBeVisible()
+    await expect(second.getByRole('button', { name: 'Save my seat' })).toHaveCount(0)
+    await second.getByRole('button', { name: 'Join the notify list' }).click()
+    await expect(second.getByText('You are on the notify list.')).toBeVisible()
+    await expect(second.getByText('You are number 1 on the notify list.')).toBeVisible()
+
+    await second.getByRole('button', { name: 'Leave the notify list' }).click()
+    await expect(second.getByText('You have left the notify list.')).toBeVisible()
+    await expect(second.getByRole('button', { name: 'Join the notify list' })).toBeVisible()
+    await second.getByRole('button', { name: 'Join the notify list' }).click()
+    await expect(second.getByText('You are number 1 on the notify list.')).toBeVisible()
+
+    // The host sees who is waiting.
+    await host.reload()
+    const hostTools = host.getByRole('region', { name: 'Manage your activity' })
+    await expect(hostTools.getByRole('heading', { name: 'Notify list' })).toBeVisible()
+    await expect(hostTools.locator('ol > li')).toHaveCount(1)
+
+    // More than 24 hours before the start, a freed seat goes to the first member on the list.
+    await first.getByRole('button', { name: 'Cancel my seat' }).click()
+    await expect(first.getByText('Your seat is cancelled.')).toBeVisible()
+    await expect(first.getByText('This activity is full.', { exact: false })).toBeVisible()
+    await second.reload()
+    await expect(second.getByText('You are going. See you there!')).toBeVisible()
+
+    // Attending shows it in the member's list of upcoming activities.
+    await second.goto('/attending')
+    await expect(second.locator(`a[href="/activities/${id}"]`)).toHaveText('Chess in the park')
+    for (const page of [host, first, second]) await page.context().close()
+  })
+
+  test('cancelling within 12 hours asks for confirmation on its own page, with the no-show fee', async ({ browser }) => {
+    const host = await member(browser, 'member15@demo.test')
+    const id = await createActivity(host, { title: 'Afternoon tea and scones', fee: '5.00', start: localStart(3 * 60 * 60 * 1000) })
+    await host.context().close()
+
+    const page = await member(browser, 'member16@demo.test')
+    await page.goto(`/activities/${id}`)
+    await page.getByRole('button', { name: 'Save my seat' }).click()
+    await expect(page.getByText('You are going. See you there!')).toBeVisible()
+    await expect(page.getByText('It starts in less than 12 hours: cancelling now may carry the no-show fee.')).toBeVisible()
+
+    await page.getByRole('button', { name: 'Cancel my seat' }).click()
+    await expect(page).toHaveURL(new RegExp(`/activities/${id}\\?confirm=cancel$`))
+    await expect(page.getByRole('heading', { level: 1, name: 'Cancel your seat?' })).toBeVisible()
+    await expect(page.getByText("If you cancel now, the host's no-show fee of $5 may be charged.")).toBeVisible()
+
+    // Keeping the seat changes nothing.
+    await page.getByRole('link', { name: 'No, keep my seat' }).click()
+    await expect(page.getByText('You are going. See you there!')).toBeVisible()
+
+    await page.getByRole('button', { name: 'Cancel my seat' }).click()
+    await page.getByRole('button', { name: 'Yes, cancel my seat' }).click()
+    await expect(page.getByText('Your seat is cancelled.')).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Save my seat' })).toBeVisible()
+    await page.context().close()
+  })
+
+  test('create an activity: every validation message, nothing typed is lost', async ({ browser }) => {
+    const page = await member(browser, 'member17@demo.test')
+    await page.goto('/create-activity')
+    const submit = page.getByRole('button', { name: 'Publish the activity' })
+    const summary = page.locator('.error-summary')
+
+    // 1. Nothing filled in.
+    await submit.click()
+    await expect(summary).toContainText('There is a problem')
+    await expect(summary).toContainText('The form is not complete yet. Please check the fields marked below.')
+    await expect(fieldError(page, 'title')).toContainText('Please provide a title for the activity.')
+    await expect(fieldError(page, 'venueType')).toContainText('Please choose whether the activity is in person or online.')
+    await expect(fieldError(page, 'startDate')).toContainText('Please provide a start date.')
+    await expect(fieldError(page, 'startTime')).toContainText('Please provide a start time.')
+    await expect(page.getByLabel('Title')).toHaveAttribute('aria-invalid', 'true')
+    // The summary links to the fields.
+    await expect(summary.getByRole('link', { name: 'Please provide a title for the activity.' })).toHaveAttribute('href', '#title')
+
+    // 2. Everything filled in, much of it wrong.
+    const tomorrow = localStart(day)
+    await page.getByLabel('Title').fill('Watercolour morning')
+    await page.getByLabel('Description (optional)').fill('Bring your own brushes.')
+    await page.getByRole('radio', { name: 'In person' }).check()
+    await page.getByLabel('City').fill('Portland')
+    await page.getByLabel('Date', { exact: true }).fill(tomorrow.date)
+    await page.getByLabel('Start time').fill('10:03')
+    await page.getByLabel('How many people can come? (optional)').fill('0')
+    await page.getByLabel('Ticket link (optional)').fill('tickets please')
+    await page.getByLabel('No-show fee in dollars (optional)').fill('$5')
+    await submit.click()
+    await expect(fieldError(page, 'place')).toContainText('Location must be selected from the dropdown.')
+    await expect(fieldError(page, 'startTime')).toContainText('Choose a start time in 5-minute steps, for example 9:05.')
+    await expect(fieldError(page, 'maxAttendees')).toContainText('Capacity must be greater than 0.')
+    await expect(fieldError(page, 'ticketUrl')).toContainText('Please enter a valid URL, starting with https://')
+    await expect(fieldError(page, 'noShowFee')).toContainText('Numbers only, no symbols, for example 5.00.')
+    await expect(fieldError(page, 'title')).toHaveCount(0)
+    // Everything typed is still there.
+    await expect(page.getByLabel('Title')).toHaveValue('Watercolour morning')
+    await expect(page.getByLabel('Description (optional)')).toHaveValue('Bring your own brushes.')
+    await expect(page.getByRole('radio', { name: 'In person' })).toBeChecked()
+    await expect(page.getByLabel('Date', { exact: true })).toHaveValue(tomorrow.date)
+    await expect(page.getByLabel('Start time')).toHaveValue('10:03')
+    await expect(page.getByLabel('How many people can come? (optional)')).toHaveValue('0')
+    await expect(page.getByLabel('Ticket link (optional)')).toHaveValue('tickets please')
+    await expect(page.getByLabel('No-show fee in dollars (optional)')).toHaveValue('$5')
+
+    // 3. Pick the city from the matches; a date in the past and a file that is not a photo.
+    await page.getByRole('radio', { name: 'Portland, OR' }).check()
+    const yesterday = localStart(-day)
+    await page.getByLabel('Date', { exact: true }).fill(yesterday.date)
+    await page.getByLabel('Start time').fill('10:05')
+    await page.getByLabel('How many people can come? (optional)').fill('8')
+    await page.getByLabel('Ticket link (optional)').fill('')
+    await page.getByLabel('No-show fee in dollars (optional)').fill('5.00')
+    await submit.click()
+    await expect(fieldError(page, 'startDate')).toContainText('The start date must be in the future.')
+    await expect(fieldError(page, 'place')).toHaveCount(0)
+
+    await page.getByLabel('Date', { exact: true }).fill(tomorrow.date)
+    await page.getByLabel('Cover photo (optional)').setInputFiles({ name: 'cover.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not really a photo') })
+    await submit.click()
+    await expect(fieldError(page, 'cover')).toContainText('Photos must be under 15MB and JPEG or PNG.')
+    await expect(page.getByLabel('Title')).toHaveValue('Watercolour morning')
+
+    // 4. An online activity needs a link.
+    await page.getByRole('radio', { name: 'Online' }).check()
+    await page.getByLabel('Link to the online activity').fill('')
+    await submit.click()
+    await expect(fieldError(page, 'url')).toContainText('Please enter a valid URL, starting with https://')
+
+    // 5. Fixed: published.
+    await page.getByLabel('Link to the online activity').fill('https://meet.example.org/watercolour')
+    await submit.click()
+    await expect(page.getByText('Your activity is published.')).toBeVisible()
+    await expect(page.getByRole('heading', { level: 1, name: 'Watercolour morning' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Join the online activity (opens a new tab)' })).toHaveAttribute('href', 'https://meet.example.org/watercolour')
+    await expect(page.getByText(/^\w{3}, \w{3} \d{1,2} • 10:05 AM [A-Z]{3,4}$/)).toBeVisible()
+    await page.context().close()
+  })
+
+  test('host tools: add by email, attendee CSV, calendar file, edit, duplicate, cancel the activity', async ({ browser }) => {
+    const host = await member(browser, 'member18@demo.test')
+    const id = await createActivity(host, { title: 'Bridge club', capacity: '3' })
+    const tools = host.getByRole('region', { name: 'Manage your activity' })
+
+    // Add attendees by email: the result says what happened to each address.
+    await tools.getByLabel('Email addresses').fill('member19@demo.test, member20@demo.test\nnobody@nowhere.test')
+    await tools.getByRole('button', { name: 'Add them' }).click()
+    await expect(host.getByText('Added: member19@demo.test, member20@demo.test')).toBeVisible()
+    await expect(host.getByText('No member with these addresses: nobody@nowhere.test')).toBeVisible()
+    await expect(host.getByRole('heading', { name: '2 people going' })).toBeVisible()
+
+    // The attendee list as CSV.
+    const csv = await downloaded(host, () => tools.getByRole('link', { name: 'Download the attendee list (CSV)' }).click())
+    expect(csv.download.suggestedFilename()).toMatch(/\.csv$/)
+    expect(csv.text.split('\n')[0]).toMatch(/name/i)
+    expect(csv.text.trim().split('\n')).toHaveLength(3)
+
+    // Add to calendar: a calendar file with the activity in it.
+    const ics = await downloaded(host, () => host.getByRole('link', { name: 'Add to my calendar' }).click())
+    expect(ics.download.suggestedFilename()).toMatch(/\.ics$/)
+    expect(ics.text).toContain('BEGIN:VCALENDAR')
+    expect(ics.text).toContain('SUMMARY:Bridge club')
+    expect(ics.text).toMatch(/DTSTART/)
+
+    // Edit: capacity below the attendees is refused, then a new title is saved.
+    await tools.getByRole('link', { name: 'Edit the details' }).click()
+    await expect(host.getByRole('heading', { level: 1, name: 'Edit your activity' })).toBeVisible()
+    await expect(host.getByLabel('Title')).toHaveValue('Bridge club')
+    await host.getByLabel('How many people can come? (optional)').fill('1')
+    await host.getByRole('button', { name: 'Save changes' }).click()
+    await expect(fieldError(host, 'maxAttendees')).toContainText('Capacity must be equal to or greater than the number of attendees.')
+    await host.getByLabel('How many people can come? (optional)').fill('4')
+    await host.getByLabel('Title').fill('Bridge club (beginners welcome)')
+    await host.getByRole('button', { name: 'Save changes' }).click()
+    await expect(host.getByText('Your changes are saved.')).toBeVisible()
+    await expect(host.getByRole('heading', { level: 1, name: 'Bridge club (beginners welcome)' })).toBeVisible()
+    expect(host.url()).toMatch(new RegExp(`/activities/${id}$`))
+
+    // Duplicate: prefilled from the original, published as a new activity.
+    await tools.getByRole('link', { name: 'Duplicate it for another date' }).click()
+    await expect(host).toHaveURL(new RegExp(`/duplicate-activity\\?from=${id}`))
+    await expect(host.getByLabel('Title')).toHaveValue('Bridge club (beginners welcome)')
+    await expect(host.getByLabel('How many people can come? (optional)')).toHaveValue('4')
+    const next = localStart(10 * day)
+    await host.getByLabel('Date', { exact: true }).fill(next.date)
+    await host.getByLabel('Start time').fill('14:00')
+    await host.getByRole('button', { name: /Publish/ }).click()
+    await expect(host.getByText('Your activity is published.')).toBeVisible()
+    const copyId = /\/activities\/([^/?#]+)$/.exec(host.url())?.[1]
+    expect(copyId).toBeTruthy()
+    expect(copyId).not.toBe(id)
+    await expect(host.getByRole('heading', { name: '0 people going' })).toBeVisible()
+
+    // My activities: the hosting filter shows both, upcoming; neither is in the past list.
+    await host.goto('/attending')
+    await host.getByRole('link', { name: 'Only the ones I host' }).click()
+    await expect(host).toHaveURL(/hosting=true/)
+    await expect(host.locator(`a[href="/activities/${id}"]`)).toBeVisible()
+    await expect(host.locator(`a[href="/activities/${copyId}"]`)).toBeVisible()
+    await host.getByRole('link', { name: 'Past' }).click()
+    await expect(host).toHaveURL(/type=past/)
+    await expect(host.locator(`a[href="/activities/${id}"]`)).toHaveCount(0)
+
+    // Cancel the original: a confirmation page, then final.
+    await host.goto(`/activities/${id}`)
+    await tools.getByRole('link', { name: 'Cancel the activity' }).click()
+    await expect(host.getByRole('heading', { level: 1, name: 'Cancel this activity?' })).toBeVisible()
+    await expect(host.getByText('the 2 people going will be told', { exact: false })).toBeVisible()
+    await host.getByRole('button', { name: 'Yes, cancel the activity' }).click()
+    await expect(host.getByText('The activity is cancelled and everyone going has been told.')).toBeVisible()
+    await expect(host.getByText('The host has cancelled this activity.')).toBeVisible()
+    await expect(tools).toHaveCount(0)
+
+    // An attendee sees it cancelled and can no longer take a seat.
+    const attendee = await member(browser, 'member19@demo.test')
+    await attendee.goto(`/activities/${id}`)
+    await expect(attendee.getByText('The host has cancelled this activity.')).toBeVisible()
+    await expect(attendee.getByRole('button', { name: 'Save my seat' })).toHaveCount(0)
+    // …and another member cannot manage someone else's activity.
+    await attendee.goto(`/activities/${copyId}/edit`)
+    await expect(attendee.getByRole('heading', { level: 1, name: 'Edit your activity' })).toHaveCount(0)
+    for (const page of [host, attendee]) await page.context().close()
+  })
+})
+
+test.describe('with JavaScript', () => {
+  test('attend is optimistic and rolls back with a clear message when the last seat was just taken', async ({ browser }) => {
+    const host = await member(browser, 'member21@demo.test')
+    const id = await createActivity(host, { title: 'Sunset photography walk', capacity: '1' })
+    await host.context().close()
+
+    const page = await member(browser, 'member22@demo.test', { js: true })
+    await page.goto(`/activities/${id}`)
+    await expect(page.getByRole('heading', { name: '0 people going' })).toBeVisible()
+
+    // Someone else takes the last seat while this page is open.
+    const other = await member(browser, 'member23@demo.test')
+    await other.goto(`/activities/${id}`)
+    await other.getByRole('button', { name: 'Save my seat' }).click()
+    await expect(other.getByText('You are going. See you there!')).toBeVisible()
+
+    // Hold the answer back so the optimistic state can be seen before it rolls back.
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(`**/activities/${id}.data*`, async (route) => {
+      if (route.request().method() === 'POST') await held
+      await route.continue()
+    })
+    await page.getByRole('button', { name: 'Save my seat' }).click()
+    await expect(page.getByRole('heading', { name: '1 person going' })).toBeVisible()
+    await expect(page.getByText('You are going. See you there!')).toBeVisible()
+    release()
+
+    await expect(page.getByRole('alert')).toContainText('Sorry, the last seat has just been taken. You can join the notify list instead.')
+    await expect(page.getByText('You are going. See you there!')).toBeHidden()
+    await expect(page.getByRole('button', { name: 'Join the notify list' })).toBeVisible()
+
+    // The notify list works in place too.
+    await page.getByRole('button', { name: 'Join the notify list' }).click()
+    await expect(page.getByText('You are number 1 on the notify list.')).toBeVisible()
+    for (const p of [page, other]) await p.context().close()
+  })
+
+  test('attend works in place and a server failure rolls back', async ({ browser }) => {
+    const host = await member(browser, 'member24@demo.test')
+    const id = await createActivity(host, { title: 'Gentle yoga by the river' })
+    await host.context().close()
+
+    const page = await member(browser, 'member25@demo.test', { js: true })
+    await page.goto(`/activities/${id}`)
+    // A forced server error: the page goes back to how it was and says so.
+    await page.route(`**/activities/${id}.data*`, (route) =>
+      route.request().method() === 'POST' ? route.fulfill({ status: 500, body: 'Internal Server Error' }) : route.continue(),
+    )
+    await page.getByRole('button', { name: 'Save my seat' }).click()
+    await expect(page.getByRole('alert')).toContainText('That did not go through, so nothing has changed.')
+    await expect(page.getByRole('button', { name: 'Save my seat' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: '0 people going' })).toBeVisible()
+
+    await page.unroute(`**/activities/${id}.data*`)
+    await page.reload()
+    await page.getByRole('button', { name: 'Save my seat' }).click()
+    await expect(page.getByText('You are going. See you there!')).toBeVisible()
+    await page.reload()
+    await expect(page.getByText('You are going. See you there!')).toBeVisible()
+    await expect(page.getByRole('heading', { name: '1 person going' })).toBeVisible()
+    await page.context().close()
+  })
+
+  test('city autocomplete on Explore', async ({ browser }) => {
+    const context = await newVisitor(browser)
+    const page = await context.newPage()
+    await page.goto('/activities')
+    const city = page.getByRole('combobox', { name: 'City' })
+    await city.fill('portl')
+    const options = page.getByRole('listbox', { name: 'Matching cities' }).getByRole('option')
+    await expect(options.first()).toHaveText('Portland, OR')
+    await city.press('ArrowDown')
+    await expect(options.first()).toHaveAttribute('aria-selected', 'true')
+    await city.press('Enter')
+    await expect(city).toHaveValue('Portland, OR')
+    await expect(page.getByRole('listbox', { name: 'Matching cities' })).toBeHidden()
+    await page.getByRole('button', { name: 'Show activities' }).click()
+    await expect(page).toHaveURL(/[?&]place=us-or-portland/)
+    await expect(page.getByRole('status').filter({ hasText: 'near Portland, OR' })).toBeVisible()
+    await context.close()
+  })
+})
+
+/**
+ * Zero axe violations on every page of this issue in en, fr and nl, with JavaScript on and off
+ * (off: script requests aborted, so the page stays server-rendered), including the form with
+ * errors, the confirmation pages, the host's view and the anonymous view.
+ */
+for (const [index, lng] of languages.entries()) {
+  test(`a11y: activity pages in ${lng}, with and without JavaScript`, async ({ browser }) => {
+    test.setTimeout(180_000)
+    const other = await member(browser, `member${40 + index * 2}@demo.test`)
+    const attendable = await createActivity(other, { title: `Garden visit (${lng})`, capacity: '5', fee: '5.00', start: localStart(3 * 60 * 60 * 1000) })
+    await other.context().close()
+    const email = `member${41 + index * 2}@demo.test`
+    const setup = await member(browser, email)
+    const hosted = await createActivity(setup, { title: `Book circle (${lng})`, capacity: '6' })
+    await setup.context().close()
+
+    const scanners: Scanner[] = []
+    for (const jsOff of [false, true]) {
+      const context = await newVisitor(browser)
+      if (jsOff) await context.route('**/*.js', (route) => route.abort())
+      const page = await context.newPage()
+      await signIn(page, email, demoPassword)
+      await page.goto('/attending')
+      await switchLanguage(page, lng)
+      const s = new Scanner(page, lng, `signed in, ${lng}, JS ${jsOff ? 'off' : 'on'}`)
+      scanners.push(s)
+
+      await s.visit('/activities?date=any-day&distance=50&q=Portland')
+      await s.visit('/activities?date=today&distance=2&q=Juneau%2C+AK')
+      if (!jsOff) {
+        await page.locator('input[name="q"]').fill('portl')
+        await expect(page.getByRole('listbox').getByRole('option').first()).toBeVisible()
+        await s.scan('/activities with city suggestions open')
+      }
+
+      await s.visit(`/activities/${attendable}`)
+      await page.locator('form:has(input[name="intent"][value="attend"]) button[type="submit"]').click()
+      await expect(page.locator('form:has(input[name="intent"][value="cancel"])')).toBeVisible()
+      await s.scan('activity: attending, starts within 12 hours')
+      await s.visit(`/activities/${attendable}?confirm=cancel`)
+      await page.locator('form:has(input[name="confirmed"]) button[type="submit"]').click()
+      await expect(page.locator('form:has(input[name="intent"][value="attend"])')).toBeVisible()
+
+      await s.visit(`/activities/${hosted}`)
+      await s.visit(`/activities/${hosted}?confirm=cancel-activity`)
+      await s.visit(`/activities/${hosted}/edit`)
+      await s.visit(`/duplicate-activity?from=${hosted}`)
+      await s.visit('/create-activity')
+      await submitWithoutNativeValidation(page, '#title')
+      await expect(page.locator('#title')).toHaveAttribute('aria-invalid', 'true')
+      await s.scan('/create-activity with errors')
+      await s.visit('/attending')
+      await s.visit('/attending?type=past')
+      await s.visit('/attending?hosting=true')
+      await context.close()
+
+      const anonymous = await newVisitor(browser)
+      if (jsOff) await anonymous.route('**/*.js', (route) => route.abort())
+      await setLanguageCookie(anonymous, lng)
+      const visitor = new Scanner(await anonymous.newPage(), lng, `signed out, ${lng}, JS ${jsOff ? 'off' : 'on'}`)
+      scanners.push(visitor)
+      await visitor.visit(`/activities/${attendable}`)
+      await visitor.visit('/activities')
+      await anonymous.close()
+    }
+    const [first, ...rest] = scanners
+    for (const s of rest) first!.found.push(...s.found)
+    first!.report()
+  })
+}
