@@ -11,6 +11,7 @@ import type { Logger } from './logger.ts'
 import { mediaRoutes } from './media/routes.ts'
 import { placeRoutes } from './places/routes.ts'
 import type { Providers } from './providers.ts'
+import { reportRoutes } from './reports/routes.ts'
 import { findUserBySubject, provisionUser } from './users/service.ts'
 import { userRoutes } from './users/routes.ts'
 
@@ -56,6 +57,7 @@ export function createApiApp(services: ApiServices) {
   experienceRoutes(app, registry)
   placeRoutes(app, registry)
   mediaRoutes(app, registry)
+  reportRoutes(app, registry)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))
   app.onError((error, c) => {

@@ -216,6 +216,29 @@ export interface PlacesTable {
   search: string
 }
 
+export const reportReasons = [
+  'fake_or_scam',
+  'harmful_or_illegal',
+  'happened_in_person',
+  'inappropriate_or_offensive',
+  'low_quality_or_spam',
+  'something_else',
+] as const
+export type ReportReason = (typeof reportReasons)[number]
+
+export interface ReportsTable {
+  id: Generated<string>
+  reporter_id: string | null
+  reported_user_id: string | null
+  experience_id: string | null
+  message_id: string | null
+  reason: ReportReason
+  details: Generated<string>
+  resolved_at: NullableTimestamp
+  resolved_by: string | null
+  created_at: CreatedAt
+}
+
 export interface Database {
   users: UsersTable
   media: MediaTable
@@ -234,6 +257,7 @@ export interface Database {
   audit_log: AuditLogTable
   referrals: ReferralsTable
   places: PlacesTable
+  reports: ReportsTable
 }
 
 export type User = Selectable<UsersTable>

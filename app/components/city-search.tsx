@@ -46,6 +46,28 @@ export function CitySearch({ defaultLabel, defaultPlaceId }: { defaultLabel: str
     setOpen(false)
   }
 
+  // "Use my current location" (JavaScript only): the browser's position, then the nearest city.
+  const [locating, setLocating] = useState<'idle' | 'busy' | 'failed'>('idle')
+  const canLocate = enhanced && typeof navigator !== 'undefined' && 'geolocation' in navigator
+  function locate() {
+    setLocating('busy')
+    navigator.geolocation.getCurrentPosition(
+      ({ coords }) => {
+        fetch(`/api/v1/places/nearest?latitude=${coords.latitude}&longitude=${coords.longitude}`)
+          .then((response) => (response.ok ? response.json() : { data: [] }))
+          .then((json: unknown) => {
+            const [place] = placesFromJson(json)
+            if (!place) return setLocating('failed')
+            choose(place)
+            setLocating('idle')
+          })
+          .catch(() => setLocating('failed'))
+      },
+      () => setLocating('failed'),
+      { timeout: 15_000, maximumAge: 10 * 60 * 1000 },
+    )
+  }
+
   return (
     <div className="field city-search">
       <label htmlFor={`${id}-input`}>{t('filters.location')}</label>
@@ -90,6 +112,14 @@ export function CitySearch({ defaultLabel, defaultPlaceId }: { defaultLabel: str
         onBlur={() => setTimeout(() => setOpen(false), 150)}
       />
       <input type="hidden" name="place" value={placeId} />
+      {canLocate ? (
+        <button type="button" className="button button--link" onClick={locate} disabled={locating === 'busy'}>
+          {t('filters.useLocation')}
+        </button>
+      ) : null}
+      <p role="status" className="hint">
+        {locating === 'busy' ? t('filters.locating') : locating === 'failed' ? t('filters.locationFailed') : null}
+      </p>
       {enhanced ? (
         <ul id={listId} role="listbox" className="city-search__options" hidden={!open || options.length === 0} aria-label={t('filters.suggestions')}>
           {options.map((place, index) => (

@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, isRouteErrorResponse, Link, useActionData, useFetcher, useLoaderData, type ClientActionFunctionArgs } from '@remix-run/react'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { ApiError, pageOf } from '#app/utils/api.server.ts'
@@ -12,6 +12,7 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { formText } from '#app/utils/forms.server.ts'
 import { setToast } from '#app/utils/toast.server.ts'
+import { useHydrated } from '#app/utils/use-hydrated.ts'
 
 export const handle = { i18n: ['common', 'activities'] }
 
@@ -64,6 +65,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     title: experience.title,
     description: experience.description.slice(0, 160) || t('detail.title'),
     pageUrl: `${context.services.config.publicUrl}/activities/${experience.id}`,
+    supportEmail: context.services.config.supportEmail,
   }
 }
 
@@ -143,7 +145,7 @@ async function toast(request: Request, context: ActionFunctionArgs['context'], k
 }
 
 export default function ActivityDetail() {
-  const { experience, attendees, waitlist, signedIn, confirmCancel, confirmCancelActivity, startsSoon, pageUrl } = useLoaderData<typeof loader>()
+  const { experience, attendees, waitlist, signedIn, confirmCancel, confirmCancelActivity, startsSoon, pageUrl, supportEmail } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { t, i18n } = useTranslation('activities')
   const when = formatStart(experience.start_date, experience.timezone, i18n.language) ?? t('comingSoon')
@@ -201,11 +203,7 @@ export default function ActivityDetail() {
             attendees.data.length === 0 ? (
               <p>{t('detail.noAttendees')}</p>
             ) : (
-              <ul className="attendee-list">
-                {attendees.data.map((attendee) => (
-                  <li key={attendee.id}>{attendee.display_name ?? t('common:member.generic')}</li>
-                ))}
-              </ul>
+              <AttendeeList attendees={attendees.data} total={attendees.metadata.total_count ?? attendees.data.length} />
             )
           ) : (
             <div className="notice">
@@ -230,6 +228,16 @@ export default function ActivityDetail() {
             </a>
           </div>
           {experience.viewer?.can_manage && !experience.canceled_at ? <HostTools experience={experience} waitlist={waitlist} /> : null}
+          <ul className="detail-links" role="list">
+            {signedIn && !experience.viewer?.is_host ? (
+              <li>
+                <Link to={`/activities/${experience.id}/report`}>{t('detail.report')}</Link>
+              </li>
+            ) : null}
+            <li>
+              <a href={`mailto:${supportEmail}?subject=${encodeURIComponent(experience.title)}&body=${encodeURIComponent(pageUrl)}`}>{t('detail.contactUs')}</a>
+            </li>
+          </ul>
         </aside>
       </div>
     </article>
@@ -241,6 +249,49 @@ function AttendeeCount({ experience }: { experience: Experience }) {
   const { attendees_count: count } = useOptimisticExperience(experience)
   return <h2>{t('detail.attendees', { count })}</h2>
 }
+
+type Attendee = z.infer<typeof attendeeSchema>
+
+/** Without JavaScript every attendee is listed; with it, the first few and the rest in a dialog. */
+function AttendeeList({ attendees, total }: { attendees: Attendee[]; total: number }) {
+  const { t } = useTranslation('activities')
+  const hydrated = useHydrated()
+  const dialog = useRef<HTMLDialogElement>(null)
+  const shown = hydrated ? attendees.slice(0, previewCount) : attendees
+  const names = (list: Attendee[]) => (
+    <ul className="attendee-list">
+      {list.map((attendee) => (
+        <li key={attendee.id}>
+          {attendee.display_name ?? t('common:member.generic')}
+          {attendee.is_host ? ` (${t('detail.host')})` : null}
+        </li>
+      ))}
+    </ul>
+  )
+  return (
+    <>
+      {names(shown)}
+      {hydrated && attendees.length > shown.length ? (
+        <>
+          <button type="button" className="button button--secondary" onClick={() => dialog.current?.showModal()}>
+            {t('detail.seeEveryone', { count: total })}
+          </button>
+          <dialog ref={dialog} className="dialog" aria-labelledby="attendees-title">
+            <h2 id="attendees-title">{t('detail.attendees', { count: total })}</h2>
+            {names(attendees)}
+            <form method="dialog">
+              <button type="submit" className="button">
+                {t('detail.close')}
+              </button>
+            </form>
+          </dialog>
+        </>
+      ) : null}
+    </>
+  )
+}
+
+const previewCount = 6
 
 function Where({ experience, signedIn }: { experience: Experience; signedIn: boolean }) {
   const { t } = useTranslation('activities')

@@ -300,6 +300,29 @@ test.describe('without JavaScript', () => {
     await page.context().close()
   })
 
+  test('report an activity, and write to Circle 55', async ({ browser }) => {
+    const host = await member(browser, 'member28@demo.test')
+    const id = await createActivity(host, { title: 'Free money seminar' })
+    // Hosts do not report their own activity.
+    await expect(host.getByRole('link', { name: 'Report this activity' })).toHaveCount(0)
+    await host.context().close()
+
+    const page = await member(browser, 'member29@demo.test')
+    await page.goto(`/activities/${id}`)
+    await expect(page.getByRole('link', { name: 'Questions? Write to Circle 55' })).toHaveAttribute('href', /^mailto:help@circle55\.example\?subject=Free%20money%20seminar/)
+    await page.getByRole('link', { name: 'Report this activity' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Report this activity' })).toBeVisible()
+    await page.getByLabel('Tell us more (optional)').fill('They asked everyone to bring cash for an investment.')
+    await page.getByRole('button', { name: 'Send the report' }).click()
+    await expect(fieldError(page, 'reason')).toContainText('Please choose a reason.')
+    await expect(page.getByLabel('Tell us more (optional)')).toHaveValue('They asked everyone to bring cash for an investment.')
+    await page.getByRole('radio', { name: 'Fake or a scam' }).check()
+    await page.getByRole('button', { name: 'Send the report' }).click()
+    await expect(page).toHaveURL(new RegExp(`/activities/${id}$`))
+    await expect(page.getByText('Thank you. Our team will look at your report.')).toBeVisible()
+    await page.context().close()
+  })
+
   test('host tools: add by email, attendee CSV, calendar file, edit, duplicate, cancel the activity', async ({ browser }) => {
     const host = await member(browser, 'member18@demo.test')
     const id = await createActivity(host, { title: 'Bridge club', capacity: '3' })
@@ -468,6 +491,46 @@ test.describe('with JavaScript', () => {
     await expect(page.getByRole('status').filter({ hasText: 'near Portland, OR' })).toBeVisible()
     await context.close()
   })
+  test('current location picks the nearest city; a refused permission says what to do instead', async ({ browser }) => {
+    const allowed = await newVisitor(browser, { permissions: ['geolocation'], geolocation: { latitude: 45.52, longitude: -122.68 } })
+    const page = await allowed.newPage()
+    await page.goto('/activities')
+    await page.getByRole('button', { name: 'Use my current location' }).click()
+    await expect(page.getByRole('combobox', { name: 'City' })).toHaveValue('Portland, OR')
+    await page.getByRole('button', { name: 'Show activities' }).click()
+    await expect(page).toHaveURL(/[?&]place=us-or-portland/)
+    await allowed.close()
+
+    const refused = await newVisitor(browser, { permissions: [] })
+    const other = await refused.newPage()
+    await other.goto('/activities')
+    await other.getByRole('button', { name: 'Use my current location' }).click()
+    await expect(other.getByText('We could not find where you are. Please type your city or ZIP code instead.')).toBeVisible()
+    await refused.close()
+  })
+
+  test('the attendee list opens in a dialog', async ({ browser }) => {
+    const host = await member(browser, 'member26@demo.test')
+    const id = await createActivity(host, { title: 'Community choir rehearsal' })
+    const emails = Array.from({ length: 7 }, (_, i) => `member${50 + i}@demo.test`)
+    await host.getByLabel('Email addresses').fill(emails.join(', '))
+    await host.getByRole('button', { name: 'Add them' }).click()
+    await expect(host.getByRole('heading', { name: '7 people going' })).toBeVisible()
+    // Without JavaScript everyone is listed on the page.
+    await expect(host.locator('.attendee-list > li')).toHaveCount(7)
+    await host.context().close()
+
+    const page = await member(browser, 'member27@demo.test', { js: true })
+    await page.goto(`/activities/${id}`)
+    await expect(page.locator('article .attendee-list').first().locator('li')).toHaveCount(6)
+    await page.getByRole('button', { name: 'See everyone going (7)' }).click()
+    const dialog = page.getByRole('dialog', { name: '7 people going' })
+    await expect(dialog).toBeVisible()
+    await expect(dialog.getByRole('listitem')).toHaveCount(7)
+    await dialog.getByRole('button', { name: 'Close' }).click()
+    await expect(dialog).toBeHidden()
+    await page.context().close()
+  })
 })
 
 /**
@@ -509,6 +572,10 @@ for (const [index, lng] of languages.entries()) {
       await page.locator('form:has(input[name="intent"][value="attend"]) button[type="submit"]').click()
       await expect(page.locator('form:has(input[name="intent"][value="cancel"])')).toBeVisible()
       await s.scan('activity: attending, starts within 12 hours')
+      await s.visit(`/activities/${attendable}/report`)
+      await page.locator('form:has(#details) button[type="submit"]').click()
+      await expect(page.locator('.error-summary')).toBeVisible()
+      await s.scan('report with errors')
       await s.visit(`/activities/${attendable}?confirm=cancel`)
       await page.locator('form:has(input[name="confirmed"]) button[type="submit"]').click()
       await expect(page.locator('form:has(input[name="intent"][value="attend"])')).toBeVisible()
