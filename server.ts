@@ -10,6 +10,7 @@ import express from 'express'
 import { sql } from 'kysely'
 import { createApiApp } from '#api/app.ts'
 import { ensureGazetteer } from '#api/places/gazetteer.ts'
+import { createIpLocator } from '#api/places/ip-location.ts'
 import { createProviders } from '#api/providers.ts'
 import { openDatabase } from '#api/db/open.ts'
 import { createMailer, startEmailDelivery } from '#api/email/mailer.ts'
@@ -127,6 +128,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
     )
   }
 
+  const ipLocator = createIpLocator()
   const services: WebServices = {
     config: {
       publicUrl: env.PUBLIC_URL,
@@ -156,6 +158,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
             },
     },
     apiFetch: api ? async (request) => api.fetch(request) : (request) => fetch(request),
+    locate: (address) => ipLocator.locate(address),
     sessions: createSessionStore(db),
     identity: identity?.bridge ?? null,
     outbox: env.isProduction

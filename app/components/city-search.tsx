@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
+import { GuessedPlace } from './guessed-place.tsx'
 import { placesFromJson, type Place } from '#app/utils/place.ts'
 
 /**
@@ -47,23 +48,32 @@ export function CitySearch({ defaultLabel, defaultPlaceId }: { defaultLabel: str
   }
 
   // "Use my current location" (JavaScript only): the browser's position, then the nearest city.
-  const [locating, setLocating] = useState<'idle' | 'busy' | 'failed'>('idle')
+  // When the browser refuses or cannot tell, the city of the internet connection is offered.
+  const [locating, setLocating] = useState<'idle' | 'busy' | 'failed' | 'guessed'>('idle')
   const canLocate = enhanced && typeof navigator !== 'undefined' && 'geolocation' in navigator
+  async function nearest(url: string) {
+    const response = await fetch(url)
+    return placesFromJson(response.ok ? await response.json() : { data: [] })[0] ?? null
+  }
   function locate() {
     setLocating('busy')
+    const settle = (place: Place | null, outcome: 'idle' | 'guessed') => {
+      if (!place) return setLocating('failed')
+      choose(place)
+      setLocating(outcome)
+    }
+    const fallBack = () =>
+      nearest('/places/near-me').then(
+        (place) => settle(place, 'guessed'),
+        () => setLocating('failed'),
+      )
     navigator.geolocation.getCurrentPosition(
-      ({ coords }) => {
-        fetch(`/api/v1/places/nearest?latitude=${coords.latitude}&longitude=${coords.longitude}`)
-          .then((response) => (response.ok ? response.json() : { data: [] }))
-          .then((json: unknown) => {
-            const [place] = placesFromJson(json)
-            if (!place) return setLocating('failed')
-            choose(place)
-            setLocating('idle')
-          })
-          .catch(() => setLocating('failed'))
-      },
-      () => setLocating('failed'),
+      ({ coords }) =>
+        void nearest(`/api/v1/places/nearest?latitude=${coords.latitude}&longitude=${coords.longitude}`).then(
+          (place) => (place ? settle(place, 'idle') : fallBack()),
+          fallBack,
+        ),
+      () => void fallBack(),
       { timeout: 15_000, maximumAge: 10 * 60 * 1000 },
     )
   }
@@ -117,9 +127,11 @@ export function CitySearch({ defaultLabel, defaultPlaceId }: { defaultLabel: str
           {t('filters.useLocation')}
         </button>
       ) : null}
-      <p role="status" className="hint">
-        {locating === 'busy' ? t('filters.locating') : locating === 'failed' ? t('filters.locationFailed') : null}
-      </p>
+      <div role="status">
+        {locating === 'busy' ? <p className="hint">{t('filters.locating')}</p> : null}
+        {locating === 'failed' ? <p className="hint">{t('filters.locationFailed')}</p> : null}
+        {locating === 'guessed' ? <GuessedPlace label={text} /> : null}
+      </div>
       {enhanced ? (
         <ul id={listId} role="listbox" className="city-search__options" hidden={!open || options.length === 0} aria-label={t('filters.suggestions')}>
           {options.map((place, index) => (

@@ -3,9 +3,11 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { ExperienceCard } from '#app/components/experience-card.tsx'
+import { GuessedPlace } from '#app/components/guessed-place.tsx'
 import { pageOf } from '#app/utils/api.server.ts'
 import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
 import { experienceSchema } from '#app/utils/experience-schema.ts'
+import { placeFromAddress } from '#app/utils/explore.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useDisplayName } from '#app/utils/use-display-name.ts'
@@ -30,6 +32,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           .then((profile) => profile.display_name, () => null)
       : null
   const now = new Date().toISOString()
+  const saved = user?.lat != null && user.long != null ? { latitude: user.lat, longitude: user.long } : null
+  const guess = saved ? null : await placeFromAddress(request, context)
+  const origin = saved ?? (guess ? { latitude: guess.latitude, longitude: guess.longitude } : null)
   const [mine, nearby] = await Promise.all([
     user
       ? api.get(`v1/users/${user.id}/experiences`, { query: { type: 'upcoming', page: 1 }, schema: pageOf(experienceSchema) })
@@ -40,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         per_page: 6,
         'start_date[gte]': now,
         'start_date[not]': 'null',
-        ...(user?.lat != null && user.long != null ? { 'distance[lte]': 25, latitude: user.lat, longitude: user.long } : {}),
+        ...(origin ? { 'distance[lte]': 25, ...origin } : {}),
       },
       schema: pageOf(experienceSchema),
     }),
@@ -55,14 +60,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       referrer,
       upcoming: mine?.data.slice(0, 3) ?? [],
       nearby: nearby.data,
-      hasLocation: user?.lat != null,
+      hasLocation: Boolean(origin),
+      guessedPlace: guess?.label ?? null,
     },
     { headers },
   )
 }
 
 export default function Home() {
-  const { signedIn, referrer, upcoming, nearby, hasLocation } = useLoaderData<typeof loader>()
+  const { signedIn, referrer, upcoming, nearby, hasLocation, guessedPlace } = useLoaderData<typeof loader>()
   const { t } = useTranslation('home')
   const name = useDisplayName(useOptionalUser())
   return (
@@ -118,6 +124,7 @@ export default function Home() {
       ) : null}
       <section aria-labelledby="nearby-title">
         <h2 id="nearby-title">{hasLocation ? t('nearby.titleNear') : t('nearby.title')}</h2>
+        {guessedPlace ? <GuessedPlace label={guessedPlace} /> : null}
         {nearby.length === 0 ? (
           <p>{t('nearby.empty')}</p>
         ) : (

@@ -4,6 +4,7 @@ import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { CitySearch } from '#app/components/city-search.tsx'
 import { ExperienceCard } from '#app/components/experience-card.tsx'
+import { GuessedPlace } from '#app/components/guessed-place.tsx'
 import { SelectField } from '#app/components/ui/field.tsx'
 import { dateFilters, distanceFilters } from '#app/utils/date-range.ts'
 import { loadExplore } from '#app/utils/explore.server.ts'
@@ -19,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function Explore() {
-  const { date, distance, place, matches, placeError, hasOrigin, experiences, page, query } = useLoaderData<typeof loader>()
+  const { date, distance, place, guessed, matches, placeError, hasOrigin, experiences, page, query } = useLoaderData<typeof loader>()
   const { t } = useTranslation('activities')
   const location = useLocation()
   const { total_pages: totalPages, total_count: totalCount } = experiences.metadata
@@ -51,6 +52,7 @@ export default function Explore() {
           </button>
         </div>
       </Form>
+      {guessed && place ? <GuessedPlace label={place.label} /> : null}
       {placeError ? (
         <div className="notice notice--error" role="alert">
           <p>{t('common:errors.unknown_place')}</p>

@@ -50,6 +50,13 @@ export async function loadExplore(request: Request, context: AppLoadContext) {
     )
   }
 
+  // Nothing chosen and no saved location: start from the city the visitor's connection is in.
+  let guessed = false
+  if (!place && !placeError && (user?.lat == null || user.long == null)) {
+    place = await placeFromAddress(request, context)
+    guessed = Boolean(place)
+  }
+
   const origin = place
     ? { latitude: place.latitude, longitude: place.longitude }
     : user?.lat != null && user.long != null
@@ -68,6 +75,23 @@ export async function loadExplore(request: Request, context: AppLoadContext) {
     },
     schema: pageOf(experienceSchema),
   })
-  const cookie = await exploreCookie.serialize({ date, distance, place: place?.id })
-  return { date, distance, page, query, place, matches: matches.slice(1), placeError, hasOrigin: Boolean(origin), experiences, cookie }
+  // A guessed city is not remembered as the member's choice.
+  const cookie = await exploreCookie.serialize({ date, distance, place: guessed ? undefined : place?.id })
+  return { date, distance, page, query, place, guessed, matches: matches.slice(1), placeError, hasOrigin: Boolean(origin), experiences, cookie }
+}
+
+/**
+ * The US city nearest to where the request comes from (offline IP data, city level), or null:
+ * unknown, private or non-US addresses, or any failure (a guess is never worth an error page).
+ */
+export async function placeFromAddress(request: Request, context: AppLoadContext): Promise<Place | null> {
+  try {
+    const point = await context.services.locate(context.clientAddress)
+    if (!point) return null
+    const nearest = await getApi(request, context).get('v1/places/nearest', { query: { latitude: point.lat, longitude: point.lng }, schema: placeList })
+    return nearest.data[0] ?? null
+  } catch (error) {
+    context.services.log('warn', 'Locating the visitor by address failed', { error: String(error) })
+    return null
+  }
 }

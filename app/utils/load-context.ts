@@ -81,6 +81,8 @@ export interface SignUpInput {
 export interface WebServices {
   config: WebConfig
   apiFetch: (request: Request) => Promise<Response>
+  /** Roughly where an internet address is (city level, offline data); null when unknown or outside the US. */
+  locate: (address: string) => Promise<{ lat: number; lng: number } | null>
   sessions: SessionStore
   identity: IdentityBridge | null
   /** The dev outbox (sent emails), outside production only. */

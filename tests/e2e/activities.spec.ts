@@ -124,6 +124,15 @@ test.describe('without JavaScript', () => {
     await page.getByRole('link', { name: 'Show every upcoming activity' }).click()
     await expect(page.getByRole('heading', { name: 'No activities match these choices' })).toBeHidden()
 
+    // A first visit from a public US address starts near the connection's city, said as a guess.
+    const fromCalifornia = await newVisitor(browser, { javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': '8.8.8.8' } })
+    const guessedPage = await fromCalifornia.newPage()
+    await guessedPage.goto('/activities')
+    await expect(guessedPage.getByRole('status').filter({ hasText: /near .+, CA$/ })).toBeVisible()
+    await expect(guessedPage.getByText(/^We guessed .+, CA from your internet connection/)).toBeVisible()
+    await expect(guessedPage.getByRole('link', { name: 'IP Geolocation by DB-IP' })).toBeVisible()
+    await fromCalifornia.close()
+
     // An unknown place is said plainly.
     await page.goto('/activities?date=any-day&distance=25&q=Qwxzv')
     await expect(page.getByRole('alert')).toBeVisible()
@@ -507,6 +516,16 @@ test.describe('with JavaScript', () => {
     await other.getByRole('button', { name: 'Use my current location' }).click()
     await expect(other.getByText('We could not find where you are. Please type your city or ZIP code instead.')).toBeVisible()
     await refused.close()
+
+    // Refused, from a public US address: the city of the connection is offered, with the data's credit.
+    const public_ = await newVisitor(browser, { permissions: [], extraHTTPHeaders: { 'x-forwarded-for': '8.8.8.8' } })
+    const guessed = await public_.newPage()
+    await guessed.goto('/activities?place=us-or-portland')
+    await guessed.getByRole('button', { name: 'Use my current location' }).click()
+    await expect(guessed.getByRole('combobox', { name: 'City' })).toHaveValue(/, CA$/)
+    await expect(guessed.getByText(/^We guessed .+, CA from your internet connection/)).toBeVisible()
+    await expect(guessed.getByRole('link', { name: 'IP Geolocation by DB-IP' })).toHaveAttribute('href', 'https://db-ip.com')
+    await public_.close()
   })
 
   test('the attendee list opens in a dialog', async ({ browser }) => {
