@@ -4,10 +4,11 @@ import { Form } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
-import { activityFieldOrder, activityFormSchema } from '#app/utils/activity-schema.ts'
+import { activityFieldOrder, activityFormSchema, withStartTime } from '#app/utils/activity-schema.ts'
 import type { Place } from '#app/utils/place.ts'
 import { CitySearch } from './city-search.tsx'
 import { ErrorSummary, summaryFrom } from './error-summary.tsx'
+import { StartTimeField } from './start-time-field.tsx'
 import { ChoiceGroup, FieldErrors, TextField } from './ui/field.tsx'
 
 export interface ActivityFormDefaults {
@@ -61,7 +62,7 @@ export function ActivityForm({
       ticketUrl: defaults.ticketUrl,
       noShowFee: defaults.noShowFee,
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: activityFormSchema }),
+    onValidate: ({ formData }) => parseWithZod(withStartTime(formData), { schema: activityFormSchema }),
   })
   const [venue, setVenue] = useState(String(fields.venueType.initialValue ?? defaults.venueType ?? ''))
   // Without JavaScript both the location and the link stay visible: the radio cannot reveal them.
@@ -112,7 +113,11 @@ export function ActivityForm({
           <TextField id="url" name="url" type="url" label={t('form.url')} hint={t('form.urlHint')} defaultValue={str(fields.url.initialValue)} errors={fields.url.errors} inputMode="url" />
         </div>
         <TextField id="startDate" name="startDate" type="date" label={t('form.startDate')} required defaultValue={str(fields.startDate.initialValue)} errors={fields.startDate.errors} />
-        <TextField id="startTime" name="startTime" type="time" step={300} label={t('form.startTime')} hint={t('form.startTimeHint')} required defaultValue={str(fields.startTime.initialValue)} errors={fields.startTime.errors} />
+        <StartTimeField
+          hour={str(fields.startHour.initialValue) ?? str(fields.startTime.initialValue)?.slice(0, 2)}
+          minute={str(fields.startMinute.initialValue) ?? str(fields.startTime.initialValue)?.slice(3, 5)}
+          errors={fields.startTime.errors}
+        />
         <TextField id="maxAttendees" name="maxAttendees" type="number" min={1} inputMode="numeric" label={t('form.capacity')} hint={t('form.capacityHint')} defaultValue={str(fields.maxAttendees.initialValue)} errors={fields.maxAttendees.errors} />
         <TextField id="ticketUrl" name="ticketUrl" type="url" inputMode="url" label={t('form.ticketUrl')} defaultValue={str(fields.ticketUrl.initialValue)} errors={fields.ticketUrl.errors} />
         <TextField id="noShowFee" name="noShowFee" inputMode="decimal" label={t('form.noShowFee')} hint={t('form.noShowFeeHint')} defaultValue={str(fields.noShowFee.initialValue)} errors={fields.noShowFee.errors} />

@@ -9,7 +9,7 @@ import {
 } from '@remix-run/node'
 import { z } from 'zod'
 import { ApiError } from './api.server.ts'
-import { activityFormSchema, apiFieldToFormField, isPastDate, type ActivityForm } from './activity-schema.ts'
+import { activityFormSchema, apiFieldToFormField, isPastDate, withStartTime, type ActivityForm } from './activity-schema.ts'
 import { getApi } from './auth.server.ts'
 import { experienceSchema } from './experience-schema.ts'
 import { formErrorsFromApi } from './forms.server.ts'
@@ -41,7 +41,7 @@ export async function submitActivityForm(request: Request, context: AppLoadConte
     formData = new FormData()
   }
   if (!photoTooLarge) await pickTypedCity(request, context, formData)
-  const submission = parseWithZod(formData, { schema: activityFormSchema })
+  const submission = parseWithZod(withStartTime(formData), { schema: activityFormSchema })
   const fail = (fieldErrors: Record<string, string[]>, extra: { matches?: Place[] } = {}) => {
     markFormError(context)
     return data(

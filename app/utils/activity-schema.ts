@@ -26,6 +26,9 @@ export const activityFormSchema = z
       .string({ error: e('start_time_required') })
       .regex(/^([01]\d|2[0-3]):[0-5]\d$/, e('start_time_required'))
       .refine((value) => Number(value.slice(3, 5)) % 5 === 0, e('start_time_step')),
+    // The two selects the start time is chosen with (see withStartTime); startTime is what counts.
+    startHour: z.string().optional(),
+    startMinute: z.string().optional(),
     durationMinutes: z.coerce.number().int().min(15).max(24 * 60).optional(),
     maxAttendees: z.coerce.number({ error: e('capacity_positive') }).int(e('capacity_positive')).min(1, e('capacity_positive')).max(1000, e('capacity_too_large')).optional(),
     ticketUrl: optionalUrl,
@@ -33,14 +36,18 @@ export const activityFormSchema = z
     isHostless: z.literal('on').optional(),
     isPremium: z.literal('on').optional(),
   })
-  .superRefine((value, ctx) => {
-    if (value.venueType === 'in_person' && !value.place) {
-      ctx.addIssue({ code: 'custom', path: ['place'], message: e('location_required') })
-    }
-    if (value.venueType === 'online' && !value.url) {
-      ctx.addIssue({ code: 'custom', path: ['url'], message: e('url_invalid') })
-    }
-  })
+  .superRefine(
+    (value, ctx) => {
+      if (value.venueType === 'in_person' && !value.place) {
+        ctx.addIssue({ code: 'custom', path: ['place'], message: e('location_required') })
+      }
+      if (value.venueType === 'online' && !value.url) {
+        ctx.addIssue({ code: 'custom', path: ['url'], message: e('url_invalid') })
+      }
+    },
+    // Also when other fields are wrong, so the member sees every problem at once.
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  )
 export type ActivityForm = z.infer<typeof activityFormSchema>
 
 /** Today's date as YYYY-MM-DD where the member is, to refuse past dates before asking the API. */
@@ -66,3 +73,21 @@ export const apiFieldToFormField: Record<string, string> = {
 }
 
 export const activityFieldOrder = ['title', 'description', 'venueType', 'place', 'address', 'url', 'startDate', 'startTime', 'maxAttendees', 'ticketUrl', 'noShowFee', 'cover']
+
+/**
+ * The start time is chosen with two selects (hour, then minutes in 5-minute steps) so it reads
+ * in the member's 12- or 24-hour convention without JavaScript; they become `startTime` (HH:MM)
+ * before validation, in the browser and on the server alike.
+ */
+export function withStartTime(formData: FormData): FormData {
+  const hour = formData.get('startHour')
+  const minute = formData.get('startMinute')
+  if (typeof hour !== 'string' || typeof minute !== 'string' || !hour || !minute) return formData
+  const merged = new FormData()
+  for (const [key, value] of formData) merged.append(key, value)
+  merged.set('startTime', `${hour.padStart(2, '0')}:${minute.padStart(2, '0')}`)
+  return merged
+}
+
+export const startHours = Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, '0'))
+export const startMinutes = Array.from({ length: 12 }, (_, index) => String(index * 5).padStart(2, '0'))

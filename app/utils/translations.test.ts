@@ -62,6 +62,7 @@ const namespaces = readdirSync(new URL(`${sourceLanguage}/`, localesDir))
  */
 const identical: Record<string, unknown> = {
   fr: [
+    'activities:form.minutes',
     'activities:form.startDate',
     'common:brand',
     'common:footer.copyright',

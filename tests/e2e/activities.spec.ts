@@ -49,7 +49,7 @@ async function createActivity(page: Page, activity: NewActivity) {
   await page.getByRole('radio', { name: 'In person' }).check()
   await page.getByLabel('City').fill(portland.label)
   await page.getByLabel('Date', { exact: true }).fill(start.date)
-  await page.getByLabel('Start time').fill(start.time)
+  await setStartTime(page, start.time)
   if (activity.capacity) await page.getByLabel('How many people can come? (optional)').fill(activity.capacity)
   if (activity.fee) await page.getByLabel('No-show fee in dollars (optional)').fill(activity.fee)
   await page.getByRole('button', { name: 'Publish the activity' }).click()
@@ -67,6 +67,13 @@ async function downloaded(page: Page, click: () => Promise<void>): Promise<{ dow
 }
 
 const fieldError = (page: Page, id: string) => page.locator(`#${id}-error`)
+
+/** Chooses the start time (HH:MM) with the hour and minutes selects. */
+async function setStartTime(page: Page, time: string) {
+  const group = page.getByRole('group', { name: 'Start time' })
+  await group.getByLabel('Hour').selectOption(time.slice(0, 2))
+  await group.getByLabel('Minutes').selectOption(time.slice(3, 5))
+}
 
 test.describe('without JavaScript', () => {
   test('browse and filter: shareable filter URLs, search-and-pick a city, remembered choices, paging, empty state', async ({ browser }) => {
@@ -254,13 +261,17 @@ test.describe('without JavaScript', () => {
     await page.getByRole('radio', { name: 'In person' }).check()
     await page.getByLabel('City').fill('Portland')
     await page.getByLabel('Date', { exact: true }).fill(tomorrow.date)
-    await page.getByLabel('Start time').fill('10:03')
+    // Minutes are chosen in 5-minute steps; the hour alone is not a start time.
+    const startTime = page.getByRole('group', { name: 'Start time' })
+    await expect(startTime.getByLabel('Minutes').locator('option')).toHaveText(['Choose', '00', '05', '10', '15', '20', '25', '30', '35', '40', '45', '50', '55'])
+    await expect(startTime.getByLabel('Hour').locator('option[value="14"]')).toHaveText('2 PM')
+    await startTime.getByLabel('Hour').selectOption('10')
     await page.getByLabel('How many people can come? (optional)').fill('0')
     await page.getByLabel('Ticket link (optional)').fill('tickets please')
     await page.getByLabel('No-show fee in dollars (optional)').fill('$5')
     await submit.click()
     await expect(fieldError(page, 'place')).toContainText('Location must be selected from the dropdown.')
-    await expect(fieldError(page, 'startTime')).toContainText('Choose a start time in 5-minute steps, for example 9:05.')
+    await expect(fieldError(page, 'startTime')).toContainText('Please provide a start time.')
     await expect(fieldError(page, 'maxAttendees')).toContainText('Capacity must be greater than 0.')
     await expect(fieldError(page, 'ticketUrl')).toContainText('Please enter a valid URL, starting with https://')
     await expect(fieldError(page, 'noShowFee')).toContainText('Numbers only, no symbols, for example 5.00.')
@@ -270,7 +281,7 @@ test.describe('without JavaScript', () => {
     await expect(page.getByLabel('Description (optional)')).toHaveValue('Bring your own brushes.')
     await expect(page.getByRole('radio', { name: 'In person' })).toBeChecked()
     await expect(page.getByLabel('Date', { exact: true })).toHaveValue(tomorrow.date)
-    await expect(page.getByLabel('Start time')).toHaveValue('10:03')
+    await expect(startTime.getByLabel('Hour')).toHaveValue('10')
     await expect(page.getByLabel('How many people can come? (optional)')).toHaveValue('0')
     await expect(page.getByLabel('Ticket link (optional)')).toHaveValue('tickets please')
     await expect(page.getByLabel('No-show fee in dollars (optional)')).toHaveValue('$5')
@@ -279,7 +290,7 @@ test.describe('without JavaScript', () => {
     await page.getByRole('radio', { name: 'Portland, OR' }).check()
     const yesterday = localStart(-day)
     await page.getByLabel('Date', { exact: true }).fill(yesterday.date)
-    await page.getByLabel('Start time').fill('10:05')
+    await setStartTime(page, '10:05')
     await page.getByLabel('How many people can come? (optional)').fill('8')
     await page.getByLabel('Ticket link (optional)').fill('')
     await page.getByLabel('No-show fee in dollars (optional)').fill('5.00')
@@ -378,7 +389,7 @@ test.describe('without JavaScript', () => {
     await expect(host.getByLabel('How many people can come? (optional)')).toHaveValue('4')
     const next = localStart(10 * day)
     await host.getByLabel('Date', { exact: true }).fill(next.date)
-    await host.getByLabel('Start time').fill('14:00')
+    await setStartTime(host, '14:00')
     await host.getByRole('button', { name: /Publish/ }).click()
     await expect(host.getByText('Your activity is published.')).toBeVisible()
     const copyId = /\/activities\/([^/?#]+)$/.exec(host.url())?.[1]
@@ -604,6 +615,8 @@ for (const [index, lng] of languages.entries()) {
       await s.visit(`/activities/${hosted}/edit`)
       await s.visit(`/duplicate-activity?from=${hosted}`)
       await s.visit('/create-activity')
+      // The hours read the way the language tells time.
+      await expect(page.locator('#startHour option[value="14"]')).toHaveText({ en: '2 PM', fr: '14 h', nl: '14 uur' }[lng])
       await submitWithoutNativeValidation(page, '#title')
       await expect(page.locator('#title')).toHaveAttribute('aria-invalid', 'true')
       await s.scan('/create-activity with errors')
