@@ -64,7 +64,21 @@ function stopServer(server: ChildProcess): Promise<void> {
   })
 }
 
+/** The browser is Debian's Chromium; installed here when missing (as root), never downloaded by Playwright. */
+async function ensureChromium(): Promise<boolean> {
+  if (existsSync('/usr/bin/chromium')) return true
+  if (process.getuid?.() !== 0) {
+    console.error('[e2e] /usr/bin/chromium is missing. Install it with: sudo apt-get install -y chromium')
+    return false
+  }
+  console.log('[e2e] Installing Debian\'s chromium…')
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+  if ((await run('apt-get', ['update'], env)) !== 0) return false
+  return (await run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], env)) === 0 && existsSync('/usr/bin/chromium')
+}
+
 async function main() {
+  if (!(await ensureChromium())) return 1
   if (!skipBuild) {
     console.log('[e2e] Building…')
     const code = await run('npx', ['remix', 'vite:build'])
