@@ -9,6 +9,8 @@ import { FieldErrors } from './ui/field.tsx'
  */
 export function StartTimeField({ hour, minute, errors }: { hour?: string; minute?: string; errors?: string[] }) {
   const { t } = useTranslation('activities')
+  // The language's convention: "2 PM" (12-hour) or "14 h" / "14 uur" (24-hour).
+  const clockTime = (hour: number) => (t('form.clock') === '12' ? `${hour % 12 || 12} ${t(hour < 12 ? 'form.am' : 'form.pm')}` : String(hour))
   const errorId = errors?.length ? 'startTime-error' : undefined
   const describedBy = ['startTime-hint', errorId].filter(Boolean).join(' ')
   return (
@@ -26,7 +28,7 @@ export function StartTimeField({ hour, minute, errors }: { hour?: string; minute
               <option value="">{t('form.choose')}</option>
               {startHours.map((value) => (
                 <option key={value} value={value}>
-                  {t('form.hourOption', { h24: Number(value), h12: Number(value) % 12 || 12, period: Number(value) < 12 ? 'AM' : 'PM' })}
+                  {t('form.hourOption', { time: clockTime(Number(value)) })}
                 </option>
               ))}
             </select>
