@@ -21,7 +21,16 @@ export async function startJobQueue(options: {
   pollingIntervalSeconds?: number
 }): Promise<JobQueue> {
   const boss = new PgBoss({ connectionString: options.url, max: 3, application_name: 'circle55-jobs' })
-  boss.on('error', (error) => options.logger.error({ err: error }, 'Job queue error'))
+  let stopping = false
+  boss.on('error', (error) => {
+    // Once stopping, a connection still closing may be cut by the database's own shutdown
+    // (57P01 admin_shutdown): expected, not a failure.
+    if (stopping && (error as { code?: unknown }).code === '57P01') {
+      options.logger.debug({ err: error }, 'Job queue connection closed by the database shutdown')
+      return
+    }
+    options.logger.error({ err: error }, 'Job queue error')
+  })
   await boss.start()
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2
   return {
@@ -49,6 +58,7 @@ export async function startJobQueue(options: {
       })
     },
     async stop() {
+      stopping = true
       await boss.stop({ graceful: true, timeout: 10_000, wait: true })
     },
   }
