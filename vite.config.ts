@@ -29,7 +29,6 @@ export default defineConfig({
   plugins: [
     !process.env.VITEST &&
       remix({
-        ignoredRouteFiles: ['**/*.test.{ts,tsx}', '**/__*.*'],
         serverModuleFormat: 'esm',
         future: {
           v3_fetcherPersist: true,
@@ -37,6 +36,7 @@ export default defineConfig({
           v3_throwAbortReason: true,
           v3_singleFetch: true,
           v3_lazyRouteDiscovery: true,
+          v3_routeConfig: true,
         },
       }),
   ],
