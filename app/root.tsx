@@ -27,7 +27,7 @@ import appStyles from './styles/app.css?url'
 import { getAuthState } from './utils/auth.server.ts'
 import { detectLanguage, getT } from './utils/i18next.server.ts'
 import { useNonce } from './utils/nonce.ts'
-import { commitSession, getSession } from './utils/session.server.ts'
+import { commitSession, destroySession, getSession } from './utils/session.server.ts'
 import { takeToast } from './utils/toast.server.ts'
 
 export const handle = { i18n: ['common'] }
@@ -49,7 +49,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     headers.append('Set-Cookie', await commitSession(await getSession(request, context), context))
   }
   if (context.cache.get('sessionEnded')) {
-    const { destroySession } = await import('./utils/session.server.ts')
     headers.append('Set-Cookie', await destroySession(await getSession(request, context), context))
   }
   const t = await getT(request, context)

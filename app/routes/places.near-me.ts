@@ -1,4 +1,4 @@
-import { data, type LoaderFunctionArgs } from '@remix-run/node'
+import type { LoaderFunctionArgs } from '@remix-run/node'
 import { placeFromAddress } from '#app/utils/explore.server.ts'
 
 /**
@@ -7,5 +7,5 @@ import { placeFromAddress } from '#app/utils/explore.server.ts'
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const place = await placeFromAddress(request, context)
-  return data({ data: place ? [place] : [] }, { headers: { 'Cache-Control': 'private, no-store' } })
+  return Response.json({ data: place ? [place] : [] }, { headers: { 'Cache-Control': 'private, no-store' } })
 }
