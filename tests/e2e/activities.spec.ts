@@ -485,7 +485,11 @@ test.describe('with JavaScript', () => {
 
     await page.unroute(`**/activities/${id}.data*`)
     await page.reload()
-    await page.getByRole('button', { name: 'Save my seat' }).click()
+    // Wait for the answer: the optimistic state shows at once, before the server has saved.
+    await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'POST' && response.url().includes(`/activities/${id}.data`)),
+      page.getByRole('button', { name: 'Save my seat' }).click(),
+    ])
     await expect(page.getByText('You are going. See you there!')).toBeVisible()
     await page.reload()
     await expect(page.getByText('You are going. See you there!')).toBeVisible()
