@@ -13,7 +13,6 @@ import { uniqueSlug } from '../users/service.ts'
  */
 export const codeTtlMs = 10 * 60_000
 export const maxCodeAttempts = 5
-export const minimumAge = 55
 
 export interface SignUpRequest {
   email: string

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ageOn, birthYears, daysInMonth } from './birth-date.ts'
+import { ageOn, birthYears, daysInMonth, minimumAge } from './birth-date.ts'
 
 /**
  * Schemas of the identity pages, shared by the browser (conform) and the server.
@@ -48,7 +48,7 @@ export const signUpSchema = z
       ctx.addIssue({ code: 'custom', path: ['birthDay'], message: 'validation.birthDayInvalid' })
       return
     }
-    if (ageOn({ year: value.birthYear, month: value.birthMonth, day: value.birthDay }) < 55) {
+    if (ageOn({ year: value.birthYear, month: value.birthMonth, day: value.birthDay }) < minimumAge) {
       ctx.addIssue({ code: 'custom', path: ['birthYear'], message: 'validation.minimumAge' })
     }
   })

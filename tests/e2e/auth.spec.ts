@@ -15,20 +15,25 @@ test('sign-up is refused under 55, then accepted at 55+ through code, basic info
   expect(years).toHaveLength(45)
   const newest = Math.max(...years)
   const tomorrow = new Date(Date.now() + 24 * 60 * 60 * 1000)
-  test.skip(tomorrow.getFullYear() !== newest + 55, 'no date in the list makes someone 54 on 31 December')
-  const details = { firstName: 'Young', lastName: 'Person', email }
-  await fillSignUpDetails(page, details, { year: newest, month: tomorrow.getMonth() + 1, day: tomorrow.getDate() })
-  await submit(page, 'Continue')
+  // On 31 December no date in the list makes someone 54 (the refusal itself is also covered by
+  // the API tests); the acceptance half still runs.
+  if (tomorrow.getFullYear() === newest + 55) {
+    const details = { firstName: 'Young', lastName: 'Person', email }
+    await fillSignUpDetails(page, details, { year: newest, month: tomorrow.getMonth() + 1, day: tomorrow.getDate() })
+    await submit(page, 'Continue')
 
-  const message = 'You must be at least 55 years old to use the product.'
-  const summary = page.locator('[role="alert"], .error-summary').filter({ hasText: 'There is a problem' }).first()
-  await expect(summary).toBeVisible()
-  await expect(summary).toContainText(message)
-  await expect(page.locator('#birthDate')).toContainText(message)
-  expect(await page.title()).toMatch(/^Error:/)
-  await expect(page.locator('#firstName')).toHaveValue('Young')
-  await expect(page.locator('#lastName')).toHaveValue('Person')
-  await expect(page.locator('#email')).toHaveValue(email)
+    const message = 'You must be at least 55 years old to use the product.'
+    const summary = page.locator('[role="alert"], .error-summary').filter({ hasText: 'There is a problem' }).first()
+    await expect(summary).toBeVisible()
+    await expect(summary).toContainText(message)
+    await expect(page.locator('#birthDate')).toContainText(message)
+    expect(await page.title()).toMatch(/^Error:/)
+    await expect(page.locator('#firstName')).toHaveValue('Young')
+    await expect(page.locator('#lastName')).toHaveValue('Person')
+    await expect(page.locator('#email')).toHaveValue(email)
+  } else {
+    test.info().annotations.push({ type: 'note', description: 'no date in the list makes someone 54 on 31 December' })
+  }
 
   // Now 55+: the oldest year in the list.
   await fillSignUpDetails(page, { firstName: 'Maria', lastName: 'Elder', email, password }, { year: Math.min(...years), month: 3, day: 9 })
