@@ -104,12 +104,12 @@ try {
     await runClient(target.url, 3)
     const result = await runClient(target.url, duration)
     results[target.name] = result
-    console.log(`${target.name}: ${result.rps} req/s, p50 ${result.p50} ms, p95 ${result.p95} ms, p99 ${result.p99} ms${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}`)
+    console.log(`${target.name}: ${result.rps.toFixed(1)} req/s, p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}`)
   }
   const trivial = results[targets[0]!.name]
   const page = results[targets[1]!.name]
   const api = results[targets[2]!.name]
-  if (trivial && page && api) console.log(`Explore page throughput is ${(page.rps / trivial.rps).toFixed(2)}× the trivial route's (goal ≥ 0.5); page p95 ${page.p95} ms (goal ≤ 100), API p95 ${api.p95} ms (goal ≤ 25).`)
+  if (trivial && page && api) console.log(`Explore page throughput is ${(page.rps / trivial.rps).toFixed(2)}× the trivial route's (goal ≥ 0.5); page p95 ${page.p95.toFixed(1)} ms (goal ≤ 100), API p95 ${api.p95.toFixed(1)} ms (goal ≤ 25).`)
 } finally {
   server.kill('SIGTERM')
   await new Promise((resolve) => server.once('exit', resolve))
