@@ -1,0 +1,131 @@
+import type { AppLoadContext } from '@remix-run/node'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSessionStore } from '#api/web-sessions.ts'
+import { loader as rootLoader } from '#app/root.tsx'
+import {
+  createApiHarness,
+  createUser,
+  TEST_PUBLIC_URL,
+  type ApiHarness,
+} from '#tests/api-harness.ts'
+import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { getAuthState } from './auth.server.ts'
+import type { WebServices } from './load-context.ts'
+import { getSessionStorage } from './session.server.ts'
+
+/**
+ * Spec §4's auth gate, through the real API and the real session store: a suspended or banned
+ * member is treated as signed out, told why, and their session ends for good.
+ */
+let database: TestDatabase
+let api: ApiHarness
+let services: WebServices
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  api = await createApiHarness(database.db)
+  services = {
+    config: {
+      publicUrl: TEST_PUBLIC_URL,
+      apiBaseUrl: `${TEST_PUBLIC_URL}/api/`,
+      isProduction: false,
+      secureCookies: false,
+      sessionSecret: 'a test session secret that is long enough',
+      supportEmail: 'help@example.test',
+      devOutbox: false,
+      sentryDsn: null,
+      auth: {
+        kind: 'builtin',
+        issuer: api.issuer,
+        clientId: 'web',
+        clientSecret: 'secret',
+        audience: api.env.API_AUDIENCE,
+      },
+    },
+    apiFetch: async (request) => api.app.fetch(request),
+    locate: async () => null,
+    sessions: createSessionStore(database.db),
+    identity: null,
+    outbox: null,
+    reportError: () => {},
+    log: () => {},
+  }
+})
+
+afterAll(async () => {
+  await database?.drop()
+})
+
+function newContext() {
+  return {
+    cspNonce: 'n',
+    requestId: 'test',
+    clientAddress: '127.0.0.1',
+    services,
+    cache: new Map(),
+  } as unknown as AppLoadContext
+}
+
+/** A signed-in browser: a session record holding a fresh access token, and its cookie. */
+async function signedInCookie(userId: string) {
+  const storage = getSessionStorage(newContext())
+  const session = await storage.getSession()
+  session.set('userId', userId)
+  session.set('subject', userId)
+  session.set('accessToken', await api.signToken(userId))
+  session.set('accessTokenRenewAt', Date.now() + 59_000)
+  const setCookie = await storage.commitSession(session)
+  return setCookie.split(';')[0] ?? ''
+}
+
+function pageRequest(cookie: string) {
+  return new Request(`${TEST_PUBLIC_URL}/`, { headers: { cookie } })
+}
+
+async function sessionRows(userId: string) {
+  return database.db.selectFrom('web_sessions').select('id').where('user_id', '=', userId).execute()
+}
+
+describe('the auth gate (spec §4)', () => {
+  it('lets an active member in', async () => {
+    const member = await createUser(database.db)
+    const state = await getAuthState(pageRequest(await signedInCookie(member.id)), newContext())
+    expect(state).toMatchObject({ status: 'signed-in', user: { id: member.id } })
+  })
+
+  for (const [label, overrides] of [
+    ['suspended', { is_suspended: true }],
+    ['in the suspended state', { state: 'suspended' as const }],
+    ['banned', { banned: true }],
+  ] as const) {
+    it(`treats a member who is ${label} as signed out, says why and ends the session`, async () => {
+      const member = await createUser(database.db)
+      const cookie = await signedInCookie(member.id)
+      await database.db.updateTable('users').set(overrides).where('id', '=', member.id).execute()
+
+      const response = await rootLoader({
+        request: pageRequest(cookie),
+        context: newContext(),
+        params: {},
+      })
+      expect(response.data.user).toBeNull()
+      expect(response.data.suspended).toBe(true)
+      expect(response.data.toast).toEqual({ kind: 'error', key: 'errors.user_suspended' })
+      // The browser is told to drop the cookie, and the record is gone even if it does not.
+      expect(new Headers(response.init?.headers).get('set-cookie')).toMatch(
+        /^session=;.*Expires=Thu, 01 Jan 1970/i,
+      )
+      expect(await sessionRows(member.id)).toEqual([])
+
+      // Lifting the suspension does not revive the old session: the member signs in again.
+      await database.db
+        .updateTable('users')
+        .set({ is_suspended: false, banned: false, state: 'active' })
+        .where('id', '=', member.id)
+        .execute()
+      expect(await getAuthState(pageRequest(cookie), newContext())).toEqual({
+        status: 'signed-out',
+      })
+    })
+  }
+})
