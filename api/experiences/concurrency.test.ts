@@ -5,7 +5,7 @@ import { createDatabase } from '#api/db/database.ts'
 import type { Database, ExperiencesTable } from '#api/db/schema.ts'
 import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { buildListQuery } from './service.ts'
+import { buildListQuery, serializeExperiences } from './service.ts'
 
 const DAY = 86_400_000
 
@@ -95,6 +95,23 @@ describe('attending the last seat', () => {
     expect(statuses.every((status) => status === 200)).toBe(true)
     const stored = await database.db.selectFrom('experiences').select('attendees_count').where('id', '=', experience.id).executeTakeFirstOrThrow()
     expect(stored.attendees_count).toBe(1)
+  })
+})
+
+describe('what a member sees while seats change', () => {
+  it('never shows their seat beside a count read before it was taken', async () => {
+    const member = await createUser(database.db)
+    const readEarlier = await database.db
+      .insertInto('experiences')
+      .values(experienceRow({ max_attendees: 1 }))
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    // The member takes the last seat between the list's read of the row and its viewer lookups.
+    const token = await api.signToken(member.id)
+    expect((await api.request('POST', `v1/experiences/${readEarlier.id}/attendees`, { token, body: { user_id: member.id } })).status).toBe(200)
+
+    const [json] = await serializeExperiences(database.db, [readEarlier], member)
+    expect(json).toMatchObject({ attendees_count: 1, is_full: true, viewer: { is_attending: true, waitlist_position: null } })
   })
 })
 

@@ -149,14 +149,8 @@ export function experienceRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
         'content-disposition': attachmentName(slug, 'ics'),
       })
     }
-    // One snapshot for the row and the viewer's state: a seat taken meanwhile never shows as
-    // "you are going" beside a count that does not include it.
-    const json = await db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .setAccessMode('read only')
-      .execute(async (trx) => serializeExperience(trx, await getExperience(trx, c.req.param('idOrSlug')), c.var.caller))
-    return c.json({ data: [json] })
+    const experience = await getExperience(db, c.req.param('idOrSlug'))
+    return c.json({ data: [await serializeExperience(db, experience, c.var.caller)] })
   })
 
   registry.add({

@@ -232,7 +232,7 @@ export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], 
   const hostIds = [...new Set(rows.map((row) => row.host_id).filter((id): id is string => id !== null))]
   const coverIds = [...new Set(rows.map((row) => row.cover_media_id).filter((id): id is string => id !== null))]
 
-  const [hosts, covers, attending, positions] = await Promise.all([
+  const [hosts, covers, viewer] = await Promise.all([
     hostIds.length
       ? db
           .selectFrom('users')
@@ -254,22 +254,15 @@ export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], 
     coverIds.length
       ? db.selectFrom('media').select(['id', 'storage_key', 'thumbnail_key']).where('id', 'in', coverIds).execute()
       : [],
-    caller
-      ? db
-          .selectFrom('experience_attendees')
-          .select('experience_id')
-          .where('user_id', '=', caller.id)
-          .where('experience_id', 'in', ids)
-          .execute()
-      : [],
-    caller ? waitlistPositions(db, caller.id, ids) : new Map<string, number>(),
+    caller ? viewerStates(db, caller.id, ids) : new Map<string, ViewerState>(),
   ])
   const hostById = new Map(hosts.map((host) => [host.id, host]))
   const coverById = new Map(covers.map((cover) => [cover.id, cover]))
-  const attendingIds = new Set(attending.map((row) => row.experience_id))
   const now = Date.now()
 
-  return rows.map((row) => {
+  return rows.map((listed) => {
+    const viewerState = viewer.get(listed.id)
+    const row = viewerState ? { ...listed, attendees_count: viewerState.attendees_count } : listed
     const host = row.host_id ? hostById.get(row.host_id) : undefined
     const cover = row.cover_media_id ? coverById.get(row.cover_media_id) : undefined
     const signedIn = caller !== null
@@ -318,10 +311,10 @@ export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], 
         row.distance_m === undefined || row.distance_m === null ? null : Math.round((row.distance_m / METERS_PER_MILE) * 10) / 10,
       viewer: signedIn
         ? {
-            is_attending: attendingIds.has(row.id),
+            is_attending: viewerState?.is_attending ?? false,
             is_host: isHost,
             can_manage: canManage(row, caller),
-            waitlist_position: positions.get(row.id) ?? null,
+            waitlist_position: viewerState?.waitlist_position ?? null,
           }
         : null,
     }
@@ -333,16 +326,29 @@ export async function serializeExperience(db: DB | Trx, row: ExperienceRow, call
   return json as ExperienceJson
 }
 
-/** 1-based FIFO positions (join time, then user id) of `userId` on the lists of `experienceIds`. */
-async function waitlistPositions(db: DB | Trx, userId: string, experienceIds: string[]) {
-  const result = await sql<{ experience_id: string; position: number }>`
-    SELECT w.experience_id,
-      (SELECT count(*)::int FROM waitlist_entries o
-        WHERE o.experience_id = w.experience_id AND (o.created_at, o.user_id) <= (w.created_at, w.user_id)) AS position
-    FROM waitlist_entries w
-    WHERE w.user_id = ${userId} AND w.experience_id = ANY(${experienceIds}::uuid[])
+interface ViewerState {
+  attendees_count: number
+  is_attending: boolean
+  /** 1-based FIFO position (join time, then user id) on the notify list, or null. */
+  waitlist_position: number | null
+}
+
+/**
+ * What `userId` sees of each of `experienceIds`: the attendee count, their seat and their place on
+ * the notify list, read in one statement (one snapshot), so a seat taken or a promotion from the
+ * list between two reads never shows "you are going" beside a count that leaves the seat out.
+ */
+async function viewerStates(db: DB | Trx, userId: string, experienceIds: string[]) {
+  const result = await sql<ViewerState & { id: string }>`
+    SELECT e.id, e.attendees_count,
+      EXISTS (SELECT 1 FROM experience_attendees a WHERE a.experience_id = e.id AND a.user_id = ${userId}) AS is_attending,
+      CASE WHEN w.user_id IS NOT NULL THEN (SELECT count(*)::int FROM waitlist_entries o
+        WHERE o.experience_id = e.id AND (o.created_at, o.user_id) <= (w.created_at, w.user_id)) END AS waitlist_position
+    FROM experiences e
+    LEFT JOIN waitlist_entries w ON w.experience_id = e.id AND w.user_id = ${userId}
+    WHERE e.id = ANY(${experienceIds}::uuid[])
   `.execute(db)
-  return new Map(result.rows.map((row) => [row.experience_id, Number(row.position)]))
+  return new Map(result.rows.map(({ id, ...state }) => [id, state]))
 }
 
 // ---------------------------------------------------------------------------------------------
