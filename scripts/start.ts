@@ -21,16 +21,10 @@ function newest(dir: string): number {
 const stale =
   !existsSync(buildFile) ||
   statSync(buildFile).mtimeMs <
-    Math.max(
-      newest(path.join(root, 'app')),
-      newest(path.join(root, 'public/locales')),
-      statSync(path.join(root, 'vite.config.ts')).mtimeMs,
-    )
+    Math.max(newest(path.join(root, 'app')), newest(path.join(root, 'public/locales')), statSync(path.join(root, 'vite.config.ts')).mtimeMs)
 if (stale) {
   console.log('Building the web app (first start or changed sources)…')
   const result = spawnSync('npx', ['remix', 'vite:build'], { cwd: root, stdio: 'inherit' })
   if (result.status !== 0) process.exit(result.status ?? 1)
 }
-await import(path.join(root, 'server.ts')).then((server: { main: () => Promise<void> }) =>
-  server.main(),
-)
+await import(path.join(root, 'server.ts')).then((server: { main: () => Promise<void> }) => server.main())

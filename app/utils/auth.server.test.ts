@@ -9,7 +9,7 @@ import {
   type ApiHarness,
 } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { getAuthState } from './auth.server.ts'
+import { accessTokenCacheMs, getAuthState } from './auth.server.ts'
 import type { WebServices } from './load-context.ts'
 import { getSessionStorage } from './session.server.ts'
 
@@ -73,7 +73,7 @@ async function signedInCookie(userId: string) {
   session.set('userId', userId)
   session.set('subject', userId)
   session.set('accessToken', await api.signToken(userId))
-  session.set('accessTokenRenewAt', Date.now() + 59_000)
+  session.set('accessTokenRenewAt', Date.now() + accessTokenCacheMs)
   const setCookie = await storage.commitSession(session)
   return setCookie.split(';')[0] ?? ''
 }

@@ -15,8 +15,8 @@ test('sign-up is refused under 55, then accepted at 55+ through code, basic info
   expect(years).toHaveLength(45)
   const newest = Math.max(...years)
   const tomorrow = new Date(Date.now() + 24 * 60 * 60 * 1000)
-  // On 31 December no date in the list makes someone 54 (the refusal itself is also covered by
-  // the API tests); the acceptance half still runs.
+  // On 31 December no date in the list makes someone 54 (the refusal is also covered by the
+  // sign-up schema's unit tests); the acceptance half still runs.
   if (tomorrow.getFullYear() === newest + 55) {
     const details = { firstName: 'Young', lastName: 'Person', email }
     await fillSignUpDetails(page, details, { year: newest, month: tomorrow.getMonth() + 1, day: tomorrow.getDate() })

@@ -35,10 +35,7 @@ export class Scanner {
         ...results.violations.map((violation) => {
           const nodes = violation.nodes
             .slice(0, 5)
-            .map(
-              (node) =>
-                `      - ${node.target.join(' ')}\n        ${node.html.slice(0, 200)}\n        ${(node.failureSummary ?? '').replace(/\n/g, '\n        ')}`,
-            )
+            .map((node) => `      - ${node.target.join(' ')}\n        ${node.html.slice(0, 200)}\n        ${(node.failureSummary ?? '').replace(/\n/g, '\n        ')}`)
             .join('\n')
           return `  [${violation.impact}] ${violation.id}: ${violation.help} (${violation.nodes.length} node(s))\n    ${violation.helpUrl}\n${nodes}`
         }),
@@ -53,9 +50,7 @@ export class Scanner {
   }
 
   report() {
-    const text = this.found
-      .map((entry) => `${entry.page}\n${entry.violations.join('\n')}`)
-      .join('\n\n')
+    const text = this.found.map((entry) => `${entry.page}\n${entry.violations.join('\n')}`).join('\n\n')
     expect(this.found, `Accessibility violations:\n\n${text}`).toEqual([])
   }
 }

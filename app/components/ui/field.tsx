@@ -36,7 +36,6 @@ export function TextField({ id, label, hint, errors, ...input }: FieldProps & In
         id={id}
         aria-invalid={errors?.length ? true : undefined}
         aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-        type="text"
         {...input}
       />
     </div>
