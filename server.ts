@@ -47,10 +47,9 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
   const secrets = await loadSecrets(db, env)
   const reportError = await initErrorReporting(env, logger)
   const jobs = await startJobQueue({ url: database.url, logger })
-  if (env.SMTP_URL) {
-    await startEmailDelivery({ db, queue: jobs, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger })
-  }
-  const mailer = createMailer({ db, smtpUrl: env.SMTP_URL, queue: jobs })
+  const smtp = env.SMTP_URL ? { url: env.SMTP_URL, from: env.MAIL_FROM } : undefined
+  if (smtp) await startEmailDelivery({ db, queue: jobs, smtp, logger })
+  const mailer = createMailer({ db, smtp, queue: jobs, logger })
   const identity =
     env.auth === 'builtin' ? createIdentityProvider({ env, db, mailer, secrets }) : null
 

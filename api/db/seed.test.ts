@@ -85,7 +85,7 @@ describe('demo data (issue 2 §3)', () => {
   it('lets the named demo accounts and seeded members sign in with the demo password', async () => {
     const accounts = createAccounts({
       db: database.db,
-      mailer: { send: async () => {} },
+      mailer: { send: async () => {}, sendNow: async () => ({ sent: true }) },
       codeSecret: 'test-secret',
     })
     for (const email of [...demoAccounts, 'member1@demo.test', 'member300@demo.test']) {

@@ -9,7 +9,8 @@ import { createMailer, startEmailDelivery } from './mailer.ts'
 
 /**
  * Email through the outbox and the job queue to a real SMTP server on loopback (smtp-server),
- * including a mail server that refuses at first: the job is retried until it is delivered.
+ * including a mail server that refuses at first: queued mail is retried until it is delivered,
+ * while a code is sent at once and, when that fails, reported and never sent late.
  */
 let database: TestDatabase
 let queue: JobQueue
@@ -41,7 +42,7 @@ beforeAll(async () => {
   smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`
   const logger = createLogger(parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }))
   queue = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5 })
-  await startEmailDelivery({ db: database.db, queue, smtpUrl, from: 'Circle 55 <hello@circle55.example>', logger, retryDelaySeconds: 1 })
+  await startEmailDelivery({ db: database.db, queue, smtp: smtpOptions(), logger, retryDelaySeconds: 1 })
 })
 
 afterAll(async () => {
@@ -49,6 +50,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()))
   await database?.drop()
 })
+
+const smtpOptions = (url = smtpUrl) => ({ url, from: 'Circle 55 <hello@circle55.example>', timeoutMs: 2_000 })
 
 async function waitFor<T>(read: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs
@@ -62,7 +65,7 @@ async function waitFor<T>(read: () => Promise<T | undefined> | T | undefined, ti
 
 describe('email delivery', () => {
   it('records the email in the outbox, then a background job sends it over SMTP', async () => {
-    const mailer = createMailer({ db: database.db, smtpUrl, queue })
+    const mailer = createMailer({ db: database.db, smtp: smtpOptions(), queue })
     await mailer.send({ to: 'ada@example.com', subject: 'Your code', text: 'Your code is 123456', kind: 'code', locale: 'en' })
     const message = await waitFor(() => received.find((m) => m.to.includes('ada@example.com')))
     expect(message.raw).toContain('Subject: Your code')
@@ -76,7 +79,7 @@ describe('email delivery', () => {
 
   it('retries when the mail server refuses, and sends once', async () => {
     refusals = 1
-    const mailer = createMailer({ db: database.db, smtpUrl, queue })
+    const mailer = createMailer({ db: database.db, smtp: smtpOptions(), queue })
     await mailer.send({ to: 'grace@example.com', subject: 'Welcome', text: 'Welcome to Circle 55', kind: 'welcome', locale: 'en' })
     await waitFor(() => received.find((m) => m.to.includes('grace@example.com')))
     expect(refusals).toBe(0)
@@ -88,5 +91,36 @@ describe('email delivery', () => {
     await mailer.send({ to: 'lin@example.com', subject: 'Code', text: '654321', kind: 'code', locale: 'en' })
     const row = await database.db.selectFrom('email_outbox').selectAll().where('to_address', '=', 'lin@example.com').executeTakeFirstOrThrow()
     expect(row.sent_at).toBeNull()
+  })
+
+  it('sends a code at once, without the queue', async () => {
+    const mailer = createMailer({ db: database.db, smtp: smtpOptions(), queue })
+    expect(await mailer.sendNow({ to: 'ines@example.com', subject: 'Your code', text: 'Your code is 111222', kind: 'signInCode', locale: 'en' })).toEqual({ sent: true })
+    // Already there when sendNow returns: nobody waited for a worker.
+    expect(received.filter((m) => m.to.includes('ines@example.com'))).toHaveLength(1)
+    const row = await database.db.selectFrom('email_outbox').select('sent_at').where('to_address', '=', 'ines@example.com').executeTakeFirstOrThrow()
+    expect(row.sent_at).not.toBeNull()
+  })
+
+  it('says a code was not sent when the mail server refuses, logs it as an error, and never sends it later', async () => {
+    refusals = 1
+    const errors: string[] = []
+    const logger = { ...createLogger(parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent' })), error: (_data: unknown, message: string) => errors.push(message) }
+    const mailer = createMailer({ db: database.db, smtp: smtpOptions(), queue, logger: logger as never })
+    expect(await mailer.sendNow({ to: 'jo@example.com', subject: 'Your code', text: 'Your code is 333444', kind: 'signInCode', locale: 'en' })).toEqual({ sent: false })
+    expect(errors).toEqual(['Email could not be sent'])
+    // The queue's retries (1 s here) would have delivered it by now.
+    await new Promise((resolve) => setTimeout(resolve, 3_000))
+    expect(received.filter((m) => m.to.includes('jo@example.com'))).toHaveLength(0)
+    const row = await database.db.selectFrom('email_outbox').select('sent_at').where('to_address', '=', 'jo@example.com').executeTakeFirstOrThrow()
+    expect(row.sent_at).toBeNull()
+  })
+
+  it('says a code was not sent when no mail server answers at all', async () => {
+    const closed = smtpOptions('smtp://127.0.0.1:9')
+    const mailer = createMailer({ db: database.db, smtp: closed, queue })
+    const started = Date.now()
+    expect(await mailer.sendNow({ to: 'kim@example.com', subject: 'Your code', text: '555666', kind: 'signInCode', locale: 'en' })).toEqual({ sent: false })
+    expect(Date.now() - started).toBeLessThan(5_000)
   })
 })

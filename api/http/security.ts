@@ -73,17 +73,35 @@ export function refuseCrossSite(allowedOrigins: string[]) {
   }
 }
 
-interface Limit {
+export interface Limit {
   name: string
   max: number
   windowSeconds: number
 }
 
 /**
+ * Counts one hit against a fixed-window limit in PostgreSQL (shared by every instance) and says
+ * whether it went over. The count and the check are one statement, so parallel requests can
+ * never all slip under the limit together.
+ */
+export async function countHit(db: DB, limit: Limit, key: string) {
+  const row = await sql<{ count: number; window_start: Date }>`
+    INSERT INTO rate_limits (key, window_start, count) VALUES (${`${limit.name}:${key}`}, now(), 1)
+    ON CONFLICT (key) DO UPDATE SET
+      count = CASE WHEN rate_limits.window_start < now() - make_interval(secs => ${limit.windowSeconds}) THEN 1 ELSE rate_limits.count + 1 END,
+      window_start = CASE WHEN rate_limits.window_start < now() - make_interval(secs => ${limit.windowSeconds}) THEN now() ELSE rate_limits.window_start END
+    RETURNING count, window_start`.execute(db)
+  const result = row.rows[0]!
+  const retryAfter = Math.max(1, Math.ceil(limit.windowSeconds - (Date.now() - result.window_start.getTime()) / 1000))
+  return { over: result.count > limit.max, retryAfter }
+}
+
+/**
  * Fixed-window limits keyed on the connection's address (or the proxy-reported one only when
  * TRUST_PROXY says how many proxies to trust, so clients cannot forge it). Counters for writes
  * and sign-in live in PostgreSQL so every instance shares them; the general limit is kept per
- * instance in memory to keep reads off the database.
+ * instance in memory to keep reads off the database. Sign-in, code and reset attempts are also
+ * limited per account, by the identity provider (api/identity/accounts.ts).
  */
 export function rateLimits(options: { db: DB; general: Limit; writes: Limit; auth: Limit; isAuthPath: (req: Request) => boolean }) {
   const memory = new Map<string, { windowStart: number; count: number }>()
@@ -91,18 +109,7 @@ export function rateLimits(options: { db: DB; general: Limit; writes: Limit; aut
     const now = Date.now()
     for (const [key, entry] of memory) if (now - entry.windowStart > options.general.windowSeconds * 1000) memory.delete(key)
   }, 60_000).unref()
-
-  async function hit(limit: Limit, key: string) {
-    const row = await sql<{ count: number; window_start: Date }>`
-      INSERT INTO rate_limits (key, window_start, count) VALUES (${`${limit.name}:${key}`}, now(), 1)
-      ON CONFLICT (key) DO UPDATE SET
-        count = CASE WHEN rate_limits.window_start < now() - make_interval(secs => ${limit.windowSeconds}) THEN 1 ELSE rate_limits.count + 1 END,
-        window_start = CASE WHEN rate_limits.window_start < now() - make_interval(secs => ${limit.windowSeconds}) THEN now() ELSE rate_limits.window_start END
-      RETURNING count, window_start`.execute(options.db)
-    const result = row.rows[0]!
-    const retryAfter = Math.max(1, Math.ceil(limit.windowSeconds - (Date.now() - result.window_start.getTime()) / 1000))
-    return { over: result.count > limit.max, retryAfter }
-  }
+  const hit = (limit: Limit, key: string) => countHit(options.db, limit, key)
 
   return async (req: Request, res: Response, next: NextFunction) => {
     const key = req.ip ?? 'unknown'

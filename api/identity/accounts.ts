@@ -1,9 +1,11 @@
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
+import { createHmac, randomInt } from 'node:crypto'
 import { hash, verify } from '@node-rs/argon2'
+import { sql } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { CodePurpose } from '../db/schema.ts'
 import { emailT } from '../i18n.ts'
 import type { Mailer } from '../email/mailer.ts'
+import { countHit, type Limit } from '../http/security.ts'
 import { uniqueSlug } from '../users/service.ts'
 
 /**
@@ -13,6 +15,24 @@ import { uniqueSlug } from '../users/service.ts'
  */
 export const codeTtlMs = 10 * 60_000
 export const maxCodeAttempts = 5
+
+/**
+ * Limits per account (the email address, registered or not), on top of the per-address limits
+ * of the HTTP layer: an attacker with many addresses still gets only this many tries at one
+ * account. Each try is counted before it is checked, in one statement (countHit), so parallel
+ * tries cannot slip under the limit together; a try that succeeds gives its count back, so only
+ * failures use up an account's allowance (a member signing in often is never held up).
+ */
+const fifteenMinutes = 15 * 60
+export const accountLimits = {
+  password: { name: 'account-password', max: 10, windowSeconds: fifteenMinutes },
+  codeSend: { name: 'account-code-send', max: 5, windowSeconds: fifteenMinutes },
+  codeCheck: { name: 'account-code-check', max: 10, windowSeconds: fifteenMinutes },
+} satisfies Record<string, Limit>
+
+type Failure<E extends string> = { error: E }
+export type CodeCheckError = 'invalid' | 'expired' | 'too_many'
+export type SendError = 'too_many' | 'not_sent'
 
 export interface SignUpRequest {
   email: string
@@ -26,8 +46,8 @@ export interface SignUpRequest {
 // A real argon2id hash to verify against when the email is unknown, so timing reveals nothing.
 const dummyHash = hash('timing-equaliser-not-a-password')
 
-export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: string }) {
-  const { db, mailer } = options
+export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: string; limits?: typeof accountLimits }) {
+  const { db, mailer, limits = accountLimits } = options
   const hmac = (email: string, code: string) =>
     createHmac('sha256', options.codeSecret).update(`${email.toLowerCase()}:${code}`).digest('hex')
 
@@ -64,75 +84,97 @@ export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: st
     return code
   }
 
-  async function consumeCode(
-    email: string,
-    code: string,
-    purpose: CodePurpose,
-  ): Promise<{ error: 'invalid' | 'expired' } | { payload: Record<string, unknown> | null }> {
-    const row = await db
+  /**
+   * Checks a code and counts the attempt in one statement: the attempt is counted, the limit
+   * checked and a matching code consumed together, so parallel guesses can never get more than
+   * `maxCodeAttempts` tries at a code, and a code is used once.
+   */
+  async function consumeCode(email: string, code: string, purpose: CodePurpose): Promise<Failure<'invalid' | 'expired'> | { payload: Record<string, unknown> | null }> {
+    const candidate = hmac(email, code.trim())
+    const { rows } = await sql<{ matched: boolean; attempts: number; payload: Record<string, unknown> | null }>`
+      UPDATE login_codes
+      SET attempts = attempts + 1,
+          consumed_at = CASE WHEN code_hash = ${candidate} THEN now() END
+      WHERE id = (
+          SELECT id FROM login_codes
+          WHERE email = ${email} AND purpose = ${purpose} AND consumed_at IS NULL
+          ORDER BY created_at DESC LIMIT 1
+        )
+        AND consumed_at IS NULL AND attempts < ${maxCodeAttempts} AND expires_at > now()
+      RETURNING consumed_at IS NOT NULL AS matched, attempts, payload`.execute(db)
+    const row = rows[0]
+    if (row?.matched) return { payload: row.payload }
+    if (row) return { error: row.attempts >= maxCodeAttempts ? 'expired' : 'invalid' }
+    // Nothing counted: the latest code is spent, expired, or there is none.
+    const pending = await db
       .selectFrom('login_codes')
-      .selectAll()
+      .select('id')
       .where('email', '=', email)
       .where('purpose', '=', purpose)
       .where('consumed_at', 'is', null)
-      .orderBy('created_at', 'desc')
       .executeTakeFirst()
-    if (!row) return { error: 'invalid' as const }
-    if (row.expires_at.getTime() < Date.now() || row.attempts >= maxCodeAttempts) return { error: 'expired' as const }
-    const expected = Buffer.from(row.code_hash, 'hex')
-    const actual = Buffer.from(hmac(email, code.trim()), 'hex')
-    if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) {
-      await db.updateTable('login_codes').set((eb) => ({ attempts: eb('attempts', '+', 1) })).where('id', '=', row.id).execute()
-      return { error: 'invalid' as const }
-    }
-    const consumed = await db
-      .updateTable('login_codes')
-      .set({ consumed_at: new Date() })
-      .where('id', '=', row.id)
-      .where('consumed_at', 'is', null)
-      .returning('payload')
-      .executeTakeFirst()
-    if (!consumed) return { error: 'invalid' as const }
-    return { payload: consumed.payload }
+    return { error: pending ? 'expired' : 'invalid' }
   }
 
-  async function sendEmail(to: string, language: string, kind: string, vars: Record<string, string>) {
+  /** Counts one try against an account's limit; true when the account has had too many. */
+  async function overLimit(limit: Limit, email: string) {
+    return (await countHit(db, limit, email.toLowerCase())).over
+  }
+
+  /** A try that succeeded does not count against the account. */
+  async function forgiveTry(limit: Limit, email: string) {
+    await sql`UPDATE rate_limits SET count = greatest(count - 1, 0) WHERE key = ${`${limit.name}:${email.toLowerCase()}`}`.execute(db)
+  }
+
+  function composeEmail(to: string, language: string, kind: string, vars: Record<string, string>) {
     const t = emailT(language)
-    await mailer.send({
+    return {
       to,
       kind,
       locale: language,
       subject: t(`${kind}.subject`, vars),
       text: [t('greeting', vars), '', t(`${kind}.body`, vars), '', t('signature')].join('\n'),
-    })
+    }
+  }
+
+  /** A code email goes out now or the member is told it did not (never retried later). */
+  async function sendCodeEmail(to: string, language: string, kind: string, vars: Record<string, string>): Promise<Failure<'not_sent'> | { ok: true }> {
+    const { sent } = await mailer.sendNow(composeEmail(to, language, kind, vars))
+    return sent ? { ok: true } : { error: 'not_sent' }
   }
 
   return {
-    async verifyPassword(email: string, password: string) {
+    async verifyPassword(email: string, password: string): Promise<Failure<'invalid' | 'too_many'> | { accountId: string }> {
+      if (await overLimit(limits.password, email)) return { error: 'too_many' }
       const account = await findByEmail(email)
       if (!account?.password_hash || !account.auth_subject) {
         await verify(await dummyHash, password).catch(() => false)
-        return { error: 'invalid' as const }
+        return { error: 'invalid' }
       }
       const ok = await verify(account.password_hash, password).catch(() => false)
-      return ok ? { accountId: account.auth_subject } : { error: 'invalid' as const }
+      if (!ok) return { error: 'invalid' }
+      await forgiveTry(limits.password, email)
+      return { accountId: account.auth_subject }
     },
 
-    async sendCode(email: string, purpose: 'sign_in' | 'reset_password', language: 'en' | 'fr' | 'nl') {
+    async sendCode(email: string, purpose: 'sign_in' | 'reset_password', language: 'en' | 'fr' | 'nl'): Promise<Failure<SendError> | { ok: true }> {
+      if (await overLimit(limits.codeSend, email)) return { error: 'too_many' }
       const account = await findByEmail(email)
-      if (!account) return
+      if (!account) return { ok: true }
       const code = await issueCode(email, purpose)
-      await sendEmail(email, account.locale ?? language, purpose === 'sign_in' ? 'signInCode' : 'resetCode', {
+      return sendCodeEmail(email, account.locale ?? language, purpose === 'sign_in' ? 'signInCode' : 'resetCode', {
         code,
         name: account.first_name ?? '',
       })
     },
 
-    async verifyCode(email: string, code: string, purpose: 'sign_in' | 'reset_password') {
+    async verifyCode(email: string, code: string, purpose: 'sign_in' | 'reset_password'): Promise<Failure<CodeCheckError> | { accountId: string }> {
+      if (await overLimit(limits.codeCheck, email)) return { error: 'too_many' }
       const result = await consumeCode(email, code, purpose)
       if ('error' in result) return result
+      await forgiveTry(limits.codeCheck, email)
       const account = await findByEmail(email)
-      if (!account?.auth_subject) return { error: 'invalid' as const }
+      if (!account?.auth_subject) return { error: 'invalid' }
       return { accountId: account.auth_subject }
     },
 
@@ -140,15 +182,15 @@ export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: st
      * Starts a sign-up: the details wait with a code sent to the address. If the address already
      * has an account, its owner gets a sign-in code instead; the page says the same either way.
      */
-    async startSignUp(request: SignUpRequest) {
+    async startSignUp(request: SignUpRequest): Promise<Failure<SendError> | { ok: true }> {
+      if (await overLimit(limits.codeSend, request.email)) return { error: 'too_many' }
       const existing = await findByEmail(request.email)
       if (existing) {
         const code = await issueCode(request.email, 'sign_in')
-        await sendEmail(request.email, existing.locale ?? request.language, 'existingAccount', {
+        return sendCodeEmail(request.email, existing.locale ?? request.language, 'existingAccount', {
           code,
           name: existing.first_name ?? '',
         })
-        return
       }
       const passwordHash = request.password ? await hash(request.password) : null
       const code = await issueCode(request.email, 'sign_up', {
@@ -158,18 +200,21 @@ export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: st
         language: request.language,
         passwordHash,
       })
-      await sendEmail(request.email, request.language, 'signUpCode', { code, name: request.firstName })
+      return sendCodeEmail(request.email, request.language, 'signUpCode', { code, name: request.firstName })
     },
 
     /** Confirms a sign-up (or, for an existing account, signs in) with the emailed code. */
-    async confirmSignUp(email: string, code: string) {
+    async confirmSignUp(email: string, code: string): Promise<Failure<CodeCheckError> | { accountId: string; created: boolean }> {
+      if (await overLimit(limits.codeCheck, email)) return { error: 'too_many' }
       const signUp = await consumeCode(email, code, 'sign_up')
       if ('error' in signUp) {
         const signIn = await consumeCode(email, code, 'sign_in')
         if ('error' in signIn) return signUp.error === 'expired' ? signUp : signIn
+        await forgiveTry(limits.codeCheck, email)
         const account = await findByEmail(email)
-        return account?.auth_subject ? { accountId: account.auth_subject, created: false } : { error: 'invalid' as const }
+        return account?.auth_subject ? { accountId: account.auth_subject, created: false } : { error: 'invalid' }
       }
+      await forgiveTry(limits.codeCheck, email)
       const payload = signUp.payload as {
         firstName: string
         lastName: string
@@ -199,15 +244,17 @@ export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: st
         await trx.insertInto('audit_log').values({ actor_id: id, action: 'user.sign_up', target_type: 'user', target_id: id }).execute()
         return id
       })
-      await sendEmail(email, payload.language, 'welcome', { name: payload.firstName })
+      await mailer.send(composeEmail(email, payload.language, 'welcome', { name: payload.firstName }))
       return { accountId, created: true }
     },
 
-    async resetPassword(email: string, code: string, password: string) {
+    async resetPassword(email: string, code: string, password: string): Promise<Failure<CodeCheckError> | { ok: true }> {
+      if (await overLimit(limits.codeCheck, email)) return { error: 'too_many' }
       const result = await consumeCode(email, code, 'reset_password')
       if ('error' in result) return result
+      await forgiveTry(limits.codeCheck, email)
       const account = await findByEmail(email)
-      if (!account) return { error: 'invalid' as const }
+      if (!account) return { error: 'invalid' }
       const passwordHash = await hash(password)
       await db
         .insertInto('credentials')
@@ -216,7 +263,7 @@ export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: st
         .execute()
       // A new password ends every existing session.
       await db.deleteFrom('web_sessions').where('user_id', '=', account.id).execute()
-      return { ok: true as const }
+      return { ok: true }
     },
 
     async claims(accountId: string) {

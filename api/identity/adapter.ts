@@ -1,4 +1,4 @@
-import type { Adapter, AdapterPayload } from 'oidc-provider'
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider'
 import { sql } from 'kysely'
 import type { DB } from '../db/database.ts'
 
@@ -59,13 +59,23 @@ export function pgAdapterFactory(db: DB) {
       return this.findWhere('user_code', userCode)
     }
 
+    /**
+     * oidc-provider checks `consumed` and then calls this: two token requests racing with one
+     * authorization code would both pass its check. Consuming here is conditional, so only one
+     * wins; the other gets invalid_grant. Refresh tokens are left out: the web app's own parallel
+     * renewals for one member must not end the member's session.
+     */
     async consume(id: string) {
-      await db
+      const consumed = await db
         .updateTable('oidc_payloads')
         .set({ consumed_at: sql`now()` })
         .where('type', '=', this.type)
         .where('id', '=', id)
-        .execute()
+        .where('consumed_at', 'is', null)
+        .executeTakeFirst()
+      if (consumed.numUpdatedRows === 0n && this.type !== 'RefreshToken') {
+        throw new errors.InvalidGrant(`${this.type} already consumed`)
+      }
     }
 
     async destroy(id: string) {

@@ -33,7 +33,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const result = await identity.verifyPassword(submission.value.email, submission.value.password)
   if ('error' in result) {
     markFormError(context)
-    return data(submission.reply({ formErrors: ['auth:signIn.invalid'], hideFields: ['password'] }), { status: 400 })
+    const tooMany = result.error === 'too_many'
+    return data(submission.reply({ formErrors: [tooMany ? 'auth:errors.tooManyAttempts' : 'auth:signIn.invalid'], hideFields: ['password'] }), { status: tooMany ? 429 : 400 })
   }
   return completeSignIn(context, interaction.uid, result.accountId)
 }

@@ -8,7 +8,7 @@ import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { IdentityLayout } from '#app/components/identity-layout.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
-import { completeSignIn, requireInteraction } from '#app/utils/identity.server.ts'
+import { codeErrorKey, completeSignIn, requireInteraction, sendErrorReply } from '#app/utils/identity.server.ts'
 import { sendCodeSchema, verifyCodeSchema } from '#app/utils/identity-schemas.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
@@ -32,16 +32,18 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { email } = submission.value
   if (submission.value.intent === 'send') {
     // The same answer whether or not the address has an account.
-    await identity.sendCode(email, 'sign_in', await detectLanguage(request, context))
+    const sent = await identity.sendCode(email, 'sign_in', await detectLanguage(request, context))
+    if ('error' in sent) {
+      markFormError(context)
+      const { key, status } = sendErrorReply(sent.error)
+      return data({ result: submission.reply({ formErrors: [key] }), step: 'send' as const, email }, { status })
+    }
     return { result: submission.reply({ resetForm: true }), step: 'verify' as const, email }
   }
   const result = await identity.verifyCode(email, submission.value.code, 'sign_in')
   if ('error' in result) {
     markFormError(context)
-    return data(
-      { result: submission.reply({ fieldErrors: { code: [result.error === 'expired' ? 'auth:code.expired' : 'auth:code.invalid'] } }), step: 'verify' as const, email },
-      { status: 400 },
-    )
+    return data({ result: submission.reply({ fieldErrors: { code: [codeErrorKey(result.error)] } }), step: 'verify' as const, email }, { status: result.error === 'too_many' ? 429 : 400 })
   }
   return completeSignIn(context, interaction.uid, result.accountId)
 }

@@ -8,7 +8,7 @@ import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { IdentityLayout } from '#app/components/identity-layout.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
-import { requireInteraction } from '#app/utils/identity.server.ts'
+import { codeErrorKey, requireInteraction, sendErrorReply } from '#app/utils/identity.server.ts'
 import { resetConfirmSchema, resetRequestSchema } from '#app/utils/identity-schemas.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
@@ -32,15 +32,20 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   const { email } = submission.value
   if (submission.value.intent === 'send') {
-    await identity.sendCode(email, 'reset_password', await detectLanguage(request, context))
+    const sent = await identity.sendCode(email, 'reset_password', await detectLanguage(request, context))
+    if ('error' in sent) {
+      markFormError(context)
+      const { key, status } = sendErrorReply(sent.error)
+      return data({ result: submission.reply({ formErrors: [key] }), step: 'send' as const, email }, { status })
+    }
     return { result: submission.reply({ resetForm: true }), step: 'reset' as const, email }
   }
   const result = await identity.resetPassword(email, submission.value.code, submission.value.password)
   if ('error' in result) {
     markFormError(context)
     return data(
-      { result: submission.reply({ fieldErrors: { code: [result.error === 'expired' ? 'auth:code.expired' : 'auth:code.invalid'] }, hideFields: ['password'] }), step: 'reset' as const, email },
-      { status: 400 },
+      { result: submission.reply({ fieldErrors: { code: [codeErrorKey(result.error)] }, hideFields: ['password'] }), step: 'reset' as const, email },
+      { status: result.error === 'too_many' ? 429 : 400 },
     )
   }
   throw redirect(`/identity/${interaction.uid}?notice=reset`)

@@ -10,7 +10,7 @@ import { IdentityLayout } from '#app/components/identity-layout.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { isoDate } from '#app/utils/birth-date.ts'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
-import { abortSignIn, completeSignIn, requireInteraction } from '#app/utils/identity.server.ts'
+import { abortSignIn, codeErrorKey, completeSignIn, requireInteraction, sendErrorReply } from '#app/utils/identity.server.ts'
 import { confirmSignUpSchema, signUpSchema } from '#app/utils/identity-schemas.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
@@ -37,7 +37,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   if (submission.value.intent === 'details') {
     const value = submission.value
-    await identity.startSignUp({
+    const sent = await identity.startSignUp({
       email: value.email,
       password: value.password ?? null,
       firstName: value.firstName,
@@ -45,14 +45,19 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       dob: isoDate({ year: value.birthYear, month: value.birthMonth, day: value.birthDay }),
       language: await detectLanguage(request, context),
     })
+    if ('error' in sent) {
+      markFormError(context)
+      const { key, status } = sendErrorReply(sent.error)
+      return data({ result: submission.reply({ formErrors: [key], hideFields: ['password'] }), step: 'details' as const, email: value.email }, { status })
+    }
     return { result: submission.reply({ resetForm: true }), step: 'confirm' as const, email: value.email }
   }
   const result = await identity.confirmSignUp(submission.value.email, submission.value.code)
   if ('error' in result) {
     markFormError(context)
     return data(
-      { result: submission.reply({ fieldErrors: { code: [result.error === 'expired' ? 'auth:code.expired' : 'auth:code.invalid'] } }), step: 'confirm' as const, email: submission.value.email },
-      { status: 400 },
+      { result: submission.reply({ fieldErrors: { code: [codeErrorKey(result.error)] } }), step: 'confirm' as const, email: submission.value.email },
+      { status: result.error === 'too_many' ? 429 : 400 },
     )
   }
   return completeSignIn(context, interaction.uid, result.accountId)

@@ -1,5 +1,5 @@
 import { data, redirect, redirectDocument, type AppLoadContext } from '@remix-run/node'
-import type { IdentityBridge } from './load-context.ts'
+import type { CodeCheckError, IdentityBridge, SendCodeError } from './load-context.ts'
 
 /** The built-in identity provider's bridge; 404 when Auth0 serves sign-in instead. */
 export function requireIdentity(context: AppLoadContext): IdentityBridge {
@@ -28,4 +28,17 @@ export async function completeSignIn(context: AppLoadContext, uid: string, accou
 /** Abandons sign-in (the provider answers the app with access_denied), as a full document load. */
 export async function abortSignIn(context: AppLoadContext, uid: string) {
   return redirectDocument(await requireIdentity(context).abort(uid))
+}
+
+/** The message for a code that was not accepted (next to the code field). */
+export function codeErrorKey(error: CodeCheckError) {
+  if (error === 'too_many') return 'auth:errors.tooManyAttempts'
+  return error === 'expired' ? 'auth:code.expired' : 'auth:code.invalid'
+}
+
+/** A code email that did not go out: the message and status (429 too many, 503 mail down). */
+export function sendErrorReply(error: SendCodeError) {
+  return error === 'too_many'
+    ? { key: 'auth:errors.tooManyAttempts', status: 429 }
+    : { key: 'auth:errors.emailNotSent', status: 503 }
 }

@@ -49,15 +49,20 @@ export interface IdentityBridge {
   finish(uid: string, accountId: string): Promise<string>
   /** Cancels an interaction (the member gave up); returns the URL to go to. */
   abort(uid: string): Promise<string>
-  verifyPassword(email: string, password: string): Promise<{ accountId: string } | { error: 'invalid' }>
-  sendCode(email: string, purpose: 'sign_in' | 'reset_password', language: Language): Promise<void>
-  verifyCode(email: string, code: string, purpose: 'sign_in' | 'reset_password'): Promise<{ accountId: string } | { error: 'invalid' | 'expired' }>
+  /** Each answer may be `too_many`: the account had too many tries (limits per account). */
+  verifyPassword(email: string, password: string): Promise<{ accountId: string } | { error: 'invalid' | 'too_many' }>
+  /** `not_sent`: the mail server failed and the member must be told (codes are never sent late). */
+  sendCode(email: string, purpose: 'sign_in' | 'reset_password', language: Language): Promise<{ ok: true } | { error: SendCodeError }>
+  verifyCode(email: string, code: string, purpose: 'sign_in' | 'reset_password'): Promise<{ accountId: string } | { error: CodeCheckError }>
   /** Sends a confirmation code; the answer is the same whether or not the email is registered. */
-  startSignUp(input: SignUpInput): Promise<void>
-  confirmSignUp(email: string, code: string): Promise<{ accountId: string; created: boolean } | { error: 'invalid' | 'expired' }>
-  resetPassword(email: string, code: string, password: string): Promise<{ ok: true } | { error: 'invalid' | 'expired' }>
+  startSignUp(input: SignUpInput): Promise<{ ok: true } | { error: SendCodeError }>
+  confirmSignUp(email: string, code: string): Promise<{ accountId: string; created: boolean } | { error: CodeCheckError }>
+  resetPassword(email: string, code: string, password: string): Promise<{ ok: true } | { error: CodeCheckError }>
   endSession(cookieHeader: string | null): Promise<void>
 }
+
+export type SendCodeError = 'too_many' | 'not_sent'
+export type CodeCheckError = 'invalid' | 'expired' | 'too_many'
 
 export interface InteractionDetails {
   uid: string
