@@ -1,4 +1,4 @@
-import { baseURL, completeOnboarding, expect, fillSignUpDetails, latestCode, password, signIn, signUp, submit, switchLanguage, test, uniqueEmail, yearOptions } from './helpers.ts'
+import { baseURL, completeOnboarding, expect, fillSignUpDetails, latestCode, password, signIn, signUp, submit, switchLanguage, test, uniqueEmail, visitorIp, yearOptions } from './helpers.ts'
 
 // Every flow must work without JavaScript (server-rendered forms only).
 test.use({ javaScriptEnabled: false })
@@ -143,4 +143,35 @@ test('a new member who has not onboarded lands on /get-started after signing in'
   await signIn(page, member.email)
   await expect(page).toHaveURL(/\/get-started\/?$/)
   await completeOnboarding(page)
+})
+
+test('30 parallel code guesses from 30 addresses and 30 sign-in pages get 5 tries at the code, not 30', async ({ playwright }) => {
+  const email = 'member90@demo.test'
+  // Each attacker: its own client address and its own sign-in interaction (/login → /identity/<uid>).
+  async function attacker() {
+    const request = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': visitorIp(), origin: baseURL } })
+    const page = await request.get('/login')
+    const uid = /\/identity\/([^/?#]+)/.exec(page.url())?.[1]
+    expect(uid, page.url()).toBeTruthy()
+    return { request, uid: uid! }
+  }
+  const requester = await attacker()
+  const sent = await requester.request.post(`/identity/${requester.uid}/code`, { form: { intent: 'send', email } })
+  expect(sent.status()).toBe(200)
+  const right = await latestCode(requester.request, email)
+  const wrong = (i: number) => String((Number(right) + 1 + i) % 1_000_000).padStart(6, '0')
+
+  const attackers = await Promise.all(Array.from({ length: 30 }, attacker))
+  const answers = await Promise.all(
+    attackers.map(async ({ request, uid }, i) => {
+      const response = await request.post(`/identity/${uid}/code`, { form: { intent: 'verify', email, code: i === 29 ? right : wrong(i) }, maxRedirects: 0 })
+      return { status: response.status(), text: await response.text() }
+    }),
+  )
+  // A guess that was really checked either finished sign-in (a redirect) or was "not right";
+  // the rest were refused unchecked (code used up, or too many tries at this account).
+  const checked = answers.filter(({ status, text }) => (status >= 300 && status < 400) || text.includes('That code is not right'))
+  expect(checked.length).toBeLessThanOrEqual(5)
+  expect(answers.filter(({ text }) => text.includes('too many tries for this account')).length).toBeGreaterThan(0)
+  await Promise.all([...attackers, requester].map(({ request }) => request.dispose()))
 })
