@@ -14,9 +14,11 @@ import { createIpLocator } from '#api/places/ip-location.ts'
 import { createProviders } from '#api/providers.ts'
 import { openDatabase } from '#api/db/open.ts'
 import { createMailer, startEmailDelivery } from '#api/email/mailer.ts'
+import { readOutbox } from '#api/email/outbox.ts'
+import { scheduleCleanup } from '#api/jobs/cleanup.ts'
 import { startJobQueue } from '#api/jobs/queue.ts'
 import { ConfigError, getEnv, type Env } from '#api/env.ts'
-import { refuseCrossSite, rateLimits, requestContext, securityHeaders } from '#api/http/security.ts'
+import { isApiPath, refuseCrossSite, rateLimits, requestContext, securityHeaders } from '#api/http/security.ts'
 import { createIdentityProvider } from '#api/identity/provider.ts'
 import { createTokenVerifier } from '#api/identity/token-verifier.ts'
 import { createLogger } from '#api/logger.ts'
@@ -47,6 +49,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
   const secrets = await loadSecrets(db, env)
   const reportError = await initErrorReporting(env, logger)
   const jobs = await startJobQueue({ url: database.url, logger })
+  await scheduleCleanup({ db, queue: jobs, logger })
   const smtp = env.SMTP_URL ? { url: env.SMTP_URL, from: env.MAIL_FROM } : undefined
   if (smtp) await startEmailDelivery({ db, queue: jobs, smtp, logger })
   const mailer = createMailer({ db, smtp, queue: jobs, logger })
@@ -109,13 +112,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
   if (api) {
     const listener = getRequestListener(api.fetch)
     app.use((req, res, next) => {
-      // /api/auth/* and /api/localize are web routes of spec §2; the rest of /api is the API.
-      if (
-        !req.path.startsWith('/api/') ||
-        req.path.startsWith('/api/auth/') ||
-        req.path === '/api/localize'
-      )
-        return next()
+      if (!isApiPath(req.path)) return next()
       void listener(req, res)
     })
   }
@@ -137,7 +134,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
         env.PUBLIC_URL.startsWith('https://') || new URL(env.PUBLIC_URL).hostname === 'localhost',
       sessionSecret: secrets.sessionSecret,
       supportEmail: env.SUPPORT_EMAIL,
-      devOutbox: !env.isProduction,
+      devOutbox: env.DEV_OUTBOX,
       sentryDsn: env.SENTRY_DSN ?? null,
       auth:
         env.auth === 'builtin'
@@ -160,23 +157,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
     locate: (address) => ipLocator.locate(address),
     sessions: createSessionStore(db),
     identity: identity?.bridge ?? null,
-    outbox: env.isProduction
-      ? null
-      : async (limit) => {
-          const rows = await db
-            .selectFrom('email_outbox')
-            .select(['id', 'to_address', 'subject', 'text_body', 'created_at'])
-            .orderBy('created_at', 'desc')
-            .limit(limit)
-            .execute()
-          return rows.map((row) => ({
-            id: row.id,
-            to: row.to_address,
-            subject: row.subject,
-            text: row.text_body,
-            createdAt: row.created_at.toISOString(),
-          }))
-        },
+    outbox: env.DEV_OUTBOX === 'off' ? null : (limit) => readOutbox(db, limit),
     reportError,
     log: (level, message, data) => logger[level](data ?? {}, message),
   }
@@ -214,6 +195,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
         cspNonce: res.locals.cspNonce as string,
         requestId: res.locals.requestId as string,
         clientAddress: req.ip ?? '',
+        peerAddress: req.socket.remoteAddress ?? '',
         services,
         cache: new Map(),
       }
@@ -303,7 +285,11 @@ export async function main() {
       env.SEED_DEMO_DATA
         ? '  Sign in with member@demo.test, host@demo.test or admin@demo.test (password: demo-password-55).'
         : '',
-      env.isProduction ? '' : `  Emails (sign-in codes) appear at ${url}/dev/outbox`,
+      {
+        loopback: `  Development outbox (every email, sign-in codes included): ${url}/dev/outbox, for browsers on this machine only`,
+        open: `  Development outbox (every email, sign-in codes included): ${url}/dev/outbox, open to ANYONE who can reach this server (DEV_OUTBOX=open)`,
+        off: '',
+      }[env.DEV_OUTBOX],
       '',
     ]
       .filter((line, index) => line !== '' || index === 0)

@@ -93,6 +93,13 @@ describe('parseEnv', () => {
     expect(configError({ SEED_DEMO_DATA: 'maybe' }).message).toMatch(/SEED_DEMO_DATA/)
   })
 
+  it('serves the dev outbox to this machine only unless DEV_OUTBOX says otherwise', () => {
+    expect(parseEnv({}).DEV_OUTBOX).toBe('loopback')
+    expect(parseEnv({ DEV_OUTBOX: 'open' }).DEV_OUTBOX).toBe('open')
+    expect(parseEnv({ DEV_OUTBOX: 'off' }).DEV_OUTBOX).toBe('off')
+    expect(configError({ DEV_OUTBOX: 'yes' }).message).toMatch(/DEV_OUTBOX/)
+  })
+
   it('keeps an explicit API_AUDIENCE', () => {
     expect(parseEnv({ API_AUDIENCE: 'circle55-api' }).API_AUDIENCE).toBe('circle55-api')
   })
@@ -147,6 +154,14 @@ describe('parseEnv', () => {
       const message = configError(withoutSecret).message
       expect(message).toContain('SESSION_SECRET')
       expect(message).not.toContain('SMTP_URL')
+    })
+
+    it('never serves the dev outbox, and refuses a DEV_OUTBOX that asks for it', () => {
+      expect(parseEnv(production).DEV_OUTBOX).toBe('off')
+      expect(parseEnv({ ...production, DEV_OUTBOX: 'off' }).DEV_OUTBOX).toBe('off')
+      for (const DEV_OUTBOX of ['open', 'loopback']) {
+        expect(configError({ ...production, DEV_OUTBOX }).message).toMatch(/DEV_OUTBOX/)
+      }
     })
 
     it('refuses to load demo data', () => {

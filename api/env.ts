@@ -40,6 +40,7 @@ export const envSchema = z.object({
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().min(3).default('Circle 55 <hello@circle55.example>'),
   SUPPORT_EMAIL: z.email().default('help@circle55.example'),
+  DEV_OUTBOX: z.enum(['open', 'loopback', 'off']).optional(),
 
   SENTRY_DSN: optionalUrl,
 
@@ -57,9 +58,11 @@ export const envSchema = z.object({
 })
 
 export type Env = Readonly<
-  Omit<z.infer<typeof envSchema>, 'PUBLIC_URL' | 'SEED_DEMO_DATA' | 'API_AUDIENCE'> & {
+  Omit<z.infer<typeof envSchema>, 'PUBLIC_URL' | 'SEED_DEMO_DATA' | 'API_AUDIENCE' | 'DEV_OUTBOX'> & {
     PUBLIC_URL: string
     SEED_DEMO_DATA: boolean
+    /** Who may read /dev/outbox: always `off` in production. */
+    DEV_OUTBOX: 'open' | 'loopback' | 'off'
     API_AUDIENCE: string
     isProduction: boolean
     auth: 'builtin' | 'auth0'
@@ -104,6 +107,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     if (!raw.PUBLIC_URL) missing.push('PUBLIC_URL: required in production')
     if (!raw.SMTP_URL) missing.push('SMTP_URL: required in production (the dev outbox is off)')
     if (seed) missing.push('SEED_DEMO_DATA: demo data is never loaded in production')
+    if (raw.DEV_OUTBOX && raw.DEV_OUTBOX !== 'off') missing.push('DEV_OUTBOX: the development outbox is never served in production')
     if (auth === 'builtin') {
       if (!raw.OIDC_COOKIE_KEYS) missing.push('OIDC_COOKIE_KEYS: required in production')
       if (!raw.OIDC_JWKS) missing.push('OIDC_JWKS: required in production')
@@ -118,6 +122,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     ...raw,
     PUBLIC_URL: publicUrl,
     SEED_DEMO_DATA: seed,
+    DEV_OUTBOX: isProduction ? 'off' : (raw.DEV_OUTBOX ?? 'loopback'),
     API_AUDIENCE:
       raw.API_AUDIENCE ?? (auth === 'auth0' ? (raw.AUTH0_AUDIENCE ?? `${publicUrl}/api/`) : `${publicUrl}/api/`),
     isProduction,

@@ -53,18 +53,45 @@ export function securityHeaders(options: { production: boolean; dev: boolean; fo
   })
 }
 
+/** /api/auth/* and /api/localize are web routes of spec §2; the rest of /api is the API. */
+export function isApiPath(path: string) {
+  return path.startsWith('/api/') && !path.startsWith('/api/auth/') && path !== '/api/localize'
+}
+
+/**
+ * Paths that programs call with their own credentials and never with a browser's cookies: the
+ * API (bearer tokens) and the identity provider's token, revocation, introspection, userinfo and
+ * pushed-authorization endpoints (the web app's client secret, an access token).
+ */
+export function isCalledWithoutCookies(path: string) {
+  return isApiPath(path) || /^\/oidc\/(token|me|request)(\/|$)/.test(path)
+}
+
 /**
  * Refuses state-changing requests from other sites (works without JavaScript, unlike tokens in
  * forms): a browser's `Sec-Fetch-Site` must be same-origin or none, and an `Origin` must be ours.
- * Requests from non-browser API clients carry neither and pass.
+ * A request with neither (an old browser, or one told to leave them out) must come with a
+ * `Referer` on this site, except on paths called without cookies, where there is nothing for
+ * another site to borrow (docs/decisions/009).
  */
 export function refuseCrossSite(allowedOrigins: string[]) {
   const allowed = new Set(allowedOrigins)
+  const sameOrigin = (url: string) => {
+    try {
+      return allowed.has(new URL(url).origin)
+    } catch {
+      return false
+    }
+  }
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next()
     const site = req.get('sec-fetch-site')
     const origin = req.get('origin')
-    const crossSite = (site !== undefined && site !== 'same-origin' && site !== 'none') || (origin !== undefined && origin !== 'null' && !allowed.has(origin)) || origin === 'null'
+    const referer = req.get('referer')
+    const crossSite =
+      site === undefined && origin === undefined
+        ? !isCalledWithoutCookies(req.path) && !(referer !== undefined && sameOrigin(referer))
+        : (site !== undefined && site !== 'same-origin' && site !== 'none') || (origin !== undefined && !allowed.has(origin))
     if (crossSite) {
       res.status(403).type('text/plain').send('Cross-site request refused.')
       return

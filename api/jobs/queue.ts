@@ -11,6 +11,11 @@ export interface JobQueue {
   send(name: string, data: object): Promise<void>
   /** Works jobs of `name` one at a time; a thrown error fails the attempt (it is retried). */
   work<T extends object>(name: string, handler: (data: T) => Promise<void>): Promise<void>
+  /**
+   * Sends a job of `name` on a cron schedule (UTC). Every instance may call it: the schedule is
+   * one row per name, and pg-boss sends one job per tick across all of them.
+   */
+  schedule(name: string, cron: string): Promise<void>
   stop(): Promise<void>
 }
 
@@ -56,6 +61,9 @@ export async function startJobQueue(options: {
           }
         }
       })
+    },
+    async schedule(name, cron) {
+      await boss.schedule(name, cron, {}, { tz: 'UTC' })
     },
     async stop() {
       stopping = true

@@ -32,7 +32,7 @@ beforeAll(async () => {
       secureCookies: false,
       sessionSecret: 'a test session secret that is long enough',
       supportEmail: 'help@example.test',
-      devOutbox: false,
+      devOutbox: 'off',
       sentryDsn: null,
       auth: {
         kind: 'builtin',

@@ -13,7 +13,8 @@ export interface WebConfig {
   secureCookies: boolean
   sessionSecret: string
   supportEmail: string
-  devOutbox: boolean
+  /** Who may read /dev/outbox (DEV_OUTBOX): everyone, this machine only, or nobody (production). */
+  devOutbox: 'open' | 'loopback' | 'off'
   sentryDsn: string | null
   auth:
     | { kind: 'builtin'; issuer: string; clientId: string; clientSecret: string; audience: string }
@@ -90,7 +91,7 @@ export interface WebServices {
   locate: (address: string) => Promise<{ lat: number; lng: number } | null>
   sessions: SessionStore
   identity: IdentityBridge | null
-  /** The dev outbox (sent emails), outside production only. */
+  /** The dev outbox (sent emails), outside production only; `config.devOutbox` says to whom. */
   outbox: ((limit: number) => Promise<OutboxMessage[]>) | null
   reportError: (error: unknown, context: Record<string, unknown>) => void
   log: (level: 'info' | 'warn' | 'error', message: string, data?: Record<string, unknown>) => void
@@ -99,7 +100,10 @@ export interface WebServices {
 export interface RequestContext {
   cspNonce: string
   requestId: string
+  /** The client's address: the socket's, or the one trusted proxies report (TRUST_PROXY). */
   clientAddress: string
+  /** The address of the connection itself, whatever proxies report (req.socket.remoteAddress). */
+  peerAddress: string
   services: WebServices
   /** Per-request memo (the signed-in member, the API client). */
   cache: Map<string, unknown>

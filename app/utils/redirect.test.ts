@@ -59,6 +59,41 @@ describe('safeRedirectPath', () => {
     ' //evil.com',
     '/%E0%A4%A',
     '%',
+    // Dot segments that the URL parser collapses into `//host` (issue 10, §2).
+    '/.//evil.example',
+    '/%2F.%2F%2Fevil.example',
+    '%2F.%2F%2Fevil.example',
+    '/..//evil.example',
+    '/../..//evil.example',
+    '/%2e//evil.example',
+    '/%2E//evil.example',
+    '/%2e%2e//evil.example',
+    '/.%2e//evil.example',
+    '/a/..//evil.example',
+    '/a/b/../..//evil.example',
+    '/a/%2e%2e//evil.example',
+    '/a/..%2F%2Fevil.example',
+    '/a/..%2f/evil.example',
+    '/%252e%252e//evil.example',
+    '/%252e/%252Fevil.example',
+    '/a/%25%32%65%25%32%65//evil.example',
+    // Backslashes, which browsers read as slashes, in every form.
+    '/.\\evil.example',
+    '/./\\evil.example',
+    '/a/..\\/evil.example',
+    '/.%5C/evil.example',
+    '/.%5c%5cevil.example',
+    '/a/..%5C%5Cevil.example',
+    '/%255C%255Cevil.example',
+    '/%25255C%25255Cevil.example',
+    // Tabs and newlines, which browsers drop, inside the dot segments.
+    '/.\t//evil.example',
+    '/\t.//evil.example',
+    '/.\n/\n/evil.example',
+    '/%2e%09//evil.example',
+    '/a/.%0A./%0D/evil.example',
+    // Nested deeper than any decoding we do.
+    '/%2525252F%2525252Fevil.example',
   ]
 
   it.each(attacks)('turns %j into a same-origin path', (attack) => {
@@ -116,5 +151,17 @@ describe('safeRedirectPath', () => {
     expect(safeRedirectPath('/a/../b')).toBe('/b')
     expect(safeRedirectPath('/../../etc/passwd')).toBe('/etc/passwd')
     expectSameOriginPath(safeRedirectPath('/./evil.com'))
+  })
+
+  it('refuses dot segments that collapse into a protocol-relative //host', () => {
+    for (const attack of ['/.//evil.example', '/..//evil.example', '/%2e//evil.example', '/a/..//evil.example']) {
+      expect(safeRedirectPath(attack, '/home'), attack).toBe('/home')
+    }
+  })
+
+  it('keeps a good path with harmless dot segments and doubled slashes inside it', () => {
+    expect(safeRedirectPath('/activities/./42')).toBe('/activities/42')
+    expect(safeRedirectPath('/activities//42')).toBe('/activities//42')
+    expect(safeRedirectPath('/search?q=100%25')).toBe('/search?q=100%25')
   })
 })

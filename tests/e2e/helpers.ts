@@ -37,11 +37,21 @@ export function uniqueEmail(prefix = 'member') {
   return `${prefix}-${randomUUID().slice(0, 12)}@e2e.test`
 }
 
+/**
+ * A loopback client address: the outbox answers only this machine (DEV_OUTBOX=loopback), and with
+ * TRUST_PROXY=1 the server reads the client from X-Forwarded-For. Varied, so the per-address
+ * rate limit does not add up across tests.
+ */
+function loopbackIp() {
+  const n = visitorIp().split('.')
+  return `127.${n[1]}.${n[2]}.${n[3]}`
+}
+
 /** The newest 6-digit code emailed to `email`, read from the development outbox (/dev/outbox). */
 export async function latestCode(request: APIRequestContext, email: string, after?: string): Promise<string> {
   const deadline = Date.now() + 15_000
   for (;;) {
-    const response = await request.get(`${baseURL}/dev/outbox`, { headers: { 'x-forwarded-for': visitorIp() } })
+    const response = await request.get(`${baseURL}/dev/outbox`, { headers: { 'x-forwarded-for': loopbackIp() } })
     expect(response.status(), 'GET /dev/outbox').toBe(200)
     const html = await response.text()
     // Messages are listed newest first; each is an <article> with the recipient and body.

@@ -6,6 +6,10 @@ const crossSiteHeaders: Record<string, string>[] = [
   { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
   { Origin: 'https://evil.example' },
   { 'Sec-Fetch-Site': 'cross-site' },
+  // Neither header (an old browser, or a program replaying a member's cookies): a Referer on this
+  // site is then required (issue 10 §8).
+  {},
+  { Referer: 'https://evil.example/page' },
 ]
 
 test('cross-site POSTs to /logout and /identity are refused with 403', async ({ request }) => {

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { parseEnv } from '../env.ts'
+import { createLogger } from '../logger.ts'
+import { cleanupJob, deleteExpiredRows, scheduleCleanup } from './cleanup.ts'
+import { startJobQueue, type JobQueue } from './queue.ts'
+
+/**
+ * Issue 10 §8: expired rows were never removed. The cleanup deletes exactly the expired ones
+ * from a real database, leaves live ones alone, and runs on the job queue every 15 minutes.
+ */
+let database: TestDatabase
+const queues: JobQueue[] = []
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+
+afterAll(async () => {
+  for (const queue of queues) await queue.stop()
+  await database?.drop()
+})
+
+const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000)
+
+/** One expired and one live row (or more) in every table the cleanup looks after. */
+async function insertRows() {
+  const tag = randomUUID().slice(0, 8)
+  const { db } = database
+  await db
+    .insertInto('oidc_payloads')
+    .values([
+      { id: `expired-${tag}`, type: 'Interaction', payload: '{}', expires_at: minutesFromNow(-1) },
+      { id: `expired-consumed-${tag}`, type: 'AuthorizationCode', payload: '{}', expires_at: minutesFromNow(-1), consumed_at: minutesFromNow(-2) },
+      { id: `live-${tag}`, type: 'Session', payload: '{}', expires_at: minutesFromNow(60) },
+      { id: `no-expiry-${tag}`, type: 'Client', payload: '{}', expires_at: null },
+    ])
+    .execute()
+  await db
+    .insertInto('rate_limits')
+    .values([
+      { key: `writes:expired-${tag}`, window_start: minutesFromNow(-2 * 24 * 60), count: 40 },
+      { key: `auth:live-${tag}`, window_start: minutesFromNow(-5), count: 3 },
+    ])
+    .execute()
+  const code = { purpose: 'sign_in' as const, code_hash: 'x' }
+  await db
+    .insertInto('login_codes')
+    .values([
+      { ...code, email: `expired-${tag}@example.com`, expires_at: minutesFromNow(-120) },
+      { ...code, email: `spent-${tag}@example.com`, expires_at: minutesFromNow(5), consumed_at: minutesFromNow(-90) },
+      { ...code, email: `just-expired-${tag}@example.com`, expires_at: minutesFromNow(-10) },
+      { ...code, email: `just-spent-${tag}@example.com`, expires_at: minutesFromNow(5), consumed_at: minutesFromNow(-1) },
+      { ...code, email: `live-${tag}@example.com`, expires_at: minutesFromNow(8) },
+    ])
+    .execute()
+  await db
+    .insertInto('web_sessions')
+    .values([
+      { id: `expired-${tag}`, data: '{}', expires_at: minutesFromNow(-1) },
+      { id: `live-${tag}`, data: '{}', expires_at: minutesFromNow(60 * 24) },
+    ])
+    .execute()
+  return tag
+}
+
+/** What is left of the rows `insertRows` made with `tag`. */
+async function remaining(tag: string) {
+  const { db } = database
+  const like = `%${tag}%`
+  const [oidc, limits, codes, sessions] = await Promise.all([
+    db.selectFrom('oidc_payloads').select('id').where('id', 'like', like).orderBy('id').execute(),
+    db.selectFrom('rate_limits').select('key').where('key', 'like', like).orderBy('key').execute(),
+    db.selectFrom('login_codes').select('email').where('email', 'like', like).orderBy('email').execute(),
+    db.selectFrom('web_sessions').select('id').where('id', 'like', like).orderBy('id').execute(),
+  ])
+  return {
+    oidcPayloads: oidc.map((row) => row.id.replace(`-${tag}`, '')),
+    rateLimits: limits.map((row) => row.key.replace(`-${tag}`, '')),
+    loginCodes: codes.map((row) => row.email.replace(`-${tag}@example.com`, '')),
+    webSessions: sessions.map((row) => row.id.replace(`-${tag}`, '')),
+  }
+}
+
+const survivors = {
+  oidcPayloads: ['live', 'no-expiry'],
+  rateLimits: ['auth:live'],
+  loginCodes: ['just-expired', 'just-spent', 'live'],
+  webSessions: ['live'],
+}
+
+async function clearTables() {
+  await sql`TRUNCATE oidc_payloads, rate_limits, login_codes, web_sessions`.execute(database.db)
+}
+
+describe('deleteExpiredRows', () => {
+  it('removes only expired rows, keeping sign-in codes for an hour of grace', async () => {
+    await clearTables()
+    const tag = await insertRows()
+    expect(await deleteExpiredRows(database.db)).toEqual({ oidcPayloads: 2, rateLimits: 1, loginCodes: 2, webSessions: 1 })
+    expect(await remaining(tag)).toEqual(survivors)
+  })
+
+  it('removes nothing more when run again, or by several instances at once', async () => {
+    await clearTables()
+    const tag = await insertRows()
+    const runs = await Promise.all([1, 2, 3].map(() => deleteExpiredRows(database.db)))
+    const total = (key: keyof (typeof runs)[number]) => runs.reduce((sum, run) => sum + run[key], 0)
+    expect({ oidcPayloads: total('oidcPayloads'), rateLimits: total('rateLimits'), loginCodes: total('loginCodes'), webSessions: total('webSessions') }).toEqual({
+      oidcPayloads: 2,
+      rateLimits: 1,
+      loginCodes: 2,
+      webSessions: 1,
+    })
+    expect(await deleteExpiredRows(database.db)).toEqual({ oidcPayloads: 0, rateLimits: 0, loginCodes: 0, webSessions: 0 })
+    expect(await remaining(tag)).toEqual(survivors)
+  })
+})
+
+describe('the cleanup job', () => {
+  it('is scheduled every 15 minutes once, however many instances start, and works its jobs', async () => {
+    const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent' })
+    const logger = createLogger(env)
+    for (let instance = 0; instance < 2; instance++) {
+      const queue = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5 })
+      queues.push(queue)
+      await scheduleCleanup({ db: database.db, queue, logger })
+    }
+    const { rows: schedules } = await sql<{ name: string; cron: string; timezone: string }>`
+      SELECT name, cron, timezone FROM pgboss.schedule`.execute(database.db)
+    expect(schedules).toEqual([{ name: cleanupJob, cron: '*/15 * * * *', timezone: 'UTC' }])
+
+    // A tick sends the job; here it is sent by hand and one of the instances works it.
+    await clearTables()
+    const tag = await insertRows()
+    await queues[0]!.send(cleanupJob, {})
+    await expect.poll(() => remaining(tag), { timeout: 10_000, interval: 200 }).toEqual(survivors)
+  })
+})

@@ -1,0 +1,71 @@
+import { sql } from 'kysely'
+import type { DB } from '../db/database.ts'
+import type { Logger } from '../logger.ts'
+import type { JobQueue } from './queue.ts'
+
+/**
+ * Rows that only matter until they expire, removed by a scheduled job (issue 10 §8): the
+ * identity provider's records (interactions, codes, sessions, grants, tokens), rate-limit
+ * counters, sign-in codes and web sessions. Nothing reads them once expired, so removing them
+ * changes nothing a member sees, and running twice (or on two instances at once) removes nothing
+ * more.
+ */
+export const cleanupJob = 'cleanup-expired-rows'
+
+/** Every 15 minutes (UTC). */
+const cleanupCron = '*/15 * * * *'
+
+/**
+ * The longest rate-limit window is 15 minutes (sign-in attempts per account); a counter untouched
+ * for a day is past any window, and the next hit would start it again from 1 anyway.
+ */
+const rateLimitRetention = sql`interval '1 day'`
+
+/**
+ * Spent and expired sign-in codes stay an hour: until then a late try still hears "this code has
+ * expired" rather than "wrong code".
+ */
+const loginCodeGrace = sql`interval '1 hour'`
+
+export interface CleanupCounts {
+  oidcPayloads: number
+  rateLimits: number
+  loginCodes: number
+  webSessions: number
+}
+
+/** Deletes every expired row; returns how many went from each table. */
+export async function deleteExpiredRows(db: DB): Promise<CleanupCounts> {
+  const oidcPayloads = await db.deleteFrom('oidc_payloads').where('expires_at', '<', sql<Date>`now()`).executeTakeFirst()
+  const rateLimits = await db
+    .deleteFrom('rate_limits')
+    .where('window_start', '<', sql<Date>`now() - ${rateLimitRetention}`)
+    .executeTakeFirst()
+  const loginCodes = await db
+    .deleteFrom('login_codes')
+    .where((eb) =>
+      eb.or([
+        eb('expires_at', '<', sql<Date>`now() - ${loginCodeGrace}`),
+        eb('consumed_at', '<', sql<Date>`now() - ${loginCodeGrace}`),
+      ]),
+    )
+    .executeTakeFirst()
+  const webSessions = await db.deleteFrom('web_sessions').where('expires_at', '<', sql<Date>`now()`).executeTakeFirst()
+  return {
+    oidcPayloads: Number(oidcPayloads.numDeletedRows),
+    rateLimits: Number(rateLimits.numDeletedRows),
+    loginCodes: Number(loginCodes.numDeletedRows),
+    webSessions: Number(webSessions.numDeletedRows),
+  }
+}
+
+/** Defines the job, works it here and schedules it; safe on every instance. */
+export async function scheduleCleanup(options: { db: DB; queue: JobQueue; logger: Logger }) {
+  // A failed run is simply tried again at the next tick.
+  await options.queue.define(cleanupJob, { retryLimit: 0 })
+  await options.queue.work(cleanupJob, async () => {
+    const removed = await deleteExpiredRows(options.db)
+    options.logger.info({ job: cleanupJob, removed }, 'Expired rows removed')
+  })
+  await options.queue.schedule(cleanupJob, cleanupCron)
+}

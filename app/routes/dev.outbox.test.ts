@@ -1,0 +1,96 @@
+import type { AppLoadContext } from '@remix-run/node'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readOutbox } from '#api/email/outbox.ts'
+import type { WebConfig, WebServices } from '#app/utils/load-context.ts'
+import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { loader } from './dev.outbox.tsx'
+
+/**
+ * Issue 10 §4: the development outbox shows every sign-in and reset code, so it answers only
+ * this machine unless DEV_OUTBOX says otherwise. The addresses are what server.ts hands over:
+ * `peerAddress` is the socket's, `clientAddress` is req.ip (X-Forwarded-For with TRUST_PROXY).
+ */
+let database: TestDatabase
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  await database.db
+    .insertInto('email_outbox')
+    .values({ to_address: 'ann@example.com', subject: 'Your sign-in code', text_body: 'Your code is 482913.', kind: 'sign_in_code', locale: 'en' })
+    .execute()
+})
+
+afterAll(async () => {
+  await database?.drop()
+})
+
+function context(devOutbox: WebConfig['devOutbox'], addresses: { peer: string; client: string }) {
+  const services = {
+    config: { devOutbox },
+    outbox: devOutbox === 'off' ? null : (limit: number) => readOutbox(database.db, limit),
+  } as unknown as WebServices
+  return {
+    cspNonce: 'n',
+    requestId: 'test',
+    clientAddress: addresses.client,
+    peerAddress: addresses.peer,
+    services,
+    cache: new Map(),
+  } as unknown as AppLoadContext
+}
+
+/** The outbox's status and, when it answers, whether the code is in it. */
+async function visit(devOutbox: WebConfig['devOutbox'], addresses: { peer: string; client: string }) {
+  const request = new Request('http://localhost:3999/dev/outbox')
+  const result = await loader({ request, context: context(devOutbox, addresses), params: {} }).catch((thrown: unknown) => thrown)
+  if (result && typeof result === 'object' && 'init' in result && 'data' in result) {
+    const { init, data } = result as { init: { status?: number } | null; data: unknown }
+    const status = init?.status ?? 200
+    return { status, showsCode: status === 200 && JSON.stringify(data).includes('482913') }
+  }
+  throw new Error(`Unexpected answer ${String(result)}`)
+}
+
+const thisMachine = [
+  { peer: '127.0.0.1', client: '127.0.0.1' },
+  { peer: '::1', client: '::1' },
+  { peer: '::ffff:127.0.0.1', client: '::ffff:127.0.0.1' },
+  // The e2e suite: the test browser on this machine, TRUST_PROXY=1 and a loopback X-Forwarded-For.
+  { peer: '::1', client: '127.44.3.9' },
+]
+
+const elsewhere = [
+  // Straight from another machine.
+  { peer: '203.0.113.7', client: '203.0.113.7' },
+  { peer: '::ffff:192.168.1.20', client: '::ffff:192.168.1.20' },
+  { peer: '2001:db8::7', client: '2001:db8::7' },
+  // From another machine with a forged X-Forwarded-For: 127.0.0.1 (trusted with TRUST_PROXY=1).
+  { peer: '203.0.113.7', client: '127.0.0.1' },
+  // Through a reverse proxy on this machine, which reports the real visitor.
+  { peer: '127.0.0.1', client: '203.0.113.7' },
+  { peer: '::1', client: '::ffff:10.1.2.3' },
+  // Addresses that only look like loopback.
+  { peer: '127.0.0.1.evil', client: '127.0.0.1.evil' },
+  { peer: '::ffff:128.0.0.1', client: '::ffff:128.0.0.1' },
+  { peer: '', client: '' },
+]
+
+describe('/dev/outbox (issue 10 §4)', () => {
+  it.each(thisMachine)('shows the codes to this machine by default (%j)', async (addresses) => {
+    expect(await visit('loopback', addresses)).toEqual({ status: 200, showsCode: true })
+  })
+
+  it.each(elsewhere)('answers 404 to anyone else by default (%j)', async (addresses) => {
+    expect(await visit('loopback', addresses)).toEqual({ status: 404, showsCode: false })
+  })
+
+  it('answers everyone with DEV_OUTBOX=open', async () => {
+    for (const addresses of elsewhere) expect(await visit('open', addresses)).toEqual({ status: 200, showsCode: true })
+  })
+
+  it('answers nobody with DEV_OUTBOX=off (and in production)', async () => {
+    for (const addresses of [...thisMachine, ...elsewhere]) {
+      expect(await visit('off', addresses)).toEqual({ status: 404, showsCode: false })
+    }
+  })
+})
