@@ -385,12 +385,6 @@ describe('GET /api/v1/experiences/{idOrSlug}', () => {
     expect(response.json.error.code).toBe('not_found')
   })
 
-  it('still shows cancelled activities, as cancelled', async () => {
-    const experience = await insertExperience({ canceled_at: new Date() })
-    const response = await api.request('GET', `v1/experiences/${experience.id}`)
-    expect(response.status).toBe(200)
-    expect(response.json.data[0].canceled_at).toEqual(expect.any(String))
-  })
 
   it('answers a valid iCalendar file', async () => {
     const experience = await insertExperience({
@@ -937,6 +931,210 @@ describe('GET /api/v1/users/{id}/experiences', () => {
     expect((await api.request('GET', `v1/users/${user.id}/experiences`, { token: memberToken })).status).toBe(403)
     const asAdmin = await api.request('GET', `v1/users/${user.id}/experiences`, { token: adminToken })
     expect(asAdmin.json.metadata.total_count).toBe(2)
+  })
+})
+
+describe('cancelled activities (issue 10)', () => {
+  /** An activity with an attendee, cancelled by its host through the API. */
+  async function cancelledWithAttendee() {
+    const experience = await insertExperience({ max_attendees: 1 })
+    const attendee = await memberWithToken()
+    await seat(experience.id, [attendee.user.id])
+    const waiting = await memberWithToken()
+    await waitlist(experience.id, [waiting.user.id])
+    expect((await api.request('DELETE', `v1/experiences/${experience.id}`, { token: hostToken })).status).toBe(204)
+    return { experience, attendee, waiting }
+  }
+
+  it('shows a cancelled activity, as cancelled, to its host, its attendees and admins only', async () => {
+    const { experience, attendee, waiting } = await cancelledWithAttendee()
+    for (const token of [hostToken, attendee.token, adminToken]) {
+      for (const key of [experience.id, experience.slug]) {
+        const response = await api.request('GET', `v1/experiences/${key}`, { token })
+        expect(response.status).toBe(200)
+        expect(response.json.data[0].canceled_at).toEqual(expect.any(String))
+      }
+      const ical = await raw(`v1/experiences/${experience.id}?format=ical`, token)
+      expect(ical.status).toBe(200)
+      expect(ical.text).toContain('STATUS:CANCELLED')
+      expect((await api.request('GET', `v1/experiences/${experience.id}/attendees`, { token })).status).toBe(200)
+    }
+    // Anyone else (anonymous, another member, someone on the notify list) finds nothing there.
+    for (const token of [undefined, memberToken, waiting.token]) {
+      for (const key of [experience.id, experience.slug]) {
+        const response = await api.request('GET', `v1/experiences/${key}`, { token })
+        expect(response.status).toBe(404)
+        expect(response.json.error.code).toBe('not_found')
+        expect(JSON.stringify(response.json)).not.toContain(experience.title)
+      }
+      const ical = await raw(`v1/experiences/${experience.slug}?format=ical`, token)
+      expect(ical.status).toBe(404)
+      expect(ical.text).not.toContain(experience.title)
+    }
+    for (const token of [memberToken, waiting.token]) {
+      expect((await api.request('GET', `v1/experiences/${experience.id}/attendees`, { token })).status).toBe(404)
+      expect((await raw(`v1/experiences/${experience.id}/attendees?format=csv`, token)).status).toBe(404)
+      expect((await api.request('GET', `v1/experiences/${experience.id}/waitlist`, { token })).status).toBe(404)
+    }
+  })
+
+  it('keeps cancelled activities out of every list', async () => {
+    const { experience, attendee } = await cancelledWithAttendee()
+    for (const token of [undefined, memberToken, attendee.token, hostToken]) {
+      const list = await api.request('GET', 'v1/experiences?per_page=50&start_date[not]=null', { token })
+      expect(list.status).toBe(200)
+      expect(list.json.data.some((e: { id: string }) => e.id === experience.id)).toBe(false)
+    }
+    const own = await api.request('GET', `v1/users/${attendee.user.id}/experiences`, { token: attendee.token })
+    expect(own.json.data.some((e: { id: string }) => e.id === experience.id)).toBe(false)
+  })
+})
+
+describe('hostile input (issue 10)', () => {
+  const nulKey = 'abc%00def'
+
+  it('answers 404, never 500, for ids and slugs holding a NUL byte or other junk, signed in or not', async () => {
+    for (const key of [nulKey, 'abc%01def', '%0A', 'x'.repeat(5000), '%E2%80%AE']) {
+      for (const token of [undefined, memberToken]) {
+        const response = await api.request('GET', `v1/experiences/${key}`, { token })
+        expect(response.status).toBe(404)
+        expect(response.json.error.code).toBe('not_found')
+      }
+      expect((await raw(`v1/experiences/${key}?format=ical`)).status).toBe(404)
+    }
+    const experience = await insertExperience()
+    const calls: [string, string, unknown?][] = [
+      ['PUT', `v1/experiences/${nulKey}`, { title: 'New title' }],
+      ['DELETE', `v1/experiences/${nulKey}`],
+      ['GET', `v1/experiences/${nulKey}/attendees`],
+      ['POST', `v1/experiences/${nulKey}/attendees`, { user_id: host.id }],
+      ['DELETE', `v1/experiences/${nulKey}/attendees/${member.id}`],
+      ['POST', `v1/experiences/${nulKey}/attendees/create-by-emails`, { emails: [member.email] }],
+      ['GET', `v1/experiences/${nulKey}/waitlist`],
+      ['POST', `v1/experiences/${nulKey}/waitlist`],
+      ['DELETE', `v1/experiences/${nulKey}/waitlist`],
+      ['GET', `v1/users/${nulKey}/experiences`],
+      // The seat of someone whose id is not an id at all: nobody is attending under it.
+      ['DELETE', `v1/experiences/${experience.id}/attendees/${nulKey}`],
+      ['DELETE', `v1/experiences/${experience.id}/attendees/not-a-uuid`],
+    ]
+    for (const [method, path, body] of calls) {
+      const response = await api.request(method, path, { token: hostToken, body })
+      expect({ method, path, status: response.status }).toEqual({ method, path, status: 404 })
+    }
+  })
+
+  it.each([
+    ['title', 'Morning walk\u0000', 'invalid_characters'],
+    ['title', 'Morning\twalk', 'invalid_characters'],
+    ['title', 'Morning walk\u0085', 'invalid_characters'],
+    ['description', 'A gentle\u0000 walk.', 'invalid_characters'],
+    ['description', 'A gentle walk.\u001b[31m', 'invalid_characters'],
+    ['formatted_address', '1000 SW Broadway\u0000', 'invalid_characters'],
+    ['place_id', 'us-or-portland\u0000', 'location_required'],
+    ['ticket_url', 'https://example.com/\u0000', 'url_invalid'],
+    ['title', 'Morning walk \u202egnp.exe', 'direction_characters'],
+    ['title', '\u2066Morning walk\u2069', 'direction_characters'],
+    ['description', 'Bring \u202dshoes\u202c.', 'direction_characters'],
+    ['title', '\u200b\u200c\u200d', 'title_required'],
+    ['title', '\u2060\ufeff\u00ad \u200b', 'title_required'],
+    ['title', '\u3164\u2800\u115f', 'title_required'],
+  ])('refuses %s %j with 422 %s, and stores nothing', async (field, text, code) => {
+    const before = await database.db.selectFrom('experiences').select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow()
+    const response = await api.request('POST', 'v1/experiences', { token: hostToken, body: validBody({ [field]: text }) })
+    expect(response.status).toBe(422)
+    expect(response.json.error).toMatchObject({ code: 'invalid_input', fields: { [field]: [code] } })
+    const after = await database.db.selectFrom('experiences').select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow()
+    expect(after.count).toBe(before.count)
+  })
+
+  it('refuses the same on update, and keeps line breaks, tabs, accents, emoji and right-to-left text', async () => {
+    const experience = await insertExperience()
+    for (const [field, text, code] of [
+      ['title', '\u200b\u200b', 'title_required'],
+      ['title', 'Walk\u0000', 'invalid_characters'],
+      ['description', '\u202eevil', 'direction_characters'],
+    ] as const) {
+      const response = await api.request('PUT', `v1/experiences/${experience.id}`, {
+        token: hostToken,
+        body: { [field]: text },
+      })
+      expect(response.status).toBe(422)
+      expect(response.json.error.fields).toEqual({ [field]: [code] })
+    }
+    expect((await loadExperience(experience.id)).title).toBe('Riverside walk')
+    const description = 'Line one\n\tLine two\r\nCafé 👨‍👩‍👧 \u05e9\u05dc\u05d5\u05dd \u200f(Hebrew)'
+    const title = 'Ta\u00adble tennis \u0627\u0644\u0639\u0631\u0628\u064a\u0629'
+    const response = await api.request('PUT', `v1/experiences/${experience.id}`, { token: hostToken, body: { title, description } })
+    expect(response.status).toBe(200)
+    expect(response.json.data[0]).toMatchObject({ title, description })
+  })
+
+  it.each(['2027-02-30', '2027-04-31', '2026-02-29', '2030-13-01', '2030-00-10', '2030-01-00'])(
+    'refuses start_date %s as an invalid date instead of rolling it over',
+    async (startDate) => {
+      const response = await api.request('POST', 'v1/experiences', { token: hostToken, body: validBody({ start_date: startDate }) })
+      expect(response.status).toBe(422)
+      expect(response.json.error.fields.start_date).toEqual(['start_date_invalid'])
+      const experience = await insertExperience()
+      const update = await api.request('PUT', `v1/experiences/${experience.id}`, { token: hostToken, body: { start_date: startDate } })
+      expect(update.status).toBe(422)
+      expect(update.json.error.fields.start_date).toEqual(['start_date_invalid'])
+      expect((await loadExperience(experience.id)).start_at).toEqual(experience.start_at)
+    },
+  )
+
+  it('accepts 29 February in a leap year', async () => {
+    const response = await api.request('POST', 'v1/experiences', {
+      token: hostToken,
+      body: validBody({ start_date: '2028-02-29', start_time: '10:00', place_id: 'us-ny-new-york' }),
+    })
+    expect(response.status).toBe(201)
+    expect(response.json.data[0].start_date).toBe('2028-02-29T15:00:00.000Z')
+  })
+
+  it.each(['0x10', '1e1', ' 2', '+3', '2.5', '', '0', '-1', 'Infinity', '１'])(
+    'refuses %j as page and as per_page with 422 on every paged list',
+    async (value) => {
+      const experience = await insertExperience({ max_attendees: 5 })
+      const lists = ['v1/experiences', `v1/experiences/${experience.id}/attendees`, `v1/experiences/${experience.id}/waitlist`, `v1/users/${host.id}/experiences`]
+      for (const list of lists) {
+        for (const name of ['page', 'per_page']) {
+          const response = await api.request('GET', `${list}?${name}=${encodeURIComponent(value)}`, { token: hostToken })
+          expect({ list, name, status: response.status }).toEqual({ list, name, status: 422 })
+          expect(response.json.error.fields).toEqual({ [name]: [`${name}_invalid`] })
+        }
+      }
+    },
+  )
+
+  it('still reads plain decimal pages', async () => {
+    const response = await api.request('GET', 'v1/experiences?page=2&per_page=016', { token: hostToken })
+    expect(response.status).toBe(200)
+    expect(response.json.metadata.page).toBe(2)
+  })
+
+  it.each([
+    ['latitude', '0x10'],
+    ['latitude', ''],
+    ['longitude', ' -122'],
+    ['longitude', 'Infinity'],
+    ['distance[lte]', '0x10'],
+  ])('refuses %s=%j in the list filters', async (name, value) => {
+    const origin = name === 'distance[lte]' ? '&latitude=45.5&longitude=-122.6' : name === 'latitude' ? '&longitude=-122.6' : '&latitude=45.5'
+    const response = await api.request('GET', `v1/experiences?${encodeURIComponent(name)}=${encodeURIComponent(value)}${origin}`)
+    expect(response.status).toBe(422)
+    expect(response.json.error.fields[name]).toEqual([`${name === 'distance[lte]' ? 'distance' : name}_invalid`])
+  })
+
+  it('refuses an address list holding a control character with 422, not 500', async () => {
+    const experience = await insertExperience()
+    const response = await api.request('POST', `v1/experiences/${experience.id}/attendees/create-by-emails`, {
+      token: hostToken,
+      body: { emails: ['someone@example.com\u0000'] },
+    })
+    expect(response.status).toBe(422)
+    expect(response.json.error.fields['emails.0']).toEqual(['email_invalid'])
   })
 })
 

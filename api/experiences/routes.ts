@@ -13,7 +13,7 @@ import {
   createExperience,
   experienceIcal,
   experienceInputSchema,
-  getExperience,
+  getReadableExperience,
   joinWaitlist,
   leaveWaitlist,
   listAttendees,
@@ -134,10 +134,15 @@ export function experienceRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
     path: '/v1/experiences/{idOrSlug}',
     tag,
     auth: 'optional',
-    summary: 'One activity by id or slug (`data` holds one item); `format=ical` answers an RFC 5545 calendar file.',
+    summary:
+      'One activity by id or slug (`data` holds one item); `format=ical` answers an RFC 5545 calendar file. A cancelled activity is readable by its host, its attendees and admins only.',
     query: detailQuery,
     response: experienceList,
-    errors: { 404: 'No such activity', 409: 'experience_undated (iCal of an activity without a date)' },
+    errors: {
+      404: 'No such activity, or a cancelled one the caller neither hosts nor attends',
+      409: 'experience_undated (iCal of an activity without a date)',
+      422: 'format_invalid',
+    },
   })
   app.get('/v1/experiences/:idOrSlug', async (c) => {
     const { format } = validate(detailQuery, c.req.query())
@@ -149,7 +154,7 @@ export function experienceRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
         'content-disposition': attachmentName(slug, 'ics'),
       })
     }
-    const experience = await getExperience(db, c.req.param('idOrSlug'))
+    const experience = await getReadableExperience(db, c.req.param('idOrSlug'), c.var.caller)
     return c.json({ data: [await serializeExperience(db, experience, c.var.caller)] })
   })
 
@@ -225,7 +230,7 @@ export function experienceRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
         'content-disposition': attachmentName(`${slug}-attendees`, 'csv'),
       })
     }
-    return c.json(await listAttendees(db, c.req.param('id'), query.page, query.per_page))
+    return c.json(await listAttendees(db, caller, c.req.param('id'), query.page, query.per_page))
   })
 
   registry.add({

@@ -5,7 +5,16 @@ import type { DB } from '../db/database.ts'
 import type { Database, Experience, User } from '../db/schema.ts'
 import type { Env } from '../env.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
+import { isLookupKey } from '../http/params.ts'
 import { isUuid } from '../http/request.ts'
+import {
+  hasControlCharacters,
+  isCalendarDate,
+  memberText,
+  memberTextCodes,
+  queryDecimal,
+  queryInteger,
+} from '../../app/utils/input-validation.ts'
 import { isValidTimeZone, zonedParts, zonedTimeToUtc } from '../../app/utils/zoned-time.ts'
 import { displayName } from '../users/display-name.ts'
 
@@ -98,17 +107,30 @@ function isHttpUrl(value: string) {
   }
 }
 
-const urlField = z.string({ error: 'url_invalid' }).trim().max(2000, 'url_invalid')
+/** A string field that is not member text (links, ids): a control character makes it invalid. */
+const plainString = (code: string) =>
+  z
+    .string({ error: code })
+    .trim()
+    .refine((value) => !hasControlCharacters(value), code)
+const urlField = plainString('url_invalid').max(2000, 'url_invalid')
 
-/** Create/update body (docs/api/experiences.md). Unknown fields are dropped. */
+/**
+ * Create/update body (docs/api/experiences.md). Unknown fields are dropped. A title of only
+ * invisible characters becomes '' and is refused as missing (title_required).
+ */
 export const experienceInputSchema = z.object({
-  title: z.string({ error: 'title_required' }).trim().max(120, 'title_too_long').optional(),
-  description: z.string({ error: 'description_invalid' }).trim().max(5000, 'description_too_long').nullable().optional(),
+  title: memberText(z.string({ error: 'title_required' }).trim(), memberTextCodes).max(120, 'title_too_long').optional(),
+  description: memberText(z.string({ error: 'description_invalid' }).trim(), memberTextCodes, { multiline: true })
+    .max(5000, 'description_too_long')
+    .nullable()
+    .optional(),
   start_date: z
     .string({ error: 'start_date_required' })
     .trim()
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'start_date_required')
-    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), 'start_date_required')
+    // 2027-02-30 is no day at all: Date.parse would read it as 2 March.
+    .refine(isCalendarDate, 'start_date_invalid')
     .optional(),
   start_time: z
     .string({ error: 'start_time_required' })
@@ -129,12 +151,15 @@ export const experienceInputSchema = z.object({
     .nullable()
     .optional(),
   venue_type: z.enum(['in_person', 'online'], { error: 'venue_type_required' }).optional(),
-  place_id: z.string({ error: 'location_required' }).trim().max(200, 'location_required').nullable().optional(),
-  formatted_address: z.string({ error: 'address_invalid' }).trim().max(300, 'address_too_long').nullable().optional(),
+  place_id: plainString('location_required').max(200, 'location_required').nullable().optional(),
+  formatted_address: memberText(z.string({ error: 'address_invalid' }).trim(), memberTextCodes)
+    .max(300, 'address_too_long')
+    .nullable()
+    .optional(),
   url: urlField.nullable().optional(),
   ticket_url: urlField.nullable().optional(),
   no_show_fee: z.union([z.string(), z.number()], { error: 'currency_invalid' }).nullable().optional(),
-  cover_photo: z.string({ error: 'cover_photo_invalid' }).nullable().optional(),
+  cover_photo: plainString('cover_photo_invalid').nullable().optional(),
   is_hostless: z.boolean({ error: 'boolean_invalid' }).optional(),
   is_premium: z.boolean({ error: 'boolean_invalid' }).optional(),
 })
@@ -146,6 +171,7 @@ export type ExperienceInput = z.infer<typeof experienceInputSchema>
 export { isUuid }
 
 export async function findExperience(db: DB | Trx, idOrSlug: string) {
+  if (!isLookupKey(idOrSlug)) return undefined
   return db
     .selectFrom('experiences')
     .selectAll()
@@ -157,6 +183,31 @@ export async function getExperience(db: DB | Trx, idOrSlug: string) {
   const experience = await findExperience(db, idOrSlug)
   if (!experience) throw problems.notFound('Experience not found')
   return experience
+}
+
+/**
+ * One activity as `caller` may read it. A cancelled activity stays readable by its host, its
+ * attendees (those who held a seat when it was cancelled: cancelling keeps the seats) and admins;
+ * to anyone else it is gone, so the API answers 404 rather than showing what was cancelled.
+ */
+export async function getReadableExperience(db: DB | Trx, idOrSlug: string, caller: User | null) {
+  const experience = await getExperience(db, idOrSlug)
+  if (experience.canceled_at && !(await canReadCancelled(db, experience, caller))) {
+    throw problems.notFound('Experience not found')
+  }
+  return experience
+}
+
+async function canReadCancelled(db: DB | Trx, experience: Experience, caller: User | null) {
+  if (!caller) return false
+  if (canManage(experience, caller)) return true
+  const seat = await db
+    .selectFrom('experience_attendees')
+    .select('user_id')
+    .where('experience_id', '=', experience.id)
+    .where('user_id', '=', caller.id)
+    .executeTakeFirst()
+  return seat !== undefined
 }
 
 async function lockExperience(trx: Trx, id: string) {
@@ -354,15 +405,19 @@ async function viewerStates(db: DB | Trx, userId: string, experienceIds: string[
 // ---------------------------------------------------------------------------------------------
 // Listing
 
+/** Paging parameters: plain decimal digits only (never 0x10, 1e1, ' 2' or +3). */
+const pageParameter = queryInteger('page_invalid', (page) => page.min(1, 'page_invalid')).default(1)
+const perPageParameter = queryInteger('per_page_invalid', (perPage) => perPage.min(1, 'per_page_invalid')).default(20)
+
 export const listQuerySchema = z.object({
-  page: z.coerce.number({ error: 'page_invalid' }).int('page_invalid').min(1, 'page_invalid').default(1),
-  per_page: z.coerce.number({ error: 'per_page_invalid' }).int('per_page_invalid').min(1, 'per_page_invalid').default(20),
+  page: pageParameter,
+  per_page: perPageParameter,
   'start_date[gte]': z.iso.datetime({ offset: true, error: 'date_invalid' }).optional(),
   'start_date[lte]': z.iso.datetime({ offset: true, error: 'date_invalid' }).optional(),
   'start_date[not]': z.literal('null', { error: 'filter_invalid' }).optional(),
-  'distance[lte]': z.coerce.number({ error: 'distance_invalid' }).positive('distance_invalid').max(5000, 'distance_invalid').optional(),
-  latitude: z.coerce.number({ error: 'latitude_invalid' }).min(-90, 'latitude_invalid').max(90, 'latitude_invalid').optional(),
-  longitude: z.coerce.number({ error: 'longitude_invalid' }).min(-180, 'longitude_invalid').max(180, 'longitude_invalid').optional(),
+  'distance[lte]': queryDecimal('distance_invalid', (miles) => miles.positive('distance_invalid').max(5000, 'distance_invalid')).optional(),
+  latitude: queryDecimal('latitude_invalid', (degrees) => degrees.min(-90, 'latitude_invalid').max(90, 'latitude_invalid')).optional(),
+  longitude: queryDecimal('longitude_invalid', (degrees) => degrees.min(-180, 'longitude_invalid').max(180, 'longitude_invalid')).optional(),
   venue_type: z.enum(['in_person', 'online'], { error: 'venue_type_invalid' }).optional(),
 })
 export type ListQuery = z.infer<typeof listQuerySchema>
@@ -470,8 +525,8 @@ export async function listExperiences(db: DB, query: ListQuery, caller: User | n
 export const userExperiencesQuerySchema = z.object({
   type: z.enum(['upcoming', 'past'], { error: 'type_invalid' }).default('upcoming'),
   hosting: z.enum(['true', 'false'], { error: 'hosting_invalid' }).optional(),
-  page: z.coerce.number({ error: 'page_invalid' }).int('page_invalid').min(1, 'page_invalid').default(1),
-  per_page: z.coerce.number({ error: 'per_page_invalid' }).int('per_page_invalid').min(1, 'per_page_invalid').default(20),
+  page: pageParameter,
+  per_page: perPageParameter,
 })
 
 /** A member's activities: attending ∪ hosting (or hosting only), never cancelled ones. */
@@ -858,6 +913,8 @@ export async function attend(db: DB, caller: User, idOrSlug: string, userId: str
 
 export async function cancelAttendance(db: DB, caller: User, idOrSlug: string, userId: string) {
   const experience = await getExperience(db, idOrSlug)
+  // Not an id at all (a NUL byte, a name): nobody is attending under it.
+  if (!isUuid(userId)) throw problems.notFound('This member is not attending.')
   if (userId !== caller.id && !canManage(experience, caller)) {
     throw problems.forbidden('Only the member, the host or an admin can cancel this seat.')
   }
@@ -897,7 +954,7 @@ export async function cancelAttendance(db: DB, caller: User, idOrSlug: string, u
 
 export const addByEmailsSchema = z.object({
   emails: z
-    .array(z.string({ error: 'email_invalid' }).trim().toLowerCase().max(320, 'email_invalid'), { error: 'emails_required' })
+    .array(plainString('email_invalid').toLowerCase().max(320, 'email_invalid'), { error: 'emails_required' })
     .min(1, 'emails_required')
     .max(50, 'too_many_emails'),
 })
@@ -927,13 +984,13 @@ export async function addAttendeesByEmail(db: DB, caller: User, idOrSlug: string
 }
 
 export const pageQuerySchema = z.object({
-  page: z.coerce.number({ error: 'page_invalid' }).int('page_invalid').min(1, 'page_invalid').default(1),
-  per_page: z.coerce.number({ error: 'per_page_invalid' }).int('per_page_invalid').min(1, 'per_page_invalid').default(20),
+  page: pageParameter,
+  per_page: perPageParameter,
   format: z.enum(['json', 'csv'], { error: 'format_invalid' }).optional(),
 })
 
-export async function listAttendees(db: DB, idOrSlug: string, page: number, perPageInput: number) {
-  const experience = await getExperience(db, idOrSlug)
+export async function listAttendees(db: DB, caller: User, idOrSlug: string, page: number, perPageInput: number) {
+  const experience = await getReadableExperience(db, idOrSlug, caller)
   const perPage = Math.min(perPageInput, MAX_PER_PAGE)
   const [rows, count] = await Promise.all([
     db
@@ -981,7 +1038,7 @@ function csvCell(value: string) {
 }
 
 export async function attendeesCsv(db: DB, caller: User, idOrSlug: string) {
-  const experience = await getExperience(db, idOrSlug)
+  const experience = await getReadableExperience(db, idOrSlug, caller)
   requireManager(experience, caller)
   const rows = await db
     .selectFrom('experience_attendees as a')
@@ -1026,7 +1083,7 @@ export async function leaveWaitlist(db: DB, caller: User, idOrSlug: string) {
 }
 
 export async function listWaitlist(db: DB, caller: User, idOrSlug: string, page: number, perPageInput: number) {
-  const experience = await getExperience(db, idOrSlug)
+  const experience = await getReadableExperience(db, idOrSlug, caller)
   const perPage = Math.min(perPageInput, MAX_PER_PAGE)
   const entries = await sql<{
     user_id: string
@@ -1096,7 +1153,7 @@ export function foldLine(line: string) {
 }
 
 export async function experienceIcal(env: Env, db: DB, caller: User | null, idOrSlug: string) {
-  const experience = await getExperience(db, idOrSlug)
+  const experience = await getReadableExperience(db, idOrSlug, caller)
   if (!experience.start_at) throw problems.conflict('experience_undated', 'This activity has no date yet.')
   const start = experience.start_at
   const end = experience.end_at ?? new Date(start.getTime() + DEFAULT_DURATION_MINUTES * MINUTE)

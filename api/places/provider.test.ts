@@ -248,6 +248,20 @@ describe('routes', () => {
     expect((await get('/v1/places/us-zz-nowhere')).status).toBe(404)
   })
 
+  it('answers 404 or 400, never 500, for a NUL byte and numbers that are not plain decimals (issue 10)', async () => {
+    for (const id of ['abc%00def', 'us-or-portland%00', '%01']) expect((await get(`/v1/places/${id}`)).status).toBe(404)
+    // A search holding a NUL byte is fine: the name is folded to letters and digits first.
+    expect((await get('/v1/places?query=port%00land')).json.data?.[0]?.label).toBe('Portland, OR')
+    for (const query of ['limit=0x3', 'limit=1e1', 'limit=%202', 'latitude=0x10&longitude=-70', 'latitude=&longitude=']) {
+      const response = await get(`/v1/places?query=portland&${query}`)
+      expect({ query, status: response.status }).toEqual({ query, status: 400 })
+      expect(response.json.error?.code).toBe('invalid_query')
+    }
+    for (const query of ['latitude=0x10&longitude=-70', 'latitude=&longitude=', 'latitude=%2045&longitude=-70']) {
+      expect((await get(`/v1/places/nearest?${query}`)).status).toBe(400)
+    }
+  })
+
   it('GET /v1/places/nearest answers the nearest city', async () => {
     const { status, json } = await get('/v1/places/nearest?latitude=45.52&longitude=-122.68')
     expect(status).toBe(200)

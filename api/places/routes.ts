@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono'
 import { z } from 'zod'
 import type { ApiEnv } from '../app.ts'
+import { hasControlCharacters, queryDecimal, queryInteger } from '../../app/utils/input-validation.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
 import type { OpenApiRegistry } from '../http/openapi.ts'
 import { MAX_LIMIT, MIN_QUERY_LENGTH, type PlacesProvider } from './provider.ts'
@@ -21,16 +22,17 @@ const placeSchema = z.object({
 })
 const placeList = z.object({ data: z.array(placeSchema) })
 
+// Numbers in plain decimal only: `Number()` would read `0x10` as 16 and '' as 0.
+const latitude = queryDecimal('latitude_invalid', (degrees) => degrees.min(-90).max(90))
+const longitude = queryDecimal('longitude_invalid', (degrees) => degrees.min(-180).max(180))
 const searchQuery = z.object({
+  // Control characters are harmless here: the search folds the name to letters and digits.
   query: z.string().trim().min(MIN_QUERY_LENGTH).max(100),
-  limit: z.coerce.number().int().min(1).max(MAX_LIMIT).optional(),
-  latitude: z.coerce.number().min(-90).max(90).optional(),
-  longitude: z.coerce.number().min(-180).max(180).optional(),
+  limit: queryInteger('limit_invalid', (limit) => limit.min(1).max(MAX_LIMIT)).optional(),
+  latitude: latitude.optional(),
+  longitude: longitude.optional(),
 })
-const nearestQuery = z.object({
-  latitude: z.coerce.number().min(-90).max(90),
-  longitude: z.coerce.number().min(-180).max(180),
-})
+const nearestQuery = z.object({ latitude, longitude })
 
 /** Query strings are the client's mistake: 400 with the offending fields. */
 function parseQuery<T extends z.ZodType>(c: Context<ApiEnv>, schema: T): z.infer<T> {
@@ -91,7 +93,8 @@ export function placeRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
   })
   app.get('/v1/places/:id', async (c) => {
     const id = c.req.param('id')
-    const place = id.length <= 300 ? await placesProvider(c).details(id) : null
+    // A NUL byte would make the lookup fail (500); no place id holds a control character.
+    const place = id.length <= 300 && !hasControlCharacters(id) ? await placesProvider(c).details(id) : null
     if (!place) throw problems.notFound('Place not found')
     return c.json({ data: [place] })
   })

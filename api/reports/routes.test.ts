@@ -111,6 +111,33 @@ describe('POST /v1/reported-contents', () => {
     expect(response.json.error.fields).toEqual({ details: ['details_too_long'] })
   })
 
+  it.each([
+    ['Stolen\u0000 photos', 'invalid_characters'],
+    ['\u001b[2J', 'invalid_characters'],
+    ['Looks like \u202eten.evil', 'direction_characters'],
+    ['\u2068isolated\u2069', 'direction_characters'],
+  ])('answers 422 for details %j (%s) and records nothing (issue 10)', async (details, code) => {
+    const before = (await reportsBy(member.id)).length
+    const response = await api.request('POST', 'v1/reported-contents', {
+      token: memberToken,
+      body: { reason: 'something_else', details, experience_id: experienceId },
+    })
+    expect(response.status).toBe(422)
+    expect(response.json.error).toMatchObject({ code: 'invalid_input', fields: { details: [code] } })
+    expect(await reportsBy(member.id)).toHaveLength(before)
+  })
+
+  it('keeps line breaks and tabs in the details', async () => {
+    const details = 'First line.\n\tSecond line,\r\nthird.'
+    const response = await api.request('POST', 'v1/reported-contents', {
+      token: memberToken,
+      body: { reason: 'something_else', details, experience_id: experienceId },
+    })
+    expect(response.status).toBe(201)
+    const stored = await reportsBy(member.id)
+    expect(stored.at(-1)?.details).toBe(details)
+  })
+
   it('answers 422 when nothing is reported', async () => {
     const response = await api.request('POST', 'v1/reported-contents', {
       token: memberToken,

@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono'
 import { sql } from 'kysely'
 import { z } from 'zod'
 import type { ApiEnv } from '../app.ts'
+import { memberText, memberTextCodes } from '../../app/utils/input-validation.ts'
 import { reportReasons } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import type { OpenApiRegistry } from '../http/openapi.ts'
@@ -15,7 +16,9 @@ const optionalId = (code: string) => z.uuid({ error: code }).nullish()
 /** Spec §7 `POST reported-contents`: a reason, free-text details and what is reported. Unknown fields are ignored. */
 export const reportInputSchema = z.object({
   reason: z.enum(reportReasons, { error: 'reason_invalid' }),
-  details: z.string({ error: 'details_invalid' }).trim().max(MAX_DETAILS_LENGTH, 'details_too_long').nullish(),
+  details: memberText(z.string({ error: 'details_invalid' }).trim(), memberTextCodes, { multiline: true })
+    .max(MAX_DETAILS_LENGTH, 'details_too_long')
+    .nullish(),
   experience_id: optionalId('experience_id_invalid'),
   user_id: optionalId('user_id_invalid'),
   message_id: optionalId('message_id_invalid'),
@@ -80,7 +83,7 @@ export function reportRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
       response: reportList,
       errors: {
         400: 'The body is not JSON (code invalid_json)',
-        422: 'Invalid fields (reason_invalid, details_too_long, target_required, cannot_report_self)',
+        422: 'Invalid fields (reason_invalid, details_too_long, invalid_characters, direction_characters, target_required, cannot_report_self)',
         404: 'No such activity, member or message',
       },
     })

@@ -270,6 +270,30 @@ describe('PUT /api/v1/users/me', () => {
     expect(response.json.error.fields.first_name).toContain('required')
   })
 
+  it.each([
+    ['first_name', 'Mar\u0000garet', 'invalid_characters'],
+    ['last_name', 'Hughes\u0007', 'invalid_characters'],
+    ['first_name', 'Mar\ngaret', 'invalid_characters'],
+    ['first_name', '\u200b\u200d\u2060', 'required'],
+    ['last_name', '\ufeff\u00ad', 'required'],
+    ['first_name', '\u202eteragraM', 'direction_characters'],
+    ['last_name', 'Hughes\u2067', 'direction_characters'],
+  ])('refuses %s %j with 422 %s and keeps the stored name (issue 10)', async (field, name, code) => {
+    const { user, token } = await memberWithToken({ first_name: 'Margaret', last_name: 'Hughes' })
+    const response = await api.request('PUT', 'v1/users/me', { token, body: { [field]: name } })
+    expect(response.status).toBe(422)
+    expect(response.json.error).toMatchObject({ code: 'invalid_input', fields: { [field]: [code] } })
+    expect(await loadUser(user.id)).toMatchObject({ first_name: 'Margaret', last_name: 'Hughes' })
+  })
+
+  it('keeps names with accents, apostrophes and right-to-left letters', async () => {
+    const { token } = await memberWithToken()
+    const body = { first_name: 'Zoë-Ann', last_name: 'O’Brien \u05db\u05d4\u05df' }
+    const response = await api.request('PUT', 'v1/users/me', { token, body })
+    expect(response.status).toBe(200)
+    expect(response.json.data[0]).toMatchObject(body)
+  })
+
   it('answers 400 invalid_json to a body that is not JSON', async () => {
     const { token } = await memberWithToken()
     const response = await api.request('PUT', 'v1/users/me', { token, body: '{"first_name":' })
@@ -447,6 +471,19 @@ describe('GET /api/users/{id}', () => {
     const response = await api.request('GET', `users/${crypto.randomUUID()}`, { token })
     expect(response.status).toBe(404)
     expect(response.json.error.code).toBe('not_found')
+  })
+
+  it('answers 404, never 500, for an id or slug holding a NUL byte or other control characters (issue 10)', async () => {
+    const { token } = await memberWithToken()
+    for (const key of ['abc%00def', '%00', 'abc%1Fdef', 'x'.repeat(5000)]) {
+      for (const auth of [undefined, token]) {
+        const response = await api.request('GET', `users/${key}`, { token: auth })
+        expect(response.status).toBe(404)
+        expect(response.json.error.code).toBe('not_found')
+      }
+    }
+    // Deleting "someone else" is refused before any lookup.
+    expect((await api.request('DELETE', 'v1/users/abc%00def', { token })).status).toBe(403)
   })
 
   it('gives an anonymous caller the name only (for referral banners)', async () => {

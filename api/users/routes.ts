@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { ApiEnv } from '../app.ts'
 import { problems } from '../http/errors.ts'
 import type { OpenApiRegistry } from '../http/openapi.ts'
+import { isLookupKey } from '../http/params.ts'
 import { parseJson, requireCaller, isUuid } from '../http/request.ts'
 import {
   deleteAccount,
@@ -37,7 +38,7 @@ export function userRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
     summary: 'Update the signed-in member. Unknown fields are ignored.',
     body: updateMeSchema,
     response: userList,
-    errors: { 422: 'Invalid fields (for example invalid_phone)' },
+    errors: { 422: 'Invalid fields (for example invalid_phone, required, invalid_characters, direction_characters)' },
   })
   app.put('/v1/users/me', async (c) => {
     const caller = requireCaller(c)
@@ -71,6 +72,7 @@ export function userRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
   })
   app.get('/users/:id', async (c) => {
     const key = c.req.param('id')
+    if (!isLookupKey(key)) throw problems.notFound('User not found')
     const byId = isUuid(key)
     const user = await c.var.services.db
       .selectFrom('users')

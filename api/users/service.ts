@@ -4,14 +4,18 @@ import type { DB } from '../db/database.ts'
 import { genders, joinReasons, type User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import { z } from 'zod'
+import { memberText, memberTextCodes } from '../../app/utils/input-validation.ts'
 import { displayName } from './display-name.ts'
 
 export const localeSchema = z.enum(['en', 'fr', 'nl'])
 
+/** A name: one that only invisible characters make up counts as missing (`required`). */
+const nameField = memberText(z.string().trim(), memberTextCodes).min(1, 'required').max(60, 'too_long')
+
 /** Fields a member may change on their own record; anything else in the body is ignored. */
 export const updateMeSchema = z.object({
-  first_name: z.string().trim().min(1, 'required').max(60, 'too_long').optional(),
-  last_name: z.string().trim().min(1, 'required').max(60, 'too_long').optional(),
+  first_name: nameField.optional(),
+  last_name: nameField.optional(),
   gender: z.enum(genders).nullable().optional(),
   join_reasons: z.array(z.enum(joinReasons)).max(joinReasons.length).optional(),
   phone: z.string().trim().max(30, 'invalid_phone').nullable().optional(),

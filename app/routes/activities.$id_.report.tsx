@@ -13,27 +13,13 @@ import { formErrorsFromApi } from '#app/utils/forms.server.ts'
 import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
+import { reportDetailsMessages, reportFormSchema, reportReasons } from '#app/utils/report-schema.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 
 export const handle = { i18n: ['common', 'reports'] }
 
-/** Spec: the reasons a member can give, in the order shown. */
-const reasons = [
-  'fake_or_scam',
-  'harmful_or_illegal',
-  'happened_in_person',
-  'inappropriate_or_offensive',
-  'low_quality_or_spam',
-  'something_else',
-] as const
-const maxDetails = 2000
+const reasons = reportReasons
 const e = (key: string) => `reports:errors.${key}`
-
-/** The report form, shared by the browser (conform) and the action. Messages are translation keys. */
-const reportFormSchema = z.object({
-  reason: z.enum(reasons, { error: e('reason_required') }),
-  details: z.string().trim().max(maxDetails, e('details_too_long')).optional(),
-})
 const fieldOrder = ['reason', 'details']
 const reportResponse = z.object({ data: z.array(z.object({ id: z.string() })) })
 
@@ -73,7 +59,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const fieldErrors: Record<string, string[]> = {}
     if (error instanceof ApiError && error.status === 422) {
       if (error.fields.reason) fieldErrors.reason = [e('reason_required')]
-      if (error.fields.details) fieldErrors.details = [e('details_too_long')]
+      if (error.fields.details) fieldErrors.details = reportDetailsMessages(error.fields.details)
     }
     const mapped = Object.keys(fieldErrors).length > 0 ? { error: fieldErrors } : formErrorsFromApi(error)
     if (!mapped) throw error

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
 import { activityFormSchema, withStartTime } from './activity-schema.ts'
@@ -36,5 +37,44 @@ describe('activity form schema (spec §5)', () => {
   it('still refuses a start time off the 5-minute steps (a hand-made request)', () => {
     const errors = errorsOf({ title: 'Walk', venueType: 'in_person', place: 'us-or-portland', startDate: '2030-01-01', startTime: '10:03' })
     expect(errors.startTime).toEqual(['activities:form.errors.start_time_step'])
+  })
+})
+
+describe('hostile input (issue 10)', () => {
+  const valid = { title: 'Walk', venueType: 'in_person', place: 'us-or-portland', startDate: '2030-01-01', startHour: '10', startMinute: '00' }
+  const english = {
+    common: JSON.parse(readFileSync('public/locales/en/common.json', 'utf8')) as Record<string, Record<string, string>>,
+    activities: JSON.parse(readFileSync('public/locales/en/activities.json', 'utf8')) as { form: { errors: Record<string, string> } },
+  }
+  /** The English text a message key shows, so that a key without a translation fails here. */
+  function englishText(key: string) {
+    const activityKey = /^activities:form\.errors\.(\w+)$/.exec(key)?.[1]
+    if (activityKey) return english.activities.form.errors[activityKey]
+    const [group, name] = key.split('.') as [string, string]
+    return english.common[group]?.[name]
+  }
+
+  it.each([
+    ['title', 'Walk\u0000', 'validation.invalid_characters'],
+    ['title', 'Walk\u0085', 'validation.invalid_characters'],
+    ['title', 'Walk \u202egnp.exe', 'validation.direction_characters'],
+    ['title', '\u2066Walk\u2069', 'validation.direction_characters'],
+    ['title', '\u200b\u200c\u200d', 'activities:form.errors.title_required'],
+    ['title', '\u2060\ufeff\u00ad', 'activities:form.errors.title_required'],
+    ['description', 'A gentle\u0000 walk', 'validation.invalid_characters'],
+    ['description', 'Bring \u202eshoes', 'validation.direction_characters'],
+    ['address', '1 Main St\u0000', 'validation.invalid_characters'],
+    ['place', 'us-or-portland\u0000', 'activities:form.errors.location_required'],
+    ['ticketUrl', 'https://example.com/\u0000', 'activities:form.errors.url_invalid'],
+    ['startDate', '2027-02-30', 'activities:form.errors.start_date_invalid'],
+    ['startDate', '2027-04-31', 'activities:form.errors.start_date_invalid'],
+    ['startDate', '2026-02-29', 'activities:form.errors.start_date_invalid'],
+  ])('shows a message next to %s for %j: %s', (field, value, message) => {
+    expect(errorsOf({ ...valid, [field]: value })).toEqual({ [field]: [message] })
+    expect(englishText(message)).toEqual(expect.any(String))
+  })
+
+  it('keeps line breaks and tabs in the description, 29 February of a leap year, emoji and right-to-left text', () => {
+    expect(errorsOf({ ...valid, description: 'Line one\r\n\tLine two 👨‍👩‍👧 \u05e9\u05dc\u05d5\u05dd\u200f', startDate: '2028-02-29', title: 'Caf\u00e9 \u0627\u0644\u0639\u0631\u0628\u064a\u0629' })).toEqual({})
   })
 })

@@ -1,27 +1,35 @@
 import { z } from 'zod'
+import { hasControlCharacters, isCalendarDate, memberText, memberTextMessages } from './input-validation.ts'
 
 /**
  * The activity form (spec §5), shared by the browser (conform) and the server. Messages are
  * translation keys; the English texts are the spec's.
  */
 const e = (key: string) => `activities:form.errors.${key}`
+const noControlCharacters = (value: string) => !hasControlCharacters(value)
 const optionalUrl = z
   .string()
   .trim()
   .max(2000, e('url_invalid'))
-  .refine((value) => /^https?:\/\/[^\s/$.?#].[^\s]*$/i.test(value), e('url_invalid'))
+  .refine((value) => /^https?:\/\/[^\s/$.?#].[^\s]*$/i.test(value) && noControlCharacters(value), e('url_invalid'))
   .optional()
 
 export const activityFormSchema = z
   .object({
-    title: z.string({ error: e('title_required') }).trim().min(1, e('title_required')).max(120, e('title_too_long')),
-    description: z.string().trim().max(5000, e('description_too_long')).optional(),
+    // A title of only invisible characters (zero-width spaces…) would look blank: it counts as missing.
+    title: memberText(z.string({ error: e('title_required') }).trim(), memberTextMessages)
+      .min(1, e('title_required'))
+      .max(120, e('title_too_long')),
+    description: memberText(z.string().trim(), memberTextMessages, { multiline: true }).max(5000, e('description_too_long')).optional(),
     venueType: z.enum(['in_person', 'online'], { error: e('venue_type_required') }),
-    place: z.string().max(100).optional(),
-    q: z.string().max(100).optional(),
-    address: z.string().trim().max(200).optional(),
+    place: z.string().max(100).refine(noControlCharacters, e('location_required')).optional(),
+    q: z.string().max(100).refine(noControlCharacters, e('location_required')).optional(),
+    address: memberText(z.string().trim(), memberTextMessages).max(200).optional(),
     url: optionalUrl,
-    startDate: z.string({ error: e('start_date_required') }).regex(/^\d{4}-\d{2}-\d{2}$/, e('start_date_required')),
+    startDate: z
+      .string({ error: e('start_date_required') })
+      .regex(/^\d{4}-\d{2}-\d{2}$/, e('start_date_required'))
+      .refine(isCalendarDate, e('start_date_invalid')),
     startTime: z
       .string({ error: e('start_time_required') })
       .regex(/^([01]\d|2[0-3]):[0-5]\d$/, e('start_time_required'))

@@ -34,3 +34,15 @@ describe('sign-up date of birth (spec §5)', () => {
     expect(issues({ birthYear: 1927, birthMonth: 1, birthDay: 1 })).toEqual([])
   })
 })
+
+describe('sign-up names (issue 10)', () => {
+  it.each([
+    ['firstName', 'Maria\u0000', 'validation.invalid_characters'],
+    ['lastName', '\u200b\u200b', 'validation.lastNameRequired'],
+    ['firstName', '\u00ad\ufeff', 'validation.firstNameRequired'],
+    ['lastName', 'Elder\u202e', 'validation.direction_characters'],
+  ])('refuses %s %j with %s', (field, value, message) => {
+    const result = signUpSchema.safeParse({ ...details, birthYear: 1960, birthMonth: 1, birthDay: 1, [field]: value })
+    expect(result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)).toEqual([`${field}: ${message}`])
+  })
+})

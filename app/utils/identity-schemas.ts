@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ageOn, birthYears, daysInMonth, minimumAge } from './birth-date.ts'
+import { memberText, memberTextMessages } from './input-validation.ts'
 
 /**
  * Schemas of the identity pages, shared by the browser (conform) and the server.
@@ -29,8 +30,11 @@ export const passwordSignInSchema = z.object({
 export const sendCodeSchema = z.object({ intent: z.literal('send'), email: emailSchema })
 export const verifyCodeSchema = z.object({ intent: z.literal('verify'), email: emailSchema, code: codeSchema })
 
-const nameSchema = (key: string) =>
-  z.string({ error: `validation.${key}Required` }).trim().min(1, `validation.${key}Required`).max(60, 'validation.tooLong')
+/** A name; one made only of invisible characters (zero-width spaces…) counts as missing. */
+export const nameSchema = (key: 'firstName' | 'lastName') =>
+  memberText(z.string({ error: `validation.${key}Required` }).trim(), memberTextMessages)
+    .min(1, `validation.${key}Required`)
+    .max(60, 'validation.tooLong')
 
 export const signUpSchema = z
   .object({
