@@ -1,6 +1,5 @@
 import { Hono } from 'hono'
-import { sql } from 'kysely'
-import type { DB } from './db/database.ts'
+import { pingDatabase, type DB } from './db/database.ts'
 import type { User } from './db/schema.ts'
 import type { Env } from './env.ts'
 import { experienceRoutes } from './experiences/routes.ts'
@@ -48,8 +47,10 @@ export function createApiApp(services: ApiServices) {
   })
 
   app.get('/health', async (c) => {
-    await sql`select 1`.execute(services.db)
-    return c.json({ status: 'ok' })
+    // 'ok' only when the database really answered, within a couple of seconds.
+    if (await pingDatabase(services.db)) return c.json({ status: 'ok' })
+    c.header('retry-after', retryAfterSeconds)
+    return c.json(unavailable, 503)
   })
   app.get('/openapi.json', (c) => c.json(registry.document(`${services.env.PUBLIC_URL}/api`)))
 
@@ -65,15 +66,13 @@ export function createApiApp(services: ApiServices) {
       return c.json(error.toJSON(), error.status as 400)
     }
     services.logger.error({ err: error, requestId: c.var.requestId }, 'API request failed')
-    const unavailable = isDatabaseUnavailable(error)
-    return c.json(
-      {
-        error: unavailable
-          ? { code: 'service_unavailable', message: 'The service is temporarily unavailable.' }
-          : { code: 'internal', message: 'An unknown error occurred. Please try again later.' },
-      },
-      unavailable ? 503 : 500,
-    )
+    if (isDatabaseUnavailable(error)) {
+      // Retry-After tells clients (the web app's reads among them) not to retry at once: this
+      // answer already waited out the database's timeouts.
+      c.header('retry-after', retryAfterSeconds)
+      return c.json(unavailable, 503)
+    }
+    return c.json({ error: { code: 'internal', message: 'An unknown error occurred. Please try again later.' } }, 500)
   })
   return app
 }
@@ -82,6 +81,9 @@ export type ApiApp = ReturnType<typeof createApiApp>
 
 async function resolveCaller(services: ApiServices, authorization: string | undefined) {
   if (!authorization) return null
+const unavailable = { error: { code: 'service_unavailable', message: 'The service is temporarily unavailable.' } }
+const retryAfterSeconds = '30'
+
   const match = /^Bearer ([\w.~+/-]+=*)$/i.exec(authorization)
   if (!match?.[1]) throw problems.unauthorized()
   let claims: Awaited<ReturnType<TokenVerifier>>
@@ -99,12 +101,23 @@ async function resolveCaller(services: ApiServices, authorization: string | unde
 
 export function isDatabaseUnavailable(error: unknown) {
   const code = (error as { code?: string } | null)?.code
+/**
+ * The database is down, restarting, frozen or too slow: the request failed through no fault of
+ * its own, and the same request may well work in a minute (503, not 500).
+ */
   return (
     code === 'ECONNREFUSED' ||
-    code === '57P01' ||
-    code === '57P03' ||
+    code === 'ECONNRESET' ||
+    code === 'ETIMEDOUT' ||
+    code === '57P01' || // admin_shutdown
+    code === '57P02' || // crash_shutdown
+    code === '57P03' || // cannot_connect_now
+    code === '57014' || // query_canceled: the server's statement_timeout
+    code === '53300' || // too_many_connections
     code === '08006' ||
     code === '08001' ||
-    (error instanceof Error && /timeout exceeded when trying to connect|Connection terminated/i.test(error.message))
+    (error instanceof Error &&
+      // pg's own timeouts: waiting for a pool slot, connecting, and a statement (query_timeout).
+      /timeout exceeded when trying to connect|Connection terminated|Query read timeout|not queryable/i.test(error.message))
   )
 }

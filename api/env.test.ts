@@ -66,6 +66,18 @@ describe('parseEnv', () => {
     expect(Object.isFrozen(env)).toBe(true)
   })
 
+  it('gives the database 5 s to connect and 10 s per statement unless told otherwise', () => {
+    expect(parseEnv({})).toMatchObject({ DATABASE_CONNECT_TIMEOUT_MS: 5_000, DATABASE_STATEMENT_TIMEOUT_MS: 10_000 })
+    expect(parseEnv({ DATABASE_CONNECT_TIMEOUT_MS: '2000', DATABASE_STATEMENT_TIMEOUT_MS: '0' })).toMatchObject({
+      DATABASE_CONNECT_TIMEOUT_MS: 2_000,
+      DATABASE_STATEMENT_TIMEOUT_MS: 0,
+    })
+    for (const value of ['-1', 'soon', '1.5']) {
+      expect(configError({ DATABASE_CONNECT_TIMEOUT_MS: value }).message).toMatch(/DATABASE_CONNECT_TIMEOUT_MS/)
+      expect(configError({ DATABASE_STATEMENT_TIMEOUT_MS: value }).message).toMatch(/DATABASE_STATEMENT_TIMEOUT_MS/)
+    }
+  })
+
   it('derives PUBLIC_URL and API_AUDIENCE from PORT', () => {
     const env = parseEnv({ PORT: '4100' })
     expect(env.PORT).toBe(4100)

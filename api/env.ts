@@ -22,6 +22,10 @@ export const envSchema = z.object({
 
   DATABASE_URL: optionalUrl,
   EMBEDDED_PG_DIR: optionalString,
+  // A frozen or unreachable database fails requests within these, instead of holding them for
+  // the whole outage (docs/decisions/006-database-timeouts.md). 0 turns a timeout off.
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   SEED_DEMO_DATA: bool.optional(),
 
   API_BASE_URL: optionalUrl,

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Kysely, PostgresDialect } from 'kysely'
+import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely'
 import { Migrator, type Migration } from 'kysely/migration'
 import pg from 'pg'
 import type { Database } from './schema.ts'
@@ -12,18 +12,111 @@ export type DB = Kysely<Database>
 pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value)
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
 
-export function createDatabase(connectionString: string, options: { max?: number } = {}) {
+export interface DatabaseOptions {
+  max?: number
+  /** Waiting for a connection, from the pool or a new one (0: no limit). Default 5 s. */
+  connectTimeoutMs?: number
+  /** One statement, enforced by the server and by this process (0: no limit). Default 10 s. */
+  statementTimeoutMs?: number
+}
+
+/** How long the health checks wait for `select 1`: well under any load balancer's own timeout. */
+export const healthCheckTimeoutMs = 2_000
+
+const pools = new WeakMap<DB, pg.Pool>()
+
+/**
+ * A pool and its Kysely instance. The statement timeout is enforced twice: PostgreSQL's own
+ * `statement_timeout` stops a slow statement, and pg's `query_timeout` gives up on a server that
+ * does not answer at all (stopped, frozen, or cut off by the network), which cannot enforce its
+ * own. See docs/decisions/006-database-timeouts.md.
+ */
+export function createDatabase(connectionString: string, options: DatabaseOptions = {}) {
+  const statementTimeout = options.statementTimeoutMs ?? 10_000
   const pool = new pg.Pool({
     connectionString,
     max: options.max ?? 20,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
-    statement_timeout: 15_000,
+    statement_timeout: statementTimeout,
+    query_timeout: statementTimeout,
   })
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {})
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: closingTimedOutClients(pool) }) })
+  pools.set(db, pool)
   return { db, pool }
+}
+
+/**
+ * The pool as Kysely sees it, except that a client whose statement this process gave up on is
+ * closed when released instead of going back to the pool. Kysely releases it as healthy, but its
+ * statement is still in flight (or the server is frozen): the next request would queue behind it.
+ */
+function closingTimedOutClients(pool: pg.Pool): PostgresPool {
+  return {
+    options: pool.options,
+    end: () => pool.end(),
+    async connect() {
+      const client = await pool.connect()
+      let timedOut = false
+      const guarded: PostgresPoolClient = {
+        processID: (client as { processID?: number }).processID,
+        // Only the (sql, parameters) form: the dialect has no cursor configured.
+        query: (async (text: string, parameters: unknown[]) => {
+          // A transaction's ROLLBACK would otherwise wait out a second timeout behind the first.
+          if (timedOut) throw new Error(`${clientTimeout} (an earlier statement on this connection)`)
+          try {
+            return await client.query(text, parameters)
+          } catch (error) {
+            if (isClientTimeout(error)) timedOut = true
+            throw error
+          }
+        }) as unknown as PostgresPoolClient['query'],
+        release: (destroy) => client.release(destroy === true || timedOut),
+      }
+      return guarded
+    },
+  }
+}
+
+/** pg's message when `query_timeout` expires. */
+const clientTimeout = 'Query read timeout'
+
+function isClientTimeout(error: unknown) {
+  return error instanceof Error && error.message.startsWith(clientTimeout)
+}
+
+/**
+ * Whether the database answers `select 1` within `timeoutMs`, for the health checks. A frozen
+ * server accepts connections (the kernel does) but never answers, so every step has a deadline.
+ */
+export async function pingDatabase(db: DB, timeoutMs = healthCheckTimeoutMs): Promise<boolean> {
+  const pool = pools.get(db)
+  const answered = pool ? pingPool(pool, timeoutMs) : sql`select 1`.execute(db)
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs)
+  })
+  try {
+    return await Promise.race([answered.then(() => true, () => false), expired])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function pingPool(pool: pg.Pool, timeoutMs: number) {
+  // Waiting for a connection counts against the same deadline (pingDatabase's timer); the
+  // client, once there, still gets the statement's own limit so it is never left hanging.
+  const client = await pool.connect()
+  const query: pg.QueryConfig & { query_timeout: number } = { text: 'select 1', query_timeout: timeoutMs }
+  try {
+    await client.query(query)
+  } catch (error) {
+    client.release(true)
+    throw error
+  }
+  client.release()
 }
 
 const migrationFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')

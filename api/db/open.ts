@@ -1,3 +1,4 @@
+import type pg from 'pg'
 import type { Env } from '../env.ts'
 import type { Logger } from '../logger.ts'
 import { createDatabase, migrateToLatest, type DB } from './database.ts'
@@ -5,6 +6,7 @@ import { checkBinariesReachable, startEmbeddedPostgres } from './embedded.ts'
 
 export interface OpenDatabase {
   db: DB
+  pool: pg.Pool
   url: string
   embedded: boolean
   close: () => Promise<void>
@@ -25,13 +27,22 @@ export async function openDatabase(env: Env, logger: Logger, options: { migrate?
     stopEmbedded = embedded.stop
     logger.info({ ms: Date.now() - started }, 'Embedded PostgreSQL started')
   }
-  const { db } = createDatabase(url)
+  const timeouts = { connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS, statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS }
+  const { db, pool } = createDatabase(url, timeouts)
   if (options.migrate !== false) {
-    const applied = await migrateToLatest(db)
-    if (applied.length > 0) logger.info({ applied }, 'Migrations applied')
+    // A migration may build an index over a large table: no statement limit for it, on a
+    // connection of its own (requests keep theirs).
+    const migrations = createDatabase(url, { ...timeouts, max: 1, statementTimeoutMs: 0 })
+    try {
+      const applied = await migrateToLatest(migrations.db)
+      if (applied.length > 0) logger.info({ applied }, 'Migrations applied')
+    } finally {
+      await migrations.db.destroy()
+    }
   }
   return {
     db,
+    pool,
     url,
     embedded: Boolean(stopEmbedded),
     async close() {

@@ -8,6 +8,7 @@ import { pageOf } from '#app/utils/api.server.ts'
 import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
 import { experienceSchema } from '#app/utils/experience-schema.ts'
 import { placeFromAddress } from '#app/utils/explore.server.ts'
+import { ignoreUnlessUnavailable, unavailableOnServerError } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useDisplayName } from '#app/utils/use-display-name.ts'
@@ -29,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     !user && ref && /^[\w-]{1,80}$/.test(ref)
       ? await api
           .get(`users/${encodeURIComponent(ref)}`, { schema: referrerSchema })
-          .then((profile) => profile.display_name, () => null)
+          .then((profile) => profile.display_name, ignoreUnlessUnavailable)
       : null
   const now = new Date().toISOString()
   const saved = user?.lat != null && user.long != null ? { latitude: user.lat, longitude: user.long } : null
@@ -49,7 +50,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       },
       schema: pageOf(experienceSchema),
     }),
-  ])
+  ]).catch(unavailableOnServerError)
   const headers = new Headers()
   if (referrer && ref) headers.append('Set-Cookie', await referralCookie.serialize(ref))
   return data(

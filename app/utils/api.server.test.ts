@@ -83,6 +83,16 @@ describe('the API client (spec §7, §8)', () => {
     expect(reads).toBe(3)
   })
 
+  it('does not retry a 503 that says when to come back (the API already waited out its database)', async () => {
+    let reads = 0
+    const { client } = clientWith(() => {
+      reads++
+      return Response.json({ error: { code: 'service_unavailable', message: 'x' } }, { status: 503, headers: { 'retry-after': '30' } })
+    })
+    await expect(client.get('v1/x')).rejects.toMatchObject({ status: 503, code: 'service_unavailable' })
+    expect(reads).toBe(1)
+  })
+
   it('sends no authorization header for anonymous calls', async () => {
     const { client, calls } = clientWith(() => Response.json({}), null)
     await client.get('v1/experiences')

@@ -81,7 +81,9 @@ export function createApiClient(options: {
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
         response = await options.apiFetch(new Request(url, { method, headers, body }))
-        if (response.status < 500 || attempt === attempts) break
+        // A 503 with Retry-After already waited out the database's timeouts: retrying at once
+        // would only make the member wait that long again.
+        if (response.status < 500 || attempt === attempts || (response.status === 503 && response.headers.has('retry-after'))) break
       } catch (error) {
         if (attempt === attempts) throw new ApiError(503, messageForStatus(503), 'network_error')
         void error

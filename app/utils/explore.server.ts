@@ -4,6 +4,7 @@ import { getApi, getOptionalUser } from './auth.server.ts'
 import { dateFilters, dateWindow, distanceFilters } from './date-range.ts'
 import { experienceSchema } from './experience-schema.ts'
 import { listOf, pageOf } from './api.server.ts'
+import { ignoreUnlessUnavailable, unavailableOnServerError } from './http.server.ts'
 import { placeList, placeSchema, type Place } from './places.ts'
 
 /** Explore's filters are remembered in a cookie so they work without JavaScript too. */
@@ -40,13 +41,13 @@ export async function loadExplore(request: Request, context: AppLoadContext) {
   const placeId = params.get('place') ?? remembered.place
   if (query && !params.get('place')) {
     // Without JavaScript: search, take the best match, and offer the others to pick from.
-    matches = (await api.get('v1/places', { query: { query, limit: 6 }, schema: placeList })).data
+    matches = (await api.get('v1/places', { query: { query, limit: 6 }, schema: placeList }).catch(unavailableOnServerError)).data
     place = matches[0] ?? null
     if (!place) placeError = 'unknown_place'
   } else if (placeId) {
     place = await api.get(`v1/places/${encodeURIComponent(placeId)}`, { schema: listOf(placeSchema) }).then(
       (result) => result.data[0] ?? null,
-      () => null,
+      ignoreUnlessUnavailable,
     )
   }
 
@@ -64,17 +65,19 @@ export async function loadExplore(request: Request, context: AppLoadContext) {
       : null
   const timeZone = place?.timeZone ?? defaultTimeZone
   const window = dateWindow(date, timeZone)
-  const experiences = await api.get('v1/experiences', {
-    query: {
-      page,
-      per_page: 12,
-      'start_date[gte]': window.gte.toISOString(),
-      'start_date[lte]': window.lte?.toISOString(),
-      'start_date[not]': 'null',
-      ...(origin ? { 'distance[lte]': Number(distance), latitude: origin.latitude, longitude: origin.longitude } : {}),
-    },
-    schema: pageOf(experienceSchema),
-  })
+  const experiences = await api
+    .get('v1/experiences', {
+      query: {
+        page,
+        per_page: 12,
+        'start_date[gte]': window.gte.toISOString(),
+        'start_date[lte]': window.lte?.toISOString(),
+        'start_date[not]': 'null',
+        ...(origin ? { 'distance[lte]': Number(distance), latitude: origin.latitude, longitude: origin.longitude } : {}),
+      },
+      schema: pageOf(experienceSchema),
+    })
+    .catch(unavailableOnServerError)
   // A guessed city is not remembered as the member's choice.
   const cookie = await exploreCookie.serialize({ date, distance, place: guessed ? undefined : place?.id })
   return { date, distance, page, query, place, guessed, matches: matches.slice(1), placeError, hasOrigin: Boolean(origin), experiences, cookie }
@@ -82,7 +85,8 @@ export async function loadExplore(request: Request, context: AppLoadContext) {
 
 /**
  * The US city nearest to where the request comes from (offline IP data, city level), or null:
- * unknown, private or non-US addresses, or any failure (a guess is never worth an error page).
+ * unknown, private or non-US addresses, or any failure (a guess is never worth an error page),
+ * except the API being unavailable, which the page's next call would wait for all over again.
  */
 export async function placeFromAddress(request: Request, context: AppLoadContext): Promise<Place | null> {
   try {
@@ -91,6 +95,7 @@ export async function placeFromAddress(request: Request, context: AppLoadContext
     const nearest = await getApi(request, context).get('v1/places/nearest', { query: { latitude: point.lat, longitude: point.lng }, schema: placeList })
     return nearest.data[0] ?? null
   } catch (error) {
+    ignoreUnlessUnavailable(error)
     context.services.log('warn', 'Locating the visitor by address failed', { error: String(error) })
     return null
   }
