@@ -18,6 +18,8 @@ import { readOutbox } from '#api/email/outbox.ts'
 import { scheduleCleanup } from '#api/jobs/cleanup.ts'
 import { startJobQueue } from '#api/jobs/queue.ts'
 import { ConfigError, getEnv, type Env } from '#api/env.ts'
+import { limitWebBodies } from '#api/http/body-limit.ts'
+import { refuseMalformedHost } from '#api/http/host-header.ts'
 import { isApiPath, refuseCrossSite, rateLimits, requestContext, securityHeaders } from '#api/http/security.ts'
 import { createIdentityProvider } from '#api/identity/provider.ts'
 import { createTokenVerifier } from '#api/identity/token-verifier.ts'
@@ -84,6 +86,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
       formActions: env.auth === 'auth0' ? [`https://${env.AUTH0_DOMAIN}`] : [],
     }),
   )
+  app.use(refuseMalformedHost(logger))
   app.use(refuseCrossSite([new URL(env.PUBLIC_URL).origin]))
   app.use(
     asyncHandler(
@@ -114,6 +117,8 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
       void listener(req, res)
     })
   }
+  // Every body the API does not take is limited here, before Remix or the identity provider reads it.
+  app.use(limitWebBodies(logger))
   if (identity) {
     const oidc = identity.provider.callback()
     app.use(

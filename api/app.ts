@@ -3,6 +3,7 @@ import { pingDatabase, type DB } from './db/database.ts'
 import type { User } from './db/schema.ts'
 import type { Env } from './env.ts'
 import { experienceRoutes } from './experiences/routes.ts'
+import { limitApiBodies } from './http/api-body-limit.ts'
 import { ApiProblem, problems } from './http/errors.ts'
 import { OpenApiRegistry } from './http/openapi.ts'
 import type { TokenVerifier } from './identity/token-verifier.ts'
@@ -45,6 +46,7 @@ export function createApiApp(services: ApiServices) {
     await next()
     c.header('cache-control', c.res.headers.get('cache-control') ?? 'no-store')
   })
+  app.use(limitApiBodies())
 
   app.get('/health', async (c) => {
     // 'ok' only when the database really answered, within a couple of seconds.
@@ -79,11 +81,11 @@ export function createApiApp(services: ApiServices) {
 
 export type ApiApp = ReturnType<typeof createApiApp>
 
-async function resolveCaller(services: ApiServices, authorization: string | undefined) {
-  if (!authorization) return null
 const unavailable = { error: { code: 'service_unavailable', message: 'The service is temporarily unavailable.' } }
 const retryAfterSeconds = '30'
 
+async function resolveCaller(services: ApiServices, authorization: string | undefined) {
+  if (!authorization) return null
   const match = /^Bearer ([\w.~+/-]+=*)$/i.exec(authorization)
   if (!match?.[1]) throw problems.unauthorized()
   let claims: Awaited<ReturnType<TokenVerifier>>
@@ -99,12 +101,12 @@ const retryAfterSeconds = '30'
   return user
 }
 
-export function isDatabaseUnavailable(error: unknown) {
-  const code = (error as { code?: string } | null)?.code
 /**
  * The database is down, restarting, frozen or too slow: the request failed through no fault of
  * its own, and the same request may well work in a minute (503, not 500).
  */
+export function isDatabaseUnavailable(error: unknown) {
+  const code = (error as { code?: string } | null)?.code
   return (
     code === 'ECONNREFUSED' ||
     code === 'ECONNRESET' ||

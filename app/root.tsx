@@ -121,7 +121,7 @@ export function ErrorBoundary() {
   const error = useRouteError()
   const { t } = useTranslation()
   const status = isRouteErrorResponse(error) ? error.status : 500
-  const kind = status === 404 ? 'notFound' : status === 503 ? 'unavailable' : status === 403 ? 'forbidden' : 'generic'
+  const kind = status === 404 ? 'notFound' : status === 503 ? 'unavailable' : status === 403 ? 'forbidden' : status === 413 ? 'tooLarge' : 'generic'
   return (
     <>
       <a href="#main-content" className="skip-link">

@@ -278,6 +278,20 @@ describe('POST /api/v1/medias', () => {
     const { status } = await upload(token, uploadForm('experience_cover', padded))
     expect(status).toBe(200)
   })
+
+  it('answers 413 to more parts than target and file (and a spare), before parsing them', async () => {
+    const { token } = await member()
+    const photo = await coverPhoto()
+    const spare = uploadForm('experience_cover', photo)
+    spare.set('caption', 'A walk')
+    expect((await upload(token, spare)).status).toBe(200)
+
+    const form = uploadForm('experience_cover', photo)
+    for (let index = 0; index < 5000; index++) form.append(`extra${index}`, 'x')
+    const { status, json } = await upload(token, form)
+    expect(status).toBe(413)
+    expect(json).toMatchObject({ error: { code: 'payload_too_large' } })
+  })
 })
 
 describe('POST /api/v1/medias over real HTTP', () => {

@@ -18,6 +18,8 @@ function mediaStorage(c: Context<ApiEnv>): MediaStorage {
 /** Room for the multipart boundaries, part headers and the `target` field around the file. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024
 export const MAX_UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD_BYTES
+/** `target` and `file`, with room for a client that sends a field or two more. */
+export const MAX_UPLOAD_PARTS = 4
 
 const MEDIA_TARGETS = [
   'avatar',
@@ -71,7 +73,7 @@ export function mediaRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
     response: mediaList,
     errors: {
       400: 'Not a multipart body (code invalid_body)',
-      413: 'Larger than 15 MB or 40 megapixels (code too_large)',
+      413: 'Larger than 15 MB or 40 megapixels (code too_large), or more than 4 parts (code payload_too_large)',
       415: 'Not a JPEG or PNG (code invalid_format)',
       422: 'Missing or unknown target, or no file',
     },
@@ -231,10 +233,21 @@ async function readMultipart(c: Context<ApiEnv>): Promise<FormData> {
     }
     chunks.push(value)
   }
+  // Counted before parsing: a body of thousands of tiny parts would cost far more to parse
+  // and hold than its size suggests.
+  const bytes = Buffer.concat(chunks)
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType)
+  if (!boundary) throw new ApiProblem(400, 'invalid_body', 'The multipart body could not be read.')
+  const delimiter = `--${boundary[1] ?? boundary[2]}`
+  let delimiters = 0
+  for (let at = bytes.indexOf(delimiter); at !== -1; at = bytes.indexOf(delimiter, at + delimiter.length)) {
+    // One delimiter opens each part, and one more closes the body.
+    if (++delimiters > MAX_UPLOAD_PARTS + 1) {
+      throw new ApiProblem(413, 'payload_too_large', 'Send the fields target and file only.')
+    }
+  }
   try {
-    return await new Response(new Blob(chunks as Uint8Array<ArrayBuffer>[]), {
-      headers: { 'content-type': contentType },
-    }).formData()
+    return await new Response(bytes, { headers: { 'content-type': contentType } }).formData()
   } catch {
     throw new ApiProblem(400, 'invalid_body', 'The multipart body could not be read.')
   }

@@ -1,4 +1,5 @@
-import { baseURL, expect, signIn, signUp, test } from './helpers.ts'
+import { request as httpRequest } from 'node:http'
+import { baseURL, expect, signIn, signUp, test, visitorIp } from './helpers.ts'
 
 test.use({ javaScriptEnabled: false })
 
@@ -78,4 +79,91 @@ test('the API refuses a request without a token with 401 JSON', async ({ request
   expect(response.status()).toBe(401)
   expect(response.headers()['content-type']).toContain('json')
   await response.json()
+})
+
+const MB = 1024 * 1024
+const sameOrigin = { Origin: new URL(baseURL).origin }
+
+test('request bodies over the limit are refused with 413 before anything reads them', async ({ request }) => {
+  // A form (the language switcher): 100 KB at most, answered with a page in the member's language.
+  const form = await request.post('/api/localize', {
+    headers: { ...sameOrigin, 'Accept-Language': 'fr' },
+    form: { lng: 'fr', returnTo: `/${'a'.repeat(MB)}` },
+    maxRedirects: 0,
+  })
+  expect(form.status()).toBe(413)
+  expect(form.headers()['content-type']).toContain('text/html')
+  const page = await form.text()
+  expect(page).toContain('<html lang="fr">')
+  expect(page).toContain('Le formulaire est trop volumineux')
+
+  // The API: 100 KB of JSON at most, answered with its error shape.
+  const json = await request.post('/api/v1/experiences', { data: { title: 'a'.repeat(MB) } })
+  expect(json.status()).toBe(413)
+  expect(await json.json()).toMatchObject({ error: { code: 'payload_too_large' } })
+
+  // An activity form carries a photo of up to 15 MB, and no more.
+  const photo = await request.post('/create-activity', {
+    headers: sameOrigin,
+    multipart: { title: 'Morning walk', cover: { name: 'big.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(16 * MB, 0xab) } },
+    maxRedirects: 0,
+  })
+  expect(photo.status()).toBe(413)
+  expect(await photo.text()).toContain('Your photo must be smaller than 15 MB.')
+})
+
+test('a chunked 300 MB form is refused once it passes the limit, while the client is still sending', async () => {
+  const url = new URL('/api/localize', baseURL)
+  const result = await new Promise<{ status: number; text: string; sent: number }>((resolve, reject) => {
+    let sent = 0
+    let answered = false
+    const outgoing = httpRequest(url, {
+      method: 'POST',
+      // No Content-Length: Node sends the body chunked, so only counting can stop it.
+      headers: { ...sameOrigin, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': visitorIp() },
+    })
+    outgoing.on('response', (response) => {
+      answered = true
+      let text = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => (text += chunk))
+      response.on('end', () => {
+        resolve({ status: response.statusCode ?? 0, text, sent })
+        outgoing.destroy()
+      })
+    })
+    // The server hangs up on the rest once it has answered: expected.
+    outgoing.on('error', (error) => (answered ? undefined : reject(error)))
+    const pump = async () => {
+      const chunk = Buffer.alloc(64 * 1024, 'a')
+      outgoing.write('lng=fr&returnTo=')
+      while (!answered && !outgoing.destroyed && sent < 300 * MB) {
+        sent += chunk.byteLength
+        if (!outgoing.write(chunk)) await new Promise((next) => outgoing.once('drain', next).once('close', next))
+      }
+      if (!answered) outgoing.end()
+    }
+    pump().catch(reject)
+  })
+  expect(result.status).toBe(413)
+  expect(result.text).toContain('The form is too large')
+  expect(result.sent).toBeLessThan(100 * MB)
+})
+
+test('a malformed Host header is answered 400, not 500', async () => {
+  const url = new URL(baseURL)
+  for (const host of ['exa mple', '[::1', 'exämple.com', 'localhost:99999']) {
+    const status = await new Promise<number>((resolve, reject) => {
+      const outgoing = httpRequest(
+        { host: url.hostname, port: url.port, path: '/activities', agent: false, headers: { host, 'x-forwarded-for': visitorIp() } },
+        (response) => {
+          response.resume()
+          resolve(response.statusCode ?? 0)
+        },
+      )
+      outgoing.on('error', reject)
+      outgoing.end()
+    })
+    expect(status, `Host: ${host}`).toBe(400)
+  }
 })

@@ -1,0 +1,35 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import type { ApiEnv } from '../app.ts'
+import { ApiProblem } from './errors.ts'
+
+/** JSON bodies: far more than any call of the API needs (docs/decisions/010). */
+export const API_BODY_LIMIT = 100 * 1024
+
+/**
+ * The API's limit (in-process, mounted under /api and alone): hono's bodyLimit refuses a
+ * declared Content-Length over the limit without reading and counts a chunked body as it
+ * arrives, answering 413 `payload_too_large` (§8 error shape). The photo upload streams and
+ * limits its own body at 15 MB (api/media/routes.ts), so it is not read twice.
+ */
+export function limitApiBodies(): MiddlewareHandler<ApiEnv> {
+  const limit = bodyLimit({
+    maxSize: API_BODY_LIMIT,
+    onError: (context) => {
+      const c = context as Context<ApiEnv>
+      c.var.services.logger.warn(
+        { requestId: c.var.requestId, method: c.req.method, path: c.req.path, limit: API_BODY_LIMIT },
+        'Request body over the limit refused',
+      )
+      throw new ApiProblem(
+        413,
+        'payload_too_large',
+        `The request body is larger than ${API_BODY_LIMIT / 1024} KB.`,
+      )
+    },
+  })
+  return async (c, next) => {
+    if (c.req.method === 'POST' && c.req.path === '/api/v1/medias') return next()
+    return limit(c, next)
+  }
+}

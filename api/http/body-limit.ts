@@ -1,0 +1,119 @@
+import type { NextFunction, Request, Response } from 'express'
+import type { Logger } from '../logger.ts'
+import { MAX_UPLOAD_BYTES } from '../media/images.ts'
+import { sendRefusal } from './refusal-page.ts'
+
+/**
+ * Request bodies are limited before anything parses them (QUALITY.md, docs/decisions/010):
+ * forms are small, and only the forms that carry a photo may be larger. The API has its own
+ * limits (api-body-limit.ts).
+ */
+export const FORM_BODY_LIMIT = 100 * 1024
+/** A cover photo (spec §9: under 15 MB) and the activity form's text fields around it. */
+export const PHOTO_FORM_BODY_LIMIT = MAX_UPLOAD_BYTES + 256 * 1024
+
+/** The web forms that carry a photo: create, edit and duplicate an activity (`.data`: with JS). */
+const photoFormPaths = /^\/(?:create-activity|duplicate-activity|activities\/[^/]+\/edit)(?:\.data)?$/
+
+/** What may be left of a refused body is read and dropped for this long, then the connection closes. */
+const DISCARD_MS = 5_000
+const DISCARD_BYTES = 64 * 1024 * 1024
+
+function isPhotoForm(req: Request) {
+  return photoFormPaths.test(req.path) && /^multipart\/form-data\s*;/i.test(req.get('content-type') ?? '')
+}
+
+/**
+ * The web's limit (everything the Express host serves other than the API, which limits its own
+ * bodies): a declared Content-Length over the limit is refused at once, without reading. A
+ * body without one (chunked) is read here, counting, before the route runs: the route then gets
+ * it back intact, or the request is refused as soon as the count passes the limit, having held
+ * no more than the limit. Either way a refused body is never handed to Remix, so no action ever
+ * parses more than the limit (Node's parser itself stops a body at its Content-Length).
+ */
+export function limitWebBodies(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const chunked = req.get('transfer-encoding') !== undefined
+    const declared = req.get('content-length')
+    if (!chunked && (declared === undefined || declared === '0')) return next()
+    const photo = isPhotoForm(req)
+    const limit = photo ? PHOTO_FORM_BODY_LIMIT : FORM_BODY_LIMIT
+    const refuse = () => {
+      logger.warn(
+        { requestId: res.locals.requestId as string, method: req.method, path: req.path, limit, contentLength: declared ?? null },
+        'Request body over the limit refused',
+      )
+      discardBody(req)
+      sendRefusal(req, res, 413, photo ? 'tooLargePhoto' : 'tooLarge').catch(next)
+    }
+    if (!chunked) return Number(declared) > limit ? refuse() : next()
+    readAhead(req, limit).then((outcome) => {
+      if (outcome === 'fits') next()
+      else if (outcome === 'too-large') refuse()
+      // 'gone': the client hung up; there is no one to answer.
+    }, next)
+  }
+}
+
+/**
+ * Reads a chunked body in paused mode until it ends or passes `limit`. When it fits, it is
+ * pushed back (`unshift`, before its 'end' event) for the route to read as if untouched: the
+ * final read is sized so that it never asks past the end, which would emit 'end' too early.
+ */
+function readAhead(req: Request, limit: number): Promise<'fits' | 'too-large' | 'gone'> {
+  if (req.complete && req.readableLength === 0) return Promise.resolve('fits')
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const finish = (outcome: 'fits' | 'too-large' | 'gone') => {
+      req.off('readable', onReadable)
+      req.off('error', onGone)
+      req.off('close', onGone)
+      if (outcome === 'fits' && size > 0) req.unshift(Buffer.concat(chunks, size))
+      resolve(outcome)
+    }
+    const onGone = () => finish('gone')
+    function onReadable() {
+      while (req.readableLength > 0) {
+        const chunk = req.read(req.readableLength) as Buffer
+        size += chunk.byteLength
+        if (size > limit) return finish('too-large')
+        chunks.push(chunk)
+      }
+      if (req.complete) finish('fits')
+    }
+    req.on('readable', onReadable)
+    req.on('error', onGone)
+    req.on('close', onGone)
+  })
+}
+
+/**
+ * Reads and drops what the client is still sending after a refusal, so that it sees the answer
+ * rather than a reset connection (browsers keep uploading until then); after DISCARD_MS or
+ * DISCARD_BYTES the connection is closed. Nothing is kept: the bytes are counted and dropped.
+ */
+export function discardBody(req: Request) {
+  if (req.complete || req.destroyed) return
+  let discarded = 0
+  const stop = () => {
+    clearTimeout(timer)
+    req.off('data', onData)
+    req.off('end', stop)
+    req.off('error', stop)
+  }
+  const close = () => {
+    stop()
+    req.socket.destroySoon()
+  }
+  const timer = setTimeout(close, DISCARD_MS)
+  timer.unref()
+  const onData = (chunk: Buffer) => {
+    discarded += chunk.byteLength
+    if (discarded > DISCARD_BYTES) close()
+  }
+  req.on('data', onData)
+  req.on('end', stop)
+  req.on('error', stop)
+  req.resume()
+}
