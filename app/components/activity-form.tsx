@@ -133,12 +133,14 @@ export function ActivityForm({
         {isAdmin ? (
           <fieldset className="field">
             <legend>{t('form.adminOptions')}</legend>
+            {/* Lets the page show these again if the database is down when the form is sent. */}
+            <input type="hidden" name="adminOptions" value="shown" />
             <div className="choice">
-              <input id="isHostless" type="checkbox" name="isHostless" defaultChecked={defaults.isHostless} />
+              <input id="isHostless" type="checkbox" name="isHostless" defaultChecked={lastResult ? fields.isHostless.initialValue === 'on' : defaults.isHostless} />
               <label htmlFor="isHostless">{t('form.isHostless')}</label>
             </div>
             <div className="choice">
-              <input id="isPremium" type="checkbox" name="isPremium" defaultChecked={defaults.isPremium} />
+              <input id="isPremium" type="checkbox" name="isPremium" defaultChecked={lastResult ? fields.isPremium.initialValue === 'on' : defaults.isPremium} />
               <label htmlFor="isPremium">{t('form.isPremium')}</label>
             </div>
           </fieldset>

@@ -103,9 +103,17 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
           .split(/[\s,;]+/)
           .map((email) => email.trim())
           .filter(Boolean)
-        if (emails.length === 0) return data({ error: 'activities:host.emailsRequired' }, { status: 400 })
-        const result = await api.post(`v1/experiences/${id}/attendees/create-by-emails`, { body: { emails }, schema: addByEmailsResponse })
-        return data({ added: result.data[0] ?? null })
+        if (emails.length === 0) return data({ error: 'activities:host.emailsRequired', emails: '' }, { status: 400 })
+        try {
+          const result = await api.post(`v1/experiences/${id}/attendees/create-by-emails`, { body: { emails }, schema: addByEmailsResponse })
+          return data({ added: result.data[0] ?? null })
+        } catch (error) {
+          // Over the API's limit of 50 at a time (the only field it checks): say so, keep the list.
+          if (error instanceof ApiError && error.status === 422) {
+            return data({ error: 'activities:host.tooManyEmails', emails: formText(form, 'emails') }, { status: 400 })
+          }
+          throw error
+        }
       }
       case 'cancel-activity':
         if (form.get('confirmed') !== 'yes') throw redirect(`/activities/${params.id ?? ''}?confirm=cancel-activity`)
@@ -121,7 +129,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (error instanceof ApiError && error.status >= 500) {
       return data({ error: 'common:errors.notSaved' }, { status: 503 })
     }
-    throw error
+    // Someone else's activity (the host's actions) answers 403, a gone one 404: nothing changed.
+    notFoundOnMissing(error)
   }
 }
 
@@ -466,6 +475,8 @@ function HostTools({
   waitlist: { data: { user_id: string; position: number; display_name?: string | null }[] } | null
 }) {
   const { t } = useTranslation('activities')
+  const actionData = useActionData<typeof action>()
+  const typedEmails = actionData && 'emails' in actionData && typeof actionData.emails === 'string' ? actionData.emails : undefined
   return (
     <section aria-labelledby="host-tools" className="card">
       <h2 id="host-tools">{t('host.title')}</h2>
@@ -507,7 +518,7 @@ function HostTools({
           <span className="hint" id="emails-hint">
             {t('host.emailsHint')}
           </span>
-          <textarea id="emails" name="emails" rows={3} aria-describedby="emails-hint" />
+          <textarea id="emails" name="emails" rows={3} aria-describedby="emails-hint" defaultValue={typedEmails} />
         </div>
         <button type="submit" className="button button--secondary">
           {t('host.add')}

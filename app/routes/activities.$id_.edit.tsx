@@ -1,34 +1,36 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { listOf } from '#app/utils/api.server.ts'
 import { ActivityForm } from '#app/components/activity-form.tsx'
 import { defaultsFrom } from '#app/utils/activity-defaults.ts'
-import { submitActivityForm } from '#app/utils/activity-form.server.ts'
-import { getApi, requireUser } from '#app/utils/auth.server.ts'
-import { experienceSchema } from '#app/utils/experience-schema.ts'
-import { notFoundOnMissing } from '#app/utils/http.server.ts'
+import { loadExperience, submitActivityForm } from '#app/utils/activity-form.server.ts'
+import { knownUser, requireUser } from '#app/utils/auth.server.ts'
+import { formPageHeaders, loadFormPage } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 
 export const handle = { i18n: ['common', 'activities'] }
 
+export const headers = formPageHeaders
+
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const user = await requireUser(request, context)
-  const result = await getApi(request, context)
-    .get(`v1/experiences/${encodeURIComponent(params.id ?? '')}`, { schema: listOf(experienceSchema) })
-    .catch(notFoundOnMissing)
-  const experience = result.data[0]
-  if (!experience) throw data(null, { status: 404 })
-  // The API enforces this too; the page only avoids showing a form that cannot be saved.
-  if (!experience.viewer?.can_manage) throw data(null, { status: 403 })
   const t = await getT(request, context, 'activities')
-  return { id: experience.id, isAdmin: user.admin, defaults: defaultsFrom(experience, { keepDate: true }), title: t('form.editTitle') }
+  return loadFormPage(
+    context,
+    async () => {
+      const user = await requireUser(request, context)
+      const experience = await loadExperience(request, context, params.id)
+      // The API enforces this too; the page only avoids showing a form that cannot be saved.
+      if (!experience.viewer?.can_manage) throw data(null, { status: 403 })
+      return { isAdmin: user.admin, defaults: defaultsFrom(experience, { keepDate: true }), title: t('form.editTitle') }
+    },
+    // The database is down: the form is drawn from what the member sent (see keepFormOnOutage).
+    () => ({ isAdmin: knownUser(context)?.admin ?? false, defaults: {}, title: t('form.editTitle') }),
+  )
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const user = await requireUser(request, context)
-  return submitActivityForm(request, context, { kind: 'edit', id: params.id ?? '' }, user.admin)
+  return submitActivityForm(request, context, { kind: 'edit', id: params.id ?? '' })
 }
 
 export default function EditActivity() {
@@ -38,7 +40,7 @@ export default function EditActivity() {
   return (
     <>
       <h1>{t('form.editTitle')}</h1>
-      <ActivityForm lastResult={actionData?.result} matches={actionData?.matches ?? []} defaults={defaults} isAdmin={isAdmin} submitLabel={t('form.save')} />
+      <ActivityForm lastResult={actionData?.result} matches={actionData?.matches ?? []} defaults={defaults} isAdmin={isAdmin || actionData?.adminOptions === true} submitLabel={t('form.save')} />
     </>
   )
 }

@@ -6,10 +6,10 @@ import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { ChoiceGroup, FieldErrors } from '#app/components/ui/field.tsx'
-import { ApiError, listOf } from '#app/utils/api.server.ts'
+import { loadExperience } from '#app/utils/activity-form.server.ts'
+import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
-import { experienceSchema } from '#app/utils/experience-schema.ts'
-import { formErrorsFromApi } from '#app/utils/forms.server.ts'
+import { formErrorsFromApi, formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
 import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
@@ -18,43 +18,56 @@ import { setToast } from '#app/utils/toast.server.ts'
 
 export const handle = { i18n: ['common', 'reports'] }
 
+export const headers = formPageHeaders
+
 const reasons = reportReasons
 const e = (key: string) => `reports:errors.${key}`
+const parseReport = (formData: FormData) => parseWithZod(formData, { schema: reportFormSchema })
 const fieldOrder = ['reason', 'details']
 const reportResponse = z.object({ data: z.array(z.object({ id: z.string() })) })
 
-async function loadExperience(request: Request, context: LoaderFunctionArgs['context'], id: string | undefined) {
-  const result = await getApi(request, context)
-    .get(`v1/experiences/${encodeURIComponent(id ?? '')}`, { schema: listOf(experienceSchema) })
-    .catch(notFoundOnMissing)
-  const experience = result.data[0]
-  if (!experience) throw data(null, { status: 404 })
-  return experience
-}
-
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireUser(request, context)
-  const experience = await loadExperience(request, context, params.id)
   const t = await getT(request, context, 'reports')
-  return { id: experience.id, activityTitle: experience.title, title: t('title') }
+  return loadFormPage(
+    context,
+    async () => {
+      await requireUser(request, context)
+      const experience = await loadExperience(request, context, params.id)
+      return { id: experience.id, activityTitle: experience.title, title: t('title') }
+    },
+    // The database is down: the form is drawn from what the member sent (see keepFormOnOutage).
+    () => ({ id: params.id ?? '', activityTitle: null, title: t('title') }),
+  )
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
+  // Read first: an outage (the session store included) answers with what the member wrote.
+  const submission = parseReport(await request.formData())
+  return keepFormOnOutage(
+    context,
+    () => sendReport(request, context, params.id, submission),
+    () => submission.reply({ formErrors: [e('not_saved')] }),
+  )
+}
+
+async function sendReport(
+  request: Request,
+  context: ActionFunctionArgs['context'],
+  id: string | undefined,
+  submission: ReturnType<typeof parseReport>,
+) {
   await requireUser(request, context)
-  const formData = await request.formData()
-  const submission = parseWithZod(formData, { schema: reportFormSchema })
   if (submission.status !== 'success') {
     markFormError(context)
     return data(submission.reply(), { status: 400 })
   }
-  const experience = await loadExperience(request, context, params.id)
+  const experience = await loadExperience(request, context, id)
   try {
     await getApi(request, context).post('v1/reported-contents', {
       body: { reason: submission.value.reason, details: submission.value.details ?? '', experience_id: experience.id },
       schema: reportResponse,
     })
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) notFoundOnMissing(error)
     // The API answers 422 with field codes (reason_invalid, details_too_long) for what the form checks too.
     const fieldErrors: Record<string, string[]> = {}
     if (error instanceof ApiError && error.status === 422) {
@@ -62,7 +75,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       if (error.fields.details) fieldErrors.details = reportDetailsMessages(error.fields.details)
     }
     const mapped = Object.keys(fieldErrors).length > 0 ? { error: fieldErrors } : formErrorsFromApi(error)
-    if (!mapped) throw error
+    if (!mapped) notFoundOnMissing(error)
     markFormError(context)
     const { '': formErrors, ...fields } = (mapped.error ?? {}) as Record<string, string[]>
     return data(submission.reply({ fieldErrors: fields, formErrors }), { status: 400 })
@@ -93,7 +106,7 @@ export default function ReportActivity() {
         errors={summaryFrom({ reason: fields.reason.errors, details: fields.details.errors }, fieldOrder)}
         formErrors={form.errors}
       />
-      <p>{t('intro', { title: activityTitle })}</p>
+      {activityTitle ? <p>{t('intro', { title: activityTitle })}</p> : null}
       <Form method="post" className="form" {...getFormProps(form)}>
         <ChoiceGroup
           id="reason"

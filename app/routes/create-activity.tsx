@@ -3,21 +3,26 @@ import { useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ActivityForm } from '#app/components/activity-form.tsx'
 import { submitActivityForm } from '#app/utils/activity-form.server.ts'
-import { requireUser } from '#app/utils/auth.server.ts'
+import { knownUser, requireUser } from '#app/utils/auth.server.ts'
+import { formPageHeaders, loadFormPage } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 
 export const handle = { i18n: ['common', 'activities'] }
 
+export const headers = formPageHeaders
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireUser(request, context)
   const t = await getT(request, context, 'activities')
-  return { isAdmin: user.admin, title: t('form.createTitle') }
+  return loadFormPage(
+    context,
+    async () => ({ isAdmin: (await requireUser(request, context)).admin, title: t('form.createTitle') }),
+    () => ({ isAdmin: knownUser(context)?.admin ?? false, title: t('form.createTitle') }),
+  )
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireUser(request, context)
-  return submitActivityForm(request, context, { kind: 'create' }, user.admin)
+  return submitActivityForm(request, context, { kind: 'create' })
 }
 
 export default function CreateActivity() {
@@ -28,7 +33,7 @@ export default function CreateActivity() {
     <>
       <h1>{t('form.createTitle')}</h1>
       <p>{t('form.createIntro')}</p>
-      <ActivityForm lastResult={actionData?.result} matches={actionData?.matches ?? []} defaults={{}} isAdmin={isAdmin} submitLabel={t('form.create')} />
+      <ActivityForm lastResult={actionData?.result} matches={actionData?.matches ?? []} defaults={{}} isAdmin={isAdmin || actionData?.adminOptions === true} submitLabel={t('form.create')} />
     </>
   )
 }

@@ -5,39 +5,53 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { ChoiceGroup, TextField } from '#app/components/ui/field.tsx'
-import { getApi, requireUser } from '#app/utils/auth.server.ts'
-import { formErrorsFromApi } from '#app/utils/forms.server.ts'
+import { getApi, knownUser, requireUser } from '#app/utils/auth.server.ts'
+import { formErrorsFromApi, formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
+import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 import { basicInfoSchema, genders, joinReasons } from '#app/utils/onboarding-schemas.ts'
 
 export const handle = { i18n: ['common', 'onboarding'] }
 
+export const headers = formPageHeaders
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireUser(request, context)
   const t = await getT(request, context, 'onboarding')
-  return { user, title: t('basicInfo.title') }
+  return loadFormPage(
+    context,
+    async () => ({ user: await requireUser(request, context), title: t('basicInfo.title') }),
+    // The database is down: the form is drawn from what the member sent (see keepFormOnOutage).
+    () => ({ user: knownUser(context), title: t('basicInfo.title') }),
+  )
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  await requireUser(request, context)
+  // Read first: an outage (the session store included) answers with what the member typed.
   const submission = parseWithZod(await request.formData(), { schema: basicInfoSchema })
-  if (submission.status !== 'success') {
-    markFormError(context)
-    return data(submission.reply(), { status: 400 })
-  }
-  const { firstName, lastName, gender, reasons, phone } = submission.value
-  try {
-    await getApi(request, context).put('v1/users/me', {
-      body: { first_name: firstName, last_name: lastName, gender, join_reasons: reasons, phone: phone ?? null, onboarded: true },
-    })
-  } catch (error) {
-    const mapped = formErrorsFromApi(error, { first_name: 'firstName', last_name: 'lastName', join_reasons: 'reasons' })
-    if (!mapped) throw error
-    markFormError(context)
-    return data(submission.reply({ fieldErrors: (mapped.error ?? {}) as Record<string, string[]> }), { status: 400 })
-  }
-  return redirect('/get-started/success')
+  return keepFormOnOutage(
+    context,
+    async () => {
+      await requireUser(request, context)
+      if (submission.status !== 'success') {
+        markFormError(context)
+        return data(submission.reply(), { status: 400 })
+      }
+      const { firstName, lastName, gender, reasons, phone } = submission.value
+      try {
+        await getApi(request, context).put('v1/users/me', {
+          body: { first_name: firstName, last_name: lastName, gender, join_reasons: reasons, phone: phone ?? null, onboarded: true },
+        })
+      } catch (error) {
+        const mapped = formErrorsFromApi(error, { first_name: 'firstName', last_name: 'lastName', join_reasons: 'reasons' })
+        if (!mapped) notFoundOnMissing(error)
+        markFormError(context)
+        return data(submission.reply({ fieldErrors: (mapped.error ?? {}) as Record<string, string[]> }), { status: 400 })
+      }
+      return redirect('/get-started/success')
+    },
+    () => submission.reply({ formErrors: ['onboarding:basicInfo.notSaved'] }),
+  )
 }
 
 export default function BasicInfo() {
@@ -51,11 +65,11 @@ export default function BasicInfo() {
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     defaultValue: {
-      firstName: user.first_name ?? '',
-      lastName: user.last_name ?? '',
-      gender: user.gender ?? undefined,
-      reasons: user.join_reasons,
-      phone: user.formatted_phone ?? '',
+      firstName: user?.first_name ?? '',
+      lastName: user?.last_name ?? '',
+      gender: user?.gender ?? undefined,
+      reasons: user?.join_reasons,
+      phone: user?.formatted_phone ?? '',
     },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: basicInfoSchema }),
   })

@@ -2,6 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import {
   data,
   redirect,
+  unstable_createMemoryUploadHandler as createMemoryUploadHandler,
   unstable_parseMultipartFormData as parseMultipartFormData,
   MaxPartSizeExceededError,
   type AppLoadContext,
@@ -9,13 +10,13 @@ import {
 import { z } from 'zod'
 import { ApiError } from './api.server.ts'
 import { activityFormSchema, apiFieldToFormField, isPastDate, withStartTime, type ActivityForm } from './activity-schema.ts'
-import { getApi } from './auth.server.ts'
+import { getApi, requireUser } from './auth.server.ts'
 import { experienceSchema } from './experience-schema.ts'
-import { formErrorsFromApi } from './forms.server.ts'
+import { formErrorsFromApi, keepFormOnOutage } from './forms.server.ts'
+import { notFoundOnMissing } from './http.server.ts'
 import { markFormError } from './meta.ts'
 import { placeList, type Place } from './places.ts'
 import { setToast } from './toast.server.ts'
-import { createFormUploadHandler } from './upload-handler.server.ts'
 
 /** Spec §9: photos under 15 MB. The upload handler stops reading past that. */
 export const maxPhotoBytes = 15 * 1024 * 1024
@@ -23,45 +24,94 @@ const errorKey = (key: string) => `activities:form.errors.${key}`
 const mediaResponse = z.object({ data: z.array(z.object({ id: z.string() })) })
 const experienceResponse = z.object({ data: z.array(experienceSchema) })
 
-type Mode = { kind: 'create' } | { kind: 'edit'; id: string } | { kind: 'duplicate'; sourceId: string }
+type Mode = { kind: 'create' } | { kind: 'edit'; id: string } | { kind: 'duplicate'; from: string }
+interface Received {
+  formData: FormData
+  /** Why the form could not be read as the page sends it (multipart), if it could not. */
+  problem: 'photo_too_large' | 'not_multipart' | null
+}
 
 /**
  * Create, edit and duplicate share this action: validate with the shared schema, resolve the
  * city without JavaScript (search-and-pick), upload the cover only when a file was chosen
- * (spec §5), then write through the API and map its field errors back onto the form.
+ * (spec §5), then write through the API and map its field errors back onto the form. The form
+ * is read first, so that a database outage (the session store included) answers with
+ * everything the member typed instead of losing it (see keepFormOnOutage).
  */
-export async function submitActivityForm(request: Request, context: AppLoadContext, mode: Mode, isAdmin: boolean) {
+export async function submitActivityForm(request: Request, context: AppLoadContext, mode: Mode) {
+  const received = await readActivityForm(request)
+  return keepFormOnOutage(
+    context,
+    async () => {
+      const user = await requireUser(request, context)
+      return saveActivityForm(request, context, received, mode, user.admin)
+    },
+    () => keptReply(received.formData, mode),
+  )
+}
+
+async function readActivityForm(request: Request): Promise<Received> {
+  const contentType = request.headers.get('Content-Type') ?? ''
+  if (!/^multipart\/form-data\s*;/i.test(contentType)) {
+    // Not what the page sends (a script, a hand-made request): keep any text that came, ask again.
+    const urlencoded = /^application\/x-www-form-urlencoded/i.test(contentType)
+    const formData = urlencoded ? await request.formData().catch(() => new FormData()) : new FormData()
+    return { formData, problem: 'not_multipart' }
+  }
   let formData: FormData
   let photoTooLarge = false
   try {
-    formData = await parseMultipartFormData(request, createFormUploadHandler({ maxFileBytes: maxPhotoBytes, maxFiles: 1 }))
+    formData = await parseMultipartFormData(request, createMemoryUploadHandler({ maxPartSize: maxPhotoBytes }))
   } catch (error) {
     if (!(error instanceof MaxPartSizeExceededError)) throw error
     photoTooLarge = true
     formData = new FormData()
   }
-  if (!photoTooLarge) await pickTypedCity(request, context, formData)
+  return { formData, problem: photoTooLarge ? 'photo_too_large' : null }
+}
+
+/** The outage reply: what the member typed, nothing saved, press the button again; the photo is chosen again. */
+function keptReply(formData: FormData, mode: Mode) {
   const submission = parseWithZod(withStartTime(formData), { schema: activityFormSchema })
-  const fail = (fieldErrors: Record<string, string[]>, extra: { matches?: Place[] } = {}) => {
+  const cover = formData.get('cover')
+  const hadPhoto = cover instanceof File && cover.size > 0
+  return {
+    result: submission.reply({
+      formErrors: [errorKey(mode.kind === 'edit' ? 'not_saved_edit' : 'not_saved_create')],
+      fieldErrors: hadPhoto ? { cover: [errorKey('photo_again')] } : {},
+    }),
+    matches: [] as Place[],
+    adminOptions: formData.get('adminOptions') === 'shown',
+  }
+}
+
+async function saveActivityForm(request: Request, context: AppLoadContext, received: Received, mode: Mode, isAdmin: boolean) {
+  const { formData, problem } = received
+  if (problem !== 'photo_too_large' && problem !== 'not_multipart') await pickTypedCity(request, context, formData)
+  const submission = parseWithZod(withStartTime(formData), { schema: activityFormSchema })
+  const fail = (fieldErrors: Record<string, string[]>, extra: { matches?: Place[]; status?: number; formError?: string } = {}) => {
     markFormError(context)
     return data(
       {
-        result: submission.reply({ fieldErrors: { ...fieldErrors, '': [errorKey('incomplete')] } }),
+        result: submission.reply({ fieldErrors: { ...fieldErrors, '': [errorKey(extra.formError ?? 'incomplete')] } }),
         matches: extra.matches ?? [],
+        adminOptions: false,
       },
-      { status: 400 },
+      { status: extra.status ?? 400 },
     )
   }
-  if (photoTooLarge) return fail({ cover: [errorKey('photo_invalid')] })
+  if (problem === 'not_multipart') return fail({}, { status: 415, formError: 'not_multipart' })
+  if (problem === 'photo_too_large') return fail({ cover: [errorKey('photo_invalid')] })
   if (submission.status !== 'success') {
     markFormError(context)
     const query = formData.get('q')
     const needsPlace = Boolean(submission.error?.place) && typeof query === 'string'
     const matches = needsPlace ? await searchPlaces(request, context, query) : []
-    return data({ result: submission.reply({ formErrors: [errorKey('incomplete')] }), matches }, { status: 400 })
+    return data({ result: submission.reply({ formErrors: [errorKey('incomplete')] }), matches, adminOptions: false }, { status: 400 })
   }
   const value = submission.value
   const api = getApi(request, context)
+  const sourceId = mode.kind === 'duplicate' ? (await loadExperience(request, context, mode.from)).id : null
 
   if (isPastDate(value.startDate)) return fail({ startDate: [errorKey('start_date_past')] })
 
@@ -79,9 +129,9 @@ export async function submitActivityForm(request: Request, context: AppLoadConte
       }
       throw error
     }
-  } else if (mode.kind === 'duplicate') {
+  } else if (sourceId) {
     coverId = await api
-      .post('v1/medias/duplicate', { body: { experience_id: mode.sourceId }, schema: mediaResponse })
+      .post('v1/medias/duplicate', { body: { experience_id: sourceId }, schema: mediaResponse })
       .then((result) => result.data[0]?.id, () => undefined)
   }
 
@@ -97,9 +147,21 @@ export async function submitActivityForm(request: Request, context: AppLoadConte
     return redirect(`/activities/${saved.id}`, { headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key }) } })
   } catch (error) {
     const mapped = formErrorsFromApi(error, apiFieldToFormField, 'activities:form.errors.')
-    if (!mapped) throw error
+    // Someone else's activity (403) or a gone one (404) keeps its status: nothing changes.
+    if (!mapped) notFoundOnMissing(error)
     return fail((mapped.error ?? {}) as Record<string, string[]>)
   }
+}
+
+/** One activity through the API, for the edit and duplicate pages; 404, 403 and 503 pages otherwise. */
+export async function loadExperience(request: Request, context: AppLoadContext, id: string | null | undefined) {
+  if (!id) throw data(null, { status: 404 })
+  const result = await getApi(request, context)
+    .get(`v1/experiences/${encodeURIComponent(id)}`, { schema: experienceResponse })
+    .catch(notFoundOnMissing)
+  const experience = result.data[0]
+  if (!experience) throw data(null, { status: 404 })
+  return experience
 }
 
 function toApiBody(value: ActivityForm, options: { coverId?: string; isAdmin: boolean }) {

@@ -9,7 +9,7 @@ import {
   type ApiHarness,
 } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { accessTokenCacheMs, getAuthState } from './auth.server.ts'
+import { accessTokenCacheMs, getAuthState, startSession } from './auth.server.ts'
 import type { WebServices } from './load-context.ts'
 import { getSessionStorage } from './session.server.ts'
 
@@ -128,4 +128,36 @@ describe('the auth gate (spec §4)', () => {
       })
     })
   }
+})
+
+describe('signing in as a suspended member (/login-success, spec §8)', () => {
+  it('says user_suspended instead of a 500, and leaves no session behind', async () => {
+    const member = await createUser(database.db, { is_suspended: true })
+    // The browser still holds an earlier session: signing in ends it, whoever it was.
+    const earlier = await createUser(database.db)
+    const cookie = await signedInCookie(earlier.id)
+    const tokens = { accessToken: await api.signToken(member.id), refreshToken: null, idToken: null }
+
+    const refusal: unknown = await startSession(pageRequest(cookie), newContext(), tokens).then(
+      () => null,
+      (thrown: unknown) => thrown,
+    )
+    expect(refusal).toBeInstanceOf(Response)
+    const response = refusal as Response
+    expect(response.status).toBe(302)
+    expect(response.headers.get('location')).toBe('/')
+    const cookies = response.headers.getSetCookie()
+    expect(cookies.some((line) => /^session=;.*Expires=Thu, 01 Jan 1970/i.test(line))).toBe(true)
+    const toastCookie = cookies.find((line) => line.startsWith('toast='))
+    expect(toastCookie).toBeDefined()
+
+    // The toast the next page shows is §8's user_suspended message.
+    const toastRequest = new Request(`${TEST_PUBLIC_URL}/`, { headers: { cookie: (toastCookie ?? '').split(';')[0] ?? '' } })
+    const home = await rootLoader({ request: toastRequest, context: newContext(), params: {} })
+    expect(home.data.toast).toEqual({ kind: 'error', key: 'errors.user_suspended' })
+    expect(home.data.user).toBeNull()
+
+    expect(await sessionRows(member.id)).toEqual([])
+    expect(await sessionRows(earlier.id)).toEqual([])
+  })
 })

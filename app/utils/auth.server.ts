@@ -4,6 +4,7 @@ import { Auth0Strategy } from 'remix-auth-auth0'
 import { OAuth2Strategy } from 'remix-auth-oauth2'
 import { z } from 'zod'
 import { ApiError, createApiClient, type ApiClient } from './api.server.ts'
+import { isFormKeptDuringOutage } from './forms.server.ts'
 import { isLanguage, type Language } from './i18n.ts'
 import { safeRedirectPath } from './redirect.ts'
 import {
@@ -184,6 +185,8 @@ export type AuthState =
   | { status: 'signed-in'; user: User }
   | { status: 'signed-out' }
   | { status: 'suspended' }
+  /** Not known: the database is down and a form is being shown again (see keepFormOnOutage). */
+  | { status: 'unavailable' }
 
 /**
  * Spec §4's auth gate, resolved once per request: a suspended or banned member is treated as
@@ -192,6 +195,8 @@ export type AuthState =
 export async function getAuthState(request: Request, context: AppLoadContext): Promise<AuthState> {
   const cached = context.cache.get('auth') as AuthState | undefined
   if (cached) return cached
+  // The action just found the database down: the page is drawn without asking it again.
+  if (isFormKeptDuringOutage(context)) return { status: 'unavailable' }
   let state: AuthState = { status: 'signed-out' }
   const session = await getSession(request, context)
   if (session.get('accessToken')) {
@@ -227,10 +232,20 @@ export async function getOptionalUser(request: Request, context: AppLoadContext)
   return state.status === 'signed-in' ? state.user : null
 }
 
+/**
+ * The member this request has already resolved, without asking the session store or the API
+ * (null when not resolved yet or not signed in): for pages drawn while the database is down.
+ */
+export function knownUser(context: AppLoadContext): User | null {
+  const state = context.cache.get('auth') as AuthState | undefined
+  return state?.status === 'signed-in' ? state.user : null
+}
+
 /** The signed-in member, or a redirect to sign in that comes back here. */
 export async function requireUser(request: Request, context: AppLoadContext) {
-  const user = await getOptionalUser(request, context)
-  if (user) return user
+  const state = await getAuthState(request, context)
+  if (state.status === 'signed-in') return state.user
+  if (state.status === 'unavailable') throw data(null, { status: 503 })
   const url = new URL(request.url)
   throw redirect(`/login?returnTo=${encodeURIComponent(url.pathname + url.search)}`)
 }
@@ -240,19 +255,29 @@ export async function requireAnonymous(request: Request, context: AppLoadContext
   if (user) throw redirect('/')
 }
 
-/** Completes sign-in: stores the tokens in a fresh session record. */
+/**
+ * Completes sign-in: stores the tokens in a fresh session record. A suspended or banned member
+ * (the API answers `user_suspended`) gets none: back home with the §8 message instead.
+ */
 export async function startSession(
   request: Request,
   context: AppLoadContext,
   tokens: TokenSet,
 ): Promise<{ user: User; cookie: string }> {
   const api = getApi(request, context)
-  const me = await api.get('v1/users/me', { schema: meResponse, token: tokens.accessToken })
+  let me
+  try {
+    me = await api.get('v1/users/me', { schema: meResponse, token: tokens.accessToken })
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'user_suspended') throw await refuseSuspended(request, context, tokens)
+    if (error instanceof ApiError && error.status >= 500) throw data(null, { status: 503 })
+    throw error
+  }
   const user = me.data[0]
   if (!user) throw new Error('Request to /me returned no user and no error')
   const session = await getSession(request, context)
   const fresh = await getSessionStorage(context).getSession()
-  const data: SessionData = {
+  const values: SessionData = {
     userId: user.id,
     subject: user.id,
     accessToken: tokens.accessToken,
@@ -262,14 +287,25 @@ export async function startSession(
   }
   // A new id on every sign-in (no session fixation): drop the old record, then create one.
   if (session.id) await destroySession(session, context)
-  for (const [key, value] of Object.entries(data)) fresh.set(key as keyof SessionData, value as never)
+  for (const [key, value] of Object.entries(values)) fresh.set(key as keyof SessionData, value as never)
   return { user, cookie: await commitSession(fresh, context) }
 }
 
+/**
+ * Sign-in refused for a suspended member: no session is left behind, neither ours (none is
+ * made, an earlier one ends) nor the identity provider's (it would sign them straight back in).
+ */
+async function refuseSuspended(request: Request, context: AppLoadContext, tokens: TokenSet) {
+  const headers = new Headers()
+  headers.append('Set-Cookie', await endSession(request, context, tokens.refreshToken))
+  headers.append('Set-Cookie', await setToast(context, { kind: 'error', key: 'errors.user_suspended' }))
+  return redirect('/', { headers })
+}
+
 /** Ends the web session and the identity provider's session; returns the cookie to clear. */
-export async function endSession(request: Request, context: AppLoadContext) {
+export async function endSession(request: Request, context: AppLoadContext, newRefreshToken: string | null = null) {
   const session = await getSession(request, context)
-  const refreshToken = session.get('refreshToken')
+  const refreshToken = newRefreshToken ?? session.get('refreshToken')
   const cookie = await destroySession(session, context)
   if (context.services.identity) {
     await context.services.identity.endSession(request.headers.get('Cookie'))

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { action as editAction } from '#app/routes/activities.$id_.edit.tsx'
+import { action } from '#app/routes/activities.$id.tsx'
+import { createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
+import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
+
+/**
+ * Issue 10 §7: the host's web actions posted by someone who is not the host (or on an activity
+ * that does not exist) answer 403 (404), and nothing changes, instead of a 500.
+ */
+let database: TestDatabase
+let web: WebHarness
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  web = await createWebHarness(database)
+})
+
+afterAll(async () => {
+  await web?.close()
+  await database?.drop()
+})
+
+function inDays(days: number) {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
+}
+
+async function hostedActivity(hostId: string) {
+  const response = await web.api.request('POST', 'v1/experiences', {
+    token: await web.api.signToken(hostId),
+    body: { title: 'Book club', start_date: inDays(15), start_time: '10:00', venue_type: 'online', url: 'https://meet.example.com/books' },
+  })
+  expect(response.status).toBe(201)
+  return response.json.data[0] as { id: string }
+}
+
+function post(path: string, cookie: string, body: FormData | URLSearchParams) {
+  return new Request(`${TEST_PUBLIC_URL}${path}`, { method: 'POST', headers: { cookie }, body })
+}
+
+async function stateOf(id: string) {
+  const row = await database.db.selectFrom('experiences').select(['title', 'canceled_at']).where('id', '=', id).executeTakeFirstOrThrow()
+  const attendees = await database.db.selectFrom('experience_attendees').select('user_id').where('experience_id', '=', id).execute()
+  return { ...row, attendees: attendees.map((attendee) => attendee.user_id).sort() }
+}
+
+describe("the host's web actions on someone else's activity", () => {
+  let activityId: string
+  let cookie: string
+  let friend: { id: string; email: string | null }
+  let before: Awaited<ReturnType<typeof stateOf>>
+
+  beforeAll(async () => {
+    const host = await createUser(database.db)
+    activityId = (await hostedActivity(host.id)).id
+    const stranger = await createUser(database.db)
+    friend = await createUser(database.db)
+    cookie = await web.signedInCookie(stranger.id)
+    before = await stateOf(activityId)
+  })
+
+  it('cancel the activity: 403, still on', async () => {
+    const request = post(`/activities/${activityId}`, cookie, new URLSearchParams({ intent: 'cancel-activity', confirmed: 'yes' }))
+    await expect(action({ request, context: web.newContext(), params: { id: activityId } })).rejects.toMatchObject({ init: { status: 403 } })
+    expect(await stateOf(activityId)).toEqual(before)
+  })
+
+  it('add people by email: 403, nobody added', async () => {
+    const request = post(`/activities/${activityId}`, cookie, new URLSearchParams({ intent: 'add-by-emails', emails: friend.email ?? '' }))
+    await expect(action({ request, context: web.newContext(), params: { id: activityId } })).rejects.toMatchObject({ init: { status: 403 } })
+    expect(await stateOf(activityId)).toEqual(before)
+  })
+
+  it('edit: 403, unchanged', async () => {
+    const form = new FormData()
+    for (const [name, value] of Object.entries({ title: 'Taken over', venueType: 'online', url: 'https://evil.example.com', startDate: inDays(16), startTime: '11:00' })) {
+      form.set(name, value)
+    }
+    const request = post(`/activities/${activityId}/edit`, cookie, form)
+    await expect(editAction({ request, context: web.newContext(), params: { id: activityId } })).rejects.toMatchObject({ init: { status: 403 } })
+    expect(await stateOf(activityId)).toEqual(before)
+  })
+
+  it('on an activity that does not exist: 404', async () => {
+    const missing = crypto.randomUUID()
+    const request = post(`/activities/${missing}`, cookie, new URLSearchParams({ intent: 'cancel-activity', confirmed: 'yes' }))
+    await expect(action({ request, context: web.newContext(), params: { id: missing } })).rejects.toMatchObject({ init: { status: 404 } })
+  })
+})
+
+describe('add people by email, as the host', () => {
+  it('over the limit of 50 at a time: says so and keeps the list typed', async () => {
+    const host = await createUser(database.db)
+    const { id } = await hostedActivity(host.id)
+    const emails = Array.from({ length: 51 }, (_, index) => `friend${index}@example.com`).join('\n')
+    const request = post(`/activities/${id}`, await web.signedInCookie(host.id), new URLSearchParams({ intent: 'add-by-emails', emails }))
+    const reply = (await action({ request, context: web.newContext(), params: { id } })) as unknown as { data: unknown; init: { status: number } }
+    expect(reply.init.status).toBe(400)
+    expect(reply.data).toEqual({ error: 'activities:host.tooManyEmails', emails })
+  })
+})

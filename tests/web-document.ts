@@ -1,0 +1,49 @@
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from '@remix-run/node'
+import * as entry from '#app/entry.server.tsx'
+import * as root from '#app/root.tsx'
+
+type RouteModule = ServerBuild['routes'][string]['module']
+
+/**
+ * Whole documents as a browser without JavaScript gets them: Remix's own request handler over
+ * the real root and the given page routes (a build of just these modules, no bundler). A form
+ * POST runs the action, then every loader, then renders the HTML, exactly as in production.
+ */
+export function createDocumentHandler(pages: { id: string; path: string; module: RouteModule }[]) {
+  const routes: ServerBuild['routes'] = {
+    root: { id: 'root', path: '', module: root },
+  }
+  const manifestRoutes: ServerBuild['assets']['routes'] = {
+    root: entryRoute('root', undefined, '', root),
+  }
+  for (const page of pages) {
+    routes[page.id] = { id: page.id, parentId: 'root', path: page.path, module: page.module }
+    manifestRoutes[page.id] = entryRoute(page.id, 'root', page.path, page.module)
+  }
+  const build: ServerBuild = {
+    mode: 'production',
+    entry: { module: entry },
+    routes,
+    assets: { entry: { imports: [], module: '/assets/entry.client.js' }, routes: manifestRoutes, url: '/assets/manifest.js', version: 'test' },
+    publicPath: '/',
+    assetsBuildDirectory: 'build/client',
+    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: true, v3_lazyRouteDiscovery: true, v3_routeConfig: true, unstable_optimizeDeps: false } as ServerBuild['future'],
+    isSpaMode: false,
+  }
+  const handler = createRequestHandler(build, 'production')
+  return (request: Request, context: AppLoadContext) => handler(request, context)
+}
+
+function entryRoute(id: string, parentId: string | undefined, path: string, module: RouteModule) {
+  return {
+    id,
+    parentId,
+    path,
+    module: `/assets/${id}.js`,
+    hasAction: typeof module.action === 'function',
+    hasLoader: typeof module.loader === 'function',
+    hasClientAction: false,
+    hasClientLoader: false,
+    hasErrorBoundary: typeof module.ErrorBoundary === 'function',
+  }
+}

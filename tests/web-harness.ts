@@ -1,0 +1,106 @@
+import { createServer } from 'node:net'
+import type { AppLoadContext } from '@remix-run/node'
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import type { Database } from '#api/db/schema.ts'
+import { createSessionStore } from '#api/web-sessions.ts'
+import { accessTokenCacheMs } from '#app/utils/auth.server.ts'
+import type { WebServices } from '#app/utils/load-context.ts'
+import { getSessionStorage } from '#app/utils/session.server.ts'
+import { createApiHarness, TEST_PUBLIC_URL, type ApiHarness } from './api-harness.ts'
+import type { TestDatabase } from './db.ts'
+
+/**
+ * The web app's loaders and actions called directly, with the load context the host would
+ * build: the real API in-process (the API harness) and the real session store, both on a
+ * database that a test can take down. "Down" is the real thing: new connections go to a
+ * closed port and are refused (ECONNREFUSED), exactly what the session store and the API
+ * meet when PostgreSQL stops.
+ */
+export interface WebHarness {
+  api: ApiHarness
+  services: WebServices
+  db: Kysely<Database>
+  /** From now on every connection attempt is refused, until `bringUp()`. */
+  takeDown(): void
+  bringUp(): void
+  newContext(): AppLoadContext
+  /** A signed-in browser's cookie header: a session record holding a fresh access token. */
+  signedInCookie(userId: string): Promise<string>
+  close(): Promise<void>
+}
+
+export async function createWebHarness(database: TestDatabase): Promise<WebHarness> {
+  const livePool = new pg.Pool({ connectionString: database.url, max: 5 })
+  const deadPool = new pg.Pool({ connectionString: await closedPortUrl(), max: 5, connectionTimeoutMillis: 2_000 })
+  livePool.on('error', () => {})
+  deadPool.on('error', () => {})
+  let down = false
+  // Kysely's driver only calls connect() (and reads Client and options) on its pool.
+  const pool = {
+    connect: () => (down ? deadPool : livePool).connect(),
+    end: async () => {
+      await Promise.all([livePool.end(), deadPool.end()])
+    },
+    Client: pg.Client,
+    get options() {
+      return livePool.options
+    },
+  }
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const api = await createApiHarness(db)
+  const services: WebServices = {
+    config: {
+      publicUrl: TEST_PUBLIC_URL,
+      apiBaseUrl: `${TEST_PUBLIC_URL}/api/`,
+      isProduction: false,
+      secureCookies: false,
+      sessionSecret: 'a test session secret that is long enough',
+      supportEmail: 'help@example.test',
+      devOutbox: 'off',
+      sentryDsn: null,
+      auth: { kind: 'builtin', issuer: api.issuer, clientId: 'web', clientSecret: 'secret', audience: api.env.API_AUDIENCE },
+    },
+    apiFetch: async (request) => api.app.fetch(request),
+    locate: async () => null,
+    sessions: createSessionStore(db),
+    identity: null,
+    outbox: null,
+    reportError: () => {},
+    log: () => {},
+  }
+  const newContext = () =>
+    ({ cspNonce: 'n', requestId: 'test', clientAddress: '127.0.0.1', services, cache: new Map() }) as unknown as AppLoadContext
+  return {
+    api,
+    services,
+    db,
+    takeDown: () => {
+      down = true
+    },
+    bringUp: () => {
+      down = false
+    },
+    newContext,
+    async signedInCookie(userId) {
+      const storage = getSessionStorage(newContext())
+      const session = await storage.getSession()
+      session.set('userId', userId)
+      session.set('subject', userId)
+      session.set('accessToken', await api.signToken(userId))
+      session.set('accessTokenRenewAt', Date.now() + accessTokenCacheMs)
+      return (await storage.commitSession(session)).split(';')[0] ?? ''
+    },
+    close: () => db.destroy(),
+  }
+}
+
+/** A PostgreSQL URL on a port nothing listens on: connecting is refused at once. */
+async function closedPortUrl() {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : 1
+  await new Promise((resolve) => server.close(resolve))
+  return `postgres://circle55@127.0.0.1:${port}/circle55`
+}
