@@ -242,7 +242,7 @@ describe('POST /api/localize (a form: 100 KB)', () => {
     const body = multipart({ lng: 'fr' }, [MB])
     const response = await post('/api/localize', body.headers, body.parts, body.length)
     expect(response.status).toBe(413)
-    expect(response.text).not.toContain('15 MB')
+    expect(response.text).not.toContain('Your photo must be smaller than 15 MB.')
     expect(ran).toEqual([])
   })
 })
@@ -267,6 +267,25 @@ describe('POST /create-activity (a photo of up to 15 MB)', () => {
       expect(response.text).toContain('Your photo must be smaller than 15 MB.')
     }
     expect(ran).toEqual([])
+    expectNoErrors()
+  })
+
+  it('answers a submission with JavaScript (.data) as Remix answers a 413 itself, so the page shows its 413 error', async () => {
+    // Remix's own answer, when the action throws a 413 (here: too many fields).
+    const tooMany = multipart(Array.from({ length: 31 }, (_, index): [string, string] => [`field${index}`, 'x']))
+    const fromRemix = await post('/create-activity.data', tooMany.headers, tooMany.parts, tooMany.length)
+    expect(fromRemix.status).toBe(413)
+    expect(ran).toEqual(['create-activity'])
+
+    const body = multipart({ title: 'Morning walk' }, [PHOTO_FORM_BODY_LIMIT])
+    for (const length of [body.length, undefined]) {
+      const refused = await post('/create-activity.data', body.headers, body.parts, length)
+      expect(refused.status).toBe(413)
+      expect(refused.headers['content-type']).toBe(fromRemix.headers['content-type'])
+      expect(refused.headers['x-remix-response']).toBe('yes')
+      expect(refused.text).toBe(fromRemix.text)
+    }
+    expect(ran).toEqual(['create-activity'])
     expectNoErrors()
   })
 

@@ -15,6 +15,13 @@ export const PHOTO_FORM_BODY_LIMIT = MAX_UPLOAD_BYTES + 256 * 1024
 /** The web forms that carry a photo: create, edit and duplicate an activity (`.data`: with JS). */
 const photoFormPaths = /^\/(?:create-activity|duplicate-activity|activities\/[^/]+\/edit)(?:\.data)?$/
 
+/**
+ * A `.data` request is the Remix client submitting with JavaScript (single fetch), which reads
+ * only turbo-stream: this is Remix's own answer when an action throws `data(null, { status: 413 })`
+ * (`{ error: ErrorResponse(413) }`), so the page shows its error boundary for 413, translated.
+ */
+const singleFetchTooLarge = '[{"_1":2},"error",["ErrorResponse",-5,3,4],413,""]\n'
+
 /** What may be left of a refused body is read and dropped for this long, then the connection closes. */
 const DISCARD_MS = 5_000
 const DISCARD_BYTES = 64 * 1024 * 1024
@@ -44,7 +51,10 @@ export function limitWebBodies(logger: Logger) {
         'Request body over the limit refused',
       )
       discardBody(req)
-      sendRefusal(req, res, 413, photo ? 'tooLargePhoto' : 'tooLarge').catch(next)
+      if (req.path.endsWith('.data')) {
+        res.status(413).set({ 'content-type': 'text/x-script; charset=utf-8', 'x-remix-response': 'yes', 'cache-control': 'no-store' })
+        res.send(singleFetchTooLarge)
+      } else sendRefusal(req, res, 413, photo ? 'tooLargePhoto' : 'tooLarge').catch(next)
     }
     if (!chunked) return Number(declared) > limit ? refuse() : next()
     readAhead(req, limit).then((outcome) => {
