@@ -2,7 +2,6 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import {
   data,
   redirect,
-  unstable_createMemoryUploadHandler as createMemoryUploadHandler,
   unstable_parseMultipartFormData as parseMultipartFormData,
   MaxPartSizeExceededError,
   type AppLoadContext,
@@ -17,6 +16,7 @@ import { notFoundOnMissing } from './http.server.ts'
 import { markFormError } from './meta.ts'
 import { placeList, type Place } from './places.ts'
 import { setToast } from './toast.server.ts'
+import { createFormUploadHandler } from './upload-handler.server.ts'
 
 /** Spec §9: photos under 15 MB. The upload handler stops reading past that. */
 export const maxPhotoBytes = 15 * 1024 * 1024
@@ -61,7 +61,7 @@ async function readActivityForm(request: Request): Promise<Received> {
   let formData: FormData
   let photoTooLarge = false
   try {
-    formData = await parseMultipartFormData(request, createMemoryUploadHandler({ maxPartSize: maxPhotoBytes }))
+    formData = await parseMultipartFormData(request, createFormUploadHandler({ maxFileBytes: maxPhotoBytes, maxFiles: 1 }))
   } catch (error) {
     if (!(error instanceof MaxPartSizeExceededError)) throw error
     photoTooLarge = true
