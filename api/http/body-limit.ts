@@ -51,6 +51,8 @@ export function limitWebBodies(logger: Logger) {
         'Request body over the limit refused',
       )
       discardBody(req)
+      // What is left of the body may still be arriving: the client must not reuse this connection.
+      res.set('connection', 'close')
       if (req.path.endsWith('.data')) {
         res.status(413).set({ 'content-type': 'text/x-script; charset=utf-8', 'x-remix-response': 'yes', 'cache-control': 'no-store' })
         res.send(singleFetchTooLarge)
