@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { pingDatabase, type DB } from './db/database.ts'
+import { isDatabaseUnavailable, pingDatabase, type DB } from './db/database.ts'
 import type { User } from './db/schema.ts'
 import type { Env } from './env.ts'
 import { experienceRoutes } from './experiences/routes.ts'
@@ -65,6 +65,8 @@ export function createApiApp(services: ApiServices) {
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))
   app.onError((error, c) => {
     if (error instanceof ApiProblem) {
+      // A body refused unread may still be arriving: the client must not reuse this connection.
+      if (error.status === 413) c.header('connection', 'close')
       return c.json(error.toJSON(), error.status as 400)
     }
     services.logger.error({ err: error, requestId: c.var.requestId }, 'API request failed')
@@ -99,27 +101,4 @@ async function resolveCaller(services: ApiServices, authorization: string | unde
   if (!user || user.state === 'deleted') throw problems.unauthorized()
   if (user.banned || user.is_suspended || user.state === 'suspended') throw problems.suspended()
   return user
-}
-
-/**
- * The database is down, restarting, frozen or too slow: the request failed through no fault of
- * its own, and the same request may well work in a minute (503, not 500).
- */
-export function isDatabaseUnavailable(error: unknown) {
-  const code = (error as { code?: string } | null)?.code
-  return (
-    code === 'ECONNREFUSED' ||
-    code === 'ECONNRESET' ||
-    code === 'ETIMEDOUT' ||
-    code === '57P01' || // admin_shutdown
-    code === '57P02' || // crash_shutdown
-    code === '57P03' || // cannot_connect_now
-    code === '57014' || // query_canceled: the server's statement_timeout
-    code === '53300' || // too_many_connections
-    code === '08006' ||
-    code === '08001' ||
-    (error instanceof Error &&
-      // pg's own timeouts: waiting for a pool slot, connecting, and a statement (query_timeout).
-      /timeout exceeded when trying to connect|Connection terminated|Query read timeout|not queryable/i.test(error.message))
-  )
 }

@@ -145,3 +145,26 @@ export async function migrateToLatest(db: Kysely<any>) {
   }
   return results?.filter((result) => result.status === 'Success').map((r) => r.migrationName) ?? []
 }
+
+/**
+ * The database is down, restarting, frozen or too slow: the request failed through no fault of
+ * its own, and the same request may well work in a minute (503, not 500).
+ */
+export function isDatabaseUnavailable(error: unknown) {
+  const code = (error as { code?: string } | null)?.code
+  return (
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    code === 'ETIMEDOUT' ||
+    code === '57P01' || // admin_shutdown
+    code === '57P02' || // crash_shutdown
+    code === '57P03' || // cannot_connect_now
+    code === '57014' || // query_canceled: the server's statement_timeout
+    code === '53300' || // too_many_connections
+    code === '08006' ||
+    code === '08001' ||
+    (error instanceof Error &&
+      // pg's own timeouts: waiting for a pool slot, connecting, and a statement (query_timeout).
+      /timeout exceeded when trying to connect|Connection terminated|Query read timeout|not queryable/i.test(error.message))
+  )
+}

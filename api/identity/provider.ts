@@ -1,5 +1,5 @@
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
-import type { DB } from '../db/database.ts'
+import { isDatabaseUnavailable, type DB } from '../db/database.ts'
 import type { Env } from '../env.ts'
 import type { Mailer } from '../email/mailer.ts'
 import type { Secrets } from '../secrets.ts'
@@ -121,7 +121,7 @@ export function createIdentityProvider(options: { env: Env; db: DB; mailer: Mail
   const provider = new Provider(issuer, configuration)
   provider.proxy = env.TRUST_PROXY > 0
 
-  const bridge = {
+  const bridge = answerUnavailableWhenDown({
     async interaction(uid: string) {
       const interaction = await provider.Interaction.find(uid)
       if (!interaction) return null
@@ -169,8 +169,28 @@ export function createIdentityProvider(options: { env: Env; db: DB; mailer: Mail
       }
       await session.destroy()
     },
-  }
+  })
   return { provider, issuer, bridge }
+}
+
+/**
+ * The sign-in pages call the bridge; with the database down they must show their outage answer
+ * (503, and a form keeps what the member typed), not a crash. Every method's database failure
+ * becomes a thrown 503 Response, which the web app treats as an outage (app/utils/forms.server.ts).
+ */
+function answerUnavailableWhenDown<T extends Record<string, (...args: never[]) => Promise<unknown>>>(methods: T): T {
+  const wrapped: Record<string, unknown> = {}
+  for (const [name, method] of Object.entries(methods)) {
+    wrapped[name] = async (...args: never[]) => {
+      try {
+        return await method(...args)
+      } catch (error) {
+        if (isDatabaseUnavailable(error)) throw new Response(null, { status: 503 })
+        throw error
+      }
+    }
+  }
+  return wrapped as T
 }
 export type IdentityBridgeImpl = ReturnType<typeof createIdentityProvider>['bridge']
 

@@ -9,34 +9,50 @@ import { TextField } from '#app/components/ui/field.tsx'
 import { getT } from '#app/utils/i18next.server.ts'
 import { abortSignIn, completeSignIn, requireInteraction } from '#app/utils/identity.server.ts'
 import { passwordSignInSchema } from '#app/utils/identity-schemas.ts'
+import { keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
 export const handle = { i18n: ['common', 'auth'] }
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { interaction } = await requireInteraction(context, params.uid)
-  if (interaction.screenHint === 'signup') throw redirect(`/identity/${interaction.uid}/signup`)
   const t = await getT(request, context, 'auth')
   const url = new URL(request.url)
-  return { uid: interaction.uid, title: t('signIn.title'), notice: url.searchParams.get('notice') === 'reset' ? 'reset' : null }
+  const notice = url.searchParams.get('notice') === 'reset' ? ('reset' as const) : null
+  return loadFormPage(
+    context,
+    async () => {
+      const { interaction } = await requireInteraction(context, params.uid)
+      if (interaction.screenHint === 'signup') throw redirect(`/identity/${interaction.uid}/signup`)
+      return { uid: interaction.uid, title: t('signIn.title'), notice }
+    },
+    // The database is down: the form is drawn again from what the member sent.
+    () => ({ uid: params.uid ?? '', title: t('signIn.title'), notice }),
+  )
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { identity, interaction } = await requireInteraction(context, params.uid)
+  // Read first: with the database down the page answers with what the member typed.
   const formData = await request.formData()
-  if (formData.get('intent') === 'cancel') throw await abortSignIn(context, interaction.uid)
   const submission = parseWithZod(formData, { schema: passwordSignInSchema })
-  if (submission.status !== 'success') {
-    markFormError(context)
-    return data(submission.reply({ hideFields: ['password'] }), { status: 400 })
-  }
-  const result = await identity.verifyPassword(submission.value.email, submission.value.password)
-  if ('error' in result) {
-    markFormError(context)
-    const tooMany = result.error === 'too_many'
-    return data(submission.reply({ formErrors: [tooMany ? 'auth:errors.tooManyAttempts' : 'auth:signIn.invalid'], hideFields: ['password'] }), { status: tooMany ? 429 : 400 })
-  }
-  return completeSignIn(context, interaction.uid, result.accountId)
+  return keepFormOnOutage(
+    context,
+    async () => {
+      const { identity, interaction } = await requireInteraction(context, params.uid)
+      if (formData.get('intent') === 'cancel') throw await abortSignIn(context, interaction.uid)
+      if (submission.status !== 'success') {
+        markFormError(context)
+        return data(submission.reply({ hideFields: ['password'] }), { status: 400 })
+      }
+      const result = await identity.verifyPassword(submission.value.email, submission.value.password)
+      if ('error' in result) {
+        markFormError(context)
+        const tooMany = result.error === 'too_many'
+        return data(submission.reply({ formErrors: [tooMany ? 'auth:errors.tooManyAttempts' : 'auth:signIn.invalid'], hideFields: ['password'] }), { status: tooMany ? 429 : 400 })
+      }
+      return completeSignIn(context, interaction.uid, result.accountId)
+    },
+    () => submission.reply({ formErrors: ['auth:errors.unavailable'], hideFields: ['password'] }),
+  )
 }
 
 export default function SignIn() {

@@ -10,6 +10,7 @@ import { TextField } from '#app/components/ui/field.tsx'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
 import { codeErrorKey, completeSignIn, requireInteraction, sendErrorReply } from '#app/utils/identity.server.ts'
 import { sendCodeSchema, verifyCodeSchema } from '#app/utils/identity-schemas.ts'
+import { keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
 export const handle = { i18n: ['common', 'auth'] }
@@ -17,35 +18,50 @@ export const handle = { i18n: ['common', 'auth'] }
 const schema = z.discriminatedUnion('intent', [sendCodeSchema, verifyCodeSchema])
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { interaction } = await requireInteraction(context, params.uid)
   const t = await getT(request, context, 'auth')
-  return { uid: interaction.uid, title: t('code.title') }
+  return loadFormPage(
+    context,
+    async () => ({ uid: (await requireInteraction(context, params.uid)).interaction.uid, title: t('code.title') }),
+    // The database is down: the form is drawn again from what the member sent.
+    () => ({ uid: params.uid ?? '', title: t('code.title') }),
+  )
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { identity, interaction } = await requireInteraction(context, params.uid)
+  // Read first: with the database down the page answers with what the member typed.
   const submission = parseWithZod(await request.formData(), { schema })
-  if (submission.status !== 'success') {
-    markFormError(context)
-    return data({ result: submission.reply(), step: submission.payload.intent === 'verify' ? 'verify' : 'send', email: typeof submission.payload.email === 'string' ? submission.payload.email : '' }, { status: 400 })
-  }
-  const { email } = submission.value
-  if (submission.value.intent === 'send') {
-    // The same answer whether or not the address has an account.
-    const sent = await identity.sendCode(email, 'sign_in', await detectLanguage(request, context))
-    if ('error' in sent) {
-      markFormError(context)
-      const { key, status } = sendErrorReply(sent.error)
-      return data({ result: submission.reply({ formErrors: [key] }), step: 'send' as const, email }, { status })
-    }
-    return { result: submission.reply({ resetForm: true }), step: 'verify' as const, email }
-  }
-  const result = await identity.verifyCode(email, submission.value.code, 'sign_in')
-  if ('error' in result) {
-    markFormError(context)
-    return data({ result: submission.reply({ fieldErrors: { code: [codeErrorKey(result.error)] } }), step: 'verify' as const, email }, { status: result.error === 'too_many' ? 429 : 400 })
-  }
-  return completeSignIn(context, interaction.uid, result.accountId)
+  return keepFormOnOutage(
+    context,
+    async () => {
+      const { identity, interaction } = await requireInteraction(context, params.uid)
+      if (submission.status !== 'success') {
+        markFormError(context)
+        return data({ result: submission.reply(), step: submission.payload.intent === 'verify' ? 'verify' : 'send', email: typeof submission.payload.email === 'string' ? submission.payload.email : '' }, { status: 400 })
+      }
+      const { email } = submission.value
+      if (submission.value.intent === 'send') {
+        // The same answer whether or not the address has an account.
+        const sent = await identity.sendCode(email, 'sign_in', await detectLanguage(request, context))
+        if ('error' in sent) {
+          markFormError(context)
+          const { key, status } = sendErrorReply(sent.error)
+          return data({ result: submission.reply({ formErrors: [key] }), step: 'send' as const, email }, { status })
+        }
+        return { result: submission.reply({ resetForm: true }), step: 'verify' as const, email }
+      }
+      const result = await identity.verifyCode(email, submission.value.code, 'sign_in')
+      if ('error' in result) {
+        markFormError(context)
+        return data({ result: submission.reply({ fieldErrors: { code: [codeErrorKey(result.error)] } }), step: 'verify' as const, email }, { status: result.error === 'too_many' ? 429 : 400 })
+      }
+      return completeSignIn(context, interaction.uid, result.accountId)
+    },
+    () => ({
+      result: submission.reply({ formErrors: ['auth:errors.unavailable'] }),
+      step: submission.payload.intent === 'verify' ? ('verify' as const) : ('send' as const),
+      email: typeof submission.payload.email === 'string' ? submission.payload.email : '',
+    }),
+  )
 }
 
 export default function SignInWithCode() {

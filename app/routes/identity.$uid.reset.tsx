@@ -10,6 +10,7 @@ import { TextField } from '#app/components/ui/field.tsx'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
 import { codeErrorKey, requireInteraction, sendErrorReply } from '#app/utils/identity.server.ts'
 import { resetConfirmSchema, resetRequestSchema } from '#app/utils/identity-schemas.ts'
+import { keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
 export const handle = { i18n: ['common', 'auth'] }
@@ -17,38 +18,53 @@ export const handle = { i18n: ['common', 'auth'] }
 const schema = z.discriminatedUnion('intent', [resetRequestSchema, resetConfirmSchema])
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { interaction } = await requireInteraction(context, params.uid)
   const t = await getT(request, context, 'auth')
-  return { uid: interaction.uid, title: t('reset.title') }
+  return loadFormPage(
+    context,
+    async () => ({ uid: (await requireInteraction(context, params.uid)).interaction.uid, title: t('reset.title') }),
+    // The database is down: the form is drawn again from what the member sent.
+    () => ({ uid: params.uid ?? '', title: t('reset.title') }),
+  )
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { identity, interaction } = await requireInteraction(context, params.uid)
+  // Read first: with the database down the page answers with what the member typed.
   const submission = parseWithZod(await request.formData(), { schema })
-  if (submission.status !== 'success') {
-    markFormError(context)
-    const step = submission.payload.intent === 'reset' ? 'reset' : 'send'
-    return data({ result: submission.reply({ hideFields: ['password'] }), step, email: typeof submission.payload.email === 'string' ? submission.payload.email : '' }, { status: 400 })
-  }
-  const { email } = submission.value
-  if (submission.value.intent === 'send') {
-    const sent = await identity.sendCode(email, 'reset_password', await detectLanguage(request, context))
-    if ('error' in sent) {
-      markFormError(context)
-      const { key, status } = sendErrorReply(sent.error)
-      return data({ result: submission.reply({ formErrors: [key] }), step: 'send' as const, email }, { status })
-    }
-    return { result: submission.reply({ resetForm: true }), step: 'reset' as const, email }
-  }
-  const result = await identity.resetPassword(email, submission.value.code, submission.value.password)
-  if ('error' in result) {
-    markFormError(context)
-    return data(
-      { result: submission.reply({ fieldErrors: { code: [codeErrorKey(result.error)] }, hideFields: ['password'] }), step: 'reset' as const, email },
-      { status: result.error === 'too_many' ? 429 : 400 },
-    )
-  }
-  throw redirect(`/identity/${interaction.uid}?notice=reset`)
+  return keepFormOnOutage(
+    context,
+    async () => {
+      const { identity, interaction } = await requireInteraction(context, params.uid)
+      if (submission.status !== 'success') {
+        markFormError(context)
+        const step = submission.payload.intent === 'reset' ? 'reset' : 'send'
+        return data({ result: submission.reply({ hideFields: ['password'] }), step, email: typeof submission.payload.email === 'string' ? submission.payload.email : '' }, { status: 400 })
+      }
+      const { email } = submission.value
+      if (submission.value.intent === 'send') {
+        const sent = await identity.sendCode(email, 'reset_password', await detectLanguage(request, context))
+        if ('error' in sent) {
+          markFormError(context)
+          const { key, status } = sendErrorReply(sent.error)
+          return data({ result: submission.reply({ formErrors: [key] }), step: 'send' as const, email }, { status })
+        }
+        return { result: submission.reply({ resetForm: true }), step: 'reset' as const, email }
+      }
+      const result = await identity.resetPassword(email, submission.value.code, submission.value.password)
+      if ('error' in result) {
+        markFormError(context)
+        return data(
+          { result: submission.reply({ fieldErrors: { code: [codeErrorKey(result.error)] }, hideFields: ['password'] }), step: 'reset' as const, email },
+          { status: result.error === 'too_many' ? 429 : 400 },
+        )
+      }
+      throw redirect(`/identity/${interaction.uid}?notice=reset`)
+    },
+    () => ({
+      result: submission.reply({ formErrors: ['auth:errors.unavailable'], hideFields: ['password'] }),
+      step: submission.payload.intent === 'reset' ? ('reset' as const) : ('send' as const),
+      email: typeof submission.payload.email === 'string' ? submission.payload.email : '',
+    }),
+  )
 }
 
 export default function ResetPassword() {

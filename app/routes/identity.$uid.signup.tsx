@@ -12,6 +12,7 @@ import { isoDate } from '#app/utils/birth-date.ts'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
 import { abortSignIn, codeErrorKey, completeSignIn, requireInteraction, sendErrorReply } from '#app/utils/identity.server.ts'
 import { confirmSignUpSchema, signUpSchema } from '#app/utils/identity-schemas.ts'
+import { keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
 export const handle = { i18n: ['common', 'auth'] }
@@ -20,47 +21,62 @@ const schema = z.discriminatedUnion('intent', [signUpSchema, confirmSignUpSchema
 const fieldOrder = ['firstName', 'lastName', 'email', 'birthMonth', 'birthDay', 'birthYear', 'password', 'code']
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { interaction } = await requireInteraction(context, params.uid)
   const t = await getT(request, context, 'auth')
-  return { uid: interaction.uid, title: t('signUp.title') }
+  return loadFormPage(
+    context,
+    async () => ({ uid: (await requireInteraction(context, params.uid)).interaction.uid, title: t('signUp.title') }),
+    // The database is down: the form is drawn again from what the member sent.
+    () => ({ uid: params.uid ?? '', title: t('signUp.title') }),
+  )
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { identity, interaction } = await requireInteraction(context, params.uid)
+  // Read first: with the database down the page answers with what the member typed.
   const formData = await request.formData()
-  if (formData.get('intent') === 'cancel') throw await abortSignIn(context, interaction.uid)
   const submission = parseWithZod(formData, { schema })
-  if (submission.status !== 'success') {
-    markFormError(context)
-    const step = submission.payload.intent === 'confirm' ? 'confirm' : 'details'
-    return data({ result: submission.reply({ hideFields: ['password'] }), step, email: typeof submission.payload.email === 'string' ? submission.payload.email : '' }, { status: 400 })
-  }
-  if (submission.value.intent === 'details') {
-    const value = submission.value
-    const sent = await identity.startSignUp({
-      email: value.email,
-      password: value.password ?? null,
-      firstName: value.firstName,
-      lastName: value.lastName,
-      dob: isoDate({ year: value.birthYear, month: value.birthMonth, day: value.birthDay }),
-      language: await detectLanguage(request, context),
-    })
-    if ('error' in sent) {
-      markFormError(context)
-      const { key, status } = sendErrorReply(sent.error)
-      return data({ result: submission.reply({ formErrors: [key], hideFields: ['password'] }), step: 'details' as const, email: value.email }, { status })
-    }
-    return { result: submission.reply({ resetForm: true }), step: 'confirm' as const, email: value.email }
-  }
-  const result = await identity.confirmSignUp(submission.value.email, submission.value.code)
-  if ('error' in result) {
-    markFormError(context)
-    return data(
-      { result: submission.reply({ fieldErrors: { code: [codeErrorKey(result.error)] } }), step: 'confirm' as const, email: submission.value.email },
-      { status: result.error === 'too_many' ? 429 : 400 },
-    )
-  }
-  return completeSignIn(context, interaction.uid, result.accountId)
+  return keepFormOnOutage(
+    context,
+    async () => {
+      const { identity, interaction } = await requireInteraction(context, params.uid)
+      if (formData.get('intent') === 'cancel') throw await abortSignIn(context, interaction.uid)
+      if (submission.status !== 'success') {
+        markFormError(context)
+        const step = submission.payload.intent === 'confirm' ? 'confirm' : 'details'
+        return data({ result: submission.reply({ hideFields: ['password'] }), step, email: typeof submission.payload.email === 'string' ? submission.payload.email : '' }, { status: 400 })
+      }
+      if (submission.value.intent === 'details') {
+        const value = submission.value
+        const sent = await identity.startSignUp({
+          email: value.email,
+          password: value.password ?? null,
+          firstName: value.firstName,
+          lastName: value.lastName,
+          dob: isoDate({ year: value.birthYear, month: value.birthMonth, day: value.birthDay }),
+          language: await detectLanguage(request, context),
+        })
+        if ('error' in sent) {
+          markFormError(context)
+          const { key, status } = sendErrorReply(sent.error)
+          return data({ result: submission.reply({ formErrors: [key], hideFields: ['password'] }), step: 'details' as const, email: value.email }, { status })
+        }
+        return { result: submission.reply({ resetForm: true }), step: 'confirm' as const, email: value.email }
+      }
+      const result = await identity.confirmSignUp(submission.value.email, submission.value.code)
+      if ('error' in result) {
+        markFormError(context)
+        return data(
+          { result: submission.reply({ fieldErrors: { code: [codeErrorKey(result.error)] } }), step: 'confirm' as const, email: submission.value.email },
+          { status: result.error === 'too_many' ? 429 : 400 },
+        )
+      }
+      return completeSignIn(context, interaction.uid, result.accountId)
+    },
+    () => ({
+      result: submission.reply({ formErrors: ['auth:errors.unavailable'], hideFields: ['password'] }),
+      step: submission.payload.intent === 'confirm' ? ('confirm' as const) : ('details' as const),
+      email: typeof submission.payload.email === 'string' ? submission.payload.email : '',
+    }),
+  )
 }
 
 export default function SignUp() {
