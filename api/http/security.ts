@@ -148,12 +148,31 @@ export function rateLimits(options: { db: DB; general: Limit; writes: Limit; aut
     try {
       const checks = [hit(options.writes, key)]
       if (options.isAuthPath(req)) checks.push(hit(options.auth, key))
-      for (const result of await Promise.all(checks)) if (result.over) return tooMany(res, result.retryAfter)
+      const results = await withinDeadline(Promise.all(checks), limiterDeadlineMs)
+      for (const result of results ?? []) if (result.over) return tooMany(res, result.retryAfter)
     } catch (error) {
       // Fail open: an unreachable database must not also break the limiter's error path.
       void error
     }
     next()
+  }
+}
+
+/**
+ * The limiter waits this long for its counters, then lets the request through: with the database
+ * frozen, a form must reach its action quickly to be drawn again with what the member typed,
+ * instead of waiting out a statement timeout here and another one in the action.
+ */
+const limiterDeadlineMs = 2_000
+
+async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))
+  work.catch(() => {})
+  try {
+    return await Promise.race([work, deadline])
+  } finally {
+    clearTimeout(timer)
   }
 }
 
