@@ -1,24 +1,25 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { z } from 'zod'
 import { ExperienceCard } from '#app/components/experience-card.tsx'
 import { pageOf } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { experienceSchema } from '#app/utils/experience-schema.ts'
 import { getT } from '#app/utils/i18next.server.ts'
+import { queryInteger } from '#app/utils/input-validation.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 
 export const handle = { i18n: ['common', 'activities'] }
 
-const pageParam = z.coerce.number().int().min(1).catch(1)
+/** Plain decimal digits only (`page=0x10` is not page 16); anything else is the first page. */
+const pageParam = queryInteger('page_invalid', (page) => page.min(1)).catch(1)
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)
   const url = new URL(request.url)
   const type = url.searchParams.get('type') === 'past' ? 'past' : 'upcoming'
   const hosting = url.searchParams.get('hosting') === 'true'
-  const page = pageParam.parse(url.searchParams.get('page') ?? 1)
+  const page = pageParam.parse(url.searchParams.get('page') ?? '1')
   const experiences = await getApi(request, context).get(`v1/users/${user.id}/experiences`, {
     query: { type, hosting: hosting ? 'true' : undefined, page },
     schema: pageOf(experienceSchema),

@@ -5,6 +5,7 @@ import { dateFilters, dateWindow, distanceFilters } from './date-range.ts'
 import { experienceSchema } from './experience-schema.ts'
 import { listOf, pageOf } from './api.server.ts'
 import { ignoreUnlessUnavailable, unavailableOnServerError } from './http.server.ts'
+import { queryInteger } from './input-validation.ts'
 import { placeList, placeSchema, type Place } from './places.ts'
 
 /** Explore's filters are remembered in a cookie so they work without JavaScript too. */
@@ -20,7 +21,8 @@ export const defaultTimeZone = 'America/New_York'
 
 const dateParam = z.enum(dateFilters).catch('any-day')
 const distanceParam = z.enum(distanceFilters).catch('25')
-const pageParam = z.coerce.number().int().min(1).max(500).catch(1)
+/** Plain decimal digits only (`page=0x10` is not page 16); anything else is the first page. */
+const pageParam = queryInteger('page_invalid', (page) => page.min(1).max(500)).catch(1)
 
 export async function loadExplore(request: Request, context: AppLoadContext) {
   const url = new URL(request.url)
@@ -30,7 +32,7 @@ export async function loadExplore(request: Request, context: AppLoadContext) {
   const remembered = !filtered && saved.success ? saved.data : {}
   const date = dateParam.parse(params.get('date') ?? remembered.date)
   const distance = distanceParam.parse(params.get('distance') ?? remembered.distance)
-  const page = pageParam.parse(params.get('page') ?? 1)
+  const page = pageParam.parse(params.get('page') ?? '1')
   const query = (params.get('q') ?? '').trim().slice(0, 100)
   const api = getApi(request, context)
   const user = await getOptionalUser(request, context)
