@@ -12,6 +12,12 @@ import { expect, languages, newVisitor, setLanguageCookie, signUp, switchLanguag
  * visitor without JavaScript gets, while the session cookies and styles still apply.
  */
 
+/**
+ * Each axe scan costs 2–3 s of CPU in the browser on the 2-core CI machine, and twice that while
+ * the other worker scans too: a page set of 12 scans needs more than Playwright's default minute.
+ */
+const scanTimeout = 150_000
+
 const publicPages = ['/', '/company/about', '/company/community-guidelines', '/company/attendance-policy', '/legal/privacy', '/legal/terms']
 
 type Member = { email: string; storageState: Awaited<ReturnType<BrowserContext['storageState']>> }
@@ -90,6 +96,7 @@ async function signedInVisitor(browser: Browser, member: Member, lng: Language, 
 
 for (const lng of languages) {
   test(`a11y: signed-out pages in ${lng} (JS on)`, async ({ browser }) => {
+    test.setTimeout(scanTimeout)
     const context = await signedOutVisitor(browser, lng, false)
     const s = new Scanner(await context.newPage(), lng, `signed out, ${lng}, JS on`)
     try {
@@ -101,6 +108,7 @@ for (const lng of languages) {
   })
 
   test(`a11y: signed-in pages in ${lng} (JS on)`, async ({ browser, member }) => {
+    test.setTimeout(scanTimeout)
     const { context, page } = await signedInVisitor(browser, member, lng, false)
     const s = new Scanner(page, lng, `signed in, ${lng}, JS on`)
     try {
@@ -112,7 +120,7 @@ for (const lng of languages) {
   })
 
   test(`a11y: all pages in ${lng}, signed out and in (JS off)`, async ({ browser, member }) => {
-    test.setTimeout(90_000)
+    test.setTimeout(2 * scanTimeout)
     const out = await signedOutVisitor(browser, lng, true)
     const signedOut = new Scanner(await out.newPage(), lng, `signed out, ${lng}, JS off`)
     try {

@@ -574,7 +574,8 @@ test.describe('with JavaScript', () => {
  */
 for (const [index, lng] of languages.entries()) {
   test(`a11y: activity pages in ${lng}, with and without JavaScript`, async ({ browser }) => {
-    test.setTimeout(180_000)
+    // About 40 axe scans of 2–3 s of browser CPU each, doubled while the other worker scans too.
+    test.setTimeout(420_000)
     const other = await member(browser, `member${40 + index * 2}@demo.test`)
     const attendable = await createActivity(other, { title: `Garden visit (${lng})`, capacity: '5', fee: '5.00', start: localStart(3 * 60 * 60 * 1000) })
     await other.context().close()
