@@ -19,7 +19,7 @@ import { scheduleCleanup } from '#api/jobs/cleanup.ts'
 import { startJobQueue } from '#api/jobs/queue.ts'
 import { ConfigError, getEnv, type Env } from '#api/env.ts'
 import { limitWebBodies } from '#api/http/body-limit.ts'
-import { refuseMalformedHost } from '#api/http/host-header.ts'
+import { pinHostToPublicUrl, refuseMalformedHost } from '#api/http/host-header.ts'
 import { isApiPath, refuseCrossSite, rateLimits, requestContext, securityHeaders } from '#api/http/security.ts'
 import { createIdentityProvider } from '#api/identity/provider.ts'
 import { createTokenVerifier } from '#api/identity/token-verifier.ts'
@@ -123,6 +123,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
     const oidc = identity.provider.callback()
     app.use(
       '/oidc',
+      pinHostToPublicUrl(env.PUBLIC_URL),
       asyncHandler((req, res) => Promise.resolve(oidc(req, res))),
     )
   }
