@@ -6,7 +6,7 @@ import type { JobQueue } from './queue.ts'
 /**
  * Rows that only matter until they expire, removed by a scheduled job (issue 10 §8): the
  * identity provider's records (interactions, codes, sessions, grants, tokens), rate-limit
- * counters, sign-in codes and web sessions. Nothing reads them once expired, so removing them
+ * counters, sign-in codes, web sessions, and emails older than a month. Nothing reads them once expired, so removing them
  * changes nothing a member sees, and running twice (or on two instances at once) removes nothing
  * more.
  */
@@ -27,11 +27,18 @@ const rateLimitRetention = sql`interval '1 day'`
  */
 const loginCodeGrace = sql`interval '1 hour'`
 
+/**
+ * The outbox keeps a copy of every email, sign-in codes included: a month is long enough for
+ * support to see whether a message went out, and no longer than that is worth keeping.
+ */
+const outboxRetention = sql`interval '30 days'`
+
 export interface CleanupCounts {
   oidcPayloads: number
   rateLimits: number
   loginCodes: number
   webSessions: number
+  emails: number
 }
 
 /** Deletes every expired row; returns how many went from each table. */
@@ -51,11 +58,13 @@ export async function deleteExpiredRows(db: DB): Promise<CleanupCounts> {
     )
     .executeTakeFirst()
   const webSessions = await db.deleteFrom('web_sessions').where('expires_at', '<', sql<Date>`now()`).executeTakeFirst()
+  const emails = await db.deleteFrom('email_outbox').where('created_at', '<', sql<Date>`now() - ${outboxRetention}`).executeTakeFirst()
   return {
     oidcPayloads: Number(oidcPayloads.numDeletedRows),
     rateLimits: Number(rateLimits.numDeletedRows),
     loginCodes: Number(loginCodes.numDeletedRows),
     webSessions: Number(webSessions.numDeletedRows),
+    emails: Number(emails.numDeletedRows),
   }
 }
 
