@@ -49,26 +49,7 @@ export async function createWebHarness(database: TestDatabase): Promise<WebHarne
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   const api = await createApiHarness(db)
-  const services: WebServices = {
-    config: {
-      publicUrl: TEST_PUBLIC_URL,
-      apiBaseUrl: `${TEST_PUBLIC_URL}/api/`,
-      isProduction: false,
-      secureCookies: false,
-      sessionSecret: 'a test session secret that is long enough',
-      supportEmail: 'help@example.test',
-      devOutbox: 'off',
-      sentryDsn: null,
-      auth: { kind: 'builtin', issuer: api.issuer, clientId: 'web', clientSecret: 'secret', audience: api.env.API_AUDIENCE },
-    },
-    apiFetch: async (request) => api.app.fetch(request),
-    locate: async () => null,
-    sessions: createSessionStore(db),
-    identity: null,
-    outbox: null,
-    reportError: () => {},
-    log: () => {},
-  }
+  const services = testWebServices(api, db)
   const newContext = () =>
     ({ cspNonce: 'n', requestId: 'test', clientAddress: '127.0.0.1', services, cache: new Map() }) as unknown as AppLoadContext
   return {
@@ -103,4 +84,33 @@ async function closedPortUrl() {
   const port = typeof address === 'object' && address ? address.port : 1
   await new Promise((resolve) => server.close(resolve))
   return `postgres://circle55@127.0.0.1:${port}/circle55`
+}
+
+/**
+ * The web app's services as the host builds them, for a test: the API harness in-process, the
+ * real session store on `db`, no identity provider, outbox or outside services. `overrides`
+ * replace any of them.
+ */
+export function testWebServices(api: ApiHarness, db: Kysely<Database>, overrides: Partial<WebServices> = {}): WebServices {
+  return {
+    config: {
+      publicUrl: TEST_PUBLIC_URL,
+      apiBaseUrl: `${TEST_PUBLIC_URL}/api/`,
+      isProduction: false,
+      secureCookies: false,
+      sessionSecret: 'a test session secret that is long enough',
+      supportEmail: 'help@example.test',
+      devOutbox: 'off',
+      sentryDsn: null,
+      auth: { kind: 'builtin', issuer: api.issuer, clientId: 'web', clientSecret: 'secret', audience: api.env.API_AUDIENCE },
+    },
+    apiFetch: async (request) => api.app.fetch(request),
+    locate: async () => null,
+    sessions: createSessionStore(db),
+    identity: null,
+    outbox: null,
+    reportError: () => {},
+    log: () => {},
+    ...overrides,
+  }
 }

@@ -7,13 +7,13 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseEnv } from '#api/env.ts'
 import { createLogger } from '#api/logger.ts'
-import { createSessionStore } from '#api/web-sessions.ts'
 import { loader as rootLoader } from '#app/root.tsx'
 import { loader as exploreLoader } from '#app/routes/activities._index.tsx'
 import { accessTokenCacheMs } from '#app/utils/auth.server.ts'
 import type { WebServices } from '#app/utils/load-context.ts'
 import { getSessionStorage } from '#app/utils/session.server.ts'
 import { createApiHarness, createUser, TEST_PUBLIC_URL, type ApiHarness } from '#tests/api-harness.ts'
+import { testWebServices } from '#tests/web-harness.ts'
 import { createDatabase, isDatabaseUnavailable, migrateToLatest, pingDatabase } from './database.ts'
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.ts'
 import { openDatabase, type OpenDatabase } from './open.ts'
@@ -59,26 +59,10 @@ beforeAll(async () => {
   production = await openDatabase(env, createLogger(env), { migrate: false })
 
   api = await createApiHarness(fast.db)
-  services = {
-    config: {
-      publicUrl: TEST_PUBLIC_URL,
-      apiBaseUrl: `${TEST_PUBLIC_URL}/api/`,
-      isProduction: false,
-      secureCookies: false,
-      sessionSecret: 'a test session secret that is long enough',
-      supportEmail: 'help@example.test',
-      sentryDsn: null,
-      auth: { kind: 'builtin', issuer: api.issuer, clientId: 'web', clientSecret: 'secret', audience: api.env.API_AUDIENCE },
-    },
-    apiFetch: async (request: Request) => api.app.fetch(request),
+  services = testWebServices(api, fast.db, {
     // Chicago: the page also asks the API for the nearest city before listing activities.
     locate: async () => ({ lat: 41.88, lng: -87.63 }),
-    sessions: createSessionStore(fast.db),
-    identity: null,
-    outbox: null,
-    reportError: () => {},
-    log: () => {},
-  } as unknown as WebServices
+  })
 
   const member = await createUser(fast.db)
   const storage = getSessionStorage(newContext())

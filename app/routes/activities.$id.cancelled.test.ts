@@ -1,12 +1,12 @@
 import type { AppLoadContext } from '@remix-run/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createSessionStore } from '#api/web-sessions.ts'
 import type { User } from '#api/db/schema.ts'
 import { accessTokenCacheMs } from '#app/utils/auth.server.ts'
 import type { WebServices } from '#app/utils/load-context.ts'
 import { getSessionStorage } from '#app/utils/session.server.ts'
 import { createApiHarness, createUser, TEST_PUBLIC_URL, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { testWebServices } from '#tests/web-harness.ts'
 import { loader } from './activities.$id.tsx'
 
 /**
@@ -20,25 +20,7 @@ let services: WebServices
 beforeAll(async () => {
   database = await createTestDatabase()
   api = await createApiHarness(database.db)
-  services = {
-    config: {
-      publicUrl: TEST_PUBLIC_URL,
-      apiBaseUrl: `${TEST_PUBLIC_URL}/api/`,
-      isProduction: false,
-      secureCookies: false,
-      sessionSecret: 'a test session secret that is long enough',
-      supportEmail: 'help@example.test',
-      sentryDsn: null,
-      auth: { kind: 'builtin', issuer: api.issuer, clientId: 'web', clientSecret: 'secret', audience: api.env.API_AUDIENCE },
-    },
-    apiFetch: async (request: Request) => api.app.fetch(request),
-    locate: async () => null,
-    sessions: createSessionStore(database.db),
-    identity: null,
-    outbox: null,
-    reportError: () => {},
-    log: () => {},
-  } as unknown as WebServices
+  services = testWebServices(api, database.db)
 })
 
 afterAll(async () => {

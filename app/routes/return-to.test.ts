@@ -2,7 +2,6 @@ import type { AppLoadContext } from '@remix-run/node'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createSessionStore } from '#api/web-sessions.ts'
 import { accessTokenCacheMs, returnToCookie } from '#app/utils/auth.server.ts'
 import type { WebServices } from '#app/utils/load-context.ts'
 import { getSessionStorage } from '#app/utils/session.server.ts'
@@ -13,6 +12,7 @@ import {
   type ApiHarness,
 } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { testWebServices } from '#tests/web-harness.ts'
 import { loader as authLoginLoader } from './api.auth.login.tsx'
 import { action as localizeAction } from './api.localize.tsx'
 import { loader as loginSuccessLoader } from './login-success.tsx'
@@ -55,32 +55,7 @@ const tokenEndpoint = setupServer()
 beforeAll(async () => {
   database = await createTestDatabase()
   api = await createApiHarness(database.db)
-  services = {
-    config: {
-      publicUrl: TEST_PUBLIC_URL,
-      apiBaseUrl: `${TEST_PUBLIC_URL}/api/`,
-      isProduction: false,
-      secureCookies: false,
-      sessionSecret: 'a test session secret that is long enough',
-      supportEmail: 'help@example.test',
-      devOutbox: 'off',
-      sentryDsn: null,
-      auth: {
-        kind: 'builtin',
-        issuer: api.issuer,
-        clientId: 'web',
-        clientSecret: 'secret',
-        audience: api.env.API_AUDIENCE,
-      },
-    },
-    apiFetch: async (request) => api.app.fetch(request),
-    locate: async () => null,
-    sessions: createSessionStore(database.db),
-    identity: null,
-    outbox: null,
-    reportError: () => {},
-    log: () => {},
-  }
+  services = testWebServices(api, database.db)
   // The identity provider's token endpoint, as the web app calls it after sign-in.
   tokenEndpoint.use(
     http.post(`${api.issuer}/token`, async () =>

@@ -1,6 +1,5 @@
 import type { AppLoadContext } from '@remix-run/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createSessionStore } from '#api/web-sessions.ts'
 import { loader as rootLoader } from '#app/root.tsx'
 import {
   createApiHarness,
@@ -9,6 +8,7 @@ import {
   type ApiHarness,
 } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { testWebServices } from '#tests/web-harness.ts'
 import { accessTokenCacheMs, getAuthState, startSession } from './auth.server.ts'
 import type { WebServices } from './load-context.ts'
 import { getSessionStorage } from './session.server.ts'
@@ -24,32 +24,7 @@ let services: WebServices
 beforeAll(async () => {
   database = await createTestDatabase()
   api = await createApiHarness(database.db)
-  services = {
-    config: {
-      publicUrl: TEST_PUBLIC_URL,
-      apiBaseUrl: `${TEST_PUBLIC_URL}/api/`,
-      isProduction: false,
-      secureCookies: false,
-      sessionSecret: 'a test session secret that is long enough',
-      supportEmail: 'help@example.test',
-      devOutbox: 'off',
-      sentryDsn: null,
-      auth: {
-        kind: 'builtin',
-        issuer: api.issuer,
-        clientId: 'web',
-        clientSecret: 'secret',
-        audience: api.env.API_AUDIENCE,
-      },
-    },
-    apiFetch: async (request) => api.app.fetch(request),
-    locate: async () => null,
-    sessions: createSessionStore(database.db),
-    identity: null,
-    outbox: null,
-    reportError: () => {},
-    log: () => {},
-  }
+  services = testWebServices(api, database.db)
 })
 
 afterAll(async () => {
