@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit'
 import type { ApiEnv } from '../app.ts'
 import { ApiProblem } from './errors.ts'
 
-/** JSON bodies: far more than any call of the API needs (docs/decisions/010). */
+/** JSON bodies: far more than any call of the API needs (docs/decisions/009). */
 export const API_BODY_LIMIT = 100 * 1024
 
 /**

@@ -4,7 +4,7 @@ import { MAX_UPLOAD_BYTES } from '../media/images.ts'
 import { sendRefusal } from './refusal-page.ts'
 
 /**
- * Request bodies are limited before anything parses them (QUALITY.md, docs/decisions/010):
+ * Request bodies are limited before anything parses them (QUALITY.md, docs/decisions/009):
  * forms are small, and only the forms that carry a photo may be larger. The API has its own
  * limits (api-body-limit.ts).
  */

@@ -72,7 +72,7 @@ export function isCalledWithoutCookies(path: string) {
  * forms): a browser's `Sec-Fetch-Site` must be same-origin or none, and an `Origin` must be ours.
  * A request with neither (an old browser, or one told to leave them out) must come with a
  * `Referer` on this site, except on paths called without cookies, where there is nothing for
- * another site to borrow (docs/decisions/009).
+ * another site to borrow (docs/decisions/008).
  */
 export function refuseCrossSite(allowedOrigins: string[]) {
   const allowed = new Set(allowedOrigins)

@@ -6,7 +6,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 
 /**
  * Outside production, the emails the product "sent" (sign-in codes, resets, welcomes). They
- * open every account, so by default only this machine sees them (DEV_OUTBOX, docs/decisions/008);
+ * open every account, so by default only this machine sees them (DEV_OUTBOX, docs/decisions/007);
  * everyone else gets the same 404 as for a page that does not exist.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -12,7 +12,7 @@ export const MAX_FIELD_BYTES = 64 * 1024
 
 /**
  * Remix's memory upload handler with limits on the parts as well as on their size (the host
- * already limits the whole body, see docs/decisions/010): files over `maxFileBytes` fail with
+ * already limits the whole body, see docs/decisions/009): files over `maxFileBytes` fail with
  * MaxPartSizeExceededError as before (the form says the photo is too large); more files or
  * fields than a form of ours sends, or a text field over MAX_FIELD_BYTES, answer 413 before
  * they are kept. One handler per request: it counts the parts of that request.
