@@ -25,6 +25,7 @@ interface Copy {
     home: string
     tooLarge: { title: string; body: string; photo: string }
     badRequest: { title: string; body: string }
+    crossSite: { title: string; body: string }
   }
 }
 
@@ -50,13 +51,13 @@ export async function refusalLanguage(req: Request): Promise<Language> {
   return languageFromAcceptHeader(req.get('accept-language') ?? null) ?? fallbackLanguage
 }
 
-export type Refusal = 'tooLarge' | 'tooLargePhoto' | 'badRequest'
+export type Refusal = 'tooLarge' | 'tooLargePhoto' | 'badRequest' | 'crossSite'
 
 export function refusalPage(language: Language, refusal: Refusal): string {
   const copy = copies[language]
   const { title, body } =
-    refusal === 'badRequest'
-      ? copy.errorPage.badRequest
+    refusal === 'badRequest' || refusal === 'crossSite'
+      ? copy.errorPage[refusal]
       : {
           title: copy.errorPage.tooLarge.title,
           body: refusal === 'tooLargePhoto' ? copy.errorPage.tooLarge.photo : copy.errorPage.tooLarge.body,
@@ -68,6 +69,8 @@ export function refusalPage(language: Language, refusal: Refusal): string {
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(`${title} – ${copy.brand}`)}</title>`,
+    // A static file: the page stays readable at the product's text size under the strict CSP.
+    '<link rel="stylesheet" href="/refusal.css">',
     '</head>',
     '<body>',
     '<main>',

@@ -102,6 +102,20 @@ describe('refuseCrossSite', () => {
     }
   })
 
+  it('says so on a page in the member\'s language, not in English plain text', async () => {
+    const response = await fetch(`${base}/api/localize`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'accept-language': 'nl-BE,nl;q=0.9' },
+      body: new URLSearchParams({ lng: 'fr' }),
+    })
+    expect(response.status).toBe(403)
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/)
+    const page = await response.text()
+    expect(page).toContain('<html lang="nl">')
+    expect(page).toContain('<h1>We konden dit formulier niet aannemen</h1>')
+    expect(page).toContain('<link rel="stylesheet" href="/refusal.css">')
+  })
+
   it('never stops reads', async () => {
     for (const path of webRoutes) {
       for (const method of ['GET', 'HEAD', 'OPTIONS']) expect(await send(method, path, { origin: 'https://evil.example' }), `${method} ${path}`).toBe(200)

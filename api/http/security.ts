@@ -4,6 +4,7 @@ import helmet from 'helmet'
 import { sql } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { Logger } from '../logger.ts'
+import { sendRefusal } from './refusal-page.ts'
 
 /** Request id, CSP nonce and one structured log line per request. */
 export function requestContext(logger: Logger) {
@@ -93,7 +94,7 @@ export function refuseCrossSite(allowedOrigins: string[]) {
         ? !isCalledWithoutCookies(req.path) && !(referer !== undefined && sameOrigin(referer))
         : (site !== undefined && site !== 'same-origin' && site !== 'none') || (origin !== undefined && !allowed.has(origin))
     if (crossSite) {
-      res.status(403).type('text/plain').send('Cross-site request refused.')
+      sendRefusal(req, res, 403, 'crossSite').catch(next)
       return
     }
     next()
