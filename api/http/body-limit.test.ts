@@ -179,7 +179,6 @@ describe('POST /api/localize (a form: 100 KB)', () => {
   it('answers 413 to a declared 300 MB body at once, before reading it, and the action never runs', async () => {
     const response = await post('/api/localize', form, urlencoded(300 * MB), 300 * MB)
     expect(response.status).toBe(413)
-    expect(response.headers.connection).toBe('close')
     expect(response.headers['content-type']).toMatch(/^text\/html/)
     expect(response.text).toContain('<h1>The form is too large</h1>')
     expect(response.text).not.toMatch(/Error|\bat \S+ \(/)

@@ -50,9 +50,9 @@ export function limitWebBodies(logger: Logger) {
         { requestId: res.locals.requestId as string, method: req.method, path: req.path, limit, contentLength: declared ?? null },
         'Request body over the limit refused',
       )
+      // The rest is read and dropped, so the connection stays usable (keep-alive) and a browser
+      // still uploading sees this answer; closing at once would cut its upload (EPIPE).
       discardBody(req)
-      // What is left of the body may still be arriving: the client must not reuse this connection.
-      res.set('connection', 'close')
       if (req.path.endsWith('.data')) {
         res.status(413).set({ 'content-type': 'text/x-script; charset=utf-8', 'x-remix-response': 'yes', 'cache-control': 'no-store' })
         res.send(singleFetchTooLarge)
