@@ -5,7 +5,7 @@ import pg from 'pg'
 import type { Database } from '#api/db/schema.ts'
 import { createSessionStore } from '#api/web-sessions.ts'
 import { accessTokenCacheMs } from '#app/utils/auth.server.ts'
-import type { WebServices } from '#app/utils/load-context.ts'
+import type { RequestContext, WebServices } from '#app/utils/load-context.ts'
 import { getSessionStorage } from '#app/utils/session.server.ts'
 import { createApiHarness, TEST_PUBLIC_URL, type ApiHarness } from './api-harness.ts'
 import type { TestDatabase } from './db.ts'
@@ -50,8 +50,7 @@ export async function createWebHarness(database: TestDatabase): Promise<WebHarne
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   const api = await createApiHarness(db)
   const services = testWebServices(api, db)
-  const newContext = () =>
-    ({ cspNonce: 'n', requestId: 'test', clientAddress: '127.0.0.1', services, cache: new Map() }) as unknown as AppLoadContext
+  const newContext = () => testContext(services)
   return {
     api,
     services,
@@ -63,15 +62,7 @@ export async function createWebHarness(database: TestDatabase): Promise<WebHarne
       down = false
     },
     newContext,
-    async signedInCookie(userId) {
-      const storage = getSessionStorage(newContext())
-      const session = await storage.getSession()
-      session.set('userId', userId)
-      session.set('subject', userId)
-      session.set('accessToken', await api.signToken(userId))
-      session.set('accessTokenRenewAt', Date.now() + accessTokenCacheMs)
-      return (await storage.commitSession(session)).split(';')[0] ?? ''
-    },
+    signedInCookie: (userId) => sessionCookie(api, services, userId),
     close: () => db.destroy(),
   }
 }
@@ -113,4 +104,24 @@ export function testWebServices(api: ApiHarness, db: Kysely<Database>, overrides
     log: () => {},
     ...overrides,
   }
+}
+
+/** A request's load context as server.ts builds it; `overrides` set the addresses and so on. */
+export function testContext(services: WebServices, overrides: Partial<RequestContext> = {}): AppLoadContext {
+  const context: RequestContext = { cspNonce: 'n', requestId: 'test', clientAddress: '127.0.0.1', peerAddress: '127.0.0.1', services, cache: new Map(), ...overrides }
+  return context as unknown as AppLoadContext
+}
+
+/**
+ * A signed-in browser's cookie header: a session record holding a fresh access token for
+ * `userId`, renewed after `renewAfterMs` (the web app's token cache by default).
+ */
+export async function sessionCookie(api: ApiHarness, services: WebServices, userId: string, renewAfterMs = accessTokenCacheMs) {
+  const storage = getSessionStorage(testContext(services))
+  const session = await storage.getSession()
+  session.set('userId', userId)
+  session.set('subject', userId)
+  session.set('accessToken', await api.signToken(userId))
+  session.set('accessTokenRenewAt', Date.now() + renewAfterMs)
+  return (await storage.commitSession(session)).split(';')[0] ?? ''
 }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto'
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { AppLoadContext } from '@remix-run/node'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseEnv } from '#api/env.ts'
@@ -11,9 +10,8 @@ import { loader as rootLoader } from '#app/root.tsx'
 import { loader as exploreLoader } from '#app/routes/activities._index.tsx'
 import { accessTokenCacheMs } from '#app/utils/auth.server.ts'
 import type { WebServices } from '#app/utils/load-context.ts'
-import { getSessionStorage } from '#app/utils/session.server.ts'
 import { createApiHarness, createUser, TEST_PUBLIC_URL, type ApiHarness } from '#tests/api-harness.ts'
-import { testWebServices } from '#tests/web-harness.ts'
+import { sessionCookie, testContext, testWebServices } from '#tests/web-harness.ts'
 import { createDatabase, isDatabaseUnavailable, migrateToLatest, pingDatabase } from './database.ts'
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.ts'
 import { openDatabase, type OpenDatabase } from './open.ts'
@@ -65,13 +63,8 @@ beforeAll(async () => {
   })
 
   const member = await createUser(fast.db)
-  const storage = getSessionStorage(newContext())
-  const session = await storage.getSession()
-  session.set('userId', member.id)
-  session.set('subject', member.id)
-  session.set('accessToken', await api.signToken(member.id))
-  session.set('accessTokenRenewAt', Date.now() + 10 * accessTokenCacheMs)
-  memberCookie = (await storage.commitSession(session)).split(';')[0] ?? ''
+  // Its access token outlives the test: the page must not need a renewal while frozen.
+  memberCookie = await sessionCookie(api, services, member.id, 10 * accessTokenCacheMs)
 })
 
 afterAll(async () => {
@@ -165,16 +158,7 @@ describe('a frozen database (SIGSTOP)', () => {
   })
 })
 
-function newContext() {
-  return {
-    cspNonce: 'n',
-    requestId: 'test',
-    clientAddress: '203.0.113.7',
-    peerAddress: '203.0.113.7',
-    services,
-    cache: new Map(),
-  } as unknown as AppLoadContext
-}
+const newContext = () => testContext(services, { clientAddress: '203.0.113.7', peerAddress: '203.0.113.7' })
 
 /**
  * A page load as Remix runs it: the root loader and the route's loader in parallel, the status

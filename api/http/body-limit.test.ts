@@ -1,13 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { Writable } from 'node:stream'
-import { createRequestHandler } from '@remix-run/express'
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { createCookie, unstable_parseMultipartFormData as parseMultipartFormData } from '@remix-run/node'
-import express from 'express'
-import pino from 'pino'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createFormUploadHandler } from '#app/utils/upload-handler.server.ts'
+import { capturingLogger, remixBehind, serveOnLoopback, type LoopbackServer } from '#tests/express-host.ts'
 import { stubRemixBuild } from '#tests/remix-stub.ts'
 import { FORM_BODY_LIMIT, PHOTO_FORM_BODY_LIMIT, limitWebBodies } from './body-limit.ts'
 
@@ -18,7 +14,7 @@ import { FORM_BODY_LIMIT, PHOTO_FORM_BODY_LIMIT, limitWebBodies } from './body-l
  * bodies as the real ones do: /api/localize its form, the activity forms their multipart.
  */
 const MB = 1024 * 1024
-let server: Server
+let served: LoopbackServer
 let port: number
 const logged: { level: number; msg: string }[] = []
 const failures: unknown[] = []
@@ -45,33 +41,12 @@ const remix = stubRemixBuild({
 })
 
 beforeAll(async () => {
-  const logger = pino(
-    { level: 'info' },
-    new Writable({
-      write(line: Buffer, _encoding, done) {
-        logged.push(JSON.parse(line.toString()) as { level: number; msg: string })
-        done()
-      },
-    }),
-  )
-  const app = express()
-  app.use(limitWebBodies(logger))
-  const handler = createRequestHandler({ build: remix.build, mode: 'production' })
-  app.all('*', (req, res, next) => void handler(req, res, next))
-  // As server.ts: an error that reaches Express is logged at error level and answered 500.
-  app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    failures.push(error)
-    res.status(500).send('Something went wrong.')
-  })
-  server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening))
-  })
-  port = (server.address() as AddressInfo).port
+  served = await serveOnLoopback(remixBehind([limitWebBodies(capturingLogger(logged))], remix.build, failures))
+  port = served.port
 })
 
 afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise((resolve) => server.close(resolve))
+  await served.close()
 })
 
 beforeEach(() => {

@@ -1,10 +1,6 @@
-import { request as httpRequest, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { Writable } from 'node:stream'
-import { createRequestHandler } from '@remix-run/express'
-import express from 'express'
-import pino from 'pino'
+import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { capturingLogger, remixBehind, serveOnLoopback, type LoopbackServer } from '#tests/express-host.ts'
 import { stubRemixBuild } from '#tests/remix-stub.ts'
 import { isValidHost, refuseMalformedHost } from './host-header.ts'
 
@@ -13,7 +9,7 @@ import { isValidHost, refuseMalformedHost } from './host-header.ts'
  * the Remix adapter builds the request URL from it. The check runs on a small Express app in
  * front of the real adapter, as in server.ts.
  */
-let server: Server
+let served: LoopbackServer
 let port: number
 const logged: { level: number; msg: string }[] = []
 const failures: unknown[] = []
@@ -22,32 +18,12 @@ const remix = stubRemixBuild({
 })
 
 beforeAll(async () => {
-  const logger = pino(
-    { level: 'info' },
-    new Writable({
-      write(line: Buffer, _encoding, done) {
-        logged.push(JSON.parse(line.toString()) as { level: number; msg: string })
-        done()
-      },
-    }),
-  )
-  const app = express()
-  app.use(refuseMalformedHost(logger))
-  const handler = createRequestHandler({ build: remix.build, mode: 'production' })
-  app.all('*', (req, res, next) => void handler(req, res, next))
-  // As server.ts: an error that reaches Express is logged at error level and answered 500.
-  app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    failures.push(error)
-    res.status(500).send('Something went wrong.')
-  })
-  server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening))
-  })
-  port = (server.address() as AddressInfo).port
+  served = await serveOnLoopback(remixBehind([refuseMalformedHost(capturingLogger(logged))], remix.build, failures))
+  port = served.port
 })
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve))
+  await served.close()
 })
 
 beforeEach(() => {

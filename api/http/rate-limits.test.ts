@@ -1,8 +1,8 @@
-import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { serveOnLoopback, type LoopbackServer } from '#tests/express-host.ts'
 import { rateLimits } from './security.ts'
 
 /**
@@ -11,7 +11,7 @@ import { rateLimits } from './security.ts'
  * not wait out a statement timeout in the limiter first.
  */
 let database: TestDatabase
-let server: ReturnType<express.Express['listen']>
+let served: LoopbackServer
 let baseUrl: string
 
 beforeAll(async () => {
@@ -30,13 +30,12 @@ beforeAll(async () => {
   app.post('/form', (_req, res) => {
     res.send('saved')
   })
-  server = app.listen(0, '127.0.0.1')
-  await new Promise((resolve) => server.once('listening', resolve))
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  served = await serveOnLoopback(app)
+  baseUrl = served.url
 })
 
 afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve))
+  await served?.close()
   await database?.drop()
 })
 

@@ -1,7 +1,7 @@
-import { request as httpRequest, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { request as httpRequest } from 'node:http'
 import express from 'express'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { serveOnLoopback, type LoopbackServer } from '#tests/express-host.ts'
 import { refuseCrossSite } from './security.ts'
 
 /**
@@ -10,7 +10,7 @@ import { refuseCrossSite } from './security.ts'
  * browser posts to with its cookies.
  */
 const site = 'https://circle55.example'
-let server: Server
+let served: LoopbackServer
 let base: string
 
 beforeAll(async () => {
@@ -19,14 +19,12 @@ beforeAll(async () => {
   app.all('*', (_req, res) => {
     res.send('done')
   })
-  server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening))
-  })
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  served = await serveOnLoopback(app)
+  base = served.url
 })
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve))
+  await served.close()
 })
 
 /** Node's http client sends only the headers given (fetch would add its own Sec-Fetch-Mode). */

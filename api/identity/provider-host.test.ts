@@ -1,9 +1,9 @@
 import { request as httpRequest } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { TEST_PUBLIC_URL } from '#tests/api-harness.ts'
+import { serveOnLoopback, type LoopbackServer } from '#tests/express-host.ts'
 import { createMailer } from '../email/mailer.ts'
 import { parseEnv } from '../env.ts'
 import { pinHostToPublicUrl } from '../http/host-header.ts'
@@ -16,7 +16,7 @@ import { createIdentityProvider } from './provider.ts'
  * request with someone else's Host must still be told our addresses.
  */
 let database: TestDatabase
-let server: ReturnType<express.Express['listen']>
+let served: LoopbackServer
 let baseUrl: string
 
 beforeAll(async () => {
@@ -27,13 +27,12 @@ beforeAll(async () => {
   const oidc = provider.callback()
   const app = express()
   app.use('/oidc', pinHostToPublicUrl(env.PUBLIC_URL), (req, res) => void oidc(req, res))
-  server = app.listen(0, '127.0.0.1')
-  await new Promise((resolve) => server.once('listening', resolve))
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  served = await serveOnLoopback(app)
+  baseUrl = served.url
 })
 
 afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve))
+  await served?.close()
   await database?.drop()
 })
 

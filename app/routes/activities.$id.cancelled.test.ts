@@ -1,12 +1,9 @@
-import type { AppLoadContext } from '@remix-run/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { User } from '#api/db/schema.ts'
-import { accessTokenCacheMs } from '#app/utils/auth.server.ts'
 import type { WebServices } from '#app/utils/load-context.ts'
-import { getSessionStorage } from '#app/utils/session.server.ts'
 import { createApiHarness, createUser, TEST_PUBLIC_URL, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { testWebServices } from '#tests/web-harness.ts'
+import { sessionCookie, testContext, testWebServices } from '#tests/web-harness.ts'
 import { loader } from './activities.$id.tsx'
 
 /**
@@ -27,20 +24,8 @@ afterAll(async () => {
   await database?.drop()
 })
 
-function newContext() {
-  return { cspNonce: 'n', requestId: 'test', clientAddress: '127.0.0.1', services, cache: new Map() } as unknown as AppLoadContext
-}
-
-async function cookieFor(user: User | null) {
-  if (!user) return ''
-  const storage = getSessionStorage(newContext())
-  const session = await storage.getSession()
-  session.set('userId', user.id)
-  session.set('subject', user.id)
-  session.set('accessToken', await api.signToken(user.id))
-  session.set('accessTokenRenewAt', Date.now() + accessTokenCacheMs)
-  return (await storage.commitSession(session)).split(';')[0] ?? ''
-}
+const newContext = () => testContext(services)
+const cookieFor = async (user: User | null) => (user ? sessionCookie(api, services, user.id) : '')
 
 async function openPage(id: string, user: User | null) {
   const request = new Request(`${TEST_PUBLIC_URL}/activities/${id}`, { headers: { cookie: await cookieFor(user) } })

@@ -1,10 +1,8 @@
-import type { AppLoadContext } from '@remix-run/node'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { accessTokenCacheMs, returnToCookie } from '#app/utils/auth.server.ts'
+import { returnToCookie } from '#app/utils/auth.server.ts'
 import type { WebServices } from '#app/utils/load-context.ts'
-import { getSessionStorage } from '#app/utils/session.server.ts'
 import {
   createApiHarness,
   createUser,
@@ -12,7 +10,7 @@ import {
   type ApiHarness,
 } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { testWebServices } from '#tests/web-harness.ts'
+import { sessionCookie, testContext, testWebServices } from '#tests/web-harness.ts'
 import { loader as authLoginLoader } from './api.auth.login.tsx'
 import { action as localizeAction } from './api.localize.tsx'
 import { loader as loginSuccessLoader } from './login-success.tsx'
@@ -70,25 +68,8 @@ afterAll(async () => {
   await database?.drop()
 })
 
-function newContext() {
-  return {
-    cspNonce: 'n',
-    requestId: 'test',
-    clientAddress: '127.0.0.1',
-    services,
-    cache: new Map(),
-  } as unknown as AppLoadContext
-}
-
-async function signedInCookie(userId: string) {
-  const storage = getSessionStorage(newContext())
-  const session = await storage.getSession()
-  session.set('userId', userId)
-  session.set('subject', userId)
-  session.set('accessToken', await api.signToken(userId))
-  session.set('accessTokenRenewAt', Date.now() + accessTokenCacheMs)
-  return (await storage.commitSession(session)).split(';')[0] ?? ''
-}
+const newContext = () => testContext(services)
+const signedInCookie = (userId: string) => sessionCookie(api, services, userId)
 
 /** A loader's or action's answer, returned or thrown. */
 async function answer(run: () => Promise<unknown>): Promise<Response> {

@@ -1,4 +1,3 @@
-import type { AppLoadContext } from '@remix-run/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loader as rootLoader } from '#app/root.tsx'
 import {
@@ -8,10 +7,9 @@ import {
   type ApiHarness,
 } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { testWebServices } from '#tests/web-harness.ts'
-import { accessTokenCacheMs, getAuthState, startSession } from './auth.server.ts'
+import { sessionCookie, testContext, testWebServices } from '#tests/web-harness.ts'
+import { getAuthState, startSession } from './auth.server.ts'
 import type { WebServices } from './load-context.ts'
-import { getSessionStorage } from './session.server.ts'
 
 /**
  * Spec §4's auth gate, through the real API and the real session store: a suspended or banned
@@ -31,27 +29,10 @@ afterAll(async () => {
   await database?.drop()
 })
 
-function newContext() {
-  return {
-    cspNonce: 'n',
-    requestId: 'test',
-    clientAddress: '127.0.0.1',
-    services,
-    cache: new Map(),
-  } as unknown as AppLoadContext
-}
+const newContext = () => testContext(services)
 
 /** A signed-in browser: a session record holding a fresh access token, and its cookie. */
-async function signedInCookie(userId: string) {
-  const storage = getSessionStorage(newContext())
-  const session = await storage.getSession()
-  session.set('userId', userId)
-  session.set('subject', userId)
-  session.set('accessToken', await api.signToken(userId))
-  session.set('accessTokenRenewAt', Date.now() + accessTokenCacheMs)
-  const setCookie = await storage.commitSession(session)
-  return setCookie.split(';')[0] ?? ''
-}
+const signedInCookie = (userId: string) => sessionCookie(api, services, userId)
 
 function pageRequest(cookie: string) {
   return new Request(`${TEST_PUBLIC_URL}/`, { headers: { cookie } })
