@@ -7,9 +7,9 @@ import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { IdentityLayout } from '#app/components/identity-layout.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { getT } from '#app/utils/i18next.server.ts'
-import { abortSignIn, completeSignIn, requireInteraction } from '#app/utils/identity.server.ts'
+import { abortSignIn, completeSignIn, interactionAction, requireInteraction } from '#app/utils/identity.server.ts'
 import { passwordSignInSchema } from '#app/utils/identity-schemas.ts'
-import { keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
+import { loadFormPage } from '#app/utils/forms.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
 export const handle = { i18n: ['common', 'auth'] }
@@ -34,10 +34,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   // Read first: with the database down the page answers with what the member typed.
   const formData = await request.formData()
   const submission = parseWithZod(formData, { schema: passwordSignInSchema })
-  return keepFormOnOutage(
+  return interactionAction(
     context,
-    async () => {
-      const { identity, interaction } = await requireInteraction(context, params.uid)
+    params.uid,
+    async (identity, interaction) => {
       if (formData.get('intent') === 'cancel') throw await abortSignIn(context, interaction.uid)
       if (submission.status !== 'success') {
         markFormError(context)

@@ -8,9 +8,9 @@ import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { IdentityLayout } from '#app/components/identity-layout.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
-import { codeErrorKey, completeSignIn, requireInteraction, sendErrorReply } from '#app/utils/identity.server.ts'
+import { codeErrorReply, completeSignIn, interactionAction, requireInteraction, sendErrorReply, sentStep } from '#app/utils/identity.server.ts'
 import { sendCodeSchema, verifyCodeSchema } from '#app/utils/identity-schemas.ts'
-import { keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
+import { loadFormPage } from '#app/utils/forms.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
 export const handle = { i18n: ['common', 'auth'] }
@@ -30,37 +30,36 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   // Read first: with the database down the page answers with what the member typed.
   const submission = parseWithZod(await request.formData(), { schema })
-  return keepFormOnOutage(
+  const sent = sentStep(submission.payload, 'send', 'verify')
+  const reply = (options: Parameters<typeof submission.reply>[0], step = sent.step, email = sent.email) => ({ result: submission.reply(options), step, email })
+  return interactionAction(
     context,
-    async () => {
-      const { identity, interaction } = await requireInteraction(context, params.uid)
+    params.uid,
+    async (identity, interaction) => {
       if (submission.status !== 'success') {
         markFormError(context)
-        return data({ result: submission.reply(), step: submission.payload.intent === 'verify' ? 'verify' : 'send', email: typeof submission.payload.email === 'string' ? submission.payload.email : '' }, { status: 400 })
+        return data(reply({}), { status: 400 })
       }
       const { email } = submission.value
       if (submission.value.intent === 'send') {
         // The same answer whether or not the address has an account.
-        const sent = await identity.sendCode(email, 'sign_in', await detectLanguage(request, context))
-        if ('error' in sent) {
+        const outcome = await identity.sendCode(email, 'sign_in', await detectLanguage(request, context))
+        if ('error' in outcome) {
           markFormError(context)
-          const { key, status } = sendErrorReply(sent.error)
-          return data({ result: submission.reply({ formErrors: [key] }), step: 'send' as const, email }, { status })
+          const { key, status } = sendErrorReply(outcome.error)
+          return data(reply({ formErrors: [key] }, 'send', email), { status })
         }
-        return { result: submission.reply({ resetForm: true }), step: 'verify' as const, email }
+        return reply({ resetForm: true }, 'verify', email)
       }
       const result = await identity.verifyCode(email, submission.value.code, 'sign_in')
       if ('error' in result) {
         markFormError(context)
-        return data({ result: submission.reply({ fieldErrors: { code: [codeErrorKey(result.error)] } }), step: 'verify' as const, email }, { status: result.error === 'too_many' ? 429 : 400 })
+        const { key, status } = codeErrorReply(result.error)
+        return data(reply({ fieldErrors: { code: [key] } }, 'verify', email), { status })
       }
       return completeSignIn(context, interaction.uid, result.accountId)
     },
-    () => ({
-      result: submission.reply({ formErrors: ['auth:errors.unavailable'] }),
-      step: submission.payload.intent === 'verify' ? ('verify' as const) : ('send' as const),
-      email: typeof submission.payload.email === 'string' ? submission.payload.email : '',
-    }),
+    () => reply({ formErrors: ['auth:errors.unavailable'] }),
   )
 }
 

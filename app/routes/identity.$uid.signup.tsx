@@ -10,9 +10,9 @@ import { IdentityLayout } from '#app/components/identity-layout.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { isoDate } from '#app/utils/birth-date.ts'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
-import { abortSignIn, codeErrorKey, completeSignIn, requireInteraction, sendErrorReply } from '#app/utils/identity.server.ts'
+import { abortSignIn, codeErrorReply, completeSignIn, interactionAction, requireInteraction, sendErrorReply, sentStep } from '#app/utils/identity.server.ts'
 import { confirmSignUpSchema, signUpSchema } from '#app/utils/identity-schemas.ts'
-import { keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
+import { loadFormPage } from '#app/utils/forms.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
 export const handle = { i18n: ['common', 'auth'] }
@@ -34,19 +34,24 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   // Read first: with the database down the page answers with what the member typed.
   const formData = await request.formData()
   const submission = parseWithZod(formData, { schema })
-  return keepFormOnOutage(
+  const sent = sentStep(submission.payload, 'details', 'confirm')
+  const reply = (options: Parameters<typeof submission.reply>[0], step = sent.step, email = sent.email) => ({
+    result: submission.reply({ hideFields: ['password'], ...options }),
+    step,
+    email,
+  })
+  return interactionAction(
     context,
-    async () => {
-      const { identity, interaction } = await requireInteraction(context, params.uid)
+    params.uid,
+    async (identity, interaction) => {
       if (formData.get('intent') === 'cancel') throw await abortSignIn(context, interaction.uid)
       if (submission.status !== 'success') {
         markFormError(context)
-        const step = submission.payload.intent === 'confirm' ? 'confirm' : 'details'
-        return data({ result: submission.reply({ hideFields: ['password'] }), step, email: typeof submission.payload.email === 'string' ? submission.payload.email : '' }, { status: 400 })
+        return data(reply({}), { status: 400 })
       }
       if (submission.value.intent === 'details') {
         const value = submission.value
-        const sent = await identity.startSignUp({
+        const outcome = await identity.startSignUp({
           email: value.email,
           password: value.password ?? null,
           firstName: value.firstName,
@@ -54,28 +59,22 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
           dob: isoDate({ year: value.birthYear, month: value.birthMonth, day: value.birthDay }),
           language: await detectLanguage(request, context),
         })
-        if ('error' in sent) {
+        if ('error' in outcome) {
           markFormError(context)
-          const { key, status } = sendErrorReply(sent.error)
-          return data({ result: submission.reply({ formErrors: [key], hideFields: ['password'] }), step: 'details' as const, email: value.email }, { status })
+          const { key, status } = sendErrorReply(outcome.error)
+          return data(reply({ formErrors: [key] }, 'details', value.email), { status })
         }
-        return { result: submission.reply({ resetForm: true }), step: 'confirm' as const, email: value.email }
+        return reply({ resetForm: true }, 'confirm', value.email)
       }
       const result = await identity.confirmSignUp(submission.value.email, submission.value.code)
       if ('error' in result) {
         markFormError(context)
-        return data(
-          { result: submission.reply({ fieldErrors: { code: [codeErrorKey(result.error)] } }), step: 'confirm' as const, email: submission.value.email },
-          { status: result.error === 'too_many' ? 429 : 400 },
-        )
+        const { key, status } = codeErrorReply(result.error)
+        return data(reply({ fieldErrors: { code: [key] } }, 'confirm', submission.value.email), { status })
       }
       return completeSignIn(context, interaction.uid, result.accountId)
     },
-    () => ({
-      result: submission.reply({ formErrors: ['auth:errors.unavailable'], hideFields: ['password'] }),
-      step: submission.payload.intent === 'confirm' ? ('confirm' as const) : ('details' as const),
-      email: typeof submission.payload.email === 'string' ? submission.payload.email : '',
-    }),
+    () => reply({ formErrors: ['auth:errors.unavailable'] }),
   )
 }
 
