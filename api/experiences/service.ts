@@ -200,12 +200,16 @@ export async function getReadableExperience(db: DB | Trx, idOrSlug: string, call
 
 async function canReadCancelled(db: DB | Trx, experience: Experience, caller: User | null) {
   if (!caller) return false
-  if (canManage(experience, caller)) return true
+  return canManage(experience, caller) || (await holdsSeat(db, experience.id, caller.id))
+}
+
+/** Whether `userId` holds a seat at the activity (cancelling an activity keeps its seats). */
+async function holdsSeat(db: DB | Trx, experienceId: string, userId: string) {
   const seat = await db
     .selectFrom('experience_attendees')
     .select('user_id')
-    .where('experience_id', '=', experience.id)
-    .where('user_id', '=', caller.id)
+    .where('experience_id', '=', experienceId)
+    .where('user_id', '=', userId)
     .executeTakeFirst()
   return seat !== undefined
 }
@@ -1061,13 +1065,7 @@ export async function attendeesCsv(db: DB, caller: User, idOrSlug: string) {
 export async function joinWaitlist(db: DB, caller: User, idOrSlug: string) {
   const experience = await getExperience(db, idOrSlug)
   checkOpen(experience)
-  const attending = await db
-    .selectFrom('experience_attendees')
-    .select('user_id')
-    .where('experience_id', '=', experience.id)
-    .where('user_id', '=', caller.id)
-    .executeTakeFirst()
-  if (attending) throw problems.conflict('already_attending', 'You are already attending this activity.')
+  if (await holdsSeat(db, experience.id, caller.id)) throw problems.conflict('already_attending', 'You are already attending this activity.')
   if (!isFull(experience)) throw problems.conflict('experience_not_full', 'A seat is free: attend instead.')
   await db
     .insertInto('waitlist_entries')
