@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely'
 import { Migrator, type Migration } from 'kysely/migration'
 import pg from 'pg'
+import { withinDeadline } from '../deadline.ts'
 import type { Database } from './schema.ts'
 
 export type DB = Kysely<Database>
@@ -94,15 +95,7 @@ function isClientTimeout(error: unknown) {
 export async function pingDatabase(db: DB, timeoutMs = healthCheckTimeoutMs): Promise<boolean> {
   const pool = pools.get(db)
   const answered = pool ? pingPool(pool, timeoutMs) : sql`select 1`.execute(db)
-  let timer: NodeJS.Timeout | undefined
-  const expired = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), timeoutMs)
-  })
-  try {
-    return await Promise.race([answered.then(() => true, () => false), expired])
-  } finally {
-    clearTimeout(timer)
-  }
+  return (await withinDeadline(answered.then(() => true), timeoutMs)) ?? false
 }
 
 async function pingPool(pool: pg.Pool, timeoutMs: number) {

@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express'
 import helmet from 'helmet'
 import { sql } from 'kysely'
 import type { DB } from '../db/database.ts'
+import { withinDeadline } from '../deadline.ts'
 import type { Logger } from '../logger.ts'
 import { sendRefusal } from './refusal-page.ts'
 
@@ -146,15 +147,11 @@ export function rateLimits(options: { db: DB; general: Limit; writes: Limit; aut
     if (!entry || now - entry.windowStart > options.general.windowSeconds * 1000) memory.set(key, { windowStart: now, count: 1 })
     else if (++entry.count > options.general.max) return tooMany(res, Math.ceil((entry.windowStart + options.general.windowSeconds * 1000 - now) / 1000))
     if (req.method === 'GET' || req.method === 'HEAD') return next()
-    try {
-      const checks = [hit(options.writes, key)]
-      if (options.isAuthPath(req)) checks.push(hit(options.auth, key))
-      const results = await withinDeadline(Promise.all(checks), limiterDeadlineMs)
-      for (const result of results ?? []) if (result.over) return tooMany(res, result.retryAfter)
-    } catch (error) {
-      // Fail open: an unreachable database must not also break the limiter's error path.
-      void error
-    }
+    const checks = [hit(options.writes, key)]
+    if (options.isAuthPath(req)) checks.push(hit(options.auth, key))
+    // Fail open: counters that fail or do not answer in time must not also break the error page.
+    const results = await withinDeadline(Promise.all(checks), limiterDeadlineMs)
+    for (const result of results ?? []) if (result.over) return tooMany(res, result.retryAfter)
     next()
   }
 }
@@ -165,17 +162,6 @@ export function rateLimits(options: { db: DB; general: Limit; writes: Limit; aut
  * instead of waiting out a statement timeout here and another one in the action.
  */
 const limiterDeadlineMs = 2_000
-
-async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const deadline = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))
-  work.catch(() => {})
-  try {
-    return await Promise.race([work, deadline])
-  } finally {
-    clearTimeout(timer)
-  }
-}
 
 function tooMany(res: Response, retryAfter: number) {
   res.setHeader('retry-after', String(retryAfter))
