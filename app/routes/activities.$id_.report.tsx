@@ -20,7 +20,6 @@ export const handle = { i18n: ['common', 'reports'] }
 
 export const headers = formPageHeaders
 
-const reasons = reportReasons
 const e = (key: string) => `reports:errors.${key}`
 const parseReport = (formData: FormData) => parseWithZod(formData, { schema: reportFormSchema })
 const fieldOrder = ['reason', 'details']
@@ -115,7 +114,7 @@ export default function ReportActivity() {
           legend={t('reason.legend')}
           hint={t('reason.hint')}
           required
-          options={reasons.map((reason) => ({ value: reason, label: t(`reason.options.${reason}`) }))}
+          options={reportReasons.map((reason) => ({ value: reason, label: t(`reason.options.${reason}`) }))}
           defaultValue={str(fields.reason.initialValue)}
           errors={fields.reason.errors}
         />

@@ -87,7 +87,7 @@ function keptReply(formData: FormData, mode: Mode) {
 
 async function saveActivityForm(request: Request, context: AppLoadContext, received: Received, mode: Mode, isAdmin: boolean) {
   const { formData, problem } = received
-  if (problem !== 'photo_too_large' && problem !== 'not_multipart') await pickTypedCity(request, context, formData)
+  if (problem === null) await pickTypedCity(request, context, formData)
   const submission = parseWithZod(withStartTime(formData), { schema: activityFormSchema })
   const fail = (fieldErrors: Record<string, string[]>, extra: { matches?: Place[]; status?: number; formError?: string } = {}) => {
     markFormError(context)

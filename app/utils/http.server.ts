@@ -6,11 +6,8 @@ import { ApiError } from './api.server.ts'
  * 404 and 403 keep their status, the API being down becomes a 503, the rest a 500.
  */
 export function notFoundOnMissing(error: unknown): never {
-  if (error instanceof ApiError) {
-    if (error.status === 404 || error.status === 403) throw data(null, { status: error.status })
-    if (error.status >= 500) throw data(null, { status: 503 })
-  }
-  throw error
+  if (error instanceof ApiError && (error.status === 404 || error.status === 403)) throw data(null, { status: error.status })
+  return unavailableOnServerError(error)
 }
 
 /** A call the page needs: the API being down (any 5xx) becomes the 503 page, the rest a 500. */
