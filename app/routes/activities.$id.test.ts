@@ -99,4 +99,14 @@ describe('add people by email, as the host', () => {
     expect(reply.init.status).toBe(400)
     expect(reply.data).toEqual({ error: 'activities:host.tooManyEmails', emails })
   })
+
+  it('an address with a character no address has: says that, not "too many", and keeps the list', async () => {
+    const host = await createUser(database.db)
+    const { id } = await hostedActivity(host.id)
+    const emails = 'ann@example.com\nbob\u0000@example.com'
+    const request = post(`/activities/${id}`, await web.signedInCookie(host.id), new URLSearchParams({ intent: 'add-by-emails', emails }))
+    const reply = (await action({ request, context: web.newContext(), params: { id } })) as unknown as { data: unknown; init: { status: number } }
+    expect(reply.init.status).toBe(400)
+    expect(reply.data).toEqual({ error: 'activities:host.emailsInvalid', emails })
+  })
 })

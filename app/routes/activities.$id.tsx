@@ -108,9 +108,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
           const result = await api.post(`v1/experiences/${id}/attendees/create-by-emails`, { body: { emails }, schema: addByEmailsResponse })
           return data({ added: result.data[0] ?? null })
         } catch (error) {
-          // Over the API's limit of 50 at a time (the only field it checks): say so, keep the list.
+          // Over the API's limit of 50 at a time, or an address it cannot read: say which, keep the list.
           if (error instanceof ApiError && error.status === 422) {
-            return data({ error: 'activities:host.tooManyEmails', emails: formText(form, 'emails') }, { status: 400 })
+            const tooMany = Object.values(error.fields).flat().includes('too_many_emails')
+            return data({ error: tooMany ? 'activities:host.tooManyEmails' : 'activities:host.emailsInvalid', emails: formText(form, 'emails') }, { status: 400 })
           }
           throw error
         }
