@@ -8,8 +8,11 @@ export function birthYears(today = new Date()) {
 }
 
 export function daysInMonth(month: number, year?: number) {
-  // With no year yet, February allows the 29th (a leap year is possible).
-  return new Date(Date.UTC(year ?? 2000, month, 0)).getUTCDate()
+  // With no year yet, February allows the 29th (a leap year is possible). setUTCFullYear, not
+  // Date.UTC, which reads years 0–99 as 1900–1999.
+  const lastDay = new Date(0)
+  lastDay.setUTCFullYear(year ?? 2000, month, 0)
+  return lastDay.getUTCDate()
 }
 
 export function ageOn(dob: { year: number; month: number; day: number }, today = new Date()) {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { daysInMonth } from './birth-date.ts'
 
 /**
  * Checks for what members and API clients type, shared by the API's schemas and the web forms
@@ -75,9 +76,7 @@ export function isCalendarDate(value: string) {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
   if (!match) return false
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
-  const date = new Date(0)
-  date.setUTCFullYear(year, month - 1, day)
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(month, year)
 }
 
 /**
