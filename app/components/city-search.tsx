@@ -63,7 +63,7 @@ export function CitySearch({ defaultLabel, defaultPlaceId }: { defaultLabel: str
       setLocating(outcome)
     }
     const fallBack = () =>
-      nearest('/places/near-me').then(
+      nearest('/resources/places/near-me').then(
         (place) => settle(place, 'guessed'),
         () => setLocating('failed'),
       )

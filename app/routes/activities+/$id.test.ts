@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { action as editAction } from '#app/routes/activities.$id_.edit.tsx'
-import { action } from '#app/routes/activities.$id.tsx'
+import { action as editAction } from '#app/routes/activities+/$id_.edit.tsx'
+import { action } from '#app/routes/activities+/$id.tsx'
 import { createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loader as exploreLoader } from '#app/routes/activities._index.tsx'
+import { loader as exploreLoader } from '#app/routes/activities+/_index.tsx'
 import { loader as attendingLoader } from '#app/routes/attending.tsx'
 import { createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'

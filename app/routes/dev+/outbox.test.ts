@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readOutbox } from '#api/email/outbox.ts'
 import type { WebConfig, WebServices } from '#app/utils/load-context.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { loader } from './dev.outbox.tsx'
+import { loader } from './outbox.tsx'
 
 /**
  * Issue 10 §4: the development outbox shows every sign-in and reset code, so it answers only

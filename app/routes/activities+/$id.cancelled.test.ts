@@ -4,7 +4,7 @@ import type { WebServices } from '#app/utils/load-context.ts'
 import { createApiHarness, createUser, TEST_PUBLIC_URL, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { sessionCookie, testContext, testWebServices } from '#tests/web-harness.ts'
-import { loader } from './activities.$id.tsx'
+import { loader } from './$id.tsx'
 
 /**
  * Issue 10: a cancelled activity's page, through the real API and session store. Its host, its
