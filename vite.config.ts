@@ -41,7 +41,7 @@ export default defineConfig({
       }),
   ],
   test: {
-    include: ['{app,api,tests}/**/*.test.{ts,tsx}'],
+    include: ['{app,api,contract,tests}/**/*.test.{ts,tsx}'],
     exclude: ['tests/e2e/**', 'node_modules/**'],
     globalSetup: ['tests/setup/global-setup.ts'],
     setupFiles: ['tests/setup/setup-file.ts'],
