@@ -4,8 +4,8 @@ import { expect, languages, newVisitor, setLanguageCookie, signUp, switchLanguag
 
 /**
  * Accessibility: zero axe violations (WCAG 2.0/2.1 A+AA, 2.2 AA) on every page of the foundation,
- * in every language, signed out and signed in, with JavaScript on and off, including pages that
- * show form errors.
+ * in every language (French and Dutch for the rules that depend on wording, see axe.ts), signed out
+ * and signed in, with JavaScript on and off, including pages that show form errors.
  *
  * Axe needs JavaScript in the page, so "JavaScript off" is simulated by aborting every script
  * request (`**\/*.js`): the page stays server-rendered and never hydrates, which is exactly what a
