@@ -1,19 +1,110 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
 
-/** Kysely types for the tables in `migrations/`. Keep in step with the SQL. */
+/**
+ * Kysely types for every table in `migrations/`, in the migrations' order. `columns.ts` states
+ * each column's PostgreSQL type, nullability and default in a map that the compiler checks
+ * against these interfaces, and `schema.test.ts` checks that map against a migrated database:
+ * a migration and these types cannot disagree unnoticed (docs/decisions/017-database-types.md).
+ *
+ * Conventions: a column with a database default is `Generated<…>` (or a `ColumnType` whose insert
+ * type admits `undefined`); `timestamptz` reads as `Date`, `date` as an ISO string and `int8` as a
+ * number (type parsers in `database.ts`); jsonb is written as JSON text and read parsed.
+ */
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
+/** `text[] NOT NULL DEFAULT '{}'`. */
+type TextArray<T extends string> = ColumnType<T[], T[] | undefined, T[]>
+/** jsonb, written as JSON text (`JSON.stringify`). */
+type Json<T> = ColumnType<T, string, string>
+/** jsonb with a default (`DEFAULT '{}'`). */
+type JsonWithDefault<T> = ColumnType<T, string | undefined, string>
+type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>
+type JsonObject = Record<string, unknown>
+/** Any JSON document but `null`, as node-postgres parses a `jsonb NOT NULL` column. */
+export type JsonValue = string | number | boolean | JsonValue[] | { [key: string]: JsonValue | null }
 
-export type UserState = 'active' | 'created' | 'deleted' | 'suspended'
+// PostgreSQL enum types (CREATE TYPE … AS ENUM), with their labels in the migration's order.
+export const userStates = ['active', 'created', 'deleted', 'suspended'] as const
+export type UserState = (typeof userStates)[number]
 export const genders = ['woman', 'man', 'other'] as const
 export type Gender = (typeof genders)[number]
+export const employments = ['part_time', 'full_time', 'retired', 'other'] as const
+export type Employment = (typeof employments)[number]
+export const relationshipStatuses = ['single', 'widowed', 'divorced', 'in_relationship', 'married', 'other'] as const
+export type RelationshipStatus = (typeof relationshipStatuses)[number]
+export const venueTypes = ['in_person', 'online'] as const
+export type VenueType = (typeof venueTypes)[number]
+export const mediaTargets = ['avatar', 'experience_cover', 'verification', 'message'] as const
+export type MediaTarget = (typeof mediaTargets)[number]
+export const channelKinds = ['experience', 'direct'] as const
+export type ChannelKind = (typeof channelKinds)[number]
+export const reportReasons = [
+  'fake_or_scam',
+  'harmful_or_illegal',
+  'happened_in_person',
+  'inappropriate_or_offensive',
+  'low_quality_or_spam',
+  'something_else',
+] as const
+export type ReportReason = (typeof reportReasons)[number]
+export const verificationStatuses = ['not_verified', 'processing', 'verified'] as const
+export type VerificationStatus = (typeof verificationStatuses)[number]
+export const surveyTypes = ['EXPERIENCE_ATTENDANCE_SURVEY', 'POST_EXPERIENCE_SURVEY'] as const
+export type SurveyType = (typeof surveyTypes)[number]
+export const popupTypes = ['EXPERIENCE_ATTENDANCE'] as const
+export type PopupType = (typeof popupTypes)[number]
+export const subscriptionStatuses = ['incomplete', 'active', 'past_due', 'canceled'] as const
+export type SubscriptionStatus = (typeof subscriptionStatuses)[number]
+export const deviceKinds = ['web_push', 'ios', 'android'] as const
+export type DeviceKind = (typeof deviceKinds)[number]
+
+/** Every enum type of the database by its PostgreSQL name (checked against `pg_enum`). */
+export const pgEnums = {
+  user_state: userStates,
+  gender: genders,
+  employment: employments,
+  relationship_status: relationshipStatuses,
+  venue_type: venueTypes,
+  media_target: mediaTargets,
+  channel_kind: channelKinds,
+  report_reason: reportReasons,
+  verification_status: verificationStatuses,
+  survey_type: surveyTypes,
+  popup_type: popupTypes,
+  subscription_status: subscriptionStatuses,
+  device_kind: deviceKinds,
+} as const
+
+// text columns limited by a CHECK (… IN …) or (… <@ ARRAY[…]) constraint.
 export const joinReasons = ['close_friends', 'new_people', 'relationship', 'things_to_do'] as const
 export type JoinReason = (typeof joinReasons)[number]
-export type VenueType = 'in_person' | 'online'
-export type Locale = 'en' | 'fr' | 'nl'
-export type CodePurpose = 'sign_in' | 'sign_up' | 'reset_password'
+export const locales = ['en', 'fr', 'nl'] as const
+export type Locale = (typeof locales)[number]
+export const codePurposes = ['sign_in', 'sign_up', 'reset_password'] as const
+export type CodePurpose = (typeof codePurposes)[number]
+export const familyMembers = ['pets', 'children', 'grandchildren'] as const
+export type FamilyMember = (typeof familyMembers)[number]
+export const cardBrands = ['amex', 'discover', 'mastercard', 'visa', 'unknown'] as const
+export type CardBrand = (typeof cardBrands)[number]
+export const coverageTypes = ['dental', 'hearing', 'drug_coverage', 'vision'] as const
+export type CoverageType = (typeof coverageTypes)[number]
+export const placeKinds = ['city', 'zip'] as const
+export type PlaceKind = (typeof placeKinds)[number]
+
+export interface MediaTable {
+  id: Generated<string>
+  owner_id: string | null
+  target: MediaTarget
+  storage_key: string
+  thumbnail_key: string | null
+  mime_type: string
+  width: number
+  height: number
+  bytes: number
+  created_at: CreatedAt
+}
 
 export interface UsersTable {
   id: Generated<string>
@@ -28,7 +119,7 @@ export interface UsersTable {
   formatted_name: string | null
   dob: ColumnType<string | null, string | null | undefined, string | null>
   gender: Gender | null
-  join_reasons: ColumnType<JoinReason[], JoinReason[] | undefined, JoinReason[]>
+  join_reasons: TextArray<JoinReason>
   avatar_media_id: string | null
   is_admin: Generated<boolean>
   banned: Generated<boolean>
@@ -45,19 +136,6 @@ export interface UsersTable {
   deleted_at: NullableTimestamp
 }
 
-export interface MediaTable {
-  id: Generated<string>
-  owner_id: string | null
-  target: 'avatar' | 'experience_cover' | 'verification' | 'message'
-  storage_key: string
-  thumbnail_key: string | null
-  mime_type: string
-  width: number
-  height: number
-  bytes: number
-  created_at: CreatedAt
-}
-
 export interface CredentialsTable {
   user_id: string
   password_hash: string
@@ -69,7 +147,7 @@ export interface LoginCodesTable {
   email: string
   purpose: CodePurpose
   code_hash: string
-  payload: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>
+  payload: NullableJson<JsonObject>
   attempts: Generated<number>
   expires_at: Timestamp
   consumed_at: NullableTimestamp
@@ -79,7 +157,7 @@ export interface LoginCodesTable {
 export interface OidcPayloadsTable {
   id: string
   type: string
-  payload: ColumnType<Record<string, unknown>, string, string>
+  payload: Json<JsonObject>
   grant_id: string | null
   user_code: string | null
   uid: string | null
@@ -90,7 +168,7 @@ export interface OidcPayloadsTable {
 export interface WebSessionsTable {
   id: string
   user_id: string | null
-  data: ColumnType<Record<string, unknown>, string, string>
+  data: JsonWithDefault<JsonObject>
   expires_at: Timestamp
   created_at: CreatedAt
   updated_at: UpdatedAt
@@ -104,7 +182,7 @@ export interface RateLimitsTable {
 
 export interface AppSecretsTable {
   name: string
-  value: ColumnType<unknown, string, string>
+  value: Json<JsonValue>
   created_at: CreatedAt
 }
 
@@ -118,6 +196,34 @@ export interface EmailOutboxTable {
   locale: string
   created_at: CreatedAt
   sent_at: NullableTimestamp
+}
+
+export interface ProfilesTable {
+  user_id: string
+  bio: string | null
+  employment: Employment | null
+  relationship: RelationshipStatus | null
+  family: TextArray<FamilyMember>
+  updated_at: UpdatedAt
+}
+
+export interface InterestsTable {
+  id: Generated<number>
+  slug: string
+  name: string
+}
+
+export interface UserInterestsTable {
+  user_id: string
+  interest_id: number
+}
+
+export interface ProfilePromptsTable {
+  id: Generated<string>
+  user_id: string
+  prompt: string
+  answer: string
+  position: Generated<number>
 }
 
 export interface ExperiencesTable {
@@ -171,60 +277,42 @@ export interface WaitlistEntriesTable {
   created_at: CreatedAt
 }
 
-export interface NotificationsTable {
+export interface MessageChannelsTable {
   id: Generated<string>
+  kind: ChannelKind
+  /** Set exactly when `kind` is `experience`. */
+  experience_id: string | null
+  created_by: string | null
+  direct_key: string | null
+  last_message_at: NullableTimestamp
+  created_at: CreatedAt
+}
+
+export interface ChannelMembershipsTable {
+  channel_id: string
   user_id: string
-  type: string
-  data: ColumnType<Record<string, unknown>, string | undefined, string>
-  seen_at: NullableTimestamp
+  is_accepted: Generated<boolean>
+  last_read_at: NullableTimestamp
+  left_at: NullableTimestamp
   created_at: CreatedAt
 }
 
-export interface AuditLogTable {
+export interface MessagesTable {
   id: Generated<string>
-  actor_id: string | null
-  impersonator_id: string | null
-  action: string
-  target_type: string | null
-  target_id: string | null
-  data: ColumnType<Record<string, unknown>, string | undefined, string>
-  request_id: string | null
+  channel_id: string
+  user_id: string | null
+  body: string
+  media_id: string | null
+  is_system: Generated<boolean>
+  created_at: CreatedAt
+  deleted_at: NullableTimestamp
+}
+
+export interface BlocksTable {
+  blocker_id: string
+  blocked_id: string
   created_at: CreatedAt
 }
-
-export interface ReferralsTable {
-  id: Generated<string>
-  referrer_id: string
-  code: string
-  referred_user_id: string | null
-  created_at: CreatedAt
-}
-
-export interface PlacesTable {
-  /** `us-or-portland` for a city (`-<geonames id>` added for a second one of the same name), `zip-97201`. */
-  id: string
-  kind: 'city' | 'zip'
-  /** The city name; for a ZIP, the name of the city the Postal Service gives it. */
-  name: string
-  state: string
-  state_name: string | null
-  latitude: number
-  longitude: number
-  population: number | null
-  time_zone: string
-  /** `name` folded to lower-case ASCII, for accent-insensitive search. */
-  search: string
-}
-
-export const reportReasons = [
-  'fake_or_scam',
-  'harmful_or_illegal',
-  'happened_in_person',
-  'inappropriate_or_offensive',
-  'low_quality_or_spam',
-  'something_else',
-] as const
-export type ReportReason = (typeof reportReasons)[number]
 
 export interface ReportsTable {
   id: Generated<string>
@@ -239,9 +327,174 @@ export interface ReportsTable {
   created_at: CreatedAt
 }
 
+export interface NotificationsTable {
+  id: Generated<string>
+  user_id: string
+  type: string
+  data: JsonWithDefault<JsonObject>
+  seen_at: NullableTimestamp
+  created_at: CreatedAt
+}
+
+export interface NotificationGlobalSettingsTable {
+  user_id: string
+  channel: string
+  enabled: boolean
+}
+
+export interface NotificationWorkflowSettingsTable {
+  user_id: string
+  template_id: string
+  channel: string
+  enabled: boolean
+}
+
+export interface DevicesTable {
+  id: Generated<string>
+  user_id: string
+  kind: DeviceKind
+  token: string
+  keys: NullableJson<JsonObject>
+  created_at: CreatedAt
+  last_seen_at: UpdatedAt
+}
+
+export interface PaymentMethodsTable {
+  id: Generated<string>
+  user_id: string
+  provider: string
+  provider_ref: string
+  brand: CardBrand
+  /** char(4). */
+  last4: string
+  exp_month: number
+  exp_year: number
+  is_default: Generated<boolean>
+  created_at: CreatedAt
+}
+
+export interface PartnershipsTable {
+  id: Generated<string>
+  name: string
+  regions: TextArray<string>
+  price_cents: number
+  regular_price_cents: number
+  active: Generated<boolean>
+  created_at: CreatedAt
+}
+
+export interface SubscriptionsTable {
+  id: Generated<string>
+  user_id: string
+  plan: string
+  status: SubscriptionStatus
+  partnership_id: string | null
+  provider_ref: string | null
+  current_period_end: NullableTimestamp
+  created_at: CreatedAt
+  canceled_at: NullableTimestamp
+}
+
+export interface VerificationsTable {
+  id: Generated<string>
+  user_id: string
+  status: Generated<VerificationStatus>
+  media_id: string | null
+  reviewed_by: string | null
+  reviewed_at: NullableTimestamp
+  created_at: CreatedAt
+}
+
+export interface PopupsTable {
+  id: Generated<string>
+  user_id: string
+  type: PopupType
+  experience_id: string | null
+  dismissed_at: NullableTimestamp
+  created_at: CreatedAt
+}
+
+export interface SurveysTable {
+  id: Generated<string>
+  user_id: string
+  type: SurveyType
+  experience_id: string
+  attended: boolean | null
+  rating: number | null
+  feedback: string | null
+  created_at: CreatedAt
+}
+
+export interface BannersTable {
+  id: Generated<string>
+  title: Json<JsonObject>
+  body: Json<JsonObject>
+  link_url: string | null
+  latitude: number | null
+  longitude: number | null
+  radius_miles: number | null
+  starts_at: NullableTimestamp
+  ends_at: NullableTimestamp
+  created_at: CreatedAt
+}
+
+export interface MedicareRegistrationsTable {
+  user_id: string
+  phone: string
+  permission_to_contact: boolean
+  coverage_types: TextArray<CoverageType>
+  created_at: CreatedAt
+}
+
+export interface ReferralsTable {
+  id: Generated<string>
+  referrer_id: string
+  code: string
+  referred_user_id: string | null
+  created_at: CreatedAt
+}
+
+export interface FeatureFlagsTable {
+  key: string
+  enabled: Generated<boolean>
+  variant: string | null
+  description: Generated<string>
+  updated_at: UpdatedAt
+}
+
+export interface AuditLogTable {
+  /** bigserial, read as a number (database.ts). */
+  id: Generated<number>
+  actor_id: string | null
+  impersonator_id: string | null
+  action: string
+  target_type: string | null
+  target_id: string | null
+  data: JsonWithDefault<JsonObject>
+  request_id: string | null
+  created_at: CreatedAt
+}
+
+export interface PlacesTable {
+  /** `us-or-portland` for a city (`-<geonames id>` added for a second one of the same name), `zip-97201`. */
+  id: string
+  kind: PlaceKind
+  /** The city name; for a ZIP, the name of the city the Postal Service gives it. */
+  name: string
+  /** char(2). */
+  state: string
+  state_name: string | null
+  latitude: number
+  longitude: number
+  population: number | null
+  time_zone: string
+  /** `name` folded to lower-case ASCII, for accent-insensitive search. */
+  search: string
+}
+
 export interface Database {
-  users: UsersTable
   media: MediaTable
+  users: UsersTable
   credentials: CredentialsTable
   login_codes: LoginCodesTable
   oidc_payloads: OidcPayloadsTable
@@ -249,15 +502,35 @@ export interface Database {
   rate_limits: RateLimitsTable
   app_secrets: AppSecretsTable
   email_outbox: EmailOutboxTable
+  profiles: ProfilesTable
+  interests: InterestsTable
+  user_interests: UserInterestsTable
+  profile_prompts: ProfilePromptsTable
   experiences: ExperiencesTable
   experience_attendees: ExperienceAttendeesTable
   attendance_cancellations: AttendanceCancellationsTable
   waitlist_entries: WaitlistEntriesTable
-  notifications: NotificationsTable
-  audit_log: AuditLogTable
-  referrals: ReferralsTable
-  places: PlacesTable
+  message_channels: MessageChannelsTable
+  channel_memberships: ChannelMembershipsTable
+  messages: MessagesTable
+  blocks: BlocksTable
   reports: ReportsTable
+  notifications: NotificationsTable
+  notification_global_settings: NotificationGlobalSettingsTable
+  notification_workflow_settings: NotificationWorkflowSettingsTable
+  devices: DevicesTable
+  payment_methods: PaymentMethodsTable
+  partnerships: PartnershipsTable
+  subscriptions: SubscriptionsTable
+  verifications: VerificationsTable
+  popups: PopupsTable
+  surveys: SurveysTable
+  banners: BannersTable
+  medicare_registrations: MedicareRegistrationsTable
+  referrals: ReferralsTable
+  feature_flags: FeatureFlagsTable
+  audit_log: AuditLogTable
+  places: PlacesTable
 }
 
 export type User = Selectable<UsersTable>

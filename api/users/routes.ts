@@ -1,17 +1,9 @@
 import type { Hono } from 'hono'
 import { z } from 'zod'
 import type { ApiEnv } from '../app.ts'
-import { problems } from '../http/errors.ts'
 import type { OpenApiRegistry } from '../http/openapi.ts'
-import { isLookupKey } from '../http/params.ts'
-import { parseJson, requireCaller, isUuid } from '../http/request.ts'
-import {
-  deleteAccount,
-  serializePublicUser,
-  serializeUser,
-  updateMe,
-  updateMeSchema,
-} from './service.ts'
+import { parseJson, requireCaller } from '../http/request.ts'
+import { deleteAccount, getUserProfile, serializeUser, updateMe, updateMeSchema } from './service.ts'
 
 export function userRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
   const userList = z.object({ data: z.array(z.looseObject({ id: z.string() })) })
@@ -71,18 +63,6 @@ export function userRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
     errors: { 404: 'No such member' },
   })
   app.get('/users/:id', async (c) => {
-    const key = c.req.param('id')
-    if (!isLookupKey(key)) throw problems.notFound('User not found')
-    const byId = isUuid(key)
-    const user = await c.var.services.db
-      .selectFrom('users')
-      .selectAll()
-      .where(byId ? 'id' : 'slug', '=', key)
-      .where('state', '<>', 'deleted')
-      .executeTakeFirst()
-    if (!user) throw problems.notFound('User not found')
-    const profile = serializePublicUser(user)
-    if (!c.var.caller) return c.json({ id: profile.id, slug: profile.slug, display_name: profile.display_name })
-    return c.json(profile)
+    return c.json(await getUserProfile(c.var.services.db, c.var.caller, c.req.param('id')))
   })
 }

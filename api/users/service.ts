@@ -3,6 +3,10 @@ import { sql } from 'kysely'
 import type { DB } from '../db/database.ts'
 import { genders, joinReasons, type User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
+import { isLookupKey } from '../http/params.ts'
+import { isUuid } from '../http/request.ts'
+import { existingMembers } from '../policy/members.ts'
+import { can, requirePermission, type Caller } from '../policy/permissions.ts'
 import { z } from 'zod'
 import { memberText, memberTextCodes } from '../../app/utils/input-validation.ts'
 import { displayName } from './display-name.ts'
@@ -97,6 +101,26 @@ export function serializePublicUser(user: User, avatarUrl: string | null = null)
   }
 }
 
+/**
+ * `GET users/{id}`: another member by id or slug. Deleted accounts are gone (404); suspended and
+ * banned members show under the generic label (serializePublicUser). Anonymous callers get the
+ * name only, for referral banners.
+ */
+export async function getUserProfile(db: DB, caller: Caller, key: string) {
+  requirePermission(caller, 'read:user')
+  if (!isLookupKey(key)) throw problems.notFound('User not found')
+  const user = await db
+    .selectFrom('users')
+    .selectAll()
+    .where(isUuid(key) ? 'id' : 'slug', '=', key)
+    .where(existingMembers())
+    .executeTakeFirst()
+  if (!user) throw problems.notFound('User not found')
+  const profile = serializePublicUser(user)
+  if (!can(caller, 'read:user:profile')) return { id: profile.id, slug: profile.slug, display_name: profile.display_name }
+  return profile
+}
+
 export async function findUserBySubject(db: DB, subject: string) {
   return db.selectFrom('users').selectAll().where('auth_subject', '=', subject).executeTakeFirst()
 }
@@ -140,6 +164,7 @@ export async function uniqueSlug(db: DB, base: string) {
 }
 
 export async function updateMe(db: DB, user: User, input: UpdateMe) {
+  requirePermission(user, 'update:user', { id: user.id })
   let phone: string | null | undefined
   if (input.phone !== undefined) {
     if (input.phone === null || input.phone === '') phone = null
@@ -172,7 +197,7 @@ export async function updateMe(db: DB, user: User, input: UpdateMe) {
  * chat messages stays consistent.
  */
 export async function deleteAccount(db: DB, caller: User, id: string, requestId: string | null) {
-  if (caller.id !== id) throw problems.forbidden('You can only delete your own account.')
+  requirePermission(caller, 'delete:user', { id })
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('credentials').where('user_id', '=', id).execute()
     await trx.deleteFrom('web_sessions').where('user_id', '=', id).execute()

@@ -1,0 +1,34 @@
+import { sql, type Expression, type SqlBool } from 'kysely'
+import type { User } from '../db/schema.ts'
+
+/**
+ * Query filters for who appears where (decision 012). Every query that lists members (attendees,
+ * the notify list, add-by-email lookups) or picks a member to act on uses one of these, so a new
+ * state (blocked, soon) is added once.
+ *
+ * `alias` is the name the `users` table has in the query (`users`, `u`, …).
+ */
+
+/** Members that exist: not deleted (a deleted account is a tombstone kept for shared history). */
+export function existingMembers(alias = 'users'): Expression<SqlBool> {
+  return sql<SqlBool>`${sql.ref(`${alias}.state`)} <> 'deleted'`
+}
+
+/**
+ * Members others may see and act on: not deleted, suspended or banned (spec §6: such a member
+ * is treated as having no user).
+ *
+ * Blocking joins here when it exists: this takes the viewer then, and adds
+ * `NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = viewer AND blocked_id = <alias>.id)`
+ * (and the reverse where the spec asks for it), so every list that already uses it hides
+ * blocked members without another change.
+ */
+export function visibleMembers(alias = 'users'): Expression<SqlBool> {
+  const column = (name: string) => sql.ref(`${alias}.${name}`)
+  return sql<SqlBool>`(${column('state')} NOT IN ('deleted', 'suspended') AND NOT ${column('banned')} AND NOT ${column('is_suspended')})`
+}
+
+/** The same rule for a row already read (the JavaScript side of `visibleMembers`). */
+export function isVisibleMember(user: Pick<User, 'state' | 'banned' | 'is_suspended'>) {
+  return user.state !== 'deleted' && user.state !== 'suspended' && !user.banned && !user.is_suspended
+}

@@ -1,0 +1,209 @@
+import type { Experience, MediaTable, User } from '../db/schema.ts'
+import { ApiProblem, problems } from '../http/errors.ts'
+
+/**
+ * The API's access policy (decision 012): every "may this caller do that?" in `api/` is asked
+ * here, never answered by an `is_admin` or `host_id` comparison in a service or a handler.
+ *
+ * Permissions are typed strings `action:entity[:qualifier]`, Epic Stack style. A permission
+ * that ends in `:own` or `:any` comes in pairs: `:any` allows it on every resource, `:own` on
+ * the caller's own (what "own" means is the action's `owns` rule below). Roles grant
+ * permissions; a caller's roles come from the users row.
+ */
+
+/** The caller as resolved once per request (`api/app.ts`): the member's row, or null. */
+export type Caller = Pick<User, 'id' | 'is_admin' | 'banned' | 'is_suspended' | 'state'> | null
+type Member = NonNullable<Caller>
+
+// ---------------------------------------------------------------------------------------------
+// Resources: the facts a rule needs, read by the service before it asks.
+
+/** An activity; `holds_seat` is whether the caller holds a seat (read for cancelled activities). */
+export type ExperienceResource = Pick<Experience, 'host_id'> & { holds_seat?: boolean }
+/** A seat: whose it is, at which activity. */
+export interface SeatResource {
+  user_id: string
+  experience: ExperienceResource
+}
+/** A member acted upon (their account, their activity list). */
+export interface MemberResource {
+  id: string
+}
+/** A stored photo. */
+export type MediaResource = { owner_id: string | null; target?: MediaTable['target'] }
+
+const isHost = (caller: Member, experience: ExperienceResource) =>
+  experience.host_id !== null && experience.host_id === caller.id
+const isSelf = (caller: Member, member: MemberResource) => member.id === caller.id
+const isOwner = (caller: Member, media: MediaResource) => media.owner_id !== null && media.owner_id === caller.id
+
+/**
+ * Actions granted as `:own` / `:any`, each with what makes a resource the caller's own.
+ * Adding one: a line here, its permissions in `grants`, a refusal if the default 403 is wrong.
+ */
+const ownership = {
+  /** A cancelled activity stays readable to its host and to whoever held a seat. */
+  'read:experience:canceled': (caller: Member, experience: ExperienceResource) =>
+    isHost(caller, experience) || experience.holds_seat === true,
+  'update:experience': isHost,
+  /** Cancel the activity (DELETE): final. */
+  'delete:experience': isHost,
+  /** The attendee CSV (names, emails, phones). */
+  'export:attendees': isHost,
+  /** Add members by email. */
+  'add:attendees': isHost,
+  /** The whole notify list (others see only their own entry). */
+  'read:waitlist': isHost,
+  /** Take a seat: one's own, or (any) for someone else. */
+  'create:attendance': (caller: Member, seat: SeatResource) => seat.user_id === caller.id,
+  /** Give up a seat: one's own, or any seat at an activity one hosts. */
+  'delete:attendance': (caller: Member, seat: SeatResource) =>
+    seat.user_id === caller.id || isHost(caller, seat.experience),
+  /** A member's activity list (attending and hosting). */
+  'read:user:experiences': isSelf,
+  'update:user': isSelf,
+  'delete:user': isSelf,
+  /** Use a photo (as an activity cover): one's own upload, or any for admins. */
+  'use:media': isOwner,
+  /** Private photos (ID verification): their owner and admins. */
+  'read:media:private': isOwner,
+} satisfies Record<string, (caller: Member, resource: never) => boolean>
+
+/** Actions that need no resource: the role alone decides. */
+const plainActions = [
+  /** An activity that is not cancelled (anonymous callers get the public fields). */
+  'read:experience',
+  /** The exact address, the online link and precise coordinates of an activity. */
+  'read:experience:details',
+  'create:experience',
+  /** The admin-only flags `is_hostless` and `is_premium`. */
+  'update:experience:flags',
+  /** Who attends an activity (spec §6: anonymous visitors cannot). */
+  'read:attendees',
+  'join:waitlist',
+  /** A member's public card (anonymous callers get the name only). */
+  'read:user',
+  /** The rest of another member's public profile (city, age, photo). */
+  'read:user:profile',
+  'create:media',
+  'read:places',
+  'create:report',
+  /** Later (moderation, admin): read and resolve reports; act as another member. */
+  'review:reports',
+  'impersonate:user',
+] as const
+
+type OwnedAction = keyof typeof ownership
+type PlainAction = (typeof plainActions)[number]
+/** What a service asks about. */
+export type Action = OwnedAction | PlainAction
+/** What a role is granted. */
+export type Permission = PlainAction | `${OwnedAction}:own` | `${OwnedAction}:any`
+type ResourceOf<A extends Action> = A extends OwnedAction ? Parameters<(typeof ownership)[A]>[1] : never
+/** `can(caller, 'update:experience', experience)`; plain actions take no resource. */
+type ActionArgs<A extends Action> = A extends OwnedAction ? [resource: ResourceOf<A>] : []
+
+export type Role = 'anonymous' | 'member' | 'admin'
+
+const anonymous = ['read:experience', 'read:user', 'read:places'] as const satisfies Permission[]
+const member = [
+  ...anonymous,
+  'read:experience:details',
+  'read:experience:canceled:own',
+  'create:experience',
+  'update:experience:own',
+  'delete:experience:own',
+  'export:attendees:own',
+  'add:attendees:own',
+  'read:attendees',
+  'read:waitlist:own',
+  'join:waitlist',
+  'create:attendance:own',
+  'delete:attendance:own',
+  'read:user:profile',
+  'read:user:experiences:own',
+  'update:user:own',
+  'delete:user:own',
+  'create:media',
+  'use:media:own',
+  'read:media:private:own',
+  'create:report',
+] as const satisfies Permission[]
+const admin = [
+  ...member,
+  'read:experience:canceled:any',
+  'update:experience:any',
+  'update:experience:flags',
+  'delete:experience:any',
+  'export:attendees:any',
+  'add:attendees:any',
+  'read:waitlist:any',
+  'create:attendance:any',
+  'delete:attendance:any',
+  'read:user:experiences:any',
+  'use:media:any',
+  'read:media:private:any',
+  'review:reports',
+  'impersonate:user',
+  // Not `update:user:any` or `delete:user:any`: an admin changes or deletes another member's
+  // account through the moderation tools (with an audit trail), not the member's own calls.
+] as const satisfies Permission[]
+
+/** Every permission a role holds. */
+export const grants: Record<Role, ReadonlySet<Permission>> = {
+  anonymous: new Set(anonymous),
+  member: new Set(member),
+  admin: new Set(admin),
+}
+
+/** Every action services ask about. */
+export const actions: readonly Action[] = [...plainActions, ...(Object.keys(ownership) as OwnedAction[])]
+
+/** Every permission the policy knows (for the decision record and the tests). */
+export const permissions: readonly Permission[] = [...grants.admin]
+
+/**
+ * The caller's role, from the users row. A suspended, banned or deleted member is treated as
+ * having no user (spec §6), even though `resolveCaller` already refuses their token.
+ */
+export function roleOf(caller: Caller): Role {
+  if (!caller || caller.banned || caller.is_suspended || caller.state === 'suspended' || caller.state === 'deleted') {
+    return 'anonymous'
+  }
+  return caller.is_admin ? 'admin' : 'member'
+}
+
+/** Whether `caller` may do `action` (on `resource`, for actions granted as `:own`/`:any`). */
+export function can<A extends Action>(caller: Caller, action: A, ...[resource]: ActionArgs<A>): boolean {
+  const role = roleOf(caller)
+  const held = grants[role]
+  if (!(action in ownership)) return held.has(action as Permission)
+  const owned = action as OwnedAction
+  if (held.has(`${owned}:any`)) return true
+  if (!caller || role === 'anonymous' || !held.has(`${owned}:own`)) return false
+  const owns = ownership[owned] as (caller: Member, resource: unknown) => boolean
+  return owns(caller, resource)
+}
+
+/** The 403 a refused action answers when the generic one would not say enough (spec §8). */
+const refusals: Partial<Record<Action, () => ApiProblem>> = {
+  'update:experience': () => problems.forbidden('Only the host or an admin can do this.'),
+  'delete:experience': () => problems.forbidden('Only the host or an admin can do this.'),
+  'export:attendees': () => problems.forbidden('Only the host or an admin can do this.'),
+  'add:attendees': () => problems.forbidden('Only the host or an admin can do this.'),
+  'update:experience:flags': () => new ApiProblem(403, 'admin_only', 'Only admins can change this.'),
+  'create:attendance': () => problems.forbidden('You can only sign yourself up.'),
+  'delete:attendance': () => problems.forbidden('Only the member, the host or an admin can cancel this seat.'),
+  'read:user:experiences': () => problems.forbidden('You can only see your own activities.'),
+  'delete:user': () => problems.forbidden('You can only delete your own account.'),
+}
+
+/**
+ * `can`, or throw: 401 when an anonymous caller would need to sign in, 403 (with the action's
+ * own code and message) when a signed-in member may not.
+ */
+export function requirePermission<A extends Action>(caller: Caller, action: A, ...resource: ActionArgs<A>): void {
+  if (can(caller, action, ...resource)) return
+  if (roleOf(caller) === 'anonymous') throw problems.unauthorized()
+  throw refusals[action]?.() ?? problems.forbidden()
+}
