@@ -110,3 +110,17 @@ describe('add people by email, as the host', () => {
     expect(reply.data).toEqual({ error: 'activities:host.emailsInvalid', emails })
   })
 })
+
+describe('a form on the activity page with an intent the page does not know', () => {
+  it('answers 400 and changes nothing', async () => {
+    const host = await createUser(database.db)
+    const member = await createUser(database.db)
+    const { id } = await hostedActivity(host.id)
+    const before = await stateOf(id)
+    for (const intent of ['delete-everything', '']) {
+      const request = post(`/activities/${id}`, await web.signedInCookie(member.id), new URLSearchParams({ intent }))
+      await expect(action({ request, context: web.newContext(), params: { id } })).rejects.toMatchObject({ init: { status: 400 } })
+    }
+    expect(await stateOf(id)).toEqual(before)
+  })
+})

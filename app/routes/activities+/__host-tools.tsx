@@ -1,0 +1,95 @@
+import { Form, Link, useActionData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import type { Experience } from '#app/utils/experience.ts'
+import type { AddByEmailsResult, Waitlist } from './$id.server.ts'
+import type { action } from './$id.tsx'
+
+/** The activity page's host tools: edit, duplicate, attendee list, cancel, notify list, add by email. */
+
+export function HostTools({ experience, waitlist }: { experience: Experience; waitlist: Waitlist | null }) {
+  const { t } = useTranslation('activities')
+  const actionData = useActionData<typeof action>()
+  const typedEmails = actionData && 'emails' in actionData && typeof actionData.emails === 'string' ? actionData.emails : undefined
+  return (
+    <section aria-labelledby="host-tools" className="card">
+      <h2 id="host-tools">{t('host.title')}</h2>
+      <ul className="actions" role="list">
+        <li>
+          <Link to={`/activities/${experience.id}/edit`}>{t('host.edit')}</Link>
+        </li>
+        <li>
+          <Link to={`/duplicate-activity?from=${experience.id}`}>{t('host.duplicate')}</Link>
+        </li>
+        <li>
+          <a href={`/activities/${experience.id}/attendees.csv`} download>
+            {t('host.csv')}
+          </a>
+        </li>
+        <li>
+          <Link to={`/activities/${experience.id}?confirm=cancel-activity`}>{t('host.cancel')}</Link>
+        </li>
+      </ul>
+      {(experience.max_attendees ?? 0) > 0 ? (
+        <>
+          <h3>{t('host.waitlist')}</h3>
+          {waitlist && waitlist.data.length > 0 ? (
+            <ol>
+              {waitlist.data.map((entry) => (
+                <li key={entry.user_id}>{entry.display_name ?? t('common:member.generic')}</li>
+              ))}
+            </ol>
+          ) : (
+            <p>{t('host.waitlistEmpty')}</p>
+          )}
+        </>
+      ) : null}
+      <h3>{t('host.addTitle')}</h3>
+      <Form method="post">
+        <input type="hidden" name="intent" value="add-by-emails" />
+        <div className="field">
+          <label htmlFor="emails">{t('host.emails')}</label>
+          <span className="hint" id="emails-hint">
+            {t('host.emailsHint')}
+          </span>
+          <textarea id="emails" name="emails" rows={3} aria-describedby="emails-hint" defaultValue={typedEmails} />
+        </div>
+        <button type="submit" className="button button--secondary">
+          {t('host.add')}
+        </button>
+      </Form>
+    </section>
+  )
+}
+
+/** What adding people by email did, address by address. */
+export function AddedResult({ result }: { result: AddByEmailsResult }) {
+  const { t } = useTranslation('activities')
+  return (
+    <div className="notice notice--success" role="status">
+      {(['added', 'already_attending', 'not_found', 'full'] as const).map((key) =>
+        result[key].length > 0 ? <p key={key}>{t(`host.result.${key}`, { emails: result[key].join(', ') })}</p> : null,
+      )}
+    </div>
+  )
+}
+
+/** Cancelling the whole activity is confirmed on a page of its own (with or without JavaScript). */
+export function ConfirmCancelActivity({ experience }: { experience: Experience }) {
+  const { t } = useTranslation('activities')
+  return (
+    <div className="prose">
+      <h1>{t('host.confirmTitle')}</h1>
+      <p>{t('host.confirmBody', { title: experience.title, count: experience.attendees_count })}</p>
+      <Form method="post" action={`/activities/${experience.id}`} className="button-row">
+        <input type="hidden" name="intent" value="cancel-activity" />
+        <input type="hidden" name="confirmed" value="yes" />
+        <button type="submit" className="button button--danger">
+          {t('host.confirm')}
+        </button>
+        <Link to={`/activities/${experience.id}`} className="button button--secondary">
+          {t('host.keep')}
+        </Link>
+      </Form>
+    </div>
+  )
+}
