@@ -19,9 +19,9 @@ import { scheduleCleanup } from '#api/jobs/cleanup.ts'
 import { startJobQueue } from '#api/jobs/queue.ts'
 import { ConfigError, getEnv, type Env } from '#api/env.ts'
 import { limitWebBodies } from '#api/http/body-limit.ts'
-import { pinHostToPublicUrl, refuseMalformedHost } from '#api/http/host-header.ts'
+import { refuseMalformedHost } from '#api/http/host-header.ts'
 import { isApiPath, refuseCrossSite, rateLimits, requestContext, securityHeaders } from '#api/http/security.ts'
-import { createIdentityProvider } from '#api/identity/provider.ts'
+import { createIdentityProvider, identityRoutes } from '#api/identity/provider.ts'
 import { createTokenVerifier } from '#api/identity/token-verifier.ts'
 import { createLogger } from '#api/logger.ts'
 import { loadSecrets, publicJwks } from '#api/secrets.ts'
@@ -119,14 +119,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
   }
   // Every body the API does not take is limited here, before Remix or the identity provider reads it.
   app.use(limitWebBodies(logger))
-  if (identity) {
-    const oidc = identity.provider.callback()
-    app.use(
-      '/oidc',
-      pinHostToPublicUrl(env.PUBLIC_URL),
-      asyncHandler((req, res) => Promise.resolve(oidc(req, res))),
-    )
-  }
+  if (identity) app.use(identityRoutes(identity.provider))
 
   const ipLocator = createIpLocator()
   const services: WebServices = {

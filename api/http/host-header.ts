@@ -40,17 +40,3 @@ export function refuseMalformedHost(logger: Logger) {
     sendRefusal(req, res, 400, 'badRequest').catch(next)
   }
 }
-
-/**
- * The identity provider builds the absolute URLs it hands out (its redirects back into sign-in,
- * for one) from the request's host. Those are published URLs: they come from PUBLIC_URL, never
- * from what the client or a proxy said (QUALITY.md), so a foreign Host is never echoed back.
- */
-export function pinHostToPublicUrl(publicUrl: string) {
-  const host = new URL(publicUrl).host
-  return (req: Request, _res: Response, next: NextFunction) => {
-    req.headers.host = host
-    delete req.headers['x-forwarded-host']
-    next()
-  }
-}

@@ -1,3 +1,4 @@
+import express from 'express'
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
 import { isDatabaseUnavailable, type DB } from '../db/database.ts'
 import type { Env } from '../env.ts'
@@ -33,6 +34,11 @@ export function createIdentityProvider(options: { env: Env; db: DB; mailer: Mail
         token_endpoint_auth_method: 'client_secret_basic',
       },
     ],
+    // Discovery advertises what the one registered client does, and the provider accepts no more:
+    // the code flow (PKCE S256, below) authenticated with HTTP Basic; no implicit or hybrid
+    // response types, no JWT client authentication.
+    responseTypes: ['code'],
+    clientAuthMethods: ['client_secret_basic'],
     jwks: secrets.oidcJwks,
     cookies: {
       keys: secrets.oidcCookieKeys,
@@ -51,6 +57,11 @@ export function createIdentityProvider(options: { env: Env; db: DB; mailer: Mail
       devInteractions: { enabled: false },
       revocation: { enabled: true },
       rpInitiatedLogout: { enabled: false },
+      // Unused by the web app, so not offered: pushed requests, DPoP-bound tokens, and userinfo
+      // (every access token is issued for the API's audience, which userinfo would refuse).
+      pushedAuthorizationRequests: { enabled: false },
+      dPoP: { enabled: false },
+      userinfo: { enabled: false },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => env.API_AUDIENCE,
@@ -120,6 +131,7 @@ export function createIdentityProvider(options: { env: Env; db: DB; mailer: Mail
 
   const provider = new Provider(issuer, configuration)
   provider.proxy = env.TRUST_PROXY > 0
+  pinToIssuer(provider)
 
   const bridge = answerUnavailableWhenDown({
     async interaction(uid: string) {
@@ -171,6 +183,49 @@ export function createIdentityProvider(options: { env: Env; db: DB; mailer: Mail
     },
   })
   return { provider, issuer, bridge }
+}
+
+/**
+ * Every address the provider publishes (discovery, the return into sign-in it stores for an
+ * interaction) comes from the issuer, never from the request (decision 016). oidc-provider builds
+ * them with `ctx.oidc.urlFor`, from Koa's view of the request: the scheme from the connection or
+ * X-Forwarded-Proto, the host from Host or X-Forwarded-Host, the mount path as the client spelled
+ * it (`/OIDC/…`), and for a request target in absolute form (`GET http://attacker.example/oidc/…
+ * HTTP/1.1`, which Node accepts and Express routes by its path) the target itself, whatever Host
+ * says. `Provider#urlFor` builds the same paths on the issuer; and the scheme and host the
+ * provider sees are the issuer's, so its cookies are `Secure` when PUBLIC_URL is https even
+ * behind a proxy that does not say so.
+ */
+function pinToIssuer(provider: Provider) {
+  const { protocol, host } = new URL(provider.issuer)
+  provider.OIDCContext.prototype.urlFor = (name: string, options?: Record<string, unknown>) => provider.urlFor(name, options)
+  provider.use(async (ctx, next) => {
+    Object.defineProperties(ctx.request, {
+      protocol: { value: protocol.slice(0, -1) },
+      host: { value: host },
+    })
+    await next()
+  })
+}
+
+/**
+ * The provider on the Express host (server.ts): under the issuer's path, spelled as configured,
+ * and at RFC 8414 §3.1's metadata address for an issuer with a path
+ * (`/.well-known/oauth-authorization-server/oidc`), which answers what discovery answers.
+ */
+export function identityRoutes(provider: Provider) {
+  const oidc = provider.callback()
+  const issuerPath = new URL(provider.issuer).pathname
+  const serve: express.RequestHandler = (req, res, next) => {
+    oidc(req, res).catch(next)
+  }
+  const router = express.Router({ caseSensitive: true, strict: false })
+  router.get(`/.well-known/oauth-authorization-server${issuerPath}`, (req, res, next) => {
+    req.url = '/.well-known/oauth-authorization-server'
+    serve(req, res, next)
+  })
+  router.use(issuerPath, serve)
+  return router
 }
 
 /**
