@@ -19,7 +19,7 @@ import { scheduleCleanup } from '#api/jobs/cleanup.ts'
 import { startJobQueue } from '#api/jobs/queue.ts'
 import { ConfigError, getEnv, type Env } from '#api/env.ts'
 import { limitWebBodies } from '#api/http/body-limit.ts'
-import { refuseMalformedHost } from '#api/http/host-header.ts'
+import { redirectToCanonicalHost, refuseMalformedHost } from '#api/http/host-header.ts'
 import { isApiPath, refuseCrossSite, rateLimits, requestContext, securityHeaders } from '#api/http/security.ts'
 import { createIdentityProvider, identityRoutes } from '#api/identity/provider.ts'
 import { createTokenVerifier } from '#api/identity/token-verifier.ts'
@@ -87,6 +87,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
     }),
   )
   app.use(refuseMalformedHost(logger))
+  app.use(redirectToCanonicalHost(env.PUBLIC_URL))
   app.use(refuseCrossSite([new URL(env.PUBLIC_URL).origin]))
   app.use(
     asyncHandler(

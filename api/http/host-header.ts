@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express'
 import type { Logger } from '../logger.ts'
 import { discardBody } from './body-limit.ts'
 import { sendRefusal } from './refusal-page.ts'
+import { isApiPath } from './security.ts'
 
 /**
  * A DNS name or IPv4 address, or an IPv6 literal in brackets, with an optional port: what a
@@ -38,5 +39,54 @@ export function refuseMalformedHost(logger: Logger) {
     )
     discardBody(req)
     sendRefusal(req, res, 400, 'badRequest').catch(next)
+  }
+}
+
+/**
+ * The host the browser asked for: X-Forwarded-Host when the proxy that sent it is trusted
+ * (TRUST_PROXY, as Express reads it for `req.hostname`), otherwise Host; port included.
+ */
+function requestedHost(req: Request) {
+  const trusted = req.app.get('trust proxy fn') as (address: string | undefined, hop: number) => boolean
+  const forwarded = req.get('x-forwarded-host')
+  if (forwarded && trusted(req.socket.remoteAddress, 0)) return forwarded.split(',')[0]!.trim()
+  return req.get('host') ?? ''
+}
+
+/** The path and query of the request target, also when it came in absolute form. */
+function pathAndQuery(target: string) {
+  if (target.startsWith('/')) return target
+  try {
+    const url = new URL(target)
+    return `${url.pathname}${url.search}`
+  } catch {
+    return '/'
+  }
+}
+
+/**
+ * The product lives at one address, PUBLIC_URL: sign-in comes back there, its cookies are set
+ * there, and forms are accepted only from pages there (refuseCrossSite). A page opened at another
+ * name for the same server (`http://127.0.0.1:3000`, a LAN address) would send forms that are
+ * refused and sign-ins that land elsewhere, so a GET or HEAD that arrives at another host is sent
+ * to the same path and query at PUBLIC_URL before the member starts anything (decision 016).
+ * Not redirected: other methods (a redirect would drop or replay a body; the cross-site check
+ * decides), health checks (`/healthz`, `/api/health`: a load balancer asks by address) and the
+ * API (`/api/*` is called with bearer tokens by programs, which a redirect to another origin
+ * would strip). The scheme is not compared: without TRUST_PROXY a proxy that ends TLS talks
+ * plain http to us, and that comparison would loop; HSTS keeps browsers on https.
+ */
+export function redirectToCanonicalHost(publicUrl: string) {
+  const canonical = new URL(publicUrl)
+  return (req: Request, res: Response, next: NextFunction) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path === '/healthz' || isApiPath(req.path)) return next()
+    let host: string
+    try {
+      host = new URL(`${canonical.protocol}//${requestedHost(req)}`).host
+    } catch {
+      host = ''
+    }
+    if (host === canonical.host) return next()
+    res.redirect(302, `${canonical.origin}${pathAndQuery(req.originalUrl)}`)
   }
 }
