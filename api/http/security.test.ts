@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http'
 import express from 'express'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { serveOnLoopback, type LoopbackServer } from '#tests/express-host.ts'
-import { refuseCrossSite } from './security.ts'
+import { refuseCrossSite, securityHeaders } from './security.ts'
 
 /**
  * The cross-site check on a small Express app: the API and the identity provider's client
@@ -117,6 +117,29 @@ describe('refuseCrossSite', () => {
   it('never stops reads', async () => {
     for (const path of webRoutes) {
       for (const method of ['GET', 'HEAD', 'OPTIONS']) expect(await send(method, path, { origin: 'https://evil.example' }), `${method} ${path}`).toBe(200)
+    }
+  })
+})
+
+describe('securityHeaders', () => {
+  it('forbids framing in both headers alike: CSP frame-ancestors \'none\' and X-Frame-Options DENY (issue 11 §6)', async () => {
+    const app = express()
+    app.use((_req, res, next) => {
+      res.locals.cspNonce = 'a-nonce'
+      next()
+    })
+    app.use(securityHeaders({ production: true, dev: false, formActions: [] }))
+    app.get('/', (_req, res) => {
+      res.send('page')
+    })
+    const page = await serveOnLoopback(app)
+    try {
+      const response = await fetch(page.url)
+      expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+      // Browsers that know CSP 2 ignore X-Frame-Options; older ones read only it, and must be told the same.
+      expect(response.headers.get('x-frame-options')).toBe('DENY')
+    } finally {
+      await page.close()
     }
   })
 })
