@@ -83,6 +83,62 @@ export default defineConfig(
       'jsx-a11y/no-redundant-roles': ['error', { ul: ['list'] }],
     },
   },
+  // The contract is shared by both sides; the web and the API never import each other
+  // (docs/decisions/011-contract.md). Tests and the host (server.ts) wire the two together.
+  {
+    files: ['contract/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^#(app|api|tests)/', message: 'contract/ imports neither app/ nor api/.' },
+            { regex: '^(\\.\\./)+(app|api|tests)/', message: 'contract/ imports neither app/ nor api/.' },
+            { regex: '^node:', message: 'contract/ runs in the browser too: no Node modules.' },
+            { regex: '^(react|react-dom|@remix-run/.*|kysely|pg|hono|@hono/.*)$', message: 'contract/ holds schemas and pure rules only.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'process', 'Buffer'].map((name) => ({
+          name,
+          message: 'contract/ runs on both sides: no DOM or Node globals.',
+        })),
+      ],
+    },
+  },
+  {
+    files: ['app/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^#api/', message: 'app/ never imports api/: what both need lives in contract/.' },
+            { regex: '^(\\.\\./)+api/', message: 'app/ never imports api/: what both need lives in contract/.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['api/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^#app/', message: 'api/ never imports app/: what both need lives in contract/.' },
+            { regex: '^(\\.\\./)+app/', message: 'api/ never imports app/: what both need lives in contract/.' },
+          ],
+        },
+      ],
+    },
+  },
   {
     // Tests read loosely typed JSON response bodies.
     files: ['**/*.test.{ts,tsx}', 'tests/**/*.ts'],

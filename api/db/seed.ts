@@ -1,6 +1,6 @@
 import { hash } from '@node-rs/argon2'
 import { sql, type Insertable, type Kysely } from 'kysely'
-import { zonedParts, zonedTime } from '../../app/utils/zoned-time.ts'
+import { zonedParts, zonedTime } from '#contract/zoned-time.ts'
 import type {
   Database,
   ExperienceAttendeesTable,

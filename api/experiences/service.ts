@@ -14,9 +14,9 @@ import {
   memberTextCodes,
   queryDecimal,
   queryInteger,
-} from '../../app/utils/input-validation.ts'
-import { isValidTimeZone, zonedParts, zonedTimeToUtc } from '../../app/utils/zoned-time.ts'
-import { displayName } from '../users/display-name.ts'
+} from '#contract/input-validation.ts'
+import { isValidTimeZone, zonedParts, zonedTimeToUtc } from '#contract/zoned-time.ts'
+import { displayName } from '#contract/display-name.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Dependencies

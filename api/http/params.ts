@@ -1,4 +1,4 @@
-import { hasControlCharacters } from '../../app/utils/input-validation.ts'
+import { hasControlCharacters } from '#contract/input-validation.ts'
 
 /** Far longer than any id or slug the product makes (a slug is at most 60 characters and a suffix). */
 const MAX_KEY_LENGTH = 200

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono'
 import { z } from 'zod'
 import type { ApiEnv } from '../app.ts'
-import { hasControlCharacters, queryDecimal, queryInteger } from '../../app/utils/input-validation.ts'
+import { hasControlCharacters, queryDecimal, queryInteger } from '#contract/input-validation.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
 import type { OpenApiRegistry } from '../http/openapi.ts'
 import { MAX_LIMIT, MIN_QUERY_LENGTH, type PlacesProvider } from './provider.ts'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { memberText, memberTextCodes } from '../../app/utils/input-validation.ts'
+import { memberText, memberTextCodes } from '#contract/input-validation.ts'
 import type { DB } from '../db/database.ts'
 import { reportReasons, type User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'

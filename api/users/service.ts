@@ -8,8 +8,9 @@ import { isUuid } from '../http/request.ts'
 import { existingMembers } from '../policy/members.ts'
 import { can, requirePermission, type Caller } from '../policy/permissions.ts'
 import { z } from 'zod'
-import { memberText, memberTextCodes } from '../../app/utils/input-validation.ts'
-import { displayName } from './display-name.ts'
+import { ageOn } from '#contract/birth-date.ts'
+import { displayName } from '#contract/display-name.ts'
+import { memberText, memberTextCodes } from '#contract/input-validation.ts'
 
 export const localeSchema = z.enum(['en', 'fr', 'nl'])
 
@@ -42,16 +43,6 @@ export function formatPhone(e164: string | null): string | null {
   return parsed.country === 'US' ? parsed.formatNational() : parsed.formatInternational()
 }
 
-export function ageOn(dob: string | null, today = new Date()): number | null {
-  if (!dob) return null
-  const [year, month, day] = dob.split('-').map(Number) as [number, number, number]
-  let age = today.getUTCFullYear() - year
-  const beforeBirthday =
-    today.getUTCMonth() + 1 < month || (today.getUTCMonth() + 1 === month && today.getUTCDate() < day)
-  if (beforeBirthday) age -= 1
-  return age
-}
-
 export function serializeUser(user: User, avatarUrl: string | null = null) {
   return {
     id: user.id,
@@ -66,7 +57,7 @@ export function serializeUser(user: User, avatarUrl: string | null = null) {
     formatted_name: user.formatted_name,
     display_name: displayName(user),
     dob: user.dob,
-    age: ageOn(user.dob),
+    age: user.dob ? ageOn(user.dob) : null,
     gender: user.gender,
     join_reasons: user.join_reasons,
     avatar: avatarUrl ? { url: avatarUrl } : null,
@@ -95,7 +86,7 @@ export function serializePublicUser(user: User, avatarUrl: string | null = null)
     display_name: displayName(user),
     avatar: avatarUrl ? { url: avatarUrl } : null,
     city: user.city,
-    age: ageOn(user.dob),
+    age: user.dob ? ageOn(user.dob) : null,
     is_suspended: user.is_suspended || user.banned,
     created_at: user.created_at.toISOString(),
   }

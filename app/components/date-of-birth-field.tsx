@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { birthYears, daysInMonth } from '#app/utils/birth-date.ts'
+import { birthYears, daysInMonth } from '#contract/birth-date.ts'
 import { FieldErrors } from './ui/field.tsx'
 
 /**

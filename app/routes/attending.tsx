@@ -6,7 +6,7 @@ import { pageOf } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { experienceSchema } from '#app/utils/experience-schema.ts'
 import { getT } from '#app/utils/i18next.server.ts'
-import { queryInteger } from '#app/utils/input-validation.ts'
+import { queryInteger } from '#contract/input-validation.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 
 export const handle = { i18n: ['common', 'activities'] }

@@ -1,16 +1,28 @@
 import { z } from 'zod'
-import { hasControlCharacters, isCalendarDate, memberText, memberTextMessages } from './input-validation.ts'
+import { venueTypes } from '#contract/enums.ts'
+import { hasControlCharacters, isCalendarDate, memberText } from '#contract/input-validation.ts'
+import {
+  maxAddressLength,
+  maxCapacity,
+  maxDescriptionLength,
+  maxDurationMinutes,
+  maxTitleLength,
+  maxUrlLength,
+  noShowFeePattern,
+  startMinuteStep,
+} from '#contract/limits.ts'
+import { memberTextMessages } from './form-messages.ts'
 
 /**
  * The activity form (spec §5), shared by the browser (conform) and the server. Messages are
- * translation keys; the English texts are the spec's.
+ * translation keys; the English texts are the spec's. Its limits are the API's (contract/limits.ts).
  */
 const e = (key: string) => `activities:form.errors.${key}`
 const noControlCharacters = (value: string) => !hasControlCharacters(value)
 const optionalUrl = z
   .string()
   .trim()
-  .max(2000, e('url_invalid'))
+  .max(maxUrlLength, e('url_invalid'))
   .refine((value) => /^https?:\/\/[^\s/$.?#].[^\s]*$/i.test(value) && noControlCharacters(value), e('url_invalid'))
   .optional()
 
@@ -19,12 +31,12 @@ export const activityFormSchema = z
     // A title of only invisible characters (zero-width spaces…) would look blank: it counts as missing.
     title: memberText(z.string({ error: e('title_required') }).trim(), memberTextMessages)
       .min(1, e('title_required'))
-      .max(120, e('title_too_long')),
-    description: memberText(z.string().trim(), memberTextMessages, { multiline: true }).max(5000, e('description_too_long')).optional(),
-    venueType: z.enum(['in_person', 'online'], { error: e('venue_type_required') }),
+      .max(maxTitleLength, e('title_too_long')),
+    description: memberText(z.string().trim(), memberTextMessages, { multiline: true }).max(maxDescriptionLength, e('description_too_long')).optional(),
+    venueType: z.enum(venueTypes, { error: e('venue_type_required') }),
     place: z.string().max(100).refine(noControlCharacters, e('location_required')).optional(),
     q: z.string().max(100).refine(noControlCharacters, e('location_required')).optional(),
-    address: memberText(z.string().trim(), memberTextMessages).max(200).optional(),
+    address: memberText(z.string().trim(), memberTextMessages).max(maxAddressLength).optional(),
     url: optionalUrl,
     startDate: z
       .string({ error: e('start_date_required') })
@@ -33,14 +45,14 @@ export const activityFormSchema = z
     startTime: z
       .string({ error: e('start_time_required') })
       .regex(/^([01]\d|2[0-3]):[0-5]\d$/, e('start_time_required'))
-      .refine((value) => Number(value.slice(3, 5)) % 5 === 0, e('start_time_step')),
+      .refine((value) => Number(value.slice(3, 5)) % startMinuteStep === 0, e('start_time_step')),
     // The two selects the start time is chosen with (see withStartTime); startTime is what counts.
     startHour: z.string().optional(),
     startMinute: z.string().optional(),
-    durationMinutes: z.coerce.number().int().min(15).max(24 * 60).optional(),
-    maxAttendees: z.coerce.number({ error: e('capacity_positive') }).int(e('capacity_positive')).min(1, e('capacity_positive')).max(1000, e('capacity_too_large')).optional(),
+    durationMinutes: z.coerce.number().int().min(15).max(maxDurationMinutes).optional(),
+    maxAttendees: z.coerce.number({ error: e('capacity_positive') }).int(e('capacity_positive')).min(1, e('capacity_positive')).max(maxCapacity, e('capacity_too_large')).optional(),
     ticketUrl: optionalUrl,
-    noShowFee: z.string().trim().regex(/^\d{1,4}(\.\d{2})?$/, e('currency_invalid')).optional(),
+    noShowFee: z.string().trim().regex(noShowFeePattern, e('currency_invalid')).optional(),
     isHostless: z.literal('on').optional(),
     isPremium: z.literal('on').optional(),
   })
@@ -98,4 +110,4 @@ export function withStartTime(formData: FormData): FormData {
 }
 
 export const startHours = Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, '0'))
-export const startMinutes = Array.from({ length: 12 }, (_, index) => String(index * 5).padStart(2, '0'))
+export const startMinutes = Array.from({ length: 60 / startMinuteStep }, (_, index) => String(index * startMinuteStep).padStart(2, '0'))

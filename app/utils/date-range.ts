@@ -1,4 +1,4 @@
-import { zonedParts, zonedTime } from './zoned-time.ts'
+import { zonedParts, zonedTime } from '#contract/zoned-time.ts'
 
 export { zonedTime }
 

@@ -3,11 +3,6 @@ import type { Experience } from './experience-schema.ts'
 /** An experience as the API returns it (docs/api/experiences.md). */
 export type { Experience }
 
-/** Spec §4: full when max_attendees > 0 and attendees_count has reached it. */
-export function isFull(experience: Pick<Experience, 'max_attendees' | 'attendees_count'>) {
-  return (experience.max_attendees ?? 0) > 0 && experience.attendees_count >= (experience.max_attendees ?? 0)
-}
-
 /**
  * Spec §9 date display: "Mon, Jan 1 • 3:00 PM TZ" in the activity's time zone, localized;
  * null when there is no date (the caller shows "Coming soon").

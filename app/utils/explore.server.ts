@@ -5,7 +5,7 @@ import { dateFilters, dateWindow, distanceFilters } from './date-range.ts'
 import { experienceSchema } from './experience-schema.ts'
 import { listOf, pageOf } from './api.server.ts'
 import { ignoreUnlessUnavailable, unavailableOnServerError } from './http.server.ts'
-import { queryInteger } from './input-validation.ts'
+import { queryInteger } from '#contract/input-validation.ts'
 import { placeList, placeSchema, type Place } from './places.ts'
 
 /** Explore's filters are remembered in a cookie so they work without JavaScript too. */

@@ -1,6 +1,8 @@
 import { z } from 'zod'
-import { ageOn, birthYears, daysInMonth, minimumAge } from './birth-date.ts'
-import { memberText, memberTextMessages } from './input-validation.ts'
+import { birthYears, daysInMonth, isOldEnough } from '#contract/birth-date.ts'
+import { memberText } from '#contract/input-validation.ts'
+import { maxNameLength } from '#contract/limits.ts'
+import { memberTextMessages } from './form-messages.ts'
 
 /**
  * Schemas of the identity pages, shared by the browser (conform) and the server.
@@ -34,7 +36,7 @@ export const verifyCodeSchema = z.object({ intent: z.literal('verify'), email: e
 export const nameSchema = (key: 'firstName' | 'lastName') =>
   memberText(z.string({ error: `validation.${key}Required` }).trim(), memberTextMessages)
     .min(1, `validation.${key}Required`)
-    .max(60, 'validation.tooLong')
+    .max(maxNameLength, 'validation.tooLong')
 
 export const signUpSchema = z
   .object({
@@ -52,7 +54,7 @@ export const signUpSchema = z
       ctx.addIssue({ code: 'custom', path: ['birthDay'], message: 'validation.birthDayInvalid' })
       return
     }
-    if (ageOn({ year: value.birthYear, month: value.birthMonth, day: value.birthDay }) < minimumAge) {
+    if (!isOldEnough({ year: value.birthYear, month: value.birthMonth, day: value.birthDay })) {
       ctx.addIssue({ code: 'custom', path: ['birthYear'], message: 'validation.minimumAge' })
     }
   })

@@ -1,8 +1,10 @@
 import { z } from 'zod'
+import { genders, joinReasons } from '#contract/enums.ts'
+import { maxPhoneLength } from '#contract/limits.ts'
 import { nameSchema } from './identity-schemas.ts'
 
-export const genders = ['woman', 'man', 'other'] as const
-export const joinReasons = ['close_friends', 'new_people', 'relationship', 'things_to_do'] as const
+/** The options of spec §3, for the form's choices. */
+export { genders, joinReasons }
 
 /** Basic info (spec §2 onboarding start). The server normalises the phone with libphonenumber-js. */
 export const basicInfoSchema = z.object({
@@ -10,5 +12,5 @@ export const basicInfoSchema = z.object({
   lastName: nameSchema('lastName'),
   gender: z.enum(genders, { error: 'validation.genderRequired' }),
   reasons: z.array(z.enum(joinReasons), { error: 'validation.reasonsRequired' }).min(1, 'validation.reasonsRequired'),
-  phone: z.string().trim().max(30, 'validation.invalid_phone').optional(),
+  phone: z.string().trim().max(maxPhoneLength, 'validation.invalid_phone').optional(),
 })

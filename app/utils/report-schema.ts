@@ -1,22 +1,18 @@
 import { z } from 'zod'
-import { memberText, memberTextMessages } from './input-validation.ts'
+import { reportReasons } from '#contract/enums.ts'
+import { memberText } from '#contract/input-validation.ts'
+import { maxReportDetailsLength } from '#contract/limits.ts'
+import { memberTextMessages } from './form-messages.ts'
 
-/** Spec: the reasons a member can give, in the order shown. */
-export const reportReasons = [
-  'fake_or_scam',
-  'harmful_or_illegal',
-  'happened_in_person',
-  'inappropriate_or_offensive',
-  'low_quality_or_spam',
-  'something_else',
-] as const
-const maxDetails = 2000
+/** Spec §3: the reasons a member can give, in the order shown. */
+export { reportReasons }
+
 const e = (key: string) => `reports:errors.${key}`
 
 /** The report form, shared by the browser (conform) and the action. Messages are translation keys. */
 export const reportFormSchema = z.object({
   reason: z.enum(reportReasons, { error: e('reason_required') }),
-  details: memberText(z.string().trim(), memberTextMessages, { multiline: true }).max(maxDetails, e('details_too_long')).optional(),
+  details: memberText(z.string().trim(), memberTextMessages, { multiline: true }).max(maxReportDetailsLength, e('details_too_long')).optional(),
 })
 
 const detailsMessageByCode: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { displayName, type NamedUser } from '#api/users/display-name.ts'
+import { displayName, type NamedUser } from '#contract/display-name.ts'
 
 /** The display-name rule (spec §3) with the translated generic label for suspended members. */
 export function useDisplayName(user: NamedUser | null | undefined) {

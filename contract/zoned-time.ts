@@ -1,6 +1,8 @@
 /**
  * Wall-clock time in IANA time zones with nothing but Intl (DST-safe), shared by the API (activity
- * times, demo data) and the web app (Explore's date filters).
+ * times, demo data) and the web app (Explore's date filters). Not date-fns-tz: it models a zoned
+ * time as a Date in the process's own zone, so its answers change with the machine's TZ and a
+ * time in a spring-forward gap moves back instead of forward (decision 011).
  */
 
 const HOUR = 3_600_000

@@ -1,6 +1,7 @@
 /**
- * The display-name rule of spec §3, the only implementation. Returns null when the member must
- * show as the generic member label (suspended or banned); callers translate that label.
+ * The display-name rule of spec §3, the only implementation (the API's `display_name`, the web's
+ * `useDisplayName`). Returns null when the member must show as the generic member label
+ * (suspended or banned); callers translate that label.
  */
 export interface NamedUser {
   first_name: string | null

@@ -3,8 +3,8 @@ import { daysInMonth } from './birth-date.ts'
 
 /**
  * Checks for what members and API clients type, shared by the API's schemas and the web forms
- * (browser and server) so that both refuse the same input with the same field codes. Pure and
- * small: it ships in browser bundles.
+ * (browser and server) so that both refuse the same input. Pure and small: it ships in browser
+ * bundles. The web forms' messages for these checks are in app/utils/form-messages.ts.
  */
 
 // C0 and C1 control characters and DEL. PostgreSQL cannot store NUL in text at all (the query
@@ -60,12 +60,6 @@ export function memberText(schema: z.ZodString, messages: MemberTextMessages, op
 export const memberTextCodes: MemberTextMessages = {
   controlCharacters: 'invalid_characters',
   directionCharacters: 'direction_characters',
-}
-
-/** The web forms' messages for member text (translation keys in `common`). */
-export const memberTextMessages: MemberTextMessages = {
-  controlCharacters: 'validation.invalid_characters',
-  directionCharacters: 'validation.direction_characters',
 }
 
 /**

@@ -1,0 +1,131 @@
+import { z } from 'zod'
+import { queryInteger } from './input-validation.ts'
+import { defaultPerPage, firstPage, maxPerPage } from './limits.ts'
+
+/**
+ * What every resource of the API shares (spec §7, §8): the error body and its codes, the list
+ * envelopes and the paging query. Schemas are made once at module load: zod compiles a schema on
+ * its first use, which costs far more than parsing with it.
+ */
+
+// Errors (spec §8) -----------------------------------------------------------------------------
+
+/**
+ * `error.code` of every error the API answers, by status. Field problems of a 422 come as codes
+ * in `error.fields` (for example `title_required`), listed with each request schema.
+ */
+export const errorCodes = [
+  // 400
+  'invalid_json',
+  'invalid_body',
+  'invalid_query',
+  // 401
+  'unauthorized',
+  // 403
+  'forbidden',
+  'user_suspended',
+  'admin_only',
+  // 404
+  'not_found',
+  // 409
+  'experience_full',
+  'experience_not_full',
+  'experience_past',
+  'experience_canceled',
+  'experience_undated',
+  'already_attending',
+  // 413
+  'payload_too_large',
+  'too_large',
+  // 415
+  'invalid_format',
+  // 422
+  'invalid_input',
+  // 500, 503
+  'internal',
+  'service_unavailable',
+] as const
+export type ErrorCode = (typeof errorCodes)[number]
+
+/** Field name → problem codes, in the order found (`{ title: ['title_required'] }`). */
+export const fieldErrorsSchema = z.record(z.string(), z.array(z.string()))
+export type FieldErrors = z.infer<typeof fieldErrorsSchema>
+
+/** Spec §8: every error answer's body. */
+export const errorBodySchema = z
+  .object({
+    error: z.object({
+      code: z.enum(errorCodes),
+      message: z.string(),
+      fields: fieldErrorsSchema.optional(),
+    }),
+  })
+  .meta({ id: 'Error', description: 'An error: its code, a message in English and, for 422, the problem codes per field.' })
+export type ErrorBody = z.infer<typeof errorBodySchema>
+
+// Lists (spec §7) ------------------------------------------------------------------------------
+
+/** Spec §7: a page of a paged list; the next page is `page + 1` while it is not above `total_pages`. */
+export const pageMetadataSchema = z.object({
+  page: z.number().int().min(1),
+  total_pages: z.number().int().min(0),
+  total_count: z.number().int().min(0),
+})
+export type PageMetadata = z.infer<typeof pageMetadataSchema>
+
+const pages = new WeakMap<z.ZodType, z.ZodType>()
+const lists = new WeakMap<z.ZodType, z.ZodType>()
+const ones = new WeakMap<z.ZodType, z.ZodType>()
+
+function once<S extends z.ZodType>(made: WeakMap<z.ZodType, z.ZodType>, item: z.ZodType, make: () => S): S {
+  let schema = made.get(item) as S | undefined
+  if (!schema) {
+    schema = make()
+    made.set(item, schema)
+  }
+  return schema
+}
+
+/** A paged list of `item`: `{ data: [item, …], metadata: { page, total_pages, total_count } }`. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return once(pages, item, () => z.object({ data: z.array(item), metadata: pageMetadataSchema }))
+}
+export type Page<T> = { data: T[]; metadata: PageMetadata }
+
+/** A list of `item`, unpaged: `{ data: [item, …] }`. */
+export function listOf<T extends z.ZodType>(item: T) {
+  return once(lists, item, () => z.object({ data: z.array(item) }))
+}
+
+/** Spec §7's one-item answer (`GET v1/users/me`: "data list, first item is the user"): `{ data: [item] }`. */
+export function oneOf<T extends z.ZodType>(item: T) {
+  return once(ones, item, () => z.object({ data: z.tuple([item]) }))
+}
+
+// Paging query (spec §7, §9) -------------------------------------------------------------------
+
+/** `page`: from 1, plain decimal digits only (never 0x10, 1e1, ' 2' or +3). */
+export const pageParameter = queryInteger('page_invalid', (page) => page.min(firstPage, 'page_invalid'))
+  .default(firstPage)
+  .meta({ type: 'integer', minimum: firstPage, default: firstPage, description: 'The page, from 1.' })
+
+/** `per_page`: 1 or more, default 20; a number above 50 is read as 50 (the metadata says so). */
+export const perPageParameter = queryInteger('per_page_invalid', (perPage) => perPage.min(1, 'per_page_invalid'))
+  .transform((perPage) => Math.min(perPage, maxPerPage))
+  .default(defaultPerPage)
+  .meta({
+    type: 'integer',
+    minimum: 1,
+    maximum: maxPerPage,
+    default: defaultPerPage,
+    description: `Items per page, at most ${maxPerPage}; a larger number is read as ${maxPerPage}.`,
+  })
+
+/** The paging query of every paged list. */
+export const pageQuerySchema = z.object({ page: pageParameter, per_page: perPageParameter })
+export type PageQuery = z.infer<typeof pageQuerySchema>
+
+/** The metadata of page `page` of `total` items, `perPage` a page. */
+export function pageMetadata(page: number, perPage: number, total: number): PageMetadata {
+  return { page, total_pages: Math.ceil(total / perPage), total_count: total }
+}

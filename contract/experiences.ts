@@ -1,0 +1,230 @@
+import { z } from 'zod'
+import { pageParameter, perPageParameter } from './common.ts'
+import { venueTypes } from './enums.ts'
+import { hasControlCharacters, isCalendarDate, memberText, memberTextCodes, queryDecimal } from './input-validation.ts'
+import {
+  maxAddressLength,
+  maxCapacity,
+  maxDescriptionLength,
+  maxDurationMinutes,
+  maxEmailLength,
+  maxEmailsPerAdd,
+  maxTitleLength,
+  maxUrlLength,
+  minDurationMinutes,
+} from './limits.ts'
+
+/**
+ * Activities (spec §3 "Experience", §7 `v1/experiences`): what the API accepts and answers. The
+ * API validates with these schemas and the web parses its answers with them.
+ */
+
+const nullableString = z.string().nullable()
+const avatar = z.object({ url: z.string() }).nullable()
+
+// Answers ---------------------------------------------------------------------------------------
+
+/** What applies to the signed-in caller; null for anonymous callers. */
+export const experienceViewerSchema = z.object({
+  is_attending: z.boolean(),
+  is_host: z.boolean(),
+  can_manage: z.boolean().meta({ description: 'May edit, cancel, add attendees and see the whole notify list (the host or an admin).' }),
+  waitlist_position: z.number().int().min(1).nullable().meta({ description: 'The place on the notify list, from 1; null when not on it.' }),
+  cancel_is_late: z.boolean().meta({
+    description:
+      'Cancelling a seat now would be late: the activity starts within 12 hours (spec §4), so the no-show fee applies. False for an undated activity.',
+  }),
+})
+export type ExperienceViewer = z.infer<typeof experienceViewerSchema>
+
+export const experienceSchema = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    title: z.string(),
+    description: z.string(),
+    cover_photo: z.object({ url: z.string(), thumbnail_url: nullableString }).nullable(),
+    max_attendees: z.number().int().nullable().meta({ description: 'Capacity; null or 0 means no limit.' }),
+    attendees_count: z.number().int(),
+    is_full: z.boolean(),
+    start_date: nullableString.meta({ description: 'The start (ISO 8601, UTC); null for "Coming soon".' }),
+    end_date: nullableString,
+    timezone: z.string(),
+    venue_type: z.enum(venueTypes),
+    location: z
+      .object({
+        latitude: z.number().nullable(),
+        longitude: z.number().nullable(),
+        formattedAddress: nullableString.meta({ description: 'Signed-in callers only (null otherwise).' }),
+        placeId: nullableString,
+        city: nullableString,
+        region: nullableString,
+      })
+      .nullable()
+      .meta({ description: 'Null for online activities. Anonymous callers get coordinates rounded to 2 decimals.' }),
+    url: nullableString.meta({ description: 'The online activity’s link; signed-in callers only.' }),
+    ticket_url: nullableString,
+    no_show_fee: nullableString.meta({ description: 'Dollars and cents ("5.00"); null when none.' }),
+    is_hostless: z.boolean(),
+    is_premium: z.boolean(),
+    host: z.object({ id: z.string(), display_name: nullableString, avatar }).nullable(),
+    canceled_at: nullableString,
+    is_past: z.boolean(),
+    distance_miles: z.number().nullable(),
+    viewer: experienceViewerSchema.nullable(),
+  })
+  .meta({ id: 'Experience' })
+export type Experience = z.infer<typeof experienceSchema>
+
+/** One attendee of an activity (`GET …/attendees`). */
+export const attendeeSchema = z
+  .object({ id: z.string(), display_name: nullableString, avatar, is_host: z.boolean() })
+  .meta({ id: 'Attendee' })
+export type Attendee = z.infer<typeof attendeeSchema>
+
+/** One entry of the notify list (`GET …/waitlist`). */
+export const waitlistEntrySchema = z
+  .object({ user_id: z.string(), position: z.number().int().min(1), display_name: nullableString, joined_at: z.string() })
+  .meta({ id: 'WaitlistEntry' })
+export type WaitlistEntry = z.infer<typeof waitlistEntrySchema>
+
+/** The outcome of adding members by email, address by address. */
+export const addByEmailsResultSchema = z.object({
+  added: z.array(z.string()),
+  already_attending: z.array(z.string()),
+  not_found: z.array(z.string()),
+  full: z.array(z.string()),
+})
+export type AddByEmailsResult = z.infer<typeof addByEmailsResultSchema>
+
+/** `DELETE …/attendees/{userId}`: the activity as it is now, and whether the cancellation was late. */
+export const cancelAttendanceResponseSchema = z.object({
+  data: z.tuple([experienceSchema]),
+  metadata: z.object({ late_cancellation: z.boolean() }),
+})
+
+// Requests --------------------------------------------------------------------------------------
+
+/** A string that is not member text (links, ids): a control character makes it invalid. */
+const plainString = (code: string) =>
+  z
+    .string({ error: code })
+    .trim()
+    .refine((value) => !hasControlCharacters(value), code)
+const urlField = plainString('url_invalid').max(maxUrlLength, 'url_invalid')
+
+/**
+ * `POST` and `PUT v1/experiences`: create, or change the fields sent. Unknown fields are dropped.
+ * A title of only invisible characters becomes '' and is refused as missing (title_required).
+ * The rules that need the stored activity or the places search (a place that exists, a start in
+ * the future, capacity not below the attendees, the fee's amount) are the API service's.
+ */
+export const experienceInputSchema = z
+  .object({
+    title: memberText(z.string({ error: 'title_required' }).trim(), memberTextCodes).max(maxTitleLength, 'title_too_long').optional(),
+    description: memberText(z.string({ error: 'description_invalid' }).trim(), memberTextCodes, { multiline: true })
+      .max(maxDescriptionLength, 'description_too_long')
+      .nullable()
+      .optional(),
+    start_date: z
+      .string({ error: 'start_date_required' })
+      .trim()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'start_date_required')
+      // 2027-02-30 is no day at all: Date.parse would read it as 2 March.
+      .refine(isCalendarDate, 'start_date_invalid')
+      .optional()
+      .meta({ description: 'The local date in the activity’s time zone (YYYY-MM-DD).' }),
+    start_time: z
+      .string({ error: 'start_time_required' })
+      .trim()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'start_time_required')
+      .optional()
+      .meta({ description: 'The local time (HH:MM, 24-hour), in 5-minute steps.' }),
+    duration_minutes: z
+      .number({ error: 'duration_invalid' })
+      .int('duration_invalid')
+      .min(minDurationMinutes, 'duration_invalid')
+      .max(maxDurationMinutes, 'duration_invalid')
+      .optional(),
+    max_attendees: z
+      .number({ error: 'capacity_positive' })
+      .int('capacity_positive')
+      .positive('capacity_positive')
+      .max(maxCapacity, 'capacity_too_large')
+      .nullable()
+      .optional()
+      .meta({ description: 'Capacity; null for no limit.' }),
+    venue_type: z.enum(venueTypes, { error: 'venue_type_required' }).optional(),
+    place_id: plainString('location_required').max(200, 'location_required').nullable().optional(),
+    formatted_address: memberText(z.string({ error: 'address_invalid' }).trim(), memberTextCodes)
+      .max(maxAddressLength, 'address_too_long')
+      .nullable()
+      .optional(),
+    url: urlField.nullable().optional(),
+    ticket_url: urlField.nullable().optional(),
+    no_show_fee: z
+      .union([z.string(), z.number()], { error: 'currency_invalid' })
+      .nullable()
+      .optional()
+      .meta({ description: 'Dollars, numbers only ("5", "5.00"; at most 9999.99); null or "" for none (currency_invalid otherwise).' }),
+    cover_photo: plainString('cover_photo_invalid').nullable().optional().meta({ description: 'The id of an uploaded `experience_cover` photo.' }),
+    is_hostless: z.boolean({ error: 'boolean_invalid' }).optional().meta({ description: 'Admins only (admin_only otherwise).' }),
+    is_premium: z.boolean({ error: 'boolean_invalid' }).optional().meta({ description: 'Admins only (admin_only otherwise).' }),
+  })
+  .meta({ id: 'ExperienceInput' })
+export type ExperienceInput = z.infer<typeof experienceInputSchema>
+
+const isoInstant = z.iso.datetime({ offset: true, error: 'date_invalid' })
+
+/** `GET v1/experiences`: upcoming and past activities, filtered. */
+export const experienceListQuerySchema = z.object({
+  page: pageParameter,
+  per_page: perPageParameter,
+  'start_date[gte]': isoInstant.optional(),
+  'start_date[lte]': isoInstant.optional(),
+  'start_date[not]': z.literal('null', { error: 'filter_invalid' }).optional().meta({ description: '`null` leaves out undated activities.' }),
+  'distance[lte]': queryDecimal('distance_invalid', (miles) => miles.positive('distance_invalid').max(5000, 'distance_invalid'))
+    .optional()
+    .meta({ type: 'number', exclusiveMinimum: 0, maximum: 5000, description: 'Miles from the origin (`latitude`/`longitude`, or the caller’s place).' }),
+  latitude: queryDecimal('latitude_invalid', (degrees) => degrees.min(-90, 'latitude_invalid').max(90, 'latitude_invalid'))
+    .optional()
+    .meta({ type: 'number', minimum: -90, maximum: 90 }),
+  longitude: queryDecimal('longitude_invalid', (degrees) => degrees.min(-180, 'longitude_invalid').max(180, 'longitude_invalid'))
+    .optional()
+    .meta({ type: 'number', minimum: -180, maximum: 180 }),
+  venue_type: z.enum(venueTypes, { error: 'venue_type_invalid' }).optional(),
+})
+export type ExperienceListQuery = z.infer<typeof experienceListQuerySchema>
+
+/** `GET v1/experiences/{idOrSlug}`: JSON, or an iCalendar file. */
+export const experienceDetailQuerySchema = z.object({ format: z.enum(['json', 'ical'], { error: 'format_invalid' }).optional() })
+
+/** `GET v1/users/{id}/experiences`: a member's activities. */
+export const userExperiencesQuerySchema = z.object({
+  type: z.enum(['upcoming', 'past'], { error: 'type_invalid' }).default('upcoming'),
+  hosting: z.enum(['true', 'false'], { error: 'hosting_invalid' }).optional().meta({ description: '`true`: only those the member hosts.' }),
+  page: pageParameter,
+  per_page: perPageParameter,
+})
+export type UserExperiencesQuery = z.infer<typeof userExperiencesQuerySchema>
+
+/** `GET …/attendees`: a page of attendees, or (`format=csv`, host or admin) the CSV file. */
+export const attendeesQuerySchema = z.object({
+  page: pageParameter,
+  per_page: perPageParameter,
+  format: z.enum(['json', 'csv'], { error: 'format_invalid' }).optional(),
+})
+
+/** `GET …/waitlist`. */
+export const waitlistQuerySchema = z.object({ page: pageParameter, per_page: perPageParameter })
+
+/** `POST …/attendees`: who takes the seat (the caller; admins may seat anyone). */
+export const attendBodySchema = z.object({ user_id: z.uuid({ error: 'user_id_invalid' }) })
+
+/** `POST …/attendees/create-by-emails`. */
+export const addByEmailsBodySchema = z.object({
+  emails: z
+    .array(plainString('email_invalid').toLowerCase().max(maxEmailLength, 'email_invalid'), { error: 'emails_required' })
+    .min(1, 'emails_required')
+    .max(maxEmailsPerAdd, 'too_many_emails'),
+})

@@ -1,0 +1,85 @@
+import { z } from 'zod'
+import { genders, joinReasons, languages, userStates } from './enums.ts'
+import { memberText, memberTextCodes } from './input-validation.ts'
+import { maxNameLength, maxPhoneLength } from './limits.ts'
+
+/** Members (spec §3 "User", §7 `v1/users`): what the API accepts and answers. */
+
+const nullableString = z.string().nullable()
+
+/** The signed-in member (`GET v1/users/me`, spec §3). */
+export const userSchema = z
+  .object({
+    id: z.string(),
+    stream_id: z.string(),
+    slug: z.string(),
+    email: nullableString,
+    phone: nullableString.meta({ description: 'E.164.' }),
+    formatted_phone: nullableString.meta({ description: 'US national format (international for other countries).' }),
+    first_name: nullableString,
+    last_name: nullableString,
+    name: nullableString,
+    formatted_name: nullableString,
+    display_name: nullableString.meta({ description: 'Spec §3 display-name rule; null shows as the generic member label.' }),
+    dob: nullableString.meta({ description: 'YYYY-MM-DD.' }),
+    age: z.number().int().nullable(),
+    gender: z.enum(genders).nullable(),
+    join_reasons: z.array(z.enum(joinReasons)),
+    avatar: z.object({ url: z.string() }).nullable(),
+    admin: z.boolean(),
+    banned: z.boolean(),
+    is_suspended: z.boolean(),
+    state: z.enum(userStates),
+    lat: z.number().nullable(),
+    long: z.number().nullable(),
+    city: nullableString,
+    locale: z.enum(languages).nullable(),
+    onboarded: z.boolean(),
+    created_at: z.string(),
+    stream_token: nullableString,
+  })
+  .meta({ id: 'User' })
+export type User = z.infer<typeof userSchema>
+
+/**
+ * Another member (`GET users/{id}`): anonymous callers get `id`, `slug` and `display_name`
+ * only (for referral banners); signed-in callers get the rest too. No contact details, no
+ * birth date.
+ */
+export const publicUserSchema = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    display_name: nullableString,
+    first_name: nullableString.optional(),
+    avatar: z.object({ url: z.string() }).nullable().optional(),
+    city: nullableString.optional(),
+    age: z.number().int().nullable().optional(),
+    is_suspended: z.boolean().optional(),
+    created_at: z.string().optional(),
+  })
+  .meta({ id: 'PublicUser' })
+export type PublicUser = z.infer<typeof publicUserSchema>
+
+/** A name: one that only invisible characters make up counts as missing (`required`). */
+const nameField = memberText(z.string().trim(), memberTextCodes).min(1, 'required').max(maxNameLength, 'too_long')
+
+/** `PUT v1/users/me`: the fields a member may change on their own record; others are ignored. */
+export const updateMeSchema = z
+  .object({
+    first_name: nameField.optional(),
+    last_name: nameField.optional(),
+    gender: z.enum(genders).nullable().optional(),
+    join_reasons: z.array(z.enum(joinReasons)).max(joinReasons.length).optional(),
+    phone: z
+      .string()
+      .trim()
+      .max(maxPhoneLength, 'invalid_phone')
+      .nullable()
+      .optional()
+      .meta({ description: 'Parsed as US and saved in E.164 (invalid_phone otherwise); null or "" removes it.' }),
+    locale: z.enum(languages).optional(),
+    onboarded: z.literal(true).optional(),
+  })
+  .meta({ id: 'UserUpdate' })
+export type UpdateMe = z.infer<typeof updateMeSchema>
