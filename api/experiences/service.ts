@@ -4,7 +4,7 @@ import { z } from 'zod'
 import type { DB } from '../db/database.ts'
 import type { Database, Experience, User } from '../db/schema.ts'
 import type { Env } from '../env.ts'
-import { ApiProblem, problems } from '../http/errors.ts'
+import { problems } from '../http/errors.ts'
 import { isLookupKey } from '../http/params.ts'
 import { isUuid } from '../http/request.ts'
 import {
@@ -17,6 +17,8 @@ import {
 } from '#contract/input-validation.ts'
 import { isValidTimeZone, zonedParts, zonedTimeToUtc } from '#contract/zoned-time.ts'
 import { displayName } from '#contract/display-name.ts'
+import { visibleMembers } from '../policy/members.ts'
+import { can, isHostOf, requirePermission } from '../policy/permissions.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Dependencies
@@ -192,15 +194,17 @@ export async function getExperience(db: DB | Trx, idOrSlug: string) {
  */
 export async function getReadableExperience(db: DB | Trx, idOrSlug: string, caller: User | null) {
   const experience = await getExperience(db, idOrSlug)
-  if (experience.canceled_at && !(await canReadCancelled(db, experience, caller))) {
-    throw problems.notFound('Experience not found')
-  }
+  const readable = experience.canceled_at ? await canReadCancelled(db, experience, caller) : can(caller, 'read:experience')
+  if (!readable) throw problems.notFound('Experience not found')
   return experience
 }
 
 async function canReadCancelled(db: DB | Trx, experience: Experience, caller: User | null) {
+  // The seat is looked up only when hosting or admin rights do not already answer.
+  if (can(caller, 'read:experience:canceled', experience)) return true
   if (!caller) return false
-  return canManage(experience, caller) || (await holdsSeat(db, experience.id, caller.id))
+  const holds_seat = await holdsSeat(db, experience.id, caller.id)
+  return can(caller, 'read:experience:canceled', { host_id: experience.host_id, holds_seat })
 }
 
 /** Whether `userId` holds a seat at the activity (cancelling an activity keeps its seats). */
@@ -220,15 +224,6 @@ async function lockExperience(trx: Trx, id: string) {
   return experience
 }
 
-export function canManage(experience: Pick<Experience, 'host_id'>, caller: User | null) {
-  return Boolean(caller && (caller.is_admin || (experience.host_id !== null && experience.host_id === caller.id)))
-}
-
-function requireManager(experience: Experience, caller: User) {
-  if (!canManage(experience, caller)) throw problems.forbidden('Only the host or an admin can do this.')
-}
-
-const adminOnly = () => new ApiProblem(403, 'admin_only', 'Only admins can change this.')
 const canceledProblem = () => problems.conflict('experience_canceled', 'This activity has been cancelled.')
 const pastProblem = () => problems.conflict('experience_past', 'This activity has already started.')
 const fullProblem = () =>
@@ -321,7 +316,7 @@ export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], 
     const host = row.host_id ? hostById.get(row.host_id) : undefined
     const cover = row.cover_media_id ? coverById.get(row.cover_media_id) : undefined
     const signedIn = caller !== null
-    const isHost = signedIn && row.host_id === caller.id
+    const details = can(caller, 'read:experience:details')
     return {
       id: row.id,
       slug: row.slug,
@@ -341,14 +336,14 @@ export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], 
         row.venue_type === 'online'
           ? null
           : {
-              latitude: signedIn ? row.latitude : round2(row.latitude),
-              longitude: signedIn ? row.longitude : round2(row.longitude),
-              formattedAddress: signedIn ? row.formatted_address : null,
+              latitude: details ? row.latitude : round2(row.latitude),
+              longitude: details ? row.longitude : round2(row.longitude),
+              formattedAddress: details ? row.formatted_address : null,
               placeId: row.place_id,
               city: row.city,
               region: row.region,
             },
-      url: signedIn ? row.url : null,
+      url: details ? row.url : null,
       ticket_url: row.ticket_url,
       no_show_fee: centsToFee(row.no_show_fee_cents),
       is_hostless: row.is_hostless,
@@ -367,8 +362,8 @@ export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], 
       viewer: signedIn
         ? {
             is_attending: viewerState?.is_attending ?? false,
-            is_host: isHost,
-            can_manage: canManage(row, caller),
+            is_host: isHostOf(caller, row),
+            can_manage: can(caller, 'update:experience', row),
             waitlist_position: viewerState?.waitlist_position ?? null,
           }
         : null,
@@ -541,7 +536,7 @@ export async function listUserExperiences(
   query: z.infer<typeof userExperiencesQuerySchema>,
 ) {
   if (!isUuid(userId)) throw problems.notFound('User not found')
-  if (caller.id !== userId && !caller.is_admin) throw problems.forbidden('You can only see your own activities.')
+  requirePermission(caller, 'read:user:experiences', { id: userId })
   const perPage = Math.min(query.per_page, MAX_PER_PAGE)
   const now = new Date()
   const membership =
@@ -644,7 +639,7 @@ async function resolveColumns(deps: ExperienceDeps, caller: User, input: Experie
   for (const flag of ['is_hostless', 'is_premium'] as const) {
     const value = input[flag]
     if (value === undefined) continue
-    if (value !== (current?.[flag] ?? false) && !caller.is_admin) throw adminOnly()
+    if (value !== (current?.[flag] ?? false)) requirePermission(caller, 'update:experience:flags')
     columns[flag] = value
   }
 
@@ -721,7 +716,7 @@ async function resolveColumns(deps: ExperienceDeps, caller: User, input: Experie
             .where('id', '=', input.cover_photo)
             .executeTakeFirst()
         : undefined
-      if (!media || media.target !== 'experience_cover' || (media.owner_id !== caller.id && !caller.is_admin)) {
+      if (!media || media.target !== 'experience_cover' || !can(caller, 'use:media', media)) {
         fail('cover_photo', 'cover_photo_invalid')
       } else columns.cover_media_id = media.id
     }
@@ -756,6 +751,7 @@ async function resolveColumns(deps: ExperienceDeps, caller: User, input: Experie
 }
 
 export async function createExperience(deps: ExperienceDeps, caller: User, input: ExperienceInput) {
+  requirePermission(caller, 'create:experience')
   const columns = await resolveColumns(deps, caller, input, null)
   const created = await deps.db
     .insertInto('experiences')
@@ -773,7 +769,7 @@ export async function createExperience(deps: ExperienceDeps, caller: User, input
 
 export async function updateExperience(deps: ExperienceDeps, caller: User, idOrSlug: string, input: ExperienceInput) {
   const found = await getExperience(deps.db, idOrSlug)
-  requireManager(found, caller)
+  requirePermission(caller, 'update:experience', found)
   if (found.canceled_at) throw canceledProblem()
   const updated = await deps.db.transaction().execute(async (trx) => {
     const current = await lockExperience(trx, found.id)
@@ -799,7 +795,7 @@ export async function updateExperience(deps: ExperienceDeps, caller: User, idOrS
 /** Organizer cancel: final; every attendee gets an `experience.canceled` notification. */
 export async function cancelExperience(db: DB, caller: User, idOrSlug: string) {
   const found = await getExperience(db, idOrSlug)
-  requireManager(found, caller)
+  requirePermission(caller, 'delete:experience', found)
   if (found.canceled_at) return
   await db.transaction().execute(async (trx) => {
     const current = await lockExperience(trx, found.id)
@@ -900,12 +896,12 @@ function checkOpen(experience: Experience) {
 }
 
 export async function attend(db: DB, caller: User, idOrSlug: string, userId: string) {
-  if (userId !== caller.id && !caller.is_admin) throw problems.forbidden('You can only sign yourself up.')
+  requirePermission(caller, 'create:attendance', { user_id: userId })
   const experience = await getExperience(db, idOrSlug)
   checkOpen(experience)
   if (userId !== caller.id) {
-    const target = await db.selectFrom('users').select(['id', 'state']).where('id', '=', userId).executeTakeFirst()
-    if (!target || target.state === 'deleted') throw problems.notFound('User not found')
+    const target = await db.selectFrom('users').select('id').where('id', '=', userId).where(visibleMembers()).executeTakeFirst()
+    if (!target) throw problems.notFound('User not found')
   }
   await db.transaction().execute(async (trx) => {
     // A full activity throws, which rolls the attendee row back with the transaction.
@@ -919,9 +915,7 @@ export async function cancelAttendance(db: DB, caller: User, idOrSlug: string, u
   const experience = await getExperience(db, idOrSlug)
   // Not an id at all (a NUL byte, a name): nobody is attending under it.
   if (!isUuid(userId)) throw problems.notFound('This member is not attending.')
-  if (userId !== caller.id && !canManage(experience, caller)) {
-    throw problems.forbidden('Only the member, the host or an admin can cancel this seat.')
-  }
+  requirePermission(caller, 'delete:attendance', { user_id: userId, experience })
   if (experience.canceled_at) throw canceledProblem()
   if (hasStarted(experience, Date.now())) throw pastProblem()
   const late = await db.transaction().execute(async (trx) => {
@@ -965,12 +959,12 @@ export const addByEmailsSchema = z.object({
 
 export async function addAttendeesByEmail(db: DB, caller: User, idOrSlug: string, emails: string[]) {
   const experience = await getExperience(db, idOrSlug)
-  requireManager(experience, caller)
+  requirePermission(caller, 'add:attendees', experience)
   checkOpen(experience)
   const result = { added: [] as string[], already_attending: [] as string[], not_found: [] as string[], full: [] as string[] }
   const unique = [...new Set(emails.filter(Boolean))]
   const users = unique.length
-    ? await db.selectFrom('users').select(['id', 'email']).where('email', 'in', unique).where('state', '<>', 'deleted').execute()
+    ? await db.selectFrom('users').select(['id', 'email']).where('email', 'in', unique).where(visibleMembers()).execute()
     : []
   const idByEmail = new Map(users.map((user) => [String(user.email).toLowerCase(), user.id]))
   for (const email of unique) {
@@ -994,6 +988,7 @@ export const pageQuerySchema = z.object({
 })
 
 export async function listAttendees(db: DB, caller: User, idOrSlug: string, page: number, perPageInput: number) {
+  requirePermission(caller, 'read:attendees')
   const experience = await getReadableExperience(db, idOrSlug, caller)
   const perPage = Math.min(perPageInput, MAX_PER_PAGE)
   const [rows, count] = await Promise.all([
@@ -1013,15 +1008,18 @@ export async function listAttendees(db: DB, caller: User, idOrSlug: string, page
         'm.storage_key as avatar_key',
       ])
       .where('a.experience_id', '=', experience.id)
+      .where(visibleMembers('u'))
       .orderBy('a.created_at')
       .orderBy('u.id')
       .limit(perPage)
       .offset((page - 1) * perPage)
       .execute(),
     db
-      .selectFrom('experience_attendees')
+      .selectFrom('experience_attendees as a')
+      .innerJoin('users as u', 'u.id', 'a.user_id')
       .select(sql<number>`count(*)::int`.as('count'))
-      .where('experience_id', '=', experience.id)
+      .where('a.experience_id', '=', experience.id)
+      .where(visibleMembers('u'))
       .executeTakeFirstOrThrow(),
   ])
   return {
@@ -1043,12 +1041,13 @@ function csvCell(value: string) {
 
 export async function attendeesCsv(db: DB, caller: User, idOrSlug: string) {
   const experience = await getReadableExperience(db, idOrSlug, caller)
-  requireManager(experience, caller)
+  requirePermission(caller, 'export:attendees', experience)
   const rows = await db
     .selectFrom('experience_attendees as a')
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .select(['u.first_name', 'u.last_name', 'u.formatted_name', 'u.name', 'u.email', 'u.phone', 'a.created_at'])
     .where('a.experience_id', '=', experience.id)
+    .where(visibleMembers('u'))
     .orderBy('a.created_at')
     .execute()
   const lines = [['name', 'email', 'phone', 'joined_at']]
@@ -1063,6 +1062,7 @@ export async function attendeesCsv(db: DB, caller: User, idOrSlug: string) {
 // Notify list
 
 export async function joinWaitlist(db: DB, caller: User, idOrSlug: string) {
+  requirePermission(caller, 'join:waitlist')
   const experience = await getExperience(db, idOrSlug)
   checkOpen(experience)
   if (await holdsSeat(db, experience.id, caller.id)) throw problems.conflict('already_attending', 'You are already attending this activity.')
@@ -1106,7 +1106,7 @@ export async function listWaitlist(db: DB, caller: User, idOrSlug: string, page:
     display_name: displayName(row),
     joined_at: row.created_at.toISOString(),
   }))
-  if (canManage(experience, caller)) {
+  if (can(caller, 'read:waitlist', experience)) {
     return {
       data: all.slice((page - 1) * perPage, page * perPage),
       metadata: pageMetadata(page, perPage, all.length),
@@ -1158,8 +1158,9 @@ export async function experienceIcal(env: Env, db: DB, caller: User | null, idOr
   const pageUrl = `${env.PUBLIC_URL}/activities/${experience.id}`
   const cityLine = [experience.city, experience.region].filter(Boolean).join(', ')
   let location: string
-  if (experience.venue_type === 'online') location = caller && experience.url ? experience.url : 'Online'
-  else location = (caller ? experience.formatted_address : null) || cityLine
+  const details = can(caller, 'read:experience:details')
+  if (experience.venue_type === 'online') location = details && experience.url ? experience.url : 'Online'
+  else location = (details ? experience.formatted_address : null) || cityLine
   const description = [experience.description, pageUrl].filter(Boolean).join('\n\n')
   const lines = [
     'BEGIN:VCALENDAR',
@@ -1175,7 +1176,7 @@ export async function experienceIcal(env: Env, db: DB, caller: User | null, idOr
     `SUMMARY:${icalText(experience.title)}`,
     `DESCRIPTION:${icalText(description)}`,
     ...(location ? [`LOCATION:${icalText(location)}`] : []),
-    ...(experience.venue_type === 'in_person' && experience.latitude !== null && experience.longitude !== null && caller
+    ...(experience.venue_type === 'in_person' && experience.latitude !== null && experience.longitude !== null && details
       ? [`GEO:${experience.latitude};${experience.longitude}`]
       : []),
     `URL:${pageUrl}`,

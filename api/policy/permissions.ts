@@ -34,6 +34,11 @@ export type MediaResource = { owner_id: string | null; target?: MediaTable['targ
 
 const isHost = (caller: Member, experience: ExperienceResource) =>
   experience.host_id !== null && experience.host_id === caller.id
+
+/** Whether the caller hosts the activity: a fact shown to the viewer (`viewer.is_host`), not a permission. */
+export function isHostOf(caller: Caller, experience: ExperienceResource) {
+  return caller !== null && isHost(caller, experience)
+}
 const isSelf = (caller: Member, member: MemberResource) => member.id === caller.id
 const isOwner = (caller: Member, media: MediaResource) => media.owner_id !== null && media.owner_id === caller.id
 
@@ -55,7 +60,7 @@ const ownership = {
   /** The whole notify list (others see only their own entry). */
   'read:waitlist': isHost,
   /** Take a seat: one's own, or (any) for someone else. */
-  'create:attendance': (caller: Member, seat: SeatResource) => seat.user_id === caller.id,
+  'create:attendance': (caller: Member, seat: Pick<SeatResource, 'user_id'>) => seat.user_id === caller.id,
   /** Give up a seat: one's own, or any seat at an activity one hosts. */
   'delete:attendance': (caller: Member, seat: SeatResource) =>
     seat.user_id === caller.id || isHost(caller, seat.experience),
@@ -86,7 +91,6 @@ const plainActions = [
   /** The rest of another member's public profile (city, age, photo). */
   'read:user:profile',
   'create:media',
-  'read:places',
   'create:report',
   /** Later (moderation, admin): read and resolve reports; act as another member. */
   'review:reports',
@@ -105,7 +109,7 @@ type ActionArgs<A extends Action> = A extends OwnedAction ? [resource: ResourceO
 
 export type Role = 'anonymous' | 'member' | 'admin'
 
-const anonymous = ['read:experience', 'read:user', 'read:places'] as const satisfies Permission[]
+const anonymous = ['read:experience', 'read:user'] as const satisfies Permission[]
 const member = [
   ...anonymous,
   'read:experience:details',
