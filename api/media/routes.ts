@@ -1,18 +1,15 @@
 import type { Context, Hono } from 'hono'
 import { z } from 'zod'
 import type { ApiEnv } from '../app.ts'
-import type { Selectable } from 'kysely'
-import type { MediaTable, User } from '../db/schema.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
 import type { OpenApiRegistry } from '../http/openapi.ts'
-import { parseJson, requireCaller, validate, isUuid } from '../http/request.ts'
-import { MAX_UPLOAD_BYTES, processImage, tooLarge } from './images.ts'
-import { isValidMediaKey, newMediaKeys, type MediaStorage, type MediaTarget } from './storage.ts'
+import { parseJson, requireCaller, validate } from '../http/request.ts'
+import type { MediaTarget } from './storage.ts'
+import { MAX_UPLOAD_BYTES, tooLarge } from './images.ts'
+import { duplicateCover, readPhoto, uploadPhoto, type MediaDeps } from './service.ts'
 
-type Media = Selectable<MediaTable>
-
-function mediaStorage(c: Context<ApiEnv>): MediaStorage {
-  return c.var.services.media
+function deps(c: Context<ApiEnv>): MediaDeps {
+  return { db: c.var.services.db, storage: c.var.services.media }
 }
 
 /** Room for the multipart boundaries, part headers and the `target` field around the file. */
@@ -48,17 +45,6 @@ const mediaList = z.object({
   ),
 })
 
-export function serializeMedia(storage: MediaStorage, media: Media) {
-  return {
-    id: media.id,
-    target: media.target,
-    url: storage.publicUrl(media.storage_key),
-    thumbnail_url: media.thumbnail_key ? storage.publicUrl(media.thumbnail_key) : null,
-    width: media.width,
-    height: media.height,
-  }
-}
-
 export function mediaRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
   registry.add({
     method: 'post',
@@ -87,23 +73,8 @@ export function mediaRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
     const file = form.get('file')
     if (!file || typeof file === 'string') throw problems.invalid({ file: ['required'] })
     if (file.size > MAX_UPLOAD_BYTES) throw tooLarge()
-    // The declared name and type are ignored: processImage goes by the bytes.
-    const image = await processImage(new Uint8Array(await file.arrayBuffer()), target)
-
-    const storage = mediaStorage(c)
-    const keys = newMediaKeys(target, image.main.contentType)
-    await storage.put(keys.key, image.main.bytes, image.main.contentType)
-    await storage.put(keys.thumbnailKey, image.thumbnail.bytes, image.thumbnail.contentType)
-    const media = await insertMedia(c, caller, {
-      target,
-      storage_key: keys.key,
-      thumbnail_key: keys.thumbnailKey,
-      mime_type: image.main.contentType,
-      width: image.main.width,
-      height: image.main.height,
-      bytes: image.main.bytes.byteLength,
-    })
-    return c.json({ data: [serializeMedia(storage, media)] })
+    const media = await uploadPhoto(deps(c), caller, target, new Uint8Array(await file.arrayBuffer()))
+    return c.json({ data: [media] })
   })
 
   registry.add({
@@ -120,40 +91,7 @@ export function mediaRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
   app.post('/v1/medias/duplicate', async (c) => {
     const caller = requireCaller(c)
     const { experience_id: experienceId } = await parseJson(c, duplicateSchema)
-    if (!isUuid(experienceId)) throw problems.notFound('Activity not found')
-    const { db } = c.var.services
-    const experience = await db
-      .selectFrom('experiences')
-      .select(['cover_media_id', 'host_id', 'canceled_at'])
-      .where('id', '=', experienceId)
-      .executeTakeFirst()
-    // A cancelled activity is visible to its host only.
-    if (!experience || (experience.canceled_at && experience.host_id !== caller.id)) {
-      throw problems.notFound('Activity not found')
-    }
-    const cover = experience.cover_media_id
-      ? await db
-          .selectFrom('media')
-          .selectAll()
-          .where('id', '=', experience.cover_media_id)
-          .executeTakeFirst()
-      : undefined
-    if (!cover) throw problems.notFound('This activity has no cover photo')
-
-    const storage = mediaStorage(c)
-    const keys = newMediaKeys(cover.target, cover.mime_type)
-    await storage.copy(cover.storage_key, keys.key)
-    if (cover.thumbnail_key) await storage.copy(cover.thumbnail_key, keys.thumbnailKey)
-    const media = await insertMedia(c, caller, {
-      target: cover.target,
-      storage_key: keys.key,
-      thumbnail_key: cover.thumbnail_key ? keys.thumbnailKey : null,
-      mime_type: cover.mime_type,
-      width: cover.width,
-      height: cover.height,
-      bytes: cover.bytes,
-    })
-    return c.json({ data: [serializeMedia(storage, media)] })
+    return c.json({ data: [await duplicateCover(deps(c), caller, experienceId)] })
   })
 
   // The photo files themselves, for local storage and private buckets (publicUrl points here).
@@ -173,29 +111,16 @@ export function mediaRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
     } catch {
       throw problems.notFound()
     }
-    if (!isValidMediaKey(key)) throw problems.notFound()
-    const object = await mediaStorage(c).get(key)
-    if (!object) throw problems.notFound()
+    const object = await readPhoto(deps(c), c.var.caller, key)
     return c.body(object.body as Uint8Array<ArrayBuffer>, 200, {
       'content-type': object.contentType,
       'content-length': String(object.body.byteLength),
-      'cache-control': 'public, max-age=31536000, immutable',
+      // A private photo (ID verification) is never kept by a shared cache.
+      'cache-control': object.isPrivate ? 'private, no-store' : 'public, max-age=31536000, immutable',
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'",
     })
   })
-}
-
-async function insertMedia(
-  c: Context<ApiEnv>,
-  caller: User,
-  values: Omit<Media, 'id' | 'owner_id' | 'created_at'>,
-): Promise<Media> {
-  return c.var.services.db
-    .insertInto('media')
-    .values({ ...values, owner_id: caller.id })
-    .returningAll()
-    .executeTakeFirstOrThrow()
 }
 
 /**
