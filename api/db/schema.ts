@@ -333,6 +333,8 @@ export interface NotificationsTable {
   type: string
   data: JsonWithDefault<JsonObject>
   seen_at: NullableTimestamp
+  /** When the delivery job ran (migration 0003). */
+  delivered_at: NullableTimestamp
   created_at: CreatedAt
 }
 
