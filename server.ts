@@ -195,7 +195,6 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
         clientAddress: req.ip ?? '',
         peerAddress: req.socket.remoteAddress ?? '',
         services,
-        cache: new Map(),
       }
       return context as unknown as AppLoadContext
     },

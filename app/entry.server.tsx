@@ -19,8 +19,7 @@ const handleRequest: HandleDocumentRequestFunction = async (
   loadContext: AppLoadContext,
 ) => {
   const rootData = remixContext.staticHandlerContext.loaderData.root as { language?: string } | undefined
-  const cached = loadContext.cache.get('language')
-  const language = isLanguage(rootData?.language) ? rootData.language : isLanguage(cached) ? cached : fallbackLanguage
+  const language = isLanguage(rootData?.language) ? rootData.language : (loadContext.language ?? fallbackLanguage)
   const i18n = await createI18nInstance(language)
   const nonce = loadContext.cspNonce
   const readyEvent = isbot(request.headers.get('user-agent')) ? 'onAllReady' : 'onShellReady'

@@ -44,18 +44,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { toast, clear } = await takeToast(request, context)
   const headers = new Headers()
   if (clear) headers.append('Set-Cookie', clear)
-  if (context.cache.get('sessionRenewed') && !context.cache.get('sessionEnded')) {
+  if (context.sessionRenewed && !context.sessionEnded) {
     // Activity extends the session cookie: members stay signed in for 30 days of use.
     headers.append('Set-Cookie', await commitSession(await getSession(request, context), context))
   }
-  if (context.cache.get('sessionEnded')) {
+  if (context.sessionEnded) {
     headers.append('Set-Cookie', await destroySession(await getSession(request, context), context))
   }
   const t = await getT(request, context)
   return data(
     {
       brand: t('brand'),
-      titlePrefix: context.cache.get('formError') ? `${t('form.errorTitlePrefix')} ` : '',
+      titlePrefix: context.formError ? `${t('form.errorTitlePrefix')} ` : '',
       language,
       user,
       suspended: auth.status === 'suspended',

@@ -1,8 +1,8 @@
 import { serve, type ServerType } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { z } from 'zod'
-import { ApiError, createApiClient } from '#app/utils/api.server.ts'
+import { createApi } from '#app/utils/api/clients.server.ts'
+import { ApiError } from '#app/utils/api.server.ts'
 import { createApiHarness, createUser, type ApiHarness } from './api-harness.ts'
 import { createTestDatabase, type TestDatabase } from './db.ts'
 
@@ -30,11 +30,11 @@ afterAll(async () => {
 })
 
 function client(token: string | null) {
-  return createApiClient({
+  return createApi({
     apiFetch: (request) => fetch(request),
     baseUrl,
     getToken: () => Promise.resolve(token),
-    language: 'nl',
+    language: () => 'nl',
     requestId: 'over-http',
   })
 }
@@ -43,17 +43,16 @@ describe('the web client against the API served alone', () => {
   it('reads the signed-in member and writes their profile over HTTP', async () => {
     const user = await createUser(database.db, { first_name: 'Els' })
     const me = client(await api.signToken(user.id))
-    const schema = z.object({ data: z.array(z.object({ id: z.string(), first_name: z.string().nullable() })) })
-    expect((await me.get('v1/users/me', { schema })).data[0]).toMatchObject({ id: user.id, first_name: 'Els' })
-    await me.put('v1/users/me', { body: { first_name: 'Elsje' } })
-    expect((await me.get('v1/users/me', { schema })).data[0]?.first_name).toBe('Elsje')
+    expect(await me.users.me()).toMatchObject({ id: user.id, first_name: 'Els' })
+    await me.users.updateMe({ first_name: 'Elsje' })
+    expect((await me.users.me()).first_name).toBe('Elsje')
   })
 
   it('lists activities anonymously and refuses member-only calls with 401', async () => {
     const anonymous = client(null)
-    const list = await anonymous.get('v1/experiences', { schema: z.object({ data: z.array(z.unknown()), metadata: z.object({ page: z.number() }) }) })
+    const list = await anonymous.experiences.list({ page: 1, perPage: 12, from: new Date().toISOString() })
     expect(list.metadata.page).toBe(1)
-    const error = await anonymous.get('v1/users/me').catch((caught: unknown) => caught)
+    const error = await anonymous.users.me().catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(ApiError)
     expect((error as ApiError).status).toBe(401)
     expect((error as ApiError).message).toBe('Unauthorized')

@@ -108,7 +108,7 @@ export function testWebServices(api: ApiHarness, db: Kysely<Database>, overrides
 
 /** A request's load context as server.ts builds it; `overrides` set the addresses and so on. */
 export function testContext(services: WebServices, overrides: Partial<RequestContext> = {}): AppLoadContext {
-  const context: RequestContext = { cspNonce: 'n', requestId: 'test', clientAddress: '127.0.0.1', peerAddress: '127.0.0.1', services, cache: new Map(), ...overrides }
+  const context: RequestContext = { cspNonce: 'n', requestId: 'test', clientAddress: '127.0.0.1', peerAddress: '127.0.0.1', services, ...overrides }
   return context as unknown as AppLoadContext
 }
 

@@ -102,7 +102,6 @@ describe('Auth0 configuration', () => {
 
   it('sends the web app to Auth0 for sign-in and renews tokens at its token endpoint', async () => {
     const context = {
-      cache: new Map(),
       services: {
         config: {
           publicUrl: 'http://localhost:3999',

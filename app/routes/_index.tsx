@@ -1,12 +1,9 @@
 import { createCookie, data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { z } from 'zod'
 import { ExperienceCard } from '#app/components/experience-card.tsx'
 import { GuessedPlace } from '#app/components/guessed-place.tsx'
-import { pageOf } from '#app/utils/api.server.ts'
 import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
-import { experienceSchema } from '#app/utils/experience-schema.ts'
 import { placeFromAddress } from '#app/utils/explore.server.ts'
 import { ignoreUnlessUnavailable, unavailableOnServerError } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
@@ -19,8 +16,6 @@ export const handle = { i18n: ['common', 'home', 'activities'] }
 /** Who invited the visitor (spec §2 referral banner), kept for the sign-up that may follow. */
 const referralCookie = createCookie('ref', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 30 * 24 * 60 * 60 })
 
-const referrerSchema = z.object({ display_name: z.string().nullable() })
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request, context)
   const api = getApi(request, context)
@@ -28,28 +23,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const ref = new URL(request.url).searchParams.get('ref') ?? ((await referralCookie.parse(request.headers.get('Cookie'))) as string | null)
   const referrer =
     !user && ref && /^[\w-]{1,80}$/.test(ref)
-      ? await api
-          .get(`users/${encodeURIComponent(ref)}`, { schema: referrerSchema })
-          .then((profile) => profile.display_name, ignoreUnlessUnavailable)
+      ? await api.users.profile(ref).then((profile) => profile.display_name, ignoreUnlessUnavailable)
       : null
   const now = new Date().toISOString()
   const saved = user?.lat != null && user.long != null ? { latitude: user.lat, longitude: user.long } : null
   const guess = saved ? null : await placeFromAddress(request, context)
   const origin = saved ?? (guess ? { latitude: guess.latitude, longitude: guess.longitude } : null)
   const [mine, nearby] = await Promise.all([
-    user
-      ? api.get(`v1/users/${user.id}/experiences`, { query: { type: 'upcoming', page: 1 }, schema: pageOf(experienceSchema) })
-      : Promise.resolve(null),
-    api.get('v1/experiences', {
-      query: {
-        page: 1,
-        per_page: 6,
-        'start_date[gte]': now,
-        'start_date[not]': 'null',
-        ...(origin ? { 'distance[lte]': 25, ...origin } : {}),
-      },
-      schema: pageOf(experienceSchema),
-    }),
+    user ? api.users.experiences(user.id, { type: 'upcoming', page: 1 }) : Promise.resolve(null),
+    api.experiences.list({ page: 1, perPage: 6, from: now, datedOnly: true, ...(origin ? { near: { ...origin, miles: 25 } } : {}) }),
   ]).catch(unavailableOnServerError)
   const headers = new Headers()
   if (referrer && ref) headers.append('Set-Cookie', await referralCookie.serialize(ref))

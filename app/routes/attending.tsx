@@ -2,9 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ExperienceCard } from '#app/components/experience-card.tsx'
-import { pageOf } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
-import { experienceSchema } from '#app/utils/experience-schema.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { queryInteger } from '#contract/input-validation.ts'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -20,10 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const type = url.searchParams.get('type') === 'past' ? 'past' : 'upcoming'
   const hosting = url.searchParams.get('hosting') === 'true'
   const page = pageParam.parse(url.searchParams.get('page') ?? '1')
-  const experiences = await getApi(request, context).get(`v1/users/${user.id}/experiences`, {
-    query: { type, hosting: hosting ? 'true' : undefined, page },
-    schema: pageOf(experienceSchema),
-  })
+  const experiences = await getApi(request, context).users.experiences(user.id, { type, hosting, page })
   const t = await getT(request, context, 'activities')
   return { experiences, type, hosting, page, title: t('attending.title') }
 }

@@ -6,23 +6,20 @@ import {
   MaxPartSizeExceededError,
   type AppLoadContext,
 } from '@remix-run/node'
-import { z } from 'zod'
 import { ApiError } from './api.server.ts'
 import { activityFormSchema, apiFieldToFormField, isPastDate, withStartTime, type ActivityForm } from './activity-schema.ts'
 import { getApi, requireUser } from './auth.server.ts'
-import { experienceSchema } from './experience-schema.ts'
-import { formErrorsFromApi, keepFormOnOutage } from './forms.server.ts'
-import { notFoundOnMissing } from './http.server.ts'
+import type { ExperienceInput } from './api/experiences.server.ts'
+import { keepFormOnOutage } from './forms.server.ts'
+import { formErrorsFromApi, notFoundOnMissing } from './http.server.ts'
 import { markFormError } from './meta.ts'
-import { placeList, type Place } from './places.ts'
+import type { Place } from './places.ts'
 import { setToast } from './toast.server.ts'
 import { createFormUploadHandler } from './upload-handler.server.ts'
 
 /** Spec §9: photos under 15 MB. The upload handler stops reading past that. */
 export const maxPhotoBytes = 15 * 1024 * 1024
 const errorKey = (key: string) => `activities:form.errors.${key}`
-const mediaResponse = z.object({ data: z.array(z.object({ id: z.string() })) })
-const experienceResponse = z.object({ data: z.array(experienceSchema) })
 
 type Mode = { kind: 'create' } | { kind: 'edit'; id: string } | { kind: 'duplicate'; from: string }
 interface Received {
@@ -89,11 +86,11 @@ async function saveActivityForm(request: Request, context: AppLoadContext, recei
   const { formData, problem } = received
   if (problem === null) await pickTypedCity(request, context, formData)
   const submission = parseWithZod(withStartTime(formData), { schema: activityFormSchema })
-  const fail = (fieldErrors: Record<string, string[]>, extra: { matches?: Place[]; status?: number; formError?: string } = {}) => {
+  const fail = (fieldErrors: Record<string, string[]>, extra: { matches?: Place[]; status?: number; formError?: string; formErrors?: string[] } = {}) => {
     markFormError(context)
     return data(
       {
-        result: submission.reply({ fieldErrors: { ...fieldErrors, '': [errorKey(extra.formError ?? 'incomplete')] } }),
+        result: submission.reply({ fieldErrors: { ...fieldErrors, '': extra.formErrors ?? [errorKey(extra.formError ?? 'incomplete')] } }),
         matches: extra.matches ?? [],
         adminOptions: false,
       },
@@ -118,11 +115,8 @@ async function saveActivityForm(request: Request, context: AppLoadContext, recei
   const cover = formData.get('cover')
   let coverId: string | undefined
   if (cover instanceof File && cover.name && cover.size > 0) {
-    const upload = new FormData()
-    upload.set('target', 'experience_cover')
-    upload.set('file', cover)
     try {
-      coverId = (await api.post('v1/medias', { formData: upload, schema: mediaResponse })).data[0]?.id
+      coverId = (await api.media.upload('experience_cover', cover)).id
     } catch (error) {
       if (error instanceof ApiError && (error.status === 413 || error.status === 415 || error.status === 422)) {
         return fail({ cover: [errorKey('photo_invalid')] })
@@ -130,41 +124,31 @@ async function saveActivityForm(request: Request, context: AppLoadContext, recei
       throw error
     }
   } else if (sourceId) {
-    coverId = await api
-      .post('v1/medias/duplicate', { body: { experience_id: sourceId }, schema: mediaResponse })
-      .then((result) => result.data[0]?.id, () => undefined)
+    coverId = await api.media.duplicateCover(sourceId).then(
+      (media) => media.id,
+      () => undefined,
+    )
   }
 
   const body = toApiBody(value, { coverId, isAdmin })
   try {
-    const result =
-      mode.kind === 'edit'
-        ? await api.put(`v1/experiences/${encodeURIComponent(mode.id)}`, { body, schema: experienceResponse })
-        : await api.post('v1/experiences', { body, schema: experienceResponse })
-    const saved = result.data[0]
-    if (!saved) throw new Error('experience not found')
+    const saved = mode.kind === 'edit' ? await api.experiences.update(mode.id, body) : await api.experiences.create(body)
     const key = mode.kind === 'edit' ? 'activities:toast.saved' : 'activities:toast.created'
     return redirect(`/activities/${saved.id}`, { headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key }) } })
   } catch (error) {
-    const mapped = formErrorsFromApi(error, apiFieldToFormField, 'activities:form.errors.')
     // Someone else's activity (403) or a gone one (404) keeps its status: nothing changes.
-    if (!mapped) notFoundOnMissing(error)
-    return fail((mapped.error ?? {}) as Record<string, string[]>)
+    const { status, fieldErrors, formErrors } = formErrorsFromApi(error, { fields: apiFieldToFormField, prefix: 'activities:form.errors.' })
+    return fail(fieldErrors, { status, ...(formErrors.length > 0 ? { formErrors } : {}) })
   }
 }
 
 /** One activity through the API, for the edit and duplicate pages; 404, 403 and 503 pages otherwise. */
 export async function loadExperience(request: Request, context: AppLoadContext, id: string | null | undefined) {
   if (!id) throw data(null, { status: 404 })
-  const result = await getApi(request, context)
-    .get(`v1/experiences/${encodeURIComponent(id)}`, { schema: experienceResponse })
-    .catch(notFoundOnMissing)
-  const experience = result.data[0]
-  if (!experience) throw data(null, { status: 404 })
-  return experience
+  return getApi(request, context).experiences.get(id).catch(notFoundOnMissing)
 }
 
-function toApiBody(value: ActivityForm, options: { coverId?: string; isAdmin: boolean }) {
+function toApiBody(value: ActivityForm, options: { coverId?: string; isAdmin: boolean }): ExperienceInput {
   const online = value.venueType === 'online'
   return {
     title: value.title,
@@ -190,7 +174,7 @@ function toApiBody(value: ActivityForm, options: { coverId?: string; isAdmin: bo
  */
 async function searchPlaces(request: Request, context: AppLoadContext, query: string) {
   if (query.trim().length < 2) return []
-  return (await getApi(request, context).get('v1/places', { query: { query, limit: 6 }, schema: placeList })).data
+  return getApi(request, context).places.search(query, 6)
 }
 
 /** A city typed exactly as the list shows it ("Portland, OR") is taken as picked. */

@@ -1,11 +1,9 @@
-import type { AppLoadContext } from '@remix-run/node'
 import { z } from 'zod'
 import type { Language } from './i18n.ts'
 
 /**
- * The one typed client for the product API (spec §7 and §8). Every loader and action goes
- * through it: bearer token, JSON bodies (multipart for media), reads retried twice, responses
- * checked with zod, and the §8 error table applied in one place.
+ * A failed API call as spec §8 names it: the status, its message (`Unauthorized`, `Conflict`,
+ * `Parse Error`…), the API's error code and its field errors (decision 015).
  */
 export class ApiError extends Error {
   readonly status: number
@@ -37,35 +35,46 @@ const errorBody = z.object({
   }),
 })
 
-type Query = Record<string, string | number | boolean | null | undefined>
+export type Query = Record<string, string | number | boolean | null | undefined>
 
-interface RequestOptions<T extends z.ZodType> {
+interface SendOptions {
   query?: Query
   body?: unknown
   formData?: FormData
-  schema?: T
   /** Overrides the member's token (for example right after sign-in). */
   token?: string | null
 }
 
 export const readRetries = 2
 
-export function createApiClient(options: {
+/**
+ * The HTTP layer under the resource clients (`app/utils/api/*.server.ts`): bearer token, JSON
+ * bodies (multipart for media), reads retried twice, the §8 error table. It knows no paths and
+ * returns nothing unchecked: `json` parses with the contract's schema, `empty` expects 204,
+ * `text` is for the calendar and CSV files. Only the resource clients call it.
+ */
+export function createApiTransport(options: {
   apiFetch: (request: Request) => Promise<Response>
   baseUrl: string
   getToken: () => Promise<string | null>
-  language: Language
+  /** Read when each call is sent: the language may be settled after the client is made. */
+  language: () => Language
   requestId: string
 }) {
-  async function send<T extends z.ZodType>(method: string, path: string, opts: RequestOptions<T> = {}) {
+  function urlFor(path: string, query: Query = {}) {
     const url = new URL(path.replace(/^\//, ''), options.baseUrl)
-    for (const [key, value] of Object.entries(opts.query ?? {})) {
+    for (const [key, value] of Object.entries(query)) {
       if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value))
     }
+    return url
+  }
+
+  async function send(method: string, path: string, opts: SendOptions, accept: string) {
+    const url = urlFor(path, opts.query)
     const token = opts.token === undefined ? await options.getToken() : opts.token
     const headers = new Headers({
-      accept: 'application/json',
-      'accept-language': options.language,
+      accept,
+      'accept-language': options.language(),
       'x-request-id': options.requestId,
     })
     if (token) headers.set('authorization', `Bearer ${token}`)
@@ -90,17 +99,8 @@ export function createApiClient(options: {
       }
     }
     if (!response) throw new ApiError(503, messageForStatus(503), 'network_error')
-    if (response.status === 204) return undefined as z.infer<T>
-
-    const text = await response.text()
-    let json: unknown
-    try {
-      json = text ? JSON.parse(text) : undefined
-    } catch {
-      throw new ApiError(response.status, 'Parse Error', 'parse_error')
-    }
     if (!response.ok) {
-      const parsed = errorBody.safeParse(json)
+      const parsed = errorBody.safeParse(await readJson(response).catch(() => undefined))
       throw new ApiError(
         response.status,
         messageForStatus(response.status),
@@ -108,33 +108,47 @@ export function createApiClient(options: {
         parsed.success ? (parsed.data.error.fields ?? {}) : {},
       )
     }
-    if (!opts.schema) return json as z.infer<T>
-    const checked = opts.schema.safeParse(json)
-    if (!checked.success) throw new ApiError(response.status, 'Parse Error', 'parse_error')
-    return checked.data
-  }
-
-  /** A read whose body is not JSON (calendar files, CSV): the raw response, or the §8 error. */
-  async function raw(path: string, query: Query = {}) {
-    const url = new URL(path.replace(/^\//, ''), options.baseUrl)
-    for (const [key, value] of Object.entries(query)) if (value != null && value !== '') url.searchParams.set(key, String(value))
-    const token = await options.getToken()
-    const headers = new Headers({ 'accept-language': options.language, 'x-request-id': options.requestId })
-    if (token) headers.set('authorization', `Bearer ${token}`)
-    const response = await options.apiFetch(new Request(url, { headers }))
-    if (!response.ok) throw new ApiError(response.status, messageForStatus(response.status))
     return response
   }
 
-  return {
-    raw,
-    get: <T extends z.ZodType>(path: string, opts?: RequestOptions<T>) => send('GET', path, opts),
-    post: <T extends z.ZodType>(path: string, opts?: RequestOptions<T>) => send('POST', path, opts),
-    put: <T extends z.ZodType>(path: string, opts?: RequestOptions<T>) => send('PUT', path, opts),
-    delete: <T extends z.ZodType>(path: string, opts?: RequestOptions<T>) => send('DELETE', path, opts),
+  /** A call answered with JSON: the body checked with the contract's `schema`, or Parse Error. */
+  async function json<T extends z.ZodType>(method: string, path: string, schema: T, opts: SendOptions = {}): Promise<z.infer<T>> {
+    const response = await send(method, path, opts, 'application/json')
+    const checked = schema.safeParse(await readJson(response))
+    if (!checked.success) throw parseError(response.status)
+    return checked.data
+  }
+
+  /** A call answered with 204 (§8: returns no data); any other answer does not match the contract. */
+  async function empty(method: string, path: string, opts: SendOptions = {}): Promise<void> {
+    const response = await send(method, path, opts, 'application/json')
+    if (response.status !== 204) throw parseError(response.status)
+  }
+
+  /** A read whose body is a file (calendar, CSV) of the given media type. */
+  async function text(path: string, mediaType: string, query: Query = {}): Promise<string> {
+    const response = await send('GET', path, { query }, mediaType)
+    if (!(response.headers.get('content-type') ?? '').toLowerCase().startsWith(mediaType)) throw parseError(response.status)
+    return response.text()
+  }
+
+  return { json, empty, text }
+}
+export type ApiTransport = ReturnType<typeof createApiTransport>
+
+/** The body as JSON; undefined when empty; Parse Error (§8) when it is not JSON. */
+async function readJson(response: Response): Promise<unknown> {
+  const body = await response.text()
+  try {
+    return body ? (JSON.parse(body) as unknown) : undefined
+  } catch {
+    throw parseError(response.status)
   }
 }
-export type ApiClient = ReturnType<typeof createApiClient>
+
+function parseError(status: number) {
+  return new ApiError(status, 'Parse Error', 'parse_error')
+}
 
 /** Paged list envelope of spec §7. */
 const pageMetadata = z.object({ page: z.number(), total_pages: z.number(), total_count: z.number().optional() })
@@ -153,8 +167,9 @@ export function pageOf<T extends z.ZodType>(item: T) {
   }
   return schema
 }
+export type Page<T> = { data: T[]; metadata: z.infer<typeof pageMetadata> }
 
-/** The schema of a one-item list (`{ data: [item] }`), made once per item schema. */
+/** The schema of a list (`{ data: [item, …] }`), made once per item schema. */
 export function listOf<T extends z.ZodType>(item: T) {
   const make = () => z.object({ data: z.array(item) })
   let schema = listSchemas.get(item) as ReturnType<typeof make> | undefined
@@ -166,6 +181,17 @@ export function listOf<T extends z.ZodType>(item: T) {
 }
 const listSchemas = new WeakMap<z.ZodType, z.ZodType>()
 
-export function contextLanguage(context: AppLoadContext): Language {
-  return (context.cache.get('language') as Language | undefined) ?? 'en'
+/**
+ * The schema of a one-item answer (`{ data: [item] }`, spec §7), made once per item schema:
+ * an answer with no item or several does not match the contract (Parse Error).
+ */
+export function oneOf<T extends z.ZodType>(item: T) {
+  const make = () => z.object({ data: z.tuple([item]) }).transform((body) => body.data[0])
+  let schema = oneSchemas.get(item) as ReturnType<typeof make> | undefined
+  if (!schema) {
+    schema = make()
+    oneSchemas.set(item, schema)
+  }
+  return schema
 }
+const oneSchemas = new WeakMap<z.ZodType, z.ZodType>()

@@ -2,10 +2,10 @@ import { createCookie, data, redirect, type AppLoadContext } from '@remix-run/no
 import { Authenticator } from 'remix-auth'
 import { Auth0Strategy } from 'remix-auth-auth0'
 import { OAuth2Strategy } from 'remix-auth-oauth2'
-import { z } from 'zod'
-import { ApiError, createApiClient, type ApiClient } from './api.server.ts'
+import { createApi, type Api } from './api/clients.server.ts'
+import { ApiError } from './api.server.ts'
 import { isFormKeptDuringOutage } from './forms.server.ts'
-import { isLanguage, type Language } from './i18n.ts'
+import { isLanguage } from './i18n.ts'
 import { safeRedirectPath } from './redirect.ts'
 import {
   commitSession,
@@ -15,7 +15,7 @@ import {
   type SessionData,
 } from './session.server.ts'
 import { setToast } from './toast.server.ts'
-import { userSchema, type User } from './user.ts'
+import type { User } from './user.ts'
 
 /** Access tokens are reused for 59 seconds (spec §7), then renewed with the refresh token. */
 export const accessTokenCacheMs = 59_000
@@ -156,29 +156,29 @@ export async function getAccessToken(request: Request, context: AppLoadContext):
     if (tokens.idToken) session.set('idToken', tokens.idToken)
     // Persist now (the record, not the cookie) so parallel requests see the new tokens.
     await commitSession(session, context)
-    context.cache.set('sessionRenewed', true)
+    context.sessionRenewed = true
     return tokens.accessToken
   } catch (error) {
     context.services.log('warn', 'Token refresh failed; ending the session', { error: String(error) })
     await destroySession(session, context)
-    context.cache.set('sessionEnded', true)
+    context.sessionEnded = true
     return null
   }
 }
 
-/** The API client for this request, holding the member's token, language and request id. */
-export function getApi(request: Request, context: AppLoadContext): ApiClient {
-  const cached = context.cache.get('api') as ApiClient | undefined
-  if (cached) return cached
-  const client = createApiClient({
+/**
+ * The product API's resource clients for this request, made on first use and kept in the load
+ * context: they hold the member's token, the page's language and the request id (decision 015).
+ */
+export function getApi(request: Request, context: AppLoadContext): Api {
+  context.api ??= createApi({
     apiFetch: context.services.apiFetch,
     baseUrl: context.services.config.apiBaseUrl,
     getToken: () => getAccessToken(request, context),
-    language: (context.cache.get('language') as Language | undefined) ?? 'en',
+    language: () => context.language ?? 'en',
     requestId: context.requestId,
   })
-  context.cache.set('api', client)
-  return client
+  return context.api
 }
 
 export type AuthState =
@@ -193,26 +193,38 @@ export type AuthState =
  * signed out (and their session ends).
  */
 export async function getAuthState(request: Request, context: AppLoadContext): Promise<AuthState> {
-  const cached = context.cache.get('auth') as AuthState | undefined
-  if (cached) return cached
+  if (context.member) return context.member
   // The action just found the database down: the page is drawn without asking it again.
   if (isFormKeptDuringOutage(context)) return { status: 'unavailable' }
+  // Loaders run side by side: the first one asks, the others wait for the same answer. A
+  // failure is not kept, so a later call (the page drawn after an outage) asks again.
+  const pending = resolveAuthState(request, context)
+  context.member = pending
+  pending.then(
+    (state) => {
+      context.memberKnown = state
+    },
+    () => {
+      if (context.member === pending) context.member = undefined
+    },
+  )
+  return pending
+}
+
+async function resolveAuthState(request: Request, context: AppLoadContext): Promise<AuthState> {
   let state: AuthState = { status: 'signed-out' }
   const session = await getSession(request, context)
   if (session.get('accessToken')) {
     try {
-      const me = await getApi(request, context).get('v1/users/me', { schema: meResponse })
-      const user = me.data[0]
-      if (!user) throw new Error('Request to /me returned no user and no error')
-      state = { status: 'signed-in', user }
+      state = { status: 'signed-in', user: await getApi(request, context).users.me() }
     } catch (error) {
       if (error instanceof ApiError && error.code === 'user_suspended') {
         state = { status: 'suspended' }
         await destroySession(session, context)
-        context.cache.set('sessionEnded', true)
+        context.sessionEnded = true
       } else if (error instanceof ApiError && error.status === 401) {
         await destroySession(session, context)
-        context.cache.set('sessionEnded', true)
+        context.sessionEnded = true
       } else if (error instanceof ApiError && error.status >= 500) {
         // The API or its database is down: a helpful 503 page, and the session is kept.
         throw data(null, { status: 503 })
@@ -221,11 +233,8 @@ export async function getAuthState(request: Request, context: AppLoadContext): P
       }
     }
   }
-  context.cache.set('auth', state)
   return state
 }
-
-export const meResponse = z.object({ data: z.array(userSchema) })
 
 export async function getOptionalUser(request: Request, context: AppLoadContext) {
   const state = await getAuthState(request, context)
@@ -237,7 +246,7 @@ export async function getOptionalUser(request: Request, context: AppLoadContext)
  * (null when not resolved yet or not signed in): for pages drawn while the database is down.
  */
 export function knownUser(context: AppLoadContext): User | null {
-  const state = context.cache.get('auth') as AuthState | undefined
+  const state = context.memberKnown
   return state?.status === 'signed-in' ? state.user : null
 }
 
@@ -264,17 +273,14 @@ export async function startSession(
   context: AppLoadContext,
   tokens: TokenSet,
 ): Promise<{ user: User; cookie: string }> {
-  const api = getApi(request, context)
-  let me
+  let user: User
   try {
-    me = await api.get('v1/users/me', { schema: meResponse, token: tokens.accessToken })
+    user = await getApi(request, context).users.me({ token: tokens.accessToken })
   } catch (error) {
     if (error instanceof ApiError && error.code === 'user_suspended') throw await refuseSuspended(request, context, tokens)
     if (error instanceof ApiError && error.status >= 500) throw data(null, { status: 503 })
     throw error
   }
-  const user = me.data[0]
-  if (!user) throw new Error('Request to /me returned no user and no error')
   const session = await getSession(request, context)
   const fresh = await getSessionStorage(context).getSession()
   const values: SessionData = {

@@ -2,11 +2,9 @@ import { createCookie, type AppLoadContext } from '@remix-run/node'
 import { z } from 'zod'
 import { getApi, getOptionalUser } from './auth.server.ts'
 import { dateFilters, dateWindow, distanceFilters } from './date-range.ts'
-import { experienceSchema } from './experience-schema.ts'
-import { listOf, pageOf } from './api.server.ts'
 import { ignoreUnlessUnavailable, unavailableOnServerError } from './http.server.ts'
 import { queryInteger } from '#contract/input-validation.ts'
-import { placeList, placeSchema, type Place } from './places.ts'
+import type { Place } from './places.ts'
 
 /** Explore's filters are remembered in a cookie so they work without JavaScript too. */
 export const exploreCookie = createCookie('explore', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 180 * 24 * 60 * 60 })
@@ -43,14 +41,11 @@ export async function loadExplore(request: Request, context: AppLoadContext) {
   const placeId = params.get('place') ?? remembered.place
   if (query && !params.get('place')) {
     // Without JavaScript: search, take the best match, and offer the others to pick from.
-    matches = (await api.get('v1/places', { query: { query, limit: 6 }, schema: placeList }).catch(unavailableOnServerError)).data
+    matches = await api.places.search(query, 6).catch(unavailableOnServerError)
     place = matches[0] ?? null
     if (!place) placeError = 'unknown_place'
   } else if (placeId) {
-    place = await api.get(`v1/places/${encodeURIComponent(placeId)}`, { schema: listOf(placeSchema) }).then(
-      (result) => result.data[0] ?? null,
-      ignoreUnlessUnavailable,
-    )
+    place = await api.places.get(placeId).catch(ignoreUnlessUnavailable)
   }
 
   // Nothing chosen and no saved location: start from the city the visitor's connection is in.
@@ -67,17 +62,14 @@ export async function loadExplore(request: Request, context: AppLoadContext) {
       : null
   const timeZone = place?.timeZone ?? defaultTimeZone
   const window = dateWindow(date, timeZone)
-  const experiences = await api
-    .get('v1/experiences', {
-      query: {
-        page,
-        per_page: 12,
-        'start_date[gte]': window.gte.toISOString(),
-        'start_date[lte]': window.lte?.toISOString(),
-        'start_date[not]': 'null',
-        ...(origin ? { 'distance[lte]': Number(distance), latitude: origin.latitude, longitude: origin.longitude } : {}),
-      },
-      schema: pageOf(experienceSchema),
+  const experiences = await api.experiences
+    .list({
+      page,
+      perPage: 12,
+      from: window.gte.toISOString(),
+      until: window.lte?.toISOString(),
+      datedOnly: true,
+      ...(origin ? { near: { ...origin, miles: Number(distance) } } : {}),
     })
     .catch(unavailableOnServerError)
   // A guessed city is not remembered as the member's choice.
@@ -94,8 +86,7 @@ export async function placeFromAddress(request: Request, context: AppLoadContext
   try {
     const point = await context.services.locate(context.clientAddress)
     if (!point) return null
-    const nearest = await getApi(request, context).get('v1/places/nearest', { query: { latitude: point.lat, longitude: point.lng }, schema: placeList })
-    return nearest.data[0] ?? null
+    return await getApi(request, context).places.nearest({ latitude: point.lat, longitude: point.lng })
   } catch (error) {
     ignoreUnlessUnavailable(error)
     context.services.log('warn', 'Locating the visitor by address failed', { error: String(error) })

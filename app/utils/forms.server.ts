@@ -1,30 +1,6 @@
-import type { SubmissionResult } from '@conform-to/react'
 import { data, type AppLoadContext, type HeadersFunction } from '@remix-run/node'
 import { ApiError } from './api.server.ts'
 import { markFormError } from './meta.ts'
-
-/**
- * API errors → form errors, in one place: field codes from a 422 become translation keys under
- * `validation.`, a 429 becomes a form-level message. Returns null for errors a form cannot show:
- * the caller hands them to `notFoundOnMissing` (403 and 404 keep their status, the API being
- * down becomes the 503 that `keepFormOnOutage` turns back into the form).
- */
-export function formErrorsFromApi(
-  error: unknown,
-  fieldMap: Record<string, string> = {},
-  prefix = 'validation.',
-): Pick<SubmissionResult<string[]>, 'error'> | null {
-  if (!(error instanceof ApiError)) return null
-  if (error.status === 422 && Object.keys(error.fields).length > 0) {
-    const fields: Record<string, string[]> = {}
-    for (const [field, codes] of Object.entries(error.fields)) {
-      fields[fieldMap[field] ?? field] = codes.map((code) => `${prefix}${code}`)
-    }
-    return { error: fields }
-  }
-  if (error.status === 429) return { error: { '': ['errors.tooManyRequests'] } }
-  return null
-}
 
 /** A text field of a submitted form; '' when missing or when a file was sent instead. */
 export function formText(form: FormData, name: string): string {
@@ -46,8 +22,6 @@ export function isOutage(error: unknown): boolean {
   return false
 }
 
-const keptKey = 'formKeptDuringOutage'
-
 /**
  * Runs a form action's work so that a database outage never loses what the member typed
  * (QUALITY "Reliability"). The work includes the signed-in check, because the session store is
@@ -68,7 +42,7 @@ export async function keepFormOnOutage<T, R>(context: AppLoadContext, work: () =
       requestId: context.requestId,
       error: String(error instanceof ApiError ? `${error.status} ${error.code ?? ''}` : error),
     })
-    context.cache.set(keptKey, true)
+    context.formKeptDuringOutage = true
     markFormError(context)
     return data(reply(), { status: 503, headers: { 'Cache-Control': keptFormCacheControl } })
   }
@@ -78,7 +52,7 @@ export const keptFormCacheControl = 'private, no-cache'
 
 /** True once `keepFormOnOutage` answered this request with the member's submission. */
 export function isFormKeptDuringOutage(context: AppLoadContext) {
-  return context.cache.get(keptKey) === true
+  return context.formKeptDuringOutage === true
 }
 
 /**

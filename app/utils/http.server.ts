@@ -2,11 +2,20 @@ import { data } from '@remix-run/node'
 import { ApiError } from './api.server.ts'
 
 /**
- * API failures that a loader cannot recover from become the right error page, in one place:
- * 404 and 403 keep their status, the API being down becomes a 503, the rest a 500.
+ * API errors → what the member sees, in one place (decision 015): field errors and form-level
+ * messages for a form (`formErrorsFromApi`), and error pages (spec §8) for what a page cannot
+ * recover from (`notFoundOnMissing`, `unavailableOnServerError`, `ignoreUnlessUnavailable`).
+ */
+
+/**
+ * The error page for an API failure: 401, 403 and 404 keep their status, the API being down
+ * (any 5xx) becomes a 503, anything else (a Parse Error, a request the web app got wrong) is
+ * thrown as it is, a 500 that error reporting sees.
  */
 export function notFoundOnMissing(error: unknown): never {
-  if (error instanceof ApiError && (error.status === 404 || error.status === 403)) throw data(null, { status: error.status })
+  if (error instanceof ApiError && (error.status === 401 || error.status === 404 || error.status === 403)) {
+    throw data(null, { status: error.status })
+  }
   return unavailableOnServerError(error)
 }
 
@@ -24,4 +33,54 @@ export function unavailableOnServerError(error: unknown): never {
 export function ignoreUnlessUnavailable(error: unknown): null {
   if (error instanceof ApiError && error.status === 503) throw data(null, { status: 503 })
   return null
+}
+
+/**
+ * How a form reads the API's field errors. A field is looked up by its full name, then by the
+ * name before the first dot: an error on `emails.3` (one address) belongs to the `emails` field.
+ */
+export interface ApiErrorMapping {
+  /** The form's name of an API field (`first_name` → `firstName`); others keep the API's name. */
+  fields?: Record<string, string>
+  /** The messages for one API field's codes, where the default (`prefix` + code) does not fit. */
+  messages?: Record<string, (codes: string[]) => string[]>
+  /** The translation key prefix of a field code (`validation.` unless given). */
+  prefix?: string
+  /** The form-level message of a conflict (409), by the API's error code. */
+  conflict?: (code: string | null) => string
+}
+
+/** What a form shows for a refused call: conform's `submission.reply(…)` options and the status. */
+export interface FormErrors {
+  status: 400 | 409 | 429
+  fieldErrors: Record<string, string[]>
+  formErrors: string[]
+}
+
+/**
+ * A refused write as form errors: a 400 or 422 with field codes → field errors (translation
+ * keys), a 409 → the form-level conflict message, a 429 → "too many attempts". Anything else is
+ * thrown as its error page (`notFoundOnMissing`): 401, 403, 404, the API down (503, which
+ * `keepFormOnOutage` turns back into the form with what the member typed), and any other
+ * failure as a 500.
+ */
+export function formErrorsFromApi(error: unknown, mapping: ApiErrorMapping = {}): FormErrors {
+  if (error instanceof ApiError) {
+    if ((error.status === 400 || error.status === 422) && Object.keys(error.fields).length > 0) {
+      const prefix = mapping.prefix ?? 'validation.'
+      const fieldErrors: Record<string, string[]> = {}
+      for (const [field, codes] of Object.entries(error.fields)) {
+        const top = field.split('.')[0] ?? field
+        const name = mapping.fields?.[field] ?? mapping.fields?.[top] ?? top
+        const messages = (mapping.messages?.[field] ?? mapping.messages?.[top])?.(codes) ?? codes.map((code) => `${prefix}${code}`)
+        fieldErrors[name] = [...(fieldErrors[name] ?? []), ...messages]
+      }
+      return { status: 400, fieldErrors, formErrors: [] }
+    }
+    if (error.status === 409) {
+      return { status: 409, fieldErrors: {}, formErrors: [mapping.conflict?.(error.code) ?? 'common:errors.conflict'] }
+    }
+    if (error.status === 429) return { status: 429, fieldErrors: {}, formErrors: ['common:errors.tooManyRequests'] }
+  }
+  return notFoundOnMissing(error)
 }

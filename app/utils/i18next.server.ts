@@ -35,14 +35,13 @@ export const languageCookie = createCookie(languageCookieName, {
  * Accept-Language, then English (spec §1). Memoised per request.
  */
 export async function detectLanguage(request: Request, context: AppLoadContext, saved?: string | null): Promise<Language> {
-  const cached = context.cache.get('language') as Language | undefined
-  if (cached && !saved) return cached
+  if (context.language && !saved) return context.language
   let language: Language = fallbackLanguage
   const fromCookie: unknown = await languageCookie.parse(request.headers.get('Cookie'))
   if (isLanguage(saved)) language = saved
   else if (isLanguage(fromCookie)) language = fromCookie
   else language = languageFromAcceptHeader(request.headers.get('Accept-Language')) ?? fallbackLanguage
-  context.cache.set('language', language)
+  context.language = language
   return language
 }
 

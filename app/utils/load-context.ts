@@ -1,4 +1,7 @@
+import type { Api } from './api/clients.server.ts'
+import type { AuthState } from './auth.server.ts'
 import type { Language } from './i18n.ts'
+import type { WebSession } from './session.server.ts'
 
 /**
  * What the host (server.ts) hands every loader and action. Built once per request.
@@ -105,8 +108,30 @@ export interface RequestContext {
   /** The address of the connection itself, whatever proxies report (req.socket.remoteAddress). */
   peerAddress: string
   services: WebServices
-  /** Per-request memo (the signed-in member, the API client). */
-  cache: Map<string, unknown>
+
+  // What the request works out as it goes, each filled by the app on first use and then read
+  // from here (decision 015). The host leaves them unset: the app's modules are bundled apart
+  // from server.ts, so only the app can build its own objects (an ApiError made by the host's
+  // copy of a module would fail the bundle's `instanceof` checks).
+
+  /** The product API's resource clients, holding the token, language and request id (`getApi`). */
+  api?: Api
+  /** The web session record (`getSession`). */
+  session?: WebSession
+  /** Who is asking, resolved once even when loaders ask at the same time (`getAuthState`). */
+  member?: Promise<AuthState>
+  /** The same, once known (pages drawn during an outage read it without waiting). */
+  memberKnown?: AuthState
+  /** The page's language (`detectLanguage`). */
+  language?: Language
+  /** The access token was renewed: the session cookie is sent again (root loader). */
+  sessionRenewed?: boolean
+  /** The session ended (suspended, refused token): its cookie is cleared (root loader). */
+  sessionEnded?: boolean
+  /** A form on the page was refused: the title starts with "Error:" (`markFormError`). */
+  formError?: boolean
+  /** The action kept the member's submission during an outage (`keepFormOnOutage`). */
+  formKeptDuringOutage?: boolean
 }
 
 declare module '@remix-run/server-runtime' {

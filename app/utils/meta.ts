@@ -18,5 +18,5 @@ export function pageTitle(matches: MatchLike[], title: string | undefined, descr
 }
 
 export function markFormError(context: AppLoadContext) {
-  context.cache.set('formError', true)
+  context.formError = true
 }

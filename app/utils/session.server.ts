@@ -64,9 +64,7 @@ function inThirtyDays() {
 }
 
 export async function getSession(request: Request, context: AppLoadContext): Promise<WebSession> {
-  const key = 'session'
-  const cached = context.cache.get(key) as WebSession | undefined
-  if (cached) return cached
+  if (context.session) return context.session
   let session: WebSession
   try {
     session = await getSessionStorage(context).getSession(request.headers.get('Cookie'))
@@ -75,7 +73,7 @@ export async function getSession(request: Request, context: AppLoadContext): Pro
     context.services.log('error', 'Session store unavailable', { error: String(error), requestId: context.requestId })
     throw data(null, { status: 503 })
   }
-  context.cache.set(key, session)
+  context.session = session
   return session
 }
 

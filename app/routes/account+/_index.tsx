@@ -21,7 +21,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData()
   switch (form.get('intent')) {
     case 'delete-account': {
-      await getApi(request, context).delete(`v1/users/${user.id}`)
+      await getApi(request, context).users.delete(user.id)
       const headers = new Headers()
       headers.append('Set-Cookie', await endSession(request, context))
       headers.append('Set-Cookie', await setToast(context, { kind: 'success', key: 'account:delete.done' }))

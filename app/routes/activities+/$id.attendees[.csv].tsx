@@ -5,10 +5,10 @@ import { notFoundOnMissing } from '#app/utils/http.server.ts'
 /** The host's attendee CSV (the API refuses anyone but the host or an admin). */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireUser(request, context)
-  const response = await getApi(request, context)
-    .raw(`v1/experiences/${encodeURIComponent(params.id ?? '')}/attendees`, { format: 'csv' })
+  const csv = await getApi(request, context)
+    .experiences.attendeesCsv(params.id ?? '')
     .catch(notFoundOnMissing)
-  return new Response(await response.text(), {
+  return new Response(csv, {
     headers: {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="attendees-${params.id ?? 'activity'}.csv"`,

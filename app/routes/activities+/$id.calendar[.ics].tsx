@@ -4,10 +4,10 @@ import { notFoundOnMissing } from '#app/utils/http.server.ts'
 
 /** "Add to calendar": the activity as an .ics file from the API (`?format=ical`). */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const response = await getApi(request, context)
-    .raw(`v1/experiences/${encodeURIComponent(params.id ?? '')}`, { format: 'ical' })
+  const calendar = await getApi(request, context)
+    .experiences.calendar(params.id ?? '')
     .catch(notFoundOnMissing)
-  return new Response(await response.text(), {
+  return new Response(calendar, {
     headers: {
       'Content-Type': 'text/calendar; charset=utf-8',
       'Content-Disposition': `attachment; filename="activity-${params.id ?? 'event'}.ics"`,

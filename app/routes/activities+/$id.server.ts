@@ -1,9 +1,9 @@
 import { data, redirect, type ActionFunctionArgs, type AppLoadContext } from '@remix-run/node'
 import { z } from 'zod'
+import type { Api } from '#app/utils/api/clients.server.ts'
 import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
-import { experienceSchema } from '#app/utils/experience-schema.ts'
-import { notFoundOnMissing } from '#app/utils/http.server.ts'
+import { formErrorsFromApi, type ApiErrorMapping } from '#app/utils/http.server.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 
 /**
@@ -11,24 +11,6 @@ import { setToast } from '#app/utils/toast.server.ts'
  * Each form on the page sends a hidden `intent`; `activityForm` checks it (and the fields that
  * intent reads), `runIntent` hands it to one small handler. An unknown intent answers 400.
  */
-
-export const experienceResponse = z.object({ data: z.array(experienceSchema) })
-export const attendeeSchema = z.object({
-  id: z.string(),
-  display_name: z.string().nullable(),
-  avatar: z.object({ url: z.string() }).nullable(),
-  is_host: z.boolean().optional(),
-})
-export type Attendee = z.infer<typeof attendeeSchema>
-export const waitlistSchema = z.object({
-  data: z.array(z.object({ user_id: z.string(), position: z.number(), display_name: z.string().nullable().optional() })),
-  metadata: z.object({ total_count: z.number().optional() }).optional(),
-})
-export type Waitlist = z.infer<typeof waitlistSchema>
-const addByEmailsResponse = z.object({
-  data: z.array(z.object({ added: z.array(z.string()), already_attending: z.array(z.string()), not_found: z.array(z.string()), full: z.array(z.string()) })),
-})
-export type AddByEmailsResult = z.infer<typeof addByEmailsResponse>['data'][number]
 
 /** Spec §4: cancelling within 12 hours of the start warns of the no-show fee. */
 const lateCancelWindowMs = 12 * 60 * 60 * 1000
@@ -55,10 +37,9 @@ export type ActivityIntent = z.infer<typeof activityForm>['intent']
 interface IntentArgs<I extends ActivityIntent> {
   request: Request
   context: AppLoadContext
-  api: ReturnType<typeof getApi>
-  /** The activity id or slug as in the URL, and encoded for an API path. */
+  api: Api
+  /** The activity id or slug as in the URL. */
   key: string
-  apiKey: string
   userId: string
   form: Extract<z.infer<typeof activityForm>, { intent: I }>
 }
@@ -70,7 +51,7 @@ export async function runIntent({ request, params, context }: ActionFunctionArgs
   const parsed = activityForm.safeParse(fields)
   if (!parsed.success) throw data({ error: 'Unknown intent' }, { status: 400 })
   const form = parsed.data
-  const base = { request, context, api: getApi(request, context), key: params.id ?? '', apiKey: encodeURIComponent(params.id ?? ''), userId: user.id }
+  const base = { request, context, api: getApi(request, context), key: params.id ?? '', userId: user.id }
   try {
     switch (form.intent) {
       case 'attend':
@@ -87,75 +68,72 @@ export async function runIntent({ request, params, context }: ActionFunctionArgs
         return await cancelActivity({ ...base, form })
     }
   } catch (error) {
-    return answerApiError(error)
+    return answerApiError(error, form)
   }
 }
 
-async function attend({ request, context, api, apiKey, userId }: IntentArgs<'attend'>) {
-  await api.post(`v1/experiences/${apiKey}/attendees`, { body: { user_id: userId } })
+async function attend({ request, context, api, key, userId }: IntentArgs<'attend'>) {
+  await api.experiences.attend(key, userId)
   return toast(request, context, 'activities:toast.attending')
 }
 
-async function cancel({ request, context, api, key, apiKey, userId, form }: IntentArgs<'cancel'>) {
+async function cancel({ request, context, api, key, userId, form }: IntentArgs<'cancel'>) {
   if (!form.confirmed) {
-    const current = await api.get(`v1/experiences/${apiKey}`, { schema: experienceResponse })
-    if (startsWithinLateCancelWindow(current.data[0]?.start_date)) {
+    const current = await api.experiences.get(key)
+    if (startsWithinLateCancelWindow(current.start_date)) {
       // Without JavaScript the confirmation is its own page.
       throw redirect(`/activities/${key}?confirm=cancel`)
     }
   }
-  await api.delete(`v1/experiences/${apiKey}/attendees/${userId}`)
+  await api.experiences.cancelAttendance(key, userId)
   return toast(request, context, 'activities:toast.canceled')
 }
 
-async function joinWaitlist({ request, context, api, apiKey }: IntentArgs<'join-waitlist'>) {
-  await api.post(`v1/experiences/${apiKey}/waitlist`)
+async function joinWaitlist({ request, context, api, key }: IntentArgs<'join-waitlist'>) {
+  await api.experiences.joinWaitlist(key)
   return toast(request, context, 'activities:toast.waitlistJoined')
 }
 
-async function leaveWaitlist({ request, context, api, apiKey }: IntentArgs<'leave-waitlist'>) {
-  await api.delete(`v1/experiences/${apiKey}/waitlist`)
+async function leaveWaitlist({ request, context, api, key }: IntentArgs<'leave-waitlist'>) {
+  await api.experiences.leaveWaitlist(key)
   return toast(request, context, 'activities:toast.waitlistLeft')
 }
 
-async function addByEmails({ api, apiKey, form }: IntentArgs<'add-by-emails'>) {
+async function addByEmails({ api, key, form }: IntentArgs<'add-by-emails'>) {
   const emails = form.emails
     .split(/[\s,;]+/)
     .map((email) => email.trim())
     .filter(Boolean)
   if (emails.length === 0) return data({ error: 'activities:host.emailsRequired', emails: '' }, { status: 400 })
-  try {
-    const result = await api.post(`v1/experiences/${apiKey}/attendees/create-by-emails`, { body: { emails }, schema: addByEmailsResponse })
-    return data({ added: result.data[0] ?? null })
-  } catch (error) {
-    // Over the API's limit of 50 at a time, or an address it cannot read: say which, keep the list.
-    if (error instanceof ApiError && error.status === 422) {
-      const tooMany = Object.values(error.fields).flat().includes('too_many_emails')
-      return data({ error: tooMany ? 'activities:host.tooManyEmails' : 'activities:host.emailsInvalid', emails: form.emails }, { status: 400 })
-    }
-    throw error
-  }
+  return data({ added: await api.experiences.addAttendeesByEmail(key, emails) })
 }
 
-async function cancelActivity({ request, context, api, key, apiKey, form }: IntentArgs<'cancel-activity'>) {
+async function cancelActivity({ request, context, api, key, form }: IntentArgs<'cancel-activity'>) {
   if (!form.confirmed) throw redirect(`/activities/${key}?confirm=cancel-activity`)
-  await api.delete(`v1/experiences/${apiKey}`)
+  await api.experiences.cancel(key)
   return toast(request, context, 'activities:toast.activityCanceled')
 }
 
+const tooManyEmails = 'activities:host.tooManyEmails'
+const apiErrors: ApiErrorMapping = {
+  conflict: (code) => `activities:errors.${code ?? 'conflict'}`,
+  // Over the API's limit of 50 at a time, or an address it cannot read (`emails.3`): say which.
+  messages: { emails: (codes) => [codes.includes('too_many_emails') ? tooManyEmails : 'activities:host.emailsInvalid'] },
+}
+
 /**
- * A refused change becomes a message on the page: a conflict (full, already attending) says
- * which, the API being down says nothing was saved; someone else's activity (the host's
- * actions) answers 403 and a gone one 404, with nothing changed.
+ * A refused change becomes a message on the page, the typed addresses kept: a conflict (full,
+ * already attending) says which, the API being down says nothing was saved; someone else's
+ * activity (the host's actions) answers 403 and a gone one 404, with nothing changed.
  */
-function answerApiError(error: unknown) {
-  if (error instanceof ApiError && error.status === 409) {
-    return data({ error: `activities:errors.${error.code ?? 'conflict'}` }, { status: 409 })
-  }
+function answerApiError(error: unknown, form: z.infer<typeof activityForm>) {
   if (error instanceof ApiError && error.status >= 500) {
     return data({ error: 'common:errors.notSaved' }, { status: 503 })
   }
-  return notFoundOnMissing(error)
+  const { status, fieldErrors, formErrors } = formErrorsFromApi(error, apiErrors)
+  const emails = fieldErrors.emails ?? []
+  const message = emails.includes(tooManyEmails) ? tooManyEmails : (emails[0] ?? formErrors[0] ?? 'activities:errors.conflict')
+  return data(form.intent === 'add-by-emails' ? { error: message, emails: form.emails } : { error: message }, { status })
 }
 
 async function toast(request: Request, context: AppLoadContext, key: string) {

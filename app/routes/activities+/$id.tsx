@@ -1,15 +1,15 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { isRouteErrorResponse, Link, useActionData, useLoaderData, type ClientActionFunctionArgs } from '@remix-run/react'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { pageOf } from '#app/utils/api.server.ts'
+import type { Attendee } from '#app/utils/api/experiences.server.ts'
 import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
 import { formatCurrency, formatStart, type Experience } from '#app/utils/experience.ts'
 import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
-import { attendeeSchema, experienceResponse, runIntent, startsWithinLateCancelWindow, waitlistSchema, type Attendee } from './$id.server.ts'
+import { runIntent, startsWithinLateCancelWindow } from './$id.server.ts'
 import { AddedResult, ConfirmCancelActivity, HostTools } from './__host-tools.tsx'
 import { ConfirmCancel, Rsvp, useOptimisticExperience } from './__rsvp.tsx'
 
@@ -19,17 +19,14 @@ const previewCount = 6
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const api = getApi(request, context)
-  const id = encodeURIComponent(params.id ?? '')
-  const result = await api.get(`v1/experiences/${id}`, { schema: experienceResponse }).catch(notFoundOnMissing)
-  const experience = result.data[0]
-  if (!experience) throw data(null, { status: 404 })
+  const experience = await api.experiences.get(params.id ?? '').catch(notFoundOnMissing)
   const user = await getOptionalUser(request, context)
   const [attendees, waitlist] = user
     ? await Promise.all([
-        api.get(`v1/experiences/${experience.id}/attendees`, { query: { page: 1, per_page: 50 }, schema: pageOf(attendeeSchema) }),
+        api.experiences.attendees(experience.id, { page: 1, perPage: 50 }),
         // Spec §4: the notify list is loaded only when max_attendees is above 0.
         (experience.max_attendees ?? 0) > 0
-          ? api.get(`v1/experiences/${experience.id}/waitlist`, { schema: waitlistSchema }).catch(() => null)
+          ? api.experiences.waitlist(experience.id).catch(() => null)
           : Promise.resolve(null),
       ])
     : [null, null]

@@ -3,14 +3,12 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { z } from 'zod'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { ChoiceGroup, FieldErrors } from '#app/components/ui/field.tsx'
 import { loadExperience } from '#app/utils/activity-form.server.ts'
-import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
-import { formErrorsFromApi, formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
-import { notFoundOnMissing } from '#app/utils/http.server.ts'
+import { formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
+import { formErrorsFromApi } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 import { reportDetailsMessages, reportFormSchema, reportReasons } from '#app/utils/report-schema.ts'
@@ -23,7 +21,8 @@ export const headers = formPageHeaders
 const e = (key: string) => `reports:errors.${key}`
 const parseReport = (formData: FormData) => parseWithZod(formData, { schema: reportFormSchema })
 const fieldOrder = ['reason', 'details']
-const reportResponse = z.object({ data: z.array(z.object({ id: z.string() })) })
+// The API answers 422 with field codes (reason_invalid, details_too_long) for what the form checks too.
+const apiErrorMapping = { messages: { reason: () => [e('reason_required')], details: reportDetailsMessages } }
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const t = await getT(request, context, 'reports')
@@ -62,22 +61,15 @@ async function sendReport(
   }
   const experience = await loadExperience(request, context, id)
   try {
-    await getApi(request, context).post('v1/reported-contents', {
-      body: { reason: submission.value.reason, details: submission.value.details ?? '', experience_id: experience.id },
-      schema: reportResponse,
+    await getApi(request, context).reports.create({
+      reason: submission.value.reason,
+      details: submission.value.details ?? '',
+      experience_id: experience.id,
     })
   } catch (error) {
-    // The API answers 422 with field codes (reason_invalid, details_too_long) for what the form checks too.
-    const fieldErrors: Record<string, string[]> = {}
-    if (error instanceof ApiError && error.status === 422) {
-      if (error.fields.reason) fieldErrors.reason = [e('reason_required')]
-      if (error.fields.details) fieldErrors.details = reportDetailsMessages(error.fields.details)
-    }
-    const mapped = Object.keys(fieldErrors).length > 0 ? { error: fieldErrors } : formErrorsFromApi(error)
-    if (!mapped) notFoundOnMissing(error)
+    const { status, ...errors } = formErrorsFromApi(error, apiErrorMapping)
     markFormError(context)
-    const { '': formErrors, ...fields } = (mapped.error ?? {}) as Record<string, string[]>
-    return data(submission.reply({ fieldErrors: fields, formErrors }), { status: 400 })
+    return data(submission.reply(errors), { status })
   }
   return redirect(`/activities/${experience.id}`, {
     headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key: 'activities:toast.reported' }) },

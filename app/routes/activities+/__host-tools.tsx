@@ -1,7 +1,7 @@
 import { Form, Link, useActionData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import type { Experience } from '#app/utils/experience.ts'
-import type { AddByEmailsResult, Waitlist } from './$id.server.ts'
+import type { AddedByEmail, Waitlist } from '#app/utils/api/experiences.server.ts'
 import type { action } from './$id.tsx'
 
 /** The activity page's host tools: edit, duplicate, attendee list, cancel, notify list, add by email. */
@@ -62,7 +62,7 @@ export function HostTools({ experience, waitlist }: { experience: Experience; wa
 }
 
 /** What adding people by email did, address by address. */
-export function AddedResult({ result }: { result: AddByEmailsResult }) {
+export function AddedResult({ result }: { result: AddedByEmail }) {
   const { t } = useTranslation('activities')
   return (
     <div className="notice notice--success" role="status">

@@ -2,7 +2,7 @@ import { Form, Link, useFetcher } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { formatCurrency, type Experience } from '#app/utils/experience.ts'
-import type { Waitlist } from './$id.server.ts'
+import type { Waitlist } from '#app/utils/api/experiences.server.ts'
 import type { action } from './$id.tsx'
 
 /** The activity page's RSVP part: attend, cancel (with the late-cancel warning), the notify list. */

@@ -20,7 +20,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const returnTo = safeRedirectPath(typeof target === 'string' ? target : '/')
   if (!isLanguage(language)) throw data({ error: 'Unsupported language' }, { status: 400 })
   if (await getOptionalUser(request, context)) {
-    await getApi(request, context).put('v1/users/me', { body: { locale: language } })
+    await getApi(request, context).users.updateMe({ locale: language })
   }
   return redirect(returnTo, { headers: { 'Set-Cookie': await languageCookie.serialize(language) } })
 }

@@ -35,7 +35,6 @@ function context(devOutbox: WebConfig['devOutbox'], addresses: { peer: string; c
     clientAddress: addresses.client,
     peerAddress: addresses.peer,
     services,
-    cache: new Map(),
   } as unknown as AppLoadContext
 }
 

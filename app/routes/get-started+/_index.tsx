@@ -6,8 +6,8 @@ import { useTranslation } from 'react-i18next'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { ChoiceGroup, TextField } from '#app/components/ui/field.tsx'
 import { getApi, knownUser, requireUser } from '#app/utils/auth.server.ts'
-import { formErrorsFromApi, formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
-import { notFoundOnMissing } from '#app/utils/http.server.ts'
+import { formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
+import { formErrorsFromApi } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 import { basicInfoSchema, genders, joinReasons } from '#app/utils/onboarding-schemas.ts'
@@ -39,14 +39,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
       const { firstName, lastName, gender, reasons, phone } = submission.value
       try {
-        await getApi(request, context).put('v1/users/me', {
-          body: { first_name: firstName, last_name: lastName, gender, join_reasons: reasons, phone: phone ?? null, onboarded: true },
+        await getApi(request, context).users.updateMe({
+          first_name: firstName,
+          last_name: lastName,
+          gender,
+          join_reasons: reasons,
+          phone: phone ?? null,
+          onboarded: true,
         })
       } catch (error) {
-        const mapped = formErrorsFromApi(error, { first_name: 'firstName', last_name: 'lastName', join_reasons: 'reasons' })
-        if (!mapped) notFoundOnMissing(error)
+        const { status, ...errors } = formErrorsFromApi(error, { fields: { first_name: 'firstName', last_name: 'lastName', join_reasons: 'reasons' } })
         markFormError(context)
-        return data(submission.reply({ fieldErrors: (mapped.error ?? {}) as Record<string, string[]> }), { status: 400 })
+        return data(submission.reply(errors), { status })
       }
       return redirect('/get-started/success')
     },

@@ -1,0 +1,23 @@
+import { createApiTransport } from '../api.server.ts'
+import { experiencesClient } from './experiences.server.ts'
+import { mediaClient } from './media.server.ts'
+import { placesClient } from './places.server.ts'
+import { reportsClient } from './reports.server.ts'
+import { usersClient } from './users.server.ts'
+
+/**
+ * The product API as typed resource clients, one per resource of spec §7 (decision 015): a
+ * route writes `api.experiences.attend(id, userId)`, never a path. Every answer is parsed with
+ * the contract's schema (a mismatch is the §8 Parse Error); 204s return nothing.
+ */
+export function createApi(options: Parameters<typeof createApiTransport>[0]) {
+  const transport = createApiTransport(options)
+  return {
+    experiences: experiencesClient(transport),
+    users: usersClient(transport),
+    places: placesClient(transport),
+    media: mediaClient(transport),
+    reports: reportsClient(transport),
+  }
+}
+export type Api = ReturnType<typeof createApi>

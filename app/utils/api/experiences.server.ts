@@ -1,0 +1,101 @@
+import { z } from 'zod'
+import { experienceSchema, type Experience } from '../experience-schema.ts'
+import { oneOf, pageOf, type ApiTransport } from '../api.server.ts'
+
+// Answers the contract does not hold yet (spec §7 attendees, notify list, add by email).
+const attendeeSchema = z.object({
+  id: z.string(),
+  display_name: z.string().nullable(),
+  avatar: z.object({ url: z.string() }).nullable(),
+  is_host: z.boolean().optional(),
+})
+const waitlistEntrySchema = z.object({ user_id: z.string(), position: z.number(), display_name: z.string().nullable().optional() })
+const addedByEmailSchema = z.object({
+  added: z.array(z.string()),
+  already_attending: z.array(z.string()),
+  not_found: z.array(z.string()),
+  full: z.array(z.string()),
+})
+const cancelAttendanceSchema = z.object({
+  data: z.tuple([experienceSchema]),
+  metadata: z.object({ late_cancellation: z.boolean() }),
+})
+export type Attendee = z.infer<typeof attendeeSchema>
+export type AddedByEmail = z.infer<typeof addedByEmailSchema>
+export type Waitlist = z.infer<ReturnType<typeof pageOf<typeof waitlistEntrySchema>>>
+
+/** Explore's and Home's search (spec §7 `GET v1/experiences`). */
+export interface ExperienceSearch {
+  page: number
+  perPage: number
+  /** Starting at or after this time (ISO 8601). */
+  from: string
+  /** Starting at or before this time, if given. */
+  until?: string
+  /** Only activities that have a date ("Coming soon" ones left out). */
+  datedOnly?: boolean
+  near?: { latitude: number; longitude: number; miles: number }
+}
+
+/** The activity the API is sent to create or change (spec §7 `POST`/`PUT v1/experiences`). */
+export interface ExperienceInput {
+  title: string
+  description: string
+  venue_type: 'in_person' | 'online'
+  place_id: string | null
+  formatted_address: string | null
+  url: string | null
+  start_date: string
+  start_time: string
+  duration_minutes: number
+  max_attendees: number | null
+  ticket_url: string | null
+  no_show_fee: string | number | null
+  cover_photo?: string
+  is_hostless?: boolean
+  is_premium?: boolean
+}
+
+const path = (id: string, ...rest: string[]) => ['v1/experiences', encodeURIComponent(id), ...rest].join('/')
+
+/** Activities (spec §7 experiences): the only code that knows their paths. */
+export function experiencesClient(api: ApiTransport) {
+  return {
+    list: (search: ExperienceSearch) =>
+      api.json('GET', 'v1/experiences', pageOf(experienceSchema), {
+        query: {
+          page: search.page,
+          per_page: search.perPage,
+          'start_date[gte]': search.from,
+          'start_date[lte]': search.until,
+          'start_date[not]': search.datedOnly ? 'null' : undefined,
+          ...(search.near
+            ? { 'distance[lte]': search.near.miles, latitude: search.near.latitude, longitude: search.near.longitude }
+            : {}),
+        },
+      }),
+    get: (id: string): Promise<Experience> => api.json('GET', path(id), oneOf(experienceSchema)),
+    /** The activity as an iCalendar file. */
+    calendar: (id: string) => api.text(path(id), 'text/calendar', { format: 'ical' }),
+    create: (input: ExperienceInput): Promise<Experience> => api.json('POST', 'v1/experiences', oneOf(experienceSchema), { body: input }),
+    update: (id: string, input: ExperienceInput): Promise<Experience> =>
+      api.json('PUT', path(id), oneOf(experienceSchema), { body: input }),
+    /** The host (or an admin) cancels the activity. */
+    cancel: (id: string) => api.empty('DELETE', path(id)),
+    attendees: (id: string, paging: { page: number; perPage: number }) =>
+      api.json('GET', path(id, 'attendees'), pageOf(attendeeSchema), { query: { page: paging.page, per_page: paging.perPage } }),
+    /** The host's attendee list as CSV. */
+    attendeesCsv: (id: string) => api.text(path(id, 'attendees'), 'text/csv', { format: 'csv' }),
+    attend: (id: string, userId: string): Promise<Experience> =>
+      api.json('POST', path(id, 'attendees'), oneOf(experienceSchema), { body: { user_id: userId } }),
+    cancelAttendance: async (id: string, userId: string) => {
+      const answer = await api.json('DELETE', path(id, 'attendees', encodeURIComponent(userId)), cancelAttendanceSchema)
+      return { experience: answer.data[0], lateCancellation: answer.metadata.late_cancellation }
+    },
+    addAttendeesByEmail: (id: string, emails: string[]): Promise<AddedByEmail> =>
+      api.json('POST', path(id, 'attendees', 'create-by-emails'), oneOf(addedByEmailSchema), { body: { emails } }),
+    waitlist: (id: string) => api.json('GET', path(id, 'waitlist'), pageOf(waitlistEntrySchema)),
+    joinWaitlist: (id: string): Promise<Experience> => api.json('POST', path(id, 'waitlist'), oneOf(experienceSchema)),
+    leaveWaitlist: (id: string) => api.empty('DELETE', path(id, 'waitlist')),
+  }
+}
