@@ -8,25 +8,15 @@ import type { AppLoadContext, ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
 import { createApiApp } from '#api/app.ts'
-import { ensureGazetteer } from '#api/places/gazetteer.ts'
-import { createIpLocator } from '#api/places/ip-location.ts'
-import { createProviders } from '#api/providers.ts'
 import { pingDatabase } from '#api/db/database.ts'
-import { openDatabase } from '#api/db/open.ts'
-import { createMailer, startEmailDelivery } from '#api/email/mailer.ts'
-import { readOutbox } from '#api/email/outbox.ts'
-import { scheduleCleanup } from '#api/jobs/cleanup.ts'
-import { startJobQueue } from '#api/jobs/queue.ts'
 import { ConfigError, getEnv, type Env } from '#api/env.ts'
 import { limitWebBodies } from '#api/http/body-limit.ts'
 import { redirectToCanonicalHost, refuseMalformedHost } from '#api/http/host-header.ts'
 import { isApiPath, refuseCrossSite, rateLimits, requestContext, securityHeaders } from '#api/http/security.ts'
 import { createIdentityProvider, identityRoutes } from '#api/identity/provider.ts'
-import { createTokenVerifier } from '#api/identity/token-verifier.ts'
 import { createLogger } from '#api/logger.ts'
-import { loadSecrets, publicJwks } from '#api/secrets.ts'
+import { createApiRuntime } from '#api/runtime.ts'
 import { createSessionStore } from '#api/web-sessions.ts'
-import { initErrorReporting } from '#api/error-reporting.ts'
 import type { RequestContext, WebServices } from '#app/utils/load-context.ts'
 
 /**
@@ -39,40 +29,16 @@ const dev = process.argv.includes('--dev')
 export async function startServer(options: { env?: Env; port?: number; quiet?: boolean } = {}) {
   const env = options.env ?? getEnv()
   const logger = createLogger(env)
-  const database = await openDatabase(env, logger)
-  const { db } = database
-
-  if (env.SEED_DEMO_DATA) {
-    const { seedDemoData } = await import('#api/db/seed.ts')
-    const result = await seedDemoData(db, { log: (message: string) => logger.info(message) })
-    if (result.seeded) logger.info('Demo data loaded')
-  }
-
-  const secrets = await loadSecrets(db, env)
-  const reportError = await initErrorReporting(env, logger)
-  const jobs = await startJobQueue({ url: database.url, logger })
-  await scheduleCleanup({ db, queue: jobs, logger })
-  const smtp = env.SMTP_URL ? { url: env.SMTP_URL, from: env.MAIL_FROM } : undefined
-  if (smtp) await startEmailDelivery({ db, queue: jobs, smtp, logger })
-  const mailer = createMailer({ db, smtp, queue: jobs, logger })
+  // The database, jobs, providers, mailer and token checks (api/runtime.ts); this host adds HTTP.
+  const runtime = await createApiRuntime(env, {
+    logger,
+    servesApi: !env.API_BASE_URL,
+    servesIdentity: env.auth === 'builtin',
+  })
+  const { db, secrets, mailer, reportError } = runtime
   const identity =
     env.auth === 'builtin' ? createIdentityProvider({ env, db, mailer, secrets }) : null
-
-  const verifyToken =
-    env.auth === 'builtin'
-      ? createTokenVerifier({
-          issuer: identity!.issuer,
-          audience: env.API_AUDIENCE,
-          localJwks: publicJwks(secrets.oidcJwks),
-        })
-      : createTokenVerifier({
-          issuer: `https://${env.AUTH0_DOMAIN}/`,
-          audience: env.API_AUDIENCE,
-          jwksUrl: `https://${env.AUTH0_DOMAIN}/.well-known/jwks.json`,
-        })
-  const providers = createProviders(env, db)
-  if (!env.API_BASE_URL) await ensureGazetteer(db)
-  const api = env.API_BASE_URL ? null : createApiApp({ env, db, logger, verifyToken, ...providers })
+  const api = env.API_BASE_URL ? null : createApiApp(runtime.services)
 
   const app = express()
   app.disable('x-powered-by')
@@ -122,7 +88,6 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
   app.use(limitWebBodies(logger))
   if (identity) app.use(identityRoutes(identity.provider))
 
-  const ipLocator = createIpLocator()
   const services: WebServices = {
     config: {
       publicUrl: env.PUBLIC_URL,
@@ -152,10 +117,10 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
             },
     },
     apiFetch: api ? async (request) => api.fetch(request) : (request) => fetch(request),
-    locate: (address) => ipLocator.locate(address),
+    locate: (address) => runtime.ipLocator.locate(address),
     sessions: createSessionStore(db),
     identity: identity?.bridge ?? null,
-    outbox: env.DEV_OUTBOX === 'off' ? null : (limit) => readOutbox(db, limit),
+    outbox: env.DEV_OUTBOX === 'off' ? null : (limit) => runtime.outbox.read(limit),
     reportError,
     log: (level, message, data) => logger[level](data ?? {}, message),
   }
@@ -237,8 +202,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
       })
       server.closeIdleConnections()
     })
-    await jobs.stop()
-    await database.close()
+    await runtime.close()
     logger.info('Stopped')
   }
   return { server, close, env, logger, db }

@@ -6,9 +6,10 @@ import { experienceRoutes } from './experiences/routes.ts'
 import { limitApiBodies } from './http/api-body-limit.ts'
 import { ApiProblem, problems } from './http/errors.ts'
 import { OpenApiRegistry } from './http/openapi.ts'
-import type { TokenVerifier } from './identity/token-verifier.ts'
+import type { TokenVerifier } from './providers/identity/token-verifier.ts'
 import type { Logger } from './logger.ts'
 import { mediaRoutes } from './media/routes.ts'
+import type { Notify } from './notifications/service.ts'
 import { placeRoutes } from './places/routes.ts'
 import type { Providers } from './providers.ts'
 import { reportRoutes } from './reports/routes.ts'
@@ -20,6 +21,8 @@ export interface ApiServices extends Providers {
   db: DB
   logger: Logger
   verifyToken: TokenVerifier
+  /** Records a notification and queues its delivery (api/notifications/service.ts). */
+  notify: Notify
 }
 
 export interface ApiEnv {

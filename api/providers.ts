@@ -1,20 +1,102 @@
+import type { JSONWebKeySet } from 'jose'
 import type { DB } from './db/database.ts'
 import type { Env } from './env.ts'
-import { createMediaStorage, type MediaStorage } from './media/storage.ts'
-import { createPlacesProvider, type PlacesProvider } from './places/provider.ts'
+import type { SmtpOptions } from './providers/email/smtp.ts'
+import {
+  createAuth0TokenVerifier,
+  createBuiltinTokenVerifier,
+  type TokenVerifier,
+} from './providers/identity/token-verifier.ts'
+import { createBuiltinPlacesProvider } from './providers/maps/builtin.ts'
+import { createGoogleMapsProvider, type GoogleMapsProvider } from './providers/maps/google.ts'
+import type { PlacesProvider } from './providers/maps/provider.ts'
+import { createLocalStorage } from './providers/storage/local.ts'
+import { createS3Storage } from './providers/storage/s3.ts'
+import type { MediaStorage } from './providers/storage/storage.ts'
 
+/**
+ * The one place that picks each outside service's implementation from the environment
+ * (ARCHITECTURE §4, decision 013). Each service lives in `api/providers/<service>/`: its
+ * interface, its built-in default and its vendor adapter. Nothing else reads these variables.
+ */
 export interface Providers {
   places: PlacesProvider
   media: MediaStorage
 }
 
-/**
- * The providers this deployment uses (ARCHITECTURE §4): Google Maps when GOOGLE_MAPS_API_KEY is
- * set, else the built-in gazetteer; S3-compatible storage when S3_* are set, else local disk.
- */
+/** The providers the API's routes use: maps/places and media storage. */
 export function createProviders(env: Env, db: DB): Providers {
   return {
     places: createPlacesProvider({ db, googleMapsApiKey: env.GOOGLE_MAPS_API_KEY }),
     media: createMediaStorage(env),
   }
+}
+
+export interface PlacesProviderOptions {
+  db: DB
+  /** GOOGLE_MAPS_API_KEY: Google Places and Static Maps when set, the built-in gazetteer otherwise. */
+  googleMapsApiKey?: string | undefined
+  fetch?: typeof fetch
+}
+
+/** Maps: Google Maps Platform when a key is set (the gazetteer answers what Google cannot), else built-in. */
+export function createPlacesProvider(options: PlacesProviderOptions): PlacesProvider | GoogleMapsProvider {
+  const builtin = createBuiltinPlacesProvider(options.db)
+  if (!options.googleMapsApiKey) return builtin
+  return createGoogleMapsProvider({
+    apiKey: options.googleMapsApiKey,
+    fetch: options.fetch,
+    fallback: builtin,
+  })
+}
+
+export interface MediaStorageOptions {
+  /** Directory for local storage; `.data/media` when unset. */
+  MEDIA_DIR?: string
+  S3_ENDPOINT?: string
+  S3_BUCKET?: string
+  S3_REGION?: string
+  S3_ACCESS_KEY_ID?: string
+  S3_SECRET_ACCESS_KEY?: string
+  S3_PUBLIC_URL?: string
+}
+
+/** Storage: S3 when a bucket is configured (endpoint, bucket and both keys set together), local disk otherwise. */
+export function createMediaStorage(options: MediaStorageOptions = {}): MediaStorage {
+  const s3 = [
+    options.S3_ENDPOINT,
+    options.S3_BUCKET,
+    options.S3_ACCESS_KEY_ID,
+    options.S3_SECRET_ACCESS_KEY,
+  ]
+  const configured = s3.filter(Boolean).length
+  if (configured === 0) return createLocalStorage(options.MEDIA_DIR)
+  if (configured < s3.length) {
+    throw new Error(
+      'S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+    )
+  }
+  return createS3Storage({
+    endpoint: options.S3_ENDPOINT!,
+    bucket: options.S3_BUCKET!,
+    region: options.S3_REGION ?? 'us-east-1',
+    accessKeyId: options.S3_ACCESS_KEY_ID!,
+    secretAccessKey: options.S3_SECRET_ACCESS_KEY!,
+    publicBaseUrl: options.S3_PUBLIC_URL,
+  })
+}
+
+/** Email: SMTP when SMTP_URL is set; otherwise mail stays in the outbox (shown at /dev/outbox). */
+export function smtpOptions(env: Env): SmtpOptions | undefined {
+  return env.SMTP_URL ? { url: env.SMTP_URL, from: env.MAIL_FROM } : undefined
+}
+
+/**
+ * Identity, for the API's token checks: Auth0 when its variables are set, else the built-in
+ * provider. `localJwks` is the built-in provider's public keys when this process holds them
+ * (it serves the provider); without them its published JWKS is fetched.
+ */
+export function createTokenVerifierFor(env: Env, options: { localJwks?: JSONWebKeySet | undefined } = {}): TokenVerifier {
+  if (env.auth === 'auth0') return createAuth0TokenVerifier({ domain: env.AUTH0_DOMAIN!, audience: env.API_AUDIENCE })
+  return createBuiltinTokenVerifier({ publicUrl: env.PUBLIC_URL, audience: env.API_AUDIENCE, localJwks: options.localJwks })
 }

@@ -7,10 +7,11 @@ import type { Kysely } from 'kysely'
 import { createApiApp, type ApiApp, type ApiServices } from '#api/app.ts'
 import type { Database, NewUser, User } from '#api/db/schema.ts'
 import { parseEnv, type Env } from '#api/env.ts'
-import { createTokenVerifier } from '#api/identity/token-verifier.ts'
-import { createLocalStorage } from '#api/media/storage.ts'
-import { createBuiltinPlacesProvider } from '#api/places/provider.ts'
+import { createTokenVerifier } from '#api/providers/identity/token-verifier.ts'
+import { createBuiltinPlacesProvider } from '#api/providers/maps/builtin.ts'
+import { createLocalStorage } from '#api/providers/storage/local.ts'
 import { createLogger } from '#api/logger.ts'
+import { createNotifier, type Notify } from '#api/notifications/service.ts'
 
 /**
  * The product API in-process against a real database: requests go straight to the Hono app's
@@ -22,6 +23,8 @@ export interface ApiHarness {
   db: Kysely<Database>
   app: ApiApp
   issuer: string
+  /** Delivery jobs `notify` queued (the harness starts no job queue; api/runtime.test.ts does). */
+  queuedJobs: QueuedJob[]
   request: (method: string, path: string, options?: RequestOptions) => Promise<ApiResponse>
   /** An access token for `sub` (a user's `auth_subject`); `overrides` replace or add claims. */
   signToken: (
@@ -68,7 +71,9 @@ export async function createApiHarness(
     audience: env.API_AUDIENCE,
     localJwks: { keys: [jwk] },
   })
+  const notifications = testNotifier(db)
   const app = createApiApp({
+    notify: notifications.notify,
     places: createBuiltinPlacesProvider(db),
     media: createLocalStorage(await mkdtemp(join(tmpdir(), 'circle55-media-'))),
     ...extraServices,
@@ -121,7 +126,30 @@ export async function createApiHarness(
     return { status: response.status, json, headers: response.headers }
   }
 
-  return { env, db, app, issuer, request, signToken }
+  return { env, db, app, issuer, request, signToken, queuedJobs: notifications.queuedJobs }
+}
+
+export interface QueuedJob {
+  name: string
+  data: object
+}
+
+/**
+ * `notify` as the runtime builds it, its rows in the real database, with a queue that only lists
+ * the delivery jobs sent (the real queue, pg-boss, is tested in api/notifications/ and
+ * api/runtime.test.ts).
+ */
+export function testNotifier(db: Kysely<Database>): { notify: Notify; queuedJobs: QueuedJob[] } {
+  const queuedJobs: QueuedJob[] = []
+  const notify = createNotifier({
+    db,
+    queue: {
+      async send(name, data) {
+        for (const item of Array.isArray(data) ? data : [data]) queuedJobs.push({ name, data: item as object })
+      },
+    },
+  })
+  return { notify, queuedJobs }
 }
 
 /** `v1/users/me`, `/v1/users/me` and `/api/v1/users/me` all mean the same route. */

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ExperiencesTable, User } from '#api/db/schema.ts'
 import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { createBuiltinPlacesProvider, type PlacesProvider } from '../places/provider.ts'
+import { createBuiltinPlacesProvider } from '../providers/maps/builtin.ts'
+import type { PlacesProvider } from '../providers/maps/provider.ts'
 import { feeToCents, foldLine, zonedTimeToUtc, type ResolvedPlace } from './service.ts'
 
 const HOUR = 3_600_000

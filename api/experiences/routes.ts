@@ -29,8 +29,8 @@ import {
 } from './service.ts'
 
 function deps(c: Context<ApiEnv>): ExperienceDeps {
-  const { db, env, places } = c.var.services
-  return { db, env, places }
+  const { db, env, places, notify } = c.var.services
+  return { db, env, places, notify }
 }
 
 const nullableString = z.string().nullable()
@@ -205,7 +205,7 @@ export function experienceRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
   })
   app.delete('/v1/experiences/:id', async (c) => {
     const caller = requireCaller(c)
-    await cancelExperience(c.var.services.db, caller, c.req.param('id'))
+    await cancelExperience(deps(c), caller, c.req.param('id'))
     return c.body(null, 204)
   })
 
@@ -265,7 +265,7 @@ export function experienceRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
   })
   app.delete('/v1/experiences/:id/attendees/:userId', async (c) => {
     const caller = requireCaller(c)
-    return c.json(await cancelAttendance(c.var.services.db, caller, c.req.param('id'), c.req.param('userId')))
+    return c.json(await cancelAttendance(deps(c), caller, c.req.param('id'), c.req.param('userId')))
   })
 
   registry.add({

@@ -7,6 +7,7 @@ import type { Env } from '../env.ts'
 import { problems } from '../http/errors.ts'
 import { isLookupKey } from '../http/params.ts'
 import { isUuid } from '../http/request.ts'
+import type { Notify } from '../notifications/service.ts'
 import {
   hasControlCharacters,
   isCalendarDate,
@@ -54,7 +55,12 @@ export interface ExperienceDeps {
   db: DB
   env: Env
   places: ExperiencePlaces
+  /** Attendees and the notify list hear of cancellations and freed seats through it. */
+  notify: Notify
 }
+
+/** What the attendance changes need: they may free a seat or cancel, and then notify. */
+type NotifyingDeps = Pick<ExperienceDeps, 'db' | 'notify'>
 
 type Trx = Transaction<Database>
 
@@ -785,7 +791,7 @@ export async function updateExperience(deps: ExperienceDeps, caller: User, idOrS
     const before = isLimited(current) ? (current.max_attendees ?? 0) - current.attendees_count : Infinity
     const after = isLimited(row) ? (row.max_attendees ?? 0) - row.attendees_count : Infinity
     if (isLimited(current) && after > Math.max(before, 0)) {
-      await offerFreedSeats(trx, row, after === Infinity ? Number.MAX_SAFE_INTEGER : after - Math.max(before, 0))
+      await offerFreedSeats(trx, deps.notify, row, after === Infinity ? Number.MAX_SAFE_INTEGER : after - Math.max(before, 0))
     }
     return trx.selectFrom('experiences').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()
   })
@@ -793,7 +799,7 @@ export async function updateExperience(deps: ExperienceDeps, caller: User, idOrS
 }
 
 /** Organizer cancel: final; every attendee gets an `experience.canceled` notification. */
-export async function cancelExperience(db: DB, caller: User, idOrSlug: string) {
+export async function cancelExperience({ db, notify }: NotifyingDeps, caller: User, idOrSlug: string) {
   const found = await getExperience(db, idOrSlug)
   requirePermission(caller, 'delete:experience', found)
   if (found.canceled_at) return
@@ -801,11 +807,13 @@ export async function cancelExperience(db: DB, caller: User, idOrSlug: string) {
     const current = await lockExperience(trx, found.id)
     if (current.canceled_at) return
     await trx.updateTable('experiences').set({ canceled_at: new Date(), updated_at: new Date() }).where('id', '=', current.id).execute()
-    await sql`
-      INSERT INTO notifications (user_id, type, data)
-      SELECT user_id, 'experience.canceled', ${JSON.stringify({ experience_id: current.id })}::jsonb
-      FROM experience_attendees WHERE experience_id = ${current.id} AND user_id IS DISTINCT FROM ${caller.id}
-    `.execute(trx)
+    const attendees = await trx
+      .selectFrom('experience_attendees')
+      .select('user_id')
+      .where('experience_id', '=', current.id)
+      .where('user_id', '!=', caller.id)
+      .execute()
+    await notify({ type: 'experience.canceled', to: attendees.map((a) => a.user_id), data: { experience_id: current.id } }, trx)
   })
 }
 
@@ -841,20 +849,12 @@ async function takeSeat(trx: Trx, experienceId: string, userId: string): Promise
   return 'added'
 }
 
-async function notify(trx: Trx, userIds: string[], type: string, experienceId: string) {
-  if (userIds.length === 0) return
-  await trx
-    .insertInto('notifications')
-    .values(userIds.map((userId) => ({ user_id: userId, type, data: JSON.stringify({ experience_id: experienceId }) })))
-    .execute()
-}
-
 /**
  * Notify-list rules for `seats` freed seats: more than 24 h before the start (or undated) the
  * first members in join order are seated at once (`waitlist.selected`); within 24 h everyone on
  * the list hears of it (`waitlist.seat_available`) and the first to attend takes the seat.
  */
-async function offerFreedSeats(trx: Trx, experience: Experience, seats: number) {
+async function offerFreedSeats(trx: Trx, notify: Notify, experience: Experience, seats: number) {
   const now = Date.now()
   if (experience.canceled_at || hasStarted(experience, now) || seats <= 0) return
   const farAhead = experience.start_at === null || experience.start_at.getTime() - now > PROMOTION_WINDOW_MS
@@ -866,7 +866,7 @@ async function offerFreedSeats(trx: Trx, experience: Experience, seats: number) 
       .orderBy('created_at')
       .orderBy('user_id')
       .execute()
-    await notify(trx, everyone.map((entry) => entry.user_id), 'waitlist.seat_available', experience.id)
+    await notify({ type: 'waitlist.seat_available', to: everyone.map((entry) => entry.user_id), data: { experience_id: experience.id } }, trx)
     return
   }
   let seated = 0
@@ -885,7 +885,7 @@ async function offerFreedSeats(trx: Trx, experience: Experience, seats: number) 
     await trx.deleteFrom('waitlist_entries').where('experience_id', '=', experience.id).where('user_id', '=', next.user_id).execute()
     if (outcome === 'added') {
       seated++
-      await notify(trx, [next.user_id], 'waitlist.selected', experience.id)
+      await notify({ type: 'waitlist.selected', to: [next.user_id], data: { experience_id: experience.id } }, trx)
     }
   }
 }
@@ -911,7 +911,7 @@ export async function attend(db: DB, caller: User, idOrSlug: string, userId: str
   return serializeExperience(db, fresh, caller)
 }
 
-export async function cancelAttendance(db: DB, caller: User, idOrSlug: string, userId: string) {
+export async function cancelAttendance({ db, notify }: NotifyingDeps, caller: User, idOrSlug: string, userId: string) {
   const experience = await getExperience(db, idOrSlug)
   // Not an id at all (a NUL byte, a name): nobody is attending under it.
   if (!isUuid(userId)) throw problems.notFound('This member is not attending.')
@@ -943,7 +943,7 @@ export async function cancelAttendance(db: DB, caller: User, idOrSlug: string, u
         no_show_fee_cents: isLate ? row.no_show_fee_cents : null,
       })
       .execute()
-    if (isLimited(row)) await offerFreedSeats(trx, row, 1)
+    if (isLimited(row)) await offerFreedSeats(trx, notify, row, 1)
     return isLate
   })
   const fresh = await getExperience(db, experience.id)

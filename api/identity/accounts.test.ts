@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createUser } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { createMailer } from '../email/mailer.ts'
+import { createMailer } from '../providers/email/mailer.ts'
 import { accountLimits, createAccounts, maxCodeAttempts, type Accounts } from './accounts.ts'
 
 /**

@@ -4,7 +4,7 @@ import { sql } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { CodePurpose } from '../db/schema.ts'
 import { emailT } from '../i18n.ts'
-import type { Mailer } from '../email/mailer.ts'
+import type { Mailer } from '../providers/email/mailer.ts'
 import { countHit, type Limit } from '../http/security.ts'
 import { uniqueSlug } from '../users/service.ts'
 

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getAuthenticator } from '#app/utils/auth.server.ts'
 import type { AppLoadContext } from '@remix-run/node'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { createApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, testNotifier } from '#tests/api-harness.ts'
 import { auth0Handlers } from '#tests/msw/auth0.ts'
 import { parseEnv } from '../env.ts'
-import { createTokenVerifier } from './token-verifier.ts'
+import { createTokenVerifier } from '../providers/identity/token-verifier.ts'
 import { createApiApp } from '../app.ts'
 import { createProviders } from '#api/providers.ts'
 import { createLogger } from '../logger.ts'
@@ -86,6 +86,7 @@ describe('Auth0 configuration', () => {
       db: database.db,
       logger: createLogger(env),
       verifyToken,
+      notify: testNotifier(database.db).notify,
       ...createProviders(env, database.db),
     })
     const token = await auth0Token('auth0|new-member', { email: 'new.member@example.com' })

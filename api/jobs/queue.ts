@@ -1,3 +1,4 @@
+import { CompiledQuery, type Kysely } from 'kysely'
 import PgBoss from 'pg-boss'
 import type { Logger } from '../logger.ts'
 
@@ -8,7 +9,11 @@ import type { Logger } from '../logger.ts'
 export interface JobQueue {
   /** Creates the queue if needed; retries failed jobs with exponential backoff. */
   define(name: string, options?: { retryLimit?: number; retryDelaySeconds?: number }): Promise<void>
-  send(name: string, data: object): Promise<void>
+  /**
+   * Queues one job per item. With `transaction`, the jobs are written by that transaction: they
+   * exist only if it commits, so a job never refers to a row that was rolled back.
+   */
+  send(name: string, data: object | readonly object[], options?: SendOptions): Promise<void>
   /** Works jobs of `name` one at a time; a thrown error fails the attempt (it is retried). */
   work<T extends object>(name: string, handler: (data: T) => Promise<void>): Promise<void>
   /**
@@ -17,6 +22,22 @@ export interface JobQueue {
    */
   schedule(name: string, cron: string): Promise<void>
   stop(): Promise<void>
+}
+
+export interface SendOptions {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database or transaction of ours
+  transaction?: Kysely<any>
+}
+
+/** pg-boss runs its statements through this (its `db` option) to write inside our transaction. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database or transaction of ours
+function executorFor(db: Kysely<any>) {
+  return {
+    async executeSql(text: string, values: unknown[]) {
+      const result = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, values))
+      return { rows: [...result.rows] }
+    },
+  }
 }
 
 export async function startJobQueue(options: {
@@ -47,8 +68,15 @@ export async function startJobQueue(options: {
         retryBackoff: true,
       })
     },
-    async send(name, data) {
-      await boss.send(name, data)
+    async send(name, data, sendOptions = {}) {
+      const items = Array.isArray(data) ? data : [data]
+      if (items.length === 0) return
+      const db = sendOptions.transaction ? executorFor(sendOptions.transaction) : undefined
+      if (!db && items.length === 1) {
+        await boss.send(name, items[0] as object)
+        return
+      }
+      await boss.insert(name, items.map((item: object) => ({ name, data: item })), db ? { db } : {})
     },
     async work(name, handler) {
       await boss.work<object>(name, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {

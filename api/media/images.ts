@@ -1,6 +1,6 @@
 import sharp, { type Metadata, type Sharp } from 'sharp'
 import { ApiProblem } from '../http/errors.ts'
-import type { MediaTarget } from './storage.ts'
+import type { MediaTarget } from '../providers/storage/storage.ts'
 
 /** Spec: "Photo size limit 15MB". */
 export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024

@@ -11,21 +11,18 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiApp, type ApiServices } from '#api/app.ts'
 import { parseEnv } from '#api/env.ts'
-import { createTokenVerifier } from '#api/identity/token-verifier.ts'
+import { createTokenVerifier } from '#api/providers/identity/token-verifier.ts'
 import { createLogger } from '#api/logger.ts'
-import { TEST_PUBLIC_URL, createUser } from '#tests/api-harness.ts'
+import { TEST_PUBLIC_URL, createUser, testNotifier } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { s3Handlers } from '#tests/msw/s3.ts'
 import { MAX_UPLOAD_BYTES } from './images.ts'
-import { createBuiltinPlacesProvider } from '../places/provider.ts'
+import { createBuiltinPlacesProvider } from '../providers/maps/builtin.ts'
 import { MAX_UPLOAD_BODY_BYTES } from './routes.ts'
-import {
-  S3Error,
-  createLocalStorage,
-  createMediaStorage,
-  createS3Storage,
-  type MediaStorage,
-} from './storage.ts'
+import { createMediaStorage } from '../providers.ts'
+import { createLocalStorage } from '../providers/storage/local.ts'
+import { S3Error, createS3Storage } from '../providers/storage/s3.ts'
+import type { MediaStorage } from '../providers/storage/storage.ts'
 
 /**
  * The API as createApiApp builds it, with the given media storage.
@@ -47,6 +44,7 @@ async function createMediaApi(db: TestDatabase['db'], media: MediaStorage) {
     verifyToken,
     media,
     places: createBuiltinPlacesProvider(db),
+    notify: testNotifier(db).notify,
   }
   const app = createApiApp(services)
 

@@ -4,7 +4,7 @@ import type { ApiEnv } from '../app.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
 import type { OpenApiRegistry } from '../http/openapi.ts'
 import { parseJson, requireCaller, validate } from '../http/request.ts'
-import type { MediaTarget } from './storage.ts'
+import type { MediaTarget } from '../providers/storage/storage.ts'
 import { MAX_UPLOAD_BYTES, tooLarge } from './images.ts'
 import { duplicateCover, readPhoto, uploadPhoto, type MediaDeps } from './service.ts'
 

@@ -5,7 +5,7 @@ import { getReadableExperience } from '../experiences/service.ts'
 import { problems } from '../http/errors.ts'
 import { isUuid } from '../http/request.ts'
 import { can, requirePermission, type Caller } from '../policy/permissions.ts'
-import { isValidMediaKey, newMediaKeys, type MediaStorage, type MediaTarget } from './storage.ts'
+import { isValidMediaKey, newMediaKeys, type MediaStorage, type MediaTarget } from '../providers/storage/storage.ts'
 import { processImage } from './images.ts'
 
 type Media = Selectable<MediaTable>

@@ -4,7 +4,7 @@ import type { ApiEnv } from '../app.ts'
 import { hasControlCharacters, queryDecimal, queryInteger } from '#contract/input-validation.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
 import type { OpenApiRegistry } from '../http/openapi.ts'
-import { MAX_LIMIT, MIN_QUERY_LENGTH, type PlacesProvider } from './provider.ts'
+import { MAX_LIMIT, MIN_QUERY_LENGTH, type PlacesProvider } from '../providers/maps/provider.ts'
 
 function placesProvider(c: Context<ApiEnv>): PlacesProvider {
   return c.var.services.places

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from '@remix-run/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createMailer } from '#api/email/mailer.ts'
+import { createMailer } from '#api/providers/email/mailer.ts'
 import { createIdentityProvider } from '#api/identity/provider.ts'
 import { loadSecrets } from '#api/secrets.ts'
 import { action as passwordAction, loader as passwordLoader } from '#app/routes/_auth+/identity.$uid._index.tsx'

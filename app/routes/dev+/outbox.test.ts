@@ -1,6 +1,6 @@
 import type { AppLoadContext } from '@remix-run/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readOutbox } from '#api/email/outbox.ts'
+import { readOutbox } from '#api/providers/email/outbox.ts'
 import type { WebConfig, WebServices } from '#app/utils/load-context.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { loader } from './outbox.tsx'

@@ -1,4 +1,4 @@
-import type { DB } from '../db/database.ts'
+import type { DB } from '../../db/database.ts'
 
 /** The newest emails in the outbox, for the development outbox page (/dev/outbox). */
 export async function readOutbox(db: DB, limit: number) {

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import tzLookup from '@photostructure/tz-lookup'
 import { sql, type Kysely } from 'kysely'
-import type { Database } from '../db/schema.ts'
+import type { Database } from '../../db/schema.ts'
 
 /**
  * The offline US gazetteer, from two npm data packages:

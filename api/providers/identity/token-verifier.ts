@@ -30,3 +30,28 @@ export function createTokenVerifier(options: {
     return payload as JWTPayload & { sub: string }
   }
 }
+
+/** The built-in provider (api/identity/) is the issuer under `/oidc` on PUBLIC_URL. */
+export function builtinIssuer(publicUrl: string) {
+  return `${publicUrl}/oidc`
+}
+
+/**
+ * Tokens of the built-in provider: with its keys in hand (the same process or the same
+ * database) no request is needed; otherwise the keys come from its published JWKS.
+ */
+export function createBuiltinTokenVerifier(options: { publicUrl: string; audience: string; localJwks?: JSONWebKeySet | undefined }): TokenVerifier {
+  const issuer = builtinIssuer(options.publicUrl)
+  return options.localJwks
+    ? createTokenVerifier({ issuer, audience: options.audience, localJwks: options.localJwks })
+    : createTokenVerifier({ issuer, audience: options.audience })
+}
+
+/** Tokens of an Auth0 tenant: issuer `https://<domain>/`, keys at its `/.well-known/jwks.json`. */
+export function createAuth0TokenVerifier(options: { domain: string; audience: string }): TokenVerifier {
+  return createTokenVerifier({
+    issuer: `https://${options.domain}/`,
+    audience: options.audience,
+    jwksUrl: `https://${options.domain}/.well-known/jwks.json`,
+  })
+}

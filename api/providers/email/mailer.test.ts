@@ -2,10 +2,11 @@ import type { AddressInfo } from 'node:net'
 import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { startJobQueue, type JobQueue } from '../jobs/queue.ts'
-import { createLogger } from '../logger.ts'
-import { parseEnv } from '../env.ts'
-import { createMailer, startEmailDelivery } from './mailer.ts'
+import { startJobQueue, type JobQueue } from '../../jobs/queue.ts'
+import { createLogger } from '../../logger.ts'
+import { parseEnv } from '../../env.ts'
+import { createMailer } from './mailer.ts'
+import { startEmailDelivery } from './smtp.ts'
 
 /**
  * Email through the outbox and the job queue to a real SMTP server on loopback (smtp-server),

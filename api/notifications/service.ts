@@ -1,0 +1,90 @@
+import { sql, type Kysely, type Transaction } from 'kysely'
+import type { DB } from '../db/database.ts'
+import type { Database } from '../db/schema.ts'
+import type { JobQueue } from '../jobs/queue.ts'
+import type { Logger } from '../logger.ts'
+
+/**
+ * Notifications (ARCHITECTURE §1 "Events"): `notify(event)` records one notification per
+ * recipient and queues its delivery job, both in the caller's transaction when it passes one,
+ * so a rolled-back cancellation notifies nobody and a committed one always has its jobs.
+ * Delivery by the member's settings (email, push, SMS) comes with the notifications issue;
+ * for now the job records that it ran (`delivered_at`).
+ */
+
+/**
+ * The event types (spec §3: `sample`, `message.new`, `waitlist.selected`), with the data each
+ * carries, plus the ones the product sends today: a seat freed within 24 hours of the start
+ * (everyone on the notify list hears of it) and an activity cancelled by its organizer.
+ */
+export interface NotificationData {
+  sample: Record<string, never>
+  'message.new': { channel_id: string; message_id: string }
+  'waitlist.selected': { experience_id: string }
+  'waitlist.seat_available': { experience_id: string }
+  'experience.canceled': { experience_id: string }
+}
+
+export type NotificationType = keyof NotificationData
+
+export const notificationTypes = [
+  'sample',
+  'message.new',
+  'waitlist.selected',
+  'waitlist.seat_available',
+  'experience.canceled',
+] as const satisfies readonly NotificationType[]
+
+/** One event for its recipients (user ids); nobody to tell is not an error. */
+export type NotificationEvent = {
+  [T in NotificationType]: { type: T; to: readonly string[]; data: NotificationData[T] }
+}[NotificationType]
+
+export const NOTIFICATION_DELIVERY_JOB = 'notification.deliver'
+
+/**
+ * Records `event` and queues its delivery; inside `transaction` when given (both happen only if
+ * it commits), else in a transaction of its own. Answers the new notifications' ids.
+ */
+export type Notify = (event: NotificationEvent, transaction?: Transaction<Database>) => Promise<string[]>
+
+export function createNotifier(options: { db: Kysely<Database>; queue: Pick<JobQueue, 'send'> }): Notify {
+  const { db, queue } = options
+  async function record(trx: Transaction<Database>, event: NotificationEvent) {
+    const recipients = [...new Set(event.to)]
+    if (recipients.length === 0) return []
+    const rows = await trx
+      .insertInto('notifications')
+      .values(recipients.map((userId) => ({ user_id: userId, type: event.type, data: JSON.stringify(event.data) })))
+      .returning('id')
+      .execute()
+    const ids = rows.map((row) => row.id)
+    await queue.send(NOTIFICATION_DELIVERY_JOB, ids.map((id) => ({ id })), { transaction: trx })
+    return ids
+  }
+  return (event, transaction) => (transaction ? record(transaction, event) : db.transaction().execute((trx) => record(trx, event)))
+}
+
+/**
+ * Delivers one notification. Today: records that the job ran; a notification already delivered
+ * (a retried job) is left alone, and one deleted with its member is skipped.
+ */
+export async function deliverNotification(db: DB, id: string) {
+  const delivered = await db
+    .updateTable('notifications')
+    .set({ delivered_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('delivered_at', 'is', null)
+    .returning(['id', 'type'])
+    .executeTakeFirst()
+  return delivered ?? null
+}
+
+/** Defines the delivery queue and works it here; safe on every instance. */
+export async function startNotificationDelivery(options: { db: DB; queue: JobQueue; logger: Logger }) {
+  await options.queue.define(NOTIFICATION_DELIVERY_JOB, { retryLimit: 5, retryDelaySeconds: 15 })
+  await options.queue.work<{ id: string }>(NOTIFICATION_DELIVERY_JOB, async ({ id }) => {
+    const delivered = await deliverNotification(options.db, id)
+    if (delivered) options.logger.debug({ job: NOTIFICATION_DELIVERY_JOB, type: delivered.type }, 'Notification delivered')
+  })
+}

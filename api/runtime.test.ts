@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto'
+import { SignJWT, importJWK } from 'jose'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TEST_PUBLIC_URL, createUser } from '#tests/api-harness.ts'
+import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { createApiApp } from './app.ts'
+import { parseEnv } from './env.ts'
+import { cleanupJob } from './jobs/cleanup.ts'
+import { NOTIFICATION_DELIVERY_JOB } from './notifications/service.ts'
+import { gazetteerRows } from './providers/maps/gazetteer.ts'
+import { createApiRuntime, type ApiRuntime } from './runtime.ts'
+
+/**
+ * Issue 11 §4: the API run alone (`node api/server.ts`) started no jobs. It now starts the same
+ * runtime as the combined server: this builds it the way api/server.ts does, on a test database,
+ * and checks that the jobs are scheduled and worked, the API answers through it, the outbox is
+ * read through it, and `close()` stops the jobs and the database.
+ */
+let database: TestDatabase
+let runtime: ApiRuntime
+let closed = false
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  // The gazetteer counts as loaded when the table holds rows (the full load is tested in
+  // api/providers/maps/builtin.test.ts): a few real rows spare this file that load.
+  await database.db.insertInto('places').values(gazetteerRows().filter((row) => row.id === 'us-or-portland')).execute()
+  const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: database.url, PUBLIC_URL: TEST_PUBLIC_URL, SEED_DEMO_DATA: 'false' })
+  runtime = await createApiRuntime(env, { servesApi: true, servesIdentity: true })
+})
+
+afterAll(async () => {
+  if (!closed) await runtime?.close()
+  await database?.drop()
+})
+
+describe('the API runtime', () => {
+  it('schedules the cleanup and defines the delivery queues', async () => {
+    const { rows: schedules } = await sql<{ name: string; cron: string }>`SELECT name, cron FROM pgboss.schedule`.execute(database.db)
+    expect(schedules).toEqual([{ name: cleanupJob, cron: '*/15 * * * *' }])
+    // pg-boss's own queues start with `__pgboss__`.
+    const { rows: queues } = await sql<{ name: string }>`SELECT name FROM pgboss.queue WHERE NOT starts_with(name, '__pgboss__') ORDER BY name`.execute(database.db)
+    // No SMTP_URL: mail stays in the outbox, so no email delivery queue.
+    expect(queues.map((queue) => queue.name)).toEqual([cleanupJob, NOTIFICATION_DELIVERY_JOB].sort())
+  })
+
+  it('works queued jobs: the cleanup removes expired rows', async () => {
+    const id = `expired-${randomBytes(4).toString('hex')}`
+    await database.db.insertInto('web_sessions').values({ id, data: '{}', expires_at: new Date(Date.now() - 60_000) }).execute()
+    await runtime.jobs.send(cleanupJob, {})
+    await expect
+      .poll(async () => (await database.db.selectFrom('web_sessions').select('id').where('id', '=', id).execute()).length, { timeout: 15_000, interval: 250 })
+      .toBe(0)
+  })
+
+  it('serves the API: a cancellation notifies the attendee and the delivery job runs', async () => {
+    const app = createApiApp(runtime.services)
+    const host = await createUser(database.db)
+    const attendee = await createUser(database.db)
+    const start = new Date(Date.now() + 5 * 86_400_000)
+    const experience = await database.db
+      .insertInto('experiences')
+      .values({
+        slug: `walk-${randomBytes(4).toString('hex')}`,
+        title: 'Riverside walk',
+        venue_type: 'online',
+        url: 'https://meet.example/walk',
+        host_id: host.id,
+        timezone: 'America/Los_Angeles',
+        start_at: start,
+        end_at: new Date(start.getTime() + 3_600_000),
+        attendees_count: 1,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: attendee.id }).execute()
+
+    // A token as the built-in provider signs it, with the keys the runtime loaded.
+    const jwk = runtime.secrets.oidcJwks.keys[0]!
+    const token = await new SignJWT({ scope: 'openid' })
+      .setProtectedHeader({ alg: 'RS256', kid: jwk.kid!, typ: 'at+jwt' })
+      .setIssuer(`${TEST_PUBLIC_URL}/oidc`)
+      .setAudience(runtime.env.API_AUDIENCE)
+      .setSubject(host.id)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(await importJWK(jwk, 'RS256'))
+    const response = await app.fetch(
+      new Request(`${TEST_PUBLIC_URL}/api/v1/experiences/${experience.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } }),
+    )
+    expect(response.status).toBe(204)
+    const delivered = () =>
+      database.db.selectFrom('notifications').select(['type', 'delivered_at']).where('user_id', '=', attendee.id).execute()
+    await expect
+      .poll(async () => (await delivered()).map((n) => ({ type: n.type, delivered: n.delivered_at !== null })), { timeout: 15_000, interval: 250 })
+      .toEqual([{ type: 'experience.canceled', delivered: true }])
+  })
+
+  it('reads the outbox for the development page', async () => {
+    const to = `outbox-${randomBytes(4).toString('hex')}@example.com`
+    await runtime.mailer.send({ to, subject: 'Welcome', text: 'Hello', kind: 'welcome', locale: 'en' })
+    const emails = await runtime.outbox.read(5)
+    expect(emails[0]).toMatchObject({ to, subject: 'Welcome', text: 'Hello' })
+  })
+
+  it('close() stops the jobs and closes the database', async () => {
+    await runtime.close()
+    closed = true
+    await expect(runtime.db.selectFrom('users').select('id').execute()).rejects.toThrow()
+    await expect(runtime.jobs.send(cleanupJob, {})).rejects.toThrow()
+  })
+})

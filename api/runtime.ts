@@ -1,0 +1,117 @@
+import type { ApiServices } from './app.ts'
+import type { DB } from './db/database.ts'
+import { openDatabase, type OpenDatabase } from './db/open.ts'
+import type { Env } from './env.ts'
+import { initErrorReporting, type ReportError } from './error-reporting.ts'
+import { scheduleCleanup } from './jobs/cleanup.ts'
+import { startJobQueue, type JobQueue } from './jobs/queue.ts'
+import { createLogger, type Logger } from './logger.ts'
+import { createNotifier, startNotificationDelivery, type Notify } from './notifications/service.ts'
+import { createProviders, createTokenVerifierFor, smtpOptions, type Providers } from './providers.ts'
+import { createMailer, type Mailer } from './providers/email/mailer.ts'
+import { readOutbox } from './providers/email/outbox.ts'
+import { startEmailDelivery } from './providers/email/smtp.ts'
+import type { TokenVerifier } from './providers/identity/token-verifier.ts'
+import { ensureGazetteer } from './providers/maps/gazetteer.ts'
+import { createIpLocator, type IpLocator } from './providers/maps/ip-location.ts'
+import { loadSecrets, publicJwks, type Secrets } from './secrets.ts'
+
+/**
+ * Everything the product API needs to run, built once from the environment (ARCHITECTURE §1,
+ * decision 013): the database (opened, migrated, demo data outside production, the gazetteer),
+ * secrets, providers, the job queue with its workers and schedules (expired-row cleanup, email
+ * delivery, notification delivery), the mailer, `notify`, the token verifier and error
+ * reporting. The Express host (server.ts) and the API alone (api/server.ts) both start it, so
+ * either runs the jobs; each adds only its HTTP server.
+ */
+export interface ApiRuntime {
+  env: Env
+  logger: Logger
+  database: OpenDatabase
+  db: DB
+  secrets: Secrets
+  providers: Providers
+  ipLocator: IpLocator
+  jobs: JobQueue
+  mailer: Mailer
+  notify: Notify
+  verifyToken: TokenVerifier
+  reportError: ReportError
+  /** The newest emails, for the development outbox page (the host decides whether it is shown). */
+  outbox: { read(limit: number): ReturnType<typeof readOutbox> }
+  /** What `createApiApp` takes. */
+  services: ApiServices
+  /** Stops the jobs (letting a running one finish) and closes the database; HTTP is the host's. */
+  close(): Promise<void>
+}
+
+export interface ApiRuntimeOptions {
+  logger?: Logger
+  /**
+   * Whether this process serves the API's routes (false for a web host that calls a remote
+   * API_BASE_URL): only then is the places gazetteer made ready before the first request.
+   */
+  servesApi?: boolean
+  /**
+   * Whether this process serves the built-in identity provider: its tokens are then checked
+   * with the keys in hand; otherwise (the API alone) with its published JWKS.
+   */
+  servesIdentity?: boolean
+}
+
+export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}): Promise<ApiRuntime> {
+  const logger = options.logger ?? createLogger(env)
+  const database = await openDatabase(env, logger)
+  const { db } = database
+  let jobs: JobQueue | undefined
+  try {
+    if (env.SEED_DEMO_DATA) {
+      const { seedDemoData } = await import('./db/seed.ts')
+      const result = await seedDemoData(db, { log: (message: string) => logger.info(message) })
+      if (result.seeded) logger.info('Demo data loaded')
+    }
+
+    const secrets = await loadSecrets(db, env)
+    const reportError = await initErrorReporting(env, logger)
+    jobs = await startJobQueue({ url: database.url, logger })
+    await scheduleCleanup({ db, queue: jobs, logger })
+    const smtp = smtpOptions(env)
+    if (smtp) await startEmailDelivery({ db, queue: jobs, smtp, logger })
+    await startNotificationDelivery({ db, queue: jobs, logger })
+    const mailer = createMailer({ db, smtp, queue: jobs, logger })
+    const notify = createNotifier({ db, queue: jobs })
+
+    const verifyToken = createTokenVerifierFor(env, {
+      localJwks: options.servesIdentity && env.auth === 'builtin' ? publicJwks(secrets.oidcJwks) : undefined,
+    })
+    const providers = createProviders(env, db)
+    if (options.servesApi !== false) await ensureGazetteer(db)
+
+    const queue = jobs
+    return {
+      env,
+      logger,
+      database,
+      db,
+      secrets,
+      providers,
+      ipLocator: createIpLocator(),
+      jobs: queue,
+      mailer,
+      notify,
+      verifyToken,
+      reportError,
+      outbox: { read: (limit) => readOutbox(db, limit) },
+      services: { env, db, logger, verifyToken, notify, ...providers },
+      async close() {
+        await queue.stop()
+        await database.close()
+      },
+    }
+  } catch (error) {
+    // A start that fails half-way leaves nothing running (the embedded server above all).
+    await jobs?.stop().catch(() => undefined)
+    await database.close().catch(() => undefined)
+    throw error
+  }
+}
