@@ -11,6 +11,7 @@ import type { Logger } from './logger.ts'
 import { mediaRoutes } from './media/routes.ts'
 import type { Notify } from './notifications/service.ts'
 import { placeRoutes } from './places/routes.ts'
+import { isSuspended } from './policy/permissions.ts'
 import type { Providers } from './providers.ts'
 import { reportRoutes } from './reports/routes.ts'
 import { findUserBySubject, provisionUser } from './users/service.ts'
@@ -102,6 +103,6 @@ async function resolveCaller(services: ApiServices, authorization: string | unde
   let user = await findUserBySubject(services.db, claims.sub)
   if (!user && services.env.auth === 'auth0') user = await provisionUser(services.db, claims.sub, claims)
   if (!user || user.state === 'deleted') throw problems.unauthorized()
-  if (user.banned || user.is_suspended || user.state === 'suspended') throw problems.suspended()
+  if (isSuspended(user)) throw problems.suspended()
   return user
 }

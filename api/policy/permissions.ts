@@ -171,10 +171,13 @@ export const permissions: readonly Permission[] = [...grants.admin]
  * having no user (spec §6), even though `resolveCaller` already refuses their token.
  */
 export function roleOf(caller: Caller): Role {
-  if (!caller || caller.banned || caller.is_suspended || caller.state === 'suspended' || caller.state === 'deleted') {
-    return 'anonymous'
-  }
+  if (!caller || caller.state === 'deleted' || isSuspended(caller)) return 'anonymous'
   return caller.is_admin ? 'admin' : 'member'
+}
+
+/** Suspended (by flag or state) or banned: such a member's token is refused with `user_suspended`. */
+export function isSuspended(user: Pick<User, 'banned' | 'is_suspended' | 'state'>) {
+  return user.banned || user.is_suspended || user.state === 'suspended'
 }
 
 /** Whether `caller` may do `action` (on `resource`, for actions granted as `:own`/`:any`). */
