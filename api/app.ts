@@ -1,11 +1,11 @@
 import { Hono } from 'hono'
-import { isDatabaseUnavailable, pingDatabase, type DB } from './db/database.ts'
+import { isDatabaseUnavailable, type DB } from './db/database.ts'
 import type { User } from './db/schema.ts'
 import type { Env } from './env.ts'
 import { experienceRoutes } from './experiences/routes.ts'
 import { limitApiBodies } from './http/api-body-limit.ts'
-import { ApiProblem, problems } from './http/errors.ts'
-import { OpenApiRegistry } from './http/openapi.ts'
+import { ApiProblem, problems, retryAfterSeconds, unavailable } from './http/errors.ts'
+import { createApiRoutes } from './http/openapi.ts'
 import type { TokenVerifier } from './providers/identity/token-verifier.ts'
 import type { Logger } from './logger.ts'
 import { mediaRoutes } from './media/routes.ts'
@@ -14,6 +14,7 @@ import { placeRoutes } from './places/routes.ts'
 import { isSuspended } from './policy/permissions.ts'
 import type { Providers } from './providers.ts'
 import { reportRoutes } from './reports/routes.ts'
+import { systemRoutes } from './system/routes.ts'
 import { findUserBySubject, provisionUser } from './users/service.ts'
 import { userRoutes } from './users/routes.ts'
 
@@ -41,7 +42,6 @@ export interface ApiEnv {
  */
 export function createApiApp(services: ApiServices) {
   const app = new Hono<ApiEnv>().basePath('/api')
-  const registry = new OpenApiRegistry()
 
   app.use(async (c, next) => {
     c.set('services', services)
@@ -52,19 +52,15 @@ export function createApiApp(services: ApiServices) {
   })
   app.use(limitApiBodies())
 
-  app.get('/health', async (c) => {
-    // 'ok' only when the database really answered, within a couple of seconds.
-    if (await pingDatabase(services.db)) return c.json({ status: 'ok' })
-    c.header('retry-after', retryAfterSeconds)
-    return c.json(unavailable, 503)
-  })
-  app.get('/openapi.json', (c) => c.json(registry.document(`${services.env.PUBLIC_URL}/api`)))
-
-  userRoutes(app, registry)
-  experienceRoutes(app, registry)
-  placeRoutes(app, registry)
-  mediaRoutes(app, registry)
-  reportRoutes(app, registry)
+  // Every route is defined with its contract schemas and documented (api/http/openapi.ts).
+  const routes = createApiRoutes()
+  systemRoutes(routes)
+  userRoutes(routes)
+  experienceRoutes(routes)
+  placeRoutes(routes)
+  mediaRoutes(routes)
+  reportRoutes(routes)
+  app.route('/', routes)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))
   app.onError((error, c) => {
@@ -87,8 +83,6 @@ export function createApiApp(services: ApiServices) {
 
 export type ApiApp = ReturnType<typeof createApiApp>
 
-const unavailable = { error: { code: 'service_unavailable', message: 'The service is temporarily unavailable.' } }
-const retryAfterSeconds = '30'
 
 async function resolveCaller(services: ApiServices, authorization: string | undefined) {
   if (!authorization) return null

@@ -171,7 +171,6 @@ export const experienceInputSchema = z
     is_hostless: z.boolean({ error: 'boolean_invalid' }).optional().meta({ description: 'Admins only (admin_only otherwise).' }),
     is_premium: z.boolean({ error: 'boolean_invalid' }).optional().meta({ description: 'Admins only (admin_only otherwise).' }),
   })
-  .meta({ id: 'ExperienceInput' })
 export type ExperienceInput = z.infer<typeof experienceInputSchema>
 
 const isoInstant = z.iso.datetime({ offset: true, error: 'date_invalid' })

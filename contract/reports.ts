@@ -18,7 +18,7 @@ export const reportInputSchema = z
     user_id: optionalId('user_id_invalid'),
     message_id: optionalId('message_id_invalid'),
   })
-  .meta({ id: 'ReportInput', description: 'At least one of `experience_id`, `user_id`, `message_id` (target_required otherwise).' })
+  .meta({ description: 'At least one of `experience_id`, `user_id`, `message_id` (target_required otherwise).' })
 export type ReportInput = z.infer<typeof reportInputSchema>
 
 /** The report as recorded. */

@@ -81,5 +81,4 @@ export const updateMeSchema = z
     locale: z.enum(languages).optional(),
     onboarded: z.literal(true).optional(),
   })
-  .meta({ id: 'UserUpdate' })
 export type UpdateMe = z.infer<typeof updateMeSchema>

@@ -1,30 +1,42 @@
-import type { Context, Hono } from 'hono'
+import { createRoute } from '@hono/zod-openapi'
+import type { Context } from 'hono'
 import { z } from 'zod'
+import { oneOf, pageOf } from '#contract/common.ts'
+import {
+  addByEmailsBodySchema,
+  addByEmailsResultSchema,
+  attendBodySchema,
+  attendeeSchema,
+  attendeesQuerySchema,
+  cancelAttendanceResponseSchema,
+  experienceDetailQuerySchema,
+  experienceInputSchema,
+  experienceListQuerySchema,
+  experienceSchema,
+  userExperiencesQuerySchema,
+  waitlistEntrySchema,
+  waitlistQuerySchema,
+} from '#contract/experiences.ts'
 import type { ApiEnv } from '../app.ts'
-import type { OpenApiRegistry } from '../http/openapi.ts'
-import { parseJson, requireCaller, validate } from '../http/request.ts'
+import { auth, errors, jsonBody, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
+import { requireCaller } from '../http/request.ts'
 import {
   addAttendeesByEmail,
-  addByEmailsSchema,
   attend,
   attendeesCsv,
   cancelAttendance,
   cancelExperience,
   createExperience,
   experienceIcal,
-  experienceInputSchema,
   getReadableExperience,
   joinWaitlist,
   leaveWaitlist,
   listAttendees,
   listExperiences,
-  listQuerySchema,
   listUserExperiences,
   listWaitlist,
-  pageQuerySchema,
   serializeExperience,
   updateExperience,
-  userExperiencesQuerySchema,
   type ExperienceDeps,
 } from './service.ts'
 
@@ -33,119 +45,57 @@ function deps(c: Context<ApiEnv>): ExperienceDeps {
   return { db, env, places, notify }
 }
 
-const nullableString = z.string().nullable()
-const experienceJson = z.object({
-  id: z.string(),
-  slug: z.string(),
-  title: z.string(),
-  description: z.string(),
-  cover_photo: z.object({ url: z.string(), thumbnail_url: nullableString }).nullable(),
-  max_attendees: z.number().int().nullable(),
-  attendees_count: z.number().int(),
-  is_full: z.boolean(),
-  start_date: nullableString,
-  end_date: nullableString,
-  timezone: z.string(),
-  venue_type: z.enum(['in_person', 'online']),
-  location: z
-    .object({
-      latitude: z.number().nullable(),
-      longitude: z.number().nullable(),
-      formattedAddress: nullableString,
-      placeId: nullableString,
-      city: nullableString,
-      region: nullableString,
-    })
-    .nullable(),
-  url: nullableString,
-  ticket_url: nullableString,
-  no_show_fee: nullableString,
-  is_hostless: z.boolean(),
-  is_premium: z.boolean(),
-  host: z.object({ id: z.string(), display_name: nullableString, avatar: z.object({ url: z.string() }).nullable() }).nullable(),
-  canceled_at: nullableString,
-  is_past: z.boolean(),
-  distance_miles: z.number().nullable(),
-  viewer: z
-    .object({
-      is_attending: z.boolean(),
-      is_host: z.boolean(),
-      can_manage: z.boolean(),
-      waitlist_position: z.number().int().nullable(),
-    })
-    .nullable(),
-})
-const pageMetadata = z.object({ page: z.number().int(), total_pages: z.number().int(), total_count: z.number().int() })
-const experienceList = z.object({ data: z.array(experienceJson) })
-const experiencePage = z.object({ data: z.array(experienceJson), metadata: pageMetadata })
-const attendeePage = z.object({
-  data: z.array(
-    z.object({
-      id: z.string(),
-      display_name: nullableString,
-      avatar: z.object({ url: z.string() }).nullable(),
-      is_host: z.boolean(),
-    }),
-  ),
-  metadata: pageMetadata,
-})
-const waitlistPage = z.object({
-  data: z.array(z.object({ user_id: z.string(), position: z.number().int(), display_name: nullableString, joined_at: z.string() })),
-  metadata: pageMetadata,
-})
-const addByEmailsResult = z.object({
-  data: z.array(
-    z.object({
-      added: z.array(z.string()),
-      already_attending: z.array(z.string()),
-      not_found: z.array(z.string()),
-      full: z.array(z.string()),
-    }),
-  ),
-})
-const attendBody = z.object({ user_id: z.uuid({ error: 'user_id_invalid' }) })
-const detailQuery = z.object({ format: z.enum(['json', 'ical'], { error: 'format_invalid' }).optional() })
+const tags = ['experiences']
+const bodyErrors = { 400: 'The body is not JSON (code invalid_json)', 413: 'A body over 100 KB (code payload_too_large)' } as const
 
 function attachmentName(slug: string, extension: string) {
   return `attachment; filename="${slug.replace(/[^\w.-]+/g, '-')}.${extension}"`
 }
 
-export function experienceRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
-  const tag = 'experiences'
-
-  registry.add({
+export function experienceRoutes(routes: ApiRoutes) {
+  const listExperiencesRoute = createRoute({
     method: 'get',
     path: '/v1/experiences',
-    tag,
-    auth: 'optional',
+    tags,
+    security: auth.optional,
     summary:
       'Upcoming and past activities, never cancelled ones, sorted by start date. Anonymous callers get no address, link or viewer state and rounded coordinates.',
-    query: listQuerySchema,
-    response: experiencePage,
-    errors: { 422: 'Invalid filters (for example origin_required for a distance without an origin)' },
+    request: { query: experienceListQuerySchema },
+    responses: {
+      200: jsonContent('A page of activities', pageOf(experienceSchema)),
+      ...errors(auth.optional, { 422: 'Invalid filters (for example origin_required for a distance without an origin)' }),
+    },
   })
-  app.get('/v1/experiences', async (c) => {
-    const query = validate(listQuerySchema, c.req.query())
+  serve(routes, listExperiencesRoute, async (c) => {
+    const query = readQuery(c, listExperiencesRoute)
     return c.json(await listExperiences(c.var.services.db, query, c.var.caller))
   })
 
-  registry.add({
+  const experienceRoute = createRoute({
     method: 'get',
     path: '/v1/experiences/{idOrSlug}',
-    tag,
-    auth: 'optional',
+    tags,
+    security: auth.optional,
     summary:
       'One activity by id or slug (`data` holds one item); `format=ical` answers an RFC 5545 calendar file. A cancelled activity is readable by its host, its attendees and admins only.',
-    query: detailQuery,
-    response: experienceList,
-    errors: {
-      404: 'No such activity, or a cancelled one the caller neither hosts nor attends',
-      409: 'experience_undated (iCal of an activity without a date)',
-      422: 'format_invalid',
+    request: { params: pathParams('idOrSlug'), query: experienceDetailQuerySchema },
+    responses: {
+      200: {
+        description: 'The activity, or with `format=ical` its calendar file (an attachment)',
+        content: {
+          'application/json': { schema: oneOf(experienceSchema) },
+          'text/calendar': { schema: z.string() },
+        },
+      },
+      ...errors(auth.optional, {
+        404: 'No such activity, or a cancelled one the caller neither hosts nor attends (code not_found)',
+        409: 'A calendar file of an activity without a date (code experience_undated)',
+        422: 'format_invalid',
+      }),
     },
   })
-  app.get('/v1/experiences/:idOrSlug', async (c) => {
-    const { format } = validate(detailQuery, c.req.query())
+  serve(routes, experienceRoute, async (c) => {
+    const { format } = readQuery(c, experienceRoute)
     const { db, env } = c.var.services
     if (format === 'ical') {
       const { slug, ics } = await experienceIcal(env, db, c.var.caller, c.req.param('idOrSlug'))
@@ -158,70 +108,95 @@ export function experienceRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
     return c.json({ data: [await serializeExperience(db, experience, c.var.caller)] })
   })
 
-  registry.add({
+  const createExperienceRoute = createRoute({
     method: 'post',
     path: '/v1/experiences',
-    tag,
-    auth: 'required',
+    tags,
+    security: auth.required,
     summary: 'Create an activity hosted by the caller. Times are local to the activity’s time zone. Unknown fields are ignored.',
-    body: experienceInputSchema,
-    response: experienceList,
-    errors: { 403: 'admin_only (is_hostless, is_premium)', 422: 'Invalid fields (title_required, start_date_past, …)' },
+    request: { body: jsonBody(experienceInputSchema) },
+    responses: {
+      201: jsonContent('The activity created', oneOf(experienceSchema)),
+      ...errors(auth.required, {
+        ...bodyErrors,
+        403: 'is_hostless or is_premium from a member (code admin_only)',
+        422: 'Invalid fields (title_required, start_date_past, capacity_too_large, currency_invalid, …)',
+      }),
+    },
   })
-  app.post('/v1/experiences', async (c) => {
+  serve(routes, createExperienceRoute, async (c) => {
     const caller = requireCaller(c)
-    const input = await parseJson(c, experienceInputSchema)
+    const input = await readJson(c, createExperienceRoute)
     return c.json({ data: [await createExperience(deps(c), caller, input)] }, 201)
   })
 
-  registry.add({
+  const updateExperienceRoute = createRoute({
     method: 'put',
     path: '/v1/experiences/{id}',
-    tag,
-    auth: 'required',
+    tags,
+    security: auth.required,
     summary: 'Change an activity (host or admin); send changed fields only.',
-    body: experienceInputSchema,
-    response: experienceList,
-    errors: {
-      403: 'Not the host or an admin; admin_only',
-      404: 'No such activity',
-      409: 'experience_canceled',
-      422: 'Invalid fields (capacity_below_attendees, …)',
+    request: { params: pathParams('id'), body: jsonBody(experienceInputSchema) },
+    responses: {
+      200: jsonContent('The activity as changed', oneOf(experienceSchema)),
+      ...errors(auth.required, {
+        ...bodyErrors,
+        403: 'Not the host or an admin (code forbidden); is_hostless or is_premium from a member (code admin_only)',
+        404: 'No such activity (code not_found)',
+        409: 'A cancelled activity (code experience_canceled)',
+        422: 'Invalid fields (capacity_below_attendees, …)',
+      }),
     },
   })
-  app.put('/v1/experiences/:id', async (c) => {
+  serve(routes, updateExperienceRoute, async (c) => {
     const caller = requireCaller(c)
-    const input = await parseJson(c, experienceInputSchema)
+    const input = await readJson(c, updateExperienceRoute)
     return c.json({ data: [await updateExperience(deps(c), caller, c.req.param('id'), input)] })
   })
 
-  registry.add({
+  const cancelExperienceRoute = createRoute({
     method: 'delete',
     path: '/v1/experiences/{id}',
-    tag,
-    auth: 'required',
+    tags,
+    security: auth.required,
     summary: 'Cancel an activity (host or admin). Final; attendees are notified.',
-    errors: { 403: 'Not the host or an admin', 404: 'No such activity' },
+    request: { params: pathParams('id') },
+    responses: {
+      204: { description: 'Cancelled (or it already was)' },
+      ...errors(auth.required, { 403: 'Not the host or an admin (code forbidden)', 404: 'No such activity (code not_found)' }),
+    },
   })
-  app.delete('/v1/experiences/:id', async (c) => {
+  serve(routes, cancelExperienceRoute, async (c) => {
     const caller = requireCaller(c)
     await cancelExperience(deps(c), caller, c.req.param('id'))
     return c.body(null, 204)
   })
 
-  registry.add({
+  const attendeesRoute = createRoute({
     method: 'get',
     path: '/v1/experiences/{id}/attendees',
-    tag,
-    auth: 'required',
+    tags,
+    security: auth.required,
     summary: 'Who is attending (paged); `format=csv` (host or admin) answers name, email, phone and joined at as CSV.',
-    query: pageQuerySchema,
-    response: attendeePage,
-    errors: { 403: 'CSV for someone other than the host or an admin', 404: 'No such activity' },
+    request: { params: pathParams('id'), query: attendeesQuerySchema },
+    responses: {
+      200: {
+        description: 'A page of attendees, or with `format=csv` the whole list as a CSV file (an attachment)',
+        content: {
+          'application/json': { schema: pageOf(attendeeSchema) },
+          'text/csv': { schema: z.string() },
+        },
+      },
+      ...errors(auth.required, {
+        403: 'The CSV for someone other than the host or an admin (code forbidden)',
+        404: 'No such activity (code not_found)',
+        422: 'Invalid paging or format (page_invalid, per_page_invalid, format_invalid)',
+      }),
+    },
   })
-  app.get('/v1/experiences/:id/attendees', async (c) => {
+  serve(routes, attendeesRoute, async (c) => {
     const caller = requireCaller(c)
-    const query = validate(pageQuerySchema, c.req.query())
+    const query = readQuery(c, attendeesRoute)
     const { db } = c.var.services
     if (query.format === 'csv') {
       const { slug, csv } = await attendeesCsv(db, caller, c.req.param('id'))
@@ -233,114 +208,151 @@ export function experienceRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
     return c.json(await listAttendees(db, caller, c.req.param('id'), query.page, query.per_page))
   })
 
-  registry.add({
+  const attendRoute = createRoute({
     method: 'post',
     path: '/v1/experiences/{id}/attendees',
-    tag,
-    auth: 'required',
+    tags,
+    security: auth.required,
     summary: 'Attend (user_id is the caller; admins may add anyone). Idempotent; never over capacity.',
-    body: attendBody,
-    response: experienceList,
-    errors: {
-      403: 'Signing up someone else',
-      404: 'No such activity or member',
-      409: 'experience_full (the notify list is open), experience_past, experience_canceled',
+    request: { params: pathParams('id'), body: jsonBody(attendBodySchema) },
+    responses: {
+      200: jsonContent('The activity, with the caller’s seat', oneOf(experienceSchema)),
+      ...errors(auth.required, {
+        ...bodyErrors,
+        403: 'Signing up someone else (code forbidden)',
+        404: 'No such activity or member (code not_found)',
+        409: 'Full: the notify list is open (code experience_full); experience_past; experience_canceled',
+        422: 'user_id_invalid',
+      }),
     },
   })
-  app.post('/v1/experiences/:id/attendees', async (c) => {
+  serve(routes, attendRoute, async (c) => {
     const caller = requireCaller(c)
-    const { user_id } = await parseJson(c, attendBody)
+    const { user_id } = await readJson(c, attendRoute)
     return c.json({ data: [await attend(c.var.services.db, caller, c.req.param('id'), user_id)] })
   })
 
-  registry.add({
+  const cancelAttendanceRoute = createRoute({
     method: 'delete',
     path: '/v1/experiences/{id}/attendees/{userId}',
-    tag,
-    auth: 'required',
+    tags,
+    security: auth.required,
     summary:
       'Cancel a seat (the member, the host or an admin). Within 12 h of the start it is recorded as late with the no-show fee; the freed seat goes to the notify list.',
-    response: z.object({ data: z.array(experienceJson), metadata: z.object({ late_cancellation: z.boolean() }) }),
-    errors: { 403: 'Someone else’s seat', 404: 'No such activity, or not attending', 409: 'experience_past, experience_canceled' },
+    request: { params: pathParams('id', 'userId') },
+    responses: {
+      200: jsonContent('The activity now, and whether the cancellation was late', cancelAttendanceResponseSchema),
+      ...errors(auth.required, {
+        403: 'Someone else’s seat (code forbidden)',
+        404: 'No such activity, or not attending (code not_found)',
+        409: 'experience_past, experience_canceled',
+      }),
+    },
   })
-  app.delete('/v1/experiences/:id/attendees/:userId', async (c) => {
+  serve(routes, cancelAttendanceRoute, async (c) => {
     const caller = requireCaller(c)
     return c.json(await cancelAttendance(deps(c), caller, c.req.param('id'), c.req.param('userId')))
   })
 
-  registry.add({
+  const addByEmailsRoute = createRoute({
     method: 'post',
     path: '/v1/experiences/{id}/attendees/create-by-emails',
-    tag,
-    auth: 'required',
-    summary: 'Add members by email (host or admin; at most 50).',
-    body: addByEmailsSchema,
-    response: addByEmailsResult,
-    errors: { 403: 'Not the host or an admin', 404: 'No such activity', 409: 'experience_past, experience_canceled' },
+    tags,
+    security: auth.required,
+    summary: 'Add members by email (host or admin; at most 50). `data` holds one item: the outcome address by address.',
+    request: { params: pathParams('id'), body: jsonBody(addByEmailsBodySchema) },
+    responses: {
+      200: jsonContent('Who was added, who already attended, who is unknown, who found it full', oneOf(addByEmailsResultSchema)),
+      ...errors(auth.required, {
+        ...bodyErrors,
+        403: 'Not the host or an admin (code forbidden)',
+        404: 'No such activity (code not_found)',
+        409: 'experience_past, experience_canceled',
+        422: 'emails_required, too_many_emails, email_invalid',
+      }),
+    },
   })
-  app.post('/v1/experiences/:id/attendees/create-by-emails', async (c) => {
+  serve(routes, addByEmailsRoute, async (c) => {
     const caller = requireCaller(c)
-    const { emails } = await parseJson(c, addByEmailsSchema)
+    const { emails } = await readJson(c, addByEmailsRoute)
     return c.json({ data: [await addAttendeesByEmail(c.var.services.db, caller, c.req.param('id'), emails)] })
   })
 
-  registry.add({
+  const waitlistRoute = createRoute({
     method: 'get',
     path: '/v1/experiences/{id}/waitlist',
-    tag,
-    auth: 'required',
+    tags,
+    security: auth.required,
     summary: 'The notify list in join order: all of it for the host or an admin, otherwise only the caller’s entry (with the total count).',
-    query: pageQuerySchema.omit({ format: true }),
-    response: waitlistPage,
-    errors: { 404: 'No such activity' },
+    request: { params: pathParams('id'), query: waitlistQuerySchema },
+    responses: {
+      200: jsonContent('A page of the notify list', pageOf(waitlistEntrySchema)),
+      ...errors(auth.required, { 404: 'No such activity (code not_found)', 422: 'page_invalid, per_page_invalid' }),
+    },
   })
-  app.get('/v1/experiences/:id/waitlist', async (c) => {
+  serve(routes, waitlistRoute, async (c) => {
     const caller = requireCaller(c)
-    const query = validate(pageQuerySchema, c.req.query())
+    const query = readQuery(c, waitlistRoute)
     return c.json(await listWaitlist(c.var.services.db, caller, c.req.param('id'), query.page, query.per_page))
   })
 
-  registry.add({
+  const joinWaitlistRoute = createRoute({
     method: 'post',
     path: '/v1/experiences/{id}/waitlist',
-    tag,
-    auth: 'required',
+    tags,
+    security: auth.required,
     summary: 'Join the notify list of a full activity (idempotent).',
-    response: experienceList,
-    errors: { 404: 'No such activity', 409: 'experience_not_full, already_attending, experience_past, experience_canceled' },
+    request: { params: pathParams('id') },
+    responses: {
+      200: jsonContent('The activity, with the caller’s place on the list', oneOf(experienceSchema)),
+      ...errors(auth.required, {
+        404: 'No such activity (code not_found)',
+        409: 'experience_not_full, already_attending, experience_past, experience_canceled',
+      }),
+    },
   })
-  app.post('/v1/experiences/:id/waitlist', async (c) => {
+  serve(routes, joinWaitlistRoute, async (c) => {
     const caller = requireCaller(c)
     return c.json({ data: [await joinWaitlist(c.var.services.db, caller, c.req.param('id'))] })
   })
 
-  registry.add({
+  const leaveWaitlistRoute = createRoute({
     method: 'delete',
     path: '/v1/experiences/{id}/waitlist',
-    tag,
-    auth: 'required',
+    tags,
+    security: auth.required,
     summary: 'Leave the notify list.',
-    errors: { 404: 'No such activity' },
+    request: { params: pathParams('id') },
+    responses: {
+      204: { description: 'Off the list (or was not on it)' },
+      ...errors(auth.required, { 404: 'No such activity (code not_found)' }),
+    },
   })
-  app.delete('/v1/experiences/:id/waitlist', async (c) => {
+  serve(routes, leaveWaitlistRoute, async (c) => {
     const caller = requireCaller(c)
     await leaveWaitlist(c.var.services.db, caller, c.req.param('id'))
     return c.body(null, 204)
   })
 
-  registry.add({
+  const userExperiencesRoute = createRoute({
     method: 'get',
     path: '/v1/users/{id}/experiences',
-    tag,
-    auth: 'required',
+    tags,
+    security: auth.required,
     summary: 'A member’s activities, attending or hosting (that member or an admin); never cancelled ones.',
-    query: userExperiencesQuerySchema,
-    response: experiencePage,
-    errors: { 403: 'Another member’s activities' },
+    request: { params: pathParams('id'), query: userExperiencesQuerySchema },
+    responses: {
+      200: jsonContent('A page of activities', pageOf(experienceSchema)),
+      ...errors(auth.required, {
+        403: 'Another member’s activities (code forbidden)',
+        404: 'Not a member id (code not_found)',
+        422: 'type_invalid, hosting_invalid, page_invalid, per_page_invalid',
+      }),
+    },
   })
-  app.get('/v1/users/:id/experiences', async (c) => {
+  serve(routes, userExperiencesRoute, async (c) => {
     const caller = requireCaller(c)
-    const query = validate(userExperiencesQuerySchema, c.req.query())
+    const query = readQuery(c, userExperiencesRoute)
     return c.json(await listUserExperiences(c.var.services.db, caller, c.req.param('id'), query))
   })
 }

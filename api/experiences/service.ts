@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
 import { sql, type RawBuilder, type Transaction } from 'kysely'
-import { z } from 'zod'
 import type { DB } from '../db/database.ts'
 import type { Database, Experience, User } from '../db/schema.ts'
 import type { Env } from '../env.ts'
@@ -8,18 +7,19 @@ import { problems } from '../http/errors.ts'
 import { isLookupKey } from '../http/params.ts'
 import { isUuid } from '../http/request.ts'
 import type { Notify } from '../notifications/service.ts'
-import {
-  hasControlCharacters,
-  isCalendarDate,
-  memberText,
-  memberTextCodes,
-  queryDecimal,
-  queryInteger,
-} from '#contract/input-validation.ts'
+import { pageMetadata } from '#contract/common.ts'
+import { hasStarted as startedAt, isFull, isLateCancel, isLimited } from '#contract/experience-rules.ts'
+import type {
+  Experience as ExperienceJson,
+  ExperienceInput,
+  ExperienceListQuery as ListQuery,
+  UserExperiencesQuery,
+} from '#contract/experiences.ts'
+import { defaultDurationMinutes as DEFAULT_DURATION_MINUTES, maxPerPage as MAX_PER_PAGE, noShowFeePattern } from '#contract/limits.ts'
 import { isValidTimeZone, zonedParts, zonedTimeToUtc } from '#contract/zoned-time.ts'
-import { displayName } from '#contract/display-name.ts'
 import { visibleMembers } from '../policy/members.ts'
 import { can, isHostOf, requirePermission } from '../policy/permissions.ts'
+import { displayName } from '#contract/display-name.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Dependencies
@@ -67,12 +67,8 @@ type Trx = Transaction<Database>
 const HOUR = 3_600_000
 const MINUTE = 60_000
 const METERS_PER_MILE = 1609.344
-/** Spec §4: cancelling within 12 hours of the start is late (no-show fee). */
-export const LATE_CANCEL_MS = 12 * HOUR
 /** Notify-list rules: more than 24 h before the start the first member is seated at once. */
 export const PROMOTION_WINDOW_MS = 24 * HOUR
-export const DEFAULT_DURATION_MINUTES = 120
-export const MAX_PER_PAGE = 50
 
 // ---------------------------------------------------------------------------------------------
 // Time zones (DST-safe, Intl only)
@@ -88,12 +84,10 @@ function localDateTime(instant: Date, timeZone: string) {
 // ---------------------------------------------------------------------------------------------
 // Money
 
-const feePattern = /^\d{1,5}(\.\d{1,2})?$/
-
-/** "5.00" / "5" / 5.5 → cents; undefined when not a plain amount. */
+/** "5.00" / "5" / 5.5 → cents; undefined when not a plain amount (spec §5: numbers only, no symbols). */
 export function feeToCents(input: string | number): number | undefined {
-  const text = typeof input === 'number' ? String(input) : input.trim().replace(/^\$/, '')
-  if (!feePattern.test(text)) return undefined
+  const text = typeof input === 'number' ? String(input) : input.trim()
+  if (!noShowFeePattern.test(text)) return undefined
   const [whole = '0', fraction = ''] = text.split('.')
   return Number(whole) * 100 + Number(fraction.padEnd(2, '0'))
 }
@@ -115,63 +109,6 @@ function isHttpUrl(value: string) {
   }
 }
 
-/** A string field that is not member text (links, ids): a control character makes it invalid. */
-const plainString = (code: string) =>
-  z
-    .string({ error: code })
-    .trim()
-    .refine((value) => !hasControlCharacters(value), code)
-const urlField = plainString('url_invalid').max(2000, 'url_invalid')
-
-/**
- * Create/update body (docs/api/experiences.md). Unknown fields are dropped. A title of only
- * invisible characters becomes '' and is refused as missing (title_required).
- */
-export const experienceInputSchema = z.object({
-  title: memberText(z.string({ error: 'title_required' }).trim(), memberTextCodes).max(120, 'title_too_long').optional(),
-  description: memberText(z.string({ error: 'description_invalid' }).trim(), memberTextCodes, { multiline: true })
-    .max(5000, 'description_too_long')
-    .nullable()
-    .optional(),
-  start_date: z
-    .string({ error: 'start_date_required' })
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'start_date_required')
-    // 2027-02-30 is no day at all: Date.parse would read it as 2 March.
-    .refine(isCalendarDate, 'start_date_invalid')
-    .optional(),
-  start_time: z
-    .string({ error: 'start_time_required' })
-    .trim()
-    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'start_time_required')
-    .optional(),
-  duration_minutes: z
-    .number({ error: 'duration_invalid' })
-    .int('duration_invalid')
-    .min(5, 'duration_invalid')
-    .max(24 * 60, 'duration_invalid')
-    .optional(),
-  max_attendees: z
-    .number({ error: 'capacity_positive' })
-    .int('capacity_positive')
-    .positive('capacity_positive')
-    .max(10_000, 'capacity_too_large')
-    .nullable()
-    .optional(),
-  venue_type: z.enum(['in_person', 'online'], { error: 'venue_type_required' }).optional(),
-  place_id: plainString('location_required').max(200, 'location_required').nullable().optional(),
-  formatted_address: memberText(z.string({ error: 'address_invalid' }).trim(), memberTextCodes)
-    .max(300, 'address_too_long')
-    .nullable()
-    .optional(),
-  url: urlField.nullable().optional(),
-  ticket_url: urlField.nullable().optional(),
-  no_show_fee: z.union([z.string(), z.number()], { error: 'currency_invalid' }).nullable().optional(),
-  cover_photo: plainString('cover_photo_invalid').nullable().optional(),
-  is_hostless: z.boolean({ error: 'boolean_invalid' }).optional(),
-  is_premium: z.boolean({ error: 'boolean_invalid' }).optional(),
-})
-export type ExperienceInput = z.infer<typeof experienceInputSchema>
 
 // ---------------------------------------------------------------------------------------------
 // Lookup and permissions
@@ -235,46 +172,10 @@ const pastProblem = () => problems.conflict('experience_past', 'This activity ha
 const fullProblem = () =>
   problems.conflict('experience_full', 'This activity is full. You can join the notify list to hear when a seat frees up.')
 
-const isLimited = (e: Pick<Experience, 'max_attendees'>) => (e.max_attendees ?? 0) > 0
-const hasStarted = (e: Pick<Experience, 'start_at'>, now: number) => e.start_at !== null && e.start_at.getTime() <= now
-export const isFull = (e: Pick<Experience, 'max_attendees' | 'attendees_count'>) =>
-  isLimited(e) && e.attendees_count >= (e.max_attendees ?? 0)
+const hasStarted = (e: Pick<Experience, 'start_at'>, now: number) => startedAt(e.start_at, now)
 
 // ---------------------------------------------------------------------------------------------
 // Serialization
-
-export interface ExperienceJson {
-  id: string
-  slug: string
-  title: string
-  description: string
-  cover_photo: { url: string; thumbnail_url: string | null } | null
-  max_attendees: number | null
-  attendees_count: number
-  is_full: boolean
-  start_date: string | null
-  end_date: string | null
-  timezone: string
-  venue_type: 'in_person' | 'online'
-  location: {
-    latitude: number | null
-    longitude: number | null
-    formattedAddress: string | null
-    placeId: string | null
-    city: string | null
-    region: string | null
-  } | null
-  url: string | null
-  ticket_url: string | null
-  no_show_fee: string | null
-  is_hostless: boolean
-  is_premium: boolean
-  host: { id: string; display_name: string | null; avatar: { url: string } | null } | null
-  canceled_at: string | null
-  is_past: boolean
-  distance_miles: number | null
-  viewer: { is_attending: boolean; is_host: boolean; can_manage: boolean; waitlist_position: number | null } | null
-}
 
 export const mediaUrl = (key: string) => `/api/media/${key}`
 const round2 = (value: number | null) => (value === null ? null : Math.round(value * 100) / 100)
@@ -371,6 +272,8 @@ export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], 
             is_host: isHostOf(caller, row),
             can_manage: can(caller, 'update:experience', row),
             waitlist_position: viewerState?.waitlist_position ?? null,
+            // Spec §4: the web shows the no-show warning and the confirmation from this alone.
+            cancel_is_late: !hasStarted(row, now) && isLateCancel(row.start_at, now),
           }
         : null,
     }
@@ -409,23 +312,6 @@ async function viewerStates(db: DB | Trx, userId: string, experienceIds: string[
 
 // ---------------------------------------------------------------------------------------------
 // Listing
-
-/** Paging parameters: plain decimal digits only (never 0x10, 1e1, ' 2' or +3). */
-const pageParameter = queryInteger('page_invalid', (page) => page.min(1, 'page_invalid')).default(1)
-const perPageParameter = queryInteger('per_page_invalid', (perPage) => perPage.min(1, 'per_page_invalid')).default(20)
-
-export const listQuerySchema = z.object({
-  page: pageParameter,
-  per_page: perPageParameter,
-  'start_date[gte]': z.iso.datetime({ offset: true, error: 'date_invalid' }).optional(),
-  'start_date[lte]': z.iso.datetime({ offset: true, error: 'date_invalid' }).optional(),
-  'start_date[not]': z.literal('null', { error: 'filter_invalid' }).optional(),
-  'distance[lte]': queryDecimal('distance_invalid', (miles) => miles.positive('distance_invalid').max(5000, 'distance_invalid')).optional(),
-  latitude: queryDecimal('latitude_invalid', (degrees) => degrees.min(-90, 'latitude_invalid').max(90, 'latitude_invalid')).optional(),
-  longitude: queryDecimal('longitude_invalid', (degrees) => degrees.min(-180, 'longitude_invalid').max(180, 'longitude_invalid')).optional(),
-  venue_type: z.enum(['in_person', 'online'], { error: 'venue_type_invalid' }).optional(),
-})
-export type ListQuery = z.infer<typeof listQuerySchema>
 
 export interface ListFilters {
   startGte?: Date
@@ -501,10 +387,6 @@ export function buildListQuery(db: DB, filters: ListFilters, paging: { limit: nu
     .offset(paging.offset)
 }
 
-export function pageMetadata(page: number, perPage: number, total: number) {
-  return { page, total_pages: Math.ceil(total / perPage), total_count: total }
-}
-
 export async function listExperiences(db: DB, query: ListQuery, caller: User | null) {
   const filters = listFilters(query, caller)
   const perPage = Math.min(query.per_page, MAX_PER_PAGE)
@@ -527,19 +409,12 @@ export async function listExperiences(db: DB, query: ListQuery, caller: User | n
   }
 }
 
-export const userExperiencesQuerySchema = z.object({
-  type: z.enum(['upcoming', 'past'], { error: 'type_invalid' }).default('upcoming'),
-  hosting: z.enum(['true', 'false'], { error: 'hosting_invalid' }).optional(),
-  page: pageParameter,
-  per_page: perPageParameter,
-})
-
 /** A member's activities: attending ∪ hosting (or hosting only), never cancelled ones. */
 export async function listUserExperiences(
   db: DB,
   caller: User,
   userId: string,
-  query: z.infer<typeof userExperiencesQuerySchema>,
+  query: UserExperiencesQuery,
 ) {
   if (!isUuid(userId)) throw problems.notFound('User not found')
   requirePermission(caller, 'read:user:experiences', { id: userId })
@@ -933,7 +808,7 @@ export async function cancelAttendance({ db, notify }: NotifyingDeps, caller: Us
       .where('id', '=', experience.id)
       .returningAll()
       .executeTakeFirstOrThrow()
-    const isLate = row.start_at !== null && row.start_at.getTime() - Date.now() < LATE_CANCEL_MS
+    const isLate = isLateCancel(row.start_at)
     await trx
       .insertInto('attendance_cancellations')
       .values({
@@ -949,13 +824,6 @@ export async function cancelAttendance({ db, notify }: NotifyingDeps, caller: Us
   const fresh = await getExperience(db, experience.id)
   return { data: [await serializeExperience(db, fresh, caller)], metadata: { late_cancellation: late } }
 }
-
-export const addByEmailsSchema = z.object({
-  emails: z
-    .array(plainString('email_invalid').toLowerCase().max(320, 'email_invalid'), { error: 'emails_required' })
-    .min(1, 'emails_required')
-    .max(50, 'too_many_emails'),
-})
 
 export async function addAttendeesByEmail(db: DB, caller: User, idOrSlug: string, emails: string[]) {
   const experience = await getExperience(db, idOrSlug)
@@ -980,12 +848,6 @@ export async function addAttendeesByEmail(db: DB, caller: User, idOrSlug: string
   }
   return result
 }
-
-export const pageQuerySchema = z.object({
-  page: pageParameter,
-  per_page: perPageParameter,
-  format: z.enum(['json', 'csv'], { error: 'format_invalid' }).optional(),
-})
 
 export async function listAttendees(db: DB, caller: User, idOrSlug: string, page: number, perPageInput: number) {
   requirePermission(caller, 'read:attendees')

@@ -28,3 +28,7 @@ export const problems = {
   invalid: (fields: Record<string, string[]>) =>
     new ApiProblem(422, 'invalid_input', 'The request has invalid fields.', fields),
 }
+
+/** The database is unavailable (spec §8's error body, 503): clients retry after `retryAfterSeconds`. */
+export const unavailable = { error: { code: 'service_unavailable', message: 'The service is temporarily unavailable.' } } as const
+export const retryAfterSeconds = '30'

@@ -1,10 +1,12 @@
-import type { Context, Hono } from 'hono'
+import { createRoute } from '@hono/zod-openapi'
+import type { Context } from 'hono'
 import { z } from 'zod'
+import { oneOf } from '#contract/common.ts'
+import { duplicateMediaBodySchema, mediaSchema, uploadFormSchema, uploadTargetSchema } from '#contract/media.ts'
 import type { ApiEnv } from '../app.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
-import type { OpenApiRegistry } from '../http/openapi.ts'
-import { parseJson, requireCaller, validate } from '../http/request.ts'
-import type { MediaTarget } from '../providers/storage/storage.ts'
+import { auth, errors, jsonBody, jsonContent, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
+import { requireCaller, validate } from '../http/request.ts'
 import { MAX_UPLOAD_BYTES, tooLarge } from './images.ts'
 import { duplicateCover, readPhoto, uploadPhoto, type MediaDeps } from './service.ts'
 
@@ -18,56 +20,33 @@ export const MAX_UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD_BYTES
 /** `target` and `file`, with room for a client that sends a field or two more. */
 export const MAX_UPLOAD_PARTS = 4
 
-const MEDIA_TARGETS = [
-  'avatar',
-  'experience_cover',
-  'verification',
-  'message',
-] as const satisfies readonly MediaTarget[]
+export function mediaRoutes(routes: ApiRoutes) {
+  const tags = ['media']
 
-const uploadSchema = z.object({
-  target: z.enum(MEDIA_TARGETS),
-  file: z
-    .any()
-    .meta({ type: 'string', format: 'binary', description: 'A JPEG or PNG photo, at most 15 MB' }),
-})
-const duplicateSchema = z.object({ experience_id: z.string().min(1) })
-const mediaList = z.object({
-  data: z.array(
-    z.object({
-      id: z.string(),
-      target: z.enum(MEDIA_TARGETS),
-      url: z.string(),
-      thumbnail_url: z.string().nullable(),
-      width: z.number().int(),
-      height: z.number().int(),
-    }),
-  ),
-})
-
-export function mediaRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
-  registry.add({
+  const uploadRoute = createRoute({
     method: 'post',
     path: '/v1/medias',
-    tag: 'media',
-    auth: 'required',
+    tags,
+    security: auth.required,
     summary:
       'Upload a photo (multipart: `target`, `file`). JPEG or PNG by content, at most 15 MB and 40 megapixels; ' +
       'it is re-encoded without metadata (covers 1200×600 with a 450×150 thumbnail). `data` holds one item.',
-    body: uploadSchema,
-    multipart: true,
-    response: mediaList,
-    errors: {
-      400: 'Not a multipart body (code invalid_body)',
-      413: 'Larger than 15 MB or 40 megapixels (code too_large), or more than 4 parts (code payload_too_large)',
-      415: 'Not a JPEG or PNG (code invalid_format)',
-      422: 'Missing or unknown target, or no file',
+    request: { body: { required: true, content: { 'multipart/form-data': { schema: uploadFormSchema } } } },
+    responses: {
+      200: jsonContent('The stored photo', oneOf(mediaSchema)),
+      ...errors(auth.required, {
+        400: 'Not a multipart body (code invalid_body)',
+        413: 'Larger than 15 MB or 40 megapixels (code too_large), or more than 4 parts (code payload_too_large)',
+        415: 'Not a JPEG or PNG (code invalid_format)',
+        422: 'Missing or unknown target, or no file (code invalid_input)',
+      }),
     },
   })
-  app.post('/v1/medias', async (c) => {
+  serve(routes, uploadRoute, async (c) => {
     const caller = requireCaller(c)
     const form = await readMultipart(c)
-    const { target } = validate(uploadSchema.pick({ target: true }), {
+    // The body is read here as it streams (readMultipart); its `target` is checked with the contract.
+    const { target } = validate(uploadTargetSchema, {
       target: form.get('target') ?? undefined,
     })
     const file = form.get('file')
@@ -77,50 +56,68 @@ export function mediaRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
     return c.json({ data: [media] })
   })
 
-  registry.add({
+  const duplicateRoute = createRoute({
     method: 'post',
     path: '/v1/medias/duplicate',
-    tag: 'media',
-    auth: 'required',
-    summary:
-      "Copy an activity's cover photo for a duplicated activity; the copy belongs to the caller. `data` holds one item.",
-    body: duplicateSchema,
-    response: mediaList,
-    errors: { 404: 'No such activity (or it was cancelled), or it has no cover' },
+    tags,
+    security: auth.required,
+    summary: "Copy an activity's cover photo for a duplicated activity; the copy belongs to the caller. `data` holds one item.",
+    request: { body: jsonBody(duplicateMediaBodySchema) },
+    responses: {
+      200: jsonContent('The copy', oneOf(mediaSchema)),
+      ...errors(auth.required, {
+        400: 'The body is not JSON (code invalid_json)',
+        404: 'No such activity (or it was cancelled), or it has no cover (code not_found)',
+        413: 'A body over 100 KB (code payload_too_large)',
+        422: 'No experience_id (code invalid_input)',
+      }),
+    },
   })
-  app.post('/v1/medias/duplicate', async (c) => {
+  serve(routes, duplicateRoute, async (c) => {
     const caller = requireCaller(c)
-    const { experience_id: experienceId } = await parseJson(c, duplicateSchema)
+    const { experience_id: experienceId } = await readJson(c, duplicateRoute)
     return c.json({ data: [await duplicateCover(deps(c), caller, experienceId)] })
   })
 
   // The photo files themselves, for local storage and private buckets (publicUrl points here).
   // Keys are random and unguessable; no token is needed, as for a CDN URL.
-  registry.add({
+  const photo = { schema: z.string().meta({ format: 'binary' }) }
+  const photoRoute = createRoute({
     method: 'get',
     path: '/media/{key}',
-    tag: 'media',
-    auth: 'optional',
-    summary: 'A stored photo (JPEG or PNG) by the key in a media `url`; cached for a year.',
-    errors: { 404: 'No such photo' },
+    tags,
+    security: auth.optional,
+    summary:
+      'A stored photo by the key in a media `url` (the key holds slashes: `covers/2026/05/….jpg`); cached for a year, ' +
+      'except a private one (ID verification), which only its owner and admins read.',
+    request: { params: z.object({ key: z.string().meta({ description: 'The key, slashes included.' }) }) },
+    responses: {
+      200: { description: 'The photo’s bytes', content: { 'image/jpeg': photo, 'image/png': photo } },
+      ...errors(auth.optional, { 404: 'No such photo, or a private one of someone else (code not_found)' }),
+    },
   })
-  app.get('/media/*', async (c) => {
-    let key: string
-    try {
-      key = decodeURIComponent(c.req.path.replace(/^.*?\/media\//, ''))
-    } catch {
-      throw problems.notFound()
-    }
-    const object = await readPhoto(deps(c), c.var.caller, key)
-    return c.body(object.body as Uint8Array<ArrayBuffer>, 200, {
-      'content-type': object.contentType,
-      'content-length': String(object.body.byteLength),
-      // A private photo (ID verification) is never kept by a shared cache.
-      'cache-control': object.isPrivate ? 'private, no-store' : 'public, max-age=31536000, immutable',
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': "default-src 'none'",
-    })
-  })
+  serve(
+    routes,
+    photoRoute,
+    async (c) => {
+      let key: string
+      try {
+        key = decodeURIComponent(c.req.path.replace(/^.*?\/media\//, ''))
+      } catch {
+        throw problems.notFound()
+      }
+      const object = await readPhoto(deps(c), c.var.caller, key)
+      return c.body(object.body as Uint8Array<ArrayBuffer>, 200, {
+        'content-type': object.contentType,
+        'content-length': String(object.body.byteLength),
+        // A private photo (ID verification) is never kept by a shared cache.
+        'cache-control': object.isPrivate ? 'private, no-store' : 'public, max-age=31536000, immutable',
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'",
+      })
+    },
+    { honoPath: '/media/*' },
+  )
 }
 
 /**

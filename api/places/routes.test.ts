@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ApiEnv, ApiServices } from '#api/app.ts'
 import { parseEnv } from '#api/env.ts'
 import { ApiProblem } from '#api/http/errors.ts'
-import { OpenApiRegistry } from '#api/http/openapi.ts'
+import { createApiRoutes, openApiDocument, type ApiRoutes } from '#api/http/openapi.ts'
 import { createLogger } from '#api/logger.ts'
 import { createBuiltinPlacesProvider } from '#api/providers/maps/builtin.ts'
 import { gazetteerRows } from '#api/providers/maps/gazetteer.ts'
@@ -37,7 +37,7 @@ afterAll(async () => {
 
 describe('routes', () => {
   let app: Hono<ApiEnv>
-  let registry: OpenApiRegistry
+  let routes: ApiRoutes
 
   beforeAll(() => {
     const env = parseEnv({ NODE_ENV: 'test', PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: 'silent' })
@@ -51,14 +51,15 @@ describe('routes', () => {
       notify: testNotifier(testDb.db).notify,
     }
     app = new Hono<ApiEnv>().basePath('/api')
-    registry = new OpenApiRegistry()
     app.use(async (c, next) => {
       c.set('services', services)
       c.set('requestId', 'test')
       c.set('caller', null)
       await next()
     })
-    placeRoutes(app, registry)
+    routes = createApiRoutes()
+    placeRoutes(routes)
+    app.route('/', routes)
     app.onError((error, c) =>
       error instanceof ApiProblem ? c.json(error.toJSON(), error.status as 400) : c.json({ error: 'internal' }, 500),
     )
@@ -114,7 +115,7 @@ describe('routes', () => {
   })
 
   it('registers the routes in the OpenAPI document', () => {
-    const doc = registry.document(`${TEST_PUBLIC_URL}/api`)
-    expect(Object.keys(doc.paths)).toEqual(['/v1/places', '/v1/places/nearest', '/v1/places/{id}'])
+    const doc = openApiDocument(routes, `${TEST_PUBLIC_URL}/api`)
+    expect(Object.keys(doc.paths ?? {})).toEqual(['/v1/places', '/v1/places/nearest', '/v1/places/{id}'])
   })
 })

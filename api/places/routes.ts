@@ -1,62 +1,45 @@
-import type { Context, Hono } from 'hono'
-import { z } from 'zod'
+import { createRoute, type RouteConfig } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import type { z } from 'zod'
+import { listOf, oneOf } from '#contract/common.ts'
+import { hasControlCharacters } from '#contract/input-validation.ts'
+import { nearestPlaceQuerySchema, placeSchema, placeSearchQuerySchema } from '#contract/places.ts'
 import type { ApiEnv } from '../app.ts'
-import { hasControlCharacters, queryDecimal, queryInteger } from '#contract/input-validation.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
-import type { OpenApiRegistry } from '../http/openapi.ts'
-import { MAX_LIMIT, MIN_QUERY_LENGTH, type PlacesProvider } from '../providers/maps/provider.ts'
+import { auth, errors, jsonContent, pathParams, querySchemaOf, serve, type ApiRoutes, type QuerySchema } from '../http/openapi.ts'
+import type { PlacesProvider } from '../providers/maps/provider.ts'
 
 function placesProvider(c: Context<ApiEnv>): PlacesProvider {
   return c.var.services.places
 }
 
-const placeSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  state: z.string(),
-  label: z.string(),
-  latitude: z.number(),
-  longitude: z.number(),
-  timeZone: z.string(),
-  population: z.number().int().nullable(),
-})
-const placeList = z.object({ data: z.array(placeSchema) })
-
-// Numbers in plain decimal only: `Number()` would read `0x10` as 16 and '' as 0.
-const latitude = queryDecimal('latitude_invalid', (degrees) => degrees.min(-90).max(90))
-const longitude = queryDecimal('longitude_invalid', (degrees) => degrees.min(-180).max(180))
-const searchQuery = z.object({
-  // Control characters are harmless here: the search folds the name to letters and digits.
-  query: z.string().trim().min(MIN_QUERY_LENGTH).max(100),
-  limit: queryInteger('limit_invalid', (limit) => limit.min(1).max(MAX_LIMIT)).optional(),
-  latitude: latitude.optional(),
-  longitude: longitude.optional(),
-})
-const nearestQuery = z.object({ latitude, longitude })
-
-/** Query strings are the client's mistake: 400 with the offending fields. */
-function parseQuery<T extends z.ZodType>(c: Context<ApiEnv>, schema: T): z.infer<T> {
-  const result = schema.safeParse(c.req.query())
+/** Query strings are the client's mistake: 400 with the offending fields (issue codes). */
+function parseQuery<R extends RouteConfig>(c: Context<ApiEnv>, route: R): z.output<QuerySchema<R>> {
+  const result = querySchemaOf(route).safeParse(c.req.query())
   if (result.success) return result.data
   const fields: Record<string, string[]> = {}
   for (const issue of result.error.issues) (fields[issue.path.join('.') || '_'] ??= []).push(issue.code)
   throw new ApiProblem(400, 'invalid_query', 'The query string is invalid.', fields)
 }
 
-export function placeRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
-  registry.add({
+export function placeRoutes(routes: ApiRoutes) {
+  const tags = ['places']
+
+  const searchRoute = createRoute({
     method: 'get',
     path: '/v1/places',
-    tag: 'places',
-    auth: 'optional',
+    tags,
+    security: auth.optional,
     summary:
       'Search US cities by name ("portland", "Portland, OR", misspellings) or 5-digit ZIP, best match first; `latitude`/`longitude` favour nearby cities.',
-    query: searchQuery,
-    response: placeList,
-    errors: { 400: 'Missing or too short query (code invalid_query)' },
+    request: { query: placeSearchQuerySchema },
+    responses: {
+      200: jsonContent('The places found, best first', listOf(placeSchema)),
+      ...errors(auth.optional, { 400: 'Missing or too short query, or invalid numbers (code invalid_query)' }),
+    },
   })
-  app.get('/v1/places', async (c) => {
-    const input = parseQuery(c, searchQuery)
+  serve(routes, searchRoute, async (c) => {
+    const input = parseQuery(c, searchRoute)
     const near =
       input.latitude !== undefined && input.longitude !== undefined
         ? { lat: input.latitude, lng: input.longitude }
@@ -66,32 +49,37 @@ export function placeRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
   })
 
   // Before /v1/places/:id so that "nearest" is not taken for an id.
-  registry.add({
+  const nearestRoute = createRoute({
     method: 'get',
     path: '/v1/places/nearest',
-    tag: 'places',
-    auth: 'optional',
+    tags,
+    security: auth.optional,
     summary: 'The city nearest to a point; `data` holds one item, or none far from any US city.',
-    query: nearestQuery,
-    response: placeList,
-    errors: { 400: 'Missing or invalid coordinates (code invalid_query)' },
+    request: { query: nearestPlaceQuerySchema },
+    responses: {
+      200: jsonContent('The nearest city, if any', listOf(placeSchema)),
+      ...errors(auth.optional, { 400: 'Missing or invalid coordinates (code invalid_query)' }),
+    },
   })
-  app.get('/v1/places/nearest', async (c) => {
-    const { latitude, longitude } = parseQuery(c, nearestQuery)
+  serve(routes, nearestRoute, async (c) => {
+    const { latitude, longitude } = parseQuery(c, nearestRoute)
     const place = await placesProvider(c).nearestCity(latitude, longitude)
     return c.json({ data: place ? [place] : [] })
   })
 
-  registry.add({
+  const placeRoute = createRoute({
     method: 'get',
     path: '/v1/places/{id}',
-    tag: 'places',
-    auth: 'optional',
+    tags,
+    security: auth.optional,
     summary: 'One place by id (`us-or-portland`, `zip-97201`, or a Google place id); `data` holds one item.',
-    response: placeList,
-    errors: { 404: 'No such place' },
+    request: { params: pathParams('id') },
+    responses: {
+      200: jsonContent('The place', oneOf(placeSchema)),
+      ...errors(auth.optional, { 404: 'No such place (code not_found)' }),
+    },
   })
-  app.get('/v1/places/:id', async (c) => {
+  serve(routes, placeRoute, async (c) => {
     const id = c.req.param('id')
     // A NUL byte would make the lookup fail (500); no place id holds a control character.
     const place = id.length <= 300 && !hasControlCharacters(id) ? await placesProvider(c).details(id) : null

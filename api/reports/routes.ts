@@ -1,41 +1,47 @@
-import type { Context, Hono } from 'hono'
-import { z } from 'zod'
+import { createRoute } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import { oneOf } from '#contract/common.ts'
+import { reportInputSchema, reportSchema } from '#contract/reports.ts'
 import type { ApiEnv } from '../app.ts'
-import { reportReasons } from '../db/schema.ts'
-import type { OpenApiRegistry } from '../http/openapi.ts'
-import { parseJson, requireCaller } from '../http/request.ts'
-import { createReport, reportInputSchema } from './service.ts'
+import { auth, errors, jsonBody, jsonContent, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
+import { requireCaller } from '../http/request.ts'
+import { createReport } from './service.ts'
 
-const reportList = z.object({
-  data: z.array(z.object({ id: z.string(), reason: z.enum(reportReasons), created_at: z.string() })),
-})
+/** The spec names the path without a version (`reported-contents`); `/v1/` is served too, like the rest of the API. */
+const reportPaths = ['/v1/reported-contents', '/reported-contents'] as const
 
-async function postReport(c: Context<ApiEnv>) {
+function reportRoute(path: (typeof reportPaths)[number]) {
+  return createRoute({
+    method: 'post',
+    path,
+    tags: ['reports'],
+    security: auth.required,
+    summary:
+      'Report an activity, a member or a message to the moderators (answers 201). At least one of `experience_id`, `user_id`, `message_id`; unknown fields are ignored.',
+    request: { body: jsonBody(reportInputSchema) },
+    responses: {
+      201: jsonContent('The report as recorded', oneOf(reportSchema)),
+      ...errors(auth.required, {
+        400: 'The body is not JSON (code invalid_json)',
+        404: 'No such activity, member or message (code not_found)',
+        413: 'A body over 100 KB (code payload_too_large)',
+        422: 'Invalid fields (reason_invalid, details_too_long, invalid_characters, direction_characters, target_required, cannot_report_self)',
+      }),
+    },
+  })
+}
+
+async function postReport(c: Context<ApiEnv>, route: ReturnType<typeof reportRoute>) {
   const caller = requireCaller(c)
-  const input = await parseJson(c, reportInputSchema)
+  const input = await readJson(c, route)
   const report = await createReport(c.var.services.db, caller, input)
   c.var.services.logger.info({ reportId: report.id, requestId: c.var.requestId }, 'Content reported')
   return c.json({ data: [report] }, 201)
 }
 
-export function reportRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
-  // The spec names the path without a version (`reported-contents`); `/v1/` is served too, like the rest of the API.
-  for (const path of ['/v1/reported-contents', '/reported-contents']) {
-    registry.add({
-      method: 'post',
-      path,
-      tag: 'reports',
-      auth: 'required',
-      summary:
-        'Report an activity, a member or a message to the moderators (answers 201). At least one of `experience_id`, `user_id`, `message_id`; unknown fields are ignored.',
-      body: reportInputSchema,
-      response: reportList,
-      errors: {
-        400: 'The body is not JSON (code invalid_json)',
-        422: 'Invalid fields (reason_invalid, details_too_long, invalid_characters, direction_characters, target_required, cannot_report_self)',
-        404: 'No such activity, member or message',
-      },
-    })
-    app.post(path, postReport)
+export function reportRoutes(routes: ApiRoutes) {
+  for (const path of reportPaths) {
+    const route = reportRoute(path)
+    serve(routes, route, (c) => postReport(c, route))
   }
 }

@@ -1,27 +1,9 @@
-import { z } from 'zod'
-import { memberText, memberTextCodes } from '#contract/input-validation.ts'
+import type { ReportInput } from '#contract/reports.ts'
 import type { DB } from '../db/database.ts'
-import { reportReasons, type User } from '../db/schema.ts'
+import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import { requirePermission } from '../policy/permissions.ts'
 import { experienceExists, memberExists, messageExists } from './queries.ts'
-
-/** Spec: free-text details of a report, at most this long. */
-export const MAX_DETAILS_LENGTH = 2000
-
-const optionalId = (code: string) => z.uuid({ error: code }).nullish()
-
-/** Spec §7 `POST reported-contents`: a reason, free-text details and what is reported. Unknown fields are ignored. */
-export const reportInputSchema = z.object({
-  reason: z.enum(reportReasons, { error: 'reason_invalid' }),
-  details: memberText(z.string({ error: 'details_invalid' }).trim(), memberTextCodes, { multiline: true })
-    .max(MAX_DETAILS_LENGTH, 'details_too_long')
-    .nullish(),
-  experience_id: optionalId('experience_id_invalid'),
-  user_id: optionalId('user_id_invalid'),
-  message_id: optionalId('message_id_invalid'),
-})
-export type ReportInput = z.infer<typeof reportInputSchema>
 
 /**
  * Records a member's report of an activity, a member or a message for the moderators. At least

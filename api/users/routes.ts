@@ -1,68 +1,83 @@
-import type { Hono } from 'hono'
-import { z } from 'zod'
-import type { ApiEnv } from '../app.ts'
-import type { OpenApiRegistry } from '../http/openapi.ts'
-import { parseJson, requireCaller } from '../http/request.ts'
-import { deleteAccount, getUserProfile, serializeUser, updateMe, updateMeSchema } from './service.ts'
+import { createRoute } from '@hono/zod-openapi'
+import { oneOf } from '#contract/common.ts'
+import { publicUserSchema, updateMeSchema, userSchema } from '#contract/users.ts'
+import { auth, errors, jsonBody, jsonContent, pathParams, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
+import { requireCaller } from '../http/request.ts'
+import { deleteAccount, getUserProfile, serializeUser, updateMe } from './service.ts'
 
-export function userRoutes(app: Hono<ApiEnv>, registry: OpenApiRegistry) {
-  const userList = z.object({ data: z.array(z.looseObject({ id: z.string() })) })
+export function userRoutes(routes: ApiRoutes) {
+  const tags = ['users']
 
-  registry.add({
+  const meRoute = createRoute({
     method: 'get',
     path: '/v1/users/me',
-    tag: 'users',
-    auth: 'required',
+    tags,
+    security: auth.required,
     summary: 'The signed-in member; `data` holds one item.',
-    response: userList,
-    errors: { 403: 'Suspended or banned (code user_suspended)' },
+    responses: {
+      200: jsonContent('The signed-in member', oneOf(userSchema)),
+      ...errors(auth.required),
+    },
   })
-  app.get('/v1/users/me', (c) => {
+  serve(routes, meRoute, (c) => {
     const caller = requireCaller(c)
     return c.json({ data: [serializeUser(caller)] })
   })
 
-  registry.add({
+  const updateMeRoute = createRoute({
     method: 'put',
     path: '/v1/users/me',
-    tag: 'users',
-    auth: 'required',
+    tags,
+    security: auth.required,
     summary: 'Update the signed-in member. Unknown fields are ignored.',
-    body: updateMeSchema,
-    response: userList,
-    errors: { 422: 'Invalid fields (for example invalid_phone, required, invalid_characters, direction_characters)' },
+    request: { body: jsonBody(updateMeSchema) },
+    responses: {
+      200: jsonContent('The member as changed', oneOf(userSchema)),
+      ...errors(auth.required, {
+        400: 'The body is not JSON (code invalid_json)',
+        413: 'A body over 100 KB (code payload_too_large)',
+        422: 'Invalid fields (for example invalid_phone, required, invalid_characters, direction_characters)',
+      }),
+    },
   })
-  app.put('/v1/users/me', async (c) => {
+  serve(routes, updateMeRoute, async (c) => {
     const caller = requireCaller(c)
-    const input = await parseJson(c, updateMeSchema)
+    const input = await readJson(c, updateMeRoute)
     const updated = await updateMe(c.var.services.db, caller, input)
     return c.json({ data: [serializeUser(updated)] })
   })
 
-  registry.add({
+  const deleteAccountRoute = createRoute({
     method: 'delete',
     path: '/v1/users/{id}',
-    tag: 'users',
-    auth: 'required',
+    tags,
+    security: auth.required,
     summary: "Delete the member's own account.",
-    errors: { 403: "Another member's account" },
+    request: { params: pathParams('id') },
+    responses: {
+      204: { description: 'Deleted' },
+      ...errors(auth.required, { 403: "Another member's account (code forbidden)" }),
+    },
   })
-  app.delete('/v1/users/:id', async (c) => {
+  serve(routes, deleteAccountRoute, async (c) => {
     const caller = requireCaller(c)
     await deleteAccount(c.var.services.db, caller, c.req.param('id'), c.var.requestId)
     return c.body(null, 204)
   })
 
-  registry.add({
+  const profileRoute = createRoute({
     method: 'get',
     path: '/users/{id}',
-    tag: 'users',
-    auth: 'optional',
+    tags,
+    security: auth.optional,
     summary: 'Another member’s public profile, by id or slug (anonymous callers get the name only, for referral banners).',
-    response: z.looseObject({ id: z.string(), display_name: z.string().nullable() }),
-    errors: { 404: 'No such member' },
+    request: { params: pathParams('id') },
+    responses: {
+      200: jsonContent('The member’s public profile', publicUserSchema),
+      ...errors(auth.optional, { 404: 'No such member (code not_found)' }),
+    },
   })
-  app.get('/users/:id', async (c) => {
+  serve(routes, profileRoute, async (c) => {
     return c.json(await getUserProfile(c.var.services.db, c.var.caller, c.req.param('id')))
   })
 }

@@ -1,33 +1,15 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max'
 import { sql } from 'kysely'
 import type { DB } from '../db/database.ts'
-import { genders, joinReasons, type User } from '../db/schema.ts'
+import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import { isLookupKey } from '../http/params.ts'
 import { isUuid } from '../http/request.ts'
 import { existingMembers } from '../policy/members.ts'
 import { can, requirePermission, type Caller } from '../policy/permissions.ts'
-import { z } from 'zod'
 import { ageOn } from '#contract/birth-date.ts'
 import { displayName } from '#contract/display-name.ts'
-import { memberText, memberTextCodes } from '#contract/input-validation.ts'
-
-export const localeSchema = z.enum(['en', 'fr', 'nl'])
-
-/** A name: one that only invisible characters make up counts as missing (`required`). */
-const nameField = memberText(z.string().trim(), memberTextCodes).min(1, 'required').max(60, 'too_long')
-
-/** Fields a member may change on their own record; anything else in the body is ignored. */
-export const updateMeSchema = z.object({
-  first_name: nameField.optional(),
-  last_name: nameField.optional(),
-  gender: z.enum(genders).nullable().optional(),
-  join_reasons: z.array(z.enum(joinReasons)).max(joinReasons.length).optional(),
-  phone: z.string().trim().max(30, 'invalid_phone').nullable().optional(),
-  locale: localeSchema.optional(),
-  onboarded: z.literal(true).optional(),
-})
-export type UpdateMe = z.infer<typeof updateMeSchema>
+import type { PublicUser, UpdateMe, User as UserJson } from '#contract/users.ts'
 
 /** Parses a phone number as US and returns E.164, or null when it is not a valid number. */
 export function normalizePhone(input: string): string | null {
@@ -43,7 +25,7 @@ export function formatPhone(e164: string | null): string | null {
   return parsed.country === 'US' ? parsed.formatNational() : parsed.formatInternational()
 }
 
-export function serializeUser(user: User, avatarUrl: string | null = null) {
+export function serializeUser(user: User, avatarUrl: string | null = null): UserJson {
   return {
     id: user.id,
     stream_id: user.stream_id,
@@ -75,10 +57,9 @@ export function serializeUser(user: User, avatarUrl: string | null = null) {
     stream_token: null,
   }
 }
-export type UserJson = ReturnType<typeof serializeUser>
 
 /** The public face of another member: no contact details, no birth date. */
-export function serializePublicUser(user: User, avatarUrl: string | null = null) {
+export function serializePublicUser(user: User, avatarUrl: string | null = null): PublicUser {
   return {
     id: user.id,
     slug: user.slug,
