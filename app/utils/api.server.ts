@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { errorBodySchema, oneOf } from '#contract/common.ts'
 import type { Language } from './i18n.ts'
 
 /**
@@ -27,13 +28,6 @@ export function messageForStatus(status: number) {
   return `Request failed with status ${status}`
 }
 
-const errorBody = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    fields: z.record(z.string(), z.array(z.string())).optional(),
-  }),
-})
 
 export type Query = Record<string, string | number | boolean | null | undefined>
 
@@ -46,6 +40,9 @@ interface SendOptions {
 }
 
 export const readRetries = 2
+
+/** Spec §8's error body, read so that a code this web app does not know yet still comes through. */
+const errorBody = z.object({ error: errorBodySchema.shape.error.extend({ code: z.string() }) })
 
 /**
  * The HTTP layer under the resource clients (`app/utils/api/*.server.ts`): bearer token, JSON
@@ -125,6 +122,13 @@ export function createApiTransport(options: {
     if (response.status !== 204) throw parseError(response.status)
   }
 
+  /** A one-item answer (`{ data: [item] }`, spec §7): the item, checked with the contract's `item` schema. */
+  async function one<T extends z.ZodType>(method: string, path: string, item: T, opts: SendOptions = {}): Promise<z.infer<T>> {
+    const [value] = (await json(method, path, oneOf(item), opts)).data
+    // Parsed already; the tuple's type only loses track of `T` being required.
+    return value as z.infer<T>
+  }
+
   /** A read whose body is a file (calendar, CSV) of the given media type. */
   async function text(path: string, mediaType: string, query: Query = {}): Promise<string> {
     const response = await send('GET', path, { query }, mediaType)
@@ -132,7 +136,7 @@ export function createApiTransport(options: {
     return response.text()
   }
 
-  return { json, empty, text }
+  return { json, one, empty, text }
 }
 export type ApiTransport = ReturnType<typeof createApiTransport>
 
@@ -149,49 +153,3 @@ async function readJson(response: Response): Promise<unknown> {
 function parseError(status: number) {
   return new ApiError(status, 'Parse Error', 'parse_error')
 }
-
-/** Paged list envelope of spec §7. */
-const pageMetadata = z.object({ page: z.number(), total_pages: z.number(), total_count: z.number().optional() })
-const pageSchemas = new WeakMap<z.ZodType, z.ZodType>()
-
-/**
- * The schema of a paged list of `item`. Made once per item schema: zod compiles a schema on its
- * first use, which costs far more than parsing with it, so schemas must not be made per request.
- */
-export function pageOf<T extends z.ZodType>(item: T) {
-  const make = () => z.object({ data: z.array(item), metadata: pageMetadata })
-  let schema = pageSchemas.get(item) as ReturnType<typeof make> | undefined
-  if (!schema) {
-    schema = make()
-    pageSchemas.set(item, schema)
-  }
-  return schema
-}
-export type Page<T> = { data: T[]; metadata: z.infer<typeof pageMetadata> }
-
-/** The schema of a list (`{ data: [item, …] }`), made once per item schema. */
-export function listOf<T extends z.ZodType>(item: T) {
-  const make = () => z.object({ data: z.array(item) })
-  let schema = listSchemas.get(item) as ReturnType<typeof make> | undefined
-  if (!schema) {
-    schema = make()
-    listSchemas.set(item, schema)
-  }
-  return schema
-}
-const listSchemas = new WeakMap<z.ZodType, z.ZodType>()
-
-/**
- * The schema of a one-item answer (`{ data: [item] }`, spec §7), made once per item schema:
- * an answer with no item or several does not match the contract (Parse Error).
- */
-export function oneOf<T extends z.ZodType>(item: T) {
-  const make = () => z.object({ data: z.tuple([item]) }).transform((body) => body.data[0])
-  let schema = oneSchemas.get(item) as ReturnType<typeof make> | undefined
-  if (!schema) {
-    schema = make()
-    oneSchemas.set(item, schema)
-  }
-  return schema
-}
-const oneSchemas = new WeakMap<z.ZodType, z.ZodType>()

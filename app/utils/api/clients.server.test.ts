@@ -84,7 +84,11 @@ describe('the resource clients against the real API', () => {
     const hosting = await host.api.users.experiences(host.user.id, { type: 'upcoming', hosting: true, page: 1 })
     expect(hosting.data.map((experience) => experience.id)).toEqual([created.id])
 
-    expect(await member.api.reports.create({ reason: 'fake_or_scam', details: '', experience_id: created.id })).toEqual({ id: expect.any(String) })
+    expect(await member.api.reports.create({ reason: 'fake_or_scam', details: '', experience_id: created.id })).toEqual({
+      id: expect.any(String),
+      reason: 'fake_or_scam',
+      created_at: expect.any(String),
+    })
     await expect(host.api.experiences.cancel(created.id)).resolves.toBeUndefined()
     expect((await host.api.experiences.get(created.id)).canceled_at).not.toBeNull()
   })
@@ -102,7 +106,7 @@ describe('the resource clients against the real API', () => {
     const member = await signedIn({ first_name: 'Els' })
     expect(await member.api.users.me()).toMatchObject({ id: member.user.id, first_name: 'Els' })
     expect(await member.api.users.updateMe({ first_name: 'Elsje', locale: 'nl' })).toMatchObject({ first_name: 'Elsje', locale: 'nl' })
-    expect(await clientFor(null).users.profile(member.user.slug)).toEqual({ id: member.user.id, display_name: expect.any(String) })
+    expect(await clientFor(null).users.profile(member.user.slug)).toEqual({ id: member.user.id, slug: member.user.slug, display_name: expect.any(String) })
     const found = await member.api.places.search('Portland', 6)
     expect(found.map((place) => place.id)).toContain('us-or-portland')
     expect((await member.api.places.get('us-or-portland')).label).toBe('Portland, OR')

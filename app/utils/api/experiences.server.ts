@@ -1,28 +1,16 @@
 import { z } from 'zod'
+import { addByEmailsResultSchema, attendeeSchema, waitlistEntrySchema, type AddByEmailsResult } from '#contract/experiences.ts'
+import { pageOf, type Page } from '#contract/common.ts'
 import { experienceSchema, type Experience } from '../experience-schema.ts'
-import { oneOf, pageOf, type ApiTransport } from '../api.server.ts'
+import type { ApiTransport } from '../api.server.ts'
 
-// Answers the contract does not hold yet (spec §7 attendees, notify list, add by email).
-const attendeeSchema = z.object({
-  id: z.string(),
-  display_name: z.string().nullable(),
-  avatar: z.object({ url: z.string() }).nullable(),
-  is_host: z.boolean().optional(),
-})
-const waitlistEntrySchema = z.object({ user_id: z.string(), position: z.number(), display_name: z.string().nullable().optional() })
-const addedByEmailSchema = z.object({
-  added: z.array(z.string()),
-  already_attending: z.array(z.string()),
-  not_found: z.array(z.string()),
-  full: z.array(z.string()),
-})
-const cancelAttendanceSchema = z.object({
-  data: z.tuple([experienceSchema]),
-  metadata: z.object({ late_cancellation: z.boolean() }),
-})
+// Until the contract's experience (which adds viewer.cancel_is_late) is what the API answers, the
+// experience is read with the web's schema, and so is the answer that wraps it.
+const cancelAttendanceSchema = z.object({ data: z.tuple([experienceSchema]), metadata: z.object({ late_cancellation: z.boolean() }) })
+
 export type Attendee = z.infer<typeof attendeeSchema>
-export type AddedByEmail = z.infer<typeof addedByEmailSchema>
-export type Waitlist = z.infer<ReturnType<typeof pageOf<typeof waitlistEntrySchema>>>
+export type AddedByEmail = AddByEmailsResult
+export type Waitlist = Page<z.infer<typeof waitlistEntrySchema>>
 
 /** Explore's and Home's search (spec §7 `GET v1/experiences`). */
 export interface ExperienceSearch {
@@ -74,12 +62,11 @@ export function experiencesClient(api: ApiTransport) {
             : {}),
         },
       }),
-    get: (id: string): Promise<Experience> => api.json('GET', path(id), oneOf(experienceSchema)),
+    get: (id: string): Promise<Experience> => api.one('GET', path(id), experienceSchema),
     /** The activity as an iCalendar file. */
     calendar: (id: string) => api.text(path(id), 'text/calendar', { format: 'ical' }),
-    create: (input: ExperienceInput): Promise<Experience> => api.json('POST', 'v1/experiences', oneOf(experienceSchema), { body: input }),
-    update: (id: string, input: ExperienceInput): Promise<Experience> =>
-      api.json('PUT', path(id), oneOf(experienceSchema), { body: input }),
+    create: (input: ExperienceInput): Promise<Experience> => api.one('POST', 'v1/experiences', experienceSchema, { body: input }),
+    update: (id: string, input: ExperienceInput): Promise<Experience> => api.one('PUT', path(id), experienceSchema, { body: input }),
     /** The host (or an admin) cancels the activity. */
     cancel: (id: string) => api.empty('DELETE', path(id)),
     attendees: (id: string, paging: { page: number; perPage: number }) =>
@@ -87,15 +74,15 @@ export function experiencesClient(api: ApiTransport) {
     /** The host's attendee list as CSV. */
     attendeesCsv: (id: string) => api.text(path(id, 'attendees'), 'text/csv', { format: 'csv' }),
     attend: (id: string, userId: string): Promise<Experience> =>
-      api.json('POST', path(id, 'attendees'), oneOf(experienceSchema), { body: { user_id: userId } }),
+      api.one('POST', path(id, 'attendees'), experienceSchema, { body: { user_id: userId } }),
     cancelAttendance: async (id: string, userId: string) => {
       const answer = await api.json('DELETE', path(id, 'attendees', encodeURIComponent(userId)), cancelAttendanceSchema)
       return { experience: answer.data[0], lateCancellation: answer.metadata.late_cancellation }
     },
     addAttendeesByEmail: (id: string, emails: string[]): Promise<AddedByEmail> =>
-      api.json('POST', path(id, 'attendees', 'create-by-emails'), oneOf(addedByEmailSchema), { body: { emails } }),
-    waitlist: (id: string) => api.json('GET', path(id, 'waitlist'), pageOf(waitlistEntrySchema)),
-    joinWaitlist: (id: string): Promise<Experience> => api.json('POST', path(id, 'waitlist'), oneOf(experienceSchema)),
+      api.one('POST', path(id, 'attendees', 'create-by-emails'), addByEmailsResultSchema, { body: { emails } }),
+    waitlist: (id: string): Promise<Waitlist> => api.json('GET', path(id, 'waitlist'), pageOf(waitlistEntrySchema)),
+    joinWaitlist: (id: string): Promise<Experience> => api.one('POST', path(id, 'waitlist'), experienceSchema),
     leaveWaitlist: (id: string) => api.empty('DELETE', path(id, 'waitlist')),
   }
 }
