@@ -635,6 +635,8 @@ describe('DELETE /api/v1/experiences/{id}', () => {
       const notifications = await notificationsFor(user.id)
       expect(notifications).toHaveLength(1)
       expect(notifications[0]).toMatchObject({ type: 'experience.canceled', data: { experience_id: experience.id } })
+      // Through notify: each notification's delivery job is queued (issue 11 §4).
+      expect(api.queuedJobs).toContainEqual({ name: 'notification.deliver', data: { id: notifications[0]!.id } })
     }
     // Final: a second cancel changes nothing; nobody can attend or edit it.
     expect((await api.request('DELETE', `v1/experiences/${experience.id}`, { token: hostToken })).status).toBe(204)
