@@ -1,4 +1,4 @@
-import type { Experience } from './experience-schema.ts'
+import type { Experience } from '#contract/experiences.ts'
 
 /** An experience as the API returns it (docs/api/experiences.md). */
 export type { Experience }
