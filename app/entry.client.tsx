@@ -4,7 +4,8 @@ import { startTransition, StrictMode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { I18nextProvider, initReactI18next } from 'react-i18next'
 import { getInitialNamespaces } from 'remix-i18next/client'
-import { defaultNamespace, fallbackLanguage } from './utils/i18n.ts'
+import { registerErrorPageTranslator } from './utils/error-page.ts'
+import { defaultNamespace, fallbackLanguage, languages } from './utils/i18n.ts'
 
 /** Loads one namespace of one language from /locales (cached by the browser). */
 const fetchBackend: BackendModule = {
@@ -32,6 +33,10 @@ async function hydrate() {
       interpolation: { escapeValue: false },
       react: { useSuspense: false },
     })
+  // An error page's <title> comes from meta, which cannot use hooks (error-page.ts).
+  for (const language of languages) {
+    registerErrorPageTranslator(language, (key) => (i18next.exists(key, { lng: language }) ? i18next.t(key, { lng: language }) : null))
+  }
   startTransition(() => {
     hydrateRoot(
       document,

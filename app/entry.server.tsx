@@ -6,6 +6,7 @@ import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
 import { NonceContext } from './utils/nonce.ts'
+import { registerErrorPageTranslator } from './utils/error-page.ts'
 import { createI18nInstance } from './utils/i18next.server.ts'
 import { fallbackLanguage, isLanguage } from './utils/i18n.ts'
 
@@ -21,6 +22,8 @@ const handleRequest: HandleDocumentRequestFunction = async (
   const rootData = remixContext.staticHandlerContext.loaderData.root as { language?: string } | undefined
   const language = isLanguage(rootData?.language) ? rootData.language : (loadContext.language ?? fallbackLanguage)
   const i18n = await createI18nInstance(language)
+  // One instance per language, so registering it again is harmless (error-page.ts).
+  registerErrorPageTranslator(language, (key) => i18n.t(key, { lng: language }))
   const nonce = loadContext.cspNonce
   const readyEvent = isbot(request.headers.get('user-agent')) ? 'onAllReady' : 'onShellReady'
 

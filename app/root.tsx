@@ -1,3 +1,5 @@
+// First: zod must be told not to compile before any module creates a schema (zod-config.ts).
+import './utils/zod-config.ts'
 import {
   data,
   type LinksFunction,
@@ -16,16 +18,20 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from '@remix-run/react'
-import type { ReactNode } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useChangeLanguage } from 'remix-i18next/react'
 import { BottomNav } from './components/bottom-nav.tsx'
+import { GeneralErrorBoundary } from './components/general-error-boundary.tsx'
 import { SiteFooter } from './components/site-footer.tsx'
 import { SiteHeader } from './components/site-header.tsx'
 import { ToastRegion } from './components/toast.tsx'
 import appStyles from './styles/app.css?url'
 import { getAuthState } from './utils/auth.server.ts'
+import { errorPageKind } from './utils/error-page.ts'
+import { startBrowserErrorReporting } from './utils/error-reporting.client.ts'
 import { detectLanguage, getT } from './utils/i18next.server.ts'
+import { pageTitle } from './utils/meta.ts'
 import { useNonce } from './utils/nonce.ts'
 import { commitSession, destroySession, getSession } from './utils/session.server.ts'
 import { takeToast } from './utils/toast.server.ts'
@@ -61,6 +67,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       suspended: auth.status === 'suspended',
       toast: auth.status === 'suspended' ? { kind: 'error' as const, key: 'errors.user_suspended' } : toast,
       year: new Date().getFullYear(),
+      // Browser errors go to Sentry only when the server reports to it (decision 014).
+      sentryDsn: context.services.config.sentryDsn,
     },
     { headers },
   )
@@ -68,15 +76,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root')
-  const { i18n } = useTranslation()
+  const error = useRouteError()
+  const { t, i18n } = useTranslation()
   const nonce = useNonce()
   const language = data?.language ?? i18n.language ?? 'en'
+  const sentryDsn = data?.sentryDsn
+  useEffect(() => {
+    void startBrowserErrorReporting(sentryDsn)
+  }, [sentryDsn])
   return (
     <html lang={language} dir="ltr">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
+        {/* The root loader failed, so meta has no translations: the error page's title is written here. */}
+        {error && !data ? <title>{`${t(`errorPage.${errorPageKind(isRouteErrorResponse(error) ? error.status : 500)}.title`)} – ${t('brand')}`}</title> : null}
         <Links />
       </head>
       <body>
@@ -115,13 +130,14 @@ export default function App() {
   )
 }
 
-export const meta: MetaFunction = () => [{ title: 'Circle 55' }]
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, undefined)
 
+/**
+ * The document shell when the root itself failed (its loader, or a page with no boundary of its
+ * own): a plain header, since the member may be unknown, and the general error page.
+ */
 export function ErrorBoundary() {
-  const error = useRouteError()
   const { t } = useTranslation()
-  const status = isRouteErrorResponse(error) ? error.status : 500
-  const kind = status === 404 ? 'notFound' : status === 503 ? 'unavailable' : status === 403 ? 'forbidden' : status === 413 ? 'tooLarge' : 'generic'
   return (
     <>
       <a href="#main-content" className="skip-link">
@@ -134,13 +150,8 @@ export function ErrorBoundary() {
           </Link>
         </div>
       </header>
-      <main id="main-content" tabIndex={-1} className="container prose">
-        <title>{`${t(`errorPage.${kind}.title`)} – ${t('brand')}`}</title>
-        <h1>{t(`errorPage.${kind}.title`)}</h1>
-        <p>{t(`errorPage.${kind}.body`)}</p>
-        <p>
-          <Link to="/">{t('errorPage.home')}</Link>
-        </p>
+      <main id="main-content" tabIndex={-1} className="container">
+        <GeneralErrorBoundary />
       </main>
     </>
   )

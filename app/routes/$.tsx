@@ -1,4 +1,5 @@
 import { data } from '@remix-run/node'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 
 /** Unknown paths answer a real 404 for GET and POST; the root error boundary shows the page. */
 export async function loader() {
@@ -11,4 +12,8 @@ export async function action() {
 
 export default function NotFound() {
   return null
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
 }

@@ -2,6 +2,7 @@ import { createCookie, data, type LoaderFunctionArgs, type MetaFunction } from '
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ExperienceCard } from '#app/components/experience-card.tsx'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { GuessedPlace } from '#app/components/guessed-place.tsx'
 import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
 import { placeFromAddress } from '#app/utils/explore.server.ts'
@@ -141,3 +142,7 @@ export default function Home() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => pageTitle(matches, loaded?.title, loaded?.description)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

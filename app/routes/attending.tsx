@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ExperienceCard } from '#app/components/experience-card.tsx'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { queryInteger } from '#contract/input-validation.ts'
@@ -82,3 +83,7 @@ export default function Attending() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

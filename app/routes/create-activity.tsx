@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ActivityForm } from '#app/components/activity-form.tsx'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { submitActivityForm } from '#app/utils/activity-form.server.ts'
 import { knownUser, requireUser } from '#app/utils/auth.server.ts'
 import { formPageHeaders, loadFormPage } from '#app/utils/forms.server.ts'
@@ -39,3 +40,7 @@ export default function CreateActivity() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -4,6 +4,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { IdentityLayout } from '#app/components/identity-layout.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { getT } from '#app/utils/i18next.server.ts'
@@ -132,3 +133,7 @@ export default function SignIn() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

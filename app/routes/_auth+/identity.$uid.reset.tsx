@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { IdentityLayout } from '#app/components/identity-layout.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
@@ -122,3 +123,7 @@ export default function ResetPassword() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { DateOfBirthField } from '#app/components/date-of-birth-field.tsx'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { IdentityLayout } from '#app/components/identity-layout.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { isoDate } from '#contract/birth-date.ts'
@@ -161,3 +162,7 @@ export default function SignUp() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

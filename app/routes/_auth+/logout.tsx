@@ -1,8 +1,10 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { getOptionalUser, signOut } from '#app/utils/auth.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
+import { pageTitle } from '#app/utils/meta.ts'
 
 /** GET shows a confirmation (GET never changes state); POST ends the session everywhere. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -35,4 +37,8 @@ export default function Logout() {
   )
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.title ?? ''} – Circle 55` }]
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -35,3 +36,7 @@ export default function WelcomeBack() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

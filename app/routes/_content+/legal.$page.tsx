@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { ContentPageView } from '#app/components/content-page.tsx'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { loadContentPage } from '#app/utils/content.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 
@@ -13,3 +14,7 @@ export default function Page() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.page.title, data?.page.description)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -3,6 +3,7 @@ import { isRouteErrorResponse, Link, useActionData, useLoaderData, type ClientAc
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Attendee } from '#app/utils/api/experiences.server.ts'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
 import { formatCurrency, formatStart, type Experience } from '#app/utils/experience.ts'
 import { notFoundOnMissing } from '#app/utils/http.server.ts'
@@ -242,3 +243,7 @@ function Where({ experience, signedIn }: { experience: Experience; signedIn: boo
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => pageTitle(matches, loaded?.title, loaded?.description)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -2,6 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ActivityForm } from '#app/components/activity-form.tsx'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { defaultsFrom } from '#app/utils/activity-defaults.ts'
 import { loadExperience, submitActivityForm } from '#app/utils/activity-form.server.ts'
 import { knownUser, requireUser } from '#app/utils/auth.server.ts'
@@ -46,3 +47,7 @@ export default function EditActivity() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => pageTitle(matches, loaded?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

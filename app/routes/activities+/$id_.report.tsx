@@ -4,6 +4,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { ChoiceGroup, FieldErrors } from '#app/components/ui/field.tsx'
 import { loadExperience } from '#app/utils/activity-form.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
@@ -139,3 +140,7 @@ export default function ReportActivity() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => pageTitle(matches, loaded?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

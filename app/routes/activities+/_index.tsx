@@ -4,6 +4,7 @@ import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { CitySearch } from '#app/components/city-search.tsx'
 import { ExperienceCard } from '#app/components/experience-card.tsx'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { GuessedPlace } from '#app/components/guessed-place.tsx'
 import { SelectField } from '#app/components/ui/field.tsx'
 import { dateFilters, distanceFilters } from '#app/utils/date-range.ts'
@@ -101,3 +102,7 @@ export default function Explore() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => pageTitle(matches, loaded?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,6 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 
@@ -58,3 +59,7 @@ function fromThisMachine(...addresses: (string | undefined)[]) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => pageTitle(matches, loaded?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

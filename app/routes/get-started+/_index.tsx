@@ -4,6 +4,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { ChoiceGroup, TextField } from '#app/components/ui/field.tsx'
 import { getApi, knownUser, requireUser } from '#app/utils/auth.server.ts'
 import { formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
@@ -125,3 +126,7 @@ export default function BasicInfo() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

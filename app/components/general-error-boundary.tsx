@@ -1,0 +1,69 @@
+import { isRouteErrorResponse, Link, useRouteError, useRouteLoaderData, type ErrorResponse } from '@remix-run/react'
+import { useEffect, useRef, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { loader as rootLoader } from '#app/root.tsx'
+import { errorPageKind, type ErrorPageKind } from '#app/utils/error-page.ts'
+import { reportBrowserError } from '#app/utils/error-reporting.client.ts'
+import { useHydrated } from '#app/utils/use-hydrated.ts'
+
+type StatusHandler = (info: { error: ErrorResponse }) => ReactNode
+
+const defaultStatusHandlers: Record<number, StatusHandler> = {
+  403: () => <ErrorPage kind="forbidden" />,
+  404: () => <ErrorPage kind="notFound" />,
+}
+
+/**
+ * The error page of a route (the Epic Stack's general error boundary): a status the route threw
+ * (403, 404, 503 …) gets its page from the status handlers, anything else the §8 "Something went
+ * wrong" page. Every route with a loader exports it as `ErrorBoundary`, so an error keeps the
+ * site's header and navigation; the page's <title> comes from `pageTitle` (meta), in <head>.
+ * Errors the server met were reported there; one that happened in the browser is reported here.
+ */
+export function GeneralErrorBoundary({
+  statusHandlers,
+  defaultStatusHandler = ({ error }) => <ErrorPage kind={errorPageKind(error.status)} />,
+  unexpectedErrorHandler = () => <ErrorPage kind="generic" />,
+}: {
+  statusHandlers?: Record<number, StatusHandler>
+  defaultStatusHandler?: StatusHandler
+  unexpectedErrorHandler?: (error: unknown) => ReactNode
+}) {
+  const error = useRouteError()
+  useReportBrowserError(error)
+  if (isRouteErrorResponse(error)) {
+    const handler = statusHandlers?.[error.status] ?? defaultStatusHandlers[error.status] ?? defaultStatusHandler
+    return <>{handler({ error })}</>
+  }
+  return <>{unexpectedErrorHandler(error)}</>
+}
+
+/** The §8 error page texts (`errorPage.*`): a heading, what happened, a way home. */
+export function ErrorPage({ kind }: { kind: ErrorPageKind }) {
+  const { t } = useTranslation()
+  return (
+    <div className="prose">
+      <h1>{t(`errorPage.${kind}.title`)}</h1>
+      <p>{t(`errorPage.${kind}.body`)}</p>
+      <p>
+        <Link to="/">{t('errorPage.home')}</Link>
+      </p>
+    </div>
+  )
+}
+
+/**
+ * Reports an error that happened in the browser. Not a status a route threw on purpose, not an
+ * error drawn with the page the server sent (the server reported it), nor one a server loader
+ * raised during navigation (Remix hides its message as "Unexpected Server Error"; reported there).
+ */
+function useReportBrowserError(error: unknown) {
+  const dsn = useRouteLoaderData<typeof rootLoader>('root')?.sentryDsn
+  const hydrated = useHydrated()
+  const fromServerPage = useRef(!hydrated)
+  useEffect(() => {
+    if (isRouteErrorResponse(error) || fromServerPage.current) return
+    if (error instanceof Error && error.message === 'Unexpected Server Error') return
+    reportBrowserError(error, dsn)
+  }, [error, dsn])
+}
