@@ -1,0 +1,252 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { NewUser, User } from '#api/db/schema.ts'
+import { createLocalStorage } from '#api/providers/storage/local.ts'
+import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+
+/**
+ * The access matrix (decision 012): every endpoint of the API × every kind of caller × the status
+ * it answers. One row per request; the statuses are in the order of `callers`:
+ *
+ *   anonymous · member (attends the activity) · other (another member) · host · admin · suspended
+ *
+ * Adding an endpoint or a rule is one line in `rows`; the last test fails when an endpoint of the
+ * OpenAPI document has no row. Rows run in order against fixtures built once; requests are
+ * chosen so that none changes what a later row sees (see the notes beside the few that write).
+ */
+const callers = ['anonymous', 'member', 'other', 'host', 'admin', 'suspended'] as const
+type CallerName = (typeof callers)[number]
+
+/** Fixture names a row's `{param}` can point at (`{ id: 'cancelled' }`). */
+type FixtureName =
+  | 'experience'
+  | 'cancelled'
+  | 'doomed'
+  | 'flagged'
+  | 'past'
+  | 'member'
+  | 'bystander'
+  | 'leaver'
+  | 'deleted'
+  | 'coverKey'
+  | 'privateKey'
+  | 'place'
+
+interface Row {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  /** The OpenAPI path, `{param}`s filled from `params` (default: the activity), then `query`. */
+  path: string
+  statuses: string
+  params?: Record<string, FixtureName>
+  query?: string
+  body?: (ids: Record<FixtureName, string>, caller: CallerName) => unknown
+  /** Send the body as multipart form data (uploads). */
+  multipart?: boolean
+}
+
+const row = (method: Row['method'], path: string, statuses: string, options: Omit<Row, 'method' | 'path' | 'statuses'> = {}): Row => ({
+  method,
+  path,
+  statuses,
+  ...options,
+})
+
+// prettier-ignore
+const rows: Row[] = [
+  //                                                         anon mbr other host admin susp
+  row('GET', '/health',                                       '200 200 200 200 200 403'),
+  row('GET', '/openapi.json',                                 '200 200 200 200 200 403'),
+  // users
+  row('GET', '/v1/users/me',                                  '401 200 200 200 200 403'),
+  row('PUT', '/v1/users/me',                                  '401 200 200 200 200 403', { body: () => ({}) }),
+  // Nobody deletes someone else's account, admins included (moderation tools come later).
+  row('DELETE', '/v1/users/{id}',                             '401 403 403 403 403 403', { params: { id: 'leaver' } }),
+  row('GET', '/users/{id}',                                   '200 200 200 200 200 403', { params: { id: 'member' } }),
+  row('GET', '/users/{id}',                                   '404 404 404 404 404 403', { params: { id: 'deleted' } }),
+  row('GET', '/v1/users/{id}/experiences',                    '401 200 403 403 200 403', { params: { id: 'member' } }),
+  // experiences
+  row('GET', '/v1/experiences',                               '200 200 200 200 200 403'),
+  row('GET', '/v1/experiences/{idOrSlug}',                    '200 200 200 200 200 403', { params: { idOrSlug: 'experience' } }),
+  row('GET', '/v1/experiences/{idOrSlug}',                    '200 200 200 200 200 403', { params: { idOrSlug: 'experience' }, query: 'format=ical' }),
+  row('GET', '/v1/experiences/{idOrSlug}',                    '404 200 404 200 200 403', { params: { idOrSlug: 'cancelled' } }),
+  row('GET', '/v1/experiences/{idOrSlug}',                    '404 200 404 200 200 403', { params: { idOrSlug: 'cancelled' }, query: 'format=ical' }),
+  // An empty body passes the permission check and then fails validation (title_required…).
+  row('POST', '/v1/experiences',                              '401 422 422 422 422 403', { body: () => ({}) }),
+  row('PUT', '/v1/experiences/{id}',                          '401 403 403 200 200 403', { body: () => ({}) }),
+  // Admin-only flags: the host runs before the admin, so the flag is still unset when the host asks.
+  row('PUT', '/v1/experiences/{id}',                          '401 403 403 403 200 403', { params: { id: 'flagged' }, body: () => ({ is_premium: true }) }),
+  // Cancelling is final and idempotent: the host's 204 cancels, the admin's 204 finds it cancelled.
+  row('DELETE', '/v1/experiences/{id}',                       '401 403 403 204 204 403', { params: { id: 'doomed' } }),
+  row('GET', '/v1/experiences/{id}/attendees',                '401 200 200 200 200 403'),
+  row('GET', '/v1/experiences/{id}/attendees',                '401 200 404 200 200 403', { params: { id: 'cancelled' } }),
+  row('GET', '/v1/experiences/{id}/attendees',                '401 403 403 200 200 403', { query: 'format=csv' }),
+  // Signing up the member who already attends: idempotent for whoever may.
+  row('POST', '/v1/experiences/{id}/attendees',               '401 200 403 403 200 403', { body: (ids) => ({ user_id: ids.member }) }),
+  // A seat nobody holds: whoever may cancel it is told it is not there (404).
+  row('DELETE', '/v1/experiences/{id}/attendees/{userId}',    '401 403 403 404 404 403', { params: { id: 'experience', userId: 'bystander' } }),
+  // One's own seat at a past activity: allowed, then refused as past (409).
+  row('DELETE', '/v1/experiences/{id}/attendees/{userId}',    '401 409 403 409 409 403', { params: { id: 'past', userId: 'member' } }),
+  row('POST', '/v1/experiences/{id}/attendees/create-by-emails', '401 403 403 200 200 403', { body: () => ({ emails: ['nobody@example.com'] }) }),
+  row('GET', '/v1/experiences/{id}/waitlist',                 '401 200 200 200 200 403'),
+  row('POST', '/v1/experiences/{id}/waitlist',                '401 409 409 409 409 403'),
+  row('DELETE', '/v1/experiences/{id}/waitlist',              '401 204 204 204 204 403'),
+  // media
+  row('POST', '/v1/medias',                                   '401 422 422 422 422 403', { multipart: true, body: () => ({ target: 'experience_cover' }) }),
+  row('POST', '/v1/medias/duplicate',                         '401 200 200 200 200 403', { body: (ids) => ({ experience_id: ids.experience }) }),
+  // A cancelled activity's cover: whoever may still read the activity (host, attendees, admins).
+  row('POST', '/v1/medias/duplicate',                         '401 200 404 200 200 403', { body: (ids) => ({ experience_id: ids.cancelled }) }),
+  row('GET', '/media/{key}',                                  '200 200 200 200 200 403', { params: { key: 'coverKey' } }),
+  // An ID verification photo (owned by the member): its owner and admins only.
+  row('GET', '/media/{key}',                                  '404 200 404 404 200 403', { params: { key: 'privateKey' } }),
+  // places
+  row('GET', '/v1/places',                                    '200 200 200 200 200 403', { query: 'query=portland' }),
+  row('GET', '/v1/places/nearest',                            '200 200 200 200 200 403', { query: 'latitude=45.52&longitude=-122.68' }),
+  row('GET', '/v1/places/{id}',                               '200 200 200 200 200 403', { params: { id: 'place' } }),
+  // reports
+  row('POST', '/v1/reported-contents',                        '401 201 201 201 201 403', { body: (ids) => ({ reason: 'something_else', experience_id: ids.experience }) }),
+  row('POST', '/reported-contents',                           '401 201 201 201 201 403', { body: (ids) => ({ reason: 'something_else', experience_id: ids.experience }) }),
+]
+
+const DAY = 24 * 3_600_000
+
+let database: TestDatabase
+let api: ApiHarness
+let mediaDir: string
+const tokens = {} as Record<CallerName, string | undefined>
+const ids = {} as Record<FixtureName, string>
+
+async function member(overrides: Partial<NewUser> = {}): Promise<User> {
+  return createUser(database.db, overrides)
+}
+
+async function experience(hostId: string, values: { canceled?: boolean; startsInDays?: number; coverId?: string } = {}) {
+  const start = new Date(Date.now() + (values.startsInDays ?? 5) * DAY)
+  const row = await database.db
+    .insertInto('experiences')
+    .values({
+      slug: `walk-${randomBytes(4).toString('hex')}`,
+      title: 'Riverside walk',
+      venue_type: 'in_person',
+      host_id: hostId,
+      latitude: 45.5231,
+      longitude: -122.6765,
+      city: 'Portland',
+      region: 'OR',
+      place_id: 'us-or-portland',
+      formatted_address: '1 SW Naito Pkwy, Portland, OR',
+      timezone: 'America/Los_Angeles',
+      start_at: start,
+      end_at: new Date(start.getTime() + 2 * 3_600_000),
+      max_attendees: 10,
+      cover_media_id: values.coverId ?? null,
+      canceled_at: values.canceled ? new Date() : null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}
+
+async function seat(experienceId: string, userId: string) {
+  await database.db.insertInto('experience_attendees').values({ experience_id: experienceId, user_id: userId }).execute()
+  await database.db.updateTable('experiences').set({ attendees_count: 1 }).where('id', '=', experienceId).execute()
+}
+
+/** A stored photo: the file in storage and its media row. */
+async function photo(ownerId: string, target: 'experience_cover' | 'verification', folder: string) {
+  const key = `${folder}/2026/01/${randomUUID()}.jpg`
+  const storage = createLocalStorage(mediaDir)
+  await storage.put(key, new Uint8Array([0xff, 0xd8, 0xff, 0xd9]), 'image/jpeg')
+  const media = await database.db
+    .insertInto('media')
+    .values({ owner_id: ownerId, target, storage_key: key, thumbnail_key: null, mime_type: 'image/jpeg', width: 1200, height: 600, bytes: 4 })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return { id: media.id, key }
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  mediaDir = await mkdtemp(join(tmpdir(), 'circle55-matrix-'))
+  api = await createApiHarness(database.db, {}, { media: createLocalStorage(mediaDir) })
+
+  const users = {
+    member: await member({ first_name: 'Margaret', last_name: 'Hughes' }),
+    other: await member({ first_name: 'Ruth', last_name: 'Owens' }),
+    host: await member({ first_name: 'Walter', last_name: 'Brooks' }),
+    admin: await member({ first_name: 'Alice', last_name: 'Admin', is_admin: true }),
+    suspended: await member({ first_name: 'Sam', last_name: 'Stone', is_suspended: true }),
+  }
+  for (const name of callers) tokens[name] = name === 'anonymous' ? undefined : await api.signToken(users[name].id)
+
+  const cover = await photo(users.host.id, 'experience_cover', 'covers')
+  const verification = await photo(users.member.id, 'verification', 'verification')
+  ids.experience = await experience(users.host.id, { coverId: cover.id })
+  ids.cancelled = await experience(users.host.id, { canceled: true, coverId: cover.id })
+  ids.doomed = await experience(users.host.id)
+  ids.flagged = await experience(users.host.id)
+  ids.past = await experience(users.host.id, { startsInDays: -1 })
+  await seat(ids.experience, users.member.id)
+  await seat(ids.cancelled, users.member.id)
+  await seat(ids.past, users.member.id)
+  ids.member = users.member.id
+  ids.bystander = (await member()).id
+  ids.leaver = (await member()).id
+  ids.deleted = (await member({ state: 'deleted' })).id
+  ids.coverKey = cover.key
+  ids.privateKey = verification.key
+  ids.place = 'us-or-portland'
+})
+
+afterAll(async () => {
+  await database?.drop()
+  if (mediaDir) await rm(mediaDir, { recursive: true, force: true })
+})
+
+function urlOf(entry: Row) {
+  const path = entry.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = ids[entry.params?.[name] ?? 'experience']
+    return name === 'key' ? value : encodeURIComponent(value)
+  })
+  return entry.query ? `${path}?${entry.query}` : path
+}
+
+async function send(entry: Row, caller: CallerName): Promise<{ status: number }> {
+  const token = tokens[caller]
+  const body = entry.body?.(ids, caller)
+  if (!entry.multipart) return api.request(entry.method, urlOf(entry), { token, body })
+  const form = new FormData()
+  for (const [name, value] of Object.entries(body as Record<string, string>)) form.set(name, value)
+  const headers = new Headers(token ? { authorization: `Bearer ${token}` } : {})
+  return api.app.fetch(new Request(`${api.env.PUBLIC_URL}/api${urlOf(entry)}`, { method: entry.method, headers, body: form }))
+}
+
+const cases = rows.flatMap((entry) => {
+  const statuses = entry.statuses.split(/\s+/).map(Number)
+  if (statuses.length !== callers.length) throw new Error(`${entry.method} ${entry.path}: ${callers.length} statuses expected`)
+  const on = entry.params ? ` (${Object.values(entry.params).join(', ')})` : ''
+  const label = `${entry.method} ${entry.path}${entry.query ? `?${entry.query}` : ''}${on}`
+  return callers.map((caller, index) => ({ label, caller, status: statuses[index] as number, entry }))
+})
+
+describe('access matrix', () => {
+  it.each(cases)('$label as $caller → $status', async ({ caller, status, entry }) => {
+    const response = await send(entry, caller)
+    expect(response.status).toBe(status)
+  })
+
+  it('has a row for every endpoint of the OpenAPI document', async () => {
+    const response = await api.request('GET', '/openapi.json')
+    const documented = Object.entries(response.json.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
+      Object.keys(operations)
+        .filter((method) => ['get', 'post', 'put', 'delete', 'patch'].includes(method))
+        .map((method) => `${method.toUpperCase()} ${path}`),
+    )
+    expect(documented.length).toBeGreaterThan(20)
+    const covered = new Set(rows.map((entry) => `${entry.method} ${entry.path}`))
+    expect(documented.filter((endpoint) => !covered.has(endpoint))).toEqual([])
+  })
+})
