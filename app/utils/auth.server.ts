@@ -83,7 +83,7 @@ export function getAuthenticator(context: AppLoadContext) {
   if (existing) return existing
   const { config } = context.services
   const cookie = {
-    name: config.secureCookies ? '__Host-oauth' : 'oauth',
+    name: signInStateCookieName(config.secureCookies),
     path: '/',
     httpOnly: true as const,
     sameSite: 'Lax' as const,
@@ -329,6 +329,36 @@ export function returnToFrom(request: Request) {
 
 /** Where to go after sign-in, kept for the round trip through the identity provider. */
 export const returnToCookie = createCookie('return-to', { path: '/', httpOnly: true, sameSite: 'lax', maxAge: 600 })
+
+/** Options for this site's cookies: Secure on https (and localhost), as the session cookie is. */
+export function cookieSecurity(context: AppLoadContext) {
+  return { secure: context.services.config.secureCookies }
+}
+
+/** remix-auth-oauth2 keeps each sign-in's state and PKCE verifier in a cookie `<name>:<random id>`. */
+function signInStateCookieName(secure: boolean) {
+  return secure ? '__Host-oauth' : 'oauth'
+}
+
+/**
+ * Set-Cookie values that clear the state cookie of the sign-in coming back with `?state=`, once
+ * it has been used (the library leaves it for its ten minutes). Cleared with the attributes it
+ * was set with: a browser replaces a `__Host-` cookie only with a Secure one on `/`.
+ */
+export function clearSignInState(request: Request, context: AppLoadContext) {
+  const state = new URL(request.url).searchParams.get('state')
+  const { secureCookies } = context.services.config
+  const prefix = `${signInStateCookieName(secureCookies)}:`
+  const cleared: string[] = []
+  if (!state) return cleared
+  for (const pair of (request.headers.get('Cookie') ?? '').split(';')) {
+    const [name = '', ...value] = pair.trim().split('=')
+    if (!name.startsWith(prefix) || !/^[\w:-]+$/.test(name)) continue
+    if (!new URLSearchParams(value.join('=').replace(/^"|"$/g, '')).has(state)) continue
+    cleared.push(`${name}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`)
+  }
+  return cleared
+}
 
 /** POST /logout and /api/auth/logout: ends the session everywhere and says so. */
 export async function signOut(request: Request, context: AppLoadContext) {

@@ -1,6 +1,6 @@
 import { createCookie, type AppLoadContext } from '@remix-run/node'
 import { z } from 'zod'
-import { getApi, getOptionalUser } from './auth.server.ts'
+import { cookieSecurity, getApi, getOptionalUser } from './auth.server.ts'
 import { dateFilters, dateWindow, distanceFilters } from './date-range.ts'
 import { ignoreUnlessUnavailable, unavailableOnServerError } from './http.server.ts'
 import { queryInteger } from '#contract/input-validation.ts'
@@ -73,7 +73,7 @@ export async function loadExplore(request: Request, context: AppLoadContext) {
     })
     .catch(unavailableOnServerError)
   // A guessed city is not remembered as the member's choice.
-  const cookie = await exploreCookie.serialize({ date, distance, place: guessed ? undefined : place?.id })
+  const cookie = await exploreCookie.serialize({ date, distance, place: guessed ? undefined : place?.id }, cookieSecurity(context))
   return { date, distance, page, query, place, guessed, matches: matches.slice(1), placeError, hasOrigin: Boolean(origin), experiences, cookie }
 }
 

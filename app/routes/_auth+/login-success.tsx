@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
-import { getAuthenticator, returnToCookie, startSession } from '#app/utils/auth.server.ts'
+import { clearSignInState, cookieSecurity, getAuthenticator, returnToCookie, startSession } from '#app/utils/auth.server.ts'
 import { safeRedirectPath } from '#app/utils/redirect.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 
@@ -22,7 +22,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const returnTo = safeRedirectPath((await returnToCookie.parse(request.headers.get('Cookie'))) as string | null)
   const headers = new Headers()
   headers.append('Set-Cookie', cookie)
-  headers.append('Set-Cookie', await returnToCookie.serialize('', { maxAge: 0 }))
+  headers.append('Set-Cookie', await returnToCookie.serialize('', { ...cookieSecurity(context), maxAge: 0 }))
+  for (const cleared of clearSignInState(request, context)) headers.append('Set-Cookie', cleared)
   if (!user.onboarded) return redirect('/get-started', { headers })
   headers.append('Set-Cookie', await setToast(context, { kind: 'success', key: 'auth.signedIn' }))
   return redirect(returnTo === '/' ? '/welcome-back' : returnTo, { headers })

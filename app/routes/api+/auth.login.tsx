@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
-import { getAuthenticator, returnToCookie } from '#app/utils/auth.server.ts'
+import { cookieSecurity, getAuthenticator, returnToCookie } from '#app/utils/auth.server.ts'
 import { detectLanguage } from '#app/utils/i18next.server.ts'
 import { safeRedirectPath } from '#app/utils/redirect.ts'
 
@@ -15,7 +15,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     await getAuthenticator(context).authenticator.authenticate('oidc', new Request(forwarded, { headers: request.headers }))
   } catch (response) {
     if (response instanceof Response && response.status >= 300 && response.status < 400) {
-      response.headers.append('Set-Cookie', await returnToCookie.serialize(returnTo))
+      response.headers.append('Set-Cookie', await returnToCookie.serialize(returnTo, cookieSecurity(context)))
       // The provider is not a Remix route: after hydration the browser must load it as a document.
       response.headers.set('X-Remix-Reload-Document', 'true')
       throw response
