@@ -48,8 +48,10 @@ export function CitySearch({ defaultLabel, defaultPlaceId }: { defaultLabel: str
   }
 
   // "Use my current location" (JavaScript only): the browser's position, then the nearest city.
-  // When the browser refuses or cannot tell, the city of the internet connection is offered.
+  // When the browser refuses or cannot tell, the city of the internet connection is offered;
+  // a refusal is said first (spec §8: "Permission to access location was denied").
   const [locating, setLocating] = useState<'idle' | 'busy' | 'failed' | 'guessed'>('idle')
+  const [denied, setDenied] = useState(false)
   const canLocate = enhanced && typeof navigator !== 'undefined' && 'geolocation' in navigator
   async function nearest(url: string) {
     const response = await fetch(url)
@@ -57,6 +59,7 @@ export function CitySearch({ defaultLabel, defaultPlaceId }: { defaultLabel: str
   }
   function locate() {
     setLocating('busy')
+    setDenied(false)
     const settle = (place: Place | null, outcome: 'idle' | 'guessed') => {
       if (!place) return setLocating('failed')
       choose(place)
@@ -73,7 +76,10 @@ export function CitySearch({ defaultLabel, defaultPlaceId }: { defaultLabel: str
           (place) => (place ? settle(place, 'idle') : fallBack()),
           fallBack,
         ),
-      () => void fallBack(),
+      (error) => {
+        if (error.code === error.PERMISSION_DENIED) setDenied(true)
+        void fallBack()
+      },
       { timeout: 15_000, maximumAge: 10 * 60 * 1000 },
     )
   }
@@ -128,6 +134,7 @@ export function CitySearch({ defaultLabel, defaultPlaceId }: { defaultLabel: str
         </button>
       ) : null}
       <div role="status">
+        {denied ? <p className="hint">{t('filters.locationDenied')}</p> : null}
         {locating === 'busy' ? <p className="hint">{t('filters.locating')}</p> : null}
         {locating === 'failed' ? <p className="hint">{t('filters.locationFailed')}</p> : null}
         {locating === 'guessed' ? <GuessedPlace label={text} /> : null}

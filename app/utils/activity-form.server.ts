@@ -3,13 +3,12 @@ import {
   data,
   redirect,
   unstable_parseMultipartFormData as parseMultipartFormData,
-  MaxPartSizeExceededError,
   type AppLoadContext,
 } from '@remix-run/node'
+import type { ExperienceInput } from '#contract/experiences.ts'
 import { ApiError } from './api.server.ts'
 import { activityFormSchema, apiFieldToFormField, isPastDate, withStartTime, type ActivityForm } from './activity-schema.ts'
 import { getApi, requireUser } from './auth.server.ts'
-import type { ExperienceInput } from './api/experiences.server.ts'
 import { keepFormOnOutage } from './forms.server.ts'
 import { formErrorsFromApi, notFoundOnMissing } from './http.server.ts'
 import { markFormError } from './meta.ts'
@@ -20,6 +19,8 @@ import { createFormUploadHandler } from './upload-handler.server.ts'
 /** Spec §9: photos under 15 MB. The upload handler stops reading past that. */
 export const maxPhotoBytes = 15 * 1024 * 1024
 const errorKey = (key: string) => `activities:form.errors.${key}`
+/** Spec §8's upload errors by the API's status, each with its own message next to the photo field. */
+const photoProblems: Partial<Record<number, string>> = { 413: 'photo_too_large', 415: 'photo_format', 422: 'photo_rejected' }
 
 type Mode = { kind: 'create' } | { kind: 'edit'; id: string } | { kind: 'duplicate'; from: string }
 interface Received {
@@ -55,15 +56,9 @@ async function readActivityForm(request: Request): Promise<Received> {
     const formData = urlencoded ? await request.formData().catch(() => new FormData()) : new FormData()
     return { formData, problem: 'not_multipart' }
   }
-  let formData: FormData
   let photoTooLarge = false
-  try {
-    formData = await parseMultipartFormData(request, createFormUploadHandler({ maxFileBytes: maxPhotoBytes, maxFiles: 1 }))
-  } catch (error) {
-    if (!(error instanceof MaxPartSizeExceededError)) throw error
-    photoTooLarge = true
-    formData = new FormData()
-  }
+  const onFileTooLarge = () => void (photoTooLarge = true)
+  const formData = await parseMultipartFormData(request, createFormUploadHandler({ maxFileBytes: maxPhotoBytes, maxFiles: 1, onFileTooLarge }))
   return { formData, problem: photoTooLarge ? 'photo_too_large' : null }
 }
 
@@ -98,7 +93,7 @@ async function saveActivityForm(request: Request, context: AppLoadContext, recei
     )
   }
   if (problem === 'not_multipart') return fail({}, { status: 415, formError: 'not_multipart' })
-  if (problem === 'photo_too_large') return fail({ cover: [errorKey('photo_invalid')] })
+  if (problem === 'photo_too_large') return fail({ cover: [errorKey('photo_too_large')] }, { status: 413 })
   if (submission.status !== 'success') {
     markFormError(context)
     const query = formData.get('q')
@@ -118,9 +113,8 @@ async function saveActivityForm(request: Request, context: AppLoadContext, recei
     try {
       coverId = (await api.media.upload('experience_cover', cover)).id
     } catch (error) {
-      if (error instanceof ApiError && (error.status === 413 || error.status === 415 || error.status === 422)) {
-        return fail({ cover: [errorKey('photo_invalid')] })
-      }
+      const photoProblem = error instanceof ApiError ? photoProblems[error.status] : undefined
+      if (error instanceof ApiError && photoProblem) return fail({ cover: [errorKey(photoProblem)] }, { status: error.status })
       throw error
     }
   } else if (sourceId) {

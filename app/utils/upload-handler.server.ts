@@ -13,11 +13,13 @@ export const MAX_FIELD_BYTES = 64 * 1024
 /**
  * Remix's memory upload handler with limits on the parts as well as on their size (the host
  * already limits the whole body, see docs/decisions/009): files over `maxFileBytes` fail with
- * MaxPartSizeExceededError as before (the form says the photo is too large); more files or
- * fields than a form of ours sends, or a text field over MAX_FIELD_BYTES, answer 413 before
- * they are kept. One handler per request: it counts the parts of that request.
+ * MaxPartSizeExceededError, or, given `onFileTooLarge`, are read to their end, left out and
+ * reported, so that the rest of the form is still read (the member's text is kept and the form
+ * says the photo is too large); more files or fields than a form of ours sends, or a text field
+ * over MAX_FIELD_BYTES, answer 413 before they are kept. One handler per request: it counts the
+ * parts of that request.
  */
-export function createFormUploadHandler(options: { maxFileBytes: number; maxFiles: number }): UploadHandler {
+export function createFormUploadHandler(options: { maxFileBytes: number; maxFiles: number; onFileTooLarge?: () => void }): UploadHandler {
   const files = createMemoryUploadHandler({ maxPartSize: options.maxFileBytes })
   const fields = createMemoryUploadHandler({ maxPartSize: MAX_FIELD_BYTES })
   let fileCount = 0
@@ -25,6 +27,7 @@ export function createFormUploadHandler(options: { maxFileBytes: number; maxFile
   return async (part) => {
     if (typeof part.filename === 'string') {
       if (++fileCount > options.maxFiles) throw tooLarge()
+      if (options.onFileTooLarge) return fileUnlessTooLarge(part, options.maxFileBytes, options.onFileTooLarge)
       return files(part)
     }
     if (++fieldCount > MAX_FORM_FIELDS) throw tooLarge()
@@ -38,3 +41,18 @@ export function createFormUploadHandler(options: { maxFileBytes: number; maxFile
 }
 
 const tooLarge = () => data(null, { status: 413 })
+
+async function fileUnlessTooLarge(part: Parameters<UploadHandler>[0], maxBytes: number, onTooLarge: () => void) {
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for await (const chunk of part.data) {
+    size += chunk.byteLength
+    // Past the limit the rest is read and dropped: the body as a whole is limited by the host.
+    if (size <= maxBytes) chunks.push(chunk)
+  }
+  if (size > maxBytes) {
+    onTooLarge()
+    return undefined
+  }
+  return new File([Buffer.concat(chunks)], part.filename ?? '', { type: part.contentType })
+}

@@ -525,10 +525,13 @@ test.describe('with JavaScript', () => {
     await expect(page).toHaveURL(/[?&]place=us-or-portland/)
     await allowed.close()
 
+    // Refused (no permission granted: the browser denies it): said first (spec §8), then the
+    // fallback from the internet address, which finds nothing for a private one.
     const refused = await newVisitor(browser, { permissions: [] })
     const other = await refused.newPage()
     await other.goto('/activities')
     await other.getByRole('button', { name: 'Use my current location' }).click()
+    await expect(other.getByText('Permission to access location was denied.')).toBeVisible()
     await expect(other.getByText('We could not find where you are. Please type your city or ZIP code instead.')).toBeVisible()
     await refused.close()
 
@@ -539,6 +542,11 @@ test.describe('with JavaScript', () => {
     await guessed.getByRole('button', { name: 'Use my current location' }).click()
     await expect(guessed.getByRole('combobox', { name: 'City' })).toHaveValue(/, CA$/)
     await expect(guessed.getByText(/^We guessed .+, CA from your internet connection/)).toBeVisible()
+    // The refusal is said before the guess, in the same status region.
+    await expect(guessed.getByRole('status').filter({ hasText: 'We guessed' }).locator('p')).toHaveText([
+      'Permission to access location was denied.',
+      /^We guessed .+, CA from your internet connection/,
+    ])
     await expect(guessed.getByRole('link', { name: 'IP Geolocation by DB-IP' })).toHaveAttribute('href', 'https://db-ip.com')
     await public_.close()
   })
