@@ -107,7 +107,7 @@ export function ActivityForm({
           ) : (
             <CitySearch key={placeLabel} defaultLabel={placeLabel} defaultPlaceId={str(fields.place.initialValue) ?? defaults.place?.id ?? null} />
           )}
-          <TextField id="address" name="address" label={t('form.address')} hint={t('form.addressHint')} autoComplete="street-address" defaultValue={str(fields.address.initialValue)} errors={fields.address.errors} />
+          <TextField id="address" name="address" label={t('form.address')} hint={t('form.addressHint')} autoComplete="address-line1" defaultValue={str(fields.address.initialValue)} errors={fields.address.errors} />
         </fieldset>
         <div hidden={hydrated && venue === 'in_person'}>
           <TextField id="url" name="url" type="url" label={t('form.url')} hint={t('form.urlHint')} defaultValue={str(fields.url.initialValue)} errors={fields.url.errors} inputMode="url" />

@@ -34,6 +34,7 @@ export function TextField({ id, label, hint, errors, ...input }: FieldProps & In
       <FieldErrors id={`${id}-error`} errors={errors} />
       <input
         id={id}
+        type="text"
         aria-invalid={errors?.length ? true : undefined}
         aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
         {...input}

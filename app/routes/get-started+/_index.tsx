@@ -114,7 +114,7 @@ export default function BasicInfo() {
           defaultValue={Array.isArray(reasons) ? (reasons as string[]) : typeof reasons === 'string' ? [reasons] : []}
           errors={fields.reasons.errors}
         />
-        <TextField id="phone" name="phone" label={t('fields.phone')} hint={t('fields.phoneHint')} type="tel" autoComplete="tel-national" inputMode="tel" defaultValue={fields.phone.initialValue} errors={fields.phone.errors} />
+        <TextField id="phone" name="phone" label={t('fields.phone')} hint={t('fields.phoneHint')} type="text" autoComplete="tel-national" inputMode="tel" defaultValue={fields.phone.initialValue} errors={fields.phone.errors} />
         <div className="button-row">
           <button type="submit" className="button">
             {t('basicInfo.submit')}

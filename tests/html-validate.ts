@@ -1,0 +1,19 @@
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { FileSystemConfigLoader, HtmlValidate } from 'html-validate'
+
+/**
+ * html-validate with the project's `.htmlvalidate.json` (QUALITY.md: "html-validate passes on
+ * every page"), shared by the page test (app/routes/html-validate.test.ts) and the end-to-end
+ * suite, which validates every document it is sent.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const validator = new HtmlValidate(new FileSystemConfigLoader())
+
+/** The problems html-validate finds in `html`, one line each ("rule: message (line:column, selector)"). */
+export async function htmlProblems(html: string): Promise<string[]> {
+  const report = await validator.validateString(html, path.join(root, 'page.html'))
+  return report.results.flatMap((result) =>
+    result.messages.map((message) => `${message.ruleId}: ${message.message} (${message.line}:${message.column}${message.selector ? `, ${message.selector}` : ''})`),
+  )
+}
