@@ -301,8 +301,8 @@ async function viewerStates(db: DB | Trx, userId: string, experienceIds: string[
   const result = await sql<ViewerState & { id: string }>`
     SELECT e.id, e.attendees_count,
       EXISTS (SELECT 1 FROM experience_attendees a WHERE a.experience_id = e.id AND a.user_id = ${userId}) AS is_attending,
-      CASE WHEN w.user_id IS NOT NULL THEN (SELECT count(*)::int FROM waitlist_entries o
-        WHERE o.experience_id = e.id AND (o.created_at, o.user_id) <= (w.created_at, w.user_id)) END AS waitlist_position
+      CASE WHEN w.user_id IS NOT NULL THEN (SELECT count(*)::int FROM waitlist_entries o JOIN users ou ON ou.id = o.user_id
+        WHERE o.experience_id = e.id AND ${visibleMembers('ou')} AND (o.created_at, o.user_id) <= (w.created_at, w.user_id)) END AS waitlist_position
     FROM experiences e
     LEFT JOIN waitlist_entries w ON w.experience_id = e.id AND w.user_id = ${userId}
     WHERE e.id = ANY(${experienceIds}::uuid[])
@@ -729,31 +729,30 @@ async function takeSeat(trx: Trx, experienceId: string, userId: string): Promise
  * first members in join order are seated at once (`waitlist.selected`); within 24 h everyone on
  * the list hears of it (`waitlist.seat_available`) and the first to attend takes the seat.
  */
+/** The notify list in join order, members others may see only (a suspended member is not offered a seat). */
+function waitingMembers(trx: Trx, experienceId: string) {
+  return trx
+    .selectFrom('waitlist_entries as w')
+    .innerJoin('users as u', 'u.id', 'w.user_id')
+    .select('w.user_id')
+    .where('w.experience_id', '=', experienceId)
+    .where(visibleMembers('u'))
+    .orderBy('w.created_at')
+    .orderBy('w.user_id')
+}
+
 async function offerFreedSeats(trx: Trx, notify: Notify, experience: Experience, seats: number) {
   const now = Date.now()
   if (experience.canceled_at || hasStarted(experience, now) || seats <= 0) return
   const farAhead = experience.start_at === null || experience.start_at.getTime() - now > PROMOTION_WINDOW_MS
   if (!farAhead) {
-    const everyone = await trx
-      .selectFrom('waitlist_entries')
-      .select('user_id')
-      .where('experience_id', '=', experience.id)
-      .orderBy('created_at')
-      .orderBy('user_id')
-      .execute()
+    const everyone = await waitingMembers(trx, experience.id).execute()
     await notify({ type: 'waitlist.seat_available', to: everyone.map((entry) => entry.user_id), data: { experience_id: experience.id } }, trx)
     return
   }
   let seated = 0
   while (seated < seats) {
-    const next = await trx
-      .selectFrom('waitlist_entries')
-      .select('user_id')
-      .where('experience_id', '=', experience.id)
-      .orderBy('created_at')
-      .orderBy('user_id')
-      .limit(1)
-      .executeTakeFirst()
+    const next = await waitingMembers(trx, experience.id).limit(1).executeTakeFirst()
     if (!next) return
     const outcome = await takeSeat(trx, experience.id, next.user_id)
     if (outcome === 'full') return
@@ -959,7 +958,7 @@ export async function listWaitlist(db: DB, caller: User, idOrSlug: string, page:
     SELECT w.user_id, row_number() OVER (ORDER BY w.created_at, w.user_id)::int AS position, w.created_at,
       u.first_name, u.last_name, u.formatted_name, u.name, u.banned, u.is_suspended
     FROM waitlist_entries w JOIN users u ON u.id = w.user_id
-    WHERE w.experience_id = ${experience.id}
+    WHERE w.experience_id = ${experience.id} AND ${visibleMembers('u')}
     ORDER BY w.created_at, w.user_id
   `.execute(db)
   const all = entries.rows.map((row) => ({

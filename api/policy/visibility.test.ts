@@ -130,6 +130,40 @@ describe('suspended and banned members', () => {
   })
 })
 
+describe('the notify list', () => {
+  it('skips suspended and banned members: not shown, not counted ahead, not given a freed seat', async () => {
+    const id = await activity(host.id)
+    await database.db.updateTable('experiences').set({ max_attendees: 1 }).where('id', '=', id).execute()
+    const holder = await member()
+    await seat(id, [holder.id])
+    const suspended = await member({ is_suspended: true })
+    const banned = await member({ banned: true })
+    const waiting = await member({ first_name: 'Ruth', last_name: 'Owens' })
+    const joined = Date.now() - 60_000
+    await database.db
+      .insertInto('waitlist_entries')
+      .values([
+        { experience_id: id, user_id: suspended.id, created_at: new Date(joined) },
+        { experience_id: id, user_id: banned.id, created_at: new Date(joined + 1000) },
+        { experience_id: id, user_id: waiting.id, created_at: new Date(joined + 2000) },
+      ])
+      .execute()
+    const waitingToken = await api.signToken(waiting.id)
+
+    const list = await api.request('GET', `v1/experiences/${id}/waitlist`, { token: hostToken })
+    expect(list.json.data).toEqual([expect.objectContaining({ user_id: waiting.id, position: 1 })])
+    expect(list.json.metadata.total_count).toBe(1)
+    const own = await api.request('GET', `v1/experiences/${id}`, { token: waitingToken })
+    expect(own.json.data[0].viewer.waitlist_position).toBe(1)
+
+    // More than 24 h ahead, the freed seat goes straight to the first member on the list.
+    const cancelled = await api.request('DELETE', `v1/experiences/${id}/attendees/${holder.id}`, { token: await api.signToken(holder.id) })
+    expect(cancelled.status).toBe(200)
+    const seated = await database.db.selectFrom('experience_attendees').select('user_id').where('experience_id', '=', id).execute()
+    expect(seated.map((row) => row.user_id)).toEqual([waiting.id])
+  })
+})
+
 describe('an ID verification photo', () => {
   it('is served to its owner and admins only, never to a shared cache', async () => {
     const owner = await member()
