@@ -1,10 +1,10 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ExperienceInput } from '#contract/experiences.ts'
 import { createApiHarness, createUser, TEST_PUBLIC_URL, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { ApiError } from '../api.server.ts'
 import { createApi, type Api } from './clients.server.ts'
-import type { ExperienceInput } from './experiences.server.ts'
 
 /**
  * Decision 015: the resource clients are the web app's only way to the API. Against the real

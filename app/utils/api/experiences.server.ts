@@ -1,12 +1,16 @@
-import { z } from 'zod'
-import { addByEmailsResultSchema, attendeeSchema, waitlistEntrySchema, type AddByEmailsResult } from '#contract/experiences.ts'
+import type { z } from 'zod'
 import { pageOf, type Page } from '#contract/common.ts'
-import { experienceSchema, type Experience } from '../experience-schema.ts'
+import {
+  addByEmailsResultSchema,
+  attendeeSchema,
+  cancelAttendanceResponseSchema,
+  experienceSchema,
+  waitlistEntrySchema,
+  type AddByEmailsResult,
+  type Experience,
+  type ExperienceInput,
+} from '#contract/experiences.ts'
 import type { ApiTransport } from '../api.server.ts'
-
-// Until the contract's experience (which adds viewer.cancel_is_late) is what the API answers, the
-// experience is read with the web's schema, and so is the answer that wraps it.
-const cancelAttendanceSchema = z.object({ data: z.tuple([experienceSchema]), metadata: z.object({ late_cancellation: z.boolean() }) })
 
 export type Attendee = z.infer<typeof attendeeSchema>
 export type AddedByEmail = AddByEmailsResult
@@ -23,25 +27,6 @@ export interface ExperienceSearch {
   /** Only activities that have a date ("Coming soon" ones left out). */
   datedOnly?: boolean
   near?: { latitude: number; longitude: number; miles: number }
-}
-
-/** The activity the API is sent to create or change (spec §7 `POST`/`PUT v1/experiences`). */
-export interface ExperienceInput {
-  title: string
-  description: string
-  venue_type: 'in_person' | 'online'
-  place_id: string | null
-  formatted_address: string | null
-  url: string | null
-  start_date: string
-  start_time: string
-  duration_minutes: number
-  max_attendees: number | null
-  ticket_url: string | null
-  no_show_fee: string | number | null
-  cover_photo?: string
-  is_hostless?: boolean
-  is_premium?: boolean
 }
 
 const path = (id: string, ...rest: string[]) => ['v1/experiences', encodeURIComponent(id), ...rest].join('/')
@@ -76,7 +61,7 @@ export function experiencesClient(api: ApiTransport) {
     attend: (id: string, userId: string): Promise<Experience> =>
       api.one('POST', path(id, 'attendees'), experienceSchema, { body: { user_id: userId } }),
     cancelAttendance: async (id: string, userId: string) => {
-      const answer = await api.json('DELETE', path(id, 'attendees', encodeURIComponent(userId)), cancelAttendanceSchema)
+      const answer = await api.json('DELETE', path(id, 'attendees', encodeURIComponent(userId)), cancelAttendanceResponseSchema)
       return { experience: answer.data[0], lateCancellation: answer.metadata.late_cancellation }
     },
     addAttendeesByEmail: (id: string, emails: string[]): Promise<AddedByEmail> =>

@@ -1,6 +1,6 @@
 import { pageOf } from '#contract/common.ts'
+import { experienceSchema } from '#contract/experiences.ts'
 import { publicUserSchema, userSchema, type UpdateMe, type User } from '#contract/users.ts'
-import { experienceSchema } from '../experience-schema.ts'
 import type { ApiTransport } from '../api.server.ts'
 
 /** Members (spec §7 users): the only code that knows their paths. */
