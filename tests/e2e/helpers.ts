@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { test as base, expect, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type APIRequestContext } from '@playwright/test'
+import { htmlProblems } from '../html-validate.ts'
 
 export { expect }
 
@@ -19,18 +20,108 @@ export function visitorIp() {
   return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${(n & 254) + 1}`
 }
 
-export const test = base.extend({
+/**
+ * QUALITY.md: no CSP violation or console error on any page, and html-validate passes on every
+ * page. Every context a test opens (the `page` fixture's and newVisitor's) is watched; what it
+ * finds fails the test at its end, listed. One worker runs one test at a time, so one list.
+ */
+const problems: string[] = []
+const checking: Promise<unknown>[] = []
+/** Documents already validated in this worker, by status, route shape and query names. */
+const validated = new Set<string>()
+
+/**
+ * Console errors a test causes on purpose, and why they are not defects. A missing asset (a
+ * script, stylesheet, image or font answered 4xx/5xx) is never one of them.
+ */
+const expectedConsoleErrors: { text: RegExp; why: string }[] = [
+  {
+    text: /^Failed to load resource: the server responded with a status of [45]\d\d\b/,
+    why: 'a page or data request answered with the error a test asks for (the 404 page, a refused form, a simulated server failure); the test checks that answer itself',
+  },
+  {
+    text: /^Failed to load resource: net::ERR_FAILED$/,
+    why: 'a request the test aborts with page.route: every script when it simulates JavaScript off, another site in the redirect tests',
+  },
+]
+const assetPath = /\/assets\/|\.(?:js|css|svg|png|jpe?g|ico|woff2?)(?:\?|$)/
+
+function expectedConsoleError(text: string, url: string) {
+  if (assetPath.test(url) && !/net::ERR_FAILED/.test(text)) return false
+  return expectedConsoleErrors.some((expected) => expected.text.test(text))
+}
+
+/** The page's route shape: ids and numbers stand for any, the query by its names. */
+function documentKey(status: number, address: string) {
+  const url = new URL(address)
+  const path = url.pathname.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9_-]{20,}|\d+/g, ':id')
+  return `${status} ${path}?${[...new Set(url.searchParams.keys())].sort().join('&')}`
+}
+
+/** Watches a context for console errors, uncaught exceptions, CSP violations and invalid documents. */
+export async function watchPages(context: BrowserContext) {
+  context.on('console', (message) => {
+    if (message.type() !== 'error') return
+    const where = message.location().url || message.page()?.url() || ''
+    if (!expectedConsoleError(message.text(), where)) problems.push(`console error on ${message.page()?.url() ?? where}: ${message.text()}`)
+  })
+  context.on('weberror', (error) => problems.push(`uncaught on ${error.page()?.url() ?? '?'}: ${String(error.error())}`))
+  // Chromium also logs a violation to the console; the event says which directive, for any page.
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} in ${event.sourceFile || document.URL}`)
+    })
+  })
+  context.on('response', (response) => {
+    const status = response.status()
+    const kind = response.request().resourceType()
+    if (['script', 'stylesheet', 'image', 'font', 'manifest'].includes(kind) && status >= 400 && response.url().startsWith(baseURL)) {
+      problems.push(`missing ${kind} ${response.url()} (${status}) on ${response.frame().url()}`)
+    }
+    if (kind !== 'document' || status < 200 || (status >= 300 && status < 400)) return
+    if (!response.url().startsWith(baseURL) || !(response.headers()['content-type'] ?? '').startsWith('text/html')) return
+    const key = documentKey(status, response.url())
+    if (validated.has(key)) return
+    validated.add(key)
+    checking.push(
+      response.text().then(
+        async (html) => {
+          for (const problem of await htmlProblems(html)) problems.push(`invalid HTML at ${response.url()} (${status}): ${problem}`)
+        },
+        // The page moved on before its body was read: the next visit of this shape is checked.
+        () => validated.delete(key),
+      ),
+    )
+  })
+}
+
+export const test = base.extend<{ pageProblems: void }>({
   extraHTTPHeaders: async ({}, use) => {
     await use({ 'x-forwarded-for': visitorIp() })
   },
+  context: async ({ context }, use) => {
+    await watchPages(context)
+    await use(context)
+  },
+  pageProblems: [
+    async ({}, use) => {
+      problems.length = 0
+      await use()
+      await Promise.all(checking.splice(0))
+      expect(problems, 'console errors, CSP violations and invalid HTML on the pages this test opened').toEqual([])
+    },
+    { auto: true },
+  ],
 })
 
-export function newVisitor(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  return browser.newContext({
+export async function newVisitor(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({
     baseURL,
     ...options,
     extraHTTPHeaders: { 'x-forwarded-for': visitorIp(), ...options.extraHTTPHeaders },
   })
+  await watchPages(context)
+  return context
 }
 
 export function uniqueEmail(prefix = 'member') {
