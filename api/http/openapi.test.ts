@@ -1,0 +1,358 @@
+import SwaggerParser from '@apidevtools/swagger-parser'
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { User } from '#api/db/schema.ts'
+import { gazetteerRows } from '#api/providers/maps/gazetteer.ts'
+import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+
+/**
+ * The OpenAPI document against the API itself (decision 011): the document is valid OpenAPI 3.1
+ * (a real parser), every route the API serves is in it, and every answer below (each endpoint's
+ * success and its main errors, driven through the real app and database) has a documented status,
+ * a documented media type and, for JSON, a body that matches the documented schema. The schemas
+ * are checked strictly: a field the document does not name fails too.
+ */
+
+type Json = Record<string, any>
+interface Operation {
+  responses: Record<string, { content?: Record<string, { schema?: Json }> }>
+}
+
+let database: TestDatabase
+let api: ApiHarness
+let document: Json
+let strictDocument: Json
+const ajv = new Ajv2020({ strict: false, allErrors: true })
+// ajv-formats is CommonJS: its default export arrives as the module, whose `default` is the plugin.
+addFormats.default(ajv)
+ajv.addFormat('binary', true)
+const validators = new Map<string, ValidateFunction>()
+/** `METHOD /template status` of every answer checked. */
+const answered = new Set<string>()
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  // The places the built-in provider answers for (the whole gazetteer is not needed here).
+  const cities = new Set(['us-or-portland', 'us-or-beaverton'])
+  await database.db.insertInto('places').values(gazetteerRows().filter((row) => cities.has(row.id))).execute()
+  api = await createApiHarness(database.db)
+  const response = await api.app.fetch(new Request(`${api.env.PUBLIC_URL}/api/openapi.json`))
+  document = (await response.json()) as Json
+  strictDocument = strict(structuredClone(document))
+})
+
+afterAll(async () => {
+  await database?.drop()
+})
+
+/** Every object schema that does not say otherwise refuses fields it does not name. */
+function strict(node: unknown): Json {
+  if (Array.isArray(node)) node.forEach(strict)
+  else if (node && typeof node === 'object') {
+    const schema = node as Json
+    if (schema.properties && schema.additionalProperties === undefined) schema.additionalProperties = false
+    Object.values(schema).forEach(strict)
+  }
+  return node as Json
+}
+
+/**
+ * The documented path template a concrete path and method fall under (literal segments first).
+ * Reading an activity is documented under `{idOrSlug}`, changing it under `{id}`: the method decides.
+ */
+function templateOf(method: string, pathname: string) {
+  const path = pathname.replace(/^\/api/, '')
+  const templates = Object.keys(document.paths as Json).sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0))
+  return templates.find((template) => {
+    const pattern = template
+      .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+      // A media key holds slashes; any other parameter is one segment.
+      .replace(/\{key\}$/, '(.+)')
+      .replace(/\{\w+\}/g, '([^/]+)')
+    return new RegExp(`^${pattern}$`).test(path) && method.toLowerCase() in (document.paths as Json)[template]
+  })
+}
+
+function validatorFor(key: string, schema: Json) {
+  let validate = validators.get(key)
+  if (!validate) {
+    validate = ajv.compile({ ...schema, components: strictDocument.components })
+    validators.set(key, validate)
+  }
+  return validate
+}
+
+interface CallOptions {
+  token?: string
+  body?: unknown
+  form?: FormData
+  headers?: Record<string, string>
+}
+
+/**
+ * One request to the API; its answer is checked against the document before the test reads it.
+ * Paths are relative to the API base (`v1/users/me`) or absolute (a media `url`).
+ */
+async function call(method: string, path: string, options: CallOptions = {}) {
+  const headers = new Headers(options.headers)
+  if (options.token) headers.set('authorization', `Bearer ${options.token}`)
+  let body: BodyInit | undefined
+  if (options.form) body = options.form
+  else if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body)
+    headers.set('content-type', 'application/json')
+  }
+  const url = new URL(path.startsWith('/') ? path : `/api/${path}`, api.env.PUBLIC_URL)
+  const response = await api.app.fetch(new Request(url, { method, headers, body }))
+  const bytes = new Uint8Array(await response.arrayBuffer())
+  const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? ''
+  const json = mediaType === 'application/json' ? (JSON.parse(new TextDecoder().decode(bytes)) as Json) : null
+
+  const template = templateOf(method, url.pathname)
+  const where = `${method} ${url.pathname}${url.search} → ${response.status}`
+  expect(template, `${where}: no documented path`).toBeDefined()
+  const operation = (document.paths as Record<string, Record<string, Operation>>)[template ?? '']?.[method.toLowerCase()]
+  expect(operation, `${where}: ${method} ${template} is not documented`).toBeDefined()
+  const documented = operation?.responses[String(response.status)]
+  expect(documented, `${where}: status not documented for ${method} ${template}`).toBeDefined()
+  if (bytes.byteLength === 0) {
+    expect(documented?.content, `${where}: documented with a body, answered none`).toBeUndefined()
+  } else {
+    const content = documented?.content?.[mediaType]
+    expect(content, `${where}: ${mediaType} not documented (${Object.keys(documented?.content ?? {}).join(', ')})`).toBeDefined()
+    if (json !== null && content?.schema) {
+      const validate = validatorFor(`${method} ${template} ${response.status} ${mediaType}`, strictDocument.paths[template ?? ''][method.toLowerCase()].responses[String(response.status)].content[mediaType].schema)
+      const valid = validate(json)
+      expect(valid, `${where}: body does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(json).slice(0, 500)}`).toBe(true)
+    }
+  }
+  answered.add(`${method} ${template} ${response.status}`)
+  return { status: response.status, json: json as any, bytes, headers: response.headers }
+}
+
+async function member(overrides: Partial<User> = {}) {
+  const user = await createUser(database.db, overrides)
+  return { user, token: await api.signToken(user.id) }
+}
+
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
+const onlineActivity = (overrides: Json = {}) => ({
+  title: 'Poetry by video',
+  description: 'Bring a poem.',
+  venue_type: 'online',
+  url: 'https://meet.example.com/poetry',
+  start_date: inDays(5),
+  start_time: '10:00',
+  max_attendees: 1,
+  no_show_fee: '5.00',
+  ...overrides,
+})
+
+describe('the OpenAPI document', () => {
+  it('is valid OpenAPI 3.1 for a real parser', async () => {
+    expect(document.openapi).toBe('3.1.0')
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeTruthy()
+  })
+
+  it('documents every route the API serves, its health and itself included', () => {
+    const documented = new Set(
+      Object.entries(document.paths as Record<string, Json>).flatMap(([path, operations]) =>
+        Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+      ),
+    )
+    const served = api.app.routes
+      .filter((route) => route.method !== 'ALL')
+      .map((route) => `${route.method} ${route.path.replace(/^\/api/, '').replace(/:(\w+)/g, '{$1}').replace(/\/\*$/, '/{key}')}`)
+    expect(served.length).toBeGreaterThan(20)
+    expect(served.filter((route) => !documented.has(route))).toEqual([])
+  })
+
+  it('documents the fixed mismatches: photo bytes, the calendar and CSV files, error bodies, the page size', () => {
+    const paths = document.paths as Json
+    expect(Object.keys(paths['/media/{key}'].get.responses['200'].content)).toEqual(['image/jpeg', 'image/png'])
+    expect(paths['/media/{key}'].get.responses['204']).toBeUndefined()
+    expect(Object.keys(paths['/v1/experiences/{idOrSlug}'].get.responses['200'].content)).toContain('text/calendar')
+    expect(Object.keys(paths['/v1/experiences/{id}/attendees'].get.responses['200'].content)).toContain('text/csv')
+    for (const status of ['401', '403', '404', '409', '422']) {
+      expect(paths['/v1/experiences/{id}/attendees'].post.responses[status].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/Error',
+      })
+    }
+    const perPage = (paths['/v1/experiences'].get.parameters as Json[]).find((parameter) => parameter.name === 'per_page')
+    expect(perPage?.schema).toMatchObject({ type: 'integer', maximum: 50 })
+  })
+})
+
+describe('every endpoint answers as documented', () => {
+  let host: Awaited<ReturnType<typeof member>>
+  let guest: Awaited<ReturnType<typeof member>>
+  let admin: Awaited<ReturnType<typeof member>>
+
+  beforeAll(async () => {
+    host = await member({ first_name: 'Walter', last_name: 'Brooks' })
+    guest = await member({ first_name: 'Margaret', last_name: 'Hughes' })
+    admin = await member({ is_admin: true })
+  })
+
+  it('system: health and the document', async () => {
+    expect((await call('GET', 'health')).status).toBe(200)
+    expect((await call('GET', 'openapi.json')).status).toBe(200)
+  })
+
+  it('users: me, update, profiles, delete, and who may not', async () => {
+    expect((await call('GET', 'v1/users/me', { token: guest.token })).status).toBe(200)
+    expect((await call('GET', 'v1/users/me')).status).toBe(401)
+    expect((await call('GET', 'v1/users/me', { token: 'not-a-jwt' })).status).toBe(401)
+    const suspended = await member({ is_suspended: true })
+    expect((await call('GET', 'v1/users/me', { token: suspended.token })).json.error.code).toBe('user_suspended')
+
+    expect((await call('PUT', 'v1/users/me', { token: guest.token, body: { first_name: 'Maggie', locale: 'fr' } })).status).toBe(200)
+    expect((await call('PUT', 'v1/users/me', { token: guest.token, body: { first_name: '\u200b' } })).status).toBe(422)
+    expect((await call('PUT', 'v1/users/me', { token: guest.token, body: '{not json' })).status).toBe(400)
+
+    expect((await call('GET', `users/${host.user.id}`)).json).toEqual({ id: host.user.id, slug: host.user.slug, display_name: 'Walter B.' })
+    expect((await call('GET', `users/${host.user.slug}`, { token: guest.token })).json).toHaveProperty('created_at')
+    expect((await call('GET', `users/${crypto.randomUUID()}`)).status).toBe(404)
+
+    const leaver = await member()
+    expect((await call('DELETE', `v1/users/${leaver.user.id}`, { token: guest.token })).status).toBe(403)
+    expect((await call('DELETE', `v1/users/${leaver.user.id}`, { token: leaver.token })).status).toBe(204)
+  })
+
+  it('experiences: create, read, list, change, attend, the notify list, files, cancel', async () => {
+    const created = await call('POST', 'v1/experiences', { token: host.token, body: onlineActivity() })
+    expect(created.status).toBe(201)
+    const activity = created.json.data[0]
+    expect(activity.viewer).toMatchObject({ is_host: true, cancel_is_late: false })
+    expect((await call('POST', 'v1/experiences', { body: onlineActivity() })).status).toBe(401)
+    expect((await call('POST', 'v1/experiences', { token: guest.token, body: onlineActivity({ is_premium: true }) })).json.error.code).toBe('admin_only')
+    expect((await call('POST', 'v1/experiences', { token: host.token, body: onlineActivity({ title: '' }) })).status).toBe(422)
+    expect((await call('POST', 'v1/experiences', { token: host.token, body: onlineActivity({ max_attendees: 1001 }) })).json.error.fields).toEqual({
+      max_attendees: ['capacity_too_large'],
+    })
+
+    expect((await call('GET', `v1/experiences/${activity.id}`)).json.data[0].viewer).toBeNull()
+    expect((await call('GET', `v1/experiences/${activity.slug}`, { token: guest.token })).status).toBe(200)
+    const ical = await call('GET', `v1/experiences/${activity.id}?format=ical`)
+    expect(ical.headers.get('content-type')).toMatch(/^text\/calendar/)
+    expect((await call('GET', `v1/experiences/${activity.id}?format=pdf`)).status).toBe(422)
+    expect((await call('GET', `v1/experiences/${crypto.randomUUID()}`)).status).toBe(404)
+    const undated = await database.db
+      .insertInto('experiences')
+      .values({ title: 'Some day', slug: `some-day-${Date.now()}`, venue_type: 'online', url: 'https://example.com', host_id: host.user.id })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    expect((await call('GET', `v1/experiences/${undated.id}?format=ical`)).json.error.code).toBe('experience_undated')
+
+    expect((await call('GET', 'v1/experiences?per_page=500')).json.metadata).toMatchObject({ page: 1 })
+    expect((await call('GET', 'v1/experiences', { token: guest.token })).status).toBe(200)
+    expect((await call('GET', 'v1/experiences?page=0')).status).toBe(422)
+
+    expect((await call('PUT', `v1/experiences/${activity.id}`, { token: host.token, body: { description: 'Bring two poems.' } })).status).toBe(200)
+    expect((await call('PUT', `v1/experiences/${activity.id}`, { token: guest.token, body: { title: 'Mine now' } })).status).toBe(403)
+    expect((await call('PUT', `v1/experiences/${crypto.randomUUID()}`, { token: host.token, body: {} })).status).toBe(404)
+    expect((await call('PUT', `v1/experiences/${activity.id}`, { token: host.token, body: { no_show_fee: '$5' } })).json.error.fields).toEqual({
+      no_show_fee: ['currency_invalid'],
+    })
+
+    // Attend (the one seat), then the activity is full: the notify list opens.
+    expect((await call('POST', `v1/experiences/${activity.id}/attendees`, { token: guest.token, body: { user_id: guest.user.id } })).status).toBe(200)
+    expect((await call('POST', `v1/experiences/${activity.id}/attendees`, { token: guest.token, body: { user_id: admin.user.id } })).status).toBe(403)
+    expect((await call('POST', `v1/experiences/${activity.id}/attendees`, { token: admin.token, body: { user_id: admin.user.id } })).json.error.code).toBe('experience_full')
+    expect((await call('POST', `v1/experiences/${activity.id}/waitlist`, { token: admin.token })).json.data[0].viewer.waitlist_position).toBe(1)
+    expect((await call('GET', `v1/experiences/${activity.id}/waitlist`, { token: host.token })).json.data).toHaveLength(1)
+    expect((await call('DELETE', `v1/experiences/${activity.id}/waitlist`, { token: admin.token })).status).toBe(204)
+    expect((await call('POST', `v1/experiences/${undated.id}/waitlist`, { token: guest.token })).json.error.code).toBe('experience_not_full')
+
+    expect((await call('GET', `v1/experiences/${activity.id}/attendees`, { token: guest.token })).json.data).toHaveLength(1)
+    const csv = await call('GET', `v1/experiences/${activity.id}/attendees?format=csv`, { token: host.token })
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/)
+    expect((await call('GET', `v1/experiences/${activity.id}/attendees?format=csv`, { token: guest.token })).status).toBe(403)
+    expect((await call('GET', `v1/experiences/${activity.id}/attendees?per_page=x`, { token: guest.token })).status).toBe(422)
+
+    const cancelled = await call('DELETE', `v1/experiences/${activity.id}/attendees/${guest.user.id}`, { token: guest.token })
+    expect(cancelled.json.metadata).toEqual({ late_cancellation: false })
+    expect((await call('DELETE', `v1/experiences/${activity.id}/attendees/${guest.user.id}`, { token: guest.token })).status).toBe(404)
+
+    const added = await call('POST', `v1/experiences/${activity.id}/attendees/create-by-emails`, {
+      token: host.token,
+      body: { emails: [guest.user.email, 'nobody@example.com'] },
+    })
+    expect(added.json.data[0]).toMatchObject({ added: [guest.user.email], not_found: ['nobody@example.com'] })
+    const tooMany = Array.from({ length: 51 }, (_, index) => `someone${index}@example.com`)
+    expect((await call('POST', `v1/experiences/${activity.id}/attendees/create-by-emails`, { token: host.token, body: { emails: tooMany } })).status).toBe(422)
+
+    expect((await call('GET', `v1/users/${guest.user.id}/experiences`, { token: guest.token })).status).toBe(200)
+    expect((await call('GET', `v1/users/${guest.user.id}/experiences`, { token: host.token })).status).toBe(403)
+
+    // Within 12 hours of the start, the viewer is told a cancellation would be late.
+    const soon = await database.db
+      .insertInto('experiences')
+      .values({
+        title: 'Soon',
+        slug: `soon-${Date.now()}`,
+        venue_type: 'online',
+        url: 'https://example.com',
+        host_id: host.user.id,
+        start_at: new Date(Date.now() + 3 * 3_600_000),
+        end_at: new Date(Date.now() + 5 * 3_600_000),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    expect((await call('GET', `v1/experiences/${soon.id}`, { token: guest.token })).json.data[0].viewer.cancel_is_late).toBe(true)
+
+    expect((await call('DELETE', `v1/experiences/${activity.id}`, { token: guest.token })).status).toBe(403)
+    expect((await call('DELETE', `v1/experiences/${activity.id}`, { token: host.token })).status).toBe(204)
+    expect((await call('POST', `v1/experiences/${activity.id}/waitlist`, { token: guest.token })).json.error.code).toBe('experience_canceled')
+  })
+
+  it('places: search, nearest, one place', async () => {
+    expect((await call('GET', 'v1/places?query=portland&limit=3')).json.data[0]).toMatchObject({ id: 'us-or-portland' })
+    expect((await call('GET', 'v1/places?query=p')).status).toBe(400)
+    expect((await call('GET', 'v1/places/nearest?latitude=45.52&longitude=-122.68', { token: guest.token })).status).toBe(200)
+    expect((await call('GET', 'v1/places/us-or-portland')).json.data).toHaveLength(1)
+    expect((await call('GET', 'v1/places/us-xx-nowhere')).status).toBe(404)
+  })
+
+  it('media: upload, duplicate a cover, read the bytes', async () => {
+    const photo = await sharp({ create: { width: 1400, height: 800, channels: 3, background: '#36c' } }).jpeg().toBuffer()
+    const form = new FormData()
+    form.set('target', 'experience_cover')
+    form.set('file', new File([new Uint8Array(photo)], 'cover.jpg', { type: 'image/jpeg' }))
+    const uploaded = await call('POST', 'v1/medias', { token: host.token, form })
+    expect(uploaded.status).toBe(200)
+    const cover = uploaded.json.data[0]
+    expect((await call('POST', 'v1/medias', { token: host.token, body: { target: 'avatar' } })).status).toBe(400)
+    const noFile = new FormData()
+    noFile.set('target', 'avatar')
+    expect((await call('POST', 'v1/medias', { token: host.token, form: noFile })).status).toBe(422)
+
+    const image = await call('GET', cover.url)
+    expect(image.headers.get('content-type')).toBe('image/jpeg')
+    expect(image.bytes.byteLength).toBeGreaterThan(0)
+    expect((await call('GET', '/api/media/covers/2020/01/missing.jpg')).status).toBe(404)
+
+    const activity = (await call('POST', 'v1/experiences', { token: host.token, body: onlineActivity({ cover_photo: cover.id }) })).json.data[0]
+    expect((await call('POST', 'v1/medias/duplicate', { token: guest.token, body: { experience_id: activity.id } })).status).toBe(200)
+    expect((await call('POST', 'v1/medias/duplicate', { token: guest.token, body: { experience_id: crypto.randomUUID() } })).status).toBe(404)
+  })
+
+  it('reports: both paths, and a refused one', async () => {
+    const report = { reason: 'something_else', details: 'Odd.', user_id: host.user.id }
+    expect((await call('POST', 'v1/reported-contents', { token: guest.token, body: report })).status).toBe(201)
+    expect((await call('POST', 'reported-contents', { token: guest.token, body: report })).status).toBe(201)
+    expect((await call('POST', 'reported-contents', { token: guest.token, body: { ...report, reason: 'boring' } })).status).toBe(422)
+    expect((await call('POST', 'reported-contents', { body: report })).status).toBe(401)
+  })
+
+  it('answered every documented operation with a success at least once', () => {
+    const operations = Object.entries(document.paths as Record<string, Json>).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    )
+    const succeeded = [...answered].filter((entry) => /\s2\d\d$/.test(entry)).map((entry) => entry.replace(/\s\d+$/, ''))
+    expect(operations.filter((operation) => !succeeded.includes(operation))).toEqual([])
+  })
+})
