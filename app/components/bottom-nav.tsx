@@ -1,6 +1,6 @@
 import { NavLink } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import type { User } from '#app/utils/user.ts'
+import type { User } from '#contract/users.ts'
 
 /** Spec §9: badges show up to 9, then "9+". */
 export function badgeLabel(count: number) {

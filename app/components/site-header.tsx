@@ -1,6 +1,6 @@
 import { Form, Link, NavLink } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import type { User } from '#app/utils/user.ts'
+import type { User } from '#contract/users.ts'
 import { useDisplayName } from '#app/utils/use-display-name.ts'
 
 export function SiteHeader({ user }: { user: User | null }) {

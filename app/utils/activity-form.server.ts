@@ -6,13 +6,13 @@ import {
   type AppLoadContext,
 } from '@remix-run/node'
 import type { ExperienceInput } from '#contract/experiences.ts'
+import type { Place } from '#contract/places.ts'
 import { ApiError } from './api.server.ts'
 import { activityFormSchema, apiFieldToFormField, isPastDate, withStartTime, type ActivityForm } from './activity-schema.ts'
 import { getApi, requireUser } from './auth.server.ts'
 import { keepFormOnOutage } from './forms.server.ts'
 import { formErrorsFromApi, notFoundOnMissing } from './http.server.ts'
 import { markFormError } from './meta.ts'
-import type { Place } from './places.ts'
 import { setToast } from './toast.server.ts'
 import { createFormUploadHandler } from './upload-handler.server.ts'
 

@@ -2,6 +2,7 @@ import { createCookie, data, redirect, type AppLoadContext } from '@remix-run/no
 import { Authenticator } from 'remix-auth'
 import { Auth0Strategy } from 'remix-auth-auth0'
 import { OAuth2Strategy } from 'remix-auth-oauth2'
+import type { User } from '#contract/users.ts'
 import { createApi, type Api } from './api/clients.server.ts'
 import { ApiError } from './api.server.ts'
 import { isFormKeptDuringOutage } from './forms.server.ts'
@@ -15,7 +16,6 @@ import {
   type SessionData,
 } from './session.server.ts'
 import { setToast } from './toast.server.ts'
-import type { User } from './user.ts'
 
 /** Access tokens are reused for 59 seconds (spec §7), then renewed with the refresh token. */
 export const accessTokenCacheMs = 59_000

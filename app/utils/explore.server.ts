@@ -4,7 +4,7 @@ import { cookieSecurity, getApi, getOptionalUser } from './auth.server.ts'
 import { dateFilters, dateWindow, distanceFilters } from './date-range.ts'
 import { ignoreUnlessUnavailable, unavailableOnServerError } from './http.server.ts'
 import { queryInteger } from '#contract/input-validation.ts'
-import type { Place } from './places.ts'
+import type { Place } from '#contract/places.ts'
 
 /** Explore's filters are remembered in a cookie so they work without JavaScript too. */
 export const exploreCookie = createCookie('explore', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 180 * 24 * 60 * 60 })

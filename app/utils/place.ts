@@ -1,4 +1,4 @@
-/** A US city from the places API (built-in gazetteer or Google); zod schemas in places.ts. */
+/** A US city from the places API (built-in gazetteer or Google), for the browser; the schema is contract/places.ts. */
 export interface Place {
   id: string
   name: string
