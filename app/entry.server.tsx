@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream'
-import type { AppLoadContext, EntryContext, HandleDocumentRequestFunction } from '@remix-run/node'
+import type { ActionFunctionArgs, AppLoadContext, EntryContext, HandleDataRequestFunction, HandleDocumentRequestFunction, LoaderFunctionArgs } from '@remix-run/node'
 import { createReadableStreamFromReadable } from '@remix-run/node'
-import { RemixServer } from '@remix-run/react'
+import { isRouteErrorResponse, RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
@@ -11,6 +11,18 @@ import { createI18nInstance } from './utils/i18next.server.ts'
 import { fallbackLanguage, isLanguage } from './utils/i18n.ts'
 
 export const streamTimeout = 5_000
+
+/**
+ * Every page shows who is signed in (the site header), so no document and no page data may be
+ * kept by a browser or a shared cache: Back after signing out must not show member data
+ * (QUALITY "Security", decision 014). A route that chose its own Cache-Control keeps it (a form
+ * kept during an outage is `private, no-cache`, so Back shows what the member typed).
+ */
+export const pageCacheControl = 'private, no-store'
+
+function keepPrivate(headers: Headers) {
+  if (!headers.has('Cache-Control')) headers.set('Cache-Control', pageCacheControl)
+}
 
 const handleRequest: HandleDocumentRequestFunction = async (
   request: Request,
@@ -24,6 +36,7 @@ const handleRequest: HandleDocumentRequestFunction = async (
   const i18n = await createI18nInstance(language)
   // One instance per language, so registering it again is harmless (error-page.ts).
   registerErrorPageTranslator(language, (key) => i18n.t(key, { lng: language }))
+  keepPrivate(responseHeaders)
   const nonce = loadContext.cspNonce
   const readyEvent = isbot(request.headers.get('user-agent')) ? 'onAllReady' : 'onShellReady'
 
@@ -54,7 +67,9 @@ const handleRequest: HandleDocumentRequestFunction = async (
         },
         onError(error: unknown) {
           responseStatusCode = 500
-          if (shellRendered) loadContext.services.log('error', 'Render error', { error: String(error), requestId: loadContext.requestId })
+          // Before the shell, the error rejects the render and Remix hands it to handleError
+          // (then draws the error page); after it, only this sees it.
+          if (shellRendered) reportServerError(error, request, loadContext)
         },
       },
     )
@@ -63,8 +78,26 @@ const handleRequest: HandleDocumentRequestFunction = async (
 }
 export default handleRequest
 
-export function handleError(error: unknown, { request }: { request: Request }) {
+/** Page data (single fetch `.data` requests) depends on the member as much as the page. */
+export const handleDataRequest: HandleDataRequestFunction = (response) => {
+  keepPrivate(response.headers)
+  return response
+}
+
+/**
+ * Loader, action and render errors, which Remix answers with the error page and so never reach
+ * the Express host's handler: reported (Sentry when configured) and logged with the request id,
+ * so the error page's "our team has been notified" is true. A status answered on purpose is not
+ * an error; only Remix's own (a 405 for a page without an action) gets here, and a 4xx is the
+ * client's.
+ */
+export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return
-  // Loader and action errors land here; the host logs and reports them with the request id.
-  console.error(error)
+  if (isRouteErrorResponse(error) && error.status < 500) return
+  reportServerError(error, request, context)
+}
+
+function reportServerError(error: unknown, request: Request, context: AppLoadContext) {
+  // reportError writes the log line too (api/error-reporting.ts), with the error's stack.
+  context.services.reportError(error, { requestId: context.requestId, method: request.method, path: new URL(request.url).pathname })
 }
