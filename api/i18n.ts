@@ -2,11 +2,11 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import i18next, { type TFunction } from 'i18next'
+import { languages, type Language } from '#contract/enums.ts'
 
 /** Translations for server-rendered text outside Remix (emails), from the same locale files. */
 const localesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../public/locales')
-const languages = ['en', 'fr', 'nl'] as const
-export type ServerLanguage = (typeof languages)[number]
+export type ServerLanguage = Language
 
 const instance = i18next.createInstance()
 const resources = Object.fromEntries(

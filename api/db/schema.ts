@@ -1,4 +1,35 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
+import {
+  cardBrands as logoCardBrands,
+  coverageTypes,
+  employments,
+  familyMembers,
+  genders,
+  joinReasons,
+  languages,
+  mediaTargets,
+  popupTypes,
+  relationshipStatuses,
+  reportReasons,
+  surveyTypes,
+  userStates,
+  venueTypes,
+  verificationStatuses,
+  type CoverageType,
+  type Employment,
+  type FamilyMember,
+  type Gender,
+  type JoinReason,
+  type Language,
+  type MediaTarget,
+  type PopupType,
+  type RelationshipStatus,
+  type ReportReason,
+  type SurveyType,
+  type UserState,
+  type VenueType,
+  type VerificationStatus,
+} from '#contract/enums.ts'
 
 /**
  * Kysely types for every table in `migrations/`, in the migrations' order. `columns.ts` states
@@ -25,36 +56,41 @@ type JsonObject = Record<string, unknown>
 /** Any JSON document but `null`, as node-postgres parses a `jsonb NOT NULL` column. */
 export type JsonValue = string | number | boolean | JsonValue[] | { [key: string]: JsonValue | null }
 
-// PostgreSQL enum types (CREATE TYPE … AS ENUM), with their labels in the migration's order.
-export const userStates = ['active', 'created', 'deleted', 'suspended'] as const
-export type UserState = (typeof userStates)[number]
-export const genders = ['woman', 'man', 'other'] as const
-export type Gender = (typeof genders)[number]
-export const employments = ['part_time', 'full_time', 'retired', 'other'] as const
-export type Employment = (typeof employments)[number]
-export const relationshipStatuses = ['single', 'widowed', 'divorced', 'in_relationship', 'married', 'other'] as const
-export type RelationshipStatus = (typeof relationshipStatuses)[number]
-export const venueTypes = ['in_person', 'online'] as const
-export type VenueType = (typeof venueTypes)[number]
-export const mediaTargets = ['avatar', 'experience_cover', 'verification', 'message'] as const
-export type MediaTarget = (typeof mediaTargets)[number]
+// PostgreSQL enum types (CREATE TYPE … AS ENUM), with their labels in the migration's order. The
+// enumerations of spec §3 are the contract's (contract/enums.ts), declared once; schema.test.ts
+// checks that the database's labels are the same.
+export {
+  coverageTypes,
+  employments,
+  familyMembers,
+  genders,
+  joinReasons,
+  mediaTargets,
+  popupTypes,
+  relationshipStatuses,
+  reportReasons,
+  surveyTypes,
+  userStates,
+  venueTypes,
+  verificationStatuses,
+}
+export type {
+  CoverageType,
+  Employment,
+  FamilyMember,
+  Gender,
+  JoinReason,
+  MediaTarget,
+  PopupType,
+  RelationshipStatus,
+  ReportReason,
+  SurveyType,
+  UserState,
+  VenueType,
+  VerificationStatus,
+}
 export const channelKinds = ['experience', 'direct'] as const
 export type ChannelKind = (typeof channelKinds)[number]
-export const reportReasons = [
-  'fake_or_scam',
-  'harmful_or_illegal',
-  'happened_in_person',
-  'inappropriate_or_offensive',
-  'low_quality_or_spam',
-  'something_else',
-] as const
-export type ReportReason = (typeof reportReasons)[number]
-export const verificationStatuses = ['not_verified', 'processing', 'verified'] as const
-export type VerificationStatus = (typeof verificationStatuses)[number]
-export const surveyTypes = ['EXPERIENCE_ATTENDANCE_SURVEY', 'POST_EXPERIENCE_SURVEY'] as const
-export type SurveyType = (typeof surveyTypes)[number]
-export const popupTypes = ['EXPERIENCE_ATTENDANCE'] as const
-export type PopupType = (typeof popupTypes)[number]
 export const subscriptionStatuses = ['incomplete', 'active', 'past_due', 'canceled'] as const
 export type SubscriptionStatus = (typeof subscriptionStatuses)[number]
 export const deviceKinds = ['web_push', 'ios', 'android'] as const
@@ -78,18 +114,14 @@ export const pgEnums = {
 } as const
 
 // text columns limited by a CHECK (… IN …) or (… <@ ARRAY[…]) constraint.
-export const joinReasons = ['close_friends', 'new_people', 'relationship', 'things_to_do'] as const
-export type JoinReason = (typeof joinReasons)[number]
-export const locales = ['en', 'fr', 'nl'] as const
-export type Locale = (typeof locales)[number]
+/** `users.locale`: the languages of spec §9. */
+export const locales = languages
+export type Locale = Language
 export const codePurposes = ['sign_in', 'sign_up', 'reset_password'] as const
 export type CodePurpose = (typeof codePurposes)[number]
-export const familyMembers = ['pets', 'children', 'grandchildren'] as const
-export type FamilyMember = (typeof familyMembers)[number]
-export const cardBrands = ['amex', 'discover', 'mastercard', 'visa', 'unknown'] as const
+/** `payment_methods.brand`: the brands of spec §3, or one without a logo. */
+export const cardBrands = [...logoCardBrands, 'unknown'] as const
 export type CardBrand = (typeof cardBrands)[number]
-export const coverageTypes = ['dental', 'hearing', 'drug_coverage', 'vision'] as const
-export type CoverageType = (typeof coverageTypes)[number]
 export const placeKinds = ['city', 'zip'] as const
 export type PlaceKind = (typeof placeKinds)[number]
 

@@ -1,11 +1,12 @@
+import { dateOptions, distanceOptions } from '#contract/limits.ts'
 import { zonedParts, zonedTime } from '#contract/zoned-time.ts'
 
 export { zonedTime }
 
 /** Explore's date filters (spec §2, §9), computed in the member's time zone. */
-export const dateFilters = ['any-day', 'today', 'tomorrow', 'this-week', 'next-week'] as const
+export const dateFilters = dateOptions
 export type DateFilter = (typeof dateFilters)[number]
-export const distanceFilters = ['2', '5', '10', '25', '50', '100'] as const
+export const distanceFilters = distanceOptions
 export type DistanceFilter = (typeof distanceFilters)[number]
 
 /** Today's calendar date in a time zone. */

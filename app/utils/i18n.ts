@@ -1,6 +1,7 @@
-/** Languages of spec §1: en is the default and the fallback. */
-export const languages = ['en', 'fr', 'nl'] as const
-export type Language = (typeof languages)[number]
+import { languages, type Language } from '#contract/enums.ts'
+
+/** Languages of spec §9 (contract/enums.ts): en is the default and the fallback. */
+export { languages, type Language }
 export const fallbackLanguage: Language = 'en'
 export const defaultNamespace = 'common'
 export const languageCookieName = 'lng'
