@@ -12,13 +12,6 @@ import { setToast } from '#app/utils/toast.server.ts'
  * intent reads), `runIntent` hands it to one small handler. An unknown intent answers 400.
  */
 
-/** Spec §4: cancelling within 12 hours of the start warns of the no-show fee. */
-const lateCancelWindowMs = 12 * 60 * 60 * 1000
-
-export function startsWithinLateCancelWindow(startDate: string | null | undefined) {
-  return Boolean(startDate) && new Date(startDate ?? '').getTime() - Date.now() < lateCancelWindowMs
-}
-
 /** Only the answer "yes" confirms (the confirmation page's hidden field); anything else asks first. */
 const confirmed = z.unknown().transform((value) => value === 'yes')
 /** A text field; a file or nothing reads as empty, as a browser that left it out would send. */
@@ -79,8 +72,10 @@ async function attend({ request, context, api, key, userId }: IntentArgs<'attend
 
 async function cancel({ request, context, api, key, userId, form }: IntentArgs<'cancel'>) {
   if (!form.confirmed) {
+    // The API says whether cancelling now is late (spec §4: the no-show fee applies). Asked
+    // now, not when the page was drawn: the 12 hours may have begun since.
     const current = await api.experiences.get(key)
-    if (startsWithinLateCancelWindow(current.start_date)) {
+    if (current.viewer?.cancel_is_late) {
       // Without JavaScript the confirmation is its own page.
       throw redirect(`/activities/${key}?confirm=cancel`)
     }

@@ -124,3 +124,45 @@ describe('a form on the activity page with an intent the page does not know', ()
     expect(await stateOf(id)).toEqual(before)
   })
 })
+
+describe('cancelling a seat, without JavaScript', () => {
+  async function attendedActivity(startsInHours: number) {
+    const host = await createUser(database.db)
+    const member = await createUser(database.db)
+    const start = new Date(Date.now() + startsInHours * 3_600_000)
+    const experience = await database.db
+      .insertInto('experiences')
+      .values({
+        slug: `walk-${crypto.randomUUID().slice(0, 8)}`,
+        title: 'Riverside walk',
+        venue_type: 'online',
+        url: 'https://example.com/meet',
+        host_id: host.id,
+        timezone: 'America/New_York',
+        start_at: start,
+        end_at: new Date(start.getTime() + 3_600_000),
+        attendees_count: 1,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: member.id }).execute()
+    return { id: experience.id, cookie: await web.signedInCookie(member.id) }
+  }
+
+  it('within 12 hours of the start (the API says it is late): asks on a page of its own first, seat kept', async () => {
+    const { id, cookie } = await attendedActivity(6)
+    const request = post(`/activities/${id}`, cookie, new URLSearchParams({ intent: 'cancel' }))
+    const answer = await action({ request, context: web.newContext(), params: { id } }).catch((thrown: unknown) => thrown)
+    expect(answer).toBeInstanceOf(Response)
+    expect((answer as Response).headers.get('Location')).toBe(`/activities/${id}?confirm=cancel`)
+    expect((await stateOf(id)).attendees).toHaveLength(1)
+  })
+
+  it('two days before: cancels at once', async () => {
+    const { id, cookie } = await attendedActivity(48)
+    const request = post(`/activities/${id}`, cookie, new URLSearchParams({ intent: 'cancel' }))
+    const answer = await action({ request, context: web.newContext(), params: { id } })
+    expect((answer as Response).headers.get('Location')).toBe(`/activities/${id}`)
+    expect((await stateOf(id)).attendees).toEqual([])
+  })
+})

@@ -10,7 +10,7 @@ import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
-import { runIntent, startsWithinLateCancelWindow } from './$id.server.ts'
+import { runIntent } from './$id.server.ts'
 import { AddedResult, ConfirmCancelActivity, HostTools } from './__host-tools.tsx'
 import { ConfirmCancel, Rsvp, useOptimisticExperience } from './__rsvp.tsx'
 
@@ -33,7 +33,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     : [null, null]
   const url = new URL(request.url)
   const t = await getT(request, context, 'activities')
-  const startsSoon = startsWithinLateCancelWindow(experience.start_date)
   return {
     experience,
     attendees,
@@ -41,7 +40,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     signedIn: Boolean(user),
     confirmCancel: url.searchParams.get('confirm') === 'cancel' && Boolean(experience.viewer?.is_attending),
     confirmCancelActivity: url.searchParams.get('confirm') === 'cancel-activity' && Boolean(experience.viewer?.can_manage),
-    startsSoon,
     title: experience.title,
     description: experience.description.slice(0, 160) || t('detail.title'),
     pageUrl: `${context.services.config.publicUrl}/activities/${experience.id}`,
@@ -69,7 +67,7 @@ export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
 }
 
 export default function ActivityDetail() {
-  const { experience, attendees, waitlist, signedIn, confirmCancel, confirmCancelActivity, startsSoon, pageUrl, supportEmail } = useLoaderData<typeof loader>()
+  const { experience, attendees, waitlist, signedIn, confirmCancel, confirmCancelActivity, pageUrl, supportEmail } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { t, i18n } = useTranslation('activities')
   const when = formatStart(experience.start_date, experience.timezone, i18n.language) ?? t('comingSoon')
@@ -143,7 +141,7 @@ export default function ActivityDetail() {
             {t('detail.actions')}
           </h2>
           <div className="actions">
-            <Rsvp experience={experience} signedIn={signedIn} waitlist={waitlist} startsSoon={startsSoon} />
+            <Rsvp experience={experience} signedIn={signedIn} waitlist={waitlist} />
             <a href={`/activities/${experience.id}/calendar.ics`} className="button button--secondary" download>
               {t('detail.addToCalendar')}
             </a>

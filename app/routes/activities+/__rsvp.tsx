@@ -53,12 +53,10 @@ export function Rsvp({
   experience: loaded,
   signedIn,
   waitlist,
-  startsSoon,
 }: {
   experience: Experience
   signedIn: boolean
   waitlist: Waitlist | null
-  startsSoon: boolean
 }) {
   const { t, i18n } = useTranslation('activities')
   const fetcher = useRsvpFetcher()
@@ -80,6 +78,8 @@ export function Rsvp({
     )
   }
   const viewer = experience.viewer
+  // The API says whether cancelling now is late (spec §4); the page does not recompute it.
+  const cancelIsLate = viewer?.cancel_is_late ?? false
   if (viewer?.is_host) return <p>{t('detail.youHost')}</p>
   if (viewer?.is_attending) {
     if (confirmingLateCancel) {
@@ -103,7 +103,7 @@ export function Rsvp({
         <fetcher.Form
           method="post"
           onSubmit={(event) => {
-            if (!startsSoon) return
+            if (!cancelIsLate) return
             event.preventDefault()
             setConfirmingLateCancel(true)
           }}
@@ -113,7 +113,7 @@ export function Rsvp({
             {t('detail.cancelRsvp')}
           </button>
         </fetcher.Form>
-        {startsSoon && experience.no_show_fee ? <p>{t('detail.lateWarningShort')}</p> : null}
+        {cancelIsLate && experience.no_show_fee ? <p>{t('detail.lateWarningShort')}</p> : null}
       </>
     )
   }
