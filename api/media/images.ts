@@ -1,9 +1,10 @@
 import sharp, { type Metadata, type Sharp } from 'sharp'
+import { coverSize, coverThumbnailSize, maxPhotoBytes } from '#contract/limits.ts'
 import { ApiProblem } from '../http/errors.ts'
 import type { MediaTarget } from '../providers/storage/storage.ts'
 
 /** Spec: "Photo size limit 15MB". */
-export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024
+export const MAX_UPLOAD_BYTES = maxPhotoBytes
 /** More pixels than any phone camera takes; a larger image is refused before it is decoded. */
 export const MAX_INPUT_PIXELS = 40_000_000
 
@@ -41,8 +42,8 @@ interface Recipe {
 /** Spec: "recommended cover image 1200x600px; cover thumbnail 450x150". */
 export const RECIPES: Record<MediaTarget, Recipe> = {
   experience_cover: {
-    main: { width: 1200, height: 600, fit: 'cover' },
-    thumbnail: { width: 450, height: 150, fit: 'cover' },
+    main: { ...coverSize, fit: 'cover' },
+    thumbnail: { ...coverThumbnailSize, fit: 'cover' },
   },
   avatar: {
     main: { width: 512, height: 512, fit: 'cover' },

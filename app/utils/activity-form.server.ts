@@ -6,6 +6,7 @@ import {
   type AppLoadContext,
 } from '@remix-run/node'
 import type { ExperienceInput } from '#contract/experiences.ts'
+import { maxPhotoBytes } from '#contract/limits.ts'
 import type { Place } from '#contract/places.ts'
 import { ApiError } from './api.server.ts'
 import { activityFormSchema, apiFieldToFormField, isPastDate, withStartTime, type ActivityForm } from './activity-schema.ts'
@@ -16,8 +17,8 @@ import { markFormError } from './meta.ts'
 import { setToast } from './toast.server.ts'
 import { createFormUploadHandler } from './upload-handler.server.ts'
 
-/** Spec §9: photos under 15 MB. The upload handler stops reading past that. */
-export const maxPhotoBytes = 15 * 1024 * 1024
+/** Spec §9: photos under 15 MB (contract/limits.ts). The upload handler stops reading past that. */
+export { maxPhotoBytes }
 const errorKey = (key: string) => `activities:form.errors.${key}`
 /** Spec §8's upload errors by the API's status, each with its own message next to the photo field. */
 const photoProblems: Partial<Record<number, string>> = { 413: 'photo_too_large', 415: 'photo_format', 422: 'photo_rejected' }
