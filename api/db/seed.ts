@@ -1,5 +1,6 @@
 import { hash } from '@node-rs/argon2'
 import { sql, type Insertable, type Kysely } from 'kysely'
+import { joinReasons as joinReasonOptions } from '#contract/enums.ts'
 import { zonedParts, zonedTime } from '#contract/zoned-time.ts'
 import type {
   Database,
@@ -824,7 +825,7 @@ function generateUsers(random: Random, now: Date) {
     do slug = `${kebab(first)}-${kebab(last).slice(0, 1)}-${random.hex(4)}`
     while (slugs.has(slug))
     slugs.add(slug)
-    const reasons = ['close_friends', 'new_people', 'relationship', 'things_to_do'] as const
+    const reasons = joinReasonOptions
     let joinReasons: JoinReason[] = reasons.filter(() => random.chance(0.45))
     if (joinReasons.length === 0) joinReasons = [random.pick(reasons)]
     const age = options.age ?? random.int(55, 89)

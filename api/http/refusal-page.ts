@@ -3,14 +3,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createCookie } from '@remix-run/node'
 import type { Request, Response } from 'express'
-import {
-  fallbackLanguage,
-  isLanguage,
-  languageCookieName,
-  languageFromAcceptHeader,
-  languages,
-  type Language,
-} from '../../app/utils/i18n.ts'
+import { languages, type Language } from '#contract/enums.ts'
+import { fallbackLanguage, isLanguage, languageCookieName, languageFromAcceptHeader } from '#contract/languages.ts'
 
 /**
  * The page the host answers with when it refuses a request before the web app sees it (a body
