@@ -50,6 +50,8 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
       production: env.isProduction,
       dev,
       formActions: env.auth === 'auth0' ? [`https://${env.AUTH0_DOMAIN}`] : [],
+      // Browser errors go to Sentry's ingest host (app/utils/error-reporting.client.ts).
+      connectSources: env.SENTRY_DSN ? [new URL(env.SENTRY_DSN).origin] : [],
     }),
   )
   app.use(refuseMalformedHost(logger))

@@ -142,4 +142,26 @@ describe('securityHeaders', () => {
       await page.close()
     }
   })
+
+  it("lets the browser send errors to Sentry's ingest host when told to, and nowhere else (decision 014)", async () => {
+    const answer = async (connectSources?: string[]) => {
+      const app = express()
+      app.use((_req, res, next) => {
+        res.locals.cspNonce = 'a-nonce'
+        next()
+      })
+      app.use(securityHeaders({ production: true, dev: false, formActions: [], connectSources }))
+      app.get('/', (_req, res) => {
+        res.send('page')
+      })
+      const page = await serveOnLoopback(app)
+      try {
+        return (await fetch(page.url)).headers.get('content-security-policy')
+      } finally {
+        await page.close()
+      }
+    }
+    expect(await answer()).toContain("connect-src 'self';")
+    expect(await answer(['https://o1.ingest.sentry.io'])).toContain("connect-src 'self' https://o1.ingest.sentry.io;")
+  })
 })

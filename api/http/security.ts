@@ -26,7 +26,7 @@ export function requestContext(logger: Logger) {
 }
 
 /** Security headers with an enforced, nonce-based CSP (QUALITY.md). */
-export function securityHeaders(options: { production: boolean; dev: boolean; formActions: string[] }) {
+export function securityHeaders(options: { production: boolean; dev: boolean; formActions: string[]; connectSources?: string[] }) {
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce as string}'`
   return helmet({
     contentSecurityPolicy: {
@@ -37,7 +37,9 @@ export function securityHeaders(options: { production: boolean; dev: boolean; fo
         styleSrc: options.dev ? ["'self'", "'unsafe-inline'"] : ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'"],
-        connectSrc: options.dev ? ["'self'", 'ws:'] : ["'self'"],
+        // connectSources: where the browser may send to besides this site (Sentry's ingest host
+        // when SENTRY_DSN is set: browser errors, decision 014).
+        connectSrc: [...(options.dev ? ["'self'", 'ws:'] : ["'self'"]), ...(options.connectSources ?? [])],
         formAction: ["'self'", ...options.formActions],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
