@@ -46,9 +46,20 @@ const expectedConsoleErrors: { text: RegExp; why: string }[] = [
 ]
 const assetPath = /\/assets\/|\.(?:js|css|svg|png|jpe?g|ico|woff2?)(?:\?|$)/
 
+/** Console errors the running test declared it causes (`expectConsoleError`), cleared after each test. */
+const expectedInThisTest: { text: RegExp; why: string }[] = []
+
+/**
+ * Declares a console error the running test causes on purpose, with why it is not a defect (for
+ * example Remix logging an answer it cannot decode when the test replaces the server's answer).
+ */
+export function expectConsoleError(text: RegExp, why: string) {
+  expectedInThisTest.push({ text, why })
+}
+
 function expectedConsoleError(text: string, url: string) {
   if (assetPath.test(url) && !/net::ERR_FAILED/.test(text)) return false
-  return expectedConsoleErrors.some((expected) => expected.text.test(text))
+  return [...expectedConsoleErrors, ...expectedInThisTest].some((expected) => expected.text.test(text))
 }
 
 /** The page's route shape: ids and numbers stand for any, the query by its names. */
@@ -106,6 +117,7 @@ export const test = base.extend<{ pageProblems: void }>({
   pageProblems: [
     async ({}, use) => {
       problems.length = 0
+      expectedInThisTest.length = 0
       await use()
       await Promise.all(checking.splice(0))
       expect(problems, 'console errors, CSP violations and invalid HTML on the pages this test opened').toEqual([])
