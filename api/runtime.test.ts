@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { SignJWT, importJWK } from 'jose'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TEST_PUBLIC_URL, createUser } from '#tests/api-harness.ts'
+import { TEST_PUBLIC_URL, createExperience, createUser } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { createApiApp } from './app.ts'
 import { parseEnv } from './env.ts'
@@ -58,22 +58,7 @@ describe('the API runtime', () => {
     const app = createApiApp(runtime.services)
     const host = await createUser(database.db)
     const attendee = await createUser(database.db)
-    const start = new Date(Date.now() + 5 * 86_400_000)
-    const experience = await database.db
-      .insertInto('experiences')
-      .values({
-        slug: `walk-${randomBytes(4).toString('hex')}`,
-        title: 'Riverside walk',
-        venue_type: 'online',
-        url: 'https://meet.example/walk',
-        host_id: host.id,
-        timezone: 'America/Los_Angeles',
-        start_at: start,
-        end_at: new Date(start.getTime() + 3_600_000),
-        attendees_count: 1,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow()
+    const experience = await createExperience(database.db, host.id, { attendees_count: 1 })
     await database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: attendee.id }).execute()
 
     // A token as the built-in provider signs it, with the keys the runtime loaded.

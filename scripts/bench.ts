@@ -23,7 +23,9 @@ const dataDir = '.data/bench-pg'
 function hasTaskset() {
   return spawnSync('taskset', ['-c', '0', 'true']).status === 0
 }
-const pin = (core: number, command: string, args: string[]) => (hasTaskset() ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]) as [string, string[]]
+function pin(core: number, command: string, args: string[]): [string, string[]] {
+  return hasTaskset() ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]
+}
 
 async function freePort() {
   return new Promise<number>((resolve) => {

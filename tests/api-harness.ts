@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWTPayload } from 'jose'
 import type { Kysely } from 'kysely'
 import { createApiApp, type ApiApp, type ApiServices } from '#api/app.ts'
-import type { Database, NewUser, User } from '#api/db/schema.ts'
+import type { Database, Experience, NewExperience, NewUser, User } from '#api/db/schema.ts'
 import { parseEnv, type Env } from '#api/env.ts'
 import { createTokenVerifier } from '#api/providers/identity/token-verifier.ts'
 import { createBuiltinPlacesProvider } from '#api/providers/maps/builtin.ts'
@@ -183,6 +183,38 @@ export async function createUser(
       state: 'active',
       locale: 'en',
       onboarded_at: new Date(),
+      ...overrides,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+/**
+ * Inserts an in-person activity in Portland hosted by `hostId`, starting in five days and lasting
+ * two hours; `overrides` replace any column (an online one, a cancelled one, another start).
+ */
+export async function createExperience(
+  db: Kysely<Database>,
+  hostId: string,
+  overrides: Partial<NewExperience> = {},
+): Promise<Experience> {
+  const start = overrides.start_at ? new Date(overrides.start_at) : new Date(Date.now() + 5 * 86_400_000)
+  return db
+    .insertInto('experiences')
+    .values({
+      slug: `walk-${randomBytes(4).toString('hex')}`,
+      title: 'Riverside walk',
+      venue_type: 'in_person',
+      host_id: hostId,
+      latitude: 45.5231,
+      longitude: -122.6765,
+      city: 'Portland',
+      region: 'OR',
+      place_id: 'us-or-portland',
+      formatted_address: '1 SW Naito Pkwy, Portland, OR',
+      timezone: 'America/Los_Angeles',
+      start_at: start,
+      end_at: new Date(start.getTime() + 2 * 3_600_000),
       ...overrides,
     })
     .returningAll()

@@ -571,3 +571,4 @@ export type User = Selectable<UsersTable>
 export type NewUser = Insertable<UsersTable>
 export type UserUpdate = Updateable<UsersTable>
 export type Experience = Selectable<ExperiencesTable>
+export type NewExperience = Insertable<ExperiencesTable>

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApiHarness, createUser } from '#tests/api-harness.ts'
+import { createApiHarness, createExperience, createUser } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { parseEnv } from '../env.ts'
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts'
@@ -95,22 +94,7 @@ describe('the experiences service', () => {
     const api = await createApiHarness(database.db, {}, { notify })
     const host = await createUser(database.db)
     const attendee = await createUser(database.db)
-    const start = new Date(Date.now() + 5 * 86_400_000)
-    const experience = await database.db
-      .insertInto('experiences')
-      .values({
-        slug: `walk-${randomBytes(4).toString('hex')}`,
-        title: 'Riverside walk',
-        venue_type: 'online',
-        url: 'https://meet.example/walk',
-        host_id: host.id,
-        timezone: 'America/Los_Angeles',
-        start_at: start,
-        end_at: new Date(start.getTime() + 3_600_000),
-        attendees_count: 1,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow()
+    const experience = await createExperience(database.db, host.id, { attendees_count: 1 })
     await database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: attendee.id }).execute()
     const response = await api.request('DELETE', `v1/experiences/${experience.id}`, { token: await api.signToken(host.id) })
     expect(response.status).toBe(204)

@@ -1,11 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser, User } from '#api/db/schema.ts'
 import { createLocalStorage } from '#api/providers/storage/local.ts'
-import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 
 /**
@@ -124,29 +124,12 @@ async function member(overrides: Partial<NewUser> = {}): Promise<User> {
 }
 
 async function experience(hostId: string, values: { canceled?: boolean; startsInDays?: number; coverId?: string } = {}) {
-  const start = new Date(Date.now() + (values.startsInDays ?? 5) * DAY)
-  const row = await database.db
-    .insertInto('experiences')
-    .values({
-      slug: `walk-${randomBytes(4).toString('hex')}`,
-      title: 'Riverside walk',
-      venue_type: 'in_person',
-      host_id: hostId,
-      latitude: 45.5231,
-      longitude: -122.6765,
-      city: 'Portland',
-      region: 'OR',
-      place_id: 'us-or-portland',
-      formatted_address: '1 SW Naito Pkwy, Portland, OR',
-      timezone: 'America/Los_Angeles',
-      start_at: start,
-      end_at: new Date(start.getTime() + 2 * 3_600_000),
-      max_attendees: 10,
-      cover_media_id: values.coverId ?? null,
-      canceled_at: values.canceled ? new Date() : null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
+  const row = await createExperience(database.db, hostId, {
+    start_at: new Date(Date.now() + (values.startsInDays ?? 5) * DAY),
+    max_attendees: 10,
+    cover_media_id: values.coverId ?? null,
+    canceled_at: values.canceled ? new Date() : null,
+  })
   return row.id
 }
 

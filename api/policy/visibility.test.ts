@@ -1,11 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser, User } from '#api/db/schema.ts'
 import { createLocalStorage } from '#api/providers/storage/local.ts'
-import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 
 /**
@@ -15,7 +15,6 @@ import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
  * for their owner and admins only.
  */
 
-const DAY = 24 * 3_600_000
 
 let database: TestDatabase
 let api: ApiHarness
@@ -30,22 +29,7 @@ async function member(overrides: Partial<NewUser> = {}) {
 }
 
 async function activity(hostId: string) {
-  const start = new Date(Date.now() + 5 * DAY)
-  const row = await database.db
-    .insertInto('experiences')
-    .values({
-      slug: `walk-${randomBytes(4).toString('hex')}`,
-      title: 'Riverside walk',
-      venue_type: 'in_person',
-      host_id: hostId,
-      place_id: 'us-or-portland',
-      timezone: 'America/Los_Angeles',
-      start_at: start,
-      end_at: new Date(start.getTime() + 2 * 3_600_000),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  return row.id
+  return (await createExperience(database.db, hostId)).id
 }
 
 async function seat(experienceId: string, userIds: string[]) {
