@@ -1,5 +1,6 @@
 import express from 'express'
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
+import { isLanguage } from '#contract/languages.ts'
 import { isDatabaseUnavailable, type DB } from '../db/database.ts'
 import type { Env } from '../env.ts'
 import type { Mailer } from '../providers/email/mailer.ts'
@@ -139,7 +140,7 @@ export function createIdentityProvider(options: { env: Env; db: DB; mailer: Mail
       if (!interaction) return null
       const params = interaction.params as Record<string, unknown>
       const hint = typeof params.ui_locales === 'string' ? params.ui_locales.split(' ')[0] : undefined
-      const language = (['en', 'fr', 'nl'] as const).find((lng) => lng === hint) ?? null
+      const language = isLanguage(hint) ? hint : null
       return {
         uid,
         prompt: interaction.prompt.name,

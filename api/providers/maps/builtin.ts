@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely'
 import type { Database } from '../../db/schema.ts'
 import { ensureGazetteer, foldName, timeZoneAt } from './gazetteer.ts'
 import { directionsUrl } from './google.ts'
-import { MIN_QUERY_LENGTH, clampLimit, parseQuery, toResolvedPlace, type Place, type PlacesProvider } from './provider.ts'
+import { minPlaceQueryLength } from '#contract/limits.ts'
+import { clampLimit, parseQuery, toResolvedPlace, type Place, type PlacesProvider } from './provider.ts'
 
 /** Beyond this a point is not "in" any city of the gazetteer (at sea, abroad). */
 const NEAREST_CITY_MAX_METERS = 150_000
@@ -81,7 +82,7 @@ export function createBuiltinPlacesProvider(db: Kysely<Database>): PlacesProvide
         const place = await cityForZip(zip)
         return place ? [place] : []
       }
-      if (name.length < MIN_QUERY_LENGTH) return []
+      if (name.length < minPlaceQueryLength) return []
       // Exact name, then name prefix, then a later word's prefix ("york" → "New York City"),
       // then trigram similarity; ties go to the larger (or, with `near`, larger and closer) city.
       const tier = sql<number>`CASE WHEN search = ${name} THEN 3 WHEN search LIKE ${`${name}%`} THEN 2

@@ -1,4 +1,5 @@
 import type { ResolvedPlace } from '../../experiences/service.ts'
+import { maxPlaceResults } from '#contract/limits.ts'
 import { US_STATES, foldName } from './gazetteer.ts'
 
 /**
@@ -53,9 +54,6 @@ export interface PlacesProvider {
   staticMapUrl(lat: number, lng: number): string | null
 }
 
-export const MIN_QUERY_LENGTH = 2
-export const MAX_LIMIT = 20
-
 const STATE_BY_NAME = new Map(
   Object.entries(US_STATES).map(([code, name]) => [foldName(name), code] as const),
 )
@@ -78,7 +76,7 @@ export function parseQuery(query: string): { name: string; state: string | null;
 }
 
 export function clampLimit(limit: number | undefined) {
-  return Math.max(1, Math.min(MAX_LIMIT, Math.trunc(limit ?? 10)))
+  return Math.max(1, Math.min(maxPlaceResults, Math.trunc(limit ?? 10)))
 }
 
 export function toResolvedPlace(place: Place | null): ResolvedPlace | null {
