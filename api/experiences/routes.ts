@@ -18,7 +18,7 @@ import {
   waitlistQuerySchema,
 } from '#contract/experiences.ts'
 import type { ApiEnv } from '../app.ts'
-import { auth, errors, jsonBody, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
+import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
 import {
   addAttendeesByEmail,
@@ -46,7 +46,6 @@ function deps(c: Context<ApiEnv>): ExperienceDeps {
 }
 
 const tags = ['experiences']
-const bodyErrors = { 400: 'The body is not JSON (code invalid_json)', 413: 'A body over 100 KB (code payload_too_large)' } as const
 
 function attachmentName(slug: string, extension: string) {
   return `attachment; filename="${slug.replace(/[^\w.-]+/g, '-')}.${extension}"`
@@ -118,7 +117,7 @@ export function experienceRoutes(routes: ApiRoutes) {
     responses: {
       201: jsonContent('The activity created', oneOf(experienceSchema)),
       ...errors(auth.required, {
-        ...bodyErrors,
+        ...jsonBodyErrors,
         403: 'is_hostless or is_premium from a member (code admin_only)',
         422: 'Invalid fields (title_required, start_date_past, capacity_too_large, currency_invalid, …)',
       }),
@@ -140,7 +139,7 @@ export function experienceRoutes(routes: ApiRoutes) {
     responses: {
       200: jsonContent('The activity as changed', oneOf(experienceSchema)),
       ...errors(auth.required, {
-        ...bodyErrors,
+        ...jsonBodyErrors,
         403: 'Not the host or an admin (code forbidden); is_hostless or is_premium from a member (code admin_only)',
         404: 'No such activity (code not_found)',
         409: 'A cancelled activity (code experience_canceled)',
@@ -218,7 +217,7 @@ export function experienceRoutes(routes: ApiRoutes) {
     responses: {
       200: jsonContent('The activity, with the caller’s seat', oneOf(experienceSchema)),
       ...errors(auth.required, {
-        ...bodyErrors,
+        ...jsonBodyErrors,
         403: 'Signing up someone else (code forbidden)',
         404: 'No such activity or member (code not_found)',
         409: 'Full: the notify list is open (code experience_full); experience_past; experience_canceled',
@@ -264,7 +263,7 @@ export function experienceRoutes(routes: ApiRoutes) {
     responses: {
       200: jsonContent('Who was added, who already attended, who is unknown, who found it full', oneOf(addByEmailsResultSchema)),
       ...errors(auth.required, {
-        ...bodyErrors,
+        ...jsonBodyErrors,
         403: 'Not the host or an admin (code forbidden)',
         404: 'No such activity (code not_found)',
         409: 'experience_past, experience_canceled',

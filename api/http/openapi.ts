@@ -55,6 +55,12 @@ export function errors(security: RouteConfig['security'], described: Partial<Rec
   )
 }
 
+/** The answers every route with a JSON body can give before its handler runs (readJson, the body limit). */
+export const jsonBodyErrors = {
+  400: 'The body is not JSON (code invalid_json)',
+  413: 'A body over 100 KB (code payload_too_large)',
+} as const
+
 /** A JSON request body with its contract schema. */
 export function jsonBody<T extends z.ZodType>(schema: T) {
   return { required: true, content: { 'application/json': { schema } } }

@@ -5,7 +5,7 @@ import { oneOf } from '#contract/common.ts'
 import { duplicateMediaBodySchema, mediaSchema, uploadFormSchema, uploadTargetSchema } from '#contract/media.ts'
 import type { ApiEnv } from '../app.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
-import { auth, errors, jsonBody, jsonContent, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
+import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller, validate } from '../http/request.ts'
 import { MAX_UPLOAD_BYTES, tooLarge } from './images.ts'
 import { duplicateCover, readPhoto, uploadPhoto, type MediaDeps } from './service.ts'
@@ -66,9 +66,8 @@ export function mediaRoutes(routes: ApiRoutes) {
     responses: {
       200: jsonContent('The copy', oneOf(mediaSchema)),
       ...errors(auth.required, {
-        400: 'The body is not JSON (code invalid_json)',
+        ...jsonBodyErrors,
         404: 'No such activity (or it was cancelled), or it has no cover (code not_found)',
-        413: 'A body over 100 KB (code payload_too_large)',
         422: 'No experience_id (code invalid_input)',
       }),
     },

@@ -3,7 +3,7 @@ import type { Context } from 'hono'
 import { oneOf } from '#contract/common.ts'
 import { reportInputSchema, reportSchema } from '#contract/reports.ts'
 import type { ApiEnv } from '../app.ts'
-import { auth, errors, jsonBody, jsonContent, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
+import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
 import { createReport } from './service.ts'
 
@@ -22,9 +22,8 @@ function reportRoute(path: (typeof reportPaths)[number]) {
     responses: {
       201: jsonContent('The report as recorded', oneOf(reportSchema)),
       ...errors(auth.required, {
-        400: 'The body is not JSON (code invalid_json)',
+        ...jsonBodyErrors,
         404: 'No such activity, member or message (code not_found)',
-        413: 'A body over 100 KB (code payload_too_large)',
         422: 'Invalid fields (reason_invalid, details_too_long, invalid_characters, direction_characters, target_required, cannot_report_self)',
       }),
     },

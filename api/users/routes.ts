@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi'
 import { oneOf } from '#contract/common.ts'
 import { publicUserSchema, updateMeSchema, userSchema } from '#contract/users.ts'
-import { auth, errors, jsonBody, jsonContent, pathParams, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
+import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
 import { deleteAccount, getUserProfile, serializeUser, updateMe } from './service.ts'
 
@@ -34,8 +34,7 @@ export function userRoutes(routes: ApiRoutes) {
     responses: {
       200: jsonContent('The member as changed', oneOf(userSchema)),
       ...errors(auth.required, {
-        400: 'The body is not JSON (code invalid_json)',
-        413: 'A body over 100 KB (code payload_too_large)',
+        ...jsonBodyErrors,
         422: 'Invalid fields (for example invalid_phone, required, invalid_characters, direction_characters)',
       }),
     },
