@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { pageParameter, perPageParameter } from './common.ts'
+import { pageQuerySchema } from './common.ts'
 import { venueTypes } from './enums.ts'
 import { hasControlCharacters, isCalendarDate, memberText, memberTextCodes, queryDecimal } from './input-validation.ts'
 import {
@@ -176,9 +176,7 @@ export type ExperienceInput = z.infer<typeof experienceInputSchema>
 const isoInstant = z.iso.datetime({ offset: true, error: 'date_invalid' })
 
 /** `GET v1/experiences`: upcoming and past activities, filtered. */
-export const experienceListQuerySchema = z.object({
-  page: pageParameter,
-  per_page: perPageParameter,
+export const experienceListQuerySchema = pageQuerySchema.extend({
   'start_date[gte]': isoInstant.optional(),
   'start_date[lte]': isoInstant.optional(),
   'start_date[not]': z.literal('null', { error: 'filter_invalid' }).optional().meta({ description: '`null` leaves out undated activities.' }),
@@ -199,23 +197,19 @@ export type ExperienceListQuery = z.infer<typeof experienceListQuerySchema>
 export const experienceDetailQuerySchema = z.object({ format: z.enum(['json', 'ical'], { error: 'format_invalid' }).optional() })
 
 /** `GET v1/users/{id}/experiences`: a member's activities. */
-export const userExperiencesQuerySchema = z.object({
+export const userExperiencesQuerySchema = pageQuerySchema.extend({
   type: z.enum(['upcoming', 'past'], { error: 'type_invalid' }).default('upcoming'),
   hosting: z.enum(['true', 'false'], { error: 'hosting_invalid' }).optional().meta({ description: '`true`: only those the member hosts.' }),
-  page: pageParameter,
-  per_page: perPageParameter,
 })
 export type UserExperiencesQuery = z.infer<typeof userExperiencesQuerySchema>
 
 /** `GET …/attendees`: a page of attendees, or (`format=csv`, host or admin) the CSV file. */
-export const attendeesQuerySchema = z.object({
-  page: pageParameter,
-  per_page: perPageParameter,
+export const attendeesQuerySchema = pageQuerySchema.extend({
   format: z.enum(['json', 'csv'], { error: 'format_invalid' }).optional(),
 })
 
 /** `GET …/waitlist`. */
-export const waitlistQuerySchema = z.object({ page: pageParameter, per_page: perPageParameter })
+export const waitlistQuerySchema = pageQuerySchema
 
 /** `POST …/attendees`: who takes the seat (the caller; admins may seat anyone). */
 export const attendBodySchema = z.object({ user_id: z.uuid({ error: 'user_id_invalid' }) })

@@ -1,5 +1,4 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
-import type { User } from '../db/schema.ts'
 
 /**
  * Query filters for who appears where (decision 012). Every query that lists members (attendees,
@@ -26,9 +25,4 @@ export function existingMembers(alias = 'users'): Expression<SqlBool> {
 export function visibleMembers(alias = 'users'): Expression<SqlBool> {
   const column = (name: string) => sql.ref(`${alias}.${name}`)
   return sql<SqlBool>`(${column('state')} NOT IN ('deleted', 'suspended') AND NOT ${column('banned')} AND NOT ${column('is_suspended')})`
-}
-
-/** The same rule for a row already read (the JavaScript side of `visibleMembers`). */
-export function isVisibleMember(user: Pick<User, 'state' | 'banned' | 'is_suspended'>) {
-  return user.state !== 'deleted' && user.state !== 'suspended' && !user.banned && !user.is_suspended
 }

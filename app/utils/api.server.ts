@@ -28,7 +28,6 @@ export function messageForStatus(status: number) {
   return `Request failed with status ${status}`
 }
 
-
 export type Query = Record<string, string | number | boolean | null | undefined>
 
 interface SendOptions {
