@@ -120,3 +120,52 @@ describe('a cover photo that cannot be used', () => {
     }
   })
 })
+
+/**
+ * The start is "in the future" in the activity's own time zone, which only the API knows (from
+ * the place, or the host's location for an online activity). The web server's clock and time
+ * zone have no say: a host in Niue (UTC−11) publishing for later today was refused while the
+ * server's date (here Kiritimati, UTC+14, always at least a day ahead) was already tomorrow.
+ */
+describe('the start date', () => {
+  function niueSoon() {
+    const step = 5 * 60_000
+    const start = new Date(Math.ceil((Date.now() + 10 * 60_000) / step) * step)
+    const parts = new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Niue', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(start)
+    const part = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
+    return { startDate: `${part('year')}-${part('month')}-${part('day')}`, startHour: part('hour'), startMinute: part('minute') }
+  }
+
+  async function publish(host: { id: string }, fields: Record<string, string>) {
+    const form = new FormData()
+    for (const [name, value] of Object.entries({ ...typed, ...fields })) form.set(name, value)
+    return createAction({
+      request: new Request(`${TEST_PUBLIC_URL}/create-activity`, { method: 'POST', headers: { cookie: await web.signedInCookie(host.id) }, body: form }),
+      context: web.newContext(),
+      params: {},
+    }) as unknown as Promise<Response | { data: { result: { error: Record<string, string[] | null> } }; init: { status?: number } | null }>
+  }
+
+  it('is accepted later today where the activity happens, whatever the web server’s own date', async () => {
+    const host = await createUser(database.db, { lat: -19.05, long: -169.87 })
+    const serverZone = process.env.TZ
+    process.env.TZ = 'Pacific/Kiritimati'
+    try {
+      const reply = await publish(host, niueSoon())
+      expect(reply instanceof Response ? reply.headers.get('location') : reply.data.result.error).toMatch(/^\/activities\/[\w-]+/)
+    } finally {
+      if (serverZone === undefined) delete process.env.TZ
+      else process.env.TZ = serverZone
+    }
+  })
+
+  it('is refused, next to the date, when it has passed where the activity happens', async () => {
+    const host = await createUser(database.db, { lat: -19.05, long: -169.87 })
+    const reply = await publish(host, { startDate: '2020-01-01' })
+    expect(reply instanceof Response).toBe(false)
+    if (reply instanceof Response) return
+    expect(reply.init?.status).toBe(400)
+    expect(reply.data.result.error.startDate).toEqual(['activities:form.errors.start_date_past'])
+    expect(reply.data.result).toMatchObject({ initialValue: { title: typed.title } })
+  })
+})

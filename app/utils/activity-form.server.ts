@@ -9,7 +9,7 @@ import type { ExperienceInput } from '#contract/experiences.ts'
 import { maxPhotoBytes } from '#contract/limits.ts'
 import type { Place } from '#contract/places.ts'
 import { ApiError } from './api.server.ts'
-import { activityFormSchema, apiFieldToFormField, isPastDate, withStartTime, type ActivityForm } from './activity-schema.ts'
+import { activityFormSchema, apiFieldToFormField, withStartTime, type ActivityForm } from './activity-schema.ts'
 import { getApi, requireUser } from './auth.server.ts'
 import { keepFormOnOutage } from './forms.server.ts'
 import { formErrorsFromApi, notFoundOnMissing } from './http.server.ts'
@@ -105,8 +105,6 @@ async function saveActivityForm(request: Request, context: AppLoadContext, recei
   const value = submission.value
   const api = getApi(request, context)
   const sourceId = mode.kind === 'duplicate' ? (await loadExperience(request, context, mode.from)).id : null
-
-  if (isPastDate(value.startDate)) return fail({ startDate: [errorKey('start_date_past')] })
 
   const cover = formData.get('cover')
   let coverId: string | undefined

@@ -70,12 +70,6 @@ export const activityFormSchema = z
   )
 export type ActivityForm = z.infer<typeof activityFormSchema>
 
-/** Today's date as YYYY-MM-DD where the member is, to refuse past dates before asking the API. */
-export function isPastDate(date: string, today = new Date()) {
-  const local = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`
-  return date < local
-}
-
 /** API field codes → form fields. */
 export const apiFieldToFormField: Record<string, string> = {
   title: 'title',
