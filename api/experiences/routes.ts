@@ -25,16 +25,18 @@ import {
   attend,
   attendeesCsv,
   cancelAttendance,
-  cancelExperience,
-  createExperience,
-  experienceIcal,
-  getReadableExperience,
   joinWaitlist,
   leaveWaitlist,
   listAttendees,
+  listWaitlist,
+} from './attendance.ts'
+import { experienceIcal } from './ical.ts'
+import {
+  cancelExperience,
+  createExperience,
+  getReadableExperience,
   listExperiences,
   listUserExperiences,
-  listWaitlist,
   serializeExperience,
   updateExperience,
   type ExperienceDeps,

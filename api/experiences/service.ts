@@ -7,6 +7,7 @@ import { problems } from '../http/errors.ts'
 import { isLookupKey } from '../http/params.ts'
 import { isUuid } from '../http/request.ts'
 import type { Notify } from '../notifications/service.ts'
+import { offerFreedSeats } from './attendance.ts'
 import { pageMetadata } from '#contract/common.ts'
 import { hasStarted as startedAt, isFull, isLateCancel, isLimited } from '#contract/experience-rules.ts'
 import type {
@@ -60,15 +61,12 @@ export interface ExperienceDeps {
 }
 
 /** What the attendance changes need: they may free a seat or cancel, and then notify. */
-type NotifyingDeps = Pick<ExperienceDeps, 'db' | 'notify'>
+export type NotifyingDeps = Pick<ExperienceDeps, 'db' | 'notify'>
 
-type Trx = Transaction<Database>
+export type Trx = Transaction<Database>
 
-const HOUR = 3_600_000
-const MINUTE = 60_000
+export const MINUTE = 60_000
 const METERS_PER_MILE = 1609.344
-/** Notify-list rules: more than 24 h before the start the first member is seated at once. */
-export const PROMOTION_WINDOW_MS = 24 * HOUR
 
 // ---------------------------------------------------------------------------------------------
 // Time zones (DST-safe, Intl only)
@@ -151,7 +149,7 @@ async function canReadCancelled(db: DB | Trx, experience: Experience, caller: Us
 }
 
 /** Whether `userId` holds a seat at the activity (cancelling an activity keeps its seats). */
-async function holdsSeat(db: DB | Trx, experienceId: string, userId: string) {
+export async function holdsSeat(db: DB | Trx, experienceId: string, userId: string) {
   const seat = await db
     .selectFrom('experience_attendees')
     .select('user_id')
@@ -167,12 +165,9 @@ async function lockExperience(trx: Trx, id: string) {
   return experience
 }
 
-const canceledProblem = () => problems.conflict('experience_canceled', 'This activity has been cancelled.')
-const pastProblem = () => problems.conflict('experience_past', 'This activity has already started.')
-const fullProblem = () =>
-  problems.conflict('experience_full', 'This activity is full. You can join the notify list to hear when a seat frees up.')
+export const canceledProblem = () => problems.conflict('experience_canceled', 'This activity has been cancelled.')
 
-const hasStarted = (e: Pick<Experience, 'start_at'>, now: number) => startedAt(e.start_at, now)
+export const hasStarted = (e: Pick<Experience, 'start_at'>, now: number) => startedAt(e.start_at, now)
 
 // ---------------------------------------------------------------------------------------------
 // Serialization
@@ -690,360 +685,4 @@ export async function cancelExperience({ db, notify }: NotifyingDeps, caller: Us
       .execute()
     await notify({ type: 'experience.canceled', to: attendees.map((a) => a.user_id), data: { experience_id: current.id } }, trx)
   })
-}
-
-// ---------------------------------------------------------------------------------------------
-// Attendance
-
-/**
- * Seats `userId` inside `trx`, never over capacity: the attendee row first (a concurrent
- * duplicate waits on the primary key), then a guarded count increment. Answers 'attending'
- * when they already were; 'full' after undoing the row when no seat was left.
- */
-async function takeSeat(trx: Trx, experienceId: string, userId: string): Promise<'added' | 'attending' | 'full'> {
-  // Row lock first, in the same order as seat cancellation and promotion (no deadlocks).
-  await trx.selectFrom('experiences').select('id').where('id', '=', experienceId).forNoKeyUpdate().execute()
-  const inserted = await trx
-    .insertInto('experience_attendees')
-    .values({ experience_id: experienceId, user_id: userId })
-    .onConflict((oc) => oc.columns(['experience_id', 'user_id']).doNothing())
-    .returning('user_id')
-    .executeTakeFirst()
-  if (!inserted) return 'attending'
-  const seated = await sql<{ id: string }>`
-    UPDATE experiences SET attendees_count = attendees_count + 1, updated_at = now()
-    WHERE id = ${experienceId} AND canceled_at IS NULL
-      AND (max_attendees IS NULL OR max_attendees = 0 OR attendees_count < max_attendees)
-    RETURNING id
-  `.execute(trx)
-  if (seated.rows.length === 0) {
-    await trx.deleteFrom('experience_attendees').where('experience_id', '=', experienceId).where('user_id', '=', userId).execute()
-    return 'full'
-  }
-  await trx.deleteFrom('waitlist_entries').where('experience_id', '=', experienceId).where('user_id', '=', userId).execute()
-  return 'added'
-}
-
-/**
- * Notify-list rules for `seats` freed seats: more than 24 h before the start (or undated) the
- * first members in join order are seated at once (`waitlist.selected`); within 24 h everyone on
- * the list hears of it (`waitlist.seat_available`) and the first to attend takes the seat.
- */
-/** The notify list in join order, members others may see only (a suspended member is not offered a seat). */
-function waitingMembers(trx: Trx, experienceId: string) {
-  return trx
-    .selectFrom('waitlist_entries as w')
-    .innerJoin('users as u', 'u.id', 'w.user_id')
-    .select('w.user_id')
-    .where('w.experience_id', '=', experienceId)
-    .where(visibleMembers('u'))
-    .orderBy('w.created_at')
-    .orderBy('w.user_id')
-}
-
-async function offerFreedSeats(trx: Trx, notify: Notify, experience: Experience, seats: number) {
-  const now = Date.now()
-  if (experience.canceled_at || hasStarted(experience, now) || seats <= 0) return
-  const farAhead = experience.start_at === null || experience.start_at.getTime() - now > PROMOTION_WINDOW_MS
-  if (!farAhead) {
-    const everyone = await waitingMembers(trx, experience.id).execute()
-    await notify({ type: 'waitlist.seat_available', to: everyone.map((entry) => entry.user_id), data: { experience_id: experience.id } }, trx)
-    return
-  }
-  let seated = 0
-  while (seated < seats) {
-    const next = await waitingMembers(trx, experience.id).limit(1).executeTakeFirst()
-    if (!next) return
-    const outcome = await takeSeat(trx, experience.id, next.user_id)
-    if (outcome === 'full') return
-    await trx.deleteFrom('waitlist_entries').where('experience_id', '=', experience.id).where('user_id', '=', next.user_id).execute()
-    if (outcome === 'added') {
-      seated++
-      await notify({ type: 'waitlist.selected', to: [next.user_id], data: { experience_id: experience.id } }, trx)
-    }
-  }
-}
-
-function checkOpen(experience: Experience) {
-  if (experience.canceled_at) throw canceledProblem()
-  if (hasStarted(experience, Date.now())) throw pastProblem()
-}
-
-export async function attend(db: DB, caller: User, idOrSlug: string, userId: string) {
-  requirePermission(caller, 'create:attendance', { user_id: userId })
-  const experience = await getExperience(db, idOrSlug)
-  checkOpen(experience)
-  if (userId !== caller.id) {
-    const target = await db.selectFrom('users').select('id').where('id', '=', userId).where(visibleMembers()).executeTakeFirst()
-    if (!target) throw problems.notFound('User not found')
-  }
-  await db.transaction().execute(async (trx) => {
-    // A full activity throws, which rolls the attendee row back with the transaction.
-    if ((await takeSeat(trx, experience.id, userId)) === 'full') throw fullProblem()
-  })
-  const fresh = await getExperience(db, experience.id)
-  return serializeExperience(db, fresh, caller)
-}
-
-export async function cancelAttendance({ db, notify }: NotifyingDeps, caller: User, idOrSlug: string, userId: string) {
-  const experience = await getExperience(db, idOrSlug)
-  // Not an id at all (a NUL byte, a name): nobody is attending under it.
-  if (!isUuid(userId)) throw problems.notFound('This member is not attending.')
-  requirePermission(caller, 'delete:attendance', { user_id: userId, experience })
-  if (experience.canceled_at) throw canceledProblem()
-  if (hasStarted(experience, Date.now())) throw pastProblem()
-  const late = await db.transaction().execute(async (trx) => {
-    await trx.selectFrom('experiences').select('id').where('id', '=', experience.id).forNoKeyUpdate().execute()
-    const removed = await trx
-      .deleteFrom('experience_attendees')
-      .where('experience_id', '=', experience.id)
-      .where('user_id', '=', userId)
-      .returning('user_id')
-      .executeTakeFirst()
-    if (!removed) throw problems.notFound('This member is not attending.')
-    const row = await trx
-      .updateTable('experiences')
-      .set({ attendees_count: sql`greatest(attendees_count - 1, 0)`, updated_at: new Date() })
-      .where('id', '=', experience.id)
-      .returningAll()
-      .executeTakeFirstOrThrow()
-    const isLate = isLateCancel(row.start_at)
-    await trx
-      .insertInto('attendance_cancellations')
-      .values({
-        experience_id: row.id,
-        user_id: userId,
-        is_late: isLate,
-        no_show_fee_cents: isLate ? row.no_show_fee_cents : null,
-      })
-      .execute()
-    if (isLimited(row)) await offerFreedSeats(trx, notify, row, 1)
-    return isLate
-  })
-  const fresh = await getExperience(db, experience.id)
-  return { data: [await serializeExperience(db, fresh, caller)], metadata: { late_cancellation: late } }
-}
-
-export async function addAttendeesByEmail(db: DB, caller: User, idOrSlug: string, emails: string[]) {
-  const experience = await getExperience(db, idOrSlug)
-  requirePermission(caller, 'add:attendees', experience)
-  checkOpen(experience)
-  const result = { added: [] as string[], already_attending: [] as string[], not_found: [] as string[], full: [] as string[] }
-  const unique = [...new Set(emails.filter(Boolean))]
-  const users = unique.length
-    ? await db.selectFrom('users').select(['id', 'email']).where('email', 'in', unique).where(visibleMembers()).execute()
-    : []
-  const idByEmail = new Map(users.map((user) => [String(user.email).toLowerCase(), user.id]))
-  for (const email of unique) {
-    const userId = idByEmail.get(email)
-    if (!userId) {
-      result.not_found.push(email)
-      continue
-    }
-    const outcome = await db.transaction().execute((trx) => takeSeat(trx, experience.id, userId))
-    if (outcome === 'added') result.added.push(email)
-    else if (outcome === 'attending') result.already_attending.push(email)
-    else result.full.push(email)
-  }
-  return result
-}
-
-export async function listAttendees(db: DB, caller: User, idOrSlug: string, page: number, perPageInput: number) {
-  requirePermission(caller, 'read:attendees')
-  const experience = await getReadableExperience(db, idOrSlug, caller)
-  const perPage = Math.min(perPageInput, MAX_PER_PAGE)
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('experience_attendees as a')
-      .innerJoin('users as u', 'u.id', 'a.user_id')
-      .leftJoin('media as m', 'm.id', 'u.avatar_media_id')
-      .select([
-        'u.id',
-        'u.first_name',
-        'u.last_name',
-        'u.formatted_name',
-        'u.name',
-        'u.banned',
-        'u.is_suspended',
-        'u.state',
-        'm.storage_key as avatar_key',
-      ])
-      .where('a.experience_id', '=', experience.id)
-      .where(visibleMembers('u'))
-      .orderBy('a.created_at')
-      .orderBy('u.id')
-      .limit(perPage)
-      .offset((page - 1) * perPage)
-      .execute(),
-    db
-      .selectFrom('experience_attendees as a')
-      .innerJoin('users as u', 'u.id', 'a.user_id')
-      .select(sql<number>`count(*)::int`.as('count'))
-      .where('a.experience_id', '=', experience.id)
-      .where(visibleMembers('u'))
-      .executeTakeFirstOrThrow(),
-  ])
-  return {
-    data: rows.map((row) => ({
-      id: row.id,
-      display_name: row.state === 'deleted' ? null : displayName(row),
-      avatar: row.avatar_key && !row.banned && !row.is_suspended ? { url: mediaUrl(row.avatar_key) } : null,
-      is_host: row.id === experience.host_id,
-    })),
-    metadata: pageMetadata(page, perPage, Number(count.count)),
-  }
-}
-
-function csvCell(value: string) {
-  // Leading formula characters are neutralised so spreadsheets do not evaluate them.
-  const safe = /^[=+\-@\t\r]/.test(value) && !/^\+\d+$/.test(value) ? `'${value}` : value
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
-}
-
-export async function attendeesCsv(db: DB, caller: User, idOrSlug: string) {
-  const experience = await getReadableExperience(db, idOrSlug, caller)
-  requirePermission(caller, 'export:attendees', experience)
-  const rows = await db
-    .selectFrom('experience_attendees as a')
-    .innerJoin('users as u', 'u.id', 'a.user_id')
-    .select(['u.first_name', 'u.last_name', 'u.formatted_name', 'u.name', 'u.email', 'u.phone', 'a.created_at'])
-    .where('a.experience_id', '=', experience.id)
-    .where(visibleMembers('u'))
-    .orderBy('a.created_at')
-    .execute()
-  const lines = [['name', 'email', 'phone', 'joined_at']]
-  for (const row of rows) {
-    const name = [row.first_name, row.last_name].filter(Boolean).join(' ') || row.formatted_name || row.name || ''
-    lines.push([name, row.email ?? '', row.phone ?? '', row.created_at.toISOString()])
-  }
-  return { slug: experience.slug, csv: lines.map((line) => line.map(csvCell).join(',')).join('\r\n') + '\r\n' }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Notify list
-
-export async function joinWaitlist(db: DB, caller: User, idOrSlug: string) {
-  requirePermission(caller, 'join:waitlist')
-  const experience = await getExperience(db, idOrSlug)
-  checkOpen(experience)
-  if (await holdsSeat(db, experience.id, caller.id)) throw problems.conflict('already_attending', 'You are already attending this activity.')
-  if (!isFull(experience)) throw problems.conflict('experience_not_full', 'A seat is free: attend instead.')
-  await db
-    .insertInto('waitlist_entries')
-    .values({ experience_id: experience.id, user_id: caller.id })
-    .onConflict((oc) => oc.columns(['experience_id', 'user_id']).doNothing())
-    .execute()
-  return serializeExperience(db, experience, caller)
-}
-
-export async function leaveWaitlist(db: DB, caller: User, idOrSlug: string) {
-  const experience = await getExperience(db, idOrSlug)
-  await db.deleteFrom('waitlist_entries').where('experience_id', '=', experience.id).where('user_id', '=', caller.id).execute()
-}
-
-export async function listWaitlist(db: DB, caller: User, idOrSlug: string, page: number, perPageInput: number) {
-  const experience = await getReadableExperience(db, idOrSlug, caller)
-  const perPage = Math.min(perPageInput, MAX_PER_PAGE)
-  const entries = await sql<{
-    user_id: string
-    position: number
-    created_at: Date
-    first_name: string | null
-    last_name: string | null
-    formatted_name: string | null
-    name: string | null
-    banned: boolean
-    is_suspended: boolean
-  }>`
-    SELECT w.user_id, row_number() OVER (ORDER BY w.created_at, w.user_id)::int AS position, w.created_at,
-      u.first_name, u.last_name, u.formatted_name, u.name, u.banned, u.is_suspended
-    FROM waitlist_entries w JOIN users u ON u.id = w.user_id
-    WHERE w.experience_id = ${experience.id} AND ${visibleMembers('u')}
-    ORDER BY w.created_at, w.user_id
-  `.execute(db)
-  const all = entries.rows.map((row) => ({
-    user_id: row.user_id,
-    position: Number(row.position),
-    display_name: displayName(row),
-    joined_at: row.created_at.toISOString(),
-  }))
-  if (can(caller, 'read:waitlist', experience)) {
-    return {
-      data: all.slice((page - 1) * perPage, page * perPage),
-      metadata: pageMetadata(page, perPage, all.length),
-    }
-  }
-  const own = all.filter((entry) => entry.user_id === caller.id)
-  return { data: own, metadata: { page: 1, total_pages: 1, total_count: all.length } }
-}
-
-// ---------------------------------------------------------------------------------------------
-// iCalendar (RFC 5545)
-
-function icalText(value: string) {
-  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n')
-}
-
-function icalDate(date: Date) {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
-}
-
-/** Folds a content line at 75 octets (UTF-8), never inside a character. */
-export function foldLine(line: string) {
-  const encoder = new TextEncoder()
-  if (encoder.encode(line).length <= 75) return line
-  const parts: string[] = []
-  let current = ''
-  let bytes = 0
-  let limit = 75
-  for (const char of line) {
-    const size = encoder.encode(char).length
-    if (bytes + size > limit) {
-      parts.push(current)
-      current = ''
-      bytes = 0
-      limit = 74 // continuation lines start with a space
-    }
-    current += char
-    bytes += size
-  }
-  parts.push(current)
-  return parts.join('\r\n ')
-}
-
-export async function experienceIcal(env: Env, db: DB, caller: User | null, idOrSlug: string) {
-  const experience = await getReadableExperience(db, idOrSlug, caller)
-  if (!experience.start_at) throw problems.conflict('experience_undated', 'This activity has no date yet.')
-  const start = experience.start_at
-  const end = experience.end_at ?? new Date(start.getTime() + DEFAULT_DURATION_MINUTES * MINUTE)
-  const pageUrl = `${env.PUBLIC_URL}/activities/${experience.id}`
-  const cityLine = [experience.city, experience.region].filter(Boolean).join(', ')
-  let location: string
-  const details = can(caller, 'read:experience:details')
-  if (experience.venue_type === 'online') location = details && experience.url ? experience.url : 'Online'
-  else location = (details ? experience.formatted_address : null) || cityLine
-  const description = [experience.description, pageUrl].filter(Boolean).join('\n\n')
-  const lines = [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Circle 55//Activities//EN',
-    'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
-    'BEGIN:VEVENT',
-    `UID:${experience.id}@${new URL(env.PUBLIC_URL).hostname}`,
-    `DTSTAMP:${icalDate(new Date())}`,
-    `DTSTART:${icalDate(start)}`,
-    `DTEND:${icalDate(end)}`,
-    `SUMMARY:${icalText(experience.title)}`,
-    `DESCRIPTION:${icalText(description)}`,
-    ...(location ? [`LOCATION:${icalText(location)}`] : []),
-    ...(experience.venue_type === 'in_person' && experience.latitude !== null && experience.longitude !== null && details
-      ? [`GEO:${experience.latitude};${experience.longitude}`]
-      : []),
-    `URL:${pageUrl}`,
-    `STATUS:${experience.canceled_at ? 'CANCELLED' : 'CONFIRMED'}`,
-    'END:VEVENT',
-    'END:VCALENDAR',
-  ]
-  return { slug: experience.slug, ics: lines.map(foldLine).join('\r\n') + '\r\n' }
 }

@@ -1,0 +1,316 @@
+/**
+ * Attendance and the notify list: seats taken and given back under a row lock (never over
+ * capacity), freed seats offered to the notify list, the host's attendee list and CSV.
+ */
+import { sql } from 'kysely'
+import { pageMetadata } from '#contract/common.ts'
+import { displayName } from '#contract/display-name.ts'
+import { isFull, isLateCancel, isLimited } from '#contract/experience-rules.ts'
+import { maxPerPage as MAX_PER_PAGE } from '#contract/limits.ts'
+import type { DB } from '../db/database.ts'
+import type { Experience, User } from '../db/schema.ts'
+import { problems } from '../http/errors.ts'
+import { isUuid } from '../http/request.ts'
+import type { Notify } from '../notifications/service.ts'
+import { visibleMembers } from '../policy/members.ts'
+import { can, requirePermission } from '../policy/permissions.ts'
+import {
+  canceledProblem,
+  getExperience,
+  getReadableExperience,
+  hasStarted,
+  holdsSeat,
+  mediaUrl,
+  serializeExperience,
+  type NotifyingDeps,
+  type Trx,
+} from './service.ts'
+
+/** Notify-list rules: more than 24 h before the start the first member is seated at once. */
+export const PROMOTION_WINDOW_MS = 24 * 3_600_000
+
+const pastProblem = () => problems.conflict('experience_past', 'This activity has already started.')
+const fullProblem = () =>
+  problems.conflict('experience_full', 'This activity is full. You can join the notify list to hear when a seat frees up.')
+
+/**
+ * Seats `userId` inside `trx`, never over capacity: the attendee row first (a concurrent
+ * duplicate waits on the primary key), then a guarded count increment. Answers 'attending'
+ * when they already were; 'full' after undoing the row when no seat was left.
+ */
+async function takeSeat(trx: Trx, experienceId: string, userId: string): Promise<'added' | 'attending' | 'full'> {
+  // Row lock first, in the same order as seat cancellation and promotion (no deadlocks).
+  await trx.selectFrom('experiences').select('id').where('id', '=', experienceId).forNoKeyUpdate().execute()
+  const inserted = await trx
+    .insertInto('experience_attendees')
+    .values({ experience_id: experienceId, user_id: userId })
+    .onConflict((oc) => oc.columns(['experience_id', 'user_id']).doNothing())
+    .returning('user_id')
+    .executeTakeFirst()
+  if (!inserted) return 'attending'
+  const seated = await sql<{ id: string }>`
+    UPDATE experiences SET attendees_count = attendees_count + 1, updated_at = now()
+    WHERE id = ${experienceId} AND canceled_at IS NULL
+      AND (max_attendees IS NULL OR max_attendees = 0 OR attendees_count < max_attendees)
+    RETURNING id
+  `.execute(trx)
+  if (seated.rows.length === 0) {
+    await trx.deleteFrom('experience_attendees').where('experience_id', '=', experienceId).where('user_id', '=', userId).execute()
+    return 'full'
+  }
+  await trx.deleteFrom('waitlist_entries').where('experience_id', '=', experienceId).where('user_id', '=', userId).execute()
+  return 'added'
+}
+
+/**
+ * Notify-list rules for `seats` freed seats: more than 24 h before the start (or undated) the
+ * first members in join order are seated at once (`waitlist.selected`); within 24 h everyone on
+ * the list hears of it (`waitlist.seat_available`) and the first to attend takes the seat.
+ */
+/** The notify list in join order, members others may see only (a suspended member is not offered a seat). */
+function waitingMembers(trx: Trx, experienceId: string) {
+  return trx
+    .selectFrom('waitlist_entries as w')
+    .innerJoin('users as u', 'u.id', 'w.user_id')
+    .select('w.user_id')
+    .where('w.experience_id', '=', experienceId)
+    .where(visibleMembers('u'))
+    .orderBy('w.created_at')
+    .orderBy('w.user_id')
+}
+
+export async function offerFreedSeats(trx: Trx, notify: Notify, experience: Experience, seats: number) {
+  const now = Date.now()
+  if (experience.canceled_at || hasStarted(experience, now) || seats <= 0) return
+  const farAhead = experience.start_at === null || experience.start_at.getTime() - now > PROMOTION_WINDOW_MS
+  if (!farAhead) {
+    const everyone = await waitingMembers(trx, experience.id).execute()
+    await notify({ type: 'waitlist.seat_available', to: everyone.map((entry) => entry.user_id), data: { experience_id: experience.id } }, trx)
+    return
+  }
+  let seated = 0
+  while (seated < seats) {
+    const next = await waitingMembers(trx, experience.id).limit(1).executeTakeFirst()
+    if (!next) return
+    const outcome = await takeSeat(trx, experience.id, next.user_id)
+    if (outcome === 'full') return
+    await trx.deleteFrom('waitlist_entries').where('experience_id', '=', experience.id).where('user_id', '=', next.user_id).execute()
+    if (outcome === 'added') {
+      seated++
+      await notify({ type: 'waitlist.selected', to: [next.user_id], data: { experience_id: experience.id } }, trx)
+    }
+  }
+}
+
+function checkOpen(experience: Experience) {
+  if (experience.canceled_at) throw canceledProblem()
+  if (hasStarted(experience, Date.now())) throw pastProblem()
+}
+
+export async function attend(db: DB, caller: User, idOrSlug: string, userId: string) {
+  requirePermission(caller, 'create:attendance', { user_id: userId })
+  const experience = await getExperience(db, idOrSlug)
+  checkOpen(experience)
+  if (userId !== caller.id) {
+    const target = await db.selectFrom('users').select('id').where('id', '=', userId).where(visibleMembers()).executeTakeFirst()
+    if (!target) throw problems.notFound('User not found')
+  }
+  await db.transaction().execute(async (trx) => {
+    // A full activity throws, which rolls the attendee row back with the transaction.
+    if ((await takeSeat(trx, experience.id, userId)) === 'full') throw fullProblem()
+  })
+  const fresh = await getExperience(db, experience.id)
+  return serializeExperience(db, fresh, caller)
+}
+
+export async function cancelAttendance({ db, notify }: NotifyingDeps, caller: User, idOrSlug: string, userId: string) {
+  const experience = await getExperience(db, idOrSlug)
+  // Not an id at all (a NUL byte, a name): nobody is attending under it.
+  if (!isUuid(userId)) throw problems.notFound('This member is not attending.')
+  requirePermission(caller, 'delete:attendance', { user_id: userId, experience })
+  if (experience.canceled_at) throw canceledProblem()
+  if (hasStarted(experience, Date.now())) throw pastProblem()
+  const late = await db.transaction().execute(async (trx) => {
+    await trx.selectFrom('experiences').select('id').where('id', '=', experience.id).forNoKeyUpdate().execute()
+    const removed = await trx
+      .deleteFrom('experience_attendees')
+      .where('experience_id', '=', experience.id)
+      .where('user_id', '=', userId)
+      .returning('user_id')
+      .executeTakeFirst()
+    if (!removed) throw problems.notFound('This member is not attending.')
+    const row = await trx
+      .updateTable('experiences')
+      .set({ attendees_count: sql`greatest(attendees_count - 1, 0)`, updated_at: new Date() })
+      .where('id', '=', experience.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    const isLate = isLateCancel(row.start_at)
+    await trx
+      .insertInto('attendance_cancellations')
+      .values({
+        experience_id: row.id,
+        user_id: userId,
+        is_late: isLate,
+        no_show_fee_cents: isLate ? row.no_show_fee_cents : null,
+      })
+      .execute()
+    if (isLimited(row)) await offerFreedSeats(trx, notify, row, 1)
+    return isLate
+  })
+  const fresh = await getExperience(db, experience.id)
+  return { data: [await serializeExperience(db, fresh, caller)], metadata: { late_cancellation: late } }
+}
+
+export async function addAttendeesByEmail(db: DB, caller: User, idOrSlug: string, emails: string[]) {
+  const experience = await getExperience(db, idOrSlug)
+  requirePermission(caller, 'add:attendees', experience)
+  checkOpen(experience)
+  const result = { added: [] as string[], already_attending: [] as string[], not_found: [] as string[], full: [] as string[] }
+  const unique = [...new Set(emails.filter(Boolean))]
+  const users = unique.length
+    ? await db.selectFrom('users').select(['id', 'email']).where('email', 'in', unique).where(visibleMembers()).execute()
+    : []
+  const idByEmail = new Map(users.map((user) => [String(user.email).toLowerCase(), user.id]))
+  for (const email of unique) {
+    const userId = idByEmail.get(email)
+    if (!userId) {
+      result.not_found.push(email)
+      continue
+    }
+    const outcome = await db.transaction().execute((trx) => takeSeat(trx, experience.id, userId))
+    if (outcome === 'added') result.added.push(email)
+    else if (outcome === 'attending') result.already_attending.push(email)
+    else result.full.push(email)
+  }
+  return result
+}
+
+export async function listAttendees(db: DB, caller: User, idOrSlug: string, page: number, perPageInput: number) {
+  requirePermission(caller, 'read:attendees')
+  const experience = await getReadableExperience(db, idOrSlug, caller)
+  const perPage = Math.min(perPageInput, MAX_PER_PAGE)
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('experience_attendees as a')
+      .innerJoin('users as u', 'u.id', 'a.user_id')
+      .leftJoin('media as m', 'm.id', 'u.avatar_media_id')
+      .select([
+        'u.id',
+        'u.first_name',
+        'u.last_name',
+        'u.formatted_name',
+        'u.name',
+        'u.banned',
+        'u.is_suspended',
+        'u.state',
+        'm.storage_key as avatar_key',
+      ])
+      .where('a.experience_id', '=', experience.id)
+      .where(visibleMembers('u'))
+      .orderBy('a.created_at')
+      .orderBy('u.id')
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute(),
+    db
+      .selectFrom('experience_attendees as a')
+      .innerJoin('users as u', 'u.id', 'a.user_id')
+      .select(sql<number>`count(*)::int`.as('count'))
+      .where('a.experience_id', '=', experience.id)
+      .where(visibleMembers('u'))
+      .executeTakeFirstOrThrow(),
+  ])
+  return {
+    data: rows.map((row) => ({
+      id: row.id,
+      display_name: row.state === 'deleted' ? null : displayName(row),
+      avatar: row.avatar_key && !row.banned && !row.is_suspended ? { url: mediaUrl(row.avatar_key) } : null,
+      is_host: row.id === experience.host_id,
+    })),
+    metadata: pageMetadata(page, perPage, Number(count.count)),
+  }
+}
+
+function csvCell(value: string) {
+  // Leading formula characters are neutralised so spreadsheets do not evaluate them.
+  const safe = /^[=+\-@\t\r]/.test(value) && !/^\+\d+$/.test(value) ? `'${value}` : value
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
+}
+
+export async function attendeesCsv(db: DB, caller: User, idOrSlug: string) {
+  const experience = await getReadableExperience(db, idOrSlug, caller)
+  requirePermission(caller, 'export:attendees', experience)
+  const rows = await db
+    .selectFrom('experience_attendees as a')
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .select(['u.first_name', 'u.last_name', 'u.formatted_name', 'u.name', 'u.email', 'u.phone', 'a.created_at'])
+    .where('a.experience_id', '=', experience.id)
+    .where(visibleMembers('u'))
+    .orderBy('a.created_at')
+    .execute()
+  const lines = [['name', 'email', 'phone', 'joined_at']]
+  for (const row of rows) {
+    const name = [row.first_name, row.last_name].filter(Boolean).join(' ') || row.formatted_name || row.name || ''
+    lines.push([name, row.email ?? '', row.phone ?? '', row.created_at.toISOString()])
+  }
+  return { slug: experience.slug, csv: lines.map((line) => line.map(csvCell).join(',')).join('\r\n') + '\r\n' }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Notify list
+
+export async function joinWaitlist(db: DB, caller: User, idOrSlug: string) {
+  requirePermission(caller, 'join:waitlist')
+  const experience = await getExperience(db, idOrSlug)
+  checkOpen(experience)
+  if (await holdsSeat(db, experience.id, caller.id)) throw problems.conflict('already_attending', 'You are already attending this activity.')
+  if (!isFull(experience)) throw problems.conflict('experience_not_full', 'A seat is free: attend instead.')
+  await db
+    .insertInto('waitlist_entries')
+    .values({ experience_id: experience.id, user_id: caller.id })
+    .onConflict((oc) => oc.columns(['experience_id', 'user_id']).doNothing())
+    .execute()
+  return serializeExperience(db, experience, caller)
+}
+
+export async function leaveWaitlist(db: DB, caller: User, idOrSlug: string) {
+  const experience = await getExperience(db, idOrSlug)
+  await db.deleteFrom('waitlist_entries').where('experience_id', '=', experience.id).where('user_id', '=', caller.id).execute()
+}
+
+export async function listWaitlist(db: DB, caller: User, idOrSlug: string, page: number, perPageInput: number) {
+  const experience = await getReadableExperience(db, idOrSlug, caller)
+  const perPage = Math.min(perPageInput, MAX_PER_PAGE)
+  const entries = await sql<{
+    user_id: string
+    position: number
+    created_at: Date
+    first_name: string | null
+    last_name: string | null
+    formatted_name: string | null
+    name: string | null
+    banned: boolean
+    is_suspended: boolean
+  }>`
+    SELECT w.user_id, row_number() OVER (ORDER BY w.created_at, w.user_id)::int AS position, w.created_at,
+      u.first_name, u.last_name, u.formatted_name, u.name, u.banned, u.is_suspended
+    FROM waitlist_entries w JOIN users u ON u.id = w.user_id
+    WHERE w.experience_id = ${experience.id} AND ${visibleMembers('u')}
+    ORDER BY w.created_at, w.user_id
+  `.execute(db)
+  const all = entries.rows.map((row) => ({
+    user_id: row.user_id,
+    position: Number(row.position),
+    display_name: displayName(row),
+    joined_at: row.created_at.toISOString(),
+  }))
+  if (can(caller, 'read:waitlist', experience)) {
+    return {
+      data: all.slice((page - 1) * perPage, page * perPage),
+      metadata: pageMetadata(page, perPage, all.length),
+    }
+  }
+  const own = all.filter((entry) => entry.user_id === caller.id)
+  return { data: own, metadata: { page: 1, total_pages: 1, total_count: all.length } }
+}
