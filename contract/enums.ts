@@ -69,7 +69,8 @@ export type SurveyType = (typeof surveyTypes)[number]
 
 /**
  * Spec §3 event types of notifications (`sample`, `message.new`, `waitlist.selected`) and the
- * ones the activities already send: a seat freed close to the start, an activity cancelled.
+ * ones the activities already send: a seat freed close to the start, an activity cancelled,
+ * an invitation from a host.
  */
 export const notificationTypes = [
   'sample',
@@ -77,6 +78,7 @@ export const notificationTypes = [
   'waitlist.selected',
   'waitlist.seat_available',
   'experience.canceled',
+  'experience.invited',
 ] as const
 export type NotificationType = (typeof notificationTypes)[number]
 

@@ -23,6 +23,8 @@ export interface NotificationData {
   'waitlist.selected': { experience_id: string }
   'waitlist.seat_available': { experience_id: string }
   'experience.canceled': { experience_id: string }
+  /** A host invited the member to their activity (`invited_by`: the host's user id). */
+  'experience.invited': { experience_id: string; invited_by: string }
 }
 
 export type NotificationType = keyof NotificationData
@@ -33,6 +35,7 @@ export const notificationTypes = [
   'waitlist.selected',
   'waitlist.seat_available',
   'experience.canceled',
+  'experience.invited',
 ] as const satisfies readonly NotificationType[]
 
 /** One event for its recipients (user ids); nobody to tell is not an error. */
