@@ -77,8 +77,8 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
     await scheduleCleanup({ db, queue: jobs, logger })
     const smtp = smtpOptions(env)
     if (smtp) await startEmailDelivery({ db, queue: jobs, smtp, logger })
-    await startNotificationDelivery({ db, queue: jobs, logger })
     const mailer = createMailer({ db, smtp, queue: jobs, logger })
+    await startNotificationDelivery({ db, queue: jobs, logger, mailer, publicUrl: env.PUBLIC_URL })
     const notify = createNotifier({ db, queue: jobs })
 
     const verifyToken = createTokenVerifierFor(env, {

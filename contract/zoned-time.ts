@@ -81,3 +81,20 @@ export function zonedTimeToUtc(date: string, time: string, timeZone: string): Da
   const [hour = 0, minute = 0] = time.split(':').map(Number)
   return zonedTime(year, month, day, hour, minute, timeZone)
 }
+
+/**
+ * `instant` as people read it in `language`, on the wall clock of `timeZone` (an activity's own
+ * zone, wherever the reader or the server is) with the zone's short name: "Saturday, March 14 at
+ * 3:00 PM PDT", « samedi 14 mars à 15:00 UTC−7 », "zaterdag 14 maart om 15:00 PDT".
+ */
+export function formatZonedDateTime(instant: Date | number, timeZone: string, language: string) {
+  return new Intl.DateTimeFormat(language, {
+    timeZone,
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  }).format(instant)
+}

@@ -683,6 +683,6 @@ export async function cancelExperience({ db, notify }: NotifyingDeps, caller: Us
       .where('experience_id', '=', current.id)
       .where('user_id', '!=', caller.id)
       .execute()
-    await notify({ type: 'experience.canceled', to: attendees.map((a) => a.user_id), data: { experience_id: current.id } }, trx)
+    await notify({ type: 'experience.canceled', to: attendees.map((a) => a.user_id), data: { experience_id: current.id, canceled_by: caller.id } }, trx)
   })
 }

@@ -1,10 +1,11 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApiHarness, createExperience, createUser } from '#tests/api-harness.ts'
+import { TEST_PUBLIC_URL, createApiHarness, createExperience, createUser } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { parseEnv } from '../env.ts'
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts'
 import { createLogger } from '../logger.ts'
+import { createMailer } from '../providers/email/mailer.ts'
 import { NOTIFICATION_DELIVERY_JOB, createNotifier, startNotificationDelivery, type Notify } from './service.ts'
 
 /**
@@ -21,7 +22,7 @@ beforeAll(async () => {
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent' })
   const logger = createLogger(env)
   queue = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5 })
-  await startNotificationDelivery({ db: database.db, queue, logger })
+  await startNotificationDelivery({ db: database.db, queue, logger, mailer: createMailer({ db: database.db }), publicUrl: TEST_PUBLIC_URL })
   notify = createNotifier({ db: database.db, queue })
 })
 
@@ -47,12 +48,12 @@ const delivered = async (userId: string) => (await notificationsFor(userId)).map
 describe('notify', () => {
   it('records one notification per recipient, queues its delivery, and the job runs', async () => {
     const [ann, bob] = [await createUser(database.db), await createUser(database.db)]
-    const experienceId = crypto.randomUUID()
-    const ids = await notify({ type: 'experience.canceled', to: [ann.id, bob.id, ann.id], data: { experience_id: experienceId } })
+    const [experienceId, hostId] = [crypto.randomUUID(), crypto.randomUUID()]
+    const ids = await notify({ type: 'experience.canceled', to: [ann.id, bob.id, ann.id], data: { experience_id: experienceId, canceled_by: hostId } })
     expect(ids).toHaveLength(2)
     for (const user of [ann, bob]) {
       const rows = await notificationsFor(user.id)
-      expect(rows).toEqual([expect.objectContaining({ type: 'experience.canceled', data: { experience_id: experienceId }, seen_at: null })])
+      expect(rows).toEqual([expect.objectContaining({ type: 'experience.canceled', data: { experience_id: experienceId, canceled_by: hostId }, seen_at: null })])
     }
     expect((await deliveryJobs(ids)).map((job) => job.id).sort()).toEqual([...ids].sort())
     await expect.poll(() => delivered(ann.id), { timeout: 15_000, interval: 200 }).toEqual([true])

@@ -3,13 +3,16 @@ import type { DB } from '../db/database.ts'
 import type { Database } from '../db/schema.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
+import type { Mailer } from '../providers/email/mailer.ts'
+import { composeNotificationEmail } from './emails.ts'
 
 /**
  * Notifications (ARCHITECTURE §1 "Events"): `notify(event)` records one notification per
  * recipient and queues its delivery job, both in the caller's transaction when it passes one,
  * so a rolled-back cancellation notifies nobody and a committed one always has its jobs.
  * Delivery by the member's settings (email, push, SMS) comes with the notifications issue;
- * for now the job records that it ran (`delivered_at`).
+ * until then the job emails the events a page promises to tell (emails.ts, decision 018) and
+ * records that it ran (`delivered_at`).
  */
 
 /**
@@ -22,7 +25,8 @@ export interface NotificationData {
   'message.new': { channel_id: string; message_id: string }
   'waitlist.selected': { experience_id: string }
   'waitlist.seat_available': { experience_id: string }
-  'experience.canceled': { experience_id: string }
+  /** `canceled_by`: the host, or an admin (the email says who); older rows may lack it. */
+  'experience.canceled': { experience_id: string; canceled_by: string }
   /** A host invited the member to their activity (`invited_by`: the host's user id). */
   'experience.invited': { experience_id: string; invited_by: string }
 }
@@ -68,26 +72,41 @@ export function createNotifier(options: { db: Kysely<Database>; queue: Pick<JobQ
   return (event, transaction) => (transaction ? record(transaction, event) : db.transaction().execute((trx) => record(trx, event)))
 }
 
+/** What delivery needs: the mailer (outbox, and SMTP when configured) and the published address. */
+export interface DeliveryDeps {
+  db: DB
+  mailer: Pick<Mailer, 'send'>
+  /** PUBLIC_URL: links in emails come from configuration, never a Host header. */
+  publicUrl: string
+}
+
 /**
- * Delivers one notification. Today: records that the job ran; a notification already delivered
- * (a retried job) is left alone, and one deleted with its member is skipped.
+ * Delivers one notification, exactly once (decision 018): in one transaction, stamps
+ * `delivered_at` where it is still null and queues its email (outbox row and send job). A
+ * retried job finds it stamped and does nothing; a failure rolls both back and the retry starts
+ * over. A notification deleted with its member, or with no email to send, is only stamped.
  */
-export async function deliverNotification(db: DB, id: string) {
-  const delivered = await db
-    .updateTable('notifications')
-    .set({ delivered_at: sql<Date>`now()` })
-    .where('id', '=', id)
-    .where('delivered_at', 'is', null)
-    .returning(['id', 'type'])
-    .executeTakeFirst()
-  return delivered ?? null
+export async function deliverNotification(deps: DeliveryDeps, id: string) {
+  return deps.db.transaction().execute(async (trx) => {
+    const notification = await trx
+      .updateTable('notifications')
+      .set({ delivered_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .where('delivered_at', 'is', null)
+      .returning(['id', 'type', 'user_id', 'data'])
+      .executeTakeFirst()
+    if (!notification) return null
+    const email = await composeNotificationEmail(trx, notification, deps.publicUrl)
+    if (email) await deps.mailer.send(email, { transaction: trx })
+    return { id: notification.id, type: notification.type, emailed: email !== null }
+  })
 }
 
 /** Defines the delivery queue and works it here; safe on every instance. */
-export async function startNotificationDelivery(options: { db: DB; queue: JobQueue; logger: Logger }) {
+export async function startNotificationDelivery(options: DeliveryDeps & { queue: JobQueue; logger: Logger }) {
   await options.queue.define(NOTIFICATION_DELIVERY_JOB, { retryLimit: 5, retryDelaySeconds: 15 })
   await options.queue.work<{ id: string }>(NOTIFICATION_DELIVERY_JOB, async ({ id }) => {
-    const delivered = await deliverNotification(options.db, id)
-    if (delivered) options.logger.debug({ job: NOTIFICATION_DELIVERY_JOB, type: delivered.type }, 'Notification delivered')
+    const delivered = await deliverNotification(options, id)
+    if (delivered) options.logger.debug({ job: NOTIFICATION_DELIVERY_JOB, type: delivered.type, emailed: delivered.emailed }, 'Notification delivered')
   })
 }

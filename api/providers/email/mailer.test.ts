@@ -87,6 +87,23 @@ describe('email delivery', () => {
     expect(received.filter((m) => m.to.includes('grace@example.com'))).toHaveLength(1)
   })
 
+  it('in a transaction, queues the email only if it commits (a notification’s email, decision 018)', async () => {
+    const mailer = createMailer({ db: database.db, smtp: smtpOptions(), queue })
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await mailer.send({ to: 'rolled@example.com', subject: 'A seat is free', text: 'Not sent', kind: 'waitlistSeatAvailable', locale: 'en' }, { transaction: trx })
+        throw new Error('the delivery failed')
+      }),
+    ).rejects.toThrow('the delivery failed')
+    await database.db.transaction().execute(async (trx) => {
+      await mailer.send({ to: 'kept@example.com', subject: 'A seat is free', text: 'Sent', kind: 'waitlistSeatAvailable', locale: 'en' }, { transaction: trx })
+    })
+    await waitFor(() => received.find((m) => m.to.includes('kept@example.com')))
+    const rolledBack = await database.db.selectFrom('email_outbox').select('id').where('to_address', '=', 'rolled@example.com').execute()
+    expect(rolledBack).toEqual([])
+    expect(received.filter((m) => m.to.includes('rolled@example.com'))).toHaveLength(0)
+  })
+
   it('keeps the email in the outbox only when no SMTP server is configured', async () => {
     const mailer = createMailer({ db: database.db })
     await mailer.send({ to: 'lin@example.com', subject: 'Code', text: '654321', kind: 'code', locale: 'en' })

@@ -13,8 +13,12 @@ export interface OutgoingEmail {
 }
 
 export interface Mailer {
-  /** Mail that can wait (a welcome): delivered by a background job, retried with backoff. */
-  send(message: OutgoingEmail): Promise<void>
+  /**
+   * Mail that can wait (a welcome): delivered by a background job, retried with backoff. With
+   * `transaction`, the outbox row and its job are written by it: they exist only if it commits
+   * (a notification's email is queued with the stamp that says it was delivered, exactly once).
+   */
+  send(message: OutgoingEmail, options?: { transaction?: DB }): Promise<void>
   /**
    * Mail that is only useful now (a one-time code): tried at once, never queued for later.
    * `sent: false` means the mail server failed and the member must be told; a retry an hour
@@ -34,8 +38,8 @@ export function createMailer(options: { db: DB; smtp?: SmtpOptions | undefined; 
   if (smtp && !queue) throw new Error('SMTP delivery needs the job queue')
   const deliver = smtp ? createSmtpDelivery(db, smtp) : null
 
-  async function record(message: OutgoingEmail) {
-    const row = await db
+  async function record(message: OutgoingEmail, trx: DB = db) {
+    const row = await trx
       .insertInto('email_outbox')
       .values({
         to_address: message.to,
@@ -51,9 +55,10 @@ export function createMailer(options: { db: DB; smtp?: SmtpOptions | undefined; 
   }
 
   return {
-    async send(message) {
-      const id = await record(message)
-      if (smtp) await queue?.send(EMAIL_DELIVERY_JOB, { id })
+    async send(message, sendOptions = {}) {
+      const { transaction } = sendOptions
+      const id = await record(message, transaction)
+      if (smtp) await queue?.send(EMAIL_DELIVERY_JOB, { id }, transaction ? { transaction } : {})
     },
     async sendNow(message) {
       const id = await record(message)

@@ -1,0 +1,138 @@
+import { z } from 'zod'
+import { displayName } from '#contract/display-name.ts'
+import { hasStarted } from '#contract/experience-rules.ts'
+import { lateCancelWindowHours } from '#contract/limits.ts'
+import { formatZonedDateTime } from '#contract/zoned-time.ts'
+import type { DB } from '../db/database.ts'
+import { emailT } from '../i18n.ts'
+import { visibleMembers } from '../policy/members.ts'
+import type { OutgoingEmail } from '../providers/email/mailer.ts'
+
+/**
+ * The email each notification sends (decision 018), in the member's language, until the
+ * notifications issue delivers by the member's settings: a seat given from the notify list, a
+ * seat free within 24 hours, an activity cancelled, an invitation from a host. Only members
+ * others may see get one (never a suspended or deleted one), never about their own action, and
+ * only while it is still true (a seat given and since cancelled is not announced).
+ */
+
+/** What the notification row holds (its `data` is JSON: read, never trusted). */
+export interface NotificationRow {
+  user_id: string
+  type: string
+  data: unknown
+}
+
+const uuid = z.uuid()
+const dataSchemas = {
+  'waitlist.selected': z.object({ experience_id: uuid }),
+  'waitlist.seat_available': z.object({ experience_id: uuid }),
+  // Rows recorded before decision 018 have no canceled_by: the host cancelled them.
+  'experience.canceled': z.object({ experience_id: uuid, canceled_by: uuid.optional() }),
+  'experience.invited': z.object({ experience_id: uuid, invited_by: uuid }),
+} as const
+type EmailedType = keyof typeof dataSchemas
+
+/** The outbox `kind` and the key of its copy in `public/locales/*\/email.json`. */
+const emailKinds = {
+  'waitlist.selected': 'waitlistSelected',
+  'waitlist.seat_available': 'waitlistSeatAvailable',
+  'experience.canceled': 'experienceCanceled',
+  'experience.invited': 'experienceInvited',
+} as const satisfies Record<EmailedType, string>
+
+const isEmailed = (type: string): type is EmailedType => type in dataSchemas
+
+/** The email `notification` sends now, or null when it sends none. */
+export async function composeNotificationEmail(db: DB, notification: NotificationRow, publicUrl: string): Promise<OutgoingEmail | null> {
+  const { type } = notification
+  if (!isEmailed(type)) return null
+  const parsed = dataSchemas[type].safeParse(notification.data)
+  if (!parsed.success) return null
+  const data: { experience_id: string; canceled_by?: string | undefined; invited_by?: string } = parsed.data
+  const actor = data.canceled_by ?? data.invited_by
+  if (actor === notification.user_id) return null
+
+  const member = await db
+    .selectFrom('users')
+    .select(['email', 'first_name', 'locale'])
+    .where('id', '=', notification.user_id)
+    .where(visibleMembers())
+    .executeTakeFirst()
+  if (!member?.email) return null
+  const experience = await db
+    .selectFrom('experiences')
+    .select(['id', 'title', 'host_id', 'start_at', 'timezone', 'no_show_fee_cents', 'canceled_at'])
+    .where('id', '=', data.experience_id)
+    .executeTakeFirst()
+  if (!experience) return null
+  if (!(await stillTrue(db, type, experience, notification.user_id))) return null
+
+  const language = member.locale ?? 'en'
+  const t = emailT(language)
+  const kind = emailKinds[type]
+  const when = experience.start_at ? formatZonedDateTime(experience.start_at, experience.timezone, language) : null
+  const vars: Record<string, string> = { title: experience.title, when: when ?? '', hours: String(lateCancelWindowHours) }
+
+  const paragraphs: string[] = []
+  if (type === 'experience.canceled') {
+    const byHost = !data.canceled_by || data.canceled_by === experience.host_id
+    vars.name = byHost ? await memberName(db, experience.host_id, t('someone')) : ''
+    paragraphs.push(t(byHost ? `${kind}.byHost` : `${kind}.byTeam`, vars))
+    if (when) paragraphs.push(t(`${kind}.when`, vars))
+    paragraphs.push(t(`${kind}.nothingToDo`))
+  } else {
+    if (type === 'experience.invited') vars.name = await memberName(db, data.invited_by ?? null, t('someone'))
+    paragraphs.push(t(`${kind}.body`, vars), when ? t('when', vars) : t('noDate'))
+    if (type === 'waitlist.selected' && experience.no_show_fee_cents) {
+      paragraphs.push(t(`${kind}.fee`, { ...vars, fee: formatFee(experience.no_show_fee_cents, language) }))
+    }
+  }
+  const url = `${publicUrl}/activities/${experience.id}`
+  paragraphs.push(`${t(`${kind}.action`)}\n${url}`)
+
+  return {
+    to: member.email,
+    kind,
+    locale: language,
+    subject: t(`${kind}.subject`, vars),
+    text: [member.first_name ? t('greeting', { name: member.first_name }) : t('greetingNoName'), ...paragraphs, t('signature')].join('\n\n'),
+  }
+}
+
+/**
+ * Whether the news is still true when the job runs: the seat given is still held, the free seat
+ * is still worth taking (the member is still waiting, the activity still on), the invitation is
+ * for an activity that still takes place. A cancellation always is.
+ */
+async function stillTrue(db: DB, type: EmailedType, experience: { id: string; start_at: Date | null; canceled_at: Date | null }, userId: string) {
+  if (type === 'experience.canceled') return experience.canceled_at !== null
+  if (experience.canceled_at || hasStarted(experience.start_at)) return false
+  if (type === 'experience.invited') return true
+  const table = type === 'waitlist.selected' ? 'experience_attendees' : 'waitlist_entries'
+  const row = await db.selectFrom(table).select('user_id').where('experience_id', '=', experience.id).where('user_id', '=', userId).executeTakeFirst()
+  return row !== undefined
+}
+
+/** The display name of spec §3 (contract/display-name.ts); `fallback` for a suspended or missing member. */
+async function memberName(db: DB, userId: string | null, fallback: string) {
+  if (!userId) return fallback
+  const user = await db
+    .selectFrom('users')
+    .select(['first_name', 'last_name', 'formatted_name', 'name', 'banned', 'is_suspended', 'state'])
+    .where('id', '=', userId)
+    .executeTakeFirst()
+  if (!user || user.state === 'deleted' || user.state === 'suspended') return fallback
+  return displayName(user) ?? fallback
+}
+
+/** Spec §9 money: whole dollars, or two decimals when there are cents (as the activity page shows it). */
+function formatFee(cents: number, language: string) {
+  const whole = cents % 100 === 0
+  return new Intl.NumberFormat(language, {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: whole ? 0 : 2,
+    maximumFractionDigits: whole ? 0 : 2,
+  }).format(cents / 100)
+}
