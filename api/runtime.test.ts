@@ -80,6 +80,10 @@ describe('the API runtime', () => {
     await expect
       .poll(async () => (await delivered()).map((n) => ({ type: n.type, delivered: n.delivered_at !== null })), { timeout: 15_000, interval: 250 })
       .toEqual([{ type: 'experience.canceled', delivered: true }])
+    // The job emails it (decision 018), linking to PUBLIC_URL.
+    const emails = (await runtime.outbox.read(50)).filter((email) => email.to === attendee.email)
+    expect(emails).toHaveLength(1)
+    expect(emails[0]!.text).toContain(`${TEST_PUBLIC_URL}/activities/${experience.id}`)
   })
 
   it('reads the outbox for the development page', async () => {
