@@ -34,6 +34,7 @@ export const errorCodes = [
   'experience_canceled',
   'experience_undated',
   'already_attending',
+  'already_hosting',
   // 413
   'payload_too_large',
   'too_large',

@@ -30,12 +30,25 @@ export const experienceViewerSchema = z.object({
   is_host: z.boolean(),
   can_manage: z.boolean().meta({ description: 'May edit, cancel, add attendees and see the whole notify list (the host or an admin).' }),
   waitlist_position: z.number().int().min(1).nullable().meta({ description: 'The place on the notify list, from 1; null when not on it.' }),
+  can_join_waitlist: z.boolean().meta({
+    description: 'The notify list is offered: the activity is full, open and upcoming, and the caller neither hosts it, holds a seat nor is on the list.',
+  }),
   cancel_is_late: z.boolean().meta({
     description:
       'Cancelling a seat now would be late: the activity starts within 12 hours (spec §4), so the no-show fee applies. False for an undated activity.',
   }),
 })
 export type ExperienceViewer = z.infer<typeof experienceViewerSchema>
+
+/** Who cancelled an activity: its host (named), or the Circle 55 team (an admin, never named). */
+export const experienceCancellationSchema = z.object({
+  at: z.string().meta({ description: 'When it was cancelled (ISO 8601, UTC).' }),
+  by: z.object({
+    role: z.enum(['host', 'team']),
+    display_name: nullableString.meta({ description: 'The host’s display name; null for the team or a deleted host.' }),
+  }),
+})
+export type ExperienceCancellation = z.infer<typeof experienceCancellationSchema>
 
 export const experienceSchema = z
   .object({
@@ -69,6 +82,7 @@ export const experienceSchema = z
     is_premium: z.boolean(),
     host: z.object({ id: z.string(), display_name: nullableString, avatar }).nullable(),
     canceled_at: nullableString,
+    canceled: experienceCancellationSchema.nullable().meta({ description: 'When and by whom the activity was cancelled; null while it is on.' }),
     is_past: z.boolean(),
     distance_miles: z.number().nullable(),
     viewer: experienceViewerSchema.nullable(),

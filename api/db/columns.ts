@@ -162,6 +162,7 @@ export const databaseColumns = {
     is_hostless: 'bool default',
     is_premium: 'bool default',
     canceled_at: 'timestamptz null',
+    canceled_by: 'uuid null',
     created_at: 'timestamptz default',
     updated_at: 'timestamptz default',
   },

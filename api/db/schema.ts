@@ -283,6 +283,8 @@ export interface ExperiencesTable {
   is_hostless: Generated<boolean>
   is_premium: Generated<boolean>
   canceled_at: NullableTimestamp
+  /** Who cancelled it (its host, or an admin); null before migration 0005 (the host) or when not cancelled. */
+  canceled_by: string | null
   created_at: CreatedAt
   updated_at: UpdatedAt
 }

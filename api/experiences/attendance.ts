@@ -13,7 +13,7 @@ import { problems } from '../http/errors.ts'
 import { isUuid } from '../http/request.ts'
 import type { Notify } from '../notifications/service.ts'
 import { visibleMembers } from '../policy/members.ts'
-import { can, requirePermission } from '../policy/permissions.ts'
+import { can, isHostOf, requirePermission } from '../policy/permissions.ts'
 import {
   canceledProblem,
   getExperience,
@@ -264,6 +264,7 @@ export async function joinWaitlist(db: DB, caller: User, idOrSlug: string) {
   requirePermission(caller, 'join:waitlist')
   const experience = await getExperience(db, idOrSlug)
   checkOpen(experience)
+  if (isHostOf(caller, experience)) throw problems.conflict('already_hosting', 'You host this activity: there is no seat to wait for.')
   if (await holdsSeat(db, experience.id, caller.id)) throw problems.conflict('already_attending', 'You are already attending this activity.')
   if (!isFull(experience)) throw problems.conflict('experience_not_full', 'A seat is free: attend instead.')
   await db

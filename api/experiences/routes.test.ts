@@ -910,7 +910,7 @@ describe('notify list', () => {
 })
 
 describe('GET /api/v1/users/{id}/experiences', () => {
-  it('lists what a member attends or hosts, upcoming or past, never cancelled', async () => {
+  it('lists what a member attends or hosts, upcoming or past, a cancelled one marked (issue 12)', async () => {
     const { user, token } = await memberWithToken()
     const hosted = await insertExperience({ host_id: user.id, start_at: new Date(Date.now() + 2 * DAY) })
     const attending = await insertExperience({ start_at: new Date(Date.now() + DAY) })
@@ -922,11 +922,11 @@ describe('GET /api/v1/users/{id}/experiences', () => {
 
     const upcoming = await api.request('GET', `v1/users/${user.id}/experiences`, { token })
     expect(upcoming.status).toBe(200)
-    expect(upcoming.json.data.map((e: { id: string }) => e.id)).toEqual([attending.id, hosted.id])
-    expect(upcoming.json.metadata).toEqual({ page: 1, total_pages: 1, total_count: 2 })
-    expect(upcoming.json.data.some((e: { id: string }) => e.id === canceled.id)).toBe(false)
+    expect(upcoming.json.data.map((e: { id: string }) => e.id)).toEqual([attending.id, hosted.id, canceled.id])
+    expect(upcoming.json.metadata).toEqual({ page: 1, total_pages: 1, total_count: 3 })
+    expect(upcoming.json.data[2].canceled).toMatchObject({ at: expect.any(String), by: { role: 'host' } })
     const hosting = await api.request('GET', `v1/users/${user.id}/experiences?hosting=true`, { token })
-    expect(hosting.json.data.map((e: { id: string }) => e.id)).toEqual([hosted.id])
+    expect(hosting.json.data.map((e: { id: string }) => e.id)).toEqual([hosted.id, canceled.id])
     const pastList = await api.request('GET', `v1/users/${user.id}/experiences?type=past`, { token })
     expect(pastList.json.data.map((e: { id: string }) => e.id)).toEqual([past.id])
     expect(pastList.json.data[0].is_past).toBe(true)
@@ -934,7 +934,7 @@ describe('GET /api/v1/users/{id}/experiences', () => {
     expect((await api.request('GET', `v1/users/${user.id}/experiences`)).status).toBe(401)
     expect((await api.request('GET', `v1/users/${user.id}/experiences`, { token: memberToken })).status).toBe(403)
     const asAdmin = await api.request('GET', `v1/users/${user.id}/experiences`, { token: adminToken })
-    expect(asAdmin.json.metadata.total_count).toBe(2)
+    expect(asAdmin.json.metadata.total_count).toBe(3)
   })
 })
 
@@ -982,7 +982,7 @@ describe('cancelled activities (issue 10)', () => {
     }
   })
 
-  it('keeps cancelled activities out of every list', async () => {
+  it('keeps cancelled activities out of every list but the attendee’s own, marked (issue 12 §2)', async () => {
     const { experience, attendee } = await cancelledWithAttendee()
     for (const token of [undefined, memberToken, attendee.token, hostToken]) {
       const list = await api.request('GET', 'v1/experiences?per_page=50&start_date[not]=null', { token })
@@ -990,7 +990,7 @@ describe('cancelled activities (issue 10)', () => {
       expect(list.json.data.some((e: { id: string }) => e.id === experience.id)).toBe(false)
     }
     const own = await api.request('GET', `v1/users/${attendee.user.id}/experiences`, { token: attendee.token })
-    expect(own.json.data.some((e: { id: string }) => e.id === experience.id)).toBe(false)
+    expect(own.json.data.find((e: { id: string }) => e.id === experience.id)?.canceled).toMatchObject({ by: { role: 'host' } })
   })
 })
 

@@ -308,7 +308,7 @@ export function experienceRoutes(routes: ApiRoutes) {
       200: jsonContent('The activity, with the caller’s place on the list', oneOf(experienceSchema)),
       ...errors(auth.required, {
         404: 'No such activity (code not_found)',
-        409: 'experience_not_full, already_attending, experience_past, experience_canceled',
+        409: 'experience_not_full, already_attending, already_hosting (the caller hosts it), experience_past, experience_canceled',
       }),
     },
   })

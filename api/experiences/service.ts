@@ -12,6 +12,7 @@ import { pageMetadata } from '#contract/common.ts'
 import { hasStarted as startedAt, isFull, isLateCancel, isLimited } from '#contract/experience-rules.ts'
 import type {
   Experience as ExperienceJson,
+  ExperienceCancellation,
   ExperienceInput,
   ExperienceListQuery as ListQuery,
   UserExperiencesQuery,
@@ -219,6 +220,10 @@ export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], 
     const cover = row.cover_media_id ? coverById.get(row.cover_media_id) : undefined
     const signedIn = caller !== null
     const details = can(caller, 'read:experience:details')
+    const hostName = host ? (host.state === 'deleted' ? null : displayName(host)) : null
+    const past = hasStarted(row, now)
+    const waitlistPosition = viewerState?.waitlist_position ?? null
+    const hosting = isHostOf(caller, row)
     return {
       id: row.id,
       slug: row.slug,
@@ -253,26 +258,42 @@ export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], 
       host: host
         ? {
             id: host.id,
-            display_name: host.state === 'deleted' ? null : displayName(host),
+            display_name: hostName,
             avatar: host.avatar_key && !host.banned && !host.is_suspended ? { url: mediaUrl(host.avatar_key) } : null,
           }
         : null,
       canceled_at: row.canceled_at?.toISOString() ?? null,
-      is_past: hasStarted(row, now),
+      canceled: row.canceled_at ? cancellation(row.canceled_at, row, hostName) : null,
+      is_past: past,
       distance_miles:
         row.distance_m === undefined || row.distance_m === null ? null : Math.round((row.distance_m / METERS_PER_MILE) * 10) / 10,
       viewer: signedIn
         ? {
             is_attending: viewerState?.is_attending ?? false,
-            is_host: isHostOf(caller, row),
+            is_host: hosting,
             can_manage: can(caller, 'update:experience', row),
-            waitlist_position: viewerState?.waitlist_position ?? null,
+            waitlist_position: waitlistPosition,
+            // The host never waits for a seat at their own activity, nor does anyone already in.
+            can_join_waitlist:
+              !row.canceled_at && !past && isFull(row) && !hosting && !viewerState?.is_attending && waitlistPosition === null,
             // Spec §4: the web shows the no-show warning and the confirmation from this alone.
             cancel_is_late: !hasStarted(row, now) && isLateCancel(row.start_at, now),
           }
         : null,
     }
   })
+}
+
+/**
+ * Who cancelled: `canceled_by` is the host or an admin (the team, never named to members).
+ * Activities cancelled before migration 0005 have none: only their host could cancel then.
+ */
+function cancellation(at: Date, row: Pick<Experience, 'canceled_by' | 'host_id'>, hostName: string | null): ExperienceCancellation {
+  const byTeam = row.canceled_by !== null && row.canceled_by !== row.host_id
+  return {
+    at: at.toISOString(),
+    by: byTeam ? { role: 'team', display_name: null } : { role: 'host', display_name: hostName },
+  }
 }
 
 export async function serializeExperience(db: DB | Trx, row: ExperienceRow, caller: User | null) {
@@ -404,7 +425,11 @@ export async function listExperiences(db: DB, query: ListQuery, caller: User | n
   }
 }
 
-/** A member's activities: attending ∪ hosting (or hosting only), never cancelled ones. */
+/**
+ * A member's activities (issue 12 §5): those they host, hold a seat at or wait on the notify list
+ * of (or those they host only). A cancelled one stays, marked (`canceled`), for its host and
+ * whoever held a seat, the members who may still read it; its notify list is over.
+ */
 export async function listUserExperiences(
   db: DB,
   caller: User,
@@ -418,12 +443,15 @@ export async function listUserExperiences(
   const membership =
     query.hosting === 'true'
       ? sql`experiences.host_id = ${userId}`
-      : sql`(experiences.host_id = ${userId} OR EXISTS (SELECT 1 FROM experience_attendees a WHERE a.experience_id = experiences.id AND a.user_id = ${userId}))`
+      : sql`(experiences.host_id = ${userId}
+          OR EXISTS (SELECT 1 FROM experience_attendees a WHERE a.experience_id = experiences.id AND a.user_id = ${userId})
+          OR (experiences.canceled_at IS NULL
+            AND EXISTS (SELECT 1 FROM waitlist_entries w WHERE w.experience_id = experiences.id AND w.user_id = ${userId})))`
   const when =
     query.type === 'past'
       ? sql`experiences.start_at < ${now}`
       : sql`(experiences.start_at IS NULL OR experiences.start_at >= ${now})`
-  const where = sql<boolean>`experiences.canceled_at IS NULL AND ${membership} AND ${when}`
+  const where = sql<boolean>`${membership} AND ${when}`
   const [rows, count] = await Promise.all([
     db
       .selectFrom('experiences')
@@ -676,7 +704,11 @@ export async function cancelExperience({ db, notify }: NotifyingDeps, caller: Us
   await db.transaction().execute(async (trx) => {
     const current = await lockExperience(trx, found.id)
     if (current.canceled_at) return
-    await trx.updateTable('experiences').set({ canceled_at: new Date(), updated_at: new Date() }).where('id', '=', current.id).execute()
+    await trx
+      .updateTable('experiences')
+      .set({ canceled_at: new Date(), canceled_by: caller.id, updated_at: new Date() })
+      .where('id', '=', current.id)
+      .execute()
     const attendees = await trx
       .selectFrom('experience_attendees')
       .select('user_id')
