@@ -154,7 +154,7 @@ describe('the host of a full activity and its notify list (issue 12 §5)', () =>
     const attendee = await member()
     await seat(experience.id, [attendee.user.id])
     const stranger = await member()
-    const viewerOf = async (token: string) => (await api.request('GET', `v1/experiences/${experience.id}`, { token })).json.data[0].viewer
+    const viewerOf = async (token: string) => ((await api.request('GET', `v1/experiences/${experience.id}`, { token })).json.data as Listed[])[0]?.viewer
     expect(await viewerOf(hostToken)).toMatchObject({ is_host: true, can_join_waitlist: false })
     expect(await viewerOf(attendee.token)).toMatchObject({ is_attending: true, can_join_waitlist: false })
     expect(await viewerOf(stranger.token)).toMatchObject({ can_join_waitlist: true })

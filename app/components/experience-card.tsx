@@ -2,7 +2,8 @@ import { Link } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { formatStart, type Experience } from '#app/utils/experience.ts'
 
-export function ExperienceCard({ experience, headingLevel = 2 }: { experience: Experience; headingLevel?: 2 | 3 }) {
+/** `status`: the page's own status line (My activities says where the member stands). */
+export function ExperienceCard({ experience, headingLevel = 2, status }: { experience: Experience; headingLevel?: 2 | 3; status?: string }) {
   const { t, i18n } = useTranslation('activities')
   const when = formatStart(experience.start_date, experience.timezone, i18n.language) ?? t('comingSoon')
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
@@ -26,15 +27,17 @@ export function ExperienceCard({ experience, headingLevel = 2 }: { experience: E
           {experience.distance_miles != null ? ` · ${t('milesAway', { count: Math.round(experience.distance_miles * 10) / 10 })}` : null}
         </p>
         <p className="experience-card__status">
-          {experience.canceled_at
-            ? t('status.canceled')
-            : experience.viewer?.is_attending
-              ? t('status.attending')
-              : experience.is_full
-                ? t('status.full')
-                : spotsLeft !== null
-                  ? t('status.spotsLeft', { count: spotsLeft })
-                  : t('status.open')}
+          {status ??
+            (experience.canceled_at
+              ? t('status.canceled')
+              : experience.viewer?.is_attending
+                ? t('status.attending')
+                : experience.is_full
+                  ? // The API says when the notify list is offered (never to the activity's host).
+                    t(experience.viewer && !experience.viewer.can_join_waitlist ? 'status.fullNoOffer' : 'status.full')
+                  : spotsLeft !== null
+                    ? t('status.spotsLeft', { count: spotsLeft })
+                    : t('status.open'))}
           {experience.is_premium ? ` · ${t('premium')}` : null}
         </p>
       </div>

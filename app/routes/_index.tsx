@@ -5,12 +5,11 @@ import { ExperienceCard } from '#app/components/experience-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { GuessedPlace } from '#app/components/guessed-place.tsx'
 import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
-import { placeFromAddress } from '#app/utils/explore.server.ts'
+import { exploreChoice, placeFromAddress } from '#app/utils/explore.server.ts'
 import { ignoreUnlessUnavailable, unavailableOnServerError } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { useDisplayName } from '#app/utils/use-display-name.ts'
-import { useOptionalUser } from '#app/utils/user-hooks.ts'
+import type { User } from '#contract/users.ts'
 
 export const handle = { i18n: ['common', 'home', 'activities'] }
 
@@ -27,12 +26,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       ? await api.users.profile(ref).then((profile) => profile.display_name, ignoreUnlessUnavailable)
       : null
   const now = new Date().toISOString()
-  const saved = user?.lat != null && user.long != null ? { latitude: user.lat, longitude: user.long } : null
-  const guess = saved ? null : await placeFromAddress(request, context)
-  const origin = saved ?? (guess ? { latitude: guess.latitude, longitude: guess.longitude } : null)
+  const near = await homePlace(request, context, user)
   const [mine, nearby] = await Promise.all([
     user ? api.users.experiences(user.id, { type: 'upcoming', page: 1 }) : Promise.resolve(null),
-    api.experiences.list({ page: 1, perPage: 6, from: now, datedOnly: true, ...(origin ? { near: { ...origin, miles: 25 } } : {}) }),
+    // Nowhere known: no list of other people's cities, an invitation to choose one instead.
+    near ? api.experiences.list({ page: 1, perPage: 6, from: now, datedOnly: true, near: { ...near.origin, miles: 25 } }) : Promise.resolve(null),
   ]).catch(unavailableOnServerError)
   const headers = new Headers()
   if (referrer && ref) headers.append('Set-Cookie', await referralCookie.serialize(ref))
@@ -43,18 +41,42 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       signedIn: Boolean(user),
       referrer,
       upcoming: mine?.data.slice(0, 3) ?? [],
-      nearby: nearby.data,
-      hasLocation: Boolean(origin),
-      guessedPlace: guess?.label ?? null,
+      nearby: nearby?.data ?? [],
+      place: near ? { label: near.label, source: near.source } : null,
+      firstName: user ? (user.first_name ?? user.display_name) : null,
     },
     { headers },
   )
 }
 
+type PlaceSource = 'saved' | 'explore' | 'guessed'
+
+/**
+ * Where "near the member" is (issue 12 §5): the city saved on their account, else the city they
+ * last chose on Explore, else the one their internet address suggests (labelled as a guess);
+ * null when none is known.
+ */
+async function homePlace(request: Request, context: LoaderFunctionArgs['context'], user: User | null) {
+  const found = (source: PlaceSource, label: string, { latitude, longitude }: { latitude: number; longitude: number }) => ({
+    source,
+    label,
+    origin: { latitude, longitude },
+  })
+  if (user?.lat != null && user.long != null) {
+    const origin = { latitude: user.lat, longitude: user.long }
+    const label = user.city ?? (await getApi(request, context).places.nearest(origin).catch(ignoreUnlessUnavailable))?.label
+    if (label) return found('saved', label, origin)
+  }
+  const chosen = await exploreChoice(request, context)
+  if (chosen) return found('explore', chosen.label, chosen)
+  const guess = await placeFromAddress(request, context)
+  return guess ? found('guessed', guess.label, guess) : null
+}
+
 export default function Home() {
-  const { signedIn, referrer, upcoming, nearby, hasLocation, guessedPlace } = useLoaderData<typeof loader>()
+  const { signedIn, referrer, upcoming, nearby, place, firstName } = useLoaderData<typeof loader>()
   const { t } = useTranslation('home')
-  const name = useDisplayName(useOptionalUser())
+  const name = firstName ?? t('common:member.generic')
   return (
     <>
       {referrer ? (
@@ -107,9 +129,13 @@ export default function Home() {
         </section>
       ) : null}
       <section aria-labelledby="nearby-title">
-        <h2 id="nearby-title">{hasLocation ? t('nearby.titleNear') : t('nearby.title')}</h2>
-        {guessedPlace ? <GuessedPlace label={guessedPlace} /> : null}
-        {nearby.length === 0 ? (
+        <h2 id="nearby-title">{place ? t('nearby.titleNear', { place: place.label }) : t('nearby.title')}</h2>
+        {place?.source === 'guessed' ? <GuessedPlace label={place.label} /> : null}
+        {place?.source === 'saved' ? <p className="hint">{t('nearby.fromAccount')}</p> : null}
+        {place?.source === 'explore' ? <p className="hint">{t('nearby.fromExplore')}</p> : null}
+        {!place ? (
+          <p>{t('nearby.choosePlace')}</p>
+        ) : nearby.length === 0 ? (
           <p>{t('nearby.empty')}</p>
         ) : (
           <ul className="experience-list">
@@ -121,7 +147,7 @@ export default function Home() {
           </ul>
         )}
         <p>
-          <Link to="/activities">{t('nearby.more')}</Link>
+          <Link to="/activities">{place ? t('nearby.more') : t('nearby.chooseCity')}</Link>
         </p>
       </section>
       {signedIn ? null : (

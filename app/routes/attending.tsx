@@ -4,9 +4,11 @@ import { useTranslation } from 'react-i18next'
 import { ExperienceCard } from '#app/components/experience-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
+import type { Experience } from '#app/utils/experience.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { queryInteger } from '#contract/input-validation.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { useCancellation } from '#app/utils/use-cancellation.ts'
 
 export const handle = { i18n: ['common', 'activities'] }
 
@@ -39,23 +41,18 @@ export default function Attending() {
     <>
       <h1>{t('attending.title')}</h1>
       <nav aria-label={t('attending.views')}>
-        <ul className="button-row" role="list">
-          <li>
-            <Link to={link({ type: 'upcoming' })} aria-current={type === 'upcoming' ? 'page' : undefined} className={type === 'upcoming' ? 'button' : 'button button--secondary'}>
-              {t('attending.upcoming')}
-            </Link>
-          </li>
-          <li>
-            <Link to={link({ type: 'past' })} aria-current={type === 'past' ? 'page' : undefined} className={type === 'past' ? 'button' : 'button button--secondary'}>
-              {t('attending.past')}
-            </Link>
-          </li>
-          <li>
-            <Link to={link({ hosting: !hosting })} className="button button--link">
-              {hosting ? t('attending.showAll') : t('attending.onlyHosting')}
-            </Link>
-          </li>
-        </ul>
+        {/* Links side by side, not list items: a flex list item keeps its bullet (issue 12 §5). */}
+        <div className="button-row">
+          <Link to={link({ type: 'upcoming' })} aria-current={type === 'upcoming' ? 'page' : undefined} className={type === 'upcoming' ? 'button' : 'button button--secondary'}>
+            {t('attending.upcoming')}
+          </Link>
+          <Link to={link({ type: 'past' })} aria-current={type === 'past' ? 'page' : undefined} className={type === 'past' ? 'button' : 'button button--secondary'}>
+            {t('attending.past')}
+          </Link>
+          <Link to={link({ hosting: !hosting })} className="button button--link">
+            {hosting ? t('attending.showAll') : t('attending.onlyHosting')}
+          </Link>
+        </div>
       </nav>
       {experiences.data.length === 0 ? (
         <div className="card">
@@ -66,7 +63,7 @@ export default function Attending() {
         <ul className="experience-list">
           {experiences.data.map((experience) => (
             <li key={experience.id}>
-              <ExperienceCard experience={experience} />
+              <AttendingCard experience={experience} />
             </li>
           ))}
         </ul>
@@ -80,6 +77,26 @@ export default function Attending() {
       ) : null}
     </>
   )
+}
+
+/**
+ * An activity with where the member stands, as the API says it: cancelled (by whom, when), hosting,
+ * going, or their place on the notify list.
+ */
+function AttendingCard({ experience }: { experience: Experience }) {
+  const { t } = useTranslation('activities')
+  const canceled = useCancellation(experience)
+  const viewer = experience.viewer
+  const status =
+    canceled ??
+    (viewer?.is_host
+      ? t('attending.hosting')
+      : viewer?.is_attending
+        ? t('attending.going')
+        : viewer?.waitlist_position
+          ? t('attending.onWaitlist', { position: viewer.waitlist_position })
+          : undefined)
+  return <ExperienceCard experience={experience} status={status} />
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)

@@ -14,6 +14,22 @@ export function formatStart(iso: string | null, timeZone: string, language: stri
   return `${day.format(date)} • ${time.format(date)}`
 }
 
+/**
+ * A moment in a sentence ("Tuesday, June 3 at 10:00 AM EDT"): in the activity's time zone, in
+ * the member's language (when it was cancelled, for example).
+ */
+export function formatMoment(iso: string, timeZone: string, language: string) {
+  return new Intl.DateTimeFormat(language, {
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone,
+    timeZoneName: 'short',
+  }).format(new Date(iso))
+}
+
 /** Building an Intl formatter costs far more than using one: keep them per language and zone. */
 const startFormatCache = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>()
 function startFormats(language: string, timeZone: string) {

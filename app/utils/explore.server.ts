@@ -78,6 +78,17 @@ export async function loadExplore(request: Request, context: AppLoadContext) {
 }
 
 /**
+ * The city the visitor last chose on Explore (the remembered filter), or null: none chosen, a
+ * guess (never remembered), or a place that no longer exists.
+ */
+export async function exploreChoice(request: Request, context: AppLoadContext): Promise<Place | null> {
+  const saved = savedSchema.safeParse(await exploreCookie.parse(request.headers.get('Cookie')))
+  const placeId = saved.success ? saved.data.place : undefined
+  if (!placeId) return null
+  return getApi(request, context).places.get(placeId).catch(ignoreUnlessUnavailable)
+}
+
+/**
  * The US city nearest to where the request comes from (offline IP data, city level), or null:
  * unknown, private or non-US addresses, or any failure (a guess is never worth an error page),
  * except the API being unavailable, which the page's next call would wait for all over again.

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { User } from '#api/db/schema.ts'
 import type { WebServices } from '#app/utils/load-context.ts'
-import { createApiHarness, createUser, TEST_PUBLIC_URL, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, createExperience, createUser, TEST_PUBLIC_URL, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { createDocumentHandler } from '#tests/web-document.ts'
 import { sessionCookie, testContext, testWebServices } from '#tests/web-harness.ts'
-import { loader } from './$id.tsx'
+import * as activityPage from './$id.tsx'
 
 /**
  * Issue 10: a cancelled activity's page, through the real API and session store. Its host, its
@@ -29,7 +30,7 @@ const cookieFor = async (user: User | null) => (user ? sessionCookie(api, servic
 
 async function openPage(id: string, user: User | null) {
   const request = new Request(`${TEST_PUBLIC_URL}/activities/${id}`, { headers: { cookie: await cookieFor(user) } })
-  return loader({ request, context: newContext(), params: { id } })
+  return activityPage.loader({ request, context: newContext(), params: { id } })
 }
 
 describe('a cancelled activity’s page (issue 10)', () => {
@@ -66,5 +67,51 @@ describe('a cancelled activity’s page (issue 10)', () => {
         await expect(openPage(key, viewer)).rejects.toMatchObject({ init: { status: 404 } })
       }
     }
+  })
+})
+
+describe('a cancelled activity’s page says who cancelled it and when (issue 12 §2)', () => {
+  const handle = createDocumentHandler([{ id: 'routes/activities+/$id', path: 'activities/:id', module: activityPage as never }])
+
+  async function drawPage(id: string, user: User, language = 'en') {
+    const headers = { cookie: await cookieFor(user), 'accept-language': language }
+    const response = await handle(new Request(`${TEST_PUBLIC_URL}/activities/${id}`, { headers }), newContext())
+    expect(response.status).toBe(200)
+    return (await response.text()).replace(/<!-- -->/g, '').replaceAll('&#x27;', "'")
+  }
+
+  /** An activity in Los Angeles with no one signed up, cancelled through the API by `by`. */
+  async function cancelledBy(host: User, by: User) {
+    const experience = await createExperience(database.db, host.id, { title: 'Sunset picnic', timezone: 'America/Los_Angeles' })
+    const before = new Date()
+    expect((await api.request('DELETE', `v1/experiences/${experience.id}`, { token: await api.signToken(by.id) })).status).toBe(204)
+    return { experience, before }
+  }
+
+  const day = (at: Date, language: string) =>
+    new Intl.DateTimeFormat(language, { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'America/Los_Angeles' }).format(at)
+
+  it('by the host: named, with the day and time in the activity’s time zone; never "Be the first!"', async () => {
+    const host = await createUser(database.db, { first_name: 'Walter', last_name: 'Brooks' })
+    const { experience, before } = await cancelledBy(host, host)
+    const admin = await createUser(database.db, { is_admin: true })
+    const html = await drawPage(experience.id, admin)
+    expect(html).toMatch(new RegExp(`Walter B\\., the host, cancelled this activity on ${day(before, 'en')} at \\d{1,2}:\\d{2} [AP]M P[DS]T\\.`))
+    expect(html).not.toContain('Be the first')
+    expect(html).toContain('Nobody had signed up.')
+    // In the member's language.
+    const french = await createUser(database.db, { is_admin: true, locale: 'fr' })
+    expect(await drawPage(experience.id, french, 'fr')).toContain(`Walter B., l'organisateur, a annulé cette activité le ${day(before, 'fr')} à `)
+    // The host reads that they did it.
+    expect(await drawPage(experience.id, host)).toContain(`You cancelled this activity on ${day(before, 'en')} at `)
+  })
+
+  it('by an admin: the Circle 55 team, never the admin’s name', async () => {
+    const host = await createUser(database.db, { first_name: 'Walter', last_name: 'Brooks' })
+    const admin = await createUser(database.db, { is_admin: true, first_name: 'Quentin', last_name: 'Admin' })
+    const { experience, before } = await cancelledBy(host, admin)
+    const html = await drawPage(experience.id, host)
+    expect(html).toContain(`The Circle 55 team cancelled this activity on ${day(before, 'en')} at `)
+    expect(html).not.toContain('Quentin')
   })
 })

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { action as editAction } from '#app/routes/activities+/$id_.edit.tsx'
-import { action } from '#app/routes/activities+/$id.tsx'
-import { createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
+import * as activityPage from '#app/routes/activities+/$id.tsx'
+import * as explorePage from '#app/routes/activities+/_index.tsx'
+import { createExperience, createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { createDocumentHandler } from '#tests/web-document.ts'
 import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
 
 /**
@@ -16,6 +18,8 @@ beforeAll(async () => {
   database = await createTestDatabase()
   web = await createWebHarness(database)
 })
+
+const { action } = activityPage
 
 afterAll(async () => {
   await web?.close()
@@ -164,5 +168,36 @@ describe('cancelling a seat, without JavaScript', () => {
     const answer = await action({ request, context: web.newContext(), params: { id } })
     expect((answer as Response).headers.get('Location')).toBe(`/activities/${id}`)
     expect((await stateOf(id)).attendees).toEqual([])
+  })
+})
+
+describe('the host’s own full activity (issue 12 §5)', () => {
+  const handle = createDocumentHandler([{ id: 'routes/activities+/$id', path: 'activities/:id', module: activityPage as never }])
+
+  it('never offers its host the notify list; a member without a seat is offered it', async () => {
+    const host = await createUser(database.db)
+    const seated = await createUser(database.db)
+    const stranger = await createUser(database.db)
+    const experience = await createExperience(database.db, host.id, { max_attendees: 1 })
+    const attend = await web.api.request('POST', `v1/experiences/${experience.id}/attendees`, { token: await web.api.signToken(seated.id), body: { user_id: seated.id } })
+    expect(attend.status).toBeLessThan(300)
+    const draw = async (userId: string) => {
+      const request = new Request(`${TEST_PUBLIC_URL}/activities/${experience.id}`, { headers: { cookie: await web.signedInCookie(userId) } })
+      return (await handle(request, web.newContext())).text()
+    }
+    const asHost = await draw(host.id)
+    expect(asHost).toContain('You are hosting this activity.')
+    expect(asHost).not.toContain('Join the notify list')
+    expect(asHost).not.toContain('name="intent" value="join-waitlist"')
+    expect(await draw(stranger.id)).toContain('name="intent" value="join-waitlist"')
+    // Its card on Find activities says "Full", not "Full – join the notify list", to its host.
+    const explore = createDocumentHandler([{ id: 'routes/activities+/_index', path: 'activities', module: explorePage as never }])
+    const statusOn = async (userId: string) => {
+      const request = new Request(`${TEST_PUBLIC_URL}/activities?place=us-or-portland&distance=25`, { headers: { cookie: await web.signedInCookie(userId) } })
+      const html = (await (await explore(request, web.newContext())).text()).replace(/<!-- -->/g, '')
+      return new RegExp(`${experience.id}">[^<]*</a></h2>[\\s\\S]*?<p class="experience-card__status">([^<]*)`).exec(html)?.[1]
+    }
+    expect(await statusOn(host.id)).toBe('Full')
+    expect(await statusOn(stranger.id)).toBe('Full – join the notify list')
   })
 })

@@ -9,6 +9,7 @@ import { formatCurrency, formatStart, type Experience } from '#app/utils/experie
 import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { useCancellation } from '#app/utils/use-cancellation.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { runIntent } from './$id.server.ts'
 import { AddedResult, ConfirmCancelActivity, HostTools } from './__host-tools.tsx'
@@ -71,15 +72,16 @@ export default function ActivityDetail() {
   const actionData = useActionData<typeof action>()
   const { t, i18n } = useTranslation('activities')
   const when = formatStart(experience.start_date, experience.timezone, i18n.language) ?? t('comingSoon')
+  const canceled = useCancellation(experience)
   if (confirmCancel) return <ConfirmCancel experience={experience} />
   if (confirmCancelActivity) return <ConfirmCancelActivity experience={experience} />
   return (
     <article>
       {experience.cover_photo ? <img src={experience.cover_photo.url} alt="" width={1200} height={600} className="detail-cover" /> : null}
       <h1>{experience.title}</h1>
-      {experience.canceled_at ? (
+      {canceled ? (
         <div className="notice notice--error">
-          <p>{t('detail.canceled')}</p>
+          <p>{canceled}</p>
         </div>
       ) : null}
       {actionData && 'added' in actionData && actionData.added ? <AddedResult result={actionData.added} /> : null}
@@ -123,7 +125,7 @@ export default function ActivityDetail() {
           <AttendeeCount experience={experience} />
           {attendees ? (
             attendees.data.length === 0 ? (
-              <p>{t('detail.noAttendees')}</p>
+              <p>{t(experience.canceled ? 'cancellation.noAttendees' : 'detail.noAttendees')}</p>
             ) : (
               <AttendeeList attendees={attendees.data} total={attendees.metadata.total_count ?? attendees.data.length} />
             )

@@ -127,12 +127,15 @@ export function Rsvp({
         </p>
         <RsvpButton intent="leave-waitlist" secondary label={t('detail.leaveWaitlist')} />
       </>
-    ) : (
+    ) : viewer?.can_join_waitlist ? (
+      // The API says whether the notify list is offered (never to the host of the activity).
       <>
         {error}
         <p>{t('detail.fullOffer')}</p>
         <RsvpButton intent="join-waitlist" label={t('detail.joinWaitlist')} />
       </>
+    ) : (
+      <p>{t('status.fullNoOffer')}</p>
     )
   }
   return (
