@@ -119,7 +119,7 @@ export function ActivityForm({
           errors={fields.startTime.errors}
         />
         <TextField id="maxAttendees" name="maxAttendees" type="number" min={1} inputMode="numeric" label={t('form.capacity')} hint={t('form.capacityHint')} defaultValue={str(fields.maxAttendees.initialValue)} errors={fields.maxAttendees.errors} />
-        <TextField id="ticketUrl" name="ticketUrl" type="url" inputMode="url" label={t('form.ticketUrl')} defaultValue={str(fields.ticketUrl.initialValue)} errors={fields.ticketUrl.errors} />
+        <TextField id="ticketUrl" name="ticketUrl" type="url" inputMode="url" label={t('form.ticketUrl')} hint={t('form.ticketUrlHint')} defaultValue={str(fields.ticketUrl.initialValue)} errors={fields.ticketUrl.errors} />
         <TextField id="noShowFee" name="noShowFee" inputMode="decimal" label={t('form.noShowFee')} hint={t('form.noShowFeeHint')} defaultValue={str(fields.noShowFee.initialValue)} errors={fields.noShowFee.errors} />
         <TextField
           id="cover"
@@ -140,9 +140,18 @@ export function ActivityForm({
               <label htmlFor="isHostless">{t('form.isHostless')}</label>
             </div>
             <div className="choice">
-              <input id="isPremium" type="checkbox" name="isPremium" defaultChecked={lastResult ? fields.isPremium.initialValue === 'on' : defaults.isPremium} />
+              <input
+                id="isPremium"
+                type="checkbox"
+                name="isPremium"
+                defaultChecked={lastResult ? fields.isPremium.initialValue === 'on' : defaults.isPremium}
+                aria-describedby="isPremium-hint"
+              />
               <label htmlFor="isPremium">{t('form.isPremium')}</label>
             </div>
+            <p className="hint" id="isPremium-hint">
+              {t('form.isPremiumHint')}
+            </p>
           </fieldset>
         ) : null}
         <div className="button-row">

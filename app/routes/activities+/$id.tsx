@@ -101,6 +101,12 @@ export default function ActivityDetail() {
             </dd>
             <dt>{t('detail.host')}</dt>
             <dd>{experience.is_hostless ? t('detail.hostless') : (experience.host?.display_name ?? t('common:member.generic'))}</dd>
+            {experience.is_premium ? (
+              <>
+                <dt>{t('detail.premium')}</dt>
+                <dd>{t('detail.premiumMeaning')}</dd>
+              </>
+            ) : null}
             {experience.no_show_fee ? (
               <>
                 <dt>{t('detail.noShowFee')}</dt>
@@ -230,16 +236,30 @@ function Where({ experience, signedIn }: { experience: Experience; signedIn: boo
   const city = [experience.location?.city, experience.location?.region].filter(Boolean).join(', ')
   const address = experience.location?.formattedAddress
   if (!signedIn || !address) return <>{city}{!signedIn ? ` · ${t('detail.addressForMembers')}` : null}</>
-  const directions = `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(address)}`
+  // Issue 12 §6: an address typed without its city ("120 Main St") gets the activity's city, on
+  // the page and in the directions, so a maps search never lands in another town's Main St.
+  const full = withCity(address, experience.location?.city ?? null, city)
+  const directions = `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(full)}`
   return (
     <>
-      {address}
+      {full}
       <br />
       <a href={directions} rel="noopener noreferrer" target="_blank">
         {t('detail.directions')}
       </a>
     </>
   )
+}
+
+/**
+ * The address as typed, followed by "City, Region" unless one of its comma-separated parts
+ * already starts with the city ("…, Portland, OR 97205"; "120 Portland Ave" still gets it).
+ */
+function withCity(address: string, cityName: string | null, cityLine: string) {
+  if (!cityName || !cityLine) return address
+  const plain = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase('en-US').trim()
+  const named = address.split(',').slice(1).some((part) => plain(part).startsWith(plain(cityName)))
+  return named ? address : `${address.replace(/[\s,]+$/, '')}, ${cityLine}`
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => pageTitle(matches, loaded?.title, loaded?.description)

@@ -21,9 +21,10 @@ export function HostTools({ experience, waitlist }: { experience: Experience; wa
           <Link to={`/duplicate-activity?from=${experience.id}`}>{t('host.duplicate')}</Link>
         </li>
         <li>
-          <a href={`/activities/${experience.id}/attendees.csv`} download>
+          <a href={`/activities/${experience.id}/attendees.csv`} download aria-describedby="csv-hint">
             {t('host.csv')}
           </a>
+          <p id="csv-hint">{t('host.csvHint')}</p>
         </li>
         <li>
           <Link to={`/activities/${experience.id}?confirm=cancel-activity`}>{t('host.cancel')}</Link>

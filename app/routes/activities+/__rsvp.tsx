@@ -1,6 +1,7 @@
 import { Form, Link, useFetcher } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { lateCancelWindowHours } from '#contract/limits.ts'
 import { formatCurrency, type Experience } from '#app/utils/experience.ts'
 import type { Waitlist } from '#app/utils/api/experiences.server.ts'
 import type { action } from './$id.tsx'
@@ -72,9 +73,12 @@ export function Rsvp({
   if (experience.canceled_at || experience.is_past) return <p>{experience.is_past ? t('detail.past') : null}</p>
   if (!signedIn) {
     return (
-      <Link reloadDocument to={`/login?returnTo=${encodeURIComponent(`/activities/${experience.id}`)}`} className="button">
-        {t('detail.signInToAttend')}
-      </Link>
+      <>
+        <Link reloadDocument to={`/login?returnTo=${encodeURIComponent(`/activities/${experience.id}`)}`} className="button">
+          {t('detail.signInToAttend')}
+        </Link>
+        <FeeBeforeSeat experience={experience} />
+      </>
     )
   }
   const viewer = experience.viewer
@@ -133,6 +137,7 @@ export function Rsvp({
         {error}
         <p>{t('detail.fullOffer')}</p>
         <RsvpButton intent="join-waitlist" label={t('detail.joinWaitlist')} />
+        <FeeBeforeSeat experience={experience} />
       </>
     ) : (
       <p>{t('status.fullNoOffer')}</p>
@@ -142,7 +147,20 @@ export function Rsvp({
     <>
       {error}
       <RsvpButton intent="attend" label={t('detail.attend')} />
+      <FeeBeforeSeat experience={experience} />
     </>
+  )
+}
+
+/** Issue 12 §6: the no-show fee is said before a seat is saved (or given from the notify list). */
+function FeeBeforeSeat({ experience }: { experience: Experience }) {
+  const { t, i18n } = useTranslation('activities')
+  if (!experience.no_show_fee) return null
+  return (
+    <p>
+      {t('detail.feeBeforeSeat', { hours: lateCancelWindowHours, fee: formatCurrency(experience.no_show_fee, i18n.language) })}{' '}
+      <Link to="/company/attendance-policy">{t('detail.attendancePolicy')}</Link>
+    </p>
   )
 }
 

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { User } from '#api/db/schema.ts'
+import type { WebServices } from '#app/utils/load-context.ts'
+import { createApiHarness, createExperience, createUser, TEST_PUBLIC_URL, type ApiHarness } from '#tests/api-harness.ts'
+import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { createDocumentHandler } from '#tests/web-document.ts'
+import { sessionCookie, testContext, testWebServices } from '#tests/web-harness.ts'
+import * as activityPage from './$id.tsx'
+
+/**
+ * Issue 12 §6: what a member reads on an activity's page before saving a seat (the no-show fee,
+ * what "Premium" means) and where it is (an address typed without its city).
+ */
+let database: TestDatabase
+let api: ApiHarness
+let services: WebServices
+let host: User
+let member: User
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  api = await createApiHarness(database.db)
+  services = testWebServices(api, database.db)
+  host = await createUser(database.db)
+  member = await createUser(database.db)
+})
+
+afterAll(async () => {
+  await database?.drop()
+})
+
+const handle = createDocumentHandler([{ id: 'routes/activities+/$id', path: 'activities/:id', module: activityPage as never }])
+
+async function drawPage(id: string, user: User | null, language = 'en') {
+  const cookie = user ? await sessionCookie(api, services, user.id) : ''
+  const response = await handle(new Request(`${TEST_PUBLIC_URL}/activities/${id}`, { headers: { cookie, 'accept-language': language } }), testContext(services))
+  expect(response.status).toBe(200)
+  return (await response.text()).replace(/<!-- -->/g, '').replaceAll('&#x27;', "'").replaceAll('&amp;', '&')
+}
+
+/** The text of the RSVP part (the page's actions) with tags dropped. */
+function actionsText(html: string) {
+  const aside = html.slice(html.indexOf('id="actions-title"'), html.indexOf('</aside>'))
+  return aside.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')
+}
+
+describe('the no-show fee before a seat is saved', () => {
+  it('is said next to "Save my seat", with the activity’s amount and a link to the Attendance Policy', async () => {
+    const experience = await createExperience(database.db, host.id, { no_show_fee_cents: 1400 })
+    const html = await drawPage(experience.id, member)
+    const actions = actionsText(html)
+    expect(actions).toContain('Save my seat If you cancel within 12 hours of the start, a $14 no-show fee applies. Read the Attendance Policy')
+    expect(html).toMatch(/<a[^>]* href="\/company\/attendance-policy"[^>]*>Read the Attendance Policy<\/a>/)
+  })
+
+  it('in French and Dutch too, with cents when the fee has them', async () => {
+    const experience = await createExperience(database.db, host.id, { no_show_fee_cents: 1450 })
+    const french = await createUser(database.db, { locale: 'fr' })
+    const dutch = await createUser(database.db, { locale: 'nl' })
+    expect(actionsText(await drawPage(experience.id, french, 'fr'))).toMatch(/Si vous annulez moins de 12 heures avant le début, des frais de non-présentation de 14,50\s\$US s'appliquent\. Lire les Règles de participation/)
+    expect(actionsText(await drawPage(experience.id, dutch, 'nl'))).toMatch(/Als u binnen 12 uur voor het begin annuleert, gelden er no-showkosten van US\$\s14,50\. Lees de Regels voor deelname/)
+  })
+
+  it('is said next to "Join the notify list" (a seat can be given from it) and to a visitor before signing in', async () => {
+    const full = await createExperience(database.db, host.id, { no_show_fee_cents: 1400, max_attendees: 1, attendees_count: 1 })
+    await database.db.insertInto('experience_attendees').values({ experience_id: full.id, user_id: (await createUser(database.db)).id }).execute()
+    expect(actionsText(await drawPage(full.id, member))).toContain('Join the notify list If you cancel within 12 hours of the start, a $14 no-show fee applies.')
+    const open = await createExperience(database.db, host.id, { no_show_fee_cents: 1400 })
+    expect(actionsText(await drawPage(open.id, null))).toContain('Sign in to save your seat If you cancel within 12 hours of the start, a $14 no-show fee applies.')
+  })
+
+  it('is not mentioned when the activity has no fee', async () => {
+    const experience = await createExperience(database.db, host.id)
+    expect(await drawPage(experience.id, member)).not.toContain('no-show fee applies')
+  })
+})
+
+describe('"Premium" on the activity’s page', () => {
+  it('says what it means', async () => {
+    const experience = await createExperience(database.db, host.id, { is_premium: true })
+    const html = await drawPage(experience.id, member)
+    expect(html).toContain('<dt>Premium activity</dt><dd>The Circle 55 team has marked this activity as premium. Every member can join it: there is no paid membership.</dd>')
+  })
+})
+
+describe('an address typed without its city', () => {
+  const directions = (html: string) => decodeURIComponent(/href="https:\/\/www\.google\.com\/maps\/dir\/\?api=1&destination=([^"]+)"/.exec(html)?.[1] ?? '')
+
+  it('shows the activity’s city after it, and the directions link includes the city', async () => {
+    const experience = await createExperience(database.db, host.id, { formatted_address: 'Riverside Park Pavilion, 120 Main St', city: 'Portland', region: 'OR' })
+    const html = await drawPage(experience.id, member)
+    expect(html).toContain('<dd>Riverside Park Pavilion, 120 Main St, Portland, OR<br/>')
+    expect(directions(html)).toBe('Riverside Park Pavilion, 120 Main St, Portland, OR')
+  })
+
+  it('a street named after the city still gets the city', async () => {
+    const experience = await createExperience(database.db, host.id, { formatted_address: '120 Portland Ave', city: 'Portland', region: 'OR' })
+    expect(directions(await drawPage(experience.id, member))).toBe('120 Portland Ave, Portland, OR')
+  })
+
+  it('an address that already names its city is left as typed', async () => {
+    const experience = await createExperience(database.db, host.id, { formatted_address: 'Central Library, 801 SW 10th Ave, Portland, OR 97205', city: 'Portland', region: 'OR' })
+    const html = await drawPage(experience.id, member)
+    expect(html).toContain('<dd>Central Library, 801 SW 10th Ave, Portland, OR 97205<br/>')
+    expect(directions(html)).toBe('Central Library, 801 SW 10th Ave, Portland, OR 97205')
+  })
+})
