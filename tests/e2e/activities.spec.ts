@@ -223,7 +223,7 @@ test.describe('without JavaScript', () => {
     await page.getByRole('button', { name: 'Cancel my seat' }).click()
     await expect(page).toHaveURL(new RegExp(`/activities/${id}\\?confirm=cancel$`))
     await expect(page.getByRole('heading', { level: 1, name: 'Cancel your seat?' })).toBeVisible()
-    await expect(page.getByText("If you cancel now, the host's no-show fee of $5 may be charged.")).toBeVisible()
+    await expect(page.getByText("If you cancel now, the host's no-show fee of $5 applies.")).toBeVisible()
 
     // Keeping the seat changes nothing.
     await page.getByRole('link', { name: 'No, keep my seat' }).click()
