@@ -365,6 +365,11 @@ describe('DELETE /api/v1/users/{id}', () => {
 
   it('deletes and anonymises the own account; the token stops working', async () => {
     const { user, token } = await memberWithToken({ phone: '+15035550142' })
+    await database.db
+      .updateTable('users')
+      .set({ gender: 'woman', join_reasons: ['new_people'], city: 'Portland', region: 'OR', lat: 45.5, long: -122.7, locale: 'fr' })
+      .where('id', '=', user.id)
+      .execute()
     const response = await api.request('DELETE', `v1/users/${user.id}`, { token })
     expect(response.status).toBe(204)
     expect(response.json).toBeNull()
@@ -382,6 +387,13 @@ describe('DELETE /api/v1/users/{id}', () => {
       last_name: null,
       dob: null,
       auth_subject: null,
+      gender: null,
+      join_reasons: [],
+      city: null,
+      region: null,
+      lat: null,
+      long: null,
+      locale: null,
     })
     expect(stored.deleted_at).toBeInstanceOf(Date)
 

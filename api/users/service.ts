@@ -206,8 +206,13 @@ export async function deleteAccount(db: DB, caller: User, id: string, requestId:
         name: null,
         formatted_name: null,
         dob: null,
+        gender: null,
+        join_reasons: [],
         lat: null,
         long: null,
+        city: null,
+        region: null,
+        locale: null,
         avatar_media_id: null,
         updated_at: new Date(),
       })
