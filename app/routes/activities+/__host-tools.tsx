@@ -67,7 +67,7 @@ export function AddedResult({ result }: { result: AddedByEmail }) {
   const { t } = useTranslation('activities')
   return (
     <div className="notice notice--success" role="status">
-      {(['added', 'already_attending', 'not_found', 'full'] as const).map((key) =>
+      {(['invited', 'already_attending', 'not_found', 'full'] as const).map((key) =>
         result[key].length > 0 ? <p key={key}>{t(`host.result.${key}`, { emails: result[key].join(', ') })}</p> : null,
       )}
     </div>

@@ -76,8 +76,8 @@ describe('the resource clients against the real API', () => {
 
     const cancelled = await member.api.experiences.cancelAttendance(created.id, member.user.id)
     expect(cancelled).toMatchObject({ experience: { attendees_count: 0 }, lateCancellation: false })
-    const added = await host.api.experiences.addAttendeesByEmail(created.id, [String(member.user.email), 'nobody@example.com'])
-    expect(added).toEqual({ added: [member.user.email], already_attending: [], not_found: ['nobody@example.com'], full: [] })
+    const invited = await host.api.experiences.addAttendeesByEmail(created.id, [String(member.user.email), 'nobody@example.com'])
+    expect(invited).toEqual({ invited: [member.user.email], already_attending: [], not_found: ['nobody@example.com'], full: [] })
 
     const listed = await member.api.experiences.list({ page: 1, perPage: 50, from: new Date().toISOString(), datedOnly: true })
     expect(listed.data.map((experience) => experience.id)).toContain(created.id)
