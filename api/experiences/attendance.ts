@@ -61,14 +61,19 @@ export async function takeSeat(trx: Trx, experienceId: string, userId: string): 
     return 'full'
   }
   await trx.deleteFrom('waitlist_entries').where('experience_id', '=', experienceId).where('user_id', '=', userId).execute()
+  await answerInvitation(trx, experienceId, userId, 'accepted')
+  return 'added'
+}
+
+/** Answers the member's pending invitation to the activity, if they hold one (decision 019). */
+export async function answerInvitation(trx: Trx, experienceId: string, userId: string, answer: 'accepted' | 'declined') {
   await trx
     .updateTable('experience_invitations')
-    .set({ state: 'accepted', answered_at: new Date() })
+    .set({ state: answer, answered_at: new Date() })
     .where('experience_id', '=', experienceId)
     .where('user_id', '=', userId)
     .where('state', '=', 'pending')
     .execute()
-  return 'added'
 }
 
 /**

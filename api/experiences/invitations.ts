@@ -12,7 +12,7 @@ import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import { visibleMembers } from '../policy/members.ts'
 import { requirePermission } from '../policy/permissions.ts'
-import { checkOpen, fullProblem, takeSeat } from './attendance.ts'
+import { answerInvitation, checkOpen, fullProblem, takeSeat } from './attendance.ts'
 import { getExperience, serializeExperience, type NotifyingDeps, type Trx } from './service.ts'
 
 const noInvitation = () => problems.notFound('You have no invitation to this activity.')
@@ -93,13 +93,8 @@ export async function acceptInvitation(db: DB, caller: User, idOrSlug: string) {
     checkOpen(experience)
     // A full activity throws, which rolls the seat back and leaves the invitation open.
     if ((await takeSeat(trx, experience.id, caller.id)) === 'full') throw fullProblem()
-    await trx
-      .updateTable('experience_invitations')
-      .set({ state: 'accepted', answered_at: new Date() })
-      .where('experience_id', '=', experience.id)
-      .where('user_id', '=', caller.id)
-      .where('state', '=', 'pending')
-      .execute()
+    // Already seated (takeSeat answers it when it seats): the invitation is answered all the same.
+    await answerInvitation(trx, experience.id, caller.id, 'accepted')
   })
   return serializeExperience(db, await getExperience(db, experience.id), caller)
 }
@@ -116,12 +111,6 @@ export async function declineInvitation(db: DB, caller: User, idOrSlug: string) 
     if (invitation.state === 'accepted') {
       throw problems.conflict('invitation_accepted', 'You accepted this invitation: cancel your seat instead.')
     }
-    await trx
-      .updateTable('experience_invitations')
-      .set({ state: 'declined', answered_at: new Date() })
-      .where('experience_id', '=', experience.id)
-      .where('user_id', '=', caller.id)
-      .where('state', '=', 'pending')
-      .execute()
+    await answerInvitation(trx, experience.id, caller.id, 'declined')
   })
 }
