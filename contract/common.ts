@@ -35,6 +35,8 @@ export const errorCodes = [
   'experience_undated',
   'already_attending',
   'already_hosting',
+  'invitation_declined',
+  'invitation_accepted',
   // 413
   'payload_too_large',
   'too_large',

@@ -24,6 +24,23 @@ const avatar = z.object({ url: z.string() }).nullable()
 
 // Answers ---------------------------------------------------------------------------------------
 
+/**
+ * Who acted on an activity for members to read: its host (named by the display-name rule), or
+ * the Circle 55 team when an admin did it (an admin is never named to members, decision 021).
+ */
+export const experienceActorSchema = z.object({
+  role: z.enum(['host', 'team']),
+  display_name: nullableString.meta({ description: 'The host’s display name; null for the team or a deleted host.' }),
+})
+export type ExperienceActor = z.infer<typeof experienceActorSchema>
+
+/** An invitation the caller holds and has not answered yet (issue 12 §3, decision 019). */
+export const experienceInvitationSchema = z.object({
+  at: z.string().meta({ description: 'When the invitation was sent (ISO 8601, UTC).' }),
+  by: experienceActorSchema,
+})
+export type ExperienceInvitation = z.infer<typeof experienceInvitationSchema>
+
 /** What applies to the signed-in caller; null for anonymous callers. */
 export const experienceViewerSchema = z.object({
   is_attending: z.boolean(),
@@ -32,6 +49,10 @@ export const experienceViewerSchema = z.object({
   waitlist_position: z.number().int().min(1).nullable().meta({ description: 'The place on the notify list, from 1; null when not on it.' }),
   can_join_waitlist: z.boolean().meta({
     description: 'The notify list is offered: the activity is full, open and upcoming, and the caller neither hosts it, holds a seat nor is on the list.',
+  }),
+  invitation: experienceInvitationSchema.nullable().meta({
+    description:
+      'An invitation to this activity the caller may still accept or decline (`POST …/invitations/accept`, `…/decline`); null when there is none, it was answered, the caller hosts or attends it, or the activity has started or been cancelled.',
   }),
   cancel_is_late: z.boolean().meta({
     description:
@@ -43,10 +64,7 @@ export type ExperienceViewer = z.infer<typeof experienceViewerSchema>
 /** Who cancelled an activity: its host (named), or the Circle 55 team (an admin, never named). */
 export const experienceCancellationSchema = z.object({
   at: z.string().meta({ description: 'When it was cancelled (ISO 8601, UTC).' }),
-  by: z.object({
-    role: z.enum(['host', 'team']),
-    display_name: nullableString.meta({ description: 'The host’s display name; null for the team or a deleted host.' }),
-  }),
+  by: experienceActorSchema,
 })
 export type ExperienceCancellation = z.infer<typeof experienceCancellationSchema>
 
@@ -102,12 +120,17 @@ export const waitlistEntrySchema = z
   .meta({ id: 'WaitlistEntry' })
 export type WaitlistEntry = z.infer<typeof waitlistEntrySchema>
 
-/** The outcome of adding members by email, address by address. */
+/**
+ * The outcome of inviting members by email, address by address (decision 019): nobody is seated
+ * by it; each member found gets an invitation to accept.
+ */
 export const addByEmailsResultSchema = z.object({
-  added: z.array(z.string()),
+  invited: z.array(z.string()).meta({
+    description: 'Members who hold an invitation: sent now, or already sent (then not sent again).',
+  }),
   already_attending: z.array(z.string()),
-  not_found: z.array(z.string()),
-  full: z.array(z.string()),
+  not_found: z.array(z.string()).meta({ description: 'No member others may see has this address.' }),
+  full: z.array(z.string()).meta({ description: 'Not invited: the activity is full.' }),
 })
 export type AddByEmailsResult = z.infer<typeof addByEmailsResultSchema>
 

@@ -1,6 +1,6 @@
 import type { InsertType, SelectType } from 'kysely'
 import type { Database } from './schema.ts'
-import { cardBrands, codePurposes, coverageTypes, familyMembers, joinReasons, locales, pgEnums, placeKinds } from './schema.ts'
+import { cardBrands, codePurposes, coverageTypes, familyMembers, invitationStates, joinReasons, locales, pgEnums, placeKinds } from './schema.ts'
 
 /**
  * Every column of every table as the migrations create it: `'<type>[ null][ default]'`, where the
@@ -184,6 +184,14 @@ export const databaseColumns = {
     experience_id: 'uuid',
     user_id: 'uuid',
     created_at: 'timestamptz default',
+  },
+  experience_invitations: {
+    experience_id: 'uuid',
+    user_id: 'uuid',
+    invited_by: 'uuid null',
+    state: 'text default',
+    created_at: 'timestamptz default',
+    answered_at: 'timestamptz null',
   },
   message_channels: {
     id: 'uuid default',
@@ -387,6 +395,7 @@ export const checkedColumns = {
   payment_methods: { brand: cardBrands },
   medicare_registrations: { coverage_types: coverageTypes },
   places: { kind: placeKinds },
+  experience_invitations: { state: invitationStates },
 } as const satisfies { [T in keyof Database]?: { [C in keyof Database[T]]?: readonly Element<Database[T][C]>[] } }
 
 // Each list holds every value its column's type allows, not only some of them.

@@ -311,6 +311,22 @@ export interface WaitlistEntriesTable {
   created_at: CreatedAt
 }
 
+/** `experience_invitations.state`: an invitation waits for its member's answer, or has it. */
+export const invitationStates = ['pending', 'accepted', 'declined'] as const
+export type InvitationState = (typeof invitationStates)[number]
+
+/** An invitation to an activity, one per member (migration 0006, decision 019). */
+export interface ExperienceInvitationsTable {
+  experience_id: string
+  user_id: string
+  /** The host or admin who sent it; null if their row is gone. */
+  invited_by: string | null
+  state: ColumnType<InvitationState, InvitationState | undefined, InvitationState>
+  created_at: CreatedAt
+  /** When the member accepted or declined; null while pending. */
+  answered_at: NullableTimestamp
+}
+
 export interface MessageChannelsTable {
   id: Generated<string>
   kind: ChannelKind
@@ -546,6 +562,7 @@ export interface Database {
   experience_attendees: ExperienceAttendeesTable
   attendance_cancellations: AttendanceCancellationsTable
   waitlist_entries: WaitlistEntriesTable
+  experience_invitations: ExperienceInvitationsTable
   message_channels: MessageChannelsTable
   channel_memberships: ChannelMembershipsTable
   messages: MessagesTable

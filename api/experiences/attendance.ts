@@ -1,6 +1,7 @@
 /**
  * Attendance and the notify list: seats taken and given back under a row lock (never over
  * capacity), freed seats offered to the notify list, the host's attendee list and CSV.
+ * Invitations (seated only when the member accepts) are in invitations.ts.
  */
 import { sql } from 'kysely'
 import { pageMetadata } from '#contract/common.ts'
@@ -30,15 +31,16 @@ import {
 export const PROMOTION_WINDOW_MS = 24 * 3_600_000
 
 const pastProblem = () => problems.conflict('experience_past', 'This activity has already started.')
-const fullProblem = () =>
+export const fullProblem = () =>
   problems.conflict('experience_full', 'This activity is full. You can join the notify list to hear when a seat frees up.')
 
 /**
  * Seats `userId` inside `trx`, never over capacity: the attendee row first (a concurrent
  * duplicate waits on the primary key), then a guarded count increment. Answers 'attending'
- * when they already were; 'full' after undoing the row when no seat was left.
+ * when they already were; 'full' after undoing the row when no seat was left. A seat taken
+ * answers the member's pending invitation, if any: they are going (decision 019).
  */
-async function takeSeat(trx: Trx, experienceId: string, userId: string): Promise<'added' | 'attending' | 'full'> {
+export async function takeSeat(trx: Trx, experienceId: string, userId: string): Promise<'added' | 'attending' | 'full'> {
   // Row lock first, in the same order as seat cancellation and promotion (no deadlocks).
   await trx.selectFrom('experiences').select('id').where('id', '=', experienceId).forNoKeyUpdate().execute()
   const inserted = await trx
@@ -59,7 +61,19 @@ async function takeSeat(trx: Trx, experienceId: string, userId: string): Promise
     return 'full'
   }
   await trx.deleteFrom('waitlist_entries').where('experience_id', '=', experienceId).where('user_id', '=', userId).execute()
+  await answerInvitation(trx, experienceId, userId, 'accepted')
   return 'added'
+}
+
+/** Answers the member's pending invitation to the activity, if they hold one (decision 019). */
+export async function answerInvitation(trx: Trx, experienceId: string, userId: string, answer: 'accepted' | 'declined') {
+  await trx
+    .updateTable('experience_invitations')
+    .set({ state: answer, answered_at: new Date() })
+    .where('experience_id', '=', experienceId)
+    .where('user_id', '=', userId)
+    .where('state', '=', 'pending')
+    .execute()
 }
 
 /**
@@ -102,7 +116,8 @@ export async function offerFreedSeats(trx: Trx, notify: Notify, experience: Expe
   }
 }
 
-function checkOpen(experience: Experience) {
+/** Seats are taken only at an activity that is still on and has not started. */
+export function checkOpen(experience: Experience) {
   if (experience.canceled_at) throw canceledProblem()
   if (hasStarted(experience, Date.now())) throw pastProblem()
 }
@@ -162,30 +177,6 @@ export async function cancelAttendance({ db, notify }: NotifyingDeps, caller: Us
   return { data: [await serializeExperience(db, fresh, caller)], metadata: { late_cancellation: late } }
 }
 
-export async function addAttendeesByEmail(db: DB, caller: User, idOrSlug: string, emails: string[]) {
-  const experience = await getExperience(db, idOrSlug)
-  requirePermission(caller, 'add:attendees', experience)
-  checkOpen(experience)
-  const result = { added: [] as string[], already_attending: [] as string[], not_found: [] as string[], full: [] as string[] }
-  const unique = [...new Set(emails.filter(Boolean))]
-  const users = unique.length
-    ? await db.selectFrom('users').select(['id', 'email']).where('email', 'in', unique).where(visibleMembers()).execute()
-    : []
-  const idByEmail = new Map(users.map((user) => [String(user.email).toLowerCase(), user.id]))
-  for (const email of unique) {
-    const userId = idByEmail.get(email)
-    if (!userId) {
-      result.not_found.push(email)
-      continue
-    }
-    const outcome = await db.transaction().execute((trx) => takeSeat(trx, experience.id, userId))
-    if (outcome === 'added') result.added.push(email)
-    else if (outcome === 'attending') result.already_attending.push(email)
-    else result.full.push(email)
-  }
-  return result
-}
-
 export async function listAttendees(db: DB, caller: User, idOrSlug: string, page: number, perPageInput: number) {
   requirePermission(caller, 'read:attendees')
   const experience = await getReadableExperience(db, idOrSlug, caller)
@@ -234,26 +225,53 @@ export async function listAttendees(db: DB, caller: User, idOrSlug: string, page
 
 function csvCell(value: string) {
   // Leading formula characters are neutralised so spreadsheets do not evaluate them.
-  const safe = /^[=+\-@\t\r]/.test(value) && !/^\+\d+$/.test(value) ? `'${value}` : value
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
 }
 
+/**
+ * The host's attendee CSV (decision 019): display names (spec §3's rule), when each member last
+ * answered and what they answered, never an email address or a phone number. Everyone going,
+ * in the order they saved their seat (`going`), then those who gave their seat back and have
+ * not taken one since (`cancelled`, or `cancelled_late` within the no-show window), at their
+ * latest cancellation. Members others may not see (suspended, banned, deleted) are left out.
+ */
 export async function attendeesCsv(db: DB, caller: User, idOrSlug: string) {
   const experience = await getReadableExperience(db, idOrSlug, caller)
   requirePermission(caller, 'export:attendees', experience)
-  const rows = await db
-    .selectFrom('experience_attendees as a')
-    .innerJoin('users as u', 'u.id', 'a.user_id')
-    .select(['u.first_name', 'u.last_name', 'u.formatted_name', 'u.name', 'u.email', 'u.phone', 'a.created_at'])
-    .where('a.experience_id', '=', experience.id)
-    .where(visibleMembers('u'))
-    .orderBy('a.created_at')
-    .execute()
-  const lines = [['name', 'email', 'phone', 'joined_at']]
-  for (const row of rows) {
-    const name = [row.first_name, row.last_name].filter(Boolean).join(' ') || row.formatted_name || row.name || ''
-    lines.push([name, row.email ?? '', row.phone ?? '', row.created_at.toISOString()])
-  }
+  const named = ['u.first_name', 'u.last_name', 'u.formatted_name', 'u.name', 'u.banned', 'u.is_suspended'] as const
+  const [going, cancelled] = await Promise.all([
+    db
+      .selectFrom('experience_attendees as a')
+      .innerJoin('users as u', 'u.id', 'a.user_id')
+      .select([...named, 'a.created_at'])
+      .where('a.experience_id', '=', experience.id)
+      .where(visibleMembers('u'))
+      .orderBy('a.created_at')
+      .orderBy('u.id')
+      .execute(),
+    db
+      .selectFrom('attendance_cancellations as c')
+      .innerJoin('users as u', 'u.id', 'c.user_id')
+      .distinctOn('c.user_id')
+      .select([...named, 'c.created_at', 'c.is_late'])
+      .where('c.experience_id', '=', experience.id)
+      .where(visibleMembers('u'))
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb.selectFrom('experience_attendees as a').select('a.user_id').whereRef('a.user_id', '=', 'c.user_id').where('a.experience_id', '=', experience.id),
+          ),
+        ),
+      )
+      .orderBy('c.user_id')
+      .orderBy('c.created_at', 'desc')
+      .execute(),
+  ])
+  const lines = [['name', 'rsvp_at', 'attendance']]
+  for (const row of going) lines.push([displayName(row) ?? '', row.created_at.toISOString(), 'going'])
+  const byCancellation = [...cancelled].sort((a, b) => a.created_at.getTime() - b.created_at.getTime())
+  for (const row of byCancellation) lines.push([displayName(row) ?? '', row.created_at.toISOString(), row.is_late ? 'cancelled_late' : 'cancelled'])
   return { slug: experience.slug, csv: lines.map((line) => line.map(csvCell).join(',')).join('\r\n') + '\r\n' }
 }
 

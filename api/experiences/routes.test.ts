@@ -675,10 +675,14 @@ describe('attendees', () => {
     expect(page2.json.data[0]).toMatchObject({ id: host.id, is_host: true })
   })
 
-  it('answers the CSV to the host and admins only', async () => {
-    const experience = await insertExperience()
+  it('answers the CSV to the host and admins only: display names, RSVP time and attendance, never an email or a phone', async () => {
+    const experience = await insertExperience({ start_at: new Date(Date.now() + 6 * HOUR) })
     const a = await createUser(database.db, { first_name: 'Dorothy', last_name: 'Okafor, Jr', phone: '+15035550142' })
-    await seat(experience.id, [a.id])
+    const { user: b, token: bToken } = await memberWithToken({ first_name: 'Bernard', last_name: 'Lee', phone: '+15035550199' })
+    const c = await createUser(database.db, { first_name: '=HYPERLINK("x")', last_name: 'Smith' })
+    await seat(experience.id, [a.id, b.id, c.id])
+    // Bernard gives his seat back within 12 hours of the start: a late cancellation.
+    expect((await api.request('DELETE', `v1/experiences/${experience.id}/attendees/${b.id}`, { token: bToken })).status).toBe(200)
     expect((await raw(`v1/experiences/${experience.id}/attendees?format=csv`, memberToken)).status).toBe(403)
     expect((await raw(`v1/experiences/${experience.id}/attendees?format=csv`)).status).toBe(401)
     for (const token of [hostToken, adminToken]) {
@@ -687,8 +691,13 @@ describe('attendees', () => {
       expect(response.headers.get('content-type')).toMatch(/^text\/csv/)
       expect(response.headers.get('content-disposition')).toMatch(/^attachment/)
       const lines = response.text.trim().split('\r\n')
-      expect(lines[0]).toBe('name,email,phone,joined_at')
-      expect(lines[1]).toMatch(new RegExp(`^"Dorothy Okafor, Jr",${a.email},\\+15035550142,\\d{4}-`))
+      expect(lines[0]).toBe('name,rsvp_at,attendance')
+      expect(lines).toHaveLength(4)
+      expect(lines[1]).toMatch(/^Dorothy O\.,\d{4}-\d{2}-\d{2}T[\d:.]+Z,going$/)
+      // A name a spreadsheet would run as a formula is written as text.
+      expect(lines[2]).toMatch(/^"'=HYPERLINK\(""x""\) S\.",[^,]+,going$/)
+      expect(lines[3]).toMatch(/^Bernard L\.,[^,]+,cancelled_late$/)
+      for (const contact of [a.email, b.email, c.email, '5035550142', '5035550199', '@']) expect(response.text).not.toContain(contact)
     }
   })
 
@@ -820,28 +829,38 @@ describe('attendees', () => {
 })
 
 describe('POST /api/v1/experiences/{id}/attendees/create-by-emails', () => {
-  it('adds members by email for the host and reports each address', async () => {
+  it('invites members by email for the host, seats nobody, and reports each address', async () => {
     const experience = await insertExperience({ max_attendees: 2 })
     const attending = await createUser(database.db)
-    const added = await createUser(database.db)
-    const tooLate = await createUser(database.db)
+    const invited = await createUser(database.db)
     await seat(experience.id, [attending.id])
     const response = await api.request('POST', `v1/experiences/${experience.id}/attendees/create-by-emails`, {
       token: hostToken,
-      body: { emails: [String(added.email).toUpperCase(), String(attending.email), 'nobody@example.com', String(tooLate.email)] },
+      body: { emails: [String(invited.email).toUpperCase(), String(attending.email), 'nobody@example.com'] },
     })
     expect(response.status).toBe(200)
     expect(response.json).toEqual({
       data: [
         {
-          added: [String(added.email).toLowerCase()],
+          invited: [String(invited.email).toLowerCase()],
           already_attending: [String(attending.email).toLowerCase()],
           not_found: ['nobody@example.com'],
-          full: [String(tooLate.email).toLowerCase()],
+          full: [],
         },
       ],
     })
-    expect((await loadExperience(experience.id)).attendees_count).toBe(2)
+    expect((await loadExperience(experience.id)).attendees_count).toBe(1)
+    const invitations = await database.db.selectFrom('experience_invitations').selectAll().where('experience_id', '=', experience.id).execute()
+    expect(invitations).toEqual([expect.objectContaining({ user_id: invited.id, invited_by: host.id, state: 'pending', answered_at: null })])
+  })
+
+  it('invites nobody to a full activity', async () => {
+    const experience = await insertExperience({ max_attendees: 1 })
+    const someone = await createUser(database.db)
+    await seat(experience.id, [member.id])
+    const response = await api.request('POST', `v1/experiences/${experience.id}/attendees/create-by-emails`, { token: hostToken, body: { emails: [someone.email] } })
+    expect(response.json.data[0]).toEqual({ invited: [], already_attending: [], not_found: [], full: [String(someone.email).toLowerCase()] })
+    expect(await database.db.selectFrom('experience_invitations').selectAll().where('experience_id', '=', experience.id).execute()).toEqual([])
   })
 
   it('is for the host and admins only, with at most 50 addresses', async () => {
@@ -851,7 +870,7 @@ describe('POST /api/v1/experiences/{id}/attendees/create-by-emails', () => {
     expect(denied.status).toBe(403)
     expect((await api.request('POST', `v1/experiences/${experience.id}/attendees/create-by-emails`, { body: { emails: [other.email] } })).status).toBe(401)
     const allowed = await api.request('POST', `v1/experiences/${experience.id}/attendees/create-by-emails`, { token: adminToken, body: { emails: [other.email] } })
-    expect(allowed.json.data[0].added).toEqual([String(other.email).toLowerCase()])
+    expect(allowed.json.data[0].invited).toEqual([String(other.email).toLowerCase()])
     const tooMany = await api.request('POST', `v1/experiences/${experience.id}/attendees/create-by-emails`, {
       token: hostToken,
       body: { emails: Array.from({ length: 51 }, (_, i) => `p${i}@example.com`) },

@@ -21,7 +21,6 @@ import type { ApiEnv } from '../app.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
 import {
-  addAttendeesByEmail,
   attend,
   attendeesCsv,
   cancelAttendance,
@@ -31,6 +30,7 @@ import {
   listWaitlist,
 } from './attendance.ts'
 import { experienceIcal } from './ical.ts'
+import { acceptInvitation, declineInvitation, inviteByEmail } from './invitations.ts'
 import {
   cancelExperience,
   createExperience,
@@ -178,7 +178,8 @@ export function experienceRoutes(routes: ApiRoutes) {
     path: '/v1/experiences/{id}/attendees',
     tags,
     security: auth.required,
-    summary: 'Who is attending (paged); `format=csv` (host or admin) answers name, email, phone and joined at as CSV.',
+    summary:
+      'Who is attending (paged); `format=csv` (host or admin) answers a CSV of display names, RSVP time and attendance state (`going`, `cancelled`, `cancelled_late`), never email addresses or phone numbers.',
     request: { params: pathParams('id'), query: attendeesQuerySchema },
     responses: {
       200: {
@@ -260,10 +261,11 @@ export function experienceRoutes(routes: ApiRoutes) {
     path: '/v1/experiences/{id}/attendees/create-by-emails',
     tags,
     security: auth.required,
-    summary: 'Add members by email (host or admin; at most 50). `data` holds one item: the outcome address by address.',
+    summary:
+      'Invite members by email (host or admin; at most 50): each member found gets an invitation, emailed in their language, and is seated only if they accept it. Inviting again sends nothing more. `data` holds one item: the outcome address by address.',
     request: { params: pathParams('id'), body: jsonBody(addByEmailsBodySchema) },
     responses: {
-      200: jsonContent('Who was added, who already attended, who is unknown, who found it full', oneOf(addByEmailsResultSchema)),
+      200: jsonContent('Who holds an invitation, who already attends, who is unknown, who was not invited because it is full', oneOf(addByEmailsResultSchema)),
       ...errors(auth.required, {
         ...jsonBodyErrors,
         403: 'Not the host or an admin (code forbidden)',
@@ -276,7 +278,49 @@ export function experienceRoutes(routes: ApiRoutes) {
   serve(routes, addByEmailsRoute, async (c) => {
     const caller = requireCaller(c)
     const { emails } = await readJson(c, addByEmailsRoute)
-    return c.json({ data: [await addAttendeesByEmail(c.var.services.db, caller, c.req.param('id'), emails)] })
+    return c.json({ data: [await inviteByEmail(deps(c), caller, c.req.param('id'), emails)] })
+  })
+
+  const acceptInvitationRoute = createRoute({
+    method: 'post',
+    path: '/v1/experiences/{id}/invitations/accept',
+    tags,
+    security: auth.required,
+    summary:
+      'Accept the caller’s invitation to the activity: the caller takes a seat as attending would seat them (never over capacity). Idempotent while seated.',
+    request: { params: pathParams('id') },
+    responses: {
+      200: jsonContent('The activity, with the caller’s seat', oneOf(experienceSchema)),
+      ...errors(auth.required, {
+        404: 'No such activity, or the caller holds no invitation to it (code not_found)',
+        409: 'Full: the invitation stays open and the notify list is offered (code experience_full); invitation_declined; experience_past; experience_canceled',
+      }),
+    },
+  })
+  serve(routes, acceptInvitationRoute, async (c) => {
+    const caller = requireCaller(c)
+    return c.json({ data: [await acceptInvitation(c.var.services.db, caller, c.req.param('id'))] })
+  })
+
+  const declineInvitationRoute = createRoute({
+    method: 'post',
+    path: '/v1/experiences/{id}/invitations/decline',
+    tags,
+    security: auth.required,
+    summary: 'Decline the caller’s invitation to the activity (idempotent). The host is not told; inviting again sends nothing.',
+    request: { params: pathParams('id') },
+    responses: {
+      204: { description: 'Declined (or it already was)' },
+      ...errors(auth.required, {
+        404: 'No such activity, or the caller holds no invitation to it (code not_found)',
+        409: 'The caller accepted it: cancel the seat instead (code invitation_accepted)',
+      }),
+    },
+  })
+  serve(routes, declineInvitationRoute, async (c) => {
+    const caller = requireCaller(c)
+    await declineInvitation(c.var.services.db, caller, c.req.param('id'))
+    return c.body(null, 204)
   })
 
   const waitlistRoute = createRoute({

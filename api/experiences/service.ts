@@ -12,6 +12,7 @@ import { pageMetadata } from '#contract/common.ts'
 import { hasStarted as startedAt, isFull, isLateCancel, isLimited } from '#contract/experience-rules.ts'
 import type {
   Experience as ExperienceJson,
+  ExperienceActor,
   ExperienceCancellation,
   ExperienceInput,
   ExperienceListQuery as ListQuery,
@@ -224,6 +225,8 @@ export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], 
     const past = hasStarted(row, now)
     const waitlistPosition = viewerState?.waitlist_position ?? null
     const hosting = isHostOf(caller, row)
+    const attending = viewerState?.is_attending ?? false
+    const invitedAt = viewerState?.invited_at ?? null
     return {
       id: row.id,
       slug: row.slug,
@@ -269,13 +272,18 @@ export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], 
         row.distance_m === undefined || row.distance_m === null ? null : Math.round((row.distance_m / METERS_PER_MILE) * 10) / 10,
       viewer: signedIn
         ? {
-            is_attending: viewerState?.is_attending ?? false,
+            is_attending: attending,
             is_host: hosting,
             can_manage: can(caller, 'update:experience', row),
             waitlist_position: waitlistPosition,
             // The host never waits for a seat at their own activity, nor does anyone already in.
             can_join_waitlist:
-              !row.canceled_at && !past && isFull(row) && !hosting && !viewerState?.is_attending && waitlistPosition === null,
+              !row.canceled_at && !past && isFull(row) && !hosting && !attending && waitlistPosition === null,
+            // Decision 019: an invitation is shown while it can still be accepted.
+            invitation:
+              invitedAt && !row.canceled_at && !past && !hosting && !attending
+                ? { at: invitedAt.toISOString(), by: actor(viewerState?.invited_by ?? null, row, hostName) }
+                : null,
             // Spec §4: the web shows the no-show warning and the confirmation from this alone.
             cancel_is_late: !hasStarted(row, now) && isLateCancel(row.start_at, now),
           }
@@ -285,15 +293,18 @@ export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], 
 }
 
 /**
- * Who cancelled: `canceled_by` is the host or an admin (the team, never named to members).
- * Activities cancelled before migration 0005 have none: only their host could cancel then.
+ * Who acted (cancelled, invited), as members are told: the host by name, anyone else (an admin)
+ * as the team, never named to members. No one recorded (activities cancelled before migration
+ * 0005, when only their host could cancel) reads as the host.
  */
+function actor(actorId: string | null, row: Pick<Experience, 'host_id'>, hostName: string | null): ExperienceActor {
+  const byTeam = actorId !== null && actorId !== row.host_id
+  return byTeam ? { role: 'team', display_name: null } : { role: 'host', display_name: hostName }
+}
+
+/** Who cancelled: `canceled_by` is the host or an admin (the team). */
 function cancellation(at: Date, row: Pick<Experience, 'canceled_by' | 'host_id'>, hostName: string | null): ExperienceCancellation {
-  const byTeam = row.canceled_by !== null && row.canceled_by !== row.host_id
-  return {
-    at: at.toISOString(),
-    by: byTeam ? { role: 'team', display_name: null } : { role: 'host', display_name: hostName },
-  }
+  return { at: at.toISOString(), by: actor(row.canceled_by, row, hostName) }
 }
 
 export async function serializeExperience(db: DB | Trx, row: ExperienceRow, caller: User | null) {
@@ -306,21 +317,27 @@ interface ViewerState {
   is_attending: boolean
   /** 1-based FIFO position (join time, then user id) on the notify list, or null. */
   waitlist_position: number | null
+  /** When the viewer's pending invitation was sent, and by whom; null when they hold none. */
+  invited_at: Date | null
+  invited_by: string | null
 }
 
 /**
- * What `userId` sees of each of `experienceIds`: the attendee count, their seat and their place on
- * the notify list, read in one statement (one snapshot), so a seat taken or a promotion from the
- * list between two reads never shows "you are going" beside a count that leaves the seat out.
+ * What `userId` sees of each of `experienceIds`: the attendee count, their seat, their place on
+ * the notify list and their pending invitation, read in one statement (one snapshot), so a seat
+ * taken or a promotion from the list between two reads never shows "you are going" beside a
+ * count that leaves the seat out.
  */
 async function viewerStates(db: DB | Trx, userId: string, experienceIds: string[]) {
   const result = await sql<ViewerState & { id: string }>`
     SELECT e.id, e.attendees_count,
       EXISTS (SELECT 1 FROM experience_attendees a WHERE a.experience_id = e.id AND a.user_id = ${userId}) AS is_attending,
       CASE WHEN w.user_id IS NOT NULL THEN (SELECT count(*)::int FROM waitlist_entries o JOIN users ou ON ou.id = o.user_id
-        WHERE o.experience_id = e.id AND ${visibleMembers('ou')} AND (o.created_at, o.user_id) <= (w.created_at, w.user_id)) END AS waitlist_position
+        WHERE o.experience_id = e.id AND ${visibleMembers('ou')} AND (o.created_at, o.user_id) <= (w.created_at, w.user_id)) END AS waitlist_position,
+      i.created_at AS invited_at, i.invited_by
     FROM experiences e
     LEFT JOIN waitlist_entries w ON w.experience_id = e.id AND w.user_id = ${userId}
+    LEFT JOIN experience_invitations i ON i.experience_id = e.id AND i.user_id = ${userId} AND i.state = 'pending'
     WHERE e.id = ANY(${experienceIds}::uuid[])
   `.execute(db)
   return new Map(result.rows.map(({ id, ...state }) => [id, state]))

@@ -4,6 +4,7 @@ import addFormats from 'ajv-formats'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { User } from '#api/db/schema.ts'
+import { createDatabase } from '#api/db/database.ts'
 import { gazetteerRows } from '#api/providers/maps/gazetteer.ts'
 import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
@@ -90,6 +91,8 @@ interface CallOptions {
   body?: unknown
   form?: FormData
   headers?: Record<string, string>
+  /** Another app to ask (one whose database is down); the answer is checked against this document. */
+  app?: ApiHarness['app']
 }
 
 /**
@@ -106,7 +109,7 @@ async function call(method: string, path: string, options: CallOptions = {}) {
     headers.set('content-type', 'application/json')
   }
   const url = new URL(path.startsWith('/') ? path : `/api/${path}`, api.env.PUBLIC_URL)
-  const response = await api.app.fetch(new Request(url, { method, headers, body }))
+  const response = await (options.app ?? api.app).fetch(new Request(url, { method, headers, body }))
   const bytes = new Uint8Array(await response.arrayBuffer())
   const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? ''
   const json = mediaType === 'application/json' ? (JSON.parse(new TextDecoder().decode(bytes)) as Json) : null
@@ -281,7 +284,7 @@ describe('every endpoint answers as documented', () => {
       token: host.token,
       body: { emails: [guest.user.email, 'nobody@example.com'] },
     })
-    expect(added.json.data[0]).toMatchObject({ added: [guest.user.email], not_found: ['nobody@example.com'] })
+    expect(added.json.data[0]).toMatchObject({ invited: [guest.user.email], not_found: ['nobody@example.com'] })
     const tooMany = Array.from({ length: 51 }, (_, index) => `someone${index}@example.com`)
     expect((await call('POST', `v1/experiences/${activity.id}/attendees/create-by-emails`, { token: host.token, body: { emails: tooMany } })).status).toBe(422)
 
@@ -307,6 +310,57 @@ describe('every endpoint answers as documented', () => {
     expect((await call('DELETE', `v1/experiences/${activity.id}`, { token: guest.token })).status).toBe(403)
     expect((await call('DELETE', `v1/experiences/${activity.id}`, { token: host.token })).status).toBe(204)
     expect((await call('POST', `v1/experiences/${activity.id}/waitlist`, { token: guest.token })).json.error.code).toBe('experience_canceled')
+  })
+
+  it('invitations: invite, accept, decline, and every status their document names', async () => {
+    const activity = (await call('POST', 'v1/experiences', { token: host.token, body: onlineActivity({ max_attendees: 1 }) })).json.data[0]
+    const [invitee, second, third] = [await member({ locale: 'nl' }), await member(), await member()]
+    const suspended = await member({ is_suspended: true })
+    const invited = await call('POST', `v1/experiences/${activity.id}/attendees/create-by-emails`, {
+      token: host.token,
+      body: { emails: [invitee.user.email, second.user.email, third.user.email, 'nobody@example.com'] },
+    })
+    expect(invited.json.data[0]).toEqual({
+      invited: [invitee.user.email, second.user.email, third.user.email],
+      already_attending: [],
+      not_found: ['nobody@example.com'],
+      full: [],
+    })
+    expect((await call('GET', `v1/experiences/${activity.id}`, { token: invitee.token })).json.data[0].viewer.invitation).toMatchObject({
+      by: { role: 'host', display_name: 'Walter B.' },
+    })
+
+    const accept = (id: string, options: CallOptions = {}) => call('POST', `v1/experiences/${id}/invitations/accept`, options)
+    const decline = (id: string, options: CallOptions = {}) => call('POST', `v1/experiences/${id}/invitations/decline`, options)
+    expect((await accept(activity.id)).status).toBe(401)
+    expect((await accept(activity.id, { token: suspended.token })).json.error.code).toBe('user_suspended')
+    expect((await accept(activity.id, { token: guest.token })).status).toBe(404)
+    expect((await accept(crypto.randomUUID(), { token: invitee.token })).status).toBe(404)
+    expect((await accept(activity.id, { token: invitee.token })).json.data[0].viewer).toMatchObject({ is_attending: true, invitation: null })
+    expect((await accept(activity.id, { token: second.token })).json.error.code).toBe('experience_full')
+    expect((await decline(activity.id, { token: third.token })).status).toBe(204)
+    expect((await accept(activity.id, { token: third.token })).json.error.code).toBe('invitation_declined')
+
+    expect((await decline(activity.id)).status).toBe(401)
+    expect((await decline(activity.id, { token: suspended.token })).json.error.code).toBe('user_suspended')
+    expect((await decline(activity.id, { token: guest.token })).status).toBe(404)
+    expect((await decline(activity.id, { token: invitee.token })).json.error.code).toBe('invitation_accepted')
+
+    // The database down: 503, as documented for every route.
+    const down = createDatabase('postgres://nobody@127.0.0.1:1/none', { connectTimeoutMs: 1_000 })
+    try {
+      const unreachable = await createApiHarness(down.db)
+      const token = await unreachable.signToken(invitee.user.id)
+      for (const answer of [accept, decline]) expect((await answer(activity.id, { token, app: unreachable.app })).status).toBe(503)
+    } finally {
+      await down.db.destroy()
+    }
+
+    for (const action of ['accept', 'decline']) {
+      const template = `/v1/experiences/{id}/invitations/${action}`
+      const documented = Object.keys((document.paths as Json)[template].post.responses as Json)
+      expect(documented.filter((status) => !answered.has(`POST ${template} ${status}`))).toEqual([])
+    }
   })
 
   it('places: search, nearest, one place', async () => {

@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { formatZonedDateTime } from '#contract/zoned-time.ts'
 import type { NewUser, User } from '../db/schema.ts'
 import { createMailer } from '../providers/email/mailer.ts'
-import { NOTIFICATION_DELIVERY_JOB, createNotifier, deliverNotification } from './service.ts'
+import { NOTIFICATION_DELIVERY_JOB, deliverNotification } from './service.ts'
 
 /**
  * Issue 12 §2: the pages promise "we will tell you if a seat frees up", "everyone going has been
@@ -182,20 +182,28 @@ describe('an activity cancelled by its host (experience.canceled)', () => {
 })
 
 describe('an invitation from a host (experience.invited)', () => {
-  it('emails the member the host’s name, the activity, its date and the link to accept or decline', async () => {
+  it('emails the member the host’s name, the activity, its date and place and the link to accept or decline', async () => {
     const host = await member({ first_name: 'Harold', last_name: 'Stone' })
     const guest = await member({ locale: 'fr' })
     const experience = await createExperience(database.db, host.user.id, { title: 'Atelier aquarelle' })
-    const notify = createNotifier({ db: database.db, queue: { send: async () => undefined } })
-    // The host among the recipients: nobody is emailed about their own action.
-    const ids = await notify({ type: 'experience.invited', to: [guest.user.id, host.user.id], data: { experience_id: experience.id, invited_by: host.user.id } })
-    for (const id of ids) await deliverNotification(deps(), id)
+    const from = api.queuedJobs.length
+    // The host among the addresses: nobody is emailed about their own action.
+    const invited = await api.request('POST', `v1/experiences/${experience.id}/attendees/create-by-emails`, {
+      token: host.token,
+      body: { emails: [guest.user.email, host.user.email] },
+    })
+    expect(invited.json.data[0].invited).toEqual([guest.user.email, host.user.email])
+    expect(await runDeliveries(from)).toHaveLength(2)
     const [email] = await outboxFor(guest.user)
     expect(email).toMatchObject({ locale: 'fr', kind: 'experienceInvited', subject: 'Harold S. vous invite à Atelier aquarelle' })
     expect(email!.text_body).toContain(formatZonedDateTime(experience.start_at!, 'America/Los_Angeles', 'fr'))
+    expect(email!.text_body).toContain('1 SW Naito Pkwy, Portland, OR')
     expect(email!.text_body).toContain('accepter ou refuser')
     expect(email!.text_body).toContain(link(experience.id))
     expect(await outboxFor(host.user)).toEqual([])
+
+    await runDeliveries(from)
+    expect(await outboxFor(guest.user)).toHaveLength(1)
   })
 })
 

@@ -2,8 +2,10 @@ import { z } from 'zod'
 import { displayName } from '#contract/display-name.ts'
 import { hasStarted } from '#contract/experience-rules.ts'
 import { lateCancelWindowHours } from '#contract/limits.ts'
+import { addressWithCity } from '#contract/place-line.ts'
 import { formatZonedDateTime } from '#contract/zoned-time.ts'
 import type { DB } from '../db/database.ts'
+import type { Experience } from '../db/schema.ts'
 import { emailT } from '../i18n.ts'
 import { visibleMembers } from '../policy/members.ts'
 import type { OutgoingEmail } from '../providers/email/mailer.ts'
@@ -62,7 +64,7 @@ export async function composeNotificationEmail(db: DB, notification: Notificatio
   if (!member?.email) return null
   const experience = await db
     .selectFrom('experiences')
-    .select(['id', 'title', 'host_id', 'start_at', 'timezone', 'no_show_fee_cents', 'canceled_at'])
+    .select(['id', 'title', 'host_id', 'start_at', 'timezone', 'no_show_fee_cents', 'canceled_at', 'venue_type', 'formatted_address', 'city', 'region'])
     .where('id', '=', data.experience_id)
     .executeTakeFirst()
   if (!experience) return null
@@ -81,8 +83,16 @@ export async function composeNotificationEmail(db: DB, notification: Notificatio
     paragraphs.push(t(byHost ? `${kind}.byHost` : `${kind}.byTeam`, vars))
     if (when) paragraphs.push(t(`${kind}.when`, vars))
     paragraphs.push(t(`${kind}.nothingToDo`))
+  } else if (type === 'experience.invited') {
+    // Who invited: the host by name; an admin as the team, never named (decision 021).
+    const byHost = data.invited_by === experience.host_id
+    vars.name = byHost ? await memberName(db, experience.host_id, t('someone')) : t('team')
+    const where = placeOf(experience, t('online'))
+    paragraphs.push(t(`${kind}.body`, vars), [when ? t('when', vars) : t('noDate'), ...(where ? [t('where', { where })] : [])].join('\n'))
+    paragraphs.push(t(`${kind}.notYet`))
+    // Members are targeted by scammers: nothing happens unless they answer.
+    if (byHost) paragraphs.push(t(`${kind}.ifUnknown`, vars))
   } else {
-    if (type === 'experience.invited') vars.name = await memberName(db, data.invited_by ?? null, t('someone'))
     paragraphs.push(t(`${kind}.body`, vars), when ? t('when', vars) : t('noDate'))
     if (type === 'waitlist.selected' && experience.no_show_fee_cents) {
       paragraphs.push(t(`${kind}.fee`, { ...vars, fee: formatFee(experience.no_show_fee_cents, language) }))
@@ -102,16 +112,35 @@ export async function composeNotificationEmail(db: DB, notification: Notificatio
 
 /**
  * Whether the news is still true when the job runs: the seat given is still held, the free seat
- * is still worth taking (the member is still waiting, the activity still on), the invitation is
- * for an activity that still takes place. A cancellation always is.
+ * is still worth taking (the member is still waiting, the activity still on), the invitation
+ * still waits for an answer at an activity that still takes place. A cancellation always is.
  */
 async function stillTrue(db: DB, type: EmailedType, experience: { id: string; start_at: Date | null; canceled_at: Date | null }, userId: string) {
   if (type === 'experience.canceled') return experience.canceled_at !== null
   if (experience.canceled_at || hasStarted(experience.start_at)) return false
-  if (type === 'experience.invited') return true
+  if (type === 'experience.invited') {
+    // Still waiting for an answer: not declined, nor accepted (a seat taken another way accepts it).
+    const invitation = await db
+      .selectFrom('experience_invitations')
+      .select('state')
+      .where('experience_id', '=', experience.id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst()
+    return invitation?.state === 'pending'
+  }
   const table = type === 'waitlist.selected' ? 'experience_attendees' : 'waitlist_entries'
   const row = await db.selectFrom(table).select('user_id').where('experience_id', '=', experience.id).where('user_id', '=', userId).executeTakeFirst()
   return row !== undefined
+}
+
+/** Where an activity takes place, in one line: its address with its city, or "Online". */
+function placeOf(
+  experience: Pick<Experience, 'venue_type' | 'formatted_address' | 'city' | 'region'>,
+  online: string,
+) {
+  if (experience.venue_type === 'online') return online
+  if (experience.formatted_address) return addressWithCity(experience.formatted_address, experience.city, experience.region)
+  return [experience.city, experience.region].filter(Boolean).join(', ')
 }
 
 /** The display name of spec §3 (contract/display-name.ts); `fallback` for a suspended or missing member. */

@@ -28,6 +28,8 @@ type FixtureName =
   | 'doomed'
   | 'flagged'
   | 'past'
+  | 'invited'
+  | 'declinable'
   | 'member'
   | 'bystander'
   | 'leaver'
@@ -91,6 +93,9 @@ const rows: Row[] = [
   // One's own seat at a past activity: allowed, then refused as past (409).
   row('DELETE', '/v1/experiences/{id}/attendees/{userId}',    '401 409 403 409 409 403', { params: { id: 'past', userId: 'member' } }),
   row('POST', '/v1/experiences/{id}/attendees/create-by-emails', '401 403 403 200 200 403', { body: () => ({ emails: ['nobody@example.com'] }) }),
+  // Only the invited member (other) answers an invitation; nobody else holds one to answer (404).
+  row('POST', '/v1/experiences/{id}/invitations/accept',     '401 404 200 404 404 403', { params: { id: 'invited' } }),
+  row('POST', '/v1/experiences/{id}/invitations/decline',    '401 404 204 404 404 403', { params: { id: 'declinable' } }),
   row('GET', '/v1/experiences/{id}/waitlist',                 '401 200 200 200 200 403'),
   row('POST', '/v1/experiences/{id}/waitlist',                '401 409 409 409 409 403'),
   row('DELETE', '/v1/experiences/{id}/waitlist',              '401 204 204 204 204 403'),
@@ -175,6 +180,11 @@ beforeAll(async () => {
   await seat(ids.experience, users.member.id)
   await seat(ids.cancelled, users.member.id)
   await seat(ids.past, users.member.id)
+  ids.invited = await experience(users.host.id)
+  ids.declinable = await experience(users.host.id)
+  for (const id of [ids.invited, ids.declinable]) {
+    await database.db.insertInto('experience_invitations').values({ experience_id: id, user_id: users.other.id, invited_by: users.host.id }).execute()
+  }
   ids.member = users.member.id
   ids.bystander = (await member()).id
   ids.leaver = (await member()).id

@@ -41,6 +41,14 @@ describe('can', () => {
     expect(can(member({ id: 'someone-else' }), 'delete:attendance', seat)).toBe(false)
   })
 
+  it('lets only the member an invitation is addressed to answer it, admins included', () => {
+    const invitation = { user_id: 'member-1' }
+    expect(can(member(), 'respond:invitation', invitation)).toBe(true)
+    expect(can(member({ id: 'someone-else' }), 'respond:invitation', invitation)).toBe(false)
+    expect(can(member({ id: 'admin-1', is_admin: true }), 'respond:invitation', invitation)).toBe(false)
+    expect(can(null, 'respond:invitation', invitation)).toBe(false)
+  })
+
   it('refuses a suspended admin everything a member could do', () => {
     const suspendedAdmin = member({ is_admin: true, is_suspended: true })
     expect(can(suspendedAdmin, 'update:experience', experience)).toBe(false)

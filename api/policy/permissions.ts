@@ -25,6 +25,10 @@ export interface SeatResource {
   user_id: string
   experience: ExperienceResource
 }
+/** An invitation to an activity: whom it is addressed to. */
+export interface InvitationResource {
+  user_id: string
+}
 /** A member acted upon (their account, their activity list). */
 export interface MemberResource {
   id: string
@@ -53,10 +57,12 @@ const ownership = {
   'update:experience': isHost,
   /** Cancel the activity (DELETE): final. */
   'delete:experience': isHost,
-  /** The attendee CSV (names, emails, phones). */
+  /** The attendee CSV (display names, RSVP time, attendance state; never contact details). */
   'export:attendees': isHost,
-  /** Add members by email. */
+  /** Invite members by email (they are seated only if they accept, decision 019). */
   'add:attendees': isHost,
+  /** Accept or decline an invitation: only the member it is addressed to, admins included. */
+  'respond:invitation': (caller: Member, invitation: InvitationResource) => invitation.user_id === caller.id,
   /** The whole notify list (others see only their own entry). */
   'read:waitlist': isHost,
   /** Take a seat: one's own, or (any) for someone else. */
@@ -119,6 +125,7 @@ const member = [
   'delete:experience:own',
   'export:attendees:own',
   'add:attendees:own',
+  'respond:invitation:own',
   'read:attendees',
   'read:waitlist:own',
   'join:waitlist',
@@ -149,6 +156,7 @@ const admin = [
   'read:media:private:any',
   'review:reports',
   'impersonate:user',
+  // Not `respond:invitation:any`: nobody accepts or declines an invitation for its member.
   // Not `update:user:any` or `delete:user:any`: an admin changes or deletes another member's
   // account through the moderation tools (with an audit trail), not the member's own calls.
 ] as const satisfies Permission[]
@@ -200,6 +208,7 @@ const refusals: Partial<Record<Action, () => ApiProblem>> = {
   'add:attendees': () => problems.forbidden('Only the host or an admin can do this.'),
   'update:experience:flags': () => new ApiProblem(403, 'admin_only', 'Only admins can change this.'),
   'create:attendance': () => problems.forbidden('You can only sign yourself up.'),
+  'respond:invitation': () => problems.forbidden('Only the invited member can answer this invitation.'),
   'delete:attendance': () => problems.forbidden('Only the member, the host or an admin can cancel this seat.'),
   'read:user:experiences': () => problems.forbidden('You can only see your own activities.'),
   'delete:user': () => problems.forbidden('You can only delete your own account.'),

@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 /**
  * What the policy's member filters and private-media rule change for a member (decision 012):
  * suspended and banned members are treated as having no user (spec §6), so they are not listed
- * among attendees, cannot be added by email or seated by an admin; ID verification photos are
+ * among attendees, cannot be invited by email or seated by an admin; ID verification photos are
  * for their owner and admins only.
  */
 
@@ -72,8 +72,8 @@ describe('suspended and banned members', () => {
 
   it('are left out of the host’s attendee CSV', async () => {
     const id = await activity(host.id)
-    const active = await member()
-    const banned = await member({ banned: true })
+    const active = await member({ first_name: 'Margaret', last_name: 'Hughes' })
+    const banned = await member({ first_name: 'Boris', last_name: 'Banned', banned: true })
     await seat(id, [active.id, banned.id])
 
     const response = await api.app.fetch(
@@ -82,12 +82,12 @@ describe('suspended and banned members', () => {
       }),
     )
     expect(response.status).toBe(200)
-    const csv = await response.text()
-    expect(csv).toContain(active.email)
-    expect(csv).not.toContain(banned.email)
+    const rows = (await response.text()).trim().split('\r\n')
+    // Display names only (decision 019); the banned member is not a row, not even as the generic label.
+    expect(rows).toEqual(['name,rsvp_at,attendance', expect.stringMatching(/^Margaret H\.,[^,]+,going$/)])
   })
 
-  it('cannot be added by email: the host is told they were not found', async () => {
+  it('cannot be invited by email: the host is told they were not found', async () => {
     const id = await activity(host.id)
     const suspended = await member({ is_suspended: true })
     const banned = await member({ banned: true })
@@ -97,9 +97,9 @@ describe('suspended and banned members', () => {
       body: { emails: [suspended.email, banned.email, active.email] },
     })
     expect(response.status).toBe(200)
-    expect(response.json.data[0]).toMatchObject({ added: [active.email], not_found: [suspended.email, banned.email] })
-    const seated = await database.db.selectFrom('experience_attendees').select('user_id').where('experience_id', '=', id).execute()
-    expect(seated.map((row) => row.user_id)).toEqual([active.id])
+    expect(response.json.data[0]).toMatchObject({ invited: [active.email], not_found: [suspended.email, banned.email] })
+    const invited = await database.db.selectFrom('experience_invitations').select('user_id').where('experience_id', '=', id).execute()
+    expect(invited.map((row) => row.user_id)).toEqual([active.id])
   })
 
   it('cannot be seated by an admin (404, as for no member)', async () => {

@@ -165,8 +165,8 @@ export async function updateMe(db: DB, user: User, input: UpdateMe) {
 
 /**
  * Deletes the member's account: the profile is erased (name, contact details, birth date,
- * credentials, sessions, seats) and the row kept as a tombstone so that shared history such as
- * chat messages stays consistent.
+ * credentials, sessions, seats, invitations) and the row kept as a tombstone so that shared
+ * history such as chat messages stays consistent.
  */
 export async function deleteAccount(db: DB, caller: User, id: string, requestId: string | null) {
   requirePermission(caller, 'delete:user', { id })
@@ -181,6 +181,7 @@ export async function deleteAccount(db: DB, caller: User, id: string, requestId:
         .execute()
     }
     await trx.deleteFrom('waitlist_entries').where('user_id', '=', id).execute()
+    await trx.deleteFrom('experience_invitations').where('user_id', '=', id).execute()
     const seats = await trx
       .deleteFrom('experience_attendees')
       .where('user_id', '=', id)

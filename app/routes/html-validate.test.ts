@@ -65,6 +65,7 @@ let database: TestDatabase
 let web: WebHarness
 let member: string
 let host: string
+let invited: string
 let activityId: string
 
 /** A sign-in prompt that exists, for the identity pages; nothing here signs anyone in. */
@@ -109,6 +110,13 @@ beforeAll(async () => {
   activityId = (created.json.data[0] as { id: string }).id
   const attended = await web.api.request('POST', `v1/experiences/${activityId}/attendees`, { token: await web.api.signToken(memberUser.id), body: { user_id: memberUser.id } })
   expect(attended.status).toBeLessThan(300)
+  const invitedUser = await createUser(database.db)
+  invited = await web.signedInCookie(invitedUser.id)
+  const invitation = await web.api.request('POST', `v1/experiences/${activityId}/attendees/create-by-emails`, {
+    token: await web.api.signToken(hostUser.id),
+    body: { emails: [invitedUser.email] },
+  })
+  expect(invitation.json.data[0].invited).toEqual([invitedUser.email])
 }, 60_000)
 
 afterAll(async () => {
@@ -156,6 +164,12 @@ const visits = (): Record<string, Visit> => ({
   'activity, signed out': { path: `/activities/${activityId}` },
   'activity, as a guest who is going': { path: `/activities/${activityId}`, cookie: asMember },
   'activity, as its host': { path: `/activities/${activityId}`, cookie: asHost },
+  'activity, as its host, after inviting by email': {
+    path: `/activities/${activityId}`,
+    cookie: asHost,
+    form: { intent: 'invite-by-emails', emails: 'nobody@example.com, someone@example.com' },
+  },
+  'activity in French, as a member invited to it': { path: `/activities/${activityId}`, cookie: () => invited, language: 'fr' },
   'edit activity': { path: `/activities/${activityId}/edit`, cookie: asHost },
   'edit activity, with every error showing': { path: `/activities/${activityId}/edit`, cookie: asHost, status: 400, form: { title: '', venueType: '' }, multipart: true },
   'report activity': { path: `/activities/${activityId}/report`, cookie: asMember },

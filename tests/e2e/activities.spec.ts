@@ -68,6 +68,25 @@ async function downloaded(page: Page, click: () => Promise<void>): Promise<{ dow
 
 const fieldError = (page: Page, id: string) => page.locator(`#${id}-error`)
 
+/**
+ * The invited member signs in, opens the activity, sees who invited them and accepts (issue 12
+ * §3: adding by email only invites); returns the host's name as the invitation says it.
+ */
+async function acceptInvitation(browser: Browser, email: string, id: string, options: { js?: boolean } = {}) {
+  const guest = await member(browser, email, options)
+  await guest.goto(`/activities/${id}`)
+  const invitation = guest.getByRole('region', { name: / invited you to this activity$/ })
+  await expect(invitation).toBeVisible()
+  await expect(guest.getByRole('button', { name: 'Save my seat' })).toHaveCount(0)
+  const invitedBy = (await invitation.getByRole('heading').textContent())?.replace(/ invited you to this activity$/, '') ?? ''
+  await invitation.getByRole('button', { name: 'Accept the invitation' }).click()
+  await expect(guest.getByText('You accepted the invitation. Your seat is saved.')).toBeVisible()
+  await expect(guest.getByText('You are going. See you there!')).toBeVisible()
+  await expect(invitation).toHaveCount(0)
+  await guest.context().close()
+  return invitedBy
+}
+
 /** Chooses the start time (HH:MM) with the hour and minutes selects. */
 async function setStartTime(page: Page, time: string) {
   const group = page.getByRole('group', { name: 'Start time' })
@@ -344,23 +363,33 @@ test.describe('without JavaScript', () => {
     await page.context().close()
   })
 
-  test('host tools: add by email, attendee CSV, calendar file, edit, duplicate, cancel the activity', async ({ browser }) => {
+  test('host tools: invite by email, attendee CSV, calendar file, edit, duplicate, cancel the activity', async ({ browser }) => {
     const host = await member(browser, 'member18@demo.test')
     const id = await createActivity(host, { title: 'Bridge club', capacity: '3' })
     const tools = host.getByRole('region', { name: 'Manage your activity' })
 
-    // Add attendees by email: the result says what happened to each address.
+    // Invite by email: the result says what happened to each address, and nobody is seated yet.
     await tools.getByLabel('Email addresses').fill('member19@demo.test, member20@demo.test\nnobody@nowhere.test')
-    await tools.getByRole('button', { name: 'Add them' }).click()
-    await expect(host.getByText('Added: member19@demo.test, member20@demo.test')).toBeVisible()
-    await expect(host.getByText('No member with these addresses: nobody@nowhere.test')).toBeVisible()
+    await tools.getByRole('button', { name: 'Send invitations' }).click()
+    await expect(host.getByText('Invitations sent to member19@demo.test, member20@demo.test')).toBeVisible()
+    await expect(host.getByText('No member with this address: nobody@nowhere.test')).toBeVisible()
+    await expect(host.getByRole('heading', { name: '0 people going' })).toBeVisible()
+
+    // Each invited member accepts from the activity page: without JavaScript, and with it.
+    const hostName = (await host.locator('dt', { hasText: /^Host$/ }).locator('xpath=following-sibling::dd[1]').textContent()) ?? ''
+    expect(await acceptInvitation(browser, 'member19@demo.test', id)).toBe(hostName)
+    expect(await acceptInvitation(browser, 'member20@demo.test', id, { js: true })).toBe(hostName)
+    await host.reload()
     await expect(host.getByRole('heading', { name: '2 people going' })).toBeVisible()
 
-    // The attendee list as CSV.
+    // The attendee list as CSV: display names, RSVP time and attendance; no email, no phone.
     const csv = await downloaded(host, () => tools.getByRole('link', { name: 'Download the attendee list (CSV)' }).click())
     expect(csv.download.suggestedFilename()).toMatch(/\.csv$/)
-    expect(csv.text.split('\n')[0]).toMatch(/name/i)
-    expect(csv.text.trim().split('\n')).toHaveLength(3)
+    const lines = csv.text.trim().split('\r\n')
+    expect(lines[0]).toBe('name,rsvp_at,attendance')
+    expect(lines).toHaveLength(3)
+    for (const line of lines.slice(1)) expect(line).toMatch(/^[^,]+,\d{4}-\d{2}-\d{2}T[\d:.]+Z,going$/)
+    expect(csv.text).not.toMatch(/@|\d{3}[-. ]?\d{4}/)
 
     // Add to calendar: a calendar file with the activity in it.
     const ics = await downloaded(host, () => host.getByRole('link', { name: 'Add to my calendar' }).click())
@@ -559,7 +588,11 @@ test.describe('with JavaScript', () => {
     const id = await createActivity(host, { title: 'Community choir rehearsal' })
     const emails = Array.from({ length: 7 }, (_, i) => `member${50 + i}@demo.test`)
     await host.getByLabel('Email addresses').fill(emails.join(', '))
-    await host.getByRole('button', { name: 'Add them' }).click()
+    await host.getByRole('button', { name: 'Send invitations' }).click()
+    await expect(host.getByText(`Invitations sent to ${emails.join(', ')}`)).toBeVisible()
+    // Invited is not going: each member says yes.
+    for (const email of emails) await acceptInvitation(browser, email, id)
+    await host.reload()
     await expect(host.getByRole('heading', { name: '7 people going' })).toBeVisible()
     // Without JavaScript everyone is listed on the page.
     await expect(host.locator('.attendee-list > li')).toHaveCount(7)
@@ -582,7 +615,7 @@ test.describe('with JavaScript', () => {
  * Zero axe violations on every page of this issue in en, fr and nl, with JavaScript off in each
  * and on in English
  * (off: script requests aborted, so the page stays server-rendered), including the form with
- * errors, the confirmation pages, the host's view and the anonymous view.
+ * errors, the confirmation pages, an invitation to answer, the host's view and the anonymous view.
  */
 for (const [index, lng] of languages.entries()) {
   test(`a11y: activity pages in ${lng}, with and without JavaScript`, async ({ browser }) => {
@@ -590,8 +623,13 @@ for (const [index, lng] of languages.entries()) {
     test.setTimeout(420_000)
     const other = await member(browser, `member${40 + index * 2}@demo.test`)
     const attendable = await createActivity(other, { title: `Garden visit (${lng})`, capacity: '5', fee: '5.00', start: localStart(3 * 60 * 60 * 1000) })
-    await other.context().close()
     const email = `member${41 + index * 2}@demo.test`
+    // An invitation the member leaves unanswered, for its view on the activity page.
+    const invitedTo = await createActivity(other, { title: `Tea and cards (${lng})` })
+    await other.getByLabel('Email addresses').fill(email)
+    await other.getByRole('button', { name: 'Send invitations' }).click()
+    await expect(other.getByText(`Invitation sent to ${email}`)).toBeVisible()
+    await other.context().close()
     const setup = await member(browser, email)
     const hosted = await createActivity(setup, { title: `Book circle (${lng})`, capacity: '6' })
     await setup.context().close()
@@ -628,6 +666,8 @@ for (const [index, lng] of languages.entries()) {
       await page.locator('form:has(input[name="confirmed"]) button[type="submit"]').click()
       await expect(page.locator('form:has(input[name="intent"][value="attend"])')).toBeVisible()
 
+      await s.visit(`/activities/${invitedTo}`)
+      await expect(page.locator('form:has(input[name="intent"][value="accept-invitation"])')).toBeVisible()
       await s.visit(`/activities/${hosted}`)
       await s.visit(`/activities/${hosted}?confirm=cancel-activity`)
       await s.visit(`/activities/${hosted}/edit`)

@@ -22,7 +22,9 @@ export const activityForm = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('cancel'), confirmed }),
   z.object({ intent: z.literal('join-waitlist') }),
   z.object({ intent: z.literal('leave-waitlist') }),
-  z.object({ intent: z.literal('add-by-emails'), emails: text }),
+  z.object({ intent: z.literal('accept-invitation') }),
+  z.object({ intent: z.literal('decline-invitation') }),
+  z.object({ intent: z.literal('invite-by-emails'), emails: text }),
   z.object({ intent: z.literal('cancel-activity'), confirmed }),
 ])
 export type ActivityIntent = z.infer<typeof activityForm>['intent']
@@ -55,8 +57,12 @@ export async function runIntent({ request, params, context }: ActionFunctionArgs
         return await joinWaitlist({ ...base, form })
       case 'leave-waitlist':
         return await leaveWaitlist({ ...base, form })
-      case 'add-by-emails':
-        return await addByEmails({ ...base, form })
+      case 'accept-invitation':
+        return await acceptInvitation({ ...base, form })
+      case 'decline-invitation':
+        return await declineInvitation({ ...base, form })
+      case 'invite-by-emails':
+        return await inviteByEmails({ ...base, form })
       case 'cancel-activity':
         return await cancelActivity({ ...base, form })
     }
@@ -94,13 +100,24 @@ async function leaveWaitlist({ request, context, api, key }: IntentArgs<'leave-w
   return toast(request, context, 'activities:toast.waitlistLeft')
 }
 
-async function addByEmails({ api, key, form }: IntentArgs<'add-by-emails'>) {
+async function acceptInvitation({ request, context, api, key }: IntentArgs<'accept-invitation'>) {
+  await api.experiences.acceptInvitation(key)
+  return toast(request, context, 'activities:toast.invitationAccepted')
+}
+
+async function declineInvitation({ request, context, api, key }: IntentArgs<'decline-invitation'>) {
+  await api.experiences.declineInvitation(key)
+  return toast(request, context, 'activities:toast.invitationDeclined')
+}
+
+/** The host invites members by email (decision 019): the answer says what happened to each address. */
+async function inviteByEmails({ api, key, form }: IntentArgs<'invite-by-emails'>) {
   const emails = form.emails
     .split(/[\s,;]+/)
     .map((email) => email.trim())
     .filter(Boolean)
   if (emails.length === 0) return data({ error: 'activities:host.emailsRequired', emails: '' }, { status: 400 })
-  return data({ added: await api.experiences.addAttendeesByEmail(key, emails) })
+  return data({ invited: await api.experiences.inviteByEmail(key, emails) })
 }
 
 async function cancelActivity({ request, context, api, key, form }: IntentArgs<'cancel-activity'>) {
@@ -128,7 +145,7 @@ function answerApiError(error: unknown, form: z.infer<typeof activityForm>) {
   const { status, fieldErrors, formErrors } = formErrorsFromApi(error, apiErrors)
   const emails = fieldErrors.emails ?? []
   const message = emails.includes(tooManyEmails) ? tooManyEmails : (emails[0] ?? formErrors[0] ?? 'activities:errors.conflict')
-  return data(form.intent === 'add-by-emails' ? { error: message, emails: form.emails } : { error: message }, { status })
+  return data(form.intent === 'invite-by-emails' ? { error: message, emails: form.emails } : { error: message }, { status })
 }
 
 async function toast(request: Request, context: AppLoadContext, key: string) {

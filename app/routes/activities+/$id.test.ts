@@ -70,10 +70,11 @@ describe("the host's web actions on someone else's activity", () => {
     expect(await stateOf(activityId)).toEqual(before)
   })
 
-  it('add people by email: 403, nobody added', async () => {
-    const request = post(`/activities/${activityId}`, cookie, new URLSearchParams({ intent: 'add-by-emails', emails: friend.email ?? '' }))
+  it('invite people by email: 403, nobody invited', async () => {
+    const request = post(`/activities/${activityId}`, cookie, new URLSearchParams({ intent: 'invite-by-emails', emails: friend.email ?? '' }))
     await expect(action({ request, context: web.newContext(), params: { id: activityId } })).rejects.toMatchObject({ init: { status: 403 } })
     expect(await stateOf(activityId)).toEqual(before)
+    expect(await database.db.selectFrom('experience_invitations').select('user_id').where('experience_id', '=', activityId).execute()).toEqual([])
   })
 
   it('edit: 403, unchanged', async () => {
@@ -93,12 +94,12 @@ describe("the host's web actions on someone else's activity", () => {
   })
 })
 
-describe('add people by email, as the host', () => {
+describe('invite people by email, as the host', () => {
   it('over the limit of 50 at a time: says so and keeps the list typed', async () => {
     const host = await createUser(database.db)
     const { id } = await hostedActivity(host.id)
     const emails = Array.from({ length: 51 }, (_, index) => `friend${index}@example.com`).join('\n')
-    const request = post(`/activities/${id}`, await web.signedInCookie(host.id), new URLSearchParams({ intent: 'add-by-emails', emails }))
+    const request = post(`/activities/${id}`, await web.signedInCookie(host.id), new URLSearchParams({ intent: 'invite-by-emails', emails }))
     const reply = (await action({ request, context: web.newContext(), params: { id } })) as unknown as { data: unknown; init: { status: number } }
     expect(reply.init.status).toBe(400)
     expect(reply.data).toEqual({ error: 'activities:host.tooManyEmails', emails })
@@ -108,10 +109,103 @@ describe('add people by email, as the host', () => {
     const host = await createUser(database.db)
     const { id } = await hostedActivity(host.id)
     const emails = 'ann@example.com\nbob\u0000@example.com'
-    const request = post(`/activities/${id}`, await web.signedInCookie(host.id), new URLSearchParams({ intent: 'add-by-emails', emails }))
+    const request = post(`/activities/${id}`, await web.signedInCookie(host.id), new URLSearchParams({ intent: 'invite-by-emails', emails }))
     const reply = (await action({ request, context: web.newContext(), params: { id } })) as unknown as { data: unknown; init: { status: number } }
     expect(reply.init.status).toBe(400)
     expect(reply.data).toEqual({ error: 'activities:host.emailsInvalid', emails })
+  })
+})
+
+describe('an invitation by email, without JavaScript (issue 12 §3)', () => {
+  const handle = createDocumentHandler([{ id: 'routes/activities+/$id', path: 'activities/:id', module: activityPage as never }])
+  const text = (html: string) => html.replace(/<!-- -->/g, '')
+
+  async function page(id: string, userId: string, form?: Record<string, string>) {
+    const cookie = await web.signedInCookie(userId)
+    const request = form
+      ? new Request(`${TEST_PUBLIC_URL}/activities/${id}`, { method: 'POST', headers: { cookie }, body: new URLSearchParams(form) })
+      : new Request(`${TEST_PUBLIC_URL}/activities/${id}`, { headers: { cookie } })
+    return handle(request, web.newContext())
+  }
+  /** Posts the form, then follows the redirect with the flash cookie, as a browser would. */
+  async function submit(id: string, userId: string, form: Record<string, string>) {
+    const posted = await page(id, userId, form)
+    expect(posted.status).toBe(302)
+    const cookie = `${await web.signedInCookie(userId)}; ${(posted.headers.get('set-cookie') ?? '').split(';')[0]}`
+    const request = new Request(`${TEST_PUBLIC_URL}${posted.headers.get('location')}`, { headers: { cookie } })
+    return text(await (await handle(request, web.newContext())).text())
+  }
+  const invite = (id: string, hostId: string, emails: string) => page(id, hostId, { intent: 'invite-by-emails', emails })
+
+  it('the host invites: the page says what happened to each address, and nobody is seated', async () => {
+    const host = await createUser(database.db)
+    const guest = await createUser(database.db)
+    const other = await createUser(database.db)
+    const { id } = await hostedActivity(host.id)
+    const answer = await invite(id, host.id, `${guest.email}, ${other.email}\nnobody@nowhere.test`)
+    expect(answer.status).toBe(200)
+    const html = text(await answer.text())
+    expect(html).toContain(`Invitations sent to ${guest.email}, ${other.email}`)
+    expect(html).toContain('No member with this address: nobody@nowhere.test')
+    expect((await stateOf(id)).attendees).toEqual([])
+  })
+
+  it('the invited member sees who invited them and accepts: seated', async () => {
+    const host = await createUser(database.db, { first_name: 'Harold', last_name: 'Stone' })
+    const guest = await createUser(database.db)
+    const { id } = await hostedActivity(host.id)
+    await invite(id, host.id, guest.email ?? '')
+    const html = text(await (await page(id, guest.id)).text())
+    expect(html).toContain('Harold S. invited you to this activity')
+    expect(html).toContain('name="intent" value="accept-invitation"')
+    expect(html).toContain('name="intent" value="decline-invitation"')
+    // Accept takes the place of "Save my seat".
+    expect(html).not.toContain('name="intent" value="attend"')
+    const after = await submit(id, guest.id, { intent: 'accept-invitation' })
+    expect(after).toContain('You accepted the invitation. Your seat is saved.')
+    expect(after).not.toContain('invited you to this activity')
+    expect((await stateOf(id)).attendees).toEqual([guest.id])
+  })
+
+  it('declines: not seated, the invitation gone; a stale Accept is then refused with a message', async () => {
+    const host = await createUser(database.db)
+    const guest = await createUser(database.db)
+    const { id } = await hostedActivity(host.id)
+    await invite(id, host.id, guest.email ?? '')
+    const after = await submit(id, guest.id, { intent: 'decline-invitation' })
+    expect(after).toContain('You declined the invitation.')
+    expect(after).not.toContain('invited you to this activity')
+    expect(after).toContain('name="intent" value="attend"')
+    const stale = await page(id, guest.id, { intent: 'accept-invitation' })
+    expect(stale.status).toBe(409)
+    expect(text(await stale.text())).toContain('You have already declined this invitation.')
+    expect((await stateOf(id)).attendees).toEqual([])
+  })
+
+  it('full: the invitation says so and offers Decline and the notify list, no Accept', async () => {
+    const host = await createUser(database.db)
+    const guest = await createUser(database.db)
+    const seated = await createUser(database.db)
+    const experience = await createExperience(database.db, host.id, { max_attendees: 1 })
+    await invite(experience.id, host.id, guest.email ?? '')
+    const taken = await web.api.request('POST', `v1/experiences/${experience.id}/attendees`, { token: await web.api.signToken(seated.id), body: { user_id: seated.id } })
+    expect(taken.status).toBe(200)
+    const html = text(await (await page(experience.id, guest.id)).text())
+    expect(html).toContain('The activity is full right now, so you cannot accept yet.')
+    expect(html).not.toContain('name="intent" value="accept-invitation"')
+    expect(html).toContain('name="intent" value="decline-invitation"')
+    expect(html).toContain('name="intent" value="join-waitlist"')
+  })
+
+  it('another member cannot accept it: 404, nobody seated', async () => {
+    const host = await createUser(database.db)
+    const guest = await createUser(database.db)
+    const stranger = await createUser(database.db)
+    const { id } = await hostedActivity(host.id)
+    await invite(id, host.id, guest.email ?? '')
+    const request = post(`/activities/${id}`, await web.signedInCookie(stranger.id), new URLSearchParams({ intent: 'accept-invitation' }))
+    await expect(action({ request, context: web.newContext(), params: { id } })).rejects.toMatchObject({ init: { status: 404 } })
+    expect((await stateOf(id)).attendees).toEqual([])
   })
 })
 

@@ -3,6 +3,7 @@ import { isRouteErrorResponse, Link, useActionData, useLoaderData, type ClientAc
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Attendee } from '#app/utils/api/experiences.server.ts'
+import { addressWithCity } from '#contract/place-line.ts'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
 import { formatCurrency, formatStart, type Experience } from '#app/utils/experience.ts'
@@ -12,7 +13,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { useCancellation } from '#app/utils/use-cancellation.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { runIntent } from './$id.server.ts'
-import { AddedResult, ConfirmCancelActivity, HostTools } from './__host-tools.tsx'
+import { ConfirmCancelActivity, HostTools, InvitedResult } from './__host-tools.tsx'
 import { ConfirmCancel, Rsvp, useOptimisticExperience } from './__rsvp.tsx'
 
 export const handle = { i18n: ['common', 'activities'] }
@@ -84,7 +85,7 @@ export default function ActivityDetail() {
           <p>{canceled}</p>
         </div>
       ) : null}
-      {actionData && 'added' in actionData && actionData.added ? <AddedResult result={actionData.added} /> : null}
+      {actionData && 'invited' in actionData && actionData.invited ? <InvitedResult result={actionData.invited} /> : null}
       {actionData && 'error' in actionData ? (
         <div className="notice notice--error" role="alert">
           <p>{t(actionData.error)}</p>
@@ -238,7 +239,7 @@ function Where({ experience, signedIn }: { experience: Experience; signedIn: boo
   if (!signedIn || !address) return <>{city}{!signedIn ? ` · ${t('detail.addressForMembers')}` : null}</>
   // Issue 12 §6: an address typed without its city ("120 Main St") gets the activity's city, on
   // the page and in the directions, so a maps search never lands in another town's Main St.
-  const full = withCity(address, experience.location?.city ?? null, city)
+  const full = addressWithCity(address, experience.location?.city ?? null, experience.location?.region ?? null)
   const directions = `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(full)}`
   return (
     <>
@@ -249,17 +250,6 @@ function Where({ experience, signedIn }: { experience: Experience; signedIn: boo
       </a>
     </>
   )
-}
-
-/**
- * The address as typed, followed by "City, Region" unless one of its comma-separated parts
- * already starts with the city ("…, Portland, OR 97205"; "120 Portland Ave" still gets it).
- */
-function withCity(address: string, cityName: string | null, cityLine: string) {
-  if (!cityName || !cityLine) return address
-  const plain = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase('en-US').trim()
-  const named = address.split(',').slice(1).some((part) => plain(part).startsWith(plain(cityName)))
-  return named ? address : `${address.replace(/[\s,]+$/, '')}, ${cityLine}`
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => pageTitle(matches, loaded?.title, loaded?.description)

@@ -1,10 +1,10 @@
 import { Form, Link, useActionData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import type { Experience } from '#app/utils/experience.ts'
-import type { AddedByEmail, Waitlist } from '#app/utils/api/experiences.server.ts'
+import type { InvitedByEmail, Waitlist } from '#app/utils/api/experiences.server.ts'
 import type { action } from './$id.tsx'
 
-/** The activity page's host tools: edit, duplicate, attendee list, cancel, notify list, add by email. */
+/** The activity page's host tools: edit, duplicate, attendee list, cancel, notify list, invite by email. */
 
 export function HostTools({ experience, waitlist }: { experience: Experience; waitlist: Waitlist | null }) {
   const { t } = useTranslation('activities')
@@ -46,7 +46,7 @@ export function HostTools({ experience, waitlist }: { experience: Experience; wa
       ) : null}
       <h3>{t('host.addTitle')}</h3>
       <Form method="post">
-        <input type="hidden" name="intent" value="add-by-emails" />
+        <input type="hidden" name="intent" value="invite-by-emails" />
         <div className="field">
           <label htmlFor="emails">{t('host.emails')}</label>
           <span className="hint" id="emails-hint">
@@ -62,13 +62,15 @@ export function HostTools({ experience, waitlist }: { experience: Experience; wa
   )
 }
 
-/** What adding people by email did, address by address. */
-export function AddedResult({ result }: { result: AddedByEmail }) {
+/** What inviting people by email did, address by address. */
+export function InvitedResult({ result }: { result: InvitedByEmail }) {
   const { t } = useTranslation('activities')
   return (
     <div className="notice notice--success" role="status">
-      {(['added', 'already_attending', 'not_found', 'full'] as const).map((key) =>
-        result[key].length > 0 ? <p key={key}>{t(`host.result.${key}`, { emails: result[key].join(', ') })}</p> : null,
+      {(['invited', 'already_attending', 'not_found', 'full'] as const).map((key) =>
+        result[key].length > 0 ? (
+          <p key={key}>{t(`host.result.${key}`, { emails: result[key].join(', '), count: result[key].length })}</p>
+        ) : null,
       )}
     </div>
   )

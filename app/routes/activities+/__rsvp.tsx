@@ -1,14 +1,18 @@
 import { Form, Link, useFetcher } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import type { ExperienceInvitation } from '#contract/experiences.ts'
 import { lateCancelWindowHours } from '#contract/limits.ts'
-import { formatCurrency, type Experience } from '#app/utils/experience.ts'
+import { formatCurrency, formatMoment, type Experience } from '#app/utils/experience.ts'
 import type { Waitlist } from '#app/utils/api/experiences.server.ts'
 import type { action } from './$id.tsx'
 
-/** The activity page's RSVP part: attend, cancel (with the late-cancel warning), the notify list. */
+/**
+ * The activity page's RSVP part: attend, cancel (with the late-cancel warning), the notify list,
+ * and an invitation to accept or decline (decision 019).
+ */
 
-type RsvpIntent = 'attend' | 'cancel' | 'join-waitlist' | 'leave-waitlist'
+type RsvpIntent = 'attend' | 'cancel' | 'join-waitlist' | 'leave-waitlist' | 'accept-invitation' | 'decline-invitation'
 
 /** The RSVP fetcher, shared by the buttons and the attendee count so both update together. */
 function useRsvpFetcher() {
@@ -26,7 +30,10 @@ export function useOptimisticExperience(experience: Experience): Experience {
   if (!intent || !viewer) return experience
   switch (intent) {
     case 'attend':
-      return { ...experience, attendees_count: experience.attendees_count + 1, viewer: { ...viewer, is_attending: true } }
+    case 'accept-invitation':
+      return { ...experience, attendees_count: experience.attendees_count + 1, viewer: { ...viewer, is_attending: true, invitation: null } }
+    case 'decline-invitation':
+      return { ...experience, viewer: { ...viewer, invitation: null } }
     case 'cancel':
       if (fetcher.formData?.get('confirmed') !== 'yes') return experience
       return { ...experience, attendees_count: Math.max(0, experience.attendees_count - 1), viewer: { ...viewer, is_attending: false } }
@@ -121,11 +128,17 @@ export function Rsvp({
       </>
     )
   }
+  // Invited: the invitation says who asked; Accept takes the seat (Save my seat's place), Decline
+  // answers no. A full activity offers the notify list below it, as to anyone.
+  const invitation = viewer?.invitation ? (
+    <Invitation experience={experience} invitation={viewer.invitation} canAccept={!experience.is_full} />
+  ) : null
   if (experience.is_full) {
     const position = viewer?.waitlist_position ?? null
     return position ? (
       <>
         {error}
+        {invitation}
         <p className="notice" role="status">
           {t('detail.onWaitlist', { position, count: waitlist?.metadata?.total_count ?? position })}
         </p>
@@ -135,20 +148,48 @@ export function Rsvp({
       // The API says whether the notify list is offered (never to the host of the activity).
       <>
         {error}
+        {invitation}
         <p>{t('detail.fullOffer')}</p>
         <RsvpButton intent="join-waitlist" label={t('detail.joinWaitlist')} />
         <FeeBeforeSeat experience={experience} />
       </>
     ) : (
-      <p>{t('status.fullNoOffer')}</p>
+      <>
+        {invitation}
+        <p>{t('status.fullNoOffer')}</p>
+      </>
     )
   }
   return (
     <>
       {error}
-      <RsvpButton intent="attend" label={t('detail.attend')} />
+      {invitation ?? <RsvpButton intent="attend" label={t('detail.attend')} />}
       <FeeBeforeSeat experience={experience} />
     </>
+  )
+}
+
+/**
+ * "<Host> invited you", when, and the answer: Accept (when a seat is free) and Decline, plain
+ * forms with a hidden intent that work without JavaScript. Nothing is saved until the member
+ * answers; declining is not told to the host.
+ */
+function Invitation({ experience, invitation, canAccept }: { experience: Experience; invitation: ExperienceInvitation; canAccept: boolean }) {
+  const { t, i18n } = useTranslation('activities')
+  const byHost = invitation.by.role === 'host'
+  const name = invitation.by.display_name ?? t('common:member.generic')
+  const date = formatMoment(invitation.at, experience.timezone, i18n.language)
+  return (
+    <section className="notice" aria-labelledby="invitation-title">
+      <h3 id="invitation-title">{byHost ? t('invitation.byHost', { name }) : t('invitation.byTeam')}</h3>
+      <p>{t('invitation.sent', { date })}</p>
+      <p>{t(canAccept ? 'invitation.notYet' : 'invitation.full')}</p>
+      {byHost ? <p>{t('invitation.private', { name })}</p> : null}
+      <div className="button-row">
+        {canAccept ? <RsvpButton intent="accept-invitation" label={t('invitation.accept')} /> : null}
+        <RsvpButton intent="decline-invitation" secondary label={t('invitation.decline')} />
+      </div>
+    </section>
   )
 }
 

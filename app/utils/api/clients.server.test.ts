@@ -76,8 +76,13 @@ describe('the resource clients against the real API', () => {
 
     const cancelled = await member.api.experiences.cancelAttendance(created.id, member.user.id)
     expect(cancelled).toMatchObject({ experience: { attendees_count: 0 }, lateCancellation: false })
-    const added = await host.api.experiences.addAttendeesByEmail(created.id, [String(member.user.email), 'nobody@example.com'])
-    expect(added).toEqual({ added: [member.user.email], already_attending: [], not_found: ['nobody@example.com'], full: [] })
+    const invited = await host.api.experiences.inviteByEmail(created.id, [String(member.user.email), 'nobody@example.com'])
+    expect(invited).toEqual({ invited: [member.user.email], already_attending: [], not_found: ['nobody@example.com'], full: [] })
+    expect((await member.api.experiences.get(created.id)).viewer?.invitation).toMatchObject({ by: { role: 'host' } })
+    await expect(member.api.experiences.declineInvitation(created.id)).resolves.toBeUndefined()
+    await expect(member.api.experiences.acceptInvitation(created.id)).rejects.toMatchObject({ status: 409, code: 'invitation_declined' })
+    await host.api.experiences.inviteByEmail(created.id, [String(waiting.user.email)])
+    expect(await waiting.api.experiences.acceptInvitation(created.id)).toMatchObject({ attendees_count: 1, viewer: { is_attending: true, invitation: null } })
 
     const listed = await member.api.experiences.list({ page: 1, perPage: 50, from: new Date().toISOString(), datedOnly: true })
     expect(listed.data.map((experience) => experience.id)).toContain(created.id)

@@ -13,7 +13,7 @@ import {
 import type { ApiTransport } from '../api.server.ts'
 
 export type Attendee = z.infer<typeof attendeeSchema>
-export type AddedByEmail = AddByEmailsResult
+export type InvitedByEmail = AddByEmailsResult
 export type Waitlist = Page<z.infer<typeof waitlistEntrySchema>>
 
 /** Explore's and Home's search (spec §7 `GET v1/experiences`). */
@@ -64,8 +64,12 @@ export function experiencesClient(api: ApiTransport) {
       const answer = await api.json('DELETE', path(id, 'attendees', encodeURIComponent(userId)), cancelAttendanceResponseSchema)
       return { experience: answer.data[0], lateCancellation: answer.metadata.late_cancellation }
     },
-    addAttendeesByEmail: (id: string, emails: string[]): Promise<AddedByEmail> =>
+    /** The host invites members by email; they are seated only if they accept (decision 019). */
+    inviteByEmail: (id: string, emails: string[]): Promise<InvitedByEmail> =>
       api.one('POST', path(id, 'attendees', 'create-by-emails'), addByEmailsResultSchema, { body: { emails } }),
+    /** The invited member (the caller) accepts: a seat, as attending takes one. */
+    acceptInvitation: (id: string): Promise<Experience> => api.one('POST', path(id, 'invitations', 'accept'), experienceSchema),
+    declineInvitation: (id: string) => api.empty('POST', path(id, 'invitations', 'decline')),
     waitlist: (id: string): Promise<Waitlist> => api.json('GET', path(id, 'waitlist'), pageOf(waitlistEntrySchema)),
     joinWaitlist: (id: string): Promise<Experience> => api.one('POST', path(id, 'waitlist'), experienceSchema),
     leaveWaitlist: (id: string) => api.empty('DELETE', path(id, 'waitlist')),

@@ -1,0 +1,116 @@
+/**
+ * Invitations (issue 12 §3, decision 019). Any member can host, and members are targeted by
+ * scammers: a host who types someone's email address no longer seats them. Each member found
+ * gets one invitation to the activity (`experience.invited`, emailed in their language through
+ * the outbox) and is seated only when they accept it, under the same rules as attending (never
+ * over capacity). One invitation per member and activity: inviting again sends nothing more.
+ */
+import { isFull } from '#contract/experience-rules.ts'
+import type { AddByEmailsResult } from '#contract/experiences.ts'
+import type { DB } from '../db/database.ts'
+import type { User } from '../db/schema.ts'
+import { problems } from '../http/errors.ts'
+import { visibleMembers } from '../policy/members.ts'
+import { requirePermission } from '../policy/permissions.ts'
+import { answerInvitation, checkOpen, fullProblem, takeSeat } from './attendance.ts'
+import { getExperience, serializeExperience, type NotifyingDeps, type Trx } from './service.ts'
+
+const noInvitation = () => problems.notFound('You have no invitation to this activity.')
+
+/**
+ * Invites the members with these addresses (host or admin), address by address: not found (no
+ * member others may see has it; nothing more is said about it), already attending, full (nobody
+ * is invited to an activity without a seat), or invited. An invitation is recorded and emailed
+ * once, in the transaction that records it; a member invited before, whatever they answered, is
+ * reported as invited and not emailed again.
+ */
+export async function inviteByEmail({ db, notify }: NotifyingDeps, caller: User, idOrSlug: string, emails: string[]) {
+  const experience = await getExperience(db, idOrSlug)
+  requirePermission(caller, 'add:attendees', experience)
+  checkOpen(experience)
+  const result: AddByEmailsResult = { invited: [], already_attending: [], not_found: [], full: [] }
+  const unique = [...new Set(emails.filter(Boolean))]
+  if (unique.length === 0) return result
+  await db.transaction().execute(async (trx) => {
+    const members = await trx
+      .selectFrom('users as u')
+      .leftJoin('experience_attendees as a', (join) => join.onRef('a.user_id', '=', 'u.id').on('a.experience_id', '=', experience.id))
+      .select(['u.id', 'u.email', 'a.user_id as seat'])
+      .where('u.email', 'in', unique)
+      .where(visibleMembers('u'))
+      .execute()
+    const byEmail = new Map(members.map((member) => [String(member.email).toLowerCase(), member]))
+    const invitees: string[] = []
+    for (const email of unique) {
+      const member = byEmail.get(email)
+      if (!member) result.not_found.push(email)
+      else if (member.seat) result.already_attending.push(email)
+      else if (isFull(experience)) result.full.push(email)
+      else {
+        result.invited.push(email)
+        invitees.push(member.id)
+      }
+    }
+    if (invitees.length === 0) return
+    const created = await trx
+      .insertInto('experience_invitations')
+      .values(invitees.map((userId) => ({ experience_id: experience.id, user_id: userId, invited_by: caller.id })))
+      .onConflict((oc) => oc.columns(['experience_id', 'user_id']).doNothing())
+      .returning('user_id')
+      .execute()
+    await notify({ type: 'experience.invited', to: created.map((row) => row.user_id), data: { experience_id: experience.id, invited_by: caller.id } }, trx)
+  })
+  return result
+}
+
+/** The caller's invitation to the activity, locked until the transaction ends; 404 when none. */
+async function lockInvitation(trx: Trx, caller: User, experienceId: string) {
+  const invitation = await trx
+    .selectFrom('experience_invitations')
+    .select(['user_id', 'state'])
+    .where('experience_id', '=', experienceId)
+    .where('user_id', '=', caller.id)
+    .forUpdate()
+    .executeTakeFirst()
+  if (!invitation) throw noInvitation()
+  requirePermission(caller, 'respond:invitation', invitation)
+  return invitation
+}
+
+/**
+ * The invited member accepts: seated as attending would seat them (never over capacity; full →
+ * 409 `experience_full`, the invitation still open and the notify list offered), unless they
+ * declined it (409 `invitation_declined`) or the activity has started or been cancelled.
+ * Accepting again while seated changes nothing.
+ */
+export async function acceptInvitation(db: DB, caller: User, idOrSlug: string) {
+  const experience = await getExperience(db, idOrSlug)
+  await db.transaction().execute(async (trx) => {
+    // The activity's row lock first, as every seat change takes it (no deadlock with attending).
+    await trx.selectFrom('experiences').select('id').where('id', '=', experience.id).forNoKeyUpdate().execute()
+    const invitation = await lockInvitation(trx, caller, experience.id)
+    if (invitation.state === 'declined') throw problems.conflict('invitation_declined', 'You declined this invitation.')
+    checkOpen(experience)
+    // A full activity throws, which rolls the seat back and leaves the invitation open.
+    if ((await takeSeat(trx, experience.id, caller.id)) === 'full') throw fullProblem()
+    // Already seated (takeSeat answers it when it seats): the invitation is answered all the same.
+    await answerInvitation(trx, experience.id, caller.id, 'accepted')
+  })
+  return serializeExperience(db, await getExperience(db, experience.id), caller)
+}
+
+/**
+ * The invited member declines (idempotent; also once the activity has started or been
+ * cancelled). An accepted invitation is not declined: the member cancels their seat instead
+ * (409 `invitation_accepted`). The host is not told.
+ */
+export async function declineInvitation(db: DB, caller: User, idOrSlug: string) {
+  const experience = await getExperience(db, idOrSlug)
+  await db.transaction().execute(async (trx) => {
+    const invitation = await lockInvitation(trx, caller, experience.id)
+    if (invitation.state === 'accepted') {
+      throw problems.conflict('invitation_accepted', 'You accepted this invitation: cancel your seat instead.')
+    }
+    await answerInvitation(trx, experience.id, caller.id, 'declined')
+  })
+}
