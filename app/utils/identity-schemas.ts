@@ -46,10 +46,20 @@ export const signUpSchema = z
     email: emailSchema,
     birthMonth: z.coerce.number({ error: 'validation.birthMonthRequired' }).int().min(1, 'validation.birthMonthRequired').max(12, 'validation.birthMonthRequired'),
     birthDay: z.coerce.number({ error: 'validation.birthDayRequired' }).int().min(1, 'validation.birthDayRequired').max(31, 'validation.birthDayRequired'),
-    birthYear: z.coerce.number({ error: 'validation.birthYearRequired' }).int().refine((year) => birthYears().includes(year), 'validation.birthYearRequired'),
+    birthYear: z.coerce.number({ error: 'validation.birthYearRequired' }).int('validation.birthYearRequired'),
     password: newPasswordSchema.optional(),
   })
   .superRefine((value, ctx) => {
+    // A year outside the list comes from a crafted form: one message, about age (issue 12 §4).
+    const years = birthYears()
+    if (value.birthYear > (years[0] ?? 0)) {
+      ctx.addIssue({ code: 'custom', path: ['birthYear'], message: 'validation.minimumAge' })
+      return
+    }
+    if (value.birthYear < (years.at(-1) ?? 0)) {
+      ctx.addIssue({ code: 'custom', path: ['birthYear'], message: 'validation.birthYearTooEarly' })
+      return
+    }
     if (value.birthDay > daysInMonth(value.birthMonth, value.birthYear)) {
       ctx.addIssue({ code: 'custom', path: ['birthDay'], message: 'validation.birthDayInvalid' })
       return
