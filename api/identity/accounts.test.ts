@@ -149,3 +149,15 @@ describe('limits per account, whatever the address', () => {
     expect(sent).toHaveLength(accountLimits.codeSend.max)
   })
 })
+
+describe('code emails (issue 12 §4)', () => {
+  it('greet by the first name, or with a plain "Hello," when the account has none', async () => {
+    const named = await member()
+    const unnamed = await createUser(database.db, { email: `no-name-${++counter}@example.com`, first_name: null })
+    for (const email of [named.email, unnamed.email ?? '']) await accounts.sendCode(email, 'sign_in', 'en')
+    const opening = async (email: string) =>
+      (await database.db.selectFrom('email_outbox').select('text_body').where('to_address', '=', email).executeTakeFirstOrThrow()).text_body.split('\n')[0]
+    expect(await opening(named.email)).toBe('Hello Ruth,')
+    expect(await opening(unnamed.email ?? '')).toBe('Hello,')
+  })
+})

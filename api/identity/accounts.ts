@@ -3,7 +3,7 @@ import { hash, verify } from '@node-rs/argon2'
 import { sql } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { CodePurpose } from '../db/schema.ts'
-import { emailT } from '../i18n.ts'
+import { emailGreeting, emailT } from '../i18n.ts'
 import type { Mailer } from '../providers/email/mailer.ts'
 import { countHit, type Limit } from '../http/security.ts'
 import { uniqueSlug } from '../users/service.ts'
@@ -133,7 +133,7 @@ export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: st
       kind,
       locale: language,
       subject: t(`${kind}.subject`, vars),
-      text: [t('greeting', vars), '', t(`${kind}.body`, vars), '', t('signature')].join('\n'),
+      text: [emailGreeting(t, vars.name), '', t(`${kind}.body`, vars), '', t('signature')].join('\n'),
     }
   }
 

@@ -4,7 +4,7 @@ import { hasStarted } from '#contract/experience-rules.ts'
 import { lateCancelWindowHours } from '#contract/limits.ts'
 import { formatZonedDateTime } from '#contract/zoned-time.ts'
 import type { DB } from '../db/database.ts'
-import { emailT } from '../i18n.ts'
+import { emailGreeting, emailT } from '../i18n.ts'
 import { visibleMembers } from '../policy/members.ts'
 import type { OutgoingEmail } from '../providers/email/mailer.ts'
 
@@ -96,7 +96,7 @@ export async function composeNotificationEmail(db: DB, notification: Notificatio
     kind,
     locale: language,
     subject: t(`${kind}.subject`, vars),
-    text: [member.first_name ? t('greeting', { name: member.first_name }) : t('greetingNoName'), ...paragraphs, t('signature')].join('\n\n'),
+    text: [emailGreeting(t, member.first_name), ...paragraphs, t('signature')].join('\n\n'),
   }
 }
 

@@ -11,7 +11,7 @@ import { formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/form
 import { formErrorsFromApi } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
-import { basicInfoSchema, genders, joinReasons } from '#app/utils/onboarding-schemas.ts'
+import { basicInfoSchema, genderChoices, joinReasons, preferNotToSay } from '#app/utils/onboarding-schemas.ts'
 
 export const handle = { i18n: ['common', 'onboarding'] }
 
@@ -72,7 +72,8 @@ export default function BasicInfo() {
     defaultValue: {
       firstName: user?.first_name ?? '',
       lastName: user?.last_name ?? '',
-      gender: user?.gender ?? undefined,
+      // A member who has been through this page and gave no gender chose "Prefer not to say".
+      gender: user?.gender ?? (user?.onboarded ? preferNotToSay : undefined),
       reasons: user?.join_reasons,
       phone: user?.formatted_phone ?? '',
     },
@@ -100,7 +101,7 @@ export default function BasicInfo() {
           name="gender"
           type="radio"
           legend={t('fields.gender')}
-          options={genders.map((value) => ({ value, label: t(`gender.${value}`) }))}
+          options={genderChoices.map((value) => ({ value, label: t(`gender.${value}`) }))}
           defaultValue={fields.gender.initialValue}
           errors={fields.gender.errors}
         />

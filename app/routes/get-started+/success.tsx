@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { useDisplayName } from '#app/utils/use-display-name.ts'
+import { useGreetingName } from '#app/utils/use-display-name.ts'
 
 export const handle = { i18n: ['common', 'onboarding'] }
 
@@ -18,7 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function OnboardingSuccess() {
   const { user } = useLoaderData<typeof loader>()
   const { t } = useTranslation('onboarding')
-  const name = useDisplayName(user)
+  const name = useGreetingName(user)
   return (
     <div className="prose">
       <h1>{t('success.heading', { name })}</h1>
