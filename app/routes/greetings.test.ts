@@ -11,15 +11,11 @@ import * as onboarded from './get-started+/success.tsx'
  * Issue 12 §4: wherever the product greets a member it uses their first name ("Hello, Walter"),
  * not the display name ("Walter H."), in every language.
  */
-const handle = createDocumentHandler(
-  (
-    [
-      ['routes/_index', '', home],
-      ['routes/get-started+/success', 'get-started/success', onboarded],
-      ['routes/_auth+/welcome-back', 'welcome-back', welcomeBack],
-    ] as const
-  ).map(([id, path, module]) => ({ id, path, module: module as never })),
-)
+const handle = createDocumentHandler([
+  { id: 'routes/_index', path: '', module: home as never },
+  { id: 'routes/get-started+/success', path: 'get-started/success', module: onboarded as never },
+  { id: 'routes/_auth+/welcome-back', path: 'welcome-back', module: welcomeBack as never },
+])
 
 let database: TestDatabase
 let web: WebHarness

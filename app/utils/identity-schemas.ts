@@ -29,8 +29,13 @@ export const passwordSignInSchema = z.object({
   password: z.string({ error: 'validation.passwordRequired' }).max(200, 'validation.passwordTooLong'),
 })
 
+/** "Sign in with a code instead", from the password form: the email typed goes along, as it is. */
+export const useCodeSchema = z.object({ intent: z.literal('code') })
+
 export const sendCodeSchema = z.object({ intent: z.literal('send'), email: emailSchema })
 export const verifyCodeSchema = z.object({ intent: z.literal('verify'), email: emailSchema, code: codeSchema })
+/** "Send a new code" on a code step (sign-in with a code, sign-up). */
+export const resendCodeSchema = z.object({ intent: z.literal('resend'), email: emailSchema })
 
 /** A name; one made only of invisible characters (zero-width spaces…) counts as missing. */
 export const nameSchema = (key: 'firstName' | 'lastName') =>

@@ -39,7 +39,13 @@ test('sign-up is refused under 55, then accepted at 55+ through code, basic info
   await fillSignUpDetails(page, { firstName: 'Maria', lastName: 'Elder', email, password }, { year: Math.min(...years), month: 3, day: 9 })
   await submit(page, 'Continue')
   await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
-  const code = await latestCode(page.context().request, email)
+  const first = await latestCode(page.context().request, email)
+  // Reloading the code step (or coming back to it from the mail app) stays there (issue 12 §4).
+  await page.reload()
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
+  await submit(page, 'Send a new code')
+  await expect(page.getByText(`We have sent a new 6-digit code to ${email}.`)).toBeVisible()
+  const code = await latestCode(page.context().request, email, first)
   await page.getByLabel('6-digit code').fill(code)
   await submit(page, 'Finish creating my account')
 
@@ -77,14 +83,18 @@ test('sign-in with a password; a wrong password is refused', async ({ page }) =>
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible()
 })
 
-test('sign-in with an emailed code', async ({ page }) => {
+test('sign-in with an emailed code: the email typed goes along, the code step survives a reload', async ({ page }) => {
   const member = await signUp(page, { onboard: true })
   await page.context().clearCookies()
 
   await page.goto('/login')
-  await page.getByRole('link', { name: 'Sign in with a code sent to your email instead' }).click()
   await page.getByLabel('Email address').fill(member.email)
+  await page.getByRole('button', { name: 'Sign in with a code sent to your email instead' }).click()
+  await expect(page.getByRole('heading', { name: 'Sign in with a code' })).toBeVisible()
+  await expect(page.getByLabel('Email address')).toHaveValue(member.email)
   await submit(page, 'Email me a code')
+  await expect(page.getByLabel('6-digit code')).toBeVisible()
+  await page.reload()
   await expect(page.getByLabel('6-digit code')).toBeVisible()
   const code = await latestCode(page.context().request, member.email)
   await page.getByLabel('6-digit code').fill(code)
