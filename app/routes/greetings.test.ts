@@ -57,3 +57,26 @@ describe('greetings use the first name', () => {
     expect(await heading(path, language)).toBe(greeting)
   })
 })
+
+describe('the greeting pages lead back to where the member was (issue 12 §4)', () => {
+  async function links(path: string) {
+    const response = await handle(new Request(`${TEST_PUBLIC_URL}${path}`, { headers: { cookie: walter.get('en') ?? '' } }), web.newContext())
+    const main = /<main[\s\S]*<\/main>/.exec(await response.text())?.[0] ?? ''
+    return [...main.matchAll(/<a [^>]*href="([^"]*)"[^>]*>([^<]*)<\/a>/g)].map(([, href, text]) => `${text} → ${href}`)
+  }
+
+  it.each([
+    ['/get-started/success', ['Continue where you left off → /activities/42?tab=chat', 'Go to my home page → /']],
+    ['/welcome-back', ['Continue where you left off → /activities/42?tab=chat', 'Go to my home page → /', 'My account → /account']],
+  ])('%s?returnTo=… offers the way back first', async (path, expected) => {
+    expect(await links(`${path}?returnTo=${encodeURIComponent('/activities/42?tab=chat')}`)).toEqual(expected)
+  })
+
+  it.each(['/get-started/success', '/welcome-back'])('%s offers home first without returnTo, or with one off the site', async (path) => {
+    for (const query of ['', `?returnTo=${encodeURIComponent('//evil.example')}`]) {
+      const found = await links(`${path}${query}`)
+      expect(found[0]).toBe('Go to my home page → /')
+      expect(found.join(' ')).not.toContain('evil')
+    }
+  })
+})

@@ -60,3 +60,17 @@ describe('gender is optional (issue 12 §4)', () => {
     expect((await savedGender(user.id)).gender).toBe('other')
   })
 })
+
+describe('returnTo (issue 12 §4)', () => {
+  it('goes on to the success page, which leads back to where the member was before signing up', async () => {
+    const { cookie } = await newMember()
+    const response = await post(cookie, about, `?index&returnTo=${encodeURIComponent('/activities/42')}`)
+    expect(response.headers.get('location')).toBe(`/get-started/success?returnTo=${encodeURIComponent('/activities/42')}`)
+  })
+
+  it('only when it is a path on the site', async () => {
+    const { cookie } = await newMember()
+    const response = await post(cookie, about, `?index&returnTo=${encodeURIComponent('/.//evil.example')}`)
+    expect(response.headers.get('location')).toBe('/get-started/success')
+  })
+})
