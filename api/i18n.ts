@@ -26,3 +26,9 @@ void instance.init({
 export function emailT(language: string): TFunction {
   return instance.getFixedT((languages as readonly string[]).includes(language) ? language : 'en', 'email')
 }
+
+/** An email's opening: by the first name ("Hello Walter,"), or "Hello," when there is none. */
+export function emailGreeting(t: TFunction, firstName: string | null | undefined) {
+  const name = firstName?.trim()
+  return name ? t('greeting', { name }) : t('greetingNoName')
+}

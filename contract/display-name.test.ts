@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { displayName, type NamedUser } from './display-name.ts'
+import { displayName, greetingName, type NamedUser } from './display-name.ts'
 
 const ann: NamedUser = { first_name: 'Ann', last_name: 'Baker' }
 
@@ -66,5 +66,18 @@ describe('displayName', () => {
     expect(
       displayName({ first_name: ' ', last_name: ' ', formatted_name: ' ', name: ' ' }),
     ).toBeNull()
+  })
+})
+
+describe('greetingName', () => {
+  it('greets by the first name', () => {
+    expect(greetingName(ann)).toBe('Ann')
+    expect(greetingName({ first_name: ' Ann ', last_name: null })).toBe('Ann')
+  })
+
+  it('falls back to the display name, then to the generic label (null)', () => {
+    expect(greetingName({ first_name: null, last_name: null, formatted_name: 'A. Baker' })).toBe('A. Baker')
+    expect(greetingName({ first_name: null, last_name: null })).toBeNull()
+    expect(greetingName({ ...ann, banned: true })).toBeNull()
   })
 })

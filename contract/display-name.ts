@@ -19,3 +19,12 @@ export function displayName(user: NamedUser): string | null {
   if (first && last) return last.length <= 2 ? `${first} ${last}` : `${first} ${last[0]}.`
   return user.formatted_name?.trim() || first || user.name?.trim() || null
 }
+
+/**
+ * The name a greeting uses ("Hello, Walter"): the first name, else the display name; null for
+ * the generic member label.
+ */
+export function greetingName(user: NamedUser): string | null {
+  if (user.banned || user.is_suspended) return null
+  return user.first_name?.trim() || displayName(user)
+}

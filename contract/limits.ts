@@ -14,6 +14,8 @@ export const birthYearCount = 45
 export const maxNameLength = 60
 /** A phone number as typed (it is parsed as US and normalised before saving). */
 export const maxPhoneLength = 30
+/** A member who has not signed in for this many days is welcomed back (decision 020). */
+export const longAbsenceDays = 90
 
 // Activities (spec §5, §9) ---------------------------------------------------------------------
 

@@ -41,6 +41,15 @@ export const userSchema = z
   .meta({ id: 'User' })
 export type User = z.infer<typeof userSchema>
 
+/** `POST v1/users/me/sign-ins`: the sign-in before this one, and whether it was long ago. */
+export const signInSchema = z
+  .object({
+    previous_sign_in_at: nullableString.meta({ description: 'The sign-in before this one; null for the first one recorded.' }),
+    welcome_back: z.boolean().meta({ description: 'The member had not signed in for 90 days or more: greet them back.' }),
+  })
+  .meta({ id: 'SignIn' })
+export type SignIn = z.infer<typeof signInSchema>
+
 /**
  * Another member (`GET users/{id}`): anonymous callers get `id`, `slug` and `display_name`
  * only (for referral banners); signed-in callers get the rest too. No contact details, no

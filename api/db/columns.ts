@@ -57,6 +57,7 @@ export const databaseColumns = {
     created_at: 'timestamptz default',
     updated_at: 'timestamptz default',
     deleted_at: 'timestamptz null',
+    last_sign_in_at: 'timestamptz null',
   },
   credentials: {
     user_id: 'uuid',

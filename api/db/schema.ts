@@ -166,6 +166,8 @@ export interface UsersTable {
   created_at: CreatedAt
   updated_at: UpdatedAt
   deleted_at: NullableTimestamp
+  /** When the member last signed in (migration 0007); null before their first sign-in since. */
+  last_sign_in_at: NullableTimestamp
 }
 
 export interface CredentialsTable {

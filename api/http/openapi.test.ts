@@ -215,6 +215,8 @@ describe('every endpoint answers as documented', () => {
     expect((await call('PUT', 'v1/users/me', { token: guest.token, body: { first_name: 'Maggie', locale: 'fr' } })).status).toBe(200)
     expect((await call('PUT', 'v1/users/me', { token: guest.token, body: { first_name: '\u200b' } })).status).toBe(422)
     expect((await call('PUT', 'v1/users/me', { token: guest.token, body: '{not json' })).status).toBe(400)
+    expect((await call('POST', 'v1/users/me/sign-ins', { token: guest.token })).status).toBe(200)
+    expect((await call('POST', 'v1/users/me/sign-ins')).status).toBe(401)
 
     expect((await call('GET', `users/${host.user.id}`)).json).toEqual({ id: host.user.id, slug: host.user.slug, display_name: 'Walter B.' })
     expect((await call('GET', `users/${host.user.slug}`, { token: guest.token })).json).toHaveProperty('created_at')

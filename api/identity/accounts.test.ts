@@ -149,3 +149,58 @@ describe('limits per account, whatever the address', () => {
     expect(sent).toHaveLength(accountLimits.codeSend.max)
   })
 })
+
+describe('code emails (issue 12 §4)', () => {
+  it('greet by the first name, or with a plain "Hello," when the account has none', async () => {
+    const named = await member()
+    const unnamed = await createUser(database.db, { email: `no-name-${++counter}@example.com`, first_name: null })
+    for (const email of [named.email, unnamed.email ?? '']) await accounts.sendCode(email, 'sign_in', 'en')
+    const opening = async (email: string) =>
+      (await database.db.selectFrom('email_outbox').select('text_body').where('to_address', '=', email).executeTakeFirstOrThrow()).text_body.split('\n')[0]
+    expect(await opening(named.email)).toBe('Hello Ruth,')
+    expect(await opening(unnamed.email ?? '')).toBe('Hello,')
+  })
+})
+
+describe('a new sign-up code (issue 12 §4)', () => {
+  const details = (email: string) => ({ email, password: 'a long password 55', firstName: 'Noor', lastName: 'Visser', dob: '1950-04-02', language: 'nl' as const })
+
+  it('sends a new code for the sign-up started, which creates the account with its details; the old code no longer works', async () => {
+    const email = `resend-${++counter}@example.com`
+    await accounts.startSignUp(details(email))
+    const first = await latestCode(email)
+    expect(await accounts.resendSignUp(email, 'en')).toEqual({ ok: true })
+    const second = await latestCode(email)
+    const mails = await database.db.selectFrom('email_outbox').select(['subject', 'locale']).where('to_address', '=', email).execute()
+    expect(mails).toHaveLength(2)
+    // In the language the sign-up was started in.
+    expect(new Set(mails.map((mail) => mail.locale))).toEqual(new Set(['nl']))
+    if (first !== second) expect(await accounts.confirmSignUp(email, first)).toHaveProperty('error')
+    const confirmed = await accounts.confirmSignUp(email, second)
+    expect(confirmed).toMatchObject({ created: true })
+    const user = await database.db.selectFrom('users').leftJoin('credentials', 'credentials.user_id', 'users.id').select(['first_name', 'last_name', 'dob', 'locale', 'password_hash']).where('email', '=', email).executeTakeFirstOrThrow()
+    expect(user).toMatchObject({ first_name: 'Noor', last_name: 'Visser', dob: '1950-04-02', locale: 'nl', password_hash: expect.any(String) })
+  })
+
+  it('sends the owner of an existing account a new sign-in code, as the first answer did', async () => {
+    const { email, user } = await member()
+    await accounts.startSignUp(details(email))
+    expect(await accounts.resendSignUp(email, 'en')).toEqual({ ok: true })
+    expect(await accounts.confirmSignUp(email, await latestCode(email))).toEqual({ accountId: user.auth_subject, created: false })
+  })
+
+  it('answers the same, and sends nothing, for an address with no sign-up started and no account', async () => {
+    const email = `never-started-${++counter}@example.com`
+    expect(await accounts.resendSignUp(email, 'en')).toEqual({ ok: true })
+    expect(await database.db.selectFrom('email_outbox').select('id').where('to_address', '=', email).execute()).toHaveLength(0)
+  })
+
+  it('counts against the same 5 code emails per account in 15 minutes', async () => {
+    const email = `resend-limit-${++counter}@example.com`
+    await accounts.startSignUp(details(email))
+    const answers = []
+    for (let i = 0; i < accountLimits.codeSend.max; i++) answers.push(await accounts.resendSignUp(email, 'en'))
+    expect(answers.slice(0, -1)).toEqual(Array(accountLimits.codeSend.max - 1).fill({ ok: true }))
+    expect(answers.at(-1)).toEqual({ error: 'too_many' })
+  })
+})

@@ -3,7 +3,7 @@ import { hash, verify } from '@node-rs/argon2'
 import { sql } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { CodePurpose } from '../db/schema.ts'
-import { emailT } from '../i18n.ts'
+import { emailGreeting, emailT } from '../i18n.ts'
 import type { Mailer } from '../providers/email/mailer.ts'
 import { countHit, type Limit } from '../http/security.ts'
 import { uniqueSlug } from '../users/service.ts'
@@ -42,6 +42,18 @@ export interface SignUpRequest {
   dob: string
   language: 'en' | 'fr' | 'nl'
 }
+
+/** A sign-up's details, kept with its code until the code is confirmed. */
+interface SignUpPayload {
+  firstName: string
+  lastName: string
+  dob: string
+  language: 'en' | 'fr' | 'nl'
+  passwordHash: string | null
+}
+
+/** A new sign-up code is sent for a sign-up started this long ago at most (an interaction's life). */
+const signUpResendWindowMs = 60 * 60_000
 
 // A real argon2id hash to verify against when the email is unknown, so timing reveals nothing.
 const dummyHash = hash('timing-equaliser-not-a-password')
@@ -133,7 +145,7 @@ export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: st
       kind,
       locale: language,
       subject: t(`${kind}.subject`, vars),
-      text: [t('greeting', vars), '', t(`${kind}.body`, vars), '', t('signature')].join('\n'),
+      text: [emailGreeting(t, vars.name), '', t(`${kind}.body`, vars), '', t('signature')].join('\n'),
     }
   }
 
@@ -141,6 +153,18 @@ export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: st
   async function sendCodeEmail(to: string, language: string, kind: string, vars: Record<string, string>): Promise<Failure<'not_sent'> | { ok: true }> {
     const { sent } = await mailer.sendNow(composeEmail(to, language, kind, vars))
     return sent ? { ok: true } : { error: 'not_sent' }
+  }
+
+  /** The owner of an address that has an account gets a sign-in code instead of a sign-up one. */
+  async function sendExistingAccountCode(email: string, account: { first_name: string | null; locale: string | null }, language: string) {
+    const code = await issueCode(email, 'sign_in')
+    return sendCodeEmail(email, account.locale ?? language, 'existingAccount', { code, name: account.first_name ?? '' })
+  }
+
+  /** A sign-up code; the details wait with it until it is confirmed. */
+  async function sendSignUpCode(email: string, payload: SignUpPayload) {
+    const code = await issueCode(email, 'sign_up', { ...payload })
+    return sendCodeEmail(email, payload.language, 'signUpCode', { code, name: payload.firstName })
   }
 
   return {
@@ -185,22 +209,36 @@ export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: st
     async startSignUp(request: SignUpRequest): Promise<Failure<SendError> | { ok: true }> {
       if (await overLimit(limits.codeSend, request.email)) return { error: 'too_many' }
       const existing = await findByEmail(request.email)
-      if (existing) {
-        const code = await issueCode(request.email, 'sign_in')
-        return sendCodeEmail(request.email, existing.locale ?? request.language, 'existingAccount', {
-          code,
-          name: existing.first_name ?? '',
-        })
-      }
+      if (existing) return sendExistingAccountCode(request.email, existing, request.language)
       const passwordHash = request.password ? await hash(request.password) : null
-      const code = await issueCode(request.email, 'sign_up', {
+      return sendSignUpCode(request.email, {
         firstName: request.firstName,
         lastName: request.lastName,
         dob: request.dob,
         language: request.language,
         passwordHash,
       })
-      return sendCodeEmail(request.email, request.language, 'signUpCode', { code, name: request.firstName })
+    },
+
+    /**
+     * "Send a new code" on the sign-up code step: a new code for the sign-up started at this
+     * address in the last hour (its details kept with the code), or for its account, under the
+     * same per-account limit. Nothing to send gives the same answer (nothing is revealed).
+     */
+    async resendSignUp(email: string, language: 'en' | 'fr' | 'nl'): Promise<Failure<SendError> | { ok: true }> {
+      if (await overLimit(limits.codeSend, email)) return { error: 'too_many' }
+      const existing = await findByEmail(email)
+      if (existing) return sendExistingAccountCode(email, existing, language)
+      const started = await db
+        .selectFrom('login_codes')
+        .select('payload')
+        .where('email', '=', email)
+        .where('purpose', '=', 'sign_up')
+        .where('created_at', '>', new Date(Date.now() - signUpResendWindowMs))
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst()
+      if (!started?.payload) return { ok: true }
+      return sendSignUpCode(email, started.payload as unknown as SignUpPayload)
     },
 
     /** Confirms a sign-up (or, for an existing account, signs in) with the emailed code. */
@@ -215,13 +253,7 @@ export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: st
         return account?.auth_subject ? { accountId: account.auth_subject, created: false } : { error: 'invalid' }
       }
       await forgiveTry(limits.codeCheck, email)
-      const payload = signUp.payload as {
-        firstName: string
-        lastName: string
-        dob: string
-        language: 'en' | 'fr' | 'nl'
-        passwordHash: string | null
-      }
+      const payload = signUp.payload as unknown as SignUpPayload
       const accountId = await db.transaction().execute(async (trx) => {
         const id = crypto.randomUUID()
         await trx

@@ -169,6 +169,7 @@ export function createIdentityProvider(options: { env: Env; db: DB; mailer: Mail
       accounts.sendCode(email, purpose, language),
     verifyCode: (email: string, code: string, purpose: 'sign_in' | 'reset_password') => accounts.verifyCode(email, code, purpose),
     startSignUp: (input: Parameters<typeof accounts.startSignUp>[0]) => accounts.startSignUp(input),
+    resendSignUp: (email: string, language: 'en' | 'fr' | 'nl') => accounts.resendSignUp(email, language),
     confirmSignUp: (email: string, code: string) => accounts.confirmSignUp(email, code),
     resetPassword: (email: string, code: string, password: string) => accounts.resetPassword(email, code, password),
     /** Ends the provider's session (from its cookie) and every grant it holds. */

@@ -6,7 +6,7 @@ import { addressWithCity } from '#contract/place-line.ts'
 import { formatZonedDateTime } from '#contract/zoned-time.ts'
 import type { DB } from '../db/database.ts'
 import type { Experience } from '../db/schema.ts'
-import { emailT } from '../i18n.ts'
+import { emailGreeting, emailT } from '../i18n.ts'
 import { visibleMembers } from '../policy/members.ts'
 import type { OutgoingEmail } from '../providers/email/mailer.ts'
 
@@ -106,7 +106,7 @@ export async function composeNotificationEmail(db: DB, notification: Notificatio
     kind,
     locale: language,
     subject: t(`${kind}.subject`, vars),
-    text: [member.first_name ? t('greeting', { name: member.first_name }) : t('greetingNoName'), ...paragraphs, t('signature')].join('\n\n'),
+    text: [emailGreeting(t, member.first_name), ...paragraphs, t('signature')].join('\n\n'),
   }
 }
 

@@ -65,6 +65,7 @@ const rows: Row[] = [
   // users
   row('GET', '/v1/users/me',                                  '401 200 200 200 200 403'),
   row('PUT', '/v1/users/me',                                  '401 200 200 200 200 403', { body: () => ({}) }),
+  row('POST', '/v1/users/me/sign-ins',                        '401 200 200 200 200 403'),
   // Nobody deletes someone else's account, admins included (moderation tools come later).
   row('DELETE', '/v1/users/{id}',                             '401 403 403 403 403 403', { params: { id: 'leaver' } }),
   row('GET', '/users/{id}',                                   '200 200 200 200 200 403', { params: { id: 'member' } }),

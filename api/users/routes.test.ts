@@ -530,3 +530,35 @@ describe('API surface', () => {
     expect(response.json).toEqual({ status: 'ok' })
   })
 })
+
+describe('POST /api/v1/users/me/sign-ins (issue 12 §4)', () => {
+  const day = 24 * 60 * 60 * 1000
+
+  it('records the sign-in and answers the one before it: none the first time', async () => {
+    const { user, token } = await memberWithToken()
+    const first = await api.request('POST', 'v1/users/me/sign-ins', { token })
+    expect(first.status).toBe(200)
+    expect(first.json).toEqual({ data: [{ previous_sign_in_at: null, welcome_back: false }] })
+    const recorded = (await loadUser(user.id)).last_sign_in_at
+    expect(recorded).toBeInstanceOf(Date)
+    const second = await api.request('POST', 'v1/users/me/sign-ins', { token })
+    expect(second.json).toEqual({ data: [{ previous_sign_in_at: recorded?.toISOString(), welcome_back: false }] })
+  })
+
+  it('says welcome back after 90 days or more without signing in, not before', async () => {
+    for (const [daysAway, welcomeBack] of [
+      [89, false],
+      [90, true],
+      [400, true],
+    ] as const) {
+      const { user, token } = await memberWithToken({ last_sign_in_at: new Date(Date.now() - daysAway * day - 60_000) })
+      const response = await api.request('POST', 'v1/users/me/sign-ins', { token })
+      expect(response.json.data[0].welcome_back, `${daysAway} days away`).toBe(welcomeBack)
+      expect(Date.now() - (await loadUser(user.id)).last_sign_in_at!.getTime()).toBeLessThan(60_000)
+    }
+  })
+
+  it('answers 401 without a token', async () => {
+    expect((await api.request('POST', 'v1/users/me/sign-ins')).status).toBe(401)
+  })
+})

@@ -1,9 +1,9 @@
 import { createRoute } from '@hono/zod-openapi'
 import { oneOf } from '#contract/common.ts'
-import { publicUserSchema, updateMeSchema, userSchema } from '#contract/users.ts'
+import { publicUserSchema, signInSchema, updateMeSchema, userSchema } from '#contract/users.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
-import { deleteAccount, getUserProfile, serializeUser, updateMe } from './service.ts'
+import { deleteAccount, getUserProfile, recordSignIn, serializeUser, updateMe } from './service.ts'
 
 export function userRoutes(routes: ApiRoutes) {
   const tags = ['users']
@@ -44,6 +44,22 @@ export function userRoutes(routes: ApiRoutes) {
     const input = await readJson(c, updateMeRoute)
     const updated = await updateMe(c.var.services.db, caller, input)
     return c.json({ data: [serializeUser(updated)] })
+  })
+
+  const signInRoute = createRoute({
+    method: 'post',
+    path: '/v1/users/me/sign-ins',
+    tags,
+    security: auth.required,
+    summary: 'Record that the member has just signed in (once per new web session). `data` holds one item: the sign-in before it, and whether to greet the member back after a long absence.',
+    responses: {
+      200: jsonContent('The sign-in before this one', oneOf(signInSchema)),
+      ...errors(auth.required),
+    },
+  })
+  serve(routes, signInRoute, async (c) => {
+    const caller = requireCaller(c)
+    return c.json({ data: [await recordSignIn(c.var.services.db, caller)] })
   })
 
   const deleteAccountRoute = createRoute({

@@ -9,7 +9,8 @@ import { existingMembers } from '../policy/members.ts'
 import { can, requirePermission, type Caller } from '../policy/permissions.ts'
 import { ageOn } from '#contract/birth-date.ts'
 import { displayName } from '#contract/display-name.ts'
-import type { PublicUser, UpdateMe, User as UserJson } from '#contract/users.ts'
+import { longAbsenceDays } from '#contract/limits.ts'
+import type { PublicUser, SignIn, UpdateMe, User as UserJson } from '#contract/users.ts'
 
 /** Parses a phone number as US and returns E.164, or null when it is not a valid number. */
 export function normalizePhone(input: string): string | null {
@@ -161,6 +162,22 @@ export async function updateMe(db: DB, user: User, input: UpdateMe) {
     .returningAll()
     .executeTakeFirstOrThrow()
   return updated
+}
+
+/**
+ * `POST v1/users/me/sign-ins`: records that the member has just signed in (the web app calls it
+ * once per new session) and answers the sign-in before it, and whether it was so long ago that
+ * the member is greeted back (issue 12 §4, decision 020).
+ */
+export async function recordSignIn(db: DB, user: User, now = new Date()): Promise<SignIn> {
+  requirePermission(user, 'update:user', { id: user.id })
+  // The caller's row was read for this request: it still holds the sign-in before this one.
+  const previous = user.last_sign_in_at
+  await db.updateTable('users').set({ last_sign_in_at: now }).where('id', '=', user.id).execute()
+  return {
+    previous_sign_in_at: previous?.toISOString() ?? null,
+    welcome_back: previous !== null && now.getTime() - previous.getTime() >= longAbsenceDays * 24 * 60 * 60 * 1000,
+  }
 }
 
 /**

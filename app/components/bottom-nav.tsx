@@ -1,6 +1,7 @@
 import { NavLink } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import type { User } from '#contract/users.ts'
+import { useSignInHref } from '#app/utils/use-return-to.ts'
 
 /** Spec §9: badges show up to 9, then "9+". */
 export function badgeLabel(count: number) {
@@ -18,13 +19,14 @@ interface Item {
 /** Spec §2: on screens under 640px, icon or avatar, title and badge; the current path highlighted. */
 export function BottomNav({ user }: { user: User | null }) {
   const { t } = useTranslation()
+  const signIn = useSignInHref('/login')
   const items: Item[] = [
     { to: '/', label: t('nav.home'), icon: 'home' },
     { to: '/activities', label: t('nav.explore'), icon: 'search' },
     ...(user ? [{ to: '/attending', label: t('nav.attending'), icon: 'calendar' } as Item] : []),
     user
       ? { to: '/account', label: t('nav.account'), icon: 'person', avatarUrl: user.avatar?.url ?? null }
-      : { to: '/login', label: t('nav.signIn'), icon: 'sign-in' },
+      : { to: signIn, label: t('nav.signIn'), icon: 'sign-in' },
   ]
   return (
     <nav className="bottom-nav" aria-label={t('nav.bottom')}>

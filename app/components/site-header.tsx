@@ -2,10 +2,13 @@ import { Form, Link, NavLink } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import type { User } from '#contract/users.ts'
 import { useDisplayName } from '#app/utils/use-display-name.ts'
+import { useSignInHref } from '#app/utils/use-return-to.ts'
 
 export function SiteHeader({ user }: { user: User | null }) {
   const { t } = useTranslation()
   const name = useDisplayName(user)
+  const signIn = useSignInHref('/login')
+  const signUp = useSignInHref('/signup')
   return (
     <header className="site-header">
       <div className="container site-header__inner">
@@ -43,10 +46,10 @@ export function SiteHeader({ user }: { user: User | null }) {
           ) : (
             <ul>
               <li>
-                <Link reloadDocument to="/login">{t('nav.signIn')}</Link>
+                <Link reloadDocument to={signIn}>{t('nav.signIn')}</Link>
               </li>
               <li>
-                <Link reloadDocument to="/signup" className="button">
+                <Link reloadDocument to={signUp} className="button">
                   {t('nav.signUp')}
                 </Link>
               </li>

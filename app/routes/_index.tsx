@@ -9,6 +9,7 @@ import { exploreChoice, placeFromAddress } from '#app/utils/explore.server.ts'
 import { ignoreUnlessUnavailable, unavailableOnServerError } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { greetingName } from '#contract/display-name.ts'
 import type { User } from '#contract/users.ts'
 
 export const handle = { i18n: ['common', 'home', 'activities'] }
@@ -43,7 +44,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       upcoming: mine?.data.slice(0, 3) ?? [],
       nearby: nearby?.data ?? [],
       place: near ? { label: near.label, source: near.source } : null,
-      firstName: user ? (user.first_name ?? user.display_name) : null,
+      firstName: user ? greetingName(user) : null,
     },
     { headers },
   )

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { redirectWithStep } from '#app/utils/identity-step.server.ts'
 import type { IdentityBridge } from '#app/utils/load-context.ts'
 import { createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
@@ -67,6 +68,9 @@ let member: string
 let host: string
 let invited: string
 let activityId: string
+/** The sign-in pages' kept step: a code sent to margaret@example.com, for sign-in and for sign-up. */
+let codeSentForSignIn: string
+let codeSentForSignUp: string
 
 /** A sign-in prompt that exists, for the identity pages; nothing here signs anyone in. */
 const notUsed = () => Promise.reject(new Error('not used by this test'))
@@ -78,6 +82,7 @@ const identity: IdentityBridge = {
   sendCode: async () => ({ ok: true }),
   verifyCode: async () => ({ error: 'invalid' }),
   startSignUp: async () => ({ ok: true }),
+  resendSignUp: async () => ({ ok: true }),
   confirmSignUp: async () => ({ error: 'invalid' }),
   resetPassword: async () => ({ error: 'invalid' }),
   endSession: async () => {},
@@ -89,6 +94,10 @@ beforeAll(async () => {
   web.services.identity = identity
   web.services.config = { ...web.services.config, devOutbox: 'loopback' }
   web.services.outbox = async () => [{ id: '1', to: 'margaret@example.com', subject: 'Your code', text: 'Your code is 123456.', createdAt: new Date().toISOString() }]
+  const stepCookie = async (sent: 'sign_in' | 'sign_up') =>
+    (await redirectWithStep(web.newContext(), '/', { uid: 'prompt-1', email: 'margaret@example.com', sent })).headers.get('set-cookie')?.split(';')[0] ?? ''
+  codeSentForSignIn = await stepCookie('sign_in')
+  codeSentForSignUp = await stepCookie('sign_up')
   const hostUser = await createUser(database.db)
   const memberUser = await createUser(database.db)
   host = await web.signedInCookie(hostUser.id)
@@ -187,8 +196,12 @@ const visits = (): Record<string, Visit> => ({
   'sign in': { path: '/identity/prompt-1' },
   'sign in, wrong password': { path: '/identity/prompt-1', status: 400, form: { email: 'margaret@example.com', password: 'not the password' } },
   'sign in with a code': { path: '/identity/prompt-1/code' },
+  'sign in with a code, the code step': { path: '/identity/prompt-1/code?step=verify', cookie: () => codeSentForSignIn },
+  'sign in with a code, a new code sent': { path: '/identity/prompt-1/code?step=verify&notice=resent', cookie: () => codeSentForSignIn },
   'reset the password': { path: '/identity/prompt-1/reset' },
   'sign up': { path: '/identity/prompt-1/signup' },
+  'sign up, the code step': { path: '/identity/prompt-1/signup?step=code', cookie: () => codeSentForSignUp },
+  'sign up, the code step with a wrong code': { path: '/identity/prompt-1/signup?step=code', cookie: () => codeSentForSignUp, status: 400, form: { intent: 'confirm', email: 'margaret@example.com', code: '000000' } },
   'sign up, with errors': { path: '/identity/prompt-1/signup', status: 400, form: { intent: 'details', firstName: '', email: 'not an email', birthMonth: '2', birthDay: '30', birthYear: '1950' } },
   'about': { path: '/company/about' },
   'community guidelines': { path: '/company/community-guidelines' },

@@ -88,7 +88,7 @@ export function getAuthenticator(context: AppLoadContext) {
     httpOnly: true as const,
     sameSite: 'Lax' as const,
     ...(config.secureCookies ? { secure: true as const } : {}),
-    maxAge: 600,
+    maxAge: signInRoundTripSeconds,
   }
   const redirectURI = `${config.publicUrl}/login-success`
   const verify = async ({ tokens }: { tokens: Parameters<typeof tokensFrom>[0] }) => tokensFrom(tokens)
@@ -265,14 +265,15 @@ export async function requireAnonymous(request: Request, context: AppLoadContext
 }
 
 /**
- * Completes sign-in: stores the tokens in a fresh session record. A suspended or banned member
- * (the API answers `user_suspended`) gets none: back home with the §8 message instead.
+ * Completes sign-in: stores the tokens in a fresh session record and records the sign-in (the
+ * answer says whether the member is back after a long absence, decision 020). A suspended or
+ * banned member (the API answers `user_suspended`) gets none: back home with the §8 message instead.
  */
 export async function startSession(
   request: Request,
   context: AppLoadContext,
   tokens: TokenSet,
-): Promise<{ user: User; cookie: string }> {
+): Promise<{ user: User; cookie: string; welcomeBack: boolean }> {
   let user: User
   try {
     user = await getApi(request, context).users.me({ token: tokens.accessToken })
@@ -281,6 +282,13 @@ export async function startSession(
     if (error instanceof ApiError && error.status >= 500) throw data(null, { status: 503 })
     throw error
   }
+  // Not worth failing a sign-in over: without the answer the member simply is not welcomed back.
+  const signIn = await getApi(request, context)
+    .users.recordSignIn({ token: tokens.accessToken })
+    .catch((error: unknown) => {
+      context.services.log('warn', 'Recording the sign-in failed', { error: String(error), requestId: context.requestId })
+      return null
+    })
   const session = await getSession(request, context)
   const fresh = await getSessionStorage(context).getSession()
   const values: SessionData = {
@@ -294,7 +302,7 @@ export async function startSession(
   // A new id on every sign-in (no session fixation): drop the old record, then create one.
   if (session.id) await destroySession(session, context)
   for (const [key, value] of Object.entries(values)) fresh.set(key as keyof SessionData, value as never)
-  return { user, cookie: await commitSession(fresh, context) }
+  return { user, cookie: await commitSession(fresh, context), welcomeBack: signIn?.welcome_back ?? false }
 }
 
 /**
@@ -327,8 +335,16 @@ export function returnToFrom(request: Request) {
   return safeRedirectPath(new URL(request.url).searchParams.get('returnTo'))
 }
 
+/**
+ * How long a sign-in may take, from /api/auth/login back to /login-success: as long as the
+ * identity provider keeps its sign-in page (api/identity/provider.ts, ttl.Interaction), so that a
+ * member who signs up, goes to the mail app for the code and comes back still lands where they
+ * were, signed in (issue 12 §4).
+ */
+export const signInRoundTripSeconds = 60 * 60
+
 /** Where to go after sign-in, kept for the round trip through the identity provider. */
-export const returnToCookie = createCookie('return-to', { path: '/', httpOnly: true, sameSite: 'lax', maxAge: 600 })
+export const returnToCookie = createCookie('return-to', { path: '/', httpOnly: true, sameSite: 'lax', maxAge: signInRoundTripSeconds })
 
 /** Options for this site's cookies: Secure on https (and localhost), as the session cookie is. */
 export function cookieSecurity(context: AppLoadContext) {

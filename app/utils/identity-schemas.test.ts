@@ -1,3 +1,4 @@
+import { parseWithZod } from '@conform-to/zod/v4'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { signUpSchema } from './identity-schemas.ts'
 
@@ -30,8 +31,28 @@ describe('sign-up date of birth (spec §5)', () => {
   })
 
   it('only takes years from the 45-year list', () => {
-    expect(issues({ birthYear: 1926, birthMonth: 1, birthDay: 1 })).toEqual(['birthYear: validation.birthYearRequired'])
+    expect(issues({ birthYear: 1926, birthMonth: 1, birthDay: 1 })).toEqual(['birthYear: validation.birthYearTooEarly'])
     expect(issues({ birthYear: 1927, birthMonth: 1, birthDay: 1 })).toEqual([])
+  })
+
+  // Issue 12 §4: a year forced outside the list (a crafted POST) gets one message, about age.
+  it.each([
+    [2010, 'validation.minimumAge'],
+    [1972, 'validation.minimumAge'],
+    [1900, 'validation.birthYearTooEarly'],
+  ])('answers a year outside the list (%i) with %s alone', (birthYear, message) => {
+    expect(issues({ birthYear, birthMonth: 1, birthDay: 1 })).toEqual([`birthYear: ${message}`])
+  })
+
+  it('asks for a year that is missing or not a number, and only that', () => {
+    const form = (birthYear: string) => {
+      const data = new FormData()
+      for (const [name, value] of Object.entries({ ...details, birthMonth: '1', birthDay: '1', birthYear })) data.set(name, value)
+      const result = parseWithZod(data, { schema: signUpSchema })
+      return result.status === 'success' ? {} : result.error
+    }
+    expect(form('')).toEqual({ birthYear: ['validation.birthYearRequired'] })
+    expect(form('nineteen fifty')).toEqual({ birthYear: ['validation.birthYearRequired'] })
   })
 })
 

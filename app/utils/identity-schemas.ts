@@ -29,8 +29,13 @@ export const passwordSignInSchema = z.object({
   password: z.string({ error: 'validation.passwordRequired' }).max(200, 'validation.passwordTooLong'),
 })
 
+/** "Sign in with a code instead", from the password form: the email typed goes along, as it is. */
+export const useCodeSchema = z.object({ intent: z.literal('code') })
+
 export const sendCodeSchema = z.object({ intent: z.literal('send'), email: emailSchema })
 export const verifyCodeSchema = z.object({ intent: z.literal('verify'), email: emailSchema, code: codeSchema })
+/** "Send a new code" on a code step (sign-in with a code, sign-up). */
+export const resendCodeSchema = z.object({ intent: z.literal('resend'), email: emailSchema })
 
 /** A name; one made only of invisible characters (zero-width spaces…) counts as missing. */
 export const nameSchema = (key: 'firstName' | 'lastName') =>
@@ -46,10 +51,20 @@ export const signUpSchema = z
     email: emailSchema,
     birthMonth: z.coerce.number({ error: 'validation.birthMonthRequired' }).int().min(1, 'validation.birthMonthRequired').max(12, 'validation.birthMonthRequired'),
     birthDay: z.coerce.number({ error: 'validation.birthDayRequired' }).int().min(1, 'validation.birthDayRequired').max(31, 'validation.birthDayRequired'),
-    birthYear: z.coerce.number({ error: 'validation.birthYearRequired' }).int().refine((year) => birthYears().includes(year), 'validation.birthYearRequired'),
+    birthYear: z.coerce.number({ error: 'validation.birthYearRequired' }).int('validation.birthYearRequired'),
     password: newPasswordSchema.optional(),
   })
   .superRefine((value, ctx) => {
+    // A year outside the list comes from a crafted form: one message, about age (issue 12 §4).
+    const years = birthYears()
+    if (value.birthYear > (years[0] ?? 0)) {
+      ctx.addIssue({ code: 'custom', path: ['birthYear'], message: 'validation.minimumAge' })
+      return
+    }
+    if (value.birthYear < (years.at(-1) ?? 0)) {
+      ctx.addIssue({ code: 'custom', path: ['birthYear'], message: 'validation.birthYearTooEarly' })
+      return
+    }
     if (value.birthDay > daysInMonth(value.birthMonth, value.birthYear)) {
       ctx.addIssue({ code: 'custom', path: ['birthDay'], message: 'validation.birthDayInvalid' })
       return

@@ -52,9 +52,13 @@ export function interactionAction<T, R>(
   )
 }
 
-/** A two-step page's step and the email typed, read from what was sent, valid or not. */
+/**
+ * A two-step page's step and the email typed, read from what was sent, valid or not. "Send a new
+ * code" (`resend`) is asked for from the second step, and stays there.
+ */
 export function sentStep<First extends string, Second extends string>(payload: Record<string, unknown>, first: First, second: Second) {
-  return { step: payload.intent === second ? second : first, email: typeof payload.email === 'string' ? payload.email : '' }
+  const onSecond = payload.intent === second || payload.intent === 'resend'
+  return { step: onSecond ? second : first, email: typeof payload.email === 'string' ? payload.email : '' }
 }
 
 /** A code that was not accepted: the message (next to the code field) and the status. */

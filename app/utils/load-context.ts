@@ -60,6 +60,8 @@ export interface IdentityBridge {
   verifyCode(email: string, code: string, purpose: 'sign_in' | 'reset_password'): Promise<{ accountId: string } | { error: CodeCheckError }>
   /** Sends a confirmation code; the answer is the same whether or not the email is registered. */
   startSignUp(input: SignUpInput): Promise<{ ok: true } | { error: SendCodeError }>
+  /** A new code for the sign-up started at `email` (or its account); the same answer whatever is sent. */
+  resendSignUp(email: string, language: Language): Promise<{ ok: true } | { error: SendCodeError }>
   confirmSignUp(email: string, code: string): Promise<{ accountId: string; created: boolean } | { error: CodeCheckError }>
   resetPassword(email: string, code: string, password: string): Promise<{ ok: true } | { error: CodeCheckError }>
   endSession(cookieHeader: string | null): Promise<void>

@@ -26,3 +26,28 @@ describe('basic info names (issue 10)', () => {
     expect(errorsOf({ firstName: 'Zoë-Ann', lastName: 'O’Brien \u05db\u05d4\u05df' })).toEqual({})
   })
 })
+
+describe('gender (issue 12 §4)', () => {
+  function genderOf(choice: string | null) {
+    const form = new FormData()
+    form.set('firstName', 'Walter')
+    form.set('lastName', 'Hughes')
+    if (choice !== null) form.set('gender', choice)
+    form.append('reasons', 'new_people')
+    const result = parseWithZod(form, { schema: basicInfoSchema })
+    return result.status === 'success' ? { gender: result.value.gender } : result.error
+  }
+
+  it('is optional: nothing chosen saves no gender', () => {
+    expect(genderOf(null)).toEqual({ gender: null })
+  })
+
+  it('"Prefer not to say" saves no gender', () => {
+    expect(genderOf('prefer_not_to_say')).toEqual({ gender: null })
+  })
+
+  it('keeps the options of spec §3 and refuses any other', () => {
+    expect(genderOf('man')).toEqual({ gender: 'man' })
+    expect(genderOf('robot')).toEqual({ gender: ['validation.genderInvalid'] })
+  })
+})

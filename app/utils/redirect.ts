@@ -16,6 +16,14 @@ export function safeRedirectPath(target: string | null | undefined, fallback = '
   return everyDecodingIsLocal(result) ? result : fallback
 }
 
+/**
+ * `path` carrying where to go after it (`/get-started?returnTo=%2Factivities%2F42`), for pages a
+ * member passes through on the way back (onboarding, welcome back); `/` needs no carrying.
+ */
+export function pathWithReturnTo(path: string, returnTo: string) {
+  return returnTo === '/' ? path : `${path}?returnTo=${encodeURIComponent(returnTo)}`
+}
+
 /** The value and each of its decodings (until nothing more decodes) are same-origin paths. */
 function everyDecodingIsLocal(value: string) {
   let current = value

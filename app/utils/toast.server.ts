@@ -1,20 +1,13 @@
-import { createCookie, type AppLoadContext } from '@remix-run/node'
+import type { AppLoadContext } from '@remix-run/node'
 import { z } from 'zod'
+import { siteCookie } from './cookies.server.ts'
 
 /** One-time messages shown after a redirect ("Your changes are saved"), kept in a short cookie. */
 const toastSchema = z.object({ kind: z.enum(['success', 'info', 'error']), key: z.string() })
 export type Toast = z.infer<typeof toastSchema>
 
 function toastCookie(context: AppLoadContext) {
-  const secure = context.services.config.secureCookies
-  return createCookie(secure ? '__Host-toast' : 'toast', {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    maxAge: 120,
-    secrets: [context.services.config.sessionSecret],
-  })
+  return siteCookie(context, 'toast', 120)
 }
 
 export async function setToast(context: AppLoadContext, toast: Toast) {

@@ -1,3 +1,4 @@
+import type { APIRequestContext } from '@playwright/test'
 import { baseURL, completeOnboarding, expect, fillSignUpDetails, latestCode, password, signIn, signUp, submit, switchLanguage, test, uniqueEmail, visitorIp, yearOptions } from './helpers.ts'
 
 // Every flow must work without JavaScript (server-rendered forms only).
@@ -39,7 +40,13 @@ test('sign-up is refused under 55, then accepted at 55+ through code, basic info
   await fillSignUpDetails(page, { firstName: 'Maria', lastName: 'Elder', email, password }, { year: Math.min(...years), month: 3, day: 9 })
   await submit(page, 'Continue')
   await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
-  const code = await latestCode(page.context().request, email)
+  const first = await latestCode(page.context().request, email)
+  // Reloading the code step (or coming back to it from the mail app) stays there (issue 12 §4).
+  await page.reload()
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
+  await submit(page, 'Send a new code')
+  await expect(page.getByText(`We have sent a new 6-digit code to ${email}.`)).toBeVisible()
+  const code = await latestCode(page.context().request, email, first)
   await page.getByLabel('6-digit code').fill(code)
   await submit(page, 'Finish creating my account')
 
@@ -73,25 +80,37 @@ test('sign-in with a password; a wrong password is refused', async ({ page }) =>
   await page.getByLabel('Email address').fill(member.email)
   await page.getByLabel('Password', { exact: true }).fill(password)
   await submit(page, 'Sign in')
-  await expect(page).toHaveURL(/\/welcome-back$/)
+  // A plain sign-in goes back to where the member was (here Home), with no stop on /welcome-back.
+  await expect(page).toHaveURL(new RegExp(`^${baseURL}/$`))
+  await expect(page.getByText('You are signed in.').first()).toBeVisible()
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible()
 })
 
-test('sign-in with an emailed code', async ({ page }) => {
-  const member = await signUp(page, { onboard: true })
-  await page.context().clearCookies()
+for (const javaScriptEnabled of [false, true]) {
+  test.describe(javaScriptEnabled ? 'with JavaScript' : 'without JavaScript', () => {
+    test.use({ javaScriptEnabled })
 
-  await page.goto('/login')
-  await page.getByRole('link', { name: 'Sign in with a code sent to your email instead' }).click()
-  await page.getByLabel('Email address').fill(member.email)
-  await submit(page, 'Email me a code')
-  await expect(page.getByLabel('6-digit code')).toBeVisible()
-  const code = await latestCode(page.context().request, member.email)
-  await page.getByLabel('6-digit code').fill(code)
-  await submit(page, 'Sign in')
-  await expect(page).toHaveURL(/\/welcome-back$/)
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible()
-})
+    test('sign-in with an emailed code: the email typed goes along, the code step survives a reload', async ({ page }) => {
+      const member = await signUp(page, { onboard: true })
+      await page.context().clearCookies()
+
+      await page.goto('/login')
+      await page.getByLabel('Email address').fill(member.email)
+      await page.getByRole('button', { name: 'Sign in with a code sent to your email instead' }).click()
+      await expect(page.getByRole('heading', { name: 'Sign in with a code' })).toBeVisible()
+      await expect(page.getByLabel('Email address')).toHaveValue(member.email)
+      await submit(page, 'Email me a code')
+      await expect(page).toHaveURL(/\/code\?step=verify$/)
+      await page.reload()
+      await expect(page.getByLabel('6-digit code')).toBeVisible()
+      const code = await latestCode(page.context().request, member.email)
+      await page.getByLabel('6-digit code').fill(code)
+      await submit(page, 'Sign in')
+      await expect(page).toHaveURL(new RegExp(`^${baseURL}/$`))
+      await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible()
+    })
+  })
+}
 
 test('sign-out ends the session and the old session cookie is refused', async ({ page, browser }) => {
   const member = await signUp(page, { onboard: true })
@@ -143,6 +162,53 @@ test('a new member who has not onboarded lands on /get-started after signing in'
   await signIn(page, member.email)
   await expect(page).toHaveURL(/\/get-started\/?$/)
   await completeOnboarding(page)
+})
+
+/** An upcoming activity of the demo data, for the pages that sign in or up from it. */
+async function upcomingActivity(request: APIRequestContext) {
+  const response = await request.get(`${baseURL}/api/v1/experiences?per_page=1&start_date[gte]=${encodeURIComponent(new Date(Date.now() + 86_400_000).toISOString())}`)
+  expect(response.status()).toBe(200)
+  const id = ((await response.json()) as { data: { id: string }[] }).data[0]?.id
+  expect(id, 'an upcoming activity in the demo data').toBeTruthy()
+  return `/activities/${id!}`
+}
+
+test('signing up from an activity page comes back to it, through the code step and onboarding', async ({ page }) => {
+  const activity = await upcomingActivity(page.context().request)
+  const email = uniqueEmail('from-activity')
+  await page.goto(activity)
+  await page.getByRole('main').getByRole('link', { name: 'Join for free' }).click()
+  await expect(page).toHaveURL(/\/identity\/[^/]+\/signup$/)
+  const oldest = Math.min(...(await yearOptions(page)))
+  await fillSignUpDetails(page, { firstName: 'Walter', lastName: 'Hughes', email }, { year: oldest, month: 2, day: 14 })
+  await submit(page, 'Continue')
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
+  await page.getByLabel('6-digit code').fill(await latestCode(page.context().request, email))
+  await submit(page, 'Finish creating my account')
+
+  await expect(page).toHaveURL(/\/get-started\?returnTo=/)
+  // Gender is optional; "Prefer not to say" is offered.
+  await expect(page.getByRole('group', { name: 'Gender (optional)' }).getByLabel('Prefer not to say')).toBeVisible()
+  await page.getByLabel('To find things to do').check()
+  await submit(page, 'Save and continue')
+  await expect(page).toHaveURL(/\/get-started\/success\?returnTo=/)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome to Circle 55, Walter!')
+  await page.getByRole('link', { name: 'Continue where you left off' }).click()
+  await expect(page).toHaveURL(`${baseURL}${activity}`)
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible()
+})
+
+test('signing in from an activity page goes straight back to it', async ({ page }) => {
+  const member = await signUp(page, { onboard: true })
+  await page.context().clearCookies()
+  const activity = await upcomingActivity(page.context().request)
+  await page.goto(activity)
+  await page.getByRole('link', { name: 'Sign in to save your seat' }).click()
+  await page.getByLabel('Email address').fill(member.email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await submit(page, 'Sign in')
+  await expect(page).toHaveURL(`${baseURL}${activity}`)
+  await expect(page.getByText('You are signed in.').first()).toBeVisible()
 })
 
 test('30 parallel code guesses from 30 addresses and 30 sign-in pages get 5 tries at the code, not 30', async ({ playwright }) => {

@@ -9,7 +9,8 @@ import { IdentityLayout } from '#app/components/identity-layout.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { getT } from '#app/utils/i18next.server.ts'
 import { abortSignIn, completeSignIn, interactionAction, requireInteraction } from '#app/utils/identity.server.ts'
-import { passwordSignInSchema } from '#app/utils/identity-schemas.ts'
+import { readIdentityStep, redirectWithStep } from '#app/utils/identity-step.server.ts'
+import { passwordSignInSchema, useCodeSchema } from '#app/utils/identity-schemas.ts'
 import { loadFormPage } from '#app/utils/forms.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
@@ -24,10 +25,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     async () => {
       const { interaction } = await requireInteraction(context, params.uid)
       if (interaction.screenHint === 'signup') throw redirect(`/identity/${interaction.uid}/signup`)
-      return { uid: interaction.uid, title: t('signIn.title'), notice }
+      // Back from signing in with a code: the email typed there.
+      const email = (await readIdentityStep(request, context, interaction.uid))?.email ?? ''
+      return { uid: interaction.uid, title: t('signIn.title'), notice, email }
     },
     // The database is down: the form is drawn again from what the member sent.
-    () => ({ uid: params.uid ?? '', title: t('signIn.title'), notice }),
+    () => ({ uid: params.uid ?? '', title: t('signIn.title'), notice, email: '' }),
   )
 }
 
@@ -40,6 +43,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     params.uid,
     async (identity, interaction) => {
       if (formData.get('intent') === 'cancel') throw await abortSignIn(context, interaction.uid)
+      if (formData.get('intent') === 'code') {
+        // "Sign in with a code instead" takes the email typed here to the code form.
+        const typed = formData.get('email')
+        const email = typeof typed === 'string' ? typed.trim().slice(0, 254) : ''
+        return redirectWithStep(context, `/identity/${interaction.uid}/code`, { uid: interaction.uid, email, sent: null })
+      }
       if (submission.status !== 'success') {
         markFormError(context)
         return data(submission.reply({ hideFields: ['password'] }), { status: 400 })
@@ -57,7 +66,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function SignIn() {
-  const { uid, notice } = useLoaderData<typeof loader>()
+  const { uid, notice, email } = useLoaderData<typeof loader>()
   const lastResult = useActionData<typeof action>()
   const { t } = useTranslation('auth')
   const [form, fields] = useForm({
@@ -66,7 +75,8 @@ export default function SignIn() {
     constraint: getZodConstraint(passwordSignInSchema),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordSignInSchema }),
+    // "Sign in with a code instead" goes on with whatever is typed, or nothing.
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: formData.get('intent') === 'code' ? useCodeSchema : passwordSignInSchema }),
   })
   return (
     <IdentityLayout title={t('signIn.title')}>
@@ -90,7 +100,7 @@ export default function SignIn() {
           inputMode="email"
           spellCheck={false}
           required
-          defaultValue={fields.email.initialValue}
+          defaultValue={fields.email.initialValue ?? email}
           errors={fields.email.errors}
         />
         <TextField
@@ -110,7 +120,10 @@ export default function SignIn() {
       </Form>
       <ul>
         <li>
-          <Link to={`/identity/${uid}/code`}>{t('signIn.useCode')}</Link>
+          {/* Part of the form above (the `form` attribute), so that the email typed goes along. */}
+          <button type="submit" form={form.id} name="intent" value="code" className="button button--link" formNoValidate>
+            {t('signIn.useCode')}
+          </button>
         </li>
         <li>
           <Link to={`/identity/${uid}/reset`}>{t('signIn.forgot')}</Link>

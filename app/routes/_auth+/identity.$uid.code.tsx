@@ -7,24 +7,34 @@ import { z } from 'zod'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { IdentityLayout } from '#app/components/identity-layout.tsx'
+import { CodeEntry } from '#app/components/code-entry.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
 import { codeErrorReply, completeSignIn, interactionAction, requireInteraction, sendErrorReply, sentStep } from '#app/utils/identity.server.ts'
-import { sendCodeSchema, verifyCodeSchema } from '#app/utils/identity-schemas.ts'
+import { readIdentityStep, redirectWithStep } from '#app/utils/identity-step.server.ts'
+import { resendCodeSchema, sendCodeSchema, verifyCodeSchema } from '#app/utils/identity-schemas.ts'
 import { loadFormPage } from '#app/utils/forms.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
 export const handle = { i18n: ['common', 'auth'] }
 
-const schema = z.discriminatedUnion('intent', [sendCodeSchema, verifyCodeSchema])
+const schema = z.discriminatedUnion('intent', [sendCodeSchema, verifyCodeSchema, resendCodeSchema])
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const t = await getT(request, context, 'auth')
+  const url = new URL(request.url)
   return loadFormPage(
     context,
-    async () => ({ uid: (await requireInteraction(context, params.uid)).interaction.uid, title: t('code.title') }),
+    async () => {
+      const { interaction } = await requireInteraction(context, params.uid)
+      // The email typed on the password form, or the one a code went to: reloading the code
+      // step, or coming back to it from the mail app, shows it again.
+      const kept = await readIdentityStep(request, context, interaction.uid)
+      const step = url.searchParams.get('step') === 'verify' && kept?.sent === 'sign_in' ? ('verify' as const) : ('send' as const)
+      return { uid: interaction.uid, title: t('code.title'), step, email: kept?.email ?? '', resent: step === 'verify' && url.searchParams.get('notice') === 'resent' }
+    },
     // The database is down: the form is drawn again from what the member sent.
-    () => ({ uid: params.uid ?? '', title: t('code.title') }),
+    () => ({ uid: params.uid ?? '', title: t('code.title'), step: 'send' as const, email: '', resent: false }),
   )
 }
 
@@ -41,16 +51,18 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         markFormError(context)
         return data(reply({}), { status: 400 })
       }
-      const { email } = submission.value
-      if (submission.value.intent === 'send') {
+      const { email, intent } = submission.value
+      if (intent === 'send' || intent === 'resend') {
         // The same answer whether or not the address has an account.
         const outcome = await identity.sendCode(email, 'sign_in', await detectLanguage(request, context))
         if ('error' in outcome) {
           markFormError(context)
           const { key, status } = sendErrorReply(outcome.error)
-          return data(reply({ formErrors: [key] }, 'send', email), { status })
+          return data(reply({ formErrors: [key] }, intent === 'send' ? 'send' : 'verify', email), { status })
         }
-        return reply({ resetForm: true }, 'verify', email)
+        // The code step is a page of its own (a redirect), so reloading it sends nothing again.
+        const to = `/identity/${interaction.uid}/code?step=verify${intent === 'resend' ? '&notice=resent' : ''}`
+        return redirectWithStep(context, to, { uid: interaction.uid, email, sent: 'sign_in' })
       }
       const result = await identity.verifyCode(email, submission.value.code, 'sign_in')
       if ('error' in result) {
@@ -65,10 +77,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function SignInWithCode() {
-  const { uid } = useLoaderData<typeof loader>()
+  const loaded = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { t } = useTranslation('auth')
-  const step = actionData?.step ?? 'send'
+  const step = actionData?.step ?? loaded.step
+  const email = actionData?.email ?? loaded.email
   const [form, fields] = useForm({
     id: `code-${step}`,
     lastResult: actionData?.result,
@@ -85,7 +98,7 @@ export default function SignInWithCode() {
           <p>{t('code.intro')}</p>
           <Form method="post" {...getFormProps(form)}>
             <input type="hidden" name="intent" value="send" />
-            <TextField id="email" name="email" label={t('fields.email')} type="email" autoComplete="username" inputMode="email" spellCheck={false} required defaultValue={actionData?.email} errors={fields.email.errors} />
+            <TextField id="email" name="email" label={t('fields.email')} type="email" autoComplete="username" inputMode="email" spellCheck={false} required defaultValue={email} errors={fields.email.errors} />
             <div className="button-row">
               <button type="submit" className="button">
                 {t('code.send')}
@@ -94,43 +107,17 @@ export default function SignInWithCode() {
           </Form>
         </>
       ) : (
-        <>
-          <div className="notice" role="status">
-            <p>{t('code.sent', { email: actionData?.email })}</p>
-          </div>
-          <Form method="post" {...getFormProps(form)}>
-            <input type="hidden" name="intent" value="verify" />
-            <input type="hidden" name="email" value={actionData?.email} />
-            <TextField
-              id="code"
-              name="code"
-              label={t('fields.code')}
-              hint={t('code.hint')}
-              className="input--code"
-              type="text"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={12}
-              required
-              errors={fields.code.errors}
-            />
-            <div className="button-row">
-              <button type="submit" className="button">
-                {t('code.verify')}
-              </button>
-            </div>
-          </Form>
-          <Form method="post">
-            <input type="hidden" name="intent" value="send" />
-            <input type="hidden" name="email" value={actionData?.email} />
-            <button type="submit" className="button button--link">
-              {t('code.resend')}
-            </button>
-          </Form>
-        </>
+        <CodeEntry
+          formProps={getFormProps(form)}
+          intent="verify"
+          email={email}
+          sent={t(loaded.resent && !actionData ? 'code.resent' : 'code.sent', { email })}
+          submit={t('code.verify')}
+          errors={fields.code.errors}
+        />
       )}
       <p>
-        <Link to={`/identity/${uid}`}>{t('code.usePassword')}</Link>
+        <Link to={`/identity/${loaded.uid}`}>{t('code.usePassword')}</Link>
       </p>
     </IdentityLayout>
   )

@@ -8,26 +8,37 @@ import { DateOfBirthField } from '#app/components/date-of-birth-field.tsx'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { IdentityLayout } from '#app/components/identity-layout.tsx'
+import { CodeEntry } from '#app/components/code-entry.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { isoDate } from '#contract/birth-date.ts'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
 import { abortSignIn, codeErrorReply, completeSignIn, interactionAction, requireInteraction, sendErrorReply, sentStep } from '#app/utils/identity.server.ts'
-import { confirmSignUpSchema, signUpSchema } from '#app/utils/identity-schemas.ts'
+import { readIdentityStep, redirectWithStep } from '#app/utils/identity-step.server.ts'
+import { confirmSignUpSchema, resendCodeSchema, signUpSchema } from '#app/utils/identity-schemas.ts'
 import { loadFormPage } from '#app/utils/forms.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
 export const handle = { i18n: ['common', 'auth'] }
 
-const schema = z.discriminatedUnion('intent', [signUpSchema, confirmSignUpSchema])
+const schema = z.discriminatedUnion('intent', [signUpSchema, confirmSignUpSchema, resendCodeSchema])
 const fieldOrder = ['firstName', 'lastName', 'email', 'birthMonth', 'birthDay', 'birthYear', 'password', 'code']
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const t = await getT(request, context, 'auth')
+  const url = new URL(request.url)
   return loadFormPage(
     context,
-    async () => ({ uid: (await requireInteraction(context, params.uid)).interaction.uid, title: t('signUp.title') }),
+    async () => {
+      const { interaction } = await requireInteraction(context, params.uid)
+      // Reloaded, or back from the mail app: still the code step, for the email the code went to.
+      const kept = await readIdentityStep(request, context, interaction.uid)
+      if (url.searchParams.get('step') === 'code' && kept?.sent === 'sign_up') {
+        return { uid: interaction.uid, title: t('signUp.confirmTitle'), step: 'confirm' as const, email: kept.email, resent: url.searchParams.get('notice') === 'resent' }
+      }
+      return { uid: interaction.uid, title: t('signUp.title'), step: 'details' as const, email: '', resent: false }
+    },
     // The database is down: the form is drawn again from what the member sent.
-    () => ({ uid: params.uid ?? '', title: t('signUp.title') }),
+    () => ({ uid: params.uid ?? '', title: t('signUp.title'), step: 'details' as const, email: '', resent: false }),
   )
 }
 
@@ -45,6 +56,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     context,
     params.uid,
     async (identity, interaction) => {
+      // The code step is a page of its own (a redirect), so reloading it asks for nothing again.
+      const codeStep = (email: string, notice?: 'resent') =>
+        redirectWithStep(context, `/identity/${interaction.uid}/signup?step=code${notice ? `&notice=${notice}` : ''}`, { uid: interaction.uid, email, sent: 'sign_up' })
       if (formData.get('intent') === 'cancel') throw await abortSignIn(context, interaction.uid)
       if (submission.status !== 'success') {
         markFormError(context)
@@ -65,7 +79,17 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
           const { key, status } = sendErrorReply(outcome.error)
           return data(reply({ formErrors: [key] }, 'details', value.email), { status })
         }
-        return reply({ resetForm: true }, 'confirm', value.email)
+        return codeStep(value.email)
+      }
+      if (submission.value.intent === 'resend') {
+        const { email } = submission.value
+        const outcome = await identity.resendSignUp(email, await detectLanguage(request, context))
+        if ('error' in outcome) {
+          markFormError(context)
+          const { key, status } = sendErrorReply(outcome.error)
+          return data(reply({ formErrors: [key] }, 'confirm', email), { status })
+        }
+        return codeStep(email, 'resent')
       }
       const result = await identity.confirmSignUp(submission.value.email, submission.value.code)
       if ('error' in result) {
@@ -80,10 +104,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function SignUp() {
-  const { uid } = useLoaderData<typeof loader>()
+  const loaded = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { t } = useTranslation('auth')
-  const step = actionData?.step ?? 'details'
+  const step = actionData?.step ?? loaded.step
+  const email = actionData?.email ?? loaded.email
+  const { uid } = loaded
   const [form, fields] = useForm({
     id: `sign-up-${step}`,
     lastResult: actionData?.result,
@@ -106,19 +132,14 @@ export default function SignUp() {
     return (
       <IdentityLayout title={t('signUp.confirmTitle')}>
         <ErrorSummary errors={summaryFrom(errors, ['code'])} formErrors={form.errors} />
-        <div className="notice" role="status">
-          <p>{t('signUp.codeSent', { email: actionData?.email })}</p>
-        </div>
-        <Form method="post" {...getFormProps(form)}>
-          <input type="hidden" name="intent" value="confirm" />
-          <input type="hidden" name="email" value={actionData?.email} />
-          <TextField id="code" name="code" label={t('fields.code')} hint={t('code.hint')} className="input--code" type="text" inputMode="numeric" autoComplete="one-time-code" maxLength={12} required errors={fields.code.errors} />
-          <div className="button-row">
-            <button type="submit" className="button">
-              {t('signUp.confirm')}
-            </button>
-          </div>
-        </Form>
+        <CodeEntry
+          formProps={getFormProps(form)}
+          intent="confirm"
+          email={email}
+          sent={t(loaded.resent && !actionData ? 'signUp.codeResent' : 'signUp.codeSent', { email })}
+          submit={t('signUp.confirm')}
+          errors={fields.code.errors}
+        />
         <p>
           <Link to={`/identity/${uid}/signup`} reloadDocument>
             {t('signUp.startAgain')}

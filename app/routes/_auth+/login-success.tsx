@@ -1,14 +1,22 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
 import { clearSignInState, cookieSecurity, getAuthenticator, returnToCookie, startSession } from '#app/utils/auth.server.ts'
-import { safeRedirectPath } from '#app/utils/redirect.ts'
+import { pathWithReturnTo, safeRedirectPath } from '#app/utils/redirect.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 
-/** The identity provider comes back here with a code; we exchange it and open a session. */
+/**
+ * The identity provider comes back here with a code; we exchange it and open a session. Then the
+ * member goes back to where they were (`returnTo`, decision 020): through onboarding first when
+ * new, through /welcome-back after a long absence, straight there otherwise.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url)
+  const returnTo = safeRedirectPath((await returnToCookie.parse(request.headers.get('Cookie'))) as string | null)
+  const headers = new Headers()
+  headers.append('Set-Cookie', await returnToCookie.serialize('', { ...cookieSecurity(context), maxAge: 0 }))
   if (url.searchParams.get('error')) {
-    // The member cancelled or the provider refused: back home, nothing lost.
-    throw redirect('/', { headers: { 'Set-Cookie': await setToast(context, { kind: 'info', key: 'auth.signInCancelled' }) } })
+    // The member cancelled ("Cancel and go back") or the provider refused: back, nothing lost.
+    headers.append('Set-Cookie', await setToast(context, { kind: 'info', key: 'auth.signInCancelled' }))
+    throw redirect(returnTo, { headers })
   }
   let tokens
   try {
@@ -16,15 +24,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   } catch (error) {
     if (error instanceof Response) throw error
     context.services.log('warn', 'Sign-in callback failed', { error: String(error), requestId: context.requestId })
-    throw redirect('/', { headers: { 'Set-Cookie': await setToast(context, { kind: 'error', key: 'auth.signInFailed' }) } })
+    headers.append('Set-Cookie', await setToast(context, { kind: 'error', key: 'auth.signInFailed' }))
+    throw redirect('/', { headers })
   }
-  const { user, cookie } = await startSession(request, context, tokens)
-  const returnTo = safeRedirectPath((await returnToCookie.parse(request.headers.get('Cookie'))) as string | null)
-  const headers = new Headers()
+  const { user, cookie, welcomeBack } = await startSession(request, context, tokens)
   headers.append('Set-Cookie', cookie)
-  headers.append('Set-Cookie', await returnToCookie.serialize('', { ...cookieSecurity(context), maxAge: 0 }))
   for (const cleared of clearSignInState(request, context)) headers.append('Set-Cookie', cleared)
-  if (!user.onboarded) return redirect('/get-started', { headers })
+  if (!user.onboarded) return redirect(pathWithReturnTo('/get-started', returnTo), { headers })
+  if (welcomeBack) return redirect(pathWithReturnTo('/welcome-back', returnTo), { headers })
   headers.append('Set-Cookie', await setToast(context, { kind: 'success', key: 'auth.signedIn' }))
-  return redirect(returnTo === '/' ? '/welcome-back' : returnTo, { headers })
+  return redirect(returnTo, { headers })
 }

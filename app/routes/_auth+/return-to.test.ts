@@ -10,7 +10,9 @@ import {
   type ApiHarness,
 } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { createDocumentHandler } from '#tests/web-document.ts'
 import { sessionCookie, testContext, testWebServices } from '#tests/web-harness.ts'
+import * as company from '../_content+/company.$page.tsx'
 import { loader as authLoginLoader } from '../api+/auth.login.tsx'
 import { action as localizeAction } from '../api+/localize.tsx'
 import { loader as loginSuccessLoader } from './login-success.tsx'
@@ -100,6 +102,26 @@ function setCookies(response: Response) {
   return response.headers.getSetCookie().map((cookie) => cookie.split(';')[0] ?? '')
 }
 
+/**
+ * Signs `member` in the way the browser does: /api/auth/login?returnTo=…, then back from the
+ * identity provider at /login-success (with `query`, a code by default). Answers the last step.
+ */
+async function signInFrom(member: { auth_subject: string | null }, returnTo: string, query = 'code=a-code') {
+  signingIn = member.auth_subject ?? ''
+  const start = await answer(() =>
+    authLoginLoader({
+      request: new Request(`${TEST_PUBLIC_URL}/api/auth/login?returnTo=${encodeURIComponent(returnTo)}`),
+      context: newContext(),
+      params: {},
+    }),
+  )
+  const state = new URL(start.headers.get('location') ?? '').searchParams.get('state')
+  const request = new Request(`${TEST_PUBLIC_URL}/login-success?${query}&state=${state ?? ''}`, {
+    headers: { cookie: setCookies(start).join('; ') },
+  })
+  return answer(() => loginSuccessLoader({ request, context: newContext(), params: {} }))
+}
+
 describe('returnTo on every route that redirects to it (issue 10 §2)', () => {
   it('/login for a signed-in member stays on the site', async () => {
     const cookie = await signedInCookie((await createUser(database.db)).id)
@@ -151,21 +173,9 @@ describe('returnTo on every route that redirects to it (issue 10 §2)', () => {
 
   it('/login-success after signing in with a hostile returnTo lands on the site', async () => {
     const member = await createUser(database.db)
-    signingIn = member.auth_subject ?? ''
     for (const attack of attacks) {
-      const start = await answer(() =>
-        authLoginLoader({
-          request: new Request(`${TEST_PUBLIC_URL}/api/auth/login?returnTo=${encodeURIComponent(attack)}`),
-          context: newContext(),
-          params: {},
-        }),
-      )
-      const state = new URL(start.headers.get('location') ?? '').searchParams.get('state')
-      const request = new Request(`${TEST_PUBLIC_URL}/login-success?code=a-code&state=${state ?? ''}`, {
-        headers: { cookie: setCookies(start).join('; ') },
-      })
-      const response = await answer(() => loginSuccessLoader({ request, context: newContext(), params: {} }))
-      expect(expectLocationOnSite(response, `sign-in with returnTo=${attack}`).pathname).toBe('/welcome-back')
+      const response = await signInFrom(member, attack)
+      expect(expectLocationOnSite(response, `sign-in with returnTo=${attack}`).pathname).toBe('/')
     }
   })
 
@@ -200,5 +210,70 @@ describe('returnTo on every route that redirects to it (issue 10 §2)', () => {
         expect(expectLocationOnSite(response, `/api/localize returnTo=${attack}`).pathname).toBe('/')
       }
     }
+  })
+})
+
+describe('where signing in and signing up lead (issue 12 §4)', () => {
+  const day = 24 * 60 * 60 * 1000
+  const activity = '/activities/42?tab=chat'
+  const welcomeBackTo = `/welcome-back?returnTo=${encodeURIComponent(activity)}`
+
+  it('a member who signed in lately goes straight back to where they were, and is told they are signed in', async () => {
+    for (const last of [new Date(Date.now() - day), null]) {
+      const response = await signInFrom(await createUser(database.db, { last_sign_in_at: last }), activity)
+      expect(response.headers.get('location'), `last signed in ${String(last)}`).toBe(activity)
+      expect(setCookies(response).some((cookie) => cookie.startsWith('toast='))).toBe(true)
+    }
+  })
+
+  it('so does a plain sign-in from the home page: no stop on /welcome-back', async () => {
+    const response = await signInFrom(await createUser(database.db, { last_sign_in_at: new Date(Date.now() - 89 * day) }), '/')
+    expect(response.headers.get('location')).toBe('/')
+  })
+
+  it('a member back after 90 days or more is welcomed on /welcome-back, which knows where to go next', async () => {
+    const away = await createUser(database.db, { last_sign_in_at: new Date(Date.now() - 120 * day) })
+    expect((await signInFrom(away, activity)).headers.get('location')).toBe(welcomeBackTo)
+    // The sign-in is recorded: the next one is not a long absence.
+    expect((await signInFrom(away, activity)).headers.get('location')).toBe(activity)
+    const alsoAway = await createUser(database.db, { last_sign_in_at: new Date(Date.now() - 365 * day) })
+    expect((await signInFrom(alsoAway, '/')).headers.get('location')).toBe('/welcome-back')
+  })
+
+  it('a new member goes through /get-started, which keeps where to go next', async () => {
+    const fresh = await createUser(database.db, { onboarded_at: null, state: 'created' })
+    expect((await signInFrom(fresh, activity)).headers.get('location')).toBe(`/get-started?returnTo=${encodeURIComponent(activity)}`)
+    const another = await createUser(database.db, { onboarded_at: null, state: 'created' })
+    expect((await signInFrom(another, '/')).headers.get('location')).toBe('/get-started')
+  })
+
+  it('cancelling sign-in goes back to where the member was', async () => {
+    const response = await signInFrom(await createUser(database.db), activity, 'error=access_denied')
+    expect(response.headers.get('location')).toBe(activity)
+  })
+
+  it('/signup for a member already signed in goes to returnTo, on the site', async () => {
+    const cookie = await signedInCookie((await createUser(database.db)).id)
+    for (const [target, expected] of [
+      [activity, activity],
+      ['//evil.example', '/'],
+    ] as const) {
+      const request = new Request(`${TEST_PUBLIC_URL}/signup?returnTo=${encodeURIComponent(target)}`, { headers: { cookie } })
+      expect((await answer(() => signupLoader({ request, context: newContext(), params: {} }))).headers.get('location')).toBe(expected)
+    }
+  })
+})
+
+describe('the Sign in and Join links of every page come back to it (issue 12 §4)', () => {
+  const handle = createDocumentHandler([{ id: 'routes/_content+/company.$page', path: 'company/:page', module: company as never }])
+
+  async function signInLinks(path: string) {
+    const html = await (await handle(new Request(`${TEST_PUBLIC_URL}${path}`), newContext())).text()
+    return [...html.matchAll(/href="(\/(?:login|signup)[^"]*)"/g)].map(([, href]) => href?.replace(/&amp;/g, '&'))
+  }
+
+  it('in the header and the bottom bar', async () => {
+    const here = encodeURIComponent('/company/about?from=footer')
+    expect(await signInLinks('/company/about?from=footer')).toEqual([`/login?returnTo=${here}`, `/signup?returnTo=${here}`, `/login?returnTo=${here}`])
   })
 })

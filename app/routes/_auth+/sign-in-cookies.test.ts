@@ -110,3 +110,13 @@ describe('the sign-in state cookie', () => {
     expect(maxAge(back.get(name!))).toBe('0')
   })
 })
+
+describe('a sign-in that takes a while (issue 12 §4)', () => {
+  it('keeps its state and where to return for an hour, as long as the identity provider keeps its sign-in page', async () => {
+    const { start } = await signIn(plain)
+    const state = [...start.keys()].find((key) => key.startsWith('oauth:'))
+    // A member signing up goes to the mail app for the code and comes back: ten minutes is short.
+    expect(maxAge(start.get(state!))).toBe('3600')
+    expect(maxAge(start.get('return-to'))).toBe('3600')
+  })
+})

@@ -6,12 +6,13 @@ import { useTranslation } from 'react-i18next'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { ChoiceGroup, TextField } from '#app/components/ui/field.tsx'
-import { getApi, knownUser, requireUser } from '#app/utils/auth.server.ts'
+import { getApi, knownUser, requireUser, returnToFrom } from '#app/utils/auth.server.ts'
 import { formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
 import { formErrorsFromApi } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
-import { basicInfoSchema, genders, joinReasons } from '#app/utils/onboarding-schemas.ts'
+import { basicInfoSchema, genderChoices, joinReasons, preferNotToSay } from '#app/utils/onboarding-schemas.ts'
+import { pathWithReturnTo } from '#app/utils/redirect.ts'
 
 export const handle = { i18n: ['common', 'onboarding'] }
 
@@ -53,7 +54,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
         markFormError(context)
         return data(submission.reply(errors), { status })
       }
-      return redirect('/get-started/success')
+      // Where the member was before signing up (decision 020): the form posts to this page's
+      // address, query included, so `returnTo` comes along to the success page.
+      return redirect(pathWithReturnTo('/get-started/success', returnToFrom(request)))
     },
     () => submission.reply({ formErrors: ['onboarding:basicInfo.notSaved'] }),
   )
@@ -72,7 +75,8 @@ export default function BasicInfo() {
     defaultValue: {
       firstName: user?.first_name ?? '',
       lastName: user?.last_name ?? '',
-      gender: user?.gender ?? undefined,
+      // A member who has been through this page and gave no gender chose "Prefer not to say".
+      gender: user?.gender ?? (user?.onboarded ? preferNotToSay : undefined),
       reasons: user?.join_reasons,
       phone: user?.formatted_phone ?? '',
     },
@@ -100,7 +104,7 @@ export default function BasicInfo() {
           name="gender"
           type="radio"
           legend={t('fields.gender')}
-          options={genders.map((value) => ({ value, label: t(`gender.${value}`) }))}
+          options={genderChoices.map((value) => ({ value, label: t(`gender.${value}`) }))}
           defaultValue={fields.gender.initialValue}
           errors={fields.gender.errors}
         />

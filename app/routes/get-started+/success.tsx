@@ -1,33 +1,30 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData } from '@remix-run/react'
+import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
-import { requireUser } from '#app/utils/auth.server.ts'
+import { ReturnLinks } from '#app/components/return-links.tsx'
+import { requireUser, returnToFrom } from '#app/utils/auth.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { useDisplayName } from '#app/utils/use-display-name.ts'
+import { useGreetingName } from '#app/utils/use-display-name.ts'
 
 export const handle = { i18n: ['common', 'onboarding'] }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)
   const t = await getT(request, context, 'onboarding')
-  return { user, title: t('success.title') }
+  return { user, title: t('success.title'), returnTo: returnToFrom(request) }
 }
 
 export default function OnboardingSuccess() {
-  const { user } = useLoaderData<typeof loader>()
+  const { user, returnTo } = useLoaderData<typeof loader>()
   const { t } = useTranslation('onboarding')
-  const name = useDisplayName(user)
+  const name = useGreetingName(user)
   return (
     <div className="prose">
       <h1>{t('success.heading', { name })}</h1>
       <p className="lead">{t('success.body')}</p>
-      <div className="button-row">
-        <Link to="/" className="button">
-          {t('success.home')}
-        </Link>
-      </div>
+      <ReturnLinks returnTo={returnTo} home={t('success.home')} />
     </div>
   )
 }

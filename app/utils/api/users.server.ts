@@ -1,6 +1,6 @@
 import { pageOf } from '#contract/common.ts'
 import { experienceSchema } from '#contract/experiences.ts'
-import { publicUserSchema, userSchema, type UpdateMe, type User } from '#contract/users.ts'
+import { publicUserSchema, signInSchema, userSchema, type SignIn, type UpdateMe, type User } from '#contract/users.ts'
 import type { ApiTransport } from '../api.server.ts'
 
 /** Members (spec §7 users): the only code that knows their paths. */
@@ -8,6 +8,8 @@ export function usersClient(api: ApiTransport) {
   return {
     /** The signed-in member; `token` reads it with a token not yet in the session (sign-in). */
     me: (options: { token?: string } = {}): Promise<User> => api.one('GET', 'v1/users/me', userSchema, options),
+    /** Records a new sign-in (with the token not yet in the session); says whether to welcome the member back. */
+    recordSignIn: (options: { token?: string } = {}): Promise<SignIn> => api.one('POST', 'v1/users/me/sign-ins', signInSchema, options),
     updateMe: (update: UpdateMe): Promise<User> => api.one('PUT', 'v1/users/me', userSchema, { body: update }),
     delete: (id: string) => api.empty('DELETE', `v1/users/${encodeURIComponent(id)}`),
     /** Another member's public profile, by id or slug (the name only for anonymous callers). */
