@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
-import type { Browser, Download, Page } from '@playwright/test'
+import type { Download, Page } from '@playwright/test'
+import { createActivity, day, demoPassword, localStart, member, setStartTime } from './activity-helpers.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
 import { expect, expectConsoleError, languages, newVisitor, setLanguageCookie, signIn, switchLanguage, test } from './helpers.ts'
 
@@ -10,56 +11,6 @@ import { expect, expectConsoleError, languages, newVisitor, setLanguageCookie, s
  * and its own activities so the tests can run in parallel.
  */
 
-const demoPassword = 'demo-password-55'
-const portland = { label: 'Portland, OR', timeZone: 'America/Los_Angeles' }
-
-async function member(browser: Browser, email: string, options: { js?: boolean } = {}) {
-  const context = await newVisitor(browser, { javaScriptEnabled: options.js ?? false })
-  const page = await context.newPage()
-  await signIn(page, email, demoPassword)
-  // The account keeps its language between runs; these tests read the English texts.
-  if ((await page.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(page, 'en')
-  return page
-}
-
-/** The date and time (YYYY-MM-DD, HH:MM in 5-minute steps) `fromNowMs` from now in `timeZone`. */
-function localStart(fromNowMs: number, timeZone = portland.timeZone) {
-  const step = 5 * 60 * 1000
-  const when = new Date(Math.ceil((Date.now() + fromNowMs) / step) * step)
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(when)
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
-  return { date: `${part('year')}-${part('month')}-${part('day')}`, time: `${part('hour')}:${part('minute')}` }
-}
-
-const day = 24 * 60 * 60 * 1000
-
-interface NewActivity {
-  title: string
-  capacity?: string
-  fee?: string
-  start?: { date: string; time: string }
-}
-
-/** Publishes an in-person activity in Portland through the create form; returns its id. */
-async function createActivity(page: Page, activity: NewActivity) {
-  const start = activity.start ?? localStart(3 * day)
-  await page.goto('/create-activity')
-  await page.getByLabel('Title').fill(activity.title)
-  await page.getByLabel('Description (optional)').fill('We meet at the pavilion and walk for an hour.')
-  await page.getByRole('radio', { name: 'In person' }).check()
-  await page.getByLabel('City').fill(portland.label)
-  await page.getByLabel('Date', { exact: true }).fill(start.date)
-  await setStartTime(page, start.time)
-  if (activity.capacity) await page.getByLabel('How many people can come? (optional)').fill(activity.capacity)
-  if (activity.fee) await page.getByLabel('No-show fee in dollars (optional)').fill(activity.fee)
-  await page.getByRole('button', { name: 'Publish the activity' }).click()
-  await expect(page.getByText('Your activity is published.')).toBeVisible()
-  await expect(page.getByRole('heading', { level: 1, name: activity.title })).toBeVisible()
-  const id = /\/activities\/([^/?#]+)$/.exec(page.url())?.[1]
-  if (!id) throw new Error(`Not on an activity page: ${page.url()}`)
-  return id
-}
-
 async function downloaded(page: Page, click: () => Promise<void>): Promise<{ download: Download; text: string }> {
   const [download] = await Promise.all([page.waitForEvent('download'), click()])
   const path = await download.path()
@@ -67,13 +18,6 @@ async function downloaded(page: Page, click: () => Promise<void>): Promise<{ dow
 }
 
 const fieldError = (page: Page, id: string) => page.locator(`#${id}-error`)
-
-/** Chooses the start time (HH:MM) with the hour and minutes selects. */
-async function setStartTime(page: Page, time: string) {
-  const group = page.getByRole('group', { name: 'Start time' })
-  await group.getByLabel('Hour').selectOption(time.slice(0, 2))
-  await group.getByLabel('Minutes').selectOption(time.slice(3, 5))
-}
 
 test.describe('without JavaScript', () => {
   test('browse and filter: shareable filter URLs, search-and-pick a city, remembered choices, paging, empty state', async ({ browser }) => {

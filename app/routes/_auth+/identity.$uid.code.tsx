@@ -13,6 +13,7 @@ import { codeErrorReply, completeSignIn, interactionAction, requireInteraction, 
 import { sendCodeSchema, verifyCodeSchema } from '#app/utils/identity-schemas.ts'
 import { loadFormPage } from '#app/utils/forms.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
+import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 
 export const handle = { i18n: ['common', 'auth'] }
 
@@ -96,7 +97,9 @@ export default function SignInWithCode() {
       ) : (
         <>
           <div className="notice" role="status">
-            <p>{t('code.sent', { email: actionData?.email })}</p>
+            <p>
+              <BreakableText text={t('code.sent', { email: actionData?.email })} />
+            </p>
           </div>
           <Form method="post" {...getFormProps(form)}>
             <input type="hidden" name="intent" value="verify" />

@@ -15,6 +15,7 @@ import { abortSignIn, codeErrorReply, completeSignIn, interactionAction, require
 import { confirmSignUpSchema, signUpSchema } from '#app/utils/identity-schemas.ts'
 import { loadFormPage } from '#app/utils/forms.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
+import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 
 export const handle = { i18n: ['common', 'auth'] }
 
@@ -107,7 +108,9 @@ export default function SignUp() {
       <IdentityLayout title={t('signUp.confirmTitle')}>
         <ErrorSummary errors={summaryFrom(errors, ['code'])} formErrors={form.errors} />
         <div className="notice" role="status">
-          <p>{t('signUp.codeSent', { email: actionData?.email })}</p>
+          <p>
+            <BreakableText text={t('signUp.codeSent', { email: actionData?.email })} />
+          </p>
         </div>
         <Form method="post" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="confirm" />

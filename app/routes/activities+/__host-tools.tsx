@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { Experience } from '#app/utils/experience.ts'
 import type { AddedByEmail, Waitlist } from '#app/utils/api/experiences.server.ts'
 import type { action } from './$id.tsx'
+import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 
 /** The activity page's host tools: edit, duplicate, attendee list, cancel, notify list, add by email. */
 
@@ -68,7 +69,11 @@ export function AddedResult({ result }: { result: AddedByEmail }) {
   return (
     <div className="notice notice--success" role="status">
       {(['added', 'already_attending', 'not_found', 'full'] as const).map((key) =>
-        result[key].length > 0 ? <p key={key}>{t(`host.result.${key}`, { emails: result[key].join(', ') })}</p> : null,
+        result[key].length > 0 ? (
+          <p key={key}>
+            <BreakableText text={t(`host.result.${key}`, { emails: result[key].join(', ') })} />
+          </p>
+        ) : null,
       )}
     </div>
   )
