@@ -1,8 +1,15 @@
 import { createCookie, type AppLoadContext } from '@remix-run/node'
 import { z } from 'zod'
 
-/** One-time messages shown after a redirect ("Your changes are saved"), kept in a short cookie. */
-const toastSchema = z.object({ kind: z.enum(['success', 'info', 'error']), key: z.string() })
+/**
+ * One-time messages shown after a redirect ("Your changes are saved"), kept in a short cookie.
+ * An `action` is a link the message offers ("Try again"): such a toast waits to be dismissed.
+ */
+const toastSchema = z.object({
+  kind: z.enum(['success', 'info', 'error']),
+  key: z.string(),
+  action: z.object({ to: z.string().regex(/^\/(?![/\\])/), key: z.string() }).optional(),
+})
 export type Toast = z.infer<typeof toastSchema>
 
 function toastCookie(context: AppLoadContext) {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import type { Download, Page } from '@playwright/test'
-import { createActivity, day, demoPassword, localStart, member, setStartTime } from './activity-helpers.ts'
+import { createActivity, day, demoPassword, flash, localStart, member, setStartTime } from './activity-helpers.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
 import { expect, expectConsoleError, languages, newVisitor, setLanguageCookie, signIn, switchLanguage, test } from './helpers.ts'
 
@@ -115,7 +115,7 @@ test.describe('without JavaScript', () => {
     await first.goto(`/activities/${id}`)
     await expect(first.getByRole('heading', { name: '0 people going' })).toBeVisible()
     await first.getByRole('button', { name: 'Save my seat' }).click()
-    await expect(first.getByText('Your seat is saved.')).toBeVisible()
+    await expect(flash(first)).toHaveText('Your seat is saved.')
     await expect(first.getByText('You are going. See you there!')).toBeVisible()
     await expect(first.getByRole('heading', { name: '1 person going' })).toBeVisible()
 
@@ -125,11 +125,11 @@ test.describe('without JavaScript', () => {
     await expect(second.getByText('This activity is full. Join the notify list and we will tell you if a seat frees up.')).toBeVisible()
     await expect(second.getByRole('button', { name: 'Save my seat' })).toHaveCount(0)
     await second.getByRole('button', { name: 'Join the notify list' }).click()
-    await expect(second.getByText('You are on the notify list.')).toBeVisible()
+    await expect(flash(second)).toHaveText('You are on the notify list.')
     await expect(second.getByText('You are number 1 on the notify list.')).toBeVisible()
 
     await second.getByRole('button', { name: 'Leave the notify list' }).click()
-    await expect(second.getByText('You have left the notify list.')).toBeVisible()
+    await expect(flash(second)).toHaveText('You have left the notify list.')
     await expect(second.getByRole('button', { name: 'Join the notify list' })).toBeVisible()
     await second.getByRole('button', { name: 'Join the notify list' }).click()
     await expect(second.getByText('You are number 1 on the notify list.')).toBeVisible()
@@ -142,7 +142,7 @@ test.describe('without JavaScript', () => {
 
     // More than 24 hours before the start, a freed seat goes to the first member on the list.
     await first.getByRole('button', { name: 'Cancel my seat' }).click()
-    await expect(first.getByText('Your seat is cancelled.')).toBeVisible()
+    await expect(flash(first)).toHaveText('Your seat is cancelled.')
     await expect(first.getByText('This activity is full.', { exact: false })).toBeVisible()
     await second.reload()
     await expect(second.getByText('You are going. See you there!')).toBeVisible()
@@ -175,7 +175,7 @@ test.describe('without JavaScript', () => {
 
     await page.getByRole('button', { name: 'Cancel my seat' }).click()
     await page.getByRole('button', { name: 'Yes, cancel my seat' }).click()
-    await expect(page.getByText('Your seat is cancelled.')).toBeVisible()
+    await expect(flash(page)).toHaveText('Your seat is cancelled.')
     await expect(page.getByRole('button', { name: 'Save my seat' })).toBeVisible()
     await page.context().close()
   })
@@ -258,7 +258,7 @@ test.describe('without JavaScript', () => {
     // 5. Fixed: published.
     await page.getByLabel('Link to the online activity').fill('https://meet.example.org/watercolour')
     await submit.click()
-    await expect(page.getByText('Your activity is published.')).toBeVisible()
+    await expect(flash(page)).toHaveText('Your activity is published.')
     await expect(page.getByRole('heading', { level: 1, name: 'Watercolour morning' })).toBeVisible()
     await expect(page.getByRole('link', { name: 'Join the online activity (opens a new tab)' })).toHaveAttribute('href', 'https://meet.example.org/watercolour')
     await expect(page.getByText(/^\w{3}, \w{3} \d{1,2} • 10:05 AM [A-Z]{3,4}$/)).toBeVisible()
@@ -284,7 +284,7 @@ test.describe('without JavaScript', () => {
     await page.getByRole('radio', { name: 'Fake or a scam' }).check()
     await page.getByRole('button', { name: 'Send the report' }).click()
     await expect(page).toHaveURL(new RegExp(`/activities/${id}$`))
-    await expect(page.getByText('Thank you. Our team will look at your report.')).toBeVisible()
+    await expect(flash(page)).toHaveText('Thank you. Our team will look at your report.')
     await page.context().close()
   })
 
@@ -323,7 +323,7 @@ test.describe('without JavaScript', () => {
     await host.getByLabel('How many people can come? (optional)').fill('4')
     await host.getByLabel('Title').fill('Bridge club (beginners welcome)')
     await host.getByRole('button', { name: 'Save changes' }).click()
-    await expect(host.getByText('Your changes are saved.')).toBeVisible()
+    await expect(flash(host)).toHaveText('Your changes are saved.')
     await expect(host.getByRole('heading', { level: 1, name: 'Bridge club (beginners welcome)' })).toBeVisible()
     expect(host.url()).toMatch(new RegExp(`/activities/${id}$`))
 
@@ -336,7 +336,7 @@ test.describe('without JavaScript', () => {
     await host.getByLabel('Date', { exact: true }).fill(next.date)
     await setStartTime(host, '14:00')
     await host.getByRole('button', { name: /Publish/ }).click()
-    await expect(host.getByText('Your activity is published.')).toBeVisible()
+    await expect(flash(host)).toHaveText('Your activity is published.')
     const copyId = /\/activities\/([^/?#]+)$/.exec(host.url())?.[1]
     expect(copyId).toBeTruthy()
     expect(copyId).not.toBe(id)
@@ -358,7 +358,7 @@ test.describe('without JavaScript', () => {
     await expect(host.getByRole('heading', { level: 1, name: 'Cancel this activity?' })).toBeVisible()
     await expect(host.getByText('the 2 people going will be told', { exact: false })).toBeVisible()
     await host.getByRole('button', { name: 'Yes, cancel the activity' }).click()
-    await expect(host.getByText('The activity is cancelled and everyone going has been told.')).toBeVisible()
+    await expect(flash(host)).toHaveText('The activity is cancelled and everyone going has been told.')
     await expect(host.getByText(/^You cancelled this activity on /)).toBeVisible()
     await expect(tools).toHaveCount(0)
 

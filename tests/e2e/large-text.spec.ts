@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test'
-import { demoPassword } from './activity-helpers.ts'
+import { demoPassword, flash } from './activity-helpers.ts'
 import { submitWithoutNativeValidation } from './axe.ts'
 import {
   expect,
@@ -16,7 +16,7 @@ import {
  * (the member's own font-size setting, which the app's rem units follow), on every member page,
  * signed out and signed in: no word is split across lines, nothing scrolls sideways, a select shows
  * its whole choice, and each fixed or sticky bar (bottom navigation, toast) covers under 20% of
- * the screen.
+ * the screen. Then the toasts (not over the content, readable on the page after).
  */
 
 const phone = { width: 390, height: 844 }
@@ -341,5 +341,68 @@ test.describe('text at 200% on a 390 px phone', () => {
       await member.context.close()
     }
     expect(found, found.join('\n')).toEqual([])
+  })
+})
+
+test.describe('toasts', () => {
+  test('at 200% the message stays at the top of the page, announced once, never over the content', async ({
+    browser,
+  }) => {
+    const context = await visitor(browser)
+    const page = await largeTextPage(context)
+    await signIn(page, 'member@demo.test', demoPassword)
+    const message = 'Welcome back! You are signed in.'
+    await expect(flash(page)).toHaveText(message)
+    const main = await page.locator('main').boundingBox()
+    const flashBox = (await flash(page).boundingBox())!
+    expect(flashBox.y - main!.y, 'the message is near the top of the main content').toBeLessThan(
+      120,
+    )
+    // One live region says it: the status at the top of the page is not a second one.
+    const live = page
+      .locator('[role="status"], [role="alert"], [aria-live]:not([aria-live="off"])')
+      .filter({ hasText: message })
+    await expect(live).toHaveCount(1)
+    // Whatever floats over the page is out of the content's way (at this size: nothing).
+    const floating = await page
+      .locator('.toast')
+      .evaluateAll(
+        (toasts) =>
+          toasts.filter(
+            (toast) =>
+              toast.checkVisibility() &&
+              toast.getBoundingClientRect().height > 2 &&
+              getComputedStyle(toast).position === 'fixed',
+          ).length,
+      )
+    expect(floating, 'toasts floating over the page').toBe(0)
+    await context.close()
+  })
+
+  test('on a desktop a toast floats for 10 s, one with an action until dismissed; both stay on the page', async ({
+    browser,
+  }) => {
+    const context = await newVisitor(browser, { viewport: { width: 1280, height: 800 } })
+    const page = await context.newPage()
+    await page.clock.install()
+    // Signing in says so, without an action: the toast floats for 10 s, the page keeps the message.
+    await signIn(page, 'member@demo.test', demoPassword)
+    const toast = page.locator('.toast-region .toast')
+    await expect(toast).toContainText('You are signed in.')
+    await page.clock.fastForward(9_000)
+    await expect(toast).toBeVisible()
+    await page.clock.fastForward(2_000)
+    await expect(toast).toHaveCount(0)
+    await expect(flash(page)).toHaveText('Welcome back! You are signed in.')
+
+    // A cancelled sign-in offers to try again: that toast waits for the member.
+    await page.goto('/login-success?error=access_denied')
+    await expect(toast).toContainText('Sign-in was cancelled')
+    await page.clock.fastForward(60_000)
+    await expect(toast.getByRole('link', { name: 'Try again' })).toBeVisible()
+    await toast.getByRole('button', { name: 'Dismiss' }).click()
+    await expect(toast).toHaveCount(0)
+    await expect(flash(page).getByRole('link', { name: 'Try again' })).toBeVisible()
+    await context.close()
   })
 })

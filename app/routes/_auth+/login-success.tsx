@@ -3,12 +3,15 @@ import { clearSignInState, cookieSecurity, getAuthenticator, returnToCookie, sta
 import { safeRedirectPath } from '#app/utils/redirect.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 
+/** A sign-in that did not finish offers to start again (the toast waits for the member). */
+const tryAgain = { to: '/login', key: 'auth.tryAgain' }
+
 /** The identity provider comes back here with a code; we exchange it and open a session. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   if (url.searchParams.get('error')) {
     // The member cancelled or the provider refused: back home, nothing lost.
-    throw redirect('/', { headers: { 'Set-Cookie': await setToast(context, { kind: 'info', key: 'auth.signInCancelled' }) } })
+    throw redirect('/', { headers: { 'Set-Cookie': await setToast(context, { kind: 'info', key: 'auth.signInCancelled', action: tryAgain }) } })
   }
   let tokens
   try {
@@ -16,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   } catch (error) {
     if (error instanceof Response) throw error
     context.services.log('warn', 'Sign-in callback failed', { error: String(error), requestId: context.requestId })
-    throw redirect('/', { headers: { 'Set-Cookie': await setToast(context, { kind: 'error', key: 'auth.signInFailed' }) } })
+    throw redirect('/', { headers: { 'Set-Cookie': await setToast(context, { kind: 'error', key: 'auth.signInFailed', action: tryAgain }) } })
   }
   const { user, cookie } = await startSession(request, context, tokens)
   const returnTo = safeRedirectPath((await returnToCookie.parse(request.headers.get('Cookie'))) as string | null)
