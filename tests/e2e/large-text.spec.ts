@@ -1,5 +1,5 @@
-import type { Browser, BrowserContext, Page } from '@playwright/test'
-import { demoPassword, flash } from './activity-helpers.ts'
+import type { Browser, BrowserContext, Locator, Page } from '@playwright/test'
+import { createActivity, demoPassword, flash, localStart } from './activity-helpers.ts'
 import { submitWithoutNativeValidation } from './axe.ts'
 import {
   expect,
@@ -16,7 +16,8 @@ import {
  * (the member's own font-size setting, which the app's rem units follow), on every member page,
  * signed out and signed in: no word is split across lines, nothing scrolls sideways, a select shows
  * its whole choice, and each fixed or sticky bar (bottom navigation, toast) covers under 20% of
- * the screen. Then the toasts (not over the content, readable on the page after).
+ * the screen. Then the targets and spacing of the host's actions and the confirmation pages, the
+ * activity card as one link, and the toasts (not over the content, readable on the page after).
  */
 
 const phone = { width: 390, height: 844 }
@@ -341,6 +342,122 @@ test.describe('text at 200% on a 390 px phone', () => {
       await member.context.close()
     }
     expect(found, found.join('\n')).toEqual([])
+  })
+})
+
+/** Every visible target in `area` is at least 44 CSS px tall (QUALITY.md). */
+async function expectTall(targets: Locator, what: string) {
+  const boxes = await targets.evaluateAll((elements) =>
+    elements
+      .filter((element) => element.checkVisibility())
+      .map((element) => ({
+        text: (element.textContent ?? '').trim(),
+        height: element.getBoundingClientRect().height,
+      })),
+  )
+  expect(boxes.length, `${what}: targets`).toBeGreaterThan(0)
+  for (const box of boxes)
+    expect(box.height, `${what}: "${box.text}" is ${box.height}px tall`).toBeGreaterThanOrEqual(44)
+}
+
+/** The two buttons of a confirmation are at least 16 px apart, whichever way they sit. */
+async function expectApart(first: Locator, second: Locator, what: string) {
+  const a = (await first.boundingBox())!
+  const b = (await second.boundingBox())!
+  const horizontal = Math.max(b.x - (a.x + a.width), a.x - (b.x + b.width))
+  const vertical = Math.max(b.y - (a.y + a.height), a.y - (b.y + b.height))
+  expect(
+    Math.max(horizontal, vertical),
+    `${what}: space between the two buttons`,
+  ).toBeGreaterThanOrEqual(16)
+}
+
+test.describe('targets, confirmations and the activity card', () => {
+  for (const size of ['a 390 px phone with the text at 200%', 'a desktop window'] as const) {
+    test(`host tools and confirmation buttons on ${size}`, async ({ browser }) => {
+      test.setTimeout(120_000)
+      const large = size !== 'a desktop window'
+      const open = async (email: string, js: boolean) => {
+        const context = large
+          ? await newVisitor(browser, { ...phoneWindow, javaScriptEnabled: js })
+          : await newVisitor(browser, {
+              viewport: { width: 1280, height: 800 },
+              javaScriptEnabled: js,
+            })
+        const page = large ? await largeTextPage(context) : await context.newPage()
+        await signIn(page, email, demoPassword)
+        if ((await page.locator('html').getAttribute('lang')) !== 'en')
+          await switchLanguage(page, 'en')
+        return page
+      }
+      const [hostEmail, memberEmail] = large
+        ? ['member31@demo.test', 'member32@demo.test']
+        : ['member33@demo.test', 'member34@demo.test']
+      const host = await open(hostEmail, false)
+      // Starts within 12 hours: cancelling a seat asks first.
+      const id = await createActivity(host, {
+        title: 'Tea and a chat',
+        fee: '5.00',
+        start: localStart(3 * 60 * 60 * 1000),
+      })
+      const tools = host.getByRole('region', { name: 'Manage your activity' })
+      await expectTall(tools.locator('a, button'), 'host tools')
+
+      await host.goto(`/activities/${id}?confirm=cancel-activity`)
+      await expectApart(
+        host.getByRole('button', { name: 'Yes, cancel the activity' }),
+        host.getByRole('link', { name: 'No, keep it' }),
+        'cancel the activity',
+      )
+
+      // With JavaScript the late cancel is confirmed in place; without, on a page of its own.
+      const attendee = await open(memberEmail, true)
+      await attendee.goto(`/activities/${id}`)
+      await attendee.getByRole('button', { name: 'Save my seat' }).click()
+      await expect(flash(attendee)).toHaveText('Your seat is saved.')
+      await attendee.getByRole('button', { name: 'Cancel my seat' }).click()
+      await expectApart(
+        attendee.getByRole('button', { name: 'Yes, cancel my seat' }),
+        attendee.getByRole('button', { name: 'No, keep my seat' }),
+        'cancel a seat, in place',
+      )
+      await attendee.goto(`/activities/${id}?confirm=cancel`)
+      await expectApart(
+        attendee.getByRole('button', { name: 'Yes, cancel my seat' }),
+        attendee.getByRole('link', { name: 'No, keep my seat' }),
+        'cancel a seat, its own page',
+      )
+      await attendee.goto('/account?confirm=delete')
+      await expectApart(
+        attendee.getByRole('button', { name: 'Yes, delete my account' }),
+        attendee.getByRole('link', { name: 'No, keep my account' }),
+        'delete the account',
+      )
+      await host.context().close()
+      await attendee.context().close()
+    })
+  }
+
+  test('the whole activity card opens the activity; its link is named by the title alone', async ({
+    browser,
+  }) => {
+    const context = await visitor(browser)
+    const page = await largeTextPage(context)
+    await page.goto('/activities?date=any-day&distance=50&q=Portland')
+    const card = page.locator('.experience-card').first()
+    const link = card.locator('h2 a')
+    const title = (await link.textContent())!.trim()
+    const href = (await link.getAttribute('href'))!
+    // The card holds one interactive element, named by the title alone.
+    await expect(card.locator('a, button, input, select, textarea, [tabindex]')).toHaveCount(1)
+    await expect(card.getByRole('link')).toHaveAccessibleName(title)
+    // A tap on the card's date line, far from the title, opens the activity.
+    await card.locator('.experience-card__when').scrollIntoViewIfNeeded()
+    const when = (await card.locator('.experience-card__when').boundingBox())!
+    await page.mouse.click(when.x + 5, when.y + when.height / 2)
+    await expect(page).toHaveURL(new RegExp(`${href}$`))
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
+    await context.close()
   })
 })
 

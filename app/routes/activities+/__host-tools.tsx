@@ -14,21 +14,28 @@ export function HostTools({ experience, waitlist }: { experience: Experience; wa
   return (
     <section aria-labelledby="host-tools" className="card">
       <h2 id="host-tools">{t('host.title')}</h2>
+      {/* Buttons, not text links: each at least 44px tall and easy to tell apart (issue 12 §6). */}
       <ul className="actions" role="list">
         <li>
-          <Link to={`/activities/${experience.id}/edit`}>{t('host.edit')}</Link>
+          <Link to={`/activities/${experience.id}/edit`} className="button button--secondary">
+            {t('host.edit')}
+          </Link>
         </li>
         <li>
-          <Link to={`/duplicate-activity?from=${experience.id}`}>{t('host.duplicate')}</Link>
+          <Link to={`/duplicate-activity?from=${experience.id}`} className="button button--secondary">
+            {t('host.duplicate')}
+          </Link>
         </li>
         <li>
-          <a href={`/activities/${experience.id}/attendees.csv`} download aria-describedby="csv-hint">
+          <a href={`/activities/${experience.id}/attendees.csv`} download aria-describedby="csv-hint" className="button button--secondary">
             {t('host.csv')}
           </a>
           <p id="csv-hint">{t('host.csvHint')}</p>
         </li>
         <li>
-          <Link to={`/activities/${experience.id}?confirm=cancel-activity`}>{t('host.cancel')}</Link>
+          <Link to={`/activities/${experience.id}?confirm=cancel-activity`} className="button button--danger">
+            {t('host.cancel')}
+          </Link>
         </li>
       </ul>
       {(experience.max_attendees ?? 0) > 0 ? (
