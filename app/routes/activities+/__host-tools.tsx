@@ -12,7 +12,7 @@ export function HostTools({ experience, waitlist }: { experience: Experience; wa
   const actionData = useActionData<typeof action>()
   const typedEmails = actionData && 'emails' in actionData && typeof actionData.emails === 'string' ? actionData.emails : undefined
   return (
-    <section aria-labelledby="host-tools" className="card">
+    <section aria-labelledby="host-tools" className="card host-tools">
       <h2 id="host-tools">{t('host.title')}</h2>
       {/* Buttons, not text links: each at least 44px tall and easy to tell apart (issue 12 §6). */}
       <ul className="actions" role="list">
