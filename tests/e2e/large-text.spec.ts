@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs'
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test'
 import { createActivity, demoPassword, flash, localStart } from './activity-helpers.ts'
 import { submitWithoutNativeValidation } from './axe.ts'
@@ -18,6 +19,8 @@ import {
  * its whole choice, and each fixed or sticky bar (bottom navigation, toast) covers under 20% of
  * the screen. Then the targets and spacing of the host's actions and the confirmation pages, the
  * activity card as one link, and the toasts (not over the content, readable on the page after).
+ *
+ * `SCREENSHOTS=1` also writes docs/screenshots/ (390 px, text at 200%), which the normal run leaves alone.
  */
 
 const phone = { width: 390, height: 844 }
@@ -401,6 +404,8 @@ test.describe('targets, confirmations and the activity card', () => {
         start: localStart(3 * 60 * 60 * 1000),
       })
       const tools = host.getByRole('region', { name: 'Manage your activity' })
+      // The page may still be arriving (streamed) when its heading shows: wait for its last part.
+      await expect(tools.getByRole('button', { name: 'Add them' })).toBeVisible()
       await expectTall(tools.locator('a, button'), 'host tools')
 
       await host.goto(`/activities/${id}?confirm=cancel-activity`)
@@ -522,4 +527,42 @@ test.describe('toasts', () => {
     await expect(flash(page).getByRole('link', { name: 'Try again' })).toBeVisible()
     await context.close()
   })
+})
+
+/**
+ * Writes docs/screenshots/: the first screen a member sees and the whole page. A full-page capture
+ * resizes the window, and Chromium then forgets the font-size setting: the window is made as tall
+ * as the page and the setting given again, until the page's height settles.
+ */
+test('screenshots at 390 px with the text at 200% (SCREENSHOTS=1)', async ({ browser }) => {
+  test.skip(!process.env.SCREENSHOTS, 'writes docs/screenshots/ only when asked')
+  const { context, page } = await signedInAs(browser, 'member@demo.test')
+  mkdirSync('docs/screenshots', { recursive: true })
+  await page.goto('/attending?type=upcoming')
+  // An activity the member is going to, at a street address (the longest lines of the page).
+  const going = page.locator('.experience-card').filter({ hasText: 'You are going.' }).filter({ hasNotText: 'Online' })
+  const activity = await going.first().locator('h2 a').getAttribute('href')
+  const shots: [string, string][] = [
+    [activity!, 'activity'],
+    ['/activities?date=any-day&distance=50&q=Portland', 'explore'],
+    ['/attending?type=upcoming', 'my-activities'],
+    ['/account', 'account'],
+  ]
+  for (const [path, name] of shots) {
+    await page.setViewportSize(phone)
+    await setLargeText(page)
+    await page.goto(path)
+    await page.waitForLoadState('load')
+    await page.screenshot({ path: `docs/screenshots/large-text-390-${name}-screen.png` })
+    for (let height = 0, tries = 0; tries < 6; tries++) {
+      const now = await page.evaluate(() => document.documentElement.scrollHeight)
+      if (now === height) break
+      height = now
+      await page.setViewportSize({ width: phone.width, height })
+      await setLargeText(page)
+    }
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize)).toBe('38px')
+    await page.screenshot({ path: `docs/screenshots/large-text-390-${name}-page.png` })
+  }
+  await context.close()
 })
