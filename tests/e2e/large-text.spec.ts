@@ -123,7 +123,7 @@ async function layoutProblems(page: Page, name: string): Promise<string[]> {
       // 2. Sideways scrolling, with what sticks out.
       const width = window.innerWidth
       const scrollWidth = document.documentElement.scrollWidth
-        if (scrollWidth > width || width > phoneWidth) {
+      if (scrollWidth > width || width > phoneWidth) {
         const wide = Array.from(document.body.querySelectorAll('*'))
           .filter(
             (element) =>
@@ -205,6 +205,13 @@ class LayoutChecker {
     await this.check(path)
   }
 
+  /** Empties `field`, sends its form without the browser's own checks, and checks the errors. */
+  async withErrors(field: string, name: string) {
+    await this.page.locator(field).fill('')
+    await submitWithoutNativeValidation(this.page, field)
+    await this.check(name)
+  }
+
   report() {
     expect(
       this.found,
@@ -261,8 +268,7 @@ test.describe('text at 200% on a 390 px phone', () => {
     await page.goto('/signup')
     await expect(page).toHaveURL(/\/identity\/[^/]+\/signup$/)
     await s.check('identity: sign up')
-    await submitWithoutNativeValidation(page, '#firstName')
-    await s.check('identity: sign up with errors')
+    await s.withErrors('#firstName', 'identity: sign up with errors')
     await context.close()
     s.report()
   })
@@ -289,15 +295,11 @@ test.describe('text at 200% on a 390 px phone', () => {
     await s.visit('/account')
     await s.visit('/account?confirm=delete')
     await s.visit('/get-started')
-    await page.locator('#firstName').fill('')
-    await submitWithoutNativeValidation(page, '#firstName')
-    await s.check('/get-started with errors')
+    await s.withErrors('#firstName', '/get-started with errors')
     await s.visit('/get-started/success')
     await s.visit('/welcome-back')
     await s.visit('/create-activity')
-    await page.locator('#title').fill('')
-    await submitWithoutNativeValidation(page, '#title')
-    await s.check('/create-activity with errors')
+    await s.withErrors('#title', '/create-activity with errors')
     await s.visit('/logout')
     for (const path of contentPages) await s.visit(path)
     await s.visit('/no-such-page', 404)
@@ -540,7 +542,10 @@ test('screenshots at 390 px with the text at 200% (SCREENSHOTS=1)', async ({ bro
   mkdirSync('docs/screenshots', { recursive: true })
   await page.goto('/attending?type=upcoming')
   // An activity the member is going to, at a street address (the longest lines of the page).
-  const going = page.locator('.experience-card').filter({ hasText: 'You are going.' }).filter({ hasNotText: 'Online' })
+  const going = page
+    .locator('.experience-card')
+    .filter({ hasText: 'You are going.' })
+    .filter({ hasNotText: 'Online' })
   const activity = await going.first().locator('h2 a').getAttribute('href')
   const shots: [string, string][] = [
     [activity!, 'activity'],
@@ -561,7 +566,9 @@ test('screenshots at 390 px with the text at 200% (SCREENSHOTS=1)', async ({ bro
       await page.setViewportSize({ width: phone.width, height })
       await setLargeText(page)
     }
-    expect(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize)).toBe('38px')
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize)).toBe(
+      '38px',
+    )
     await page.screenshot({ path: `docs/screenshots/large-text-390-${name}-page.png` })
   }
   await context.close()
