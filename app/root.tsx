@@ -25,7 +25,7 @@ import { BottomNav } from './components/bottom-nav.tsx'
 import { GeneralErrorBoundary } from './components/general-error-boundary.tsx'
 import { SiteFooter } from './components/site-footer.tsx'
 import { SiteHeader } from './components/site-header.tsx'
-import { ToastRegion } from './components/toast.tsx'
+import { FlashStatus, ToastRegion } from './components/toast.tsx'
 import appStyles from './styles/app.css?url'
 import { getAuthState } from './utils/auth.server.ts'
 import { errorPageKind } from './utils/error-page.ts'
@@ -121,6 +121,7 @@ export default function App() {
         </div>
       ) : null}
       <main id="main-content" tabIndex={-1} className="container">
+        <FlashStatus toast={suspended ? null : toast} />
         <Outlet />
       </main>
       <SiteFooter year={year} />

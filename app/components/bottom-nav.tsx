@@ -11,22 +11,28 @@ export function badgeLabel(count: number) {
 interface Item {
   to: string
   label: string
+  /** Shown instead of `label` where the bar is narrow for its text (large text, small phones). */
+  short: string
   icon: 'home' | 'person' | 'sign-in' | 'search' | 'calendar'
   badge?: number
   avatarUrl?: string | null
 }
 
-/** Spec §2: on screens under 640px, icon or avatar, title and badge; the current path highlighted. */
+/**
+ * Spec §2: on small screens, icon or avatar, title and badge; the current path highlighted. Where
+ * the bar has little room for its text (a phone with large text) it shows short labels, each on
+ * one line (issue 12 §1); where the screen is short it gives way to the header's links (app.css).
+ */
 export function BottomNav({ user }: { user: User | null }) {
   const { t } = useTranslation()
   const signIn = useSignInHref('/login')
   const items: Item[] = [
-    { to: '/', label: t('nav.home'), icon: 'home' },
-    { to: '/activities', label: t('nav.explore'), icon: 'search' },
-    ...(user ? [{ to: '/attending', label: t('nav.attending'), icon: 'calendar' } as Item] : []),
+    { to: '/', label: t('nav.home'), short: t('nav.short.home'), icon: 'home' },
+    { to: '/activities', label: t('nav.explore'), short: t('nav.short.explore'), icon: 'search' },
+    ...(user ? [{ to: '/attending', label: t('nav.attending'), short: t('nav.short.attending'), icon: 'calendar' } as Item] : []),
     user
-      ? { to: '/account', label: t('nav.account'), icon: 'person', avatarUrl: user.avatar?.url ?? null }
-      : { to: signIn, label: t('nav.signIn'), icon: 'sign-in' },
+      ? { to: '/account', label: t('nav.account'), short: t('nav.short.account'), icon: 'person', avatarUrl: user.avatar?.url ?? null }
+      : { to: signIn, label: t('nav.signIn'), short: t('nav.short.signIn'), icon: 'sign-in' },
   ]
   return (
     <nav className="bottom-nav" aria-label={t('nav.bottom')}>
@@ -35,7 +41,9 @@ export function BottomNav({ user }: { user: User | null }) {
           <li key={item.to}>
             <NavLink to={item.to} end={item.to === '/'}>
               {item.avatarUrl ? <img src={item.avatarUrl} alt="" className="avatar" /> : <Icon name={item.icon} />}
-              <span>{item.label}</span>
+              {/* One of the two is displayed (app.css), so the link's name is always the label shown. */}
+              <span className="bottom-nav__label">{item.label}</span>
+              <span className="bottom-nav__short">{item.short}</span>
               {item.badge ? (
                 <span className="badge">
                   {badgeLabel(item.badge)}

@@ -1,6 +1,7 @@
 import type { getFormProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { BreakableText } from './ui/breakable-text.tsx'
 import { TextField } from './ui/field.tsx'
 
 /**
@@ -29,7 +30,9 @@ export function CodeEntry({
   return (
     <>
       <div className="notice" role="status">
-        <p>{sent}</p>
+        <p>
+          <BreakableText text={sent} />
+        </p>
       </div>
       <Form method="post" {...formProps}>
         <input type="hidden" name="intent" value={intent} />

@@ -2,8 +2,15 @@ import type { AppLoadContext } from '@remix-run/node'
 import { z } from 'zod'
 import { siteCookie } from './cookies.server.ts'
 
-/** One-time messages shown after a redirect ("Your changes are saved"), kept in a short cookie. */
-const toastSchema = z.object({ kind: z.enum(['success', 'info', 'error']), key: z.string() })
+/**
+ * One-time messages shown after a redirect ("Your changes are saved"), kept in a short cookie.
+ * An `action` is a link the message offers ("Try again"): such a toast waits to be dismissed.
+ */
+const toastSchema = z.object({
+  kind: z.enum(['success', 'info', 'error']),
+  key: z.string(),
+  action: z.object({ to: z.string().regex(/^\/(?![/\\])/), key: z.string() }).optional(),
+})
 export type Toast = z.infer<typeof toastSchema>
 
 function toastCookie(context: AppLoadContext) {

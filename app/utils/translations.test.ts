@@ -74,6 +74,7 @@ const identical: Record<string, unknown> = {
     'common:brand',
     'common:footer.copyright',
     'common:nav.account',
+    'common:nav.short.account',
     'onboarding:gender.man',
     'pages:privacy.sections.5.heading',
   ],

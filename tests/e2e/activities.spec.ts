@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import type { Browser, Download, Page } from '@playwright/test'
+import { createActivity, day, demoPassword, flash, localStart, member, setStartTime } from './activity-helpers.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
 import { expect, expectConsoleError, languages, newVisitor, setLanguageCookie, signIn, switchLanguage, test } from './helpers.ts'
 
@@ -9,56 +10,6 @@ import { expect, expectConsoleError, languages, newVisitor, setLanguageCookie, s
  * Demo accounts come from the seed (password demo-password-55); each test uses its own members
  * and its own activities so the tests can run in parallel.
  */
-
-const demoPassword = 'demo-password-55'
-const portland = { label: 'Portland, OR', timeZone: 'America/Los_Angeles' }
-
-async function member(browser: Browser, email: string, options: { js?: boolean } = {}) {
-  const context = await newVisitor(browser, { javaScriptEnabled: options.js ?? false })
-  const page = await context.newPage()
-  await signIn(page, email, demoPassword)
-  // The account keeps its language between runs; these tests read the English texts.
-  if ((await page.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(page, 'en')
-  return page
-}
-
-/** The date and time (YYYY-MM-DD, HH:MM in 5-minute steps) `fromNowMs` from now in `timeZone`. */
-function localStart(fromNowMs: number, timeZone = portland.timeZone) {
-  const step = 5 * 60 * 1000
-  const when = new Date(Math.ceil((Date.now() + fromNowMs) / step) * step)
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(when)
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
-  return { date: `${part('year')}-${part('month')}-${part('day')}`, time: `${part('hour')}:${part('minute')}` }
-}
-
-const day = 24 * 60 * 60 * 1000
-
-interface NewActivity {
-  title: string
-  capacity?: string
-  fee?: string
-  start?: { date: string; time: string }
-}
-
-/** Publishes an in-person activity in Portland through the create form; returns its id. */
-async function createActivity(page: Page, activity: NewActivity) {
-  const start = activity.start ?? localStart(3 * day)
-  await page.goto('/create-activity')
-  await page.getByLabel('Title').fill(activity.title)
-  await page.getByLabel('Description (optional)').fill('We meet at the pavilion and walk for an hour.')
-  await page.getByRole('radio', { name: 'In person' }).check()
-  await page.getByLabel('City').fill(portland.label)
-  await page.getByLabel('Date', { exact: true }).fill(start.date)
-  await setStartTime(page, start.time)
-  if (activity.capacity) await page.getByLabel('How many people can come? (optional)').fill(activity.capacity)
-  if (activity.fee) await page.getByLabel('No-show fee in dollars (optional)').fill(activity.fee)
-  await page.getByRole('button', { name: 'Publish the activity' }).click()
-  await expect(page.getByText('Your activity is published.')).toBeVisible()
-  await expect(page.getByRole('heading', { level: 1, name: activity.title })).toBeVisible()
-  const id = /\/activities\/([^/?#]+)$/.exec(page.url())?.[1]
-  if (!id) throw new Error(`Not on an activity page: ${page.url()}`)
-  return id
-}
 
 async function downloaded(page: Page, click: () => Promise<void>): Promise<{ download: Download; text: string }> {
   const [download] = await Promise.all([page.waitForEvent('download'), click()])
@@ -80,18 +31,11 @@ async function acceptInvitation(browser: Browser, email: string, id: string, opt
   await expect(guest.getByRole('button', { name: 'Save my seat' })).toHaveCount(0)
   const invitedBy = (await invitation.getByRole('heading').textContent())?.replace(/ invited you to this activity$/, '') ?? ''
   await invitation.getByRole('button', { name: 'Accept the invitation' }).click()
-  await expect(guest.getByText('You accepted the invitation. Your seat is saved.')).toBeVisible()
+  await expect(flash(guest)).toHaveText('You accepted the invitation. Your seat is saved.')
   await expect(guest.getByText('You are going. See you there!')).toBeVisible()
   await expect(invitation).toHaveCount(0)
   await guest.context().close()
   return invitedBy
-}
-
-/** Chooses the start time (HH:MM) with the hour and minutes selects. */
-async function setStartTime(page: Page, time: string) {
-  const group = page.getByRole('group', { name: 'Start time' })
-  await group.getByLabel('Hour').selectOption(time.slice(0, 2))
-  await group.getByLabel('Minutes').selectOption(time.slice(3, 5))
 }
 
 test.describe('without JavaScript', () => {
@@ -190,7 +134,7 @@ test.describe('without JavaScript', () => {
     await first.goto(`/activities/${id}`)
     await expect(first.getByRole('heading', { name: '0 people going' })).toBeVisible()
     await first.getByRole('button', { name: 'Save my seat' }).click()
-    await expect(first.getByText('Your seat is saved.')).toBeVisible()
+    await expect(flash(first)).toHaveText('Your seat is saved.')
     await expect(first.getByText('You are going. See you there!')).toBeVisible()
     await expect(first.getByRole('heading', { name: '1 person going' })).toBeVisible()
 
@@ -200,11 +144,11 @@ test.describe('without JavaScript', () => {
     await expect(second.getByText('This activity is full. Join the notify list and we will tell you if a seat frees up.')).toBeVisible()
     await expect(second.getByRole('button', { name: 'Save my seat' })).toHaveCount(0)
     await second.getByRole('button', { name: 'Join the notify list' }).click()
-    await expect(second.getByText('You are on the notify list.')).toBeVisible()
+    await expect(flash(second)).toHaveText('You are on the notify list.')
     await expect(second.getByText('You are number 1 on the notify list.')).toBeVisible()
 
     await second.getByRole('button', { name: 'Leave the notify list' }).click()
-    await expect(second.getByText('You have left the notify list.')).toBeVisible()
+    await expect(flash(second)).toHaveText('You have left the notify list.')
     await expect(second.getByRole('button', { name: 'Join the notify list' })).toBeVisible()
     await second.getByRole('button', { name: 'Join the notify list' }).click()
     await expect(second.getByText('You are number 1 on the notify list.')).toBeVisible()
@@ -217,7 +161,7 @@ test.describe('without JavaScript', () => {
 
     // More than 24 hours before the start, a freed seat goes to the first member on the list.
     await first.getByRole('button', { name: 'Cancel my seat' }).click()
-    await expect(first.getByText('Your seat is cancelled.')).toBeVisible()
+    await expect(flash(first)).toHaveText('Your seat is cancelled.')
     await expect(first.getByText('This activity is full.', { exact: false })).toBeVisible()
     await second.reload()
     await expect(second.getByText('You are going. See you there!')).toBeVisible()
@@ -250,7 +194,7 @@ test.describe('without JavaScript', () => {
 
     await page.getByRole('button', { name: 'Cancel my seat' }).click()
     await page.getByRole('button', { name: 'Yes, cancel my seat' }).click()
-    await expect(page.getByText('Your seat is cancelled.')).toBeVisible()
+    await expect(flash(page)).toHaveText('Your seat is cancelled.')
     await expect(page.getByRole('button', { name: 'Save my seat' })).toBeVisible()
     await page.context().close()
   })
@@ -333,7 +277,7 @@ test.describe('without JavaScript', () => {
     // 5. Fixed: published.
     await page.getByLabel('Link to the online activity').fill('https://meet.example.org/watercolour')
     await submit.click()
-    await expect(page.getByText('Your activity is published.')).toBeVisible()
+    await expect(flash(page)).toHaveText('Your activity is published.')
     await expect(page.getByRole('heading', { level: 1, name: 'Watercolour morning' })).toBeVisible()
     await expect(page.getByRole('link', { name: 'Join the online activity (opens a new tab)' })).toHaveAttribute('href', 'https://meet.example.org/watercolour')
     await expect(page.getByText(/^\w{3}, \w{3} \d{1,2} • 10:05 AM [A-Z]{3,4}$/)).toBeVisible()
@@ -359,7 +303,7 @@ test.describe('without JavaScript', () => {
     await page.getByRole('radio', { name: 'Fake or a scam' }).check()
     await page.getByRole('button', { name: 'Send the report' }).click()
     await expect(page).toHaveURL(new RegExp(`/activities/${id}$`))
-    await expect(page.getByText('Thank you. Our team will look at your report.')).toBeVisible()
+    await expect(flash(page)).toHaveText('Thank you. Our team will look at your report.')
     await page.context().close()
   })
 
@@ -408,7 +352,7 @@ test.describe('without JavaScript', () => {
     await host.getByLabel('How many people can come? (optional)').fill('4')
     await host.getByLabel('Title').fill('Bridge club (beginners welcome)')
     await host.getByRole('button', { name: 'Save changes' }).click()
-    await expect(host.getByText('Your changes are saved.')).toBeVisible()
+    await expect(flash(host)).toHaveText('Your changes are saved.')
     await expect(host.getByRole('heading', { level: 1, name: 'Bridge club (beginners welcome)' })).toBeVisible()
     expect(host.url()).toMatch(new RegExp(`/activities/${id}$`))
 
@@ -421,7 +365,7 @@ test.describe('without JavaScript', () => {
     await host.getByLabel('Date', { exact: true }).fill(next.date)
     await setStartTime(host, '14:00')
     await host.getByRole('button', { name: /Publish/ }).click()
-    await expect(host.getByText('Your activity is published.')).toBeVisible()
+    await expect(flash(host)).toHaveText('Your activity is published.')
     const copyId = /\/activities\/([^/?#]+)$/.exec(host.url())?.[1]
     expect(copyId).toBeTruthy()
     expect(copyId).not.toBe(id)
@@ -443,7 +387,7 @@ test.describe('without JavaScript', () => {
     await expect(host.getByRole('heading', { level: 1, name: 'Cancel this activity?' })).toBeVisible()
     await expect(host.getByText('the 2 people going will be told', { exact: false })).toBeVisible()
     await host.getByRole('button', { name: 'Yes, cancel the activity' }).click()
-    await expect(host.getByText('The activity is cancelled and everyone going has been told.')).toBeVisible()
+    await expect(flash(host)).toHaveText('The activity is cancelled and everyone going has been told.')
     await expect(host.getByText(/^You cancelled this activity on /)).toBeVisible()
     await expect(tools).toHaveCount(0)
 

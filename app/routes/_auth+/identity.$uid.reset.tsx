@@ -13,6 +13,7 @@ import { codeErrorReply, interactionAction, requireInteraction, sendErrorReply, 
 import { resetConfirmSchema, resetRequestSchema } from '#app/utils/identity-schemas.ts'
 import { loadFormPage } from '#app/utils/forms.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
+import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 
 export const handle = { i18n: ['common', 'auth'] }
 
@@ -100,7 +101,9 @@ export default function ResetPassword() {
       ) : (
         <>
           <div className="notice" role="status">
-            <p>{t('reset.sent', { email: actionData?.email })}</p>
+            <p>
+              <BreakableText text={t('reset.sent', { email: actionData?.email })} />
+            </p>
           </div>
           <Form method="post" {...getFormProps(form)}>
             <input type="hidden" name="intent" value="reset" />

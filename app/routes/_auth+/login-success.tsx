@@ -3,10 +3,16 @@ import { clearSignInState, cookieSecurity, getAuthenticator, returnToCookie, sta
 import { pathWithReturnTo, safeRedirectPath } from '#app/utils/redirect.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 
+/** Signing in again, back to where the member was. */
+function tryAgain(returnTo: string) {
+  return { to: pathWithReturnTo('/login', returnTo), key: 'auth.tryAgain' }
+}
+
 /**
  * The identity provider comes back here with a code; we exchange it and open a session. Then the
  * member goes back to where they were (`returnTo`, decision 020): through onboarding first when
- * new, through /welcome-back after a long absence, straight there otherwise.
+ * new, through /welcome-back after a long absence, straight there otherwise. A sign-in that did
+ * not finish offers to start again (the toast waits for the member).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url)
@@ -15,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   headers.append('Set-Cookie', await returnToCookie.serialize('', { ...cookieSecurity(context), maxAge: 0 }))
   if (url.searchParams.get('error')) {
     // The member cancelled ("Cancel and go back") or the provider refused: back, nothing lost.
-    headers.append('Set-Cookie', await setToast(context, { kind: 'info', key: 'auth.signInCancelled' }))
+    headers.append('Set-Cookie', await setToast(context, { kind: 'info', key: 'auth.signInCancelled', action: tryAgain(returnTo) }))
     throw redirect(returnTo, { headers })
   }
   let tokens
@@ -24,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   } catch (error) {
     if (error instanceof Response) throw error
     context.services.log('warn', 'Sign-in callback failed', { error: String(error), requestId: context.requestId })
-    headers.append('Set-Cookie', await setToast(context, { kind: 'error', key: 'auth.signInFailed' }))
+    headers.append('Set-Cookie', await setToast(context, { kind: 'error', key: 'auth.signInFailed', action: tryAgain(returnTo) }))
     throw redirect('/', { headers })
   }
   const { user, cookie, welcomeBack } = await startSession(request, context, tokens)

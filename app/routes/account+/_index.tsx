@@ -7,6 +7,7 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 import { useDisplayName } from '#app/utils/use-display-name.ts'
+import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 
 export const handle = { i18n: ['common', 'account'] }
 
@@ -61,7 +62,7 @@ export default function Account() {
         <dt>{t('name')}</dt>
         <dd>{name}</dd>
         <dt>{t('email')}</dt>
-        <dd>{user.email}</dd>
+        <dd>{user.email ? <BreakableText text={user.email} /> : null}</dd>
         <dt>{t('phone')}</dt>
         <dd>{user.formatted_phone ?? t('notGiven')}</dd>
         <dt>{t('age')}</dt>

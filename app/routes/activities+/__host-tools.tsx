@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { Experience } from '#app/utils/experience.ts'
 import type { InvitedByEmail, Waitlist } from '#app/utils/api/experiences.server.ts'
 import type { action } from './$id.tsx'
+import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 
 /** The activity page's host tools: edit, duplicate, attendee list, cancel, notify list, invite by email. */
 
@@ -11,23 +12,30 @@ export function HostTools({ experience, waitlist }: { experience: Experience; wa
   const actionData = useActionData<typeof action>()
   const typedEmails = actionData && 'emails' in actionData && typeof actionData.emails === 'string' ? actionData.emails : undefined
   return (
-    <section aria-labelledby="host-tools" className="card">
+    <section aria-labelledby="host-tools" className="card host-tools">
       <h2 id="host-tools">{t('host.title')}</h2>
+      {/* Buttons, not text links: each at least 44px tall and easy to tell apart (issue 12 §6). */}
       <ul className="actions" role="list">
         <li>
-          <Link to={`/activities/${experience.id}/edit`}>{t('host.edit')}</Link>
+          <Link to={`/activities/${experience.id}/edit`} className="button button--secondary">
+            {t('host.edit')}
+          </Link>
         </li>
         <li>
-          <Link to={`/duplicate-activity?from=${experience.id}`}>{t('host.duplicate')}</Link>
+          <Link to={`/duplicate-activity?from=${experience.id}`} className="button button--secondary">
+            {t('host.duplicate')}
+          </Link>
         </li>
         <li>
-          <a href={`/activities/${experience.id}/attendees.csv`} download aria-describedby="csv-hint">
+          <a href={`/activities/${experience.id}/attendees.csv`} download aria-describedby="csv-hint" className="button button--secondary">
             {t('host.csv')}
           </a>
           <p id="csv-hint">{t('host.csvHint')}</p>
         </li>
         <li>
-          <Link to={`/activities/${experience.id}?confirm=cancel-activity`}>{t('host.cancel')}</Link>
+          <Link to={`/activities/${experience.id}?confirm=cancel-activity`} className="button button--danger">
+            {t('host.cancel')}
+          </Link>
         </li>
       </ul>
       {(experience.max_attendees ?? 0) > 0 ? (
@@ -69,7 +77,9 @@ export function InvitedResult({ result }: { result: InvitedByEmail }) {
     <div className="notice notice--success" role="status">
       {(['invited', 'already_attending', 'not_found', 'full'] as const).map((key) =>
         result[key].length > 0 ? (
-          <p key={key}>{t(`host.result.${key}`, { emails: result[key].join(', '), count: result[key].length })}</p>
+          <p key={key}>
+            <BreakableText text={t(`host.result.${key}`, { emails: result[key].join(', '), count: result[key].length })} />
+          </p>
         ) : null,
       )}
     </div>

@@ -98,10 +98,12 @@ export function Rsvp({
         <div className="notice notice--error" role="alert">
           <p>{t('confirmCancel.body', { title: experience.title })}</p>
           {experience.no_show_fee ? <p>{t('confirmCancel.fee', { fee: formatCurrency(experience.no_show_fee, i18n.language) })}</p> : null}
-          <RsvpButton intent="cancel" confirmed label={t('confirmCancel.confirm')} />
-          <button type="button" className="button button--secondary" onClick={() => setConfirmingLateCancel(false)}>
-            {t('confirmCancel.keep')}
-          </button>
+          <div className="button-row">
+            <RsvpButton intent="cancel" confirmed label={t('confirmCancel.confirm')} />
+            <button type="button" className="button button--secondary" onClick={() => setConfirmingLateCancel(false)}>
+              {t('confirmCancel.keep')}
+            </button>
+          </div>
         </div>
       )
     }

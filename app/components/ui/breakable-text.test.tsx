@@ -1,0 +1,28 @@
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { BreakableText } from './breakable-text.tsx'
+
+const html = (text: string) => renderToStaticMarkup(<BreakableText text={text} />)
+
+describe('BreakableText', () => {
+  it('lets an email address wrap before its @ and dots, and leaves the words around it alone', () => {
+    expect(html('Write to margaret.ellis@example.com today.')).toBe(
+      'Write to margaret<wbr/>.ellis<wbr/>@example<wbr/>.com today.',
+    )
+  })
+
+  it('lets a web address wrap after its slashes (not between the two of https://) and before dots', () => {
+    expect(html('See https://tickets.example.com/e/a_b?x=1 now')).toBe(
+      'See https://<wbr/>tickets<wbr/>.example<wbr/>.com/<wbr/>e/<wbr/>a<wbr/>_b<wbr/>?x<wbr/>=1 now',
+    )
+  })
+
+  it('changes nothing in a text without addresses, hyphenated words included', () => {
+    expect(html('A well-known walk, 3.5 miles.')).toBe('A well-known walk, 3.5 miles.')
+  })
+
+  it('keeps the text itself unchanged', () => {
+    const text = 'Added: member19@demo.test, member20@demo.test'
+    expect(html(text).replace(/<wbr\/>/g, '')).toBe(text)
+  })
+})

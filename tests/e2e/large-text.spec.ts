@@ -1,0 +1,575 @@
+import { mkdirSync } from 'node:fs'
+import type { Browser, BrowserContext, Locator, Page } from '@playwright/test'
+import { createActivity, demoPassword, flash, localStart } from './activity-helpers.ts'
+import { submitWithoutNativeValidation } from './axe.ts'
+import {
+  expect,
+  newVisitor,
+  setLanguageCookie,
+  signIn,
+  switchLanguage,
+  test,
+  type Language,
+} from './helpers.ts'
+
+/**
+ * QUALITY.md "Large text" and issue 12 §1, §6: at 390 px wide with the browser's text size at 200%
+ * (the member's own font-size setting, which the app's rem units follow), on every member page,
+ * signed out and signed in: no word is split across lines, nothing scrolls sideways, a select shows
+ * its whole choice, and each fixed or sticky bar (bottom navigation, toast) covers under 20% of
+ * the screen. Then the targets and spacing of the host's actions and the confirmation pages, the
+ * activity card as one link, and the toasts (not over the content, readable on the page after).
+ *
+ * `SCREENSHOTS=1` also writes docs/screenshots/ (390 px, text at 200%), which the normal run leaves alone.
+ */
+
+const phone = { width: 390, height: 844 }
+const maxBarShare = 0.2
+
+/**
+ * A phone-sized window with touch. Not Chromium's mobile mode: a phone zooms out to show a page
+ * that is too wide, which would hide what sticks out; here it stays 390 px and the check sees it.
+ */
+const phoneWindow = { viewport: phone, hasTouch: true }
+
+/** A visitor with a phone-sized window; `largeTextPage` gives its pages the 200% text setting. */
+async function visitor(browser: Browser, options: { language?: Language } = {}) {
+  const context = await newVisitor(browser, phoneWindow)
+  if (options.language) await setLanguageCookie(context, options.language)
+  return context
+}
+
+/**
+ * Chromium's own font-size setting (Settings → Appearance → Font size), as a member sets it: the
+ * default text size goes from 16 to 32 px (fixed-width from 13 to 26). The page's rem units follow.
+ */
+async function largeTextPage(context: BrowserContext) {
+  const page = await context.newPage()
+  await setLargeText(page)
+  return page
+}
+
+/** The session stays open: Chromium drops the setting with it when the next page loads. */
+async function setLargeText(page: Page) {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Page.setFontSizes', { fontSizes: { standard: 32, fixed: 26 } })
+}
+
+/** What a page does wrong at this size, each line naming the page. */
+async function layoutProblems(page: Page, name: string): Promise<string[]> {
+  const found = await page.evaluate(
+    ({ maxShare, phoneWidth }) => {
+      const problems: string[] = []
+      const describe = (element: Element) => {
+        const classes =
+          typeof element.className === 'string' && element.className
+            ? `.${element.className.trim().split(/\s+/).join('.')}`
+            : ''
+        return `<${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${classes}> "${(element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}"`
+      }
+
+      // 1. A word on more than one line box. Words are runs of letters and digits: a URL or an
+      //    email address may wrap between its parts ("example." / "com"), never inside one.
+      const unsplittable = /[\p{L}\p{N}\p{M}'’]{2,}/gu
+      const skip = new Set([
+        'SCRIPT',
+        'STYLE',
+        'NOSCRIPT',
+        'TEMPLATE',
+        'SELECT',
+        'OPTION',
+        'OPTGROUP',
+        'TEXTAREA',
+      ])
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+      const range = document.createRange()
+      const split = new Set<string>()
+      for (
+        let node = walker.nextNode() as Text | null;
+        node;
+        node = walker.nextNode() as Text | null
+      ) {
+        const parent = node.parentElement
+        if (
+          !parent ||
+          skip.has(parent.tagName) ||
+          parent.closest('select, textarea, [hidden]') ||
+          !parent.checkVisibility({ visibilityProperty: true })
+        )
+          continue
+        for (const match of node.data.matchAll(unsplittable)) {
+          range.setStart(node, match.index)
+          range.setEnd(node, match.index + match[0].length)
+          const boxes = Array.from(range.getClientRects()).filter(
+            (box) => box.width > 0.5 && box.height > 0,
+          )
+          boxes.sort((a, b) => a.top - b.top)
+          // A break at a soft hyphen (a long compound, "Gebruiks-/voorwaarden") is allowed;
+          // Chromium counts the hyphen it draws there as part of the next word.
+          if (node.data[match.index - 1] === '\u00ad' && boxes.length > 1) boxes.shift()
+          let lines = 0
+          let lineBottom = -Infinity
+          for (const box of boxes) {
+            // A box starting below the middle of the previous one is on the next line.
+            if (box.top >= lineBottom - box.height / 2) lines++
+            lineBottom = Math.max(lineBottom, box.bottom)
+          }
+          if (lines > 1)
+            split.add(`word split across ${lines} lines: "${match[0]}" in ${describe(parent)}`)
+        }
+      }
+      problems.push(...split)
+
+      // 2. Sideways scrolling, with what sticks out.
+      const width = window.innerWidth
+      const scrollWidth = document.documentElement.scrollWidth
+      if (scrollWidth > width || width > phoneWidth) {
+        const wide = Array.from(document.body.querySelectorAll('*'))
+          .filter(
+            (element) =>
+              element.getBoundingClientRect().right > phoneWidth + 0.5 &&
+              element.checkVisibility() &&
+              // Where it starts: the parent still fits.
+              (element.parentElement?.getBoundingClientRect().right ?? 0) <= phoneWidth + 0.5,
+          )
+          .slice(0, 5)
+          .map(describe)
+        problems.push(
+          `scrolls sideways: ${scrollWidth}px of content in a ${width}px window; wider: ${wide.join(', ')}`,
+        )
+      }
+
+      // 3. Fixed and sticky bars: each under 20% of the window's height.
+      for (const element of Array.from(document.body.querySelectorAll('*'))) {
+        const position = getComputedStyle(element).position
+        if (position !== 'fixed' && position !== 'sticky') continue
+        const box = element.getBoundingClientRect()
+        if (
+          box.height <= 2 ||
+          box.width <= 2 ||
+          !element.checkVisibility({ visibilityProperty: true })
+        )
+          continue
+        const share = box.height / window.innerHeight
+        if (share >= maxShare)
+          problems.push(
+            `${position} bar covers ${Math.round(share * 100)}% of the screen's height: ${describe(element)}`,
+          )
+      }
+
+      // 4. A select shows the whole of its chosen option (a select cannot wrap its text).
+      const canvas = document.createElement('canvas').getContext('2d')!
+      for (const select of Array.from(document.querySelectorAll('select'))) {
+        if (!select.checkVisibility({ visibilityProperty: true })) continue
+        const style = getComputedStyle(select)
+        canvas.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
+        const text = select.selectedOptions[0]?.text ?? ''
+        const needed = canvas.measureText(text).width
+        const room =
+          select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+        if (needed > room + 0.5)
+          problems.push(
+            `select #${select.id} cuts "${text}" (${Math.round(needed)}px of text in ${Math.round(room)}px)`,
+          )
+      }
+      return problems
+    },
+    { maxShare: maxBarShare, phoneWidth: phone.width },
+  )
+  return found.map((problem) => `${name} (${new URL(page.url()).pathname}): ${problem}`)
+}
+
+/** Checks pages one after another and reports them all at the end. */
+class LayoutChecker {
+  readonly found: string[] = []
+  checked = 0
+  readonly page: Page
+  constructor(page: Page) {
+    this.page = page
+  }
+
+  async check(name: string) {
+    await this.page.waitForLoadState('load')
+    // The 200% setting is in force: the app's 118.75% root size gives 38 px instead of 19 px.
+    expect(
+      await this.page.evaluate(() => getComputedStyle(document.documentElement).fontSize),
+      `text size on ${name}`,
+    ).toBe('38px')
+    this.found.push(...(await layoutProblems(this.page, name)))
+    this.checked++
+  }
+
+  async visit(path: string, status = 200) {
+    const response = await this.page.goto(path)
+    expect(response?.status(), `status of ${path}`).toBe(status)
+    await this.check(path)
+  }
+
+  /** Empties `field`, sends its form without the browser's own checks, and checks the errors. */
+  async withErrors(field: string, name: string) {
+    await this.page.locator(field).fill('')
+    await submitWithoutNativeValidation(this.page, field)
+    await this.check(name)
+  }
+
+  report() {
+    expect(
+      this.found,
+      `${this.found.length} problem(s) on ${this.checked} page(s) at 390 px with the text at 200%:\n${this.found.join('\n')}`,
+    ).toEqual([])
+  }
+}
+
+async function signedInAs(browser: Browser, email: string) {
+  const context = await visitor(browser)
+  const page = await largeTextPage(context)
+  await signIn(page, email, demoPassword)
+  if ((await page.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(page, 'en')
+  return { context, page, checker: new LayoutChecker(page) }
+}
+
+/** The links of the activity cards on the page. */
+async function cardLinks(page: Page) {
+  return page
+    .locator('.experience-card h2 a, .experience-card h3 a')
+    .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''))
+}
+
+const contentPages = [
+  '/company/about',
+  '/company/community-guidelines',
+  '/company/attendance-policy',
+  '/legal/privacy',
+  '/legal/terms',
+]
+
+test.describe('text at 200% on a 390 px phone', () => {
+  test('signed out: home, Explore, an activity, content pages, sign in and sign up, 404', async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000)
+    const context = await visitor(browser)
+    const page = await largeTextPage(context)
+    const s = new LayoutChecker(page)
+    await s.visit('/')
+    await s.visit('/activities?date=any-day&distance=50&q=Portland')
+    const [activity] = await cardLinks(page)
+    expect(activity, 'an activity on Explore').toBeTruthy()
+    await s.visit(activity!)
+    for (const path of contentPages) await s.visit(path)
+    await s.visit('/no-such-page', 404)
+
+    await page.goto('/login')
+    await expect(page).toHaveURL(/\/identity\/[^/?]+$/)
+    const uid = /\/identity\/([^/?]+)/.exec(page.url())![1]
+    await s.check('identity: sign in')
+    await s.visit(`/identity/${uid}/code`)
+    await s.visit(`/identity/${uid}/reset`)
+    await page.goto('/signup')
+    await expect(page).toHaveURL(/\/identity\/[^/]+\/signup$/)
+    await s.check('identity: sign up')
+    await s.withErrors('#firstName', 'identity: sign up with errors')
+    await context.close()
+    s.report()
+  })
+
+  test('signed in as a member: home, Explore, activities as attendee and on the notify list, My activities in each view, account, get started, forms', async ({
+    browser,
+  }) => {
+    test.setTimeout(180_000)
+    const { context, page, checker: s } = await signedInAs(browser, 'member@demo.test')
+    await s.check('after signing in (with its toast)')
+    await s.visit('/')
+    await s.visit('/activities')
+    await s.visit('/activities?date=any-day&distance=100&q=Portland')
+    for (const view of [
+      'type=upcoming',
+      'type=past',
+      'type=upcoming&hosting=true',
+      'type=past&hosting=true',
+    ])
+      await s.visit(`/attending?${view}`)
+    // Every upcoming activity the member is going to or waiting for (addresses of every length).
+    await page.goto('/attending?type=upcoming')
+    for (const path of await cardLinks(page)) await s.visit(path)
+    await s.visit('/account')
+    await s.visit('/account?confirm=delete')
+    await s.visit('/get-started')
+    await s.withErrors('#firstName', '/get-started with errors')
+    await s.visit('/get-started/success')
+    await s.visit('/welcome-back')
+    await s.visit('/create-activity')
+    await s.withErrors('#title', '/create-activity with errors')
+    await s.visit('/logout')
+    for (const path of contentPages) await s.visit(path)
+    await s.visit('/no-such-page', 404)
+    await context.close()
+    s.report()
+  })
+
+  test('signed in as a host: the activity with host tools, edit, duplicate, cancel confirmation', async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000)
+    const { context, page, checker: s } = await signedInAs(browser, 'host@demo.test')
+    await s.visit('/attending?type=upcoming&hosting=true')
+    const [hosted] = await cardLinks(page)
+    expect(hosted, 'an activity the host runs').toBeTruthy()
+    await s.visit(hosted!)
+    await expect(page.getByRole('region', { name: 'Manage your activity' })).toBeVisible()
+    await s.visit(`${hosted}/edit`)
+    await s.visit(`${hosted}?confirm=cancel-activity`)
+    await s.visit(`/duplicate-activity?from=${hosted!.split('/').pop()}`)
+    await context.close()
+    s.report()
+  })
+
+  test('French and Dutch: the pages with the longest words keep them whole', async ({
+    browser,
+  }) => {
+    const found: string[] = []
+    for (const language of ['fr', 'nl'] as const) {
+      const context = await visitor(browser, { language })
+      const page = await largeTextPage(context)
+      for (const path of ['/', '/activities', ...contentPages]) {
+        await page.goto(path)
+        found.push(...(await layoutProblems(page, `${path} in ${language}`)))
+      }
+      await context.close()
+      // A member of its own: the language is saved on the account.
+      const member = await signedInAs(browser, 'member35@demo.test')
+      await member.page.goto('/attending')
+      await switchLanguage(member.page, language)
+      for (const path of ['/attending', '/account', '/create-activity']) {
+        await member.page.goto(path)
+        found.push(...(await layoutProblems(member.page, `${path} in ${language}`)))
+      }
+      await member.context.close()
+    }
+    expect(found, found.join('\n')).toEqual([])
+  })
+})
+
+/** Every visible target in `area` is at least 44 CSS px tall (QUALITY.md). */
+async function expectTall(targets: Locator, what: string) {
+  const boxes = await targets.evaluateAll((elements) =>
+    elements
+      .filter((element) => element.checkVisibility())
+      .map((element) => ({
+        text: (element.textContent ?? '').trim(),
+        height: element.getBoundingClientRect().height,
+      })),
+  )
+  expect(boxes.length, `${what}: targets`).toBeGreaterThan(0)
+  for (const box of boxes)
+    expect(box.height, `${what}: "${box.text}" is ${box.height}px tall`).toBeGreaterThanOrEqual(44)
+}
+
+/** The two buttons of a confirmation are at least 16 px apart, whichever way they sit. */
+async function expectApart(first: Locator, second: Locator, what: string) {
+  const a = (await first.boundingBox())!
+  const b = (await second.boundingBox())!
+  const horizontal = Math.max(b.x - (a.x + a.width), a.x - (b.x + b.width))
+  const vertical = Math.max(b.y - (a.y + a.height), a.y - (b.y + b.height))
+  expect(
+    Math.max(horizontal, vertical),
+    `${what}: space between the two buttons`,
+  ).toBeGreaterThanOrEqual(16)
+}
+
+test.describe('targets, confirmations and the activity card', () => {
+  for (const size of ['a 390 px phone with the text at 200%', 'a desktop window'] as const) {
+    test(`host tools and confirmation buttons on ${size}`, async ({ browser }) => {
+      test.setTimeout(120_000)
+      const large = size !== 'a desktop window'
+      const open = async (email: string, js: boolean) => {
+        const context = large
+          ? await newVisitor(browser, { ...phoneWindow, javaScriptEnabled: js })
+          : await newVisitor(browser, {
+              viewport: { width: 1280, height: 800 },
+              javaScriptEnabled: js,
+            })
+        const page = large ? await largeTextPage(context) : await context.newPage()
+        await signIn(page, email, demoPassword)
+        if ((await page.locator('html').getAttribute('lang')) !== 'en')
+          await switchLanguage(page, 'en')
+        return page
+      }
+      const [hostEmail, memberEmail] = large
+        ? ['member31@demo.test', 'member32@demo.test']
+        : ['member33@demo.test', 'member34@demo.test']
+      const host = await open(hostEmail, false)
+      // Starts within 12 hours: cancelling a seat asks first.
+      const id = await createActivity(host, {
+        title: 'Tea and a chat',
+        fee: '5.00',
+        start: localStart(3 * 60 * 60 * 1000),
+      })
+      const tools = host.getByRole('region', { name: 'Manage your activity' })
+      // The page may still be arriving (streamed) when its heading shows: wait for its last part.
+      await expect(tools.getByRole('button', { name: 'Add them' })).toBeVisible()
+      await expectTall(tools.locator('a, button'), 'host tools')
+
+      await host.goto(`/activities/${id}?confirm=cancel-activity`)
+      await expectApart(
+        host.getByRole('button', { name: 'Yes, cancel the activity' }),
+        host.getByRole('link', { name: 'No, keep it' }),
+        'cancel the activity',
+      )
+
+      // With JavaScript the late cancel is confirmed in place; without, on a page of its own.
+      const attendee = await open(memberEmail, true)
+      await attendee.goto(`/activities/${id}`)
+      await attendee.getByRole('button', { name: 'Save my seat' }).click()
+      await expect(flash(attendee)).toHaveText('Your seat is saved.')
+      await attendee.getByRole('button', { name: 'Cancel my seat' }).click()
+      await expectApart(
+        attendee.getByRole('button', { name: 'Yes, cancel my seat' }),
+        attendee.getByRole('button', { name: 'No, keep my seat' }),
+        'cancel a seat, in place',
+      )
+      await attendee.goto(`/activities/${id}?confirm=cancel`)
+      await expectApart(
+        attendee.getByRole('button', { name: 'Yes, cancel my seat' }),
+        attendee.getByRole('link', { name: 'No, keep my seat' }),
+        'cancel a seat, its own page',
+      )
+      await attendee.goto('/account?confirm=delete')
+      await expectApart(
+        attendee.getByRole('button', { name: 'Yes, delete my account' }),
+        attendee.getByRole('link', { name: 'No, keep my account' }),
+        'delete the account',
+      )
+      await host.context().close()
+      await attendee.context().close()
+    })
+  }
+
+  test('the whole activity card opens the activity; its link is named by the title alone', async ({
+    browser,
+  }) => {
+    const context = await visitor(browser)
+    const page = await largeTextPage(context)
+    await page.goto('/activities?date=any-day&distance=50&q=Portland')
+    const card = page.locator('.experience-card').first()
+    const link = card.locator('h2 a')
+    const title = (await link.textContent())!.trim()
+    const href = (await link.getAttribute('href'))!
+    // The card holds one interactive element, named by the title alone.
+    await expect(card.locator('a, button, input, select, textarea, [tabindex]')).toHaveCount(1)
+    await expect(card.getByRole('link')).toHaveAccessibleName(title)
+    // A tap on the card's date line, far from the title, opens the activity.
+    await card.locator('.experience-card__when').scrollIntoViewIfNeeded()
+    const when = (await card.locator('.experience-card__when').boundingBox())!
+    await page.mouse.click(when.x + 5, when.y + when.height / 2)
+    await expect(page).toHaveURL(new RegExp(`${href}$`))
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
+    await context.close()
+  })
+})
+
+test.describe('toasts', () => {
+  test('at 200% the message stays at the top of the page, announced once, never over the content', async ({
+    browser,
+  }) => {
+    const context = await visitor(browser)
+    const page = await largeTextPage(context)
+    await signIn(page, 'member@demo.test', demoPassword)
+    const message = 'Welcome back! You are signed in.'
+    await expect(flash(page)).toHaveText(message)
+    const main = await page.locator('main').boundingBox()
+    const flashBox = (await flash(page).boundingBox())!
+    expect(flashBox.y - main!.y, 'the message is near the top of the main content').toBeLessThan(
+      120,
+    )
+    // One live region says it: the status at the top of the page is not a second one.
+    const live = page
+      .locator('[role="status"], [role="alert"], [aria-live]:not([aria-live="off"])')
+      .filter({ hasText: message })
+    await expect(live).toHaveCount(1)
+    // Whatever floats over the page is out of the content's way (at this size: nothing).
+    const floating = await page
+      .locator('.toast')
+      .evaluateAll(
+        (toasts) =>
+          toasts.filter(
+            (toast) =>
+              toast.checkVisibility() &&
+              toast.getBoundingClientRect().height > 2 &&
+              getComputedStyle(toast).position === 'fixed',
+          ).length,
+      )
+    expect(floating, 'toasts floating over the page').toBe(0)
+    await context.close()
+  })
+
+  test('on a desktop a toast floats for 10 s, one with an action until dismissed; both stay on the page', async ({
+    browser,
+  }) => {
+    const context = await newVisitor(browser, { viewport: { width: 1280, height: 800 } })
+    const page = await context.newPage()
+    await page.clock.install()
+    // Signing in says so, without an action: the toast floats for 10 s, the page keeps the message.
+    await signIn(page, 'member@demo.test', demoPassword)
+    const toast = page.locator('.toast-region .toast')
+    await expect(toast).toContainText('You are signed in.')
+    await page.clock.fastForward(9_000)
+    await expect(toast).toBeVisible()
+    await page.clock.fastForward(2_000)
+    await expect(toast).toHaveCount(0)
+    await expect(flash(page)).toHaveText('Welcome back! You are signed in.')
+
+    // A cancelled sign-in offers to try again: that toast waits for the member.
+    await page.goto('/login-success?error=access_denied')
+    await expect(toast).toContainText('Sign-in was cancelled')
+    await page.clock.fastForward(60_000)
+    await expect(toast.getByRole('link', { name: 'Try again' })).toBeVisible()
+    await toast.getByRole('button', { name: 'Dismiss' }).click()
+    await expect(toast).toHaveCount(0)
+    await expect(flash(page).getByRole('link', { name: 'Try again' })).toBeVisible()
+    await context.close()
+  })
+})
+
+/**
+ * Writes docs/screenshots/: the first screen a member sees and the whole page. A full-page capture
+ * resizes the window, and Chromium then forgets the font-size setting: the window is made as tall
+ * as the page and the setting given again, until the page's height settles.
+ */
+test('screenshots at 390 px with the text at 200% (SCREENSHOTS=1)', async ({ browser }) => {
+  test.skip(!process.env.SCREENSHOTS, 'writes docs/screenshots/ only when asked')
+  const { context, page } = await signedInAs(browser, 'member@demo.test')
+  mkdirSync('docs/screenshots', { recursive: true })
+  await page.goto('/attending?type=upcoming')
+  // An activity the member is going to, at a street address (the longest lines of the page).
+  const going = page
+    .locator('.experience-card')
+    .filter({ hasText: 'You are going.' })
+    .filter({ hasNotText: 'Online' })
+  const activity = await going.first().locator('h2 a').getAttribute('href')
+  const shots: [string, string][] = [
+    [activity!, 'activity'],
+    ['/activities?date=any-day&distance=50&q=Portland', 'explore'],
+    ['/attending?type=upcoming', 'my-activities'],
+    ['/account', 'account'],
+  ]
+  for (const [path, name] of shots) {
+    await page.setViewportSize(phone)
+    await setLargeText(page)
+    await page.goto(path)
+    await page.waitForLoadState('load')
+    await page.screenshot({ path: `docs/screenshots/large-text-390-${name}-screen.png` })
+    for (let height = 0, tries = 0; tries < 6; tries++) {
+      const now = await page.evaluate(() => document.documentElement.scrollHeight)
+      if (now === height) break
+      height = now
+      await page.setViewportSize({ width: phone.width, height })
+      await setLargeText(page)
+    }
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize)).toBe(
+      '38px',
+    )
+    await page.screenshot({ path: `docs/screenshots/large-text-390-${name}-page.png` })
+  }
+  await context.close()
+})
