@@ -202,6 +202,7 @@ export async function signUp(page: Page, options: { email?: string; password?: s
   const details = { firstName: 'Maria', lastName: 'Testing', email, password: options.password ?? password }
   await page.goto('/signup')
   await expect(page).toHaveURL(/\/identity\/[^/]+\/signup/)
+  await untilHydrated(page, '#email')
   const oldest = Math.min(...(await yearOptions(page)))
   await fillSignUpDetails(page, details, { year: oldest, month: 6, day: 15 })
   await submit(page, 'Continue')
@@ -223,9 +224,25 @@ export async function completeOnboarding(page: Page) {
 }
 
 /** Signs in with email and password from anywhere (starts at /login). */
+/**
+ * Waits until React has hydrated the element when the page runs JavaScript (STYLE.md: wait for
+ * hydration before clicking). A click that lands while React is still hydrating the form can
+ * make React 18 throw "Root did not complete" (#345) as the page goes away (seen once on a
+ * loaded 2-core machine); a member's slower click does not race it. Without JavaScript there is
+ * nothing to wait for.
+ */
+export async function untilHydrated(page: Page, selector: string) {
+  await page.waitForFunction((target) => {
+    if (!('__remixContext' in window)) return true
+    const element = document.querySelector(target)
+    return !!element && Object.keys(element).some((key) => key.startsWith('__reactFiber'))
+  }, selector)
+}
+
 export async function signIn(page: Page, email: string, pass = password, returnTo?: string) {
   await page.goto(returnTo ? `/login?returnTo=${encodeURIComponent(returnTo)}` : '/login')
   await expect(page).toHaveURL(/\/identity\/[^/]+$/)
+  await untilHydrated(page, '#email')
   await page.locator('#email').fill(email)
   await page.locator('#password').fill(pass)
   await submit(page, 'Sign in')

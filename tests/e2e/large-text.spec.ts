@@ -407,7 +407,7 @@ test.describe('targets, confirmations and the activity card', () => {
       })
       const tools = host.getByRole('region', { name: 'Manage your activity' })
       // The page may still be arriving (streamed) when its heading shows: wait for its last part.
-      await expect(tools.getByRole('button', { name: 'Add them' })).toBeVisible()
+      await expect(tools.getByRole('button', { name: 'Send invitations' })).toBeVisible()
       await expectTall(tools.locator('a, button'), 'host tools')
 
       await host.goto(`/activities/${id}?confirm=cancel-activity`)
@@ -475,7 +475,7 @@ test.describe('toasts', () => {
     const context = await visitor(browser)
     const page = await largeTextPage(context)
     await signIn(page, 'member@demo.test', demoPassword)
-    const message = 'Welcome back! You are signed in.'
+    const message = 'You are signed in.'
     await expect(flash(page)).toHaveText(message)
     const main = await page.locator('main').boundingBox()
     const flashBox = (await flash(page).boundingBox())!
@@ -517,7 +517,7 @@ test.describe('toasts', () => {
     await expect(toast).toBeVisible()
     await page.clock.fastForward(2_000)
     await expect(toast).toHaveCount(0)
-    await expect(flash(page)).toHaveText('Welcome back! You are signed in.')
+    await expect(flash(page)).toHaveText('You are signed in.')
 
     // A cancelled sign-in offers to try again: that toast waits for the member.
     await page.goto('/login-success?error=access_denied')
