@@ -223,22 +223,25 @@ export async function completeOnboarding(page: Page) {
   await expect(page).toHaveURL(/\/get-started\/success/)
 }
 
-/** Signs in with email and password from anywhere (starts at /login). */
 /**
  * Waits until React has hydrated the element when the page runs JavaScript (STYLE.md: wait for
  * hydration before clicking). A click that lands while React is still hydrating the form can
  * make React 18 throw "Root did not complete" (#345) as the page goes away (seen once on a
- * loaded 2-core machine); a member's slower click does not race it. Without JavaScript there is
- * nothing to wait for.
+ * loaded 2-core machine); a member's slower click does not race it. Without JavaScript, or with
+ * its scripts blocked, there is nothing to wait for.
  */
 export async function untilHydrated(page: Page, selector: string) {
   await page.waitForFunction((target) => {
+    // JavaScript off: Remix's inline scripts never ran.
     if (!('__remixContext' in window)) return true
+    // Scripts blocked (a test aborts every .js): the route modules never loaded, by the load event.
+    if (document.readyState === 'complete' && !('__remixRouteModules' in window)) return true
     const element = document.querySelector(target)
     return !!element && Object.keys(element).some((key) => key.startsWith('__reactFiber'))
   }, selector)
 }
 
+/** Signs in with email and password from anywhere (starts at /login). */
 export async function signIn(page: Page, email: string, pass = password, returnTo?: string) {
   await page.goto(returnTo ? `/login?returnTo=${encodeURIComponent(returnTo)}` : '/login')
   await expect(page).toHaveURL(/\/identity\/[^/]+$/)
