@@ -33,3 +33,8 @@ export async function readIdentityStep(request: Request, context: AppLoadContext
 export async function redirectWithStep(context: AppLoadContext, to: string, step: IdentityStep) {
   return redirect(to, { headers: { 'Set-Cookie': await stepCookie(context).serialize(step) } })
 }
+
+/** Forgets the step (and the email typed) once the sign-in has come back, done or cancelled. */
+export async function clearIdentityStep(context: AppLoadContext) {
+  return stepCookie(context).serialize('', { maxAge: 0 })
+}

@@ -1,5 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
 import { clearSignInState, cookieSecurity, getAuthenticator, returnToCookie, startSession } from '#app/utils/auth.server.ts'
+import { clearIdentityStep } from '#app/utils/identity-step.server.ts'
 import { pathWithReturnTo, safeRedirectPath } from '#app/utils/redirect.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 
@@ -12,17 +13,20 @@ function tryAgain(returnTo: string) {
  * The identity provider comes back here with a code; we exchange it and open a session. Then the
  * member goes back to where they were (`returnTo`, decision 020): through onboarding first when
  * new, through /welcome-back after a long absence, straight there otherwise. A sign-in that did
- * not finish offers to start again (the toast waits for the member).
+ * not finish goes Home and offers to start again (the toast waits for the member).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const returnTo = safeRedirectPath((await returnToCookie.parse(request.headers.get('Cookie'))) as string | null)
   const headers = new Headers()
   headers.append('Set-Cookie', await returnToCookie.serialize('', { ...cookieSecurity(context), maxAge: 0 }))
+  headers.append('Set-Cookie', await clearIdentityStep(context))
   if (url.searchParams.get('error')) {
-    // The member cancelled ("Cancel and go back") or the provider refused: back, nothing lost.
+    // The member cancelled ("Cancel and go back") or the provider refused: Home, nothing lost, and
+    // "Try again" goes back to where they were. Not to returnTo itself: a members-only page
+    // would send them straight back to the sign-in they just left.
     headers.append('Set-Cookie', await setToast(context, { kind: 'info', key: 'auth.signInCancelled', action: tryAgain(returnTo) }))
-    throw redirect(returnTo, { headers })
+    throw redirect('/', { headers })
   }
   let tokens
   try {

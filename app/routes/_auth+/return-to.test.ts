@@ -247,9 +247,13 @@ describe('where signing in and signing up lead (issue 12 §4)', () => {
     expect((await signInFrom(another, '/')).headers.get('location')).toBe('/get-started')
   })
 
-  it('cancelling sign-in goes back to where the member was', async () => {
-    const response = await signInFrom(await createUser(database.db), activity, 'error=access_denied')
-    expect(response.headers.get('location')).toBe(activity)
+  it('cancelling sign-in goes Home, never back into sign-in, and forgets the email typed', async () => {
+    // A members-only page would send the member straight back to the sign-in they cancelled.
+    for (const from of [activity, '/create-activity']) {
+      const response = await signInFrom(await createUser(database.db), from, 'error=access_denied')
+      expect(response.headers.get('location')).toBe('/')
+      expect(response.headers.getSetCookie().some((cookie) => /^identity-step=;.*Max-Age=0/i.test(cookie))).toBe(true)
+    }
   })
 
   it('/signup for a member already signed in goes to returnTo, on the site', async () => {
