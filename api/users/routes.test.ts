@@ -367,8 +367,12 @@ describe('DELETE /api/v1/users/{id}', () => {
     const { user, token } = await memberWithToken({ phone: '+15035550142' })
     await database.db
       .updateTable('users')
-      .set({ gender: 'woman', join_reasons: ['new_people'], city: 'Portland', region: 'OR', lat: 45.5, long: -122.7, locale: 'fr' })
+      .set({ gender: 'woman', join_reasons: ['new_people'], city: 'Portland', region: 'OR', lat: 45.5, long: -122.7, locale: 'fr', last_sign_in_at: new Date() })
       .where('id', '=', user.id)
+      .execute()
+    await database.db
+      .insertInto('login_codes')
+      .values({ email: user.email!, purpose: 'sign_up', code_hash: 'x', payload: JSON.stringify({ firstName: 'Walter' }), expires_at: new Date(Date.now() + 600_000) })
       .execute()
     const response = await api.request('DELETE', `v1/users/${user.id}`, { token })
     expect(response.status).toBe(204)
@@ -394,7 +398,9 @@ describe('DELETE /api/v1/users/{id}', () => {
       lat: null,
       long: null,
       locale: null,
+      last_sign_in_at: null,
     })
+    expect(await database.db.selectFrom('login_codes').select('id').where('email', '=', user.email!).execute()).toEqual([])
     expect(stored.deleted_at).toBeInstanceOf(Date)
 
     const audit = await database.db

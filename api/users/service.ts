@@ -182,7 +182,7 @@ export async function recordSignIn(db: DB, user: User, now = new Date()): Promis
 
 /**
  * Deletes the member's account: the profile is erased (name, contact details, birth date,
- * credentials, sessions, seats, invitations) and the row kept as a tombstone so that shared
+ * credentials, codes, sessions, sign-in time, seats, invitations) and the row kept as a tombstone so that shared
  * history such as chat messages stays consistent.
  */
 export async function deleteAccount(db: DB, caller: User, id: string, requestId: string | null) {
@@ -197,6 +197,9 @@ export async function deleteAccount(db: DB, caller: User, id: string, requestId:
         .where(sql<string>`payload->>'accountId'`, '=', caller.auth_subject)
         .execute()
     }
+    // Codes sent to the address: a sign-up code's payload holds the name, birth date and password
+    // hash, from which "Send a new code" could otherwise make the account again.
+    if (caller.email) await trx.deleteFrom('login_codes').where('email', '=', caller.email).execute()
     await trx.deleteFrom('waitlist_entries').where('user_id', '=', id).execute()
     await trx.deleteFrom('experience_invitations').where('user_id', '=', id).execute()
     const seats = await trx
@@ -231,6 +234,7 @@ export async function deleteAccount(db: DB, caller: User, id: string, requestId:
         city: null,
         region: null,
         locale: null,
+        last_sign_in_at: null,
         avatar_media_id: null,
         updated_at: new Date(),
       })
