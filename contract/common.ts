@@ -44,6 +44,8 @@ export const errorCodes = [
   'invalid_format',
   // 422
   'invalid_input',
+  // 429
+  'too_many_invitations',
   // 500, 503
   'internal',
   'service_unavailable',

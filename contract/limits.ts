@@ -45,6 +45,11 @@ export const defaultDurationMinutes = 120
 export const lateCancelWindowHours = 12
 /** Members added by email at once (spec §7 `create-by-emails`). */
 export const maxEmailsPerAdd = 50
+/**
+ * Addresses one member may invite in a day, across all their activities: any member can host,
+ * and an invitation is an email in someone's inbox (scammers target our members).
+ */
+export const maxInvitationsPerDay = 200
 /** An email address (RFC 5321's path limit). */
 export const maxEmailLength = 320
 

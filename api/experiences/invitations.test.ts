@@ -130,6 +130,29 @@ describe('inviting by email', () => {
     expect(await outboxFor(guest.user)).toEqual([])
   })
 
+  it('a full activity invites nobody and tells no address apart from another', async () => {
+    const host = await member()
+    const guest = await member()
+    const experience = await activity(host, { max_attendees: 1, attendees_count: 1 })
+    const emails = [guest.user.email, 'nobody@example.com']
+    expect((await invite(experience.id, host, emails)).json.data[0]).toEqual({ invited: [], already_attending: [], not_found: [], full: emails })
+  })
+
+  it('counts every address typed against a day’s allowance per member; over it, nothing is sent', async () => {
+    const host = await member()
+    const guest = await member()
+    const experience = await activity(host)
+    const strangers = (from: number) => Array.from({ length: 50 }, (_, index) => `stranger${from + index}@example.com`)
+    for (const from of [0, 50, 100, 150]) expect((await invite(experience.id, host, strangers(from))).status).toBe(200)
+    const refused = await invite(experience.id, host, [guest.user.email])
+    expect(refused.status).toBe(429)
+    expect(refused.json.error).toMatchObject({ code: 'too_many_invitations', message: expect.stringContaining('200 addresses a day') })
+    expect(await database.db.selectFrom('experience_invitations').select('user_id').where('experience_id', '=', experience.id).execute()).toEqual([])
+    // Another member's allowance is their own.
+    const other = await member()
+    expect((await invite((await activity(other)).id, other, [guest.user.email])).json.data[0].invited).toEqual([guest.user.email])
+  })
+
   it('reports an unknown, a suspended and a deleted member alike, as not found', async () => {
     const host = await member()
     const suspended = await member({ is_suspended: true })

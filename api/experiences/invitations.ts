@@ -6,21 +6,26 @@
  * over capacity). One invitation per member and activity: inviting again sends nothing more.
  */
 import { isFull } from '#contract/experience-rules.ts'
+import { maxInvitationsPerDay } from '#contract/limits.ts'
 import type { AddByEmailsResult } from '#contract/experiences.ts'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
+import { countHit } from '../http/security.ts'
 import { visibleMembers } from '../policy/members.ts'
 import { requirePermission } from '../policy/permissions.ts'
 import { answerInvitation, checkOpen, fullProblem, takeSeat } from './attendance.ts'
 import { getExperience, serializeExperience, type NotifyingDeps, type Trx } from './service.ts'
 
+const invitationLimit = { name: 'invitations', max: maxInvitationsPerDay, windowSeconds: 24 * 60 * 60 }
+
 const noInvitation = () => problems.notFound('You have no invitation to this activity.')
 
 /**
  * Invites the members with these addresses (host or admin), address by address: not found (no
- * member others may see has it; nothing more is said about it), already attending, full (nobody
- * is invited to an activity without a seat), or invited. An invitation is recorded and emailed
+ * member others may see has it; nothing more is said about it), already attending, or invited;
+ * all full when the activity has no seat (nobody is invited, nothing looked up). At most
+ * `maxInvitationsPerDay` addresses a day per inviting member (429 `too_many_invitations`). An invitation is recorded and emailed
  * once, in the transaction that records it; a member invited before, whatever they answered, is
  * reported as invited and not emailed again.
  */
@@ -31,6 +36,12 @@ export async function inviteByEmail({ db, notify }: NotifyingDeps, caller: User,
   const result: AddByEmailsResult = { invited: [], already_attending: [], not_found: [], full: [] }
   const unique = [...new Set(emails.filter(Boolean))]
   if (unique.length === 0) return result
+  // Full: nobody is invited, and nothing is looked up (no address is told apart from another).
+  if (isFull(experience)) return { ...result, full: unique }
+  // Every address typed counts, found or not: a host cannot test thousands of addresses a day.
+  if ((await countHit(db, invitationLimit, caller.id, unique.length)).over) {
+    throw problems.tooMany('too_many_invitations', `You can invite at most ${maxInvitationsPerDay} addresses a day.`)
+  }
   await db.transaction().execute(async (trx) => {
     const members = await trx
       .selectFrom('users as u')
@@ -45,7 +56,6 @@ export async function inviteByEmail({ db, notify }: NotifyingDeps, caller: User,
       const member = byEmail.get(email)
       if (!member) result.not_found.push(email)
       else if (member.seat) result.already_attending.push(email)
-      else if (isFull(experience)) result.full.push(email)
       else {
         result.invited.push(email)
         invitees.push(member.id)

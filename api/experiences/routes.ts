@@ -272,6 +272,7 @@ export function experienceRoutes(routes: ApiRoutes) {
         404: 'No such activity (code not_found)',
         409: 'experience_past, experience_canceled',
         422: 'emails_required, too_many_emails, email_invalid',
+        429: 'More addresses than a member may invite in a day (code too_many_invitations)',
       }),
     },
   })

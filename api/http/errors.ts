@@ -25,6 +25,7 @@ export const problems = {
   suspended: () => new ApiProblem(403, 'user_suspended', 'Your account has been suspended.'),
   notFound: (what = 'Not found') => new ApiProblem(404, 'not_found', what),
   conflict: (code: string, message: string) => new ApiProblem(409, code, message),
+  tooMany: (code: string, message: string) => new ApiProblem(429, code, message),
   invalid: (fields: Record<string, string[]>) =>
     new ApiProblem(422, 'invalid_input', 'The request has invalid fields.', fields),
 }

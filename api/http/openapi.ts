@@ -32,7 +32,7 @@ export const auth: Record<'required' | 'optional' | 'none', Array<Record<string,
   none: [],
 }
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 503
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503
 
 /**
  * The error answers of a route, each with the §8 error body and what it means there. Every route

@@ -113,15 +113,15 @@ export interface Limit {
 }
 
 /**
- * Counts one hit against a fixed-window limit in PostgreSQL (shared by every instance) and says
+ * Counts a hit (or `hits`) against a fixed-window limit in PostgreSQL (shared by every instance) and says
  * whether it went over. The count and the check are one statement, so parallel requests can
  * never all slip under the limit together.
  */
-export async function countHit(db: DB, limit: Limit, key: string) {
+export async function countHit(db: DB, limit: Limit, key: string, hits = 1) {
   const row = await sql<{ count: number; window_start: Date }>`
-    INSERT INTO rate_limits (key, window_start, count) VALUES (${`${limit.name}:${key}`}, now(), 1)
+    INSERT INTO rate_limits (key, window_start, count) VALUES (${`${limit.name}:${key}`}, now(), ${hits})
     ON CONFLICT (key) DO UPDATE SET
-      count = CASE WHEN rate_limits.window_start < now() - make_interval(secs => ${limit.windowSeconds}) THEN 1 ELSE rate_limits.count + 1 END,
+      count = CASE WHEN rate_limits.window_start < now() - make_interval(secs => ${limit.windowSeconds}) THEN ${hits} ELSE rate_limits.count + ${hits} END,
       window_start = CASE WHEN rate_limits.window_start < now() - make_interval(secs => ${limit.windowSeconds}) THEN now() ELSE rate_limits.window_start END
     RETURNING count, window_start`.execute(db)
   const result = row.rows[0]!

@@ -52,6 +52,12 @@ describe('API errors mapped for a form (decision 015)', () => {
     expect(formErrorsFromApi(new ApiError(429, 'x', 'rate_limited'))).toEqual({ status: 429, fieldErrors: {}, formErrors: ['common:errors.tooManyRequests'] })
   })
 
+  it('says which allowance a 429 ran out of when the form knows its code', () => {
+    const mapping = { tooMany: (code: string | null) => (code === 'too_many_invitations' ? 'activities:host.tooManyInvitations' : undefined) }
+    expect(formErrorsFromApi(new ApiError(429, 'x', 'too_many_invitations'), mapping).formErrors).toEqual(['activities:host.tooManyInvitations'])
+    expect(formErrorsFromApi(new ApiError(429, 'x', 'rate_limited'), mapping).formErrors).toEqual(['common:errors.tooManyRequests'])
+  })
+
   it('throws the error page for what a form cannot show: 401, 403 and 404 keep their status, 5xx is 503', () => {
     for (const [status, page] of [[401, 401], [403, 403], [404, 404], [500, 503], [502, 503], [503, 503]] as const) {
       expect(thrown(() => formErrorsFromApi(new ApiError(status, 'x')))).toMatchObject({ init: { status: page } })

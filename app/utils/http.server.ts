@@ -48,6 +48,8 @@ export interface ApiErrorMapping {
   prefix?: string
   /** The form-level message of a conflict (409), by the API's error code. */
   conflict?: (code: string | null) => string
+  /** The form-level message of a refusal for too many (429), by the API's error code. */
+  tooMany?: (code: string | null) => string | undefined
 }
 
 /** What a form shows for a refused call: conform's `submission.reply(…)` options and the status. */
@@ -80,7 +82,7 @@ export function formErrorsFromApi(error: unknown, mapping: ApiErrorMapping = {})
     if (error.status === 409) {
       return { status: 409, fieldErrors: {}, formErrors: [mapping.conflict?.(error.code) ?? 'common:errors.conflict'] }
     }
-    if (error.status === 429) return { status: 429, fieldErrors: {}, formErrors: ['common:errors.tooManyRequests'] }
+    if (error.status === 429) return { status: 429, fieldErrors: {}, formErrors: [mapping.tooMany?.(error.code) ?? 'common:errors.tooManyRequests'] }
   }
   return notFoundOnMissing(error)
 }

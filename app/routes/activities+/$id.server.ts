@@ -129,6 +129,7 @@ async function cancelActivity({ request, context, api, key, form }: IntentArgs<'
 const tooManyEmails = 'activities:host.tooManyEmails'
 const apiErrors: ApiErrorMapping = {
   conflict: (code) => `activities:errors.${code ?? 'conflict'}`,
+  tooMany: (code) => (code === 'too_many_invitations' ? 'activities:host.tooManyInvitations' : undefined),
   // Over the API's limit of 50 at a time, or an address it cannot read (`emails.3`): say which.
   messages: { emails: (codes) => [codes.includes('too_many_emails') ? tooManyEmails : 'activities:host.emailsInvalid'] },
 }
