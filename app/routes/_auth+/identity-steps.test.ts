@@ -121,6 +121,16 @@ describe('the sign-up code step (issue 12 §4)', () => {
     expect(calls).toEqual(['startSignUp walter@example.com Walter', 'resendSignUp walter@example.com fr'])
   })
 
+  it('sends a new code only to the address this browser’s sign-up sent one to', async () => {
+    const visit = browser()
+    await visit('/identity/prompt-1/signup', details)
+    const other = await visit('/identity/prompt-1/signup?step=code', { intent: 'resend', email: 'someone.else@example.com' })
+    expect(other.location).toBe('/identity/prompt-1/signup')
+    const stranger = await browser()('/identity/prompt-1/signup?step=code', { intent: 'resend', email: 'walter@example.com' })
+    expect(stranger.location).toBe('/identity/prompt-1/signup')
+    expect(calls).toEqual(['startSignUp walter@example.com Walter'])
+  })
+
   it('stays on the code step when too many codes were asked for, and says why', async () => {
     const visit = browser()
     await visit('/identity/prompt-1/signup', details)

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
@@ -83,6 +83,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       }
       if (submission.value.intent === 'resend') {
         const { email } = submission.value
+        // Only the address this browser's sign-up sent a code to: a crafted request for another
+        // address starts again at the first step.
+        const kept = await readIdentityStep(request, context, interaction.uid)
+        if (kept?.sent !== 'sign_up' || kept.email !== email) throw redirect(`/identity/${interaction.uid}/signup`)
         const outcome = await identity.resendSignUp(email, await detectLanguage(request, context))
         if ('error' in outcome) {
           markFormError(context)
