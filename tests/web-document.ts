@@ -47,3 +47,11 @@ function entryRoute(id: string, parentId: string | undefined, path: string, modu
     hasErrorBoundary: typeof module.ErrorBoundary === 'function',
   }
 }
+
+/**
+ * A document's HTML as a member reads it: without React's text separators (`<!-- -->`) and the
+ * word-break hints in addresses (`<wbr/>`), with apostrophes and ampersands as typed.
+ */
+export function readableHtml(html: string) {
+  return html.replace(/<!-- -->|<wbr\/>/g, '').replaceAll('&#x27;', "'").replaceAll('&amp;', '&')
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createExperience, createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { createDocumentHandler } from '#tests/web-document.ts'
+import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
 import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
 import * as attending from './attending.tsx'
 
@@ -37,7 +37,7 @@ async function drawAttending(cookie: string, query = '') {
 function cards(html: string) {
   return [...html.matchAll(/<a[^>]*>([^<]*)<\/a><\/h2>[\s\S]*?<p class="experience-card__status">([\s\S]*?)<\/p>/g)].map((match) => ({
     title: match[1],
-    status: (match[2] ?? '').replace(/<!-- -->/g, '').replaceAll('&#x27;', "'"),
+    status: readableHtml(match[2] ?? ''),
   }))
 }
 

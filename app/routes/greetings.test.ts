@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { createDocumentHandler } from '#tests/web-document.ts'
+import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
 import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
 import * as welcomeBack from './_auth+/welcome-back.tsx'
 import * as home from './_index.tsx'
@@ -38,8 +38,8 @@ afterAll(async () => {
 async function heading(path: string, language: string) {
   const response = await handle(new Request(`${TEST_PUBLIC_URL}${path}`, { headers: { cookie: walter.get(language) ?? '' } }), web.newContext())
   expect(response.status, path).toBe(200)
-  const html = await response.text()
-  return /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.replace(/<!-- -->/g, '')
+  const html = readableHtml(await response.text())
+  return /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]
 }
 
 describe('greetings use the first name', () => {

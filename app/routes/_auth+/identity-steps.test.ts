@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { IdentityBridge, SendCodeError } from '#app/utils/load-context.ts'
 import { TEST_PUBLIC_URL } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { createDocumentHandler } from '#tests/web-document.ts'
+import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
 import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
 import * as password from './identity.$uid._index.tsx'
 import * as code from './identity.$uid.code.tsx'
@@ -63,9 +63,6 @@ beforeEach(() => {
   nextSendError = null
 })
 
-/** The page as read: without the word-break hints around addresses (<wbr>) and React's text separators. */
-const readable = (html: string) => html.replace(/<wbr\/>|<!-- -->/g, '')
-
 /** A browser without JavaScript: it keeps cookies and follows nothing by itself. */
 function browser(language = 'en') {
   const jar = new Map<string, string>()
@@ -78,7 +75,7 @@ function browser(language = 'en') {
       const at = pair.indexOf('=')
       jar.set(pair.slice(0, at), pair.slice(at + 1))
     }
-    return { status: response.status, location: response.headers.get('location'), html: readable(await response.text()) }
+    return { status: response.status, location: response.headers.get('location'), html: readableHtml(await response.text()) }
   }
 }
 

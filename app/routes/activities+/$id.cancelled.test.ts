@@ -3,7 +3,7 @@ import type { User } from '#api/db/schema.ts'
 import type { WebServices } from '#app/utils/load-context.ts'
 import { createApiHarness, createExperience, createUser, TEST_PUBLIC_URL, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { createDocumentHandler } from '#tests/web-document.ts'
+import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
 import { sessionCookie, testContext, testWebServices } from '#tests/web-harness.ts'
 import * as activityPage from './$id.tsx'
 
@@ -77,7 +77,7 @@ describe('a cancelled activity’s page says who cancelled it and when (issue 12
     const headers = { cookie: await cookieFor(user), 'accept-language': language }
     const response = await handle(new Request(`${TEST_PUBLIC_URL}/activities/${id}`, { headers }), newContext())
     expect(response.status).toBe(200)
-    return (await response.text()).replace(/<!-- -->/g, '').replaceAll('&#x27;', "'")
+    return readableHtml(await response.text())
   }
 
   /** An activity in Los Angeles with no one signed up, cancelled through the API by `by`. */

@@ -3,7 +3,7 @@ import type { User } from '#api/db/schema.ts'
 import type { WebServices } from '#app/utils/load-context.ts'
 import { createApiHarness, createExperience, createUser, TEST_PUBLIC_URL, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { createDocumentHandler } from '#tests/web-document.ts'
+import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
 import { sessionCookie, testContext, testWebServices } from '#tests/web-harness.ts'
 import * as activityPage from './$id.tsx'
 
@@ -35,7 +35,7 @@ async function drawPage(id: string, user: User | null, language = 'en') {
   const cookie = user ? await sessionCookie(api, services, user.id) : ''
   const response = await handle(new Request(`${TEST_PUBLIC_URL}/activities/${id}`, { headers: { cookie, 'accept-language': language } }), testContext(services))
   expect(response.status).toBe(200)
-  return (await response.text()).replace(/<!-- -->/g, '').replaceAll('&#x27;', "'").replaceAll('&amp;', '&')
+  return readableHtml(await response.text())
 }
 
 /** The text of the RSVP part (the page's actions) with tags dropped. */

@@ -4,7 +4,7 @@ import * as activityPage from '#app/routes/activities+/$id.tsx'
 import * as explorePage from '#app/routes/activities+/_index.tsx'
 import { createExperience, createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { createDocumentHandler } from '#tests/web-document.ts'
+import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
 import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
 
 /**
@@ -118,8 +118,6 @@ describe('invite people by email, as the host', () => {
 
 describe('an invitation by email, without JavaScript (issue 12 §3)', () => {
   const handle = createDocumentHandler([{ id: 'routes/activities+/$id', path: 'activities/:id', module: activityPage as never }])
-  // React's text separators and the word-break hints around addresses (<wbr>) are not text.
-  const text = (html: string) => html.replace(/<!-- -->|<wbr\/>/g, '')
 
   async function page(id: string, userId: string, form?: Record<string, string>) {
     const cookie = await web.signedInCookie(userId)
@@ -134,7 +132,7 @@ describe('an invitation by email, without JavaScript (issue 12 §3)', () => {
     expect(posted.status).toBe(302)
     const cookie = `${await web.signedInCookie(userId)}; ${(posted.headers.get('set-cookie') ?? '').split(';')[0]}`
     const request = new Request(`${TEST_PUBLIC_URL}${posted.headers.get('location')}`, { headers: { cookie } })
-    return text(await (await handle(request, web.newContext())).text())
+    return readableHtml(await (await handle(request, web.newContext())).text())
   }
   const invite = (id: string, hostId: string, emails: string) => page(id, hostId, { intent: 'invite-by-emails', emails })
 
@@ -145,7 +143,7 @@ describe('an invitation by email, without JavaScript (issue 12 §3)', () => {
     const { id } = await hostedActivity(host.id)
     const answer = await invite(id, host.id, `${guest.email}, ${other.email}\nnobody@nowhere.test`)
     expect(answer.status).toBe(200)
-    const html = text(await answer.text())
+    const html = readableHtml(await answer.text())
     expect(html).toContain(`Invitations sent to ${guest.email}, ${other.email}`)
     expect(html).toContain('No member with this address: nobody@nowhere.test')
     expect((await stateOf(id)).attendees).toEqual([])
@@ -156,7 +154,7 @@ describe('an invitation by email, without JavaScript (issue 12 §3)', () => {
     const guest = await createUser(database.db)
     const { id } = await hostedActivity(host.id)
     await invite(id, host.id, guest.email ?? '')
-    const html = text(await (await page(id, guest.id)).text())
+    const html = readableHtml(await (await page(id, guest.id)).text())
     expect(html).toContain('Harold S. invited you to this activity')
     expect(html).toContain('name="intent" value="accept-invitation"')
     expect(html).toContain('name="intent" value="decline-invitation"')
@@ -179,7 +177,7 @@ describe('an invitation by email, without JavaScript (issue 12 §3)', () => {
     expect(after).toContain('name="intent" value="attend"')
     const stale = await page(id, guest.id, { intent: 'accept-invitation' })
     expect(stale.status).toBe(409)
-    expect(text(await stale.text())).toContain('You have already declined this invitation.')
+    expect(readableHtml(await stale.text())).toContain('You have already declined this invitation.')
     expect((await stateOf(id)).attendees).toEqual([])
   })
 
@@ -191,7 +189,7 @@ describe('an invitation by email, without JavaScript (issue 12 §3)', () => {
     await invite(experience.id, host.id, guest.email ?? '')
     const taken = await web.api.request('POST', `v1/experiences/${experience.id}/attendees`, { token: await web.api.signToken(seated.id), body: { user_id: seated.id } })
     expect(taken.status).toBe(200)
-    const html = text(await (await page(experience.id, guest.id)).text())
+    const html = readableHtml(await (await page(experience.id, guest.id)).text())
     expect(html).toContain('The activity is full right now, so you cannot accept yet.')
     expect(html).not.toContain('name="intent" value="accept-invitation"')
     expect(html).toContain('name="intent" value="decline-invitation"')
@@ -289,7 +287,7 @@ describe('the host’s own full activity (issue 12 §5)', () => {
     const explore = createDocumentHandler([{ id: 'routes/activities+/_index', path: 'activities', module: explorePage as never }])
     const statusOn = async (userId: string) => {
       const request = new Request(`${TEST_PUBLIC_URL}/activities?place=us-or-portland&distance=25`, { headers: { cookie: await web.signedInCookie(userId) } })
-      const html = (await (await explore(request, web.newContext())).text()).replace(/<!-- -->/g, '')
+      const html = readableHtml(await (await explore(request, web.newContext())).text())
       return new RegExp(`${experience.id}">[^<]*</a></h2>[\\s\\S]*?<p class="experience-card__status">([^<]*)`).exec(html)?.[1]
     }
     expect(await statusOn(host.id)).toBe('Full')
