@@ -101,10 +101,11 @@ export async function acceptInvitation(db: DB, caller: User, idOrSlug: string) {
     const invitation = await lockInvitation(trx, caller, experience.id)
     if (invitation.state === 'declined') throw problems.conflict('invitation_declined', 'You declined this invitation.')
     checkOpen(experience)
+    const seat = await takeSeat(trx, experience.id, caller.id)
     // A full activity throws, which rolls the seat back and leaves the invitation open.
-    if ((await takeSeat(trx, experience.id, caller.id)) === 'full') throw fullProblem()
-    // Already seated (takeSeat answers it when it seats): the invitation is answered all the same.
-    await answerInvitation(trx, experience.id, caller.id, 'accepted')
+    if (seat === 'full') throw fullProblem()
+    // A seat taken answers the invitation (takeSeat); one already held is answered here.
+    if (seat === 'attending') await answerInvitation(trx, experience.id, caller.id, 'accepted')
   })
   return serializeExperience(db, await getExperience(db, experience.id), caller)
 }

@@ -274,17 +274,18 @@ export async function startSession(
   context: AppLoadContext,
   tokens: TokenSet,
 ): Promise<{ user: User; cookie: string; welcomeBack: boolean }> {
+  const api = getApi(request, context)
   let user: User
   try {
-    user = await getApi(request, context).users.me({ token: tokens.accessToken })
+    user = await api.users.me({ token: tokens.accessToken })
   } catch (error) {
     if (error instanceof ApiError && error.code === 'user_suspended') throw await refuseSuspended(request, context, tokens)
     if (error instanceof ApiError && error.status >= 500) throw data(null, { status: 503 })
     throw error
   }
   // Not worth failing a sign-in over: without the answer the member simply is not welcomed back.
-  const signIn = await getApi(request, context)
-    .users.recordSignIn({ token: tokens.accessToken })
+  const signIn = await api.users
+    .recordSignIn({ token: tokens.accessToken })
     .catch((error: unknown) => {
       context.services.log('warn', 'Recording the sign-in failed', { error: String(error), requestId: context.requestId })
       return null
