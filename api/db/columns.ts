@@ -1,5 +1,6 @@
 import type { InsertType, SelectType } from 'kysely'
 import type { Database } from './schema.ts'
+import { nearbyVisibilities } from '#contract/profile.ts'
 import { cardBrands, codePurposes, coverageTypes, familyMembers, invitationStates, joinReasons, locales, pgEnums, placeKinds } from './schema.ts'
 
 /**
@@ -58,6 +59,7 @@ export const databaseColumns = {
     updated_at: 'timestamptz default',
     deleted_at: 'timestamptz null',
     last_sign_in_at: 'timestamptz null',
+    onboarding_step: 'text null',
   },
   credentials: {
     user_id: 'uuid',
@@ -120,16 +122,14 @@ export const databaseColumns = {
     employment: 'employment null',
     relationship: 'relationship_status null',
     family: '_text default',
+    show_age: 'bool default',
+    nearby_visibility: 'text default',
     updated_at: 'timestamptz default',
-  },
-  interests: {
-    id: 'int4 default',
-    slug: 'text',
-    name: 'text',
   },
   user_interests: {
     user_id: 'uuid',
-    interest_id: 'int4',
+    interest: 'text',
+    position: 'int4 default',
   },
   profile_prompts: {
     id: 'uuid default',
@@ -392,7 +392,7 @@ export const databaseColumns = {
 export const checkedColumns = {
   users: { join_reasons: joinReasons, locale: locales },
   login_codes: { purpose: codePurposes },
-  profiles: { family: familyMembers },
+  profiles: { family: familyMembers, nearby_visibility: nearbyVisibilities },
   payment_methods: { brand: cardBrands },
   medicare_registrations: { coverage_types: coverageTypes },
   places: { kind: placeKinds },

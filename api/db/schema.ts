@@ -30,6 +30,7 @@ import {
   type VenueType,
   type VerificationStatus,
 } from '#contract/enums.ts'
+import type { Interest, NearbyVisibility } from '#contract/profile.ts'
 
 /**
  * Kysely types for every table in `migrations/`, in the migrations' order. `columns.ts` states
@@ -117,7 +118,7 @@ export const pgEnums = {
 /** `users.locale`: the languages of spec §9. */
 export const locales = languages
 export type Locale = Language
-export const codePurposes = ['sign_in', 'sign_up', 'reset_password'] as const
+export const codePurposes = ['sign_in', 'sign_up', 'reset_password', 'change_email'] as const
 export type CodePurpose = (typeof codePurposes)[number]
 /** `payment_methods.brand`: the brands of spec §3, or one without a logo. */
 export const cardBrands = [...logoCardBrands, 'unknown'] as const
@@ -168,6 +169,8 @@ export interface UsersTable {
   deleted_at: NullableTimestamp
   /** When the member last signed in (migration 0007); null before their first sign-in since. */
   last_sign_in_at: NullableTimestamp
+  /** The onboarding step the member reached (issue 13 §6), to resume there after signing in. */
+  onboarding_step: string | null
 }
 
 export interface CredentialsTable {
@@ -238,18 +241,15 @@ export interface ProfilesTable {
   employment: Employment | null
   relationship: RelationshipStatus | null
   family: TextArray<FamilyMember>
+  show_age: Generated<boolean>
+  nearby_visibility: ColumnType<NearbyVisibility, NearbyVisibility | undefined, NearbyVisibility>
   updated_at: UpdatedAt
-}
-
-export interface InterestsTable {
-  id: Generated<number>
-  slug: string
-  name: string
 }
 
 export interface UserInterestsTable {
   user_id: string
-  interest_id: number
+  interest: Interest
+  position: Generated<number>
 }
 
 export interface ProfilePromptsTable {
@@ -557,7 +557,6 @@ export interface Database {
   app_secrets: AppSecretsTable
   email_outbox: EmailOutboxTable
   profiles: ProfilesTable
-  interests: InterestsTable
   user_interests: UserInterestsTable
   profile_prompts: ProfilePromptsTable
   experiences: ExperiencesTable
