@@ -12,6 +12,13 @@ export type Language = (typeof languages)[number]
 export const userStates = ['active', 'created', 'deleted', 'suspended'] as const
 export type UserState = (typeof userStates)[number]
 
+/**
+ * The onboarding steps after basic info (spec §2, issue 13 §6) where a member who stopped resumes
+ * after signing in; `done` once they have been through them all.
+ */
+export const onboardingSteps = ['location', 'profile-photo', 'verification', 'done'] as const
+export type OnboardingStep = (typeof onboardingSteps)[number]
+
 /** Spec §3 profile: gender. */
 export const genders = ['woman', 'man', 'other'] as const
 export type Gender = (typeof genders)[number]

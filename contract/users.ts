@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { genders, joinReasons, languages, userStates } from './enums.ts'
+import { genders, joinReasons, languages, onboardingSteps, userStates } from './enums.ts'
 import { memberText, memberTextCodes } from './input-validation.ts'
 import { maxNameLength, maxPhoneLength } from './limits.ts'
 
@@ -35,6 +35,7 @@ export const userSchema = z
     city: nullableString,
     locale: z.enum(languages).nullable(),
     onboarded: z.boolean(),
+    onboarding_step: z.enum(onboardingSteps).nullable().meta({ description: 'Where onboarding resumes after basic info; null or `done` when there is nothing left.' }),
     created_at: z.string(),
     stream_token: nullableString,
   })
@@ -88,6 +89,14 @@ export const updateMeSchema = z
       .optional()
       .meta({ description: 'Parsed as US and saved in E.164 (invalid_phone otherwise); null or "" removes it.' }),
     locale: z.enum(languages).optional(),
+    city: z
+      .string()
+      .trim()
+      .max(300)
+      .nullable()
+      .optional()
+      .meta({ description: 'A place id of `v1/places` (the home city; unknown_place otherwise); null removes it.' }),
     onboarded: z.literal(true).optional(),
+    onboarding_step: z.enum(onboardingSteps).optional(),
   })
 export type UpdateMe = z.infer<typeof updateMeSchema>

@@ -22,6 +22,7 @@ import {
   type JoinReason,
   type Language,
   type MediaTarget,
+  type OnboardingStep,
   type PopupType,
   type RelationshipStatus,
   type ReportReason,
@@ -170,7 +171,7 @@ export interface UsersTable {
   /** When the member last signed in (migration 0007); null before their first sign-in since. */
   last_sign_in_at: NullableTimestamp
   /** The onboarding step the member reached (issue 13 §6), to resume there after signing in. */
-  onboarding_step: string | null
+  onboarding_step: OnboardingStep | null
 }
 
 export interface CredentialsTable {

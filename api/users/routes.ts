@@ -42,7 +42,7 @@ export function userRoutes(routes: ApiRoutes) {
   serve(routes, updateMeRoute, async (c) => {
     const caller = requireCaller(c)
     const input = await readJson(c, updateMeRoute)
-    const updated = await updateMe(c.var.services.db, caller, input)
+    const updated = await updateMe(c.var.services.db, caller, input, c.var.services.places)
     return c.json({ data: [serializeUser(updated)] })
   })
 

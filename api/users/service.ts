@@ -6,6 +6,7 @@ import { problems } from '../http/errors.ts'
 import { isLookupKey } from '../http/params.ts'
 import { isUuid } from '../http/request.ts'
 import { existingMembers } from '../policy/members.ts'
+import type { PlacesProvider } from '../providers/maps/provider.ts'
 import { can, requirePermission, type Caller } from '../policy/permissions.ts'
 import { ageOn } from '#contract/birth-date.ts'
 import { displayName } from '#contract/display-name.ts'
@@ -53,6 +54,7 @@ export function serializeUser(user: User, avatarUrl: string | null = null): User
     city: user.city,
     locale: user.locale,
     onboarded: user.onboarded_at !== null,
+    onboarding_step: user.onboarding_step,
     created_at: user.created_at.toISOString(),
     // The built-in chat needs no third-party token; Stream's token is issued by the chat feature.
     stream_token: null,
@@ -136,8 +138,14 @@ export async function uniqueSlug(db: DB, base: string) {
   return `${stem}-${crypto.randomUUID().slice(0, 12)}`
 }
 
-export async function updateMe(db: DB, user: User, input: UpdateMe) {
+export async function updateMe(db: DB, user: User, input: UpdateMe, places?: PlacesProvider) {
   requirePermission(user, 'update:user', { id: user.id })
+  let home: { lat: number | null; long: number | null; city: string | null; region: string | null } | undefined
+  if (input.city !== undefined) {
+    const place = input.city ? await places?.details(input.city) : null
+    if (input.city && !place) throw problems.invalid({ city: ['unknown_place'] })
+    home = place ? { lat: place.latitude, long: place.longitude, city: place.label, region: place.state } : { lat: null, long: null, city: null, region: null }
+  }
   let phone: string | null | undefined
   if (input.phone !== undefined) {
     if (input.phone === null || input.phone === '') phone = null
@@ -154,7 +162,9 @@ export async function updateMe(db: DB, user: User, input: UpdateMe) {
       ...(input.gender !== undefined ? { gender: input.gender } : {}),
       ...(input.join_reasons !== undefined ? { join_reasons: input.join_reasons } : {}),
       ...(phone !== undefined ? { phone } : {}),
+      ...home,
       ...(input.locale !== undefined ? { locale: input.locale } : {}),
+      ...(input.onboarding_step !== undefined ? { onboarding_step: input.onboarding_step } : {}),
       ...(input.onboarded ? { onboarded_at: user.onboarded_at ?? new Date(), state: 'active' as const } : {}),
       updated_at: new Date(),
     })

@@ -2,15 +2,34 @@ import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { GuessedPlace } from './guessed-place.tsx'
+import { FieldErrors } from './ui/field.tsx'
 import { placesFromJson, type Place } from '#app/utils/place.ts'
 
 /**
  * City search (spec §2, §5: US cities only). Without JavaScript it is a plain text field the
  * server searches; with JavaScript it becomes an ARIA 1.2 combobox with suggestions.
  */
-export function CitySearch({ defaultLabel, defaultPlaceId }: { defaultLabel: string; defaultPlaceId: string | null }) {
+export function CitySearch({
+  defaultLabel,
+  defaultPlaceId,
+  inputId,
+  label,
+  hint,
+  errors,
+}: {
+  defaultLabel: string
+  defaultPlaceId: string | null
+  /** The text field's id, for an error summary to link to. */
+  inputId?: string
+  label?: string
+  hint?: string
+  /** Translation keys of errors to show next to the field. */
+  errors?: string[] | null
+}) {
   const { t } = useTranslation('activities')
-  const id = useId()
+  const generatedId = useId()
+  const id = inputId ?? generatedId
+  const inputFor = inputId ?? `${id}-input`
   const listId = `${id}-list`
   const [text, setText] = useState(defaultLabel)
   const [placeId, setPlaceId] = useState(defaultPlaceId ?? '')
@@ -85,18 +104,20 @@ export function CitySearch({ defaultLabel, defaultPlaceId }: { defaultLabel: str
   }
 
   return (
-    <div className="field city-search">
-      <label htmlFor={`${id}-input`}>{t('filters.location')}</label>
+    <div className={errors?.length ? 'field field--error city-search' : 'field city-search'}>
+      <label htmlFor={inputFor}>{label ?? t('filters.location')}</label>
       <span className="hint" id={`${id}-hint`}>
-        {t('filters.locationHint')}
+        {hint ?? t('filters.locationHint')}
       </span>
+      <FieldErrors id={`${id}-error`} errors={errors} />
       <input
-        id={`${id}-input`}
+        id={inputFor}
         type="text"
         name="q"
         value={text}
         autoComplete="off"
-        aria-describedby={`${id}-hint`}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={errors?.length ? `${id}-hint ${id}-error` : `${id}-hint`}
         {...(enhanced
           ? {
               role: 'combobox',

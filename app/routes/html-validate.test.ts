@@ -26,6 +26,7 @@ import * as createActivity from './create-activity.tsx'
 import * as outbox from './dev+/outbox.tsx'
 import * as duplicateActivity from './duplicate-activity.tsx'
 import * as getStarted from './get-started+/_index.tsx'
+import * as location from './get-started+/location.tsx'
 import * as onboarded from './get-started+/success.tsx'
 
 /**
@@ -47,6 +48,7 @@ const handle = createDocumentHandler(
       ['routes/duplicate-activity', 'duplicate-activity', duplicateActivity],
       ['routes/account+/_index', 'account', account],
       ['routes/get-started+/_index', 'get-started', getStarted],
+      ['routes/get-started+/location', 'get-started/location', location],
       ['routes/get-started+/success', 'get-started/success', onboarded],
       ['routes/_auth+/welcome-back', 'welcome-back', welcomeBack],
       ['routes/_auth+/logout', 'logout', logout],
@@ -190,6 +192,8 @@ const visits = (): Record<string, Visit> => ({
   account: { path: '/account', cookie: asMember },
   'get started': { path: '/get-started', cookie: asMember },
   'get started, with errors': { path: '/get-started', cookie: asMember, status: 400, form: { phone: 'not a phone' } },
+  'get started, home city': { path: '/get-started/location', cookie: asMember },
+  'get started, home city not found': { path: '/get-started/location', cookie: asMember, status: 400, form: { intent: 'save', q: 'Qwxzzy' } },
   'get started, done': { path: '/get-started/success', cookie: asMember },
   'welcome back': { path: '/welcome-back', cookie: asMember },
   'sign out': { path: '/logout', cookie: asMember },

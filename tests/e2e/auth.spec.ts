@@ -62,6 +62,14 @@ test('sign-up is refused under 55, then accepted at 55+ through code, basic info
 
   await page.getByLabel('Phone number (optional)').fill('(503) 555-0142')
   await submit(page, 'Save and continue')
+  await expect(page).toHaveURL(/\/get-started\/location$/)
+  await expect(page.getByText('Step 2 of 5')).toBeVisible()
+  await page.getByLabel('Your home city').fill('Portland, OR')
+  await submit(page, 'Save and continue')
+  await expect(page).toHaveURL(/\/get-started\/profile-photo$/)
+  await submit(page, 'Skip for now')
+  await expect(page).toHaveURL(/\/get-started\/verification$/)
+  await submit(page, 'Skip for now')
   await expect(page).toHaveURL(/\/get-started\/success$/)
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Maria')
 })
@@ -191,6 +199,10 @@ test('signing up from an activity page comes back to it, through the code step a
   await expect(page.getByRole('group', { name: 'Gender (optional)' }).getByLabel('Prefer not to say')).toBeVisible()
   await page.getByLabel('To find things to do').check()
   await submit(page, 'Save and continue')
+  for (const step of ['location', 'profile-photo', 'verification']) {
+    await expect(page).toHaveURL(new RegExp(`/get-started/${step}\\?returnTo=`))
+    await submit(page, 'Skip for now')
+  }
   await expect(page).toHaveURL(/\/get-started\/success\?returnTo=/)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome to Circle 55, Walter!')
   await page.getByRole('link', { name: 'Continue where you left off' }).click()

@@ -195,7 +195,7 @@ export async function submit(page: Page, name: string) {
 
 /**
  * Signs up a new member through the real flow (details → emailed code), ending on /get-started.
- * With `onboard`, also completes "About you" and ends on /get-started/success.
+ * With `onboard`, also completes "About you", skips the optional steps and ends on /get-started/success.
  */
 export async function signUp(page: Page, options: { email?: string; password?: string; onboard?: boolean } = {}) {
   const email = options.email ?? uniqueEmail()
@@ -220,6 +220,11 @@ export async function completeOnboarding(page: Page) {
   await page.locator('input[name="reasons"]').first().check()
   await page.locator('#phone').fill('')
   await submit(page, 'Save and continue')
+  // The optional steps (issue 13 §6): home city, photo, verification.
+  for (const step of ['location', 'profile-photo', 'verification']) {
+    await expect(page).toHaveURL(new RegExp(`/get-started/${step}`))
+    await submit(page, 'Skip for now')
+  }
   await expect(page).toHaveURL(/\/get-started\/success/)
 }
 

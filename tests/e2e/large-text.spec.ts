@@ -296,6 +296,7 @@ test.describe('text at 200% on a 390 px phone', () => {
     await s.visit('/account?confirm=delete')
     await s.visit('/get-started')
     await s.withErrors('#firstName', '/get-started with errors')
+    await s.visit('/get-started/location')
     await s.visit('/get-started/success')
     await s.visit('/welcome-back')
     await s.visit('/create-activity')

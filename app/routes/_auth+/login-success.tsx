@@ -1,5 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
 import { clearSignInState, cookieSecurity, getAuthenticator, returnToCookie, startSession } from '#app/utils/auth.server.ts'
+import { resumeOnboardingPath } from '#app/utils/onboarding.server.ts'
 import { clearIdentityStep } from '#app/utils/identity-step.server.ts'
 import { pathWithReturnTo, safeRedirectPath } from '#app/utils/redirect.ts'
 import { setToast } from '#app/utils/toast.server.ts'
@@ -40,7 +41,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user, cookie, welcomeBack } = await startSession(request, context, tokens)
   headers.append('Set-Cookie', cookie)
   for (const cleared of clearSignInState(request, context)) headers.append('Set-Cookie', cleared)
-  if (!user.onboarded) return redirect(pathWithReturnTo('/get-started', returnTo), { headers })
+  // A member who stopped halfway through onboarding resumes at their step (issue 13 §6).
+  const resume = resumeOnboardingPath(user)
+  if (resume) return redirect(pathWithReturnTo(resume, returnTo), { headers })
   if (welcomeBack) return redirect(pathWithReturnTo('/welcome-back', returnTo), { headers })
   headers.append('Set-Cookie', await setToast(context, { kind: 'success', key: 'auth.signedIn' }))
   return redirect(returnTo, { headers })

@@ -247,6 +247,13 @@ describe('where signing in and signing up lead (issue 12 §4)', () => {
     expect((await signInFrom(another, '/')).headers.get('location')).toBe('/get-started')
   })
 
+  it('a member who stopped halfway through onboarding resumes at their step (issue 13 §6)', async () => {
+    const halfway = await createUser(database.db, { onboarding_step: 'profile-photo' })
+    expect((await signInFrom(halfway, activity)).headers.get('location')).toBe(`/get-started/profile-photo?returnTo=${encodeURIComponent(activity)}`)
+    const done = await createUser(database.db, { onboarding_step: 'done' })
+    expect((await signInFrom(done, activity)).headers.get('location')).toBe(activity)
+  })
+
   it('cancelling sign-in goes Home, never back into sign-in, and forgets the email typed', async () => {
     // A members-only page would send the member straight back to the sign-in they cancelled.
     for (const from of [activity, '/create-activity']) {

@@ -1,18 +1,19 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { OnboardingProgress } from '#app/components/onboarding-progress.tsx'
 import { ChoiceGroup, TextField } from '#app/components/ui/field.tsx'
-import { getApi, knownUser, requireUser, returnToFrom } from '#app/utils/auth.server.ts'
+import { knownUser, requireUser, returnToFrom } from '#app/utils/auth.server.ts'
 import { formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
 import { formErrorsFromApi } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 import { basicInfoSchema, genderChoices, joinReasons, preferNotToSay } from '#app/utils/onboarding-schemas.ts'
-import { pathWithReturnTo } from '#app/utils/redirect.ts'
+import { continueOnboarding } from '#app/utils/onboarding.server.ts'
 
 export const handle = { i18n: ['common', 'onboarding'] }
 
@@ -22,9 +23,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const t = await getT(request, context, 'onboarding')
   return loadFormPage(
     context,
-    async () => ({ user: await requireUser(request, context), title: t('basicInfo.title') }),
+    async () => ({ user: await requireUser(request, context), title: t('basicInfo.title'), returnTo: returnToFrom(request) }),
     // The database is down: the form is drawn from what the member sent (see keepFormOnOutage).
-    () => ({ user: knownUser(context), title: t('basicInfo.title') }),
+    () => ({ user: knownUser(context), title: t('basicInfo.title'), returnTo: returnToFrom(request) }),
   )
 }
 
@@ -41,7 +42,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
       const { firstName, lastName, gender, reasons, phone } = submission.value
       try {
-        await getApi(request, context).users.updateMe({
+        // Where the member was before signing up (decision 020) comes along to the next steps.
+        return await continueOnboarding(request, context, 'location', {
           first_name: firstName,
           last_name: lastName,
           gender,
@@ -54,16 +56,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
         markFormError(context)
         return data(submission.reply(errors), { status })
       }
-      // Where the member was before signing up (decision 020): the form posts to this page's
-      // address, query included, so `returnTo` comes along to the success page.
-      return redirect(pathWithReturnTo('/get-started/success', returnToFrom(request)))
     },
     () => submission.reply({ formErrors: ['onboarding:basicInfo.notSaved'] }),
   )
 }
 
 export default function BasicInfo() {
-  const { user } = useLoaderData<typeof loader>()
+  const { user, returnTo } = useLoaderData<typeof loader>()
   const lastResult = useActionData<typeof action>()
   const { t } = useTranslation('onboarding')
   const [form, fields] = useForm({
@@ -92,7 +91,7 @@ export default function BasicInfo() {
   const reasons = fields.reasons.initialValue
   return (
     <div className="form">
-      <p>{t('basicInfo.step')}</p>
+      <OnboardingProgress page="basicInfo" returnTo={returnTo} />
       <h1>{t('basicInfo.title')}</h1>
       <ErrorSummary errors={summaryFrom(errors, ['firstName', 'lastName', 'gender', 'reasons', 'phone'])} formErrors={form.errors} />
       <p>{t('basicInfo.intro')}</p>

@@ -62,15 +62,18 @@ describe('gender is optional (issue 12 §4)', () => {
 })
 
 describe('returnTo (issue 12 §4)', () => {
-  it('goes on to the success page, which leads back to where the member was before signing up', async () => {
-    const { cookie } = await newMember()
+  it('goes on to the next step, carrying where the member was before signing up', async () => {
+    const { user, cookie } = await newMember()
     const response = await post(cookie, about, `?index&returnTo=${encodeURIComponent('/activities/42')}`)
-    expect(response.headers.get('location')).toBe(`/get-started/success?returnTo=${encodeURIComponent('/activities/42')}`)
+    expect(response.headers.get('location')).toBe(`/get-started/location?returnTo=${encodeURIComponent('/activities/42')}`)
+    // Remembered, so that a member who stops here resumes here after signing in (issue 13 §6).
+    const saved = await database.db.selectFrom('users').select('onboarding_step').where('id', '=', user.id).executeTakeFirstOrThrow()
+    expect(saved.onboarding_step).toBe('location')
   })
 
   it('only when it is a path on the site', async () => {
     const { cookie } = await newMember()
     const response = await post(cookie, about, `?index&returnTo=${encodeURIComponent('/.//evil.example')}`)
-    expect(response.headers.get('location')).toBe('/get-started/success')
+    expect(response.headers.get('location')).toBe('/get-started/location')
   })
 })

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { OnboardingProgress } from '#app/components/onboarding-progress.tsx'
 import { ReturnLinks } from '#app/components/return-links.tsx'
 import { requireUser, returnToFrom } from '#app/utils/auth.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
@@ -22,6 +23,7 @@ export default function OnboardingSuccess() {
   const name = useGreetingName(user)
   return (
     <div className="prose">
+      <OnboardingProgress page="done" returnTo={returnTo} />
       <h1>{t('success.heading', { name })}</h1>
       <p className="lead">{t('success.body')}</p>
       <ReturnLinks returnTo={returnTo} home={t('success.home')} />

@@ -1,0 +1,20 @@
+import { Link } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { onboardingPosition, type OnboardingPage } from '#app/utils/onboarding.ts'
+import { pathWithReturnTo } from '#app/utils/redirect.ts'
+
+/** "Step 2 of 5" above an onboarding page's heading, with Back to the step before it. */
+export function OnboardingProgress({ page, returnTo = '/' }: { page: OnboardingPage; returnTo?: string }) {
+  const { t } = useTranslation('onboarding')
+  const { step, total, previous } = onboardingPosition(page)
+  return (
+    <div className="onboarding-progress">
+      {previous ? (
+        <Link to={pathWithReturnTo(previous, returnTo)}>
+          {t('progress.back')}
+        </Link>
+      ) : null}
+      <p>{t('progress.step', { step, total })}</p>
+    </div>
+  )
+}

@@ -1,0 +1,19 @@
+import type { OnboardingStep } from '#contract/enums.ts'
+
+/** Onboarding's pages in order (spec §2); steps join as their features exist (issue 13 §6). */
+export const onboardingPath = {
+  basicInfo: '/get-started',
+  location: '/get-started/location',
+  'profile-photo': '/get-started/profile-photo',
+  verification: '/get-started/verification',
+  done: '/get-started/success',
+} as const satisfies Record<OnboardingStep | 'basicInfo', string>
+
+export type OnboardingPage = keyof typeof onboardingPath
+const order = Object.keys(onboardingPath) as OnboardingPage[]
+
+/** "Step 2 of 5": the page's place in onboarding, and the page before it for Back. */
+export function onboardingPosition(page: OnboardingPage) {
+  const index = order.indexOf(page)
+  return { step: index + 1, total: order.length, previous: index > 0 ? onboardingPath[order[index - 1]!] : null }
+}
