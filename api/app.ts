@@ -8,6 +8,7 @@ import { ApiProblem, problems, retryAfterSeconds, unavailable } from './http/err
 import { createApiRoutes } from './http/openapi.ts'
 import type { TokenVerifier } from './providers/identity/token-verifier.ts'
 import type { Logger } from './logger.ts'
+import type { PhotoChecker } from './media/photo-check.ts'
 import { mediaRoutes } from './media/routes.ts'
 import type { Notify } from './notifications/service.ts'
 import { placeRoutes } from './places/routes.ts'
@@ -25,6 +26,8 @@ export interface ApiServices extends Providers {
   verifyToken: TokenVerifier
   /** Records a notification and queues its delivery (api/notifications/service.ts). */
   notify: Notify
+  /** The profile-photo check's worker (api/media/photo-check.ts); the process's own when absent. */
+  photoChecker?: PhotoChecker
 }
 
 export interface ApiEnv {

@@ -8,6 +8,7 @@ import { startJobQueue, type JobQueue } from './jobs/queue.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { createNotifier, startNotificationDelivery, type Notify } from './notifications/service.ts'
 import { createProviders, createTokenVerifierFor, smtpOptions, type Providers } from './providers.ts'
+import { photoChecker } from './media/photo-check.ts'
 import { createMailer, type Mailer } from './providers/email/mailer.ts'
 import { readOutbox } from './providers/email/outbox.ts'
 import { startEmailDelivery } from './providers/email/smtp.ts'
@@ -102,8 +103,9 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       verifyToken,
       reportError,
       outbox: { read: (limit) => readOutbox(db, limit) },
-      services: { env, db, logger, verifyToken, notify, ...providers },
+      services: { env, db, logger, verifyToken, notify, photoChecker, ...providers },
       async close() {
+        await photoChecker.stop() // the profile-photo check's worker thread, if it started
         await queue.stop()
         await database.close()
       },

@@ -34,3 +34,14 @@ export const uploadTargetSchema = uploadFormSchema.pick({ target: true })
 
 /** `POST v1/medias/duplicate`: copy an activity's cover photo. */
 export const duplicateMediaBodySchema = z.object({ experience_id: z.string().min(1) })
+
+/**
+ * `PUT v1/users/me/avatar` (spec §7 "body file_name"): the member's profile photo, by the `id`
+ * (or the key in the `url`) of a photo they uploaded with target `avatar`.
+ */
+export const setAvatarBodySchema = z.object({ file_name: z.string().trim().min(1).max(600) })
+export type SetAvatarBody = z.infer<typeof setAvatarBodySchema>
+
+/** The 422 codes of a refused profile photo (spec §8: "no face", "face(s)", "content"). */
+export const profilePhotoProblemCodes = ['no_face', 'multiple_faces', 'inappropriate_content'] as const
+export type ProfilePhotoProblemCode = (typeof profilePhotoProblemCodes)[number]

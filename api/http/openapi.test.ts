@@ -394,6 +394,16 @@ describe('every endpoint answers as documented', () => {
     const activity = (await call('POST', 'v1/experiences', { token: host.token, body: onlineActivity({ cover_photo: cover.id }) })).json.data[0]
     expect((await call('POST', 'v1/medias/duplicate', { token: guest.token, body: { experience_id: activity.id } })).status).toBe(200)
     expect((await call('POST', 'v1/medias/duplicate', { token: guest.token, body: { experience_id: crypto.randomUUID() } })).status).toBe(404)
+
+    // A profile photo as POST v1/medias leaves it after its face check (api/media/avatar.test.ts).
+    const avatar = await database.db
+      .insertInto('media')
+      .values({ owner_id: host.user.id, target: 'avatar', storage_key: `avatars/2026/01/${crypto.randomUUID()}.jpg`, thumbnail_key: null, mime_type: 'image/jpeg', width: 400, height: 400, bytes: 4 })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    expect((await call('PUT', 'v1/users/me/avatar', { token: host.token, body: { file_name: avatar.id } })).status).toBe(200)
+    expect((await call('PUT', 'v1/users/me/avatar', { token: host.token, body: { file_name: cover.id } })).status).toBe(422)
+    expect((await call('DELETE', 'v1/users/me/avatar', { token: host.token })).status).toBe(204)
   })
 
   it('reports: both paths, and a refused one', async () => {

@@ -70,8 +70,8 @@ describe('processImage', () => {
     const input = await photo(300, 200).png().toBuffer()
     const result = await processImage(input, 'avatar')
     expect(result.sourceType).toBe('image/png')
-    expect(result.main).toMatchObject({ width: 512, height: 512 })
-    expect(result.thumbnail).toMatchObject({ width: 128, height: 128 })
+    expect(result.main).toMatchObject({ width: 400, height: 400 })
+    expect(result.thumbnail).toMatchObject({ width: 96, height: 96 })
     expect(detectImageType(result.main.bytes)).toBe('image/jpeg')
   })
 

@@ -29,7 +29,7 @@ export interface ProcessedImage {
   thumbnail: ImageVariant
 }
 
-interface Size {
+export interface Size {
   width: number
   height: number
 }
@@ -45,9 +45,10 @@ export const RECIPES: Record<MediaTarget, Recipe> = {
     main: { ...coverSize, fit: 'cover' },
     thumbnail: { ...coverThumbnailSize, fit: 'cover' },
   },
+  // Profile photos (decision 024): a square centred on the face when the face check chose one.
   avatar: {
-    main: { width: 512, height: 512, fit: 'cover' },
-    thumbnail: { width: 128, height: 128, fit: 'cover' },
+    main: { width: 400, height: 400, fit: 'cover' },
+    thumbnail: { width: 96, height: 96, fit: 'cover' },
   },
   verification: {
     main: { width: 1600, height: 1600, fit: 'inside' },
@@ -78,9 +79,26 @@ export function detectImageType(bytes: Uint8Array): SourceType | null {
  * writes fresh progressive JPEGs without any metadata (no EXIF, GPS, XMP, IPTC or ICC;
  * colours are converted to sRGB). Transparent PNGs are flattened onto white.
  */
+/** A part of the upright image, in its pixels. */
+export interface Region {
+  left: number
+  top: number
+  width: number
+  height: number
+}
+
+export interface ProcessOptions {
+  /**
+   * Looks at the upright, decoded image (of `size`) before anything is written and returns the
+   * part to keep (the profile photo's face check, decision 024), or throws its ApiProblem.
+   */
+  inspect?: (upright: Sharp, size: Size) => Promise<Region | null>
+}
+
 export async function processImage(
   bytes: Uint8Array,
   target: MediaTarget,
+  options: ProcessOptions = {},
 ): Promise<ProcessedImage> {
   if (bytes.byteLength > MAX_UPLOAD_BYTES) throw tooLarge()
   const sourceType = detectImageType(bytes)
@@ -104,10 +122,12 @@ export async function processImage(
     .autoOrient()
     .flatten({ background: '#ffffff' })
   try {
-    const [main, thumbnail] = await Promise.all([
-      render(upright.clone(), recipe.main),
-      render(upright.clone(), recipe.thumbnail),
-    ])
+    // EXIF orientations 5 to 8 turn the image a quarter.
+    const turned = (header.orientation ?? 1) >= 5
+    const size = turned ? { width: header.height, height: header.width } : { width: header.width, height: header.height }
+    const region = options.inspect ? await options.inspect(upright.clone(), size) : null
+    const source = () => (region ? upright.clone().extract(region) : upright.clone())
+    const [main, thumbnail] = await Promise.all([render(source(), recipe.main), render(source(), recipe.thumbnail)])
     return { sourceType, main, thumbnail }
   } catch (error) {
     if (error instanceof ApiProblem) throw error

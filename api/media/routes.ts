@@ -2,16 +2,27 @@ import { createRoute } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { z } from 'zod'
 import { oneOf } from '#contract/common.ts'
-import { duplicateMediaBodySchema, mediaSchema, uploadFormSchema, uploadTargetSchema } from '#contract/media.ts'
+import {
+  duplicateMediaBodySchema,
+  mediaSchema,
+  setAvatarBodySchema,
+  uploadFormSchema,
+  uploadTargetSchema,
+} from '#contract/media.ts'
+import { userSchema } from '#contract/users.ts'
 import type { ApiEnv } from '../app.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller, validate } from '../http/request.ts'
 import { MAX_UPLOAD_BYTES, tooLarge } from './images.ts'
+import { serializeUser } from '../users/service.ts'
+import { avatarUrl, removeAvatar, setAvatar } from './avatar.ts'
+import { photoChecker } from './photo-check.ts'
 import { duplicateCover, readPhoto, uploadPhoto, type MediaDeps } from './service.ts'
 
 function deps(c: Context<ApiEnv>): MediaDeps {
-  return { db: c.var.services.db, storage: c.var.services.media }
+  const { db, media, photoChecker: checker } = c.var.services
+  return { db, storage: media, photoChecker: checker ?? photoChecker }
 }
 
 /** Room for the multipart boundaries, part headers and the `target` field around the file. */
@@ -30,7 +41,9 @@ export function mediaRoutes(routes: ApiRoutes) {
     security: auth.required,
     summary:
       'Upload a photo (multipart: `target`, `file`). JPEG or PNG by content, at most 15 MB and 40 megapixels; ' +
-      'it is re-encoded without metadata (covers 1200×600 with a 450×150 thumbnail). `data` holds one item.',
+      'it is re-encoded without metadata (covers 1200×600 with a 450×150 thumbnail). A profile photo (target ' +
+      '`avatar`) must show exactly one face and appropriate content; it is cropped square on the face ' +
+      '(400×400 with a 96×96 thumbnail). `data` holds one item.',
     request: { body: { required: true, content: { 'multipart/form-data': { schema: uploadFormSchema } } } },
     responses: {
       200: jsonContent('The stored photo', oneOf(mediaSchema)),
@@ -38,7 +51,9 @@ export function mediaRoutes(routes: ApiRoutes) {
         400: 'Not a multipart body (code invalid_body)',
         413: 'Larger than 15 MB or 40 megapixels (code too_large), or more than 4 parts (code payload_too_large)',
         415: 'Not a JPEG or PNG (code invalid_format)',
-        422: 'Missing or unknown target, or no file (code invalid_input)',
+        422:
+          'Missing or unknown target, or no file (code invalid_input); a profile photo with no face (no_face), ' +
+          'several faces (multiple_faces) or content that is not allowed (inappropriate_content)',
       }),
     },
   })
@@ -76,6 +91,44 @@ export function mediaRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     const { experience_id: experienceId } = await readJson(c, duplicateRoute)
     return c.json({ data: [await duplicateCover(deps(c), caller, experienceId)] })
+  })
+
+  const setAvatarRoute = createRoute({
+    method: 'put',
+    path: '/v1/users/me/avatar',
+    tags,
+    security: auth.required,
+    summary:
+      "Put a profile photo on the signed-in member's profile: `file_name` is the `id` (or the `url`) of a photo " +
+      'they uploaded with target `avatar`. The photo it replaces is deleted. `data` holds the member.',
+    request: { body: jsonBody(setAvatarBodySchema) },
+    responses: {
+      200: jsonContent('The member, with the new photo', oneOf(userSchema)),
+      ...errors(auth.required, {
+        ...jsonBodyErrors,
+        404: 'No such photo of the member (code not_found)',
+        422: 'No file_name, or a photo not uploaded as a profile photo (code invalid_input)',
+      }),
+    },
+  })
+  serve(routes, setAvatarRoute, async (c) => {
+    const caller = requireCaller(c)
+    const { file_name: fileName } = await readJson(c, setAvatarRoute)
+    const user = await setAvatar(deps(c), caller, fileName)
+    return c.json({ data: [serializeUser(user, await avatarUrl(c.var.services.db, user, c.var.services.media))] })
+  })
+
+  const removeAvatarRoute = createRoute({
+    method: 'delete',
+    path: '/v1/users/me/avatar',
+    tags,
+    security: auth.required,
+    summary: "Take the signed-in member's profile photo down; its files are deleted. Nothing to remove is fine too.",
+    responses: { 204: { description: 'No photo any more' }, ...errors(auth.required) },
+  })
+  serve(routes, removeAvatarRoute, async (c) => {
+    await removeAvatar(deps(c), requireCaller(c))
+    return c.body(null, 204)
   })
 
   // The photo files themselves, for local storage and private buckets (publicUrl points here).

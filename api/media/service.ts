@@ -7,12 +7,16 @@ import { isUuid } from '../http/request.ts'
 import { can, requirePermission, type Caller } from '../policy/permissions.ts'
 import { isValidMediaKey, newMediaKeys, type MediaStorage, type MediaTarget } from '../providers/storage/storage.ts'
 import { processImage } from './images.ts'
+import type { PhotoChecker } from './photo-check.ts'
+import { profilePhotoInspector } from './profile-photo.ts'
 
 type Media = Selectable<MediaTable>
 
 export interface MediaDeps {
   db: DB
   storage: MediaStorage
+  /** The profile-photo check (faces, content); avatars only. */
+  photoChecker: PhotoChecker
 }
 
 export function serializeMedia(storage: MediaStorage, media: Media) {
@@ -34,10 +38,18 @@ async function insertMedia(db: DB, caller: User, values: Omit<Media, 'id' | 'own
     .executeTakeFirstOrThrow()
 }
 
-/** Checks, re-encodes and stores an uploaded photo (processImage goes by the bytes, not the declared type). */
-export async function uploadPhoto({ db, storage }: MediaDeps, caller: User, target: MediaTarget, bytes: Uint8Array) {
+/**
+ * Checks, re-encodes and stores an uploaded photo (processImage goes by the bytes, not the
+ * declared type). A profile photo must show exactly one face and appropriate content, and is
+ * cropped square on the face (422 otherwise; decision 024).
+ */
+export async function uploadPhoto({ db, storage, photoChecker }: MediaDeps, caller: User, target: MediaTarget, bytes: Uint8Array) {
   requirePermission(caller, 'create:media')
-  const image = await processImage(bytes, target)
+  const image = await processImage(
+    bytes,
+    target,
+    target === 'avatar' ? { inspect: profilePhotoInspector(photoChecker) } : {},
+  )
   const keys = newMediaKeys(target, image.main.contentType)
   await storage.put(keys.key, image.main.bytes, image.main.contentType)
   await storage.put(keys.thumbnailKey, image.thumbnail.bytes, image.thumbnail.contentType)

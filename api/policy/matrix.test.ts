@@ -66,6 +66,10 @@ const rows: Row[] = [
   row('GET', '/v1/users/me',                                  '401 200 200 200 200 403'),
   row('PUT', '/v1/users/me',                                  '401 200 200 200 200 403', { body: () => ({}) }),
   row('POST', '/v1/users/me/sign-ins',                        '401 200 200 200 200 403'),
+  // Only one's own photo uploaded as a profile photo: someone else's is 404, a cover or ID photo 422.
+  row('PUT', '/v1/users/me/avatar',                           '401 404 404 422 404 403', { body: (ids) => ({ file_name: ids.coverKey }) }),
+  row('PUT', '/v1/users/me/avatar',                           '401 422 404 404 404 403', { body: (ids) => ({ file_name: ids.privateKey }) }),
+  row('DELETE', '/v1/users/me/avatar',                        '401 204 204 204 204 403'),
   // Nobody deletes someone else's account, admins included (moderation tools come later).
   row('DELETE', '/v1/users/{id}',                             '401 403 403 403 403 403', { params: { id: 'leaver' } }),
   row('GET', '/users/{id}',                                   '200 200 200 200 200 403', { params: { id: 'member' } }),

@@ -3,6 +3,7 @@ import { oneOf } from '#contract/common.ts'
 import { publicUserSchema, signInSchema, updateMeSchema, userSchema } from '#contract/users.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
+import { avatarUrl } from '../media/avatar.ts'
 import { deleteAccount, getUserProfile, recordSignIn, serializeUser, updateMe } from './service.ts'
 
 export function userRoutes(routes: ApiRoutes) {
@@ -19,9 +20,9 @@ export function userRoutes(routes: ApiRoutes) {
       ...errors(auth.required),
     },
   })
-  serve(routes, meRoute, (c) => {
+  serve(routes, meRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json({ data: [serializeUser(caller)] })
+    return c.json({ data: [serializeUser(caller, await avatarUrl(c.var.services.db, caller, c.var.services.media))] })
   })
 
   const updateMeRoute = createRoute({
@@ -43,7 +44,7 @@ export function userRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     const input = await readJson(c, updateMeRoute)
     const updated = await updateMe(c.var.services.db, caller, input, c.var.services.places)
-    return c.json({ data: [serializeUser(updated)] })
+    return c.json({ data: [serializeUser(updated, await avatarUrl(c.var.services.db, updated, c.var.services.media))] })
   })
 
   const signInRoute = createRoute({

@@ -12,6 +12,7 @@ import { ageOn } from '#contract/birth-date.ts'
 import { displayName } from '#contract/display-name.ts'
 import { longAbsenceDays } from '#contract/limits.ts'
 import type { PublicUser, SignIn, UpdateMe, User as UserJson } from '#contract/users.ts'
+import { avatarUrl } from '../media/avatar.ts'
 
 /** Parses a phone number as US and returns E.164, or null when it is not a valid number. */
 export function normalizePhone(input: string): string | null {
@@ -91,7 +92,7 @@ export async function getUserProfile(db: DB, caller: Caller, key: string) {
     .where(existingMembers())
     .executeTakeFirst()
   if (!user) throw problems.notFound('User not found')
-  const profile = serializePublicUser(user)
+  const profile = serializePublicUser(user, await avatarUrl(db, user))
   if (!can(caller, 'read:user:profile')) return { id: profile.id, slug: profile.slug, display_name: profile.display_name }
   return profile
 }

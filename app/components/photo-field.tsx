@@ -1,0 +1,87 @@
+import { useEffect, useState, type ChangeEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import { z } from 'zod'
+import { maxPhotoBytes } from '#contract/limits.ts'
+import { FieldErrors } from './ui/field.tsx'
+
+/**
+ * Spec §5 "Profile photo: exactly one face, appropriate content, .jpg, .jpeg or .png, under 15MB".
+ * The form's schema (with JavaScript, conform checks it before sending; the server checks it
+ * again, and the API checks the photo itself: its content, its faces). Errors are keys in the
+ * `photo` namespace.
+ */
+export const profilePhotoSchema = z.object({
+  photo: z
+    // An empty file input arrives as nothing (conform drops empty files).
+    .instanceof(File, { message: 'photo:errors.required' })
+    .refine((file) => file.size > 0, 'photo:errors.required')
+    .refine((file) => file.size <= maxPhotoBytes, 'photo:errors.tooLarge')
+    // The declared type, when there is one; the API goes by the bytes.
+    .refine((file) => ['', 'image/jpeg', 'image/png'].includes(file.type), 'photo:errors.format'),
+})
+
+/**
+ * Which files the picker offers. Listing JPEG and PNG (not `image/*`) makes an iPhone convert its
+ * HEIC photos to JPEG as it hands them over, and phones still offer the camera as well as the
+ * photo library. No `capture` attribute: on many Android phones it opens the camera only, and a
+ * member who has a good photo already could not choose it (decision 024).
+ */
+export const PHOTO_ACCEPT = 'image/jpeg,image/png'
+
+interface PhotoFieldProps {
+  id: string
+  name: string
+  label: string
+  hint?: string
+  errors?: string[] | null
+  /** The photo the member has now, shown until they choose another. */
+  currentUrl?: string | null
+}
+
+/**
+ * A file input for a profile photo, labelled, with its hint and error next to it
+ * (aria-describedby). Without JavaScript it is a plain file input in a multipart form. With
+ * JavaScript, the chosen photo is previewed as a centred square before it is sent; the server then
+ * centres the square on the face it finds, so the saved photo can be framed a little differently.
+ */
+export function PhotoField({ id, name, label, hint, errors, currentUrl }: PhotoFieldProps) {
+  const { t } = useTranslation('photo')
+  const [preview, setPreview] = useState<string | null>(null)
+  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview])
+
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.currentTarget.files?.[0]
+    setPreview(file && file.type.startsWith('image/') ? URL.createObjectURL(file) : null)
+  }
+
+  const hintId = hint ? `${id}-hint` : undefined
+  const errorId = errors?.length ? `${id}-error` : undefined
+  const previewNoteId = preview ? `${id}-preview-note` : undefined
+  const shown = preview ?? currentUrl ?? null
+  return (
+    <div className={errors?.length ? 'field field--error' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <span id={hintId} className="hint">
+          {hint}
+        </span>
+      ) : null}
+      {shown ? (
+        <figure className="photo-field__preview">
+          <img src={shown} alt={preview ? t('field.previewAlt') : t('field.currentAlt')} width={200} height={200} />
+          {preview ? <figcaption id={previewNoteId}>{t('field.previewNote')}</figcaption> : null}
+        </figure>
+      ) : null}
+      <FieldErrors id={`${id}-error`} errors={errors} />
+      <input
+        id={id}
+        name={name}
+        type="file"
+        accept={PHOTO_ACCEPT}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={[hintId, errorId, previewNoteId].filter(Boolean).join(' ') || undefined}
+        onChange={onChange}
+      />
+    </div>
+  )
+}

@@ -1,0 +1,113 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { PhotoField, profilePhotoSchema } from '#app/components/photo-field.tsx'
+import { knownUser, requireUser, returnToFrom } from '#app/utils/auth.server.ts'
+import { formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
+import { getT } from '#app/utils/i18next.server.ts'
+import { markFormError, pageTitle } from '#app/utils/meta.ts'
+import { readPhotoForm, saveProfilePhoto } from '#app/utils/photo-upload.server.ts'
+import { pathWithReturnTo } from '#app/utils/redirect.ts'
+
+/**
+ * Onboarding's profile photo (spec §2 `/get-started/profile-photo`, §5 "exactly one face,
+ * appropriate content"): why a photo helps, the photo field, "Save photo" and "Skip for now".
+ * Works without JavaScript (a multipart form); with it, the chosen photo is previewed.
+ */
+export const handle = { i18n: ['common', 'photo'] }
+
+export const headers = formPageHeaders
+
+/** Where the member goes next, saved or skipped (the step order may change). */
+const NEXT_STEP = '/get-started/success'
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const t = await getT(request, context, 'photo')
+  const title = t('onboarding.title')
+  return loadFormPage(
+    context,
+    async () => {
+      const user = await requireUser(request, context)
+      return { title, photoUrl: user.avatar?.url ?? null, next: pathWithReturnTo(NEXT_STEP, returnToFrom(request)) }
+    },
+    () => ({ title, photoUrl: knownUser(context)?.avatar?.url ?? null, next: pathWithReturnTo(NEXT_STEP, returnToFrom(request)) }),
+  )
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  // Read first: an outage (the session store included) still answers on this page.
+  const received = await readPhotoForm(request)
+  const submission = parseWithZod(received.formData, { schema: profilePhotoSchema })
+  return keepFormOnOutage(
+    context,
+    async () => {
+      await requireUser(request, context)
+      const fail = (message: string, status: number) => {
+        markFormError(context)
+        return data(submission.reply({ fieldErrors: { photo: [message] } }), { status })
+      }
+      if (received.problem === 'not_multipart') return fail('photo:errors.notMultipart', 415)
+      if (received.problem === 'photo_too_large') return fail('photo:errors.tooLarge', 413)
+      if (submission.status !== 'success') {
+        markFormError(context)
+        return data(submission.reply(), { status: 400 })
+      }
+      const { problem } = await saveProfilePhoto(request, context, submission.value.photo)
+      if (problem) return fail(problem.message, problem.status)
+      return redirect(pathWithReturnTo(NEXT_STEP, returnToFrom(request)))
+    },
+    () => submission.reply({ fieldErrors: { photo: ['photo:errors.again'] } }),
+  )
+}
+
+export default function ProfilePhoto() {
+  const { photoUrl, next } = useLoaderData<typeof loader>()
+  const lastResult = useActionData<typeof action>()
+  const { t } = useTranslation('photo')
+  const location = useLocation()
+  const [form, fields] = useForm({
+    id: 'profile-photo',
+    lastResult,
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: profilePhotoSchema }),
+  })
+  return (
+    <div className="form">
+      <p>{t('onboarding.step')}</p>
+      <h1>{t('onboarding.title')}</h1>
+      <ErrorSummary errors={summaryFrom({ photo: fields.photo.errors }, ['photo'])} formErrors={form.errors} />
+      <p>{t('onboarding.intro')}</p>
+      <p>{t('onboarding.rules')}</p>
+      {/* Posts to this page's address, query included, so `returnTo` comes along. */}
+      <Form method="post" encType="multipart/form-data" action={`${location.pathname}${location.search}`} {...getFormProps(form)}>
+        <PhotoField
+          id="photo"
+          name="photo"
+          label={t('field.label')}
+          hint={t('field.hint')}
+          errors={fields.photo.errors}
+          currentUrl={photoUrl}
+        />
+        <div className="button-row">
+          <button type="submit" className="button">
+            {t('onboarding.submit')}
+          </button>
+          <Link to={next} className="button button--secondary">
+            {t('onboarding.skip')}
+          </Link>
+        </div>
+      </Form>
+    </div>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}
