@@ -163,6 +163,7 @@ describe('inappropriate content', () => {
         faces: [{ score: 0.99, x: 150, y: 100, width: 100, height: 120 }],
         content: { Porn: 0.82, Hentai: 0.03, Sexy: 0.1, Neutral: 0.04, Drawing: 0.01 },
       }),
+      warmUp: () => undefined,
       stop: async () => undefined,
     }
     const harness = await createApiHarness(database.db, {}, { media: storage, photoChecker: explicit })

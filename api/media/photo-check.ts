@@ -4,8 +4,8 @@ import type { Sharp } from 'sharp'
 /**
  * The profile-photo check off the main thread (decision 024): one long-lived worker thread
  * (photo-worker.ts) holds the face detector and the content classifier, loaded once per
- * process; requests queue in it. Started on the first check, ended by `stop` (the API runtime's
- * close; tests call it too). An idle worker is unref'd, so a forgotten one never keeps a process
+ * process; requests queue in it. Started by `warmUp` (the API runtime, at start) or the first
+ * check, ended by `stop` (the API runtime's close; tests call it too). An idle worker is unref'd, so a forgotten one never keeps a process
  * (or vitest) alive.
  */
 
@@ -44,6 +44,8 @@ export type WorkerReply =
 export interface PhotoChecker {
   /** What the models find in an upright image (a sharp pipeline, not yet resized). */
   inspect(image: Sharp): Promise<PhotoFindings>
+  /** Starts the worker (it loads the models in the background), so the first photo does not wait for them. */
+  warmUp(): void
   /** Ends the worker; a later `inspect` starts a new one. */
   stop(): Promise<void>
 }
@@ -105,6 +107,9 @@ export function createPhotoChecker(): PhotoChecker {
         running.ref()
         running.postMessage({ id, width: info.width, height: info.height, pixels } satisfies WorkerRequest, [pixels])
       })
+    },
+    warmUp() {
+      worker ??= start()
     },
     async stop() {
       const running = worker
