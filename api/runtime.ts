@@ -86,7 +86,11 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       localJwks: options.servesIdentity && env.auth === 'builtin' ? publicJwks(secrets.oidcJwks) : undefined,
     })
     const providers = createProviders(env, db)
-    if (options.servesApi !== false) await ensureGazetteer(db)
+    if (options.servesApi !== false) {
+      await ensureGazetteer(db)
+      // The profile-photo check's models load in their worker thread meanwhile (decision 024).
+      photoChecker.warmUp()
+    }
 
     const queue = jobs
     return {
@@ -113,6 +117,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
   } catch (error) {
     // A start that fails half-way leaves nothing running (the embedded server above all).
     await jobs?.stop().catch(() => undefined)
+    await photoChecker.stop().catch(() => undefined)
     await database.close().catch(() => undefined)
     throw error
   }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { availableParallelism, loadavg } from 'node:os'
 import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import sharp from 'sharp'
@@ -34,6 +35,12 @@ const started = performance.now()
 await processImage(photo, 'avatar', { inspect })
 console.log(`First check (loads the models in the worker): ${Math.round(performance.now() - started)} ms`)
 
+// The main thread's delay with nothing to do, for comparison (other work on the machine shows here too).
+const idle = monitorEventLoopDelay({ resolution: 10 })
+idle.enable()
+await new Promise((resolve) => setTimeout(resolve, 3_000))
+idle.disable()
+
 const lag = monitorEventLoopDelay({ resolution: 10 })
 lag.enable()
 // A trivial timer on the main thread, as a request would be, while the checks run.
@@ -55,9 +62,9 @@ const memory = process.memoryUsage()
 const total = times.reduce((sum, t) => sum + t, 0)
 console.log(`Checks: ${runs}, p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${Math.round(times.at(-1) ?? 0)} ms`)
 console.log(`Memory with the models loaded: RSS ${mb(memory.rss)}, heap used ${mb(memory.heapUsed)} (main thread), external ${mb(memory.external)}`)
-console.log(
-  `Main thread while checking: event-loop delay p50 ${(lag.percentile(50) / 1e6).toFixed(1)} ms, ` +
-    `p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms, max ${(lag.max / 1e6).toFixed(1)} ms; ` +
-    `a 5 ms timer fired ${ticks} times in ${Math.round(total)} ms`,
-)
+const ms = (nanoseconds: number) => `${(nanoseconds / 1e6).toFixed(1)} ms`
+const delays = (histogram: typeof lag) => `p50 ${ms(histogram.percentile(50))}, p99 ${ms(histogram.percentile(99))}, max ${ms(histogram.max)}`
+console.log(`Main thread idle (3 s, no checks): event-loop delay ${delays(idle)}`)
+console.log(`Main thread while checking: event-loop delay ${delays(lag)}; a 5 ms timer fired ${ticks} times in ${Math.round(total)} ms`)
+console.log(`Load average (1 min) on ${availableParallelism()} cores: ${loadavg()[0]?.toFixed(1)}`)
 await checker.stop()

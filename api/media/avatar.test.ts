@@ -90,6 +90,19 @@ describe('POST v1/medias with target avatar: the photo check', () => {
     expect(margin.channels[0]!.stdev).toBeGreaterThan(10)
   })
 
+  it('checks a black-and-white JPEG and a 16-bit PNG with transparency the same way', async () => {
+    const { token } = await member()
+    const bytes = await fixture('one-face.jpg')
+    const grey = await sharp(bytes).greyscale().jpeg().toBuffer()
+    const deep = await sharp(bytes).ensureAlpha(0.8).toColourspace('rgb16').png().toBuffer()
+    expect((await sharp(deep).metadata()).depth).toBe('ushort')
+    for (const photo of [grey, deep]) {
+      const { status, json } = await uploadAvatar(token, photo)
+      expect(status).toBe(200)
+      expect(json.data[0]).toMatchObject({ width: 400, height: 400 })
+    }
+  })
+
   it('strips the GPS position and every other metadata', async () => {
     const { token } = await member()
     const withGps = await sharp(await fixture('one-face.jpg'))
@@ -163,6 +176,7 @@ describe('inappropriate content', () => {
         faces: [{ score: 0.99, x: 150, y: 100, width: 100, height: 120 }],
         content: { Porn: 0.82, Hentai: 0.03, Sexy: 0.1, Neutral: 0.04, Drawing: 0.01 },
       }),
+      warmUp: () => undefined,
       stop: async () => undefined,
     }
     const harness = await createApiHarness(database.db, {}, { media: storage, photoChecker: explicit })

@@ -4,8 +4,8 @@ import type { Sharp } from 'sharp'
 /**
  * The profile-photo check off the main thread (decision 024): one long-lived worker thread
  * (photo-worker.ts) holds the face detector and the content classifier, loaded once per
- * process; requests queue in it. Started on the first check, ended by `stop` (the API runtime's
- * close; tests call it too). An idle worker is unref'd, so a forgotten one never keeps a process
+ * process; requests queue in it. Started by `warmUp` (the API runtime, at start) or the first
+ * check, ended by `stop` (the API runtime's close; tests call it too). An idle worker is unref'd, so a forgotten one never keeps a process
  * (or vitest) alive.
  */
 
@@ -44,6 +44,8 @@ export type WorkerReply =
 export interface PhotoChecker {
   /** What the models find in an upright image (a sharp pipeline, not yet resized). */
   inspect(image: Sharp): Promise<PhotoFindings>
+  /** Starts the worker (it loads the models in the background), so the first photo does not wait for them. */
+  warmUp(): void
   /** Ends the worker; a later `inspect` starts a new one. */
   stop(): Promise<void>
 }
@@ -51,41 +53,71 @@ export interface PhotoChecker {
 /** Longest side of the image the models see: plenty for a face that fills a profile photo. */
 export const CHECK_SIZE = 800
 
+/**
+ * How long one check may take, waiting for the models included (a few seconds at start, more on
+ * a loaded machine). Past it the worker is taken as stuck: it is ended, and the next check starts
+ * a new one.
+ */
+export const CHECK_TIMEOUT_MS = 60_000
+
+interface Waiting {
+  resolve: (findings: PhotoFindings) => void
+  reject: (error: Error) => void
+  timer: NodeJS.Timeout
+}
+
+interface Running {
+  thread: Worker
+  pending: Map<number, Waiting>
+  /** Forgets request `id` (its timer too) and returns its callbacks, or null when already settled. */
+  settle: (id: number) => Waiting | null
+}
+
 export function createPhotoChecker(): PhotoChecker {
-  let worker: Worker | null = null
+  let current: Running | null = null
   let nextId = 1
-  const pending = new Map<number, { resolve: (findings: PhotoFindings) => void; reject: (error: Error) => void }>()
 
-  const failAll = (error: Error) => {
-    for (const { reject } of pending.values()) reject(error)
-    pending.clear()
-  }
-
-  function start() {
-    const started = new Worker(new URL('./photo-worker.ts', import.meta.url))
-    started.unref()
-    started.on('message', (reply: WorkerReply) => {
+  function start(): Running {
+    const thread = new Worker(new URL('./photo-worker.ts', import.meta.url))
+    thread.unref()
+    // Each worker answers only its own requests (a stopped one's exit fails nothing newer).
+    const pending = new Map<number, Waiting>()
+    const settle = (id: number) => {
+      const waiting = pending.get(id)
+      if (!waiting) return null
+      pending.delete(id)
+      clearTimeout(waiting.timer)
+      if (pending.size === 0) thread.unref()
+      return waiting
+    }
+    const failAll = (error: Error) => {
+      for (const id of [...pending.keys()]) settle(id)?.reject(error)
+    }
+    thread.on('message', (reply: WorkerReply) => {
       if ('ready' in reply) {
         if (!reply.ready) failAll(new Error(`The photo check could not load its models: ${reply.error}`))
         return
       }
-      const waiting = pending.get(reply.id)
+      const waiting = settle(reply.id)
       if (!waiting) return
-      pending.delete(reply.id)
-      if (pending.size === 0) started.unref()
       if ('findings' in reply) waiting.resolve(reply.findings)
       else waiting.reject(new Error(`The photo check failed: ${reply.error}`))
     })
-    started.on('error', (error: Error) => {
-      if (worker === started) worker = null
+    const forget = () => {
+      if (current?.thread === thread) current = null
+    }
+    thread.on('error', (error: Error) => {
+      forget()
       failAll(error)
     })
-    started.on('exit', () => {
-      if (worker === started) worker = null
+    thread.on('exit', () => {
+      forget()
       failAll(new Error('The photo check stopped'))
     })
-    return started
+    return { thread, pending, settle }
   }
+
+  const ensure = () => (current ??= start())
 
   return {
     async inspect(image) {
@@ -93,23 +125,32 @@ export function createPhotoChecker(): PhotoChecker {
         .resize(CHECK_SIZE, CHECK_SIZE, { fit: 'inside', withoutEnlargement: true })
         .removeAlpha()
         .toColourspace('srgb')
-        .raw()
+        // 8 bits a channel whatever the source (a 16-bit PNG would give 16).
+        .raw({ depth: 'uchar' })
         .toBuffer({ resolveWithObject: true })
-      worker ??= start()
+      const { thread, pending, settle } = ensure()
       const id = nextId++
       const pixels = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)
-      const running = worker
       return new Promise<PhotoFindings>((resolve, reject) => {
-        pending.set(id, { resolve, reject })
+        const timer = setTimeout(() => {
+          settle(id)?.reject(new Error('The photo check took too long'))
+          if (current?.thread === thread) current = null
+          void thread.terminate()
+        }, CHECK_TIMEOUT_MS)
+        timer.unref()
+        pending.set(id, { resolve, reject, timer })
         // Kept alive while a check is under way (a script awaiting one must not exit).
-        running.ref()
-        running.postMessage({ id, width: info.width, height: info.height, pixels } satisfies WorkerRequest, [pixels])
+        thread.ref()
+        thread.postMessage({ id, width: info.width, height: info.height, pixels } satisfies WorkerRequest, [pixels])
       })
     },
+    warmUp() {
+      ensure()
+    },
     async stop() {
-      const running = worker
-      worker = null
-      if (running) await running.terminate()
+      const stopping = current?.thread
+      current = null
+      if (stopping) await stopping.terminate()
     },
   }
 }

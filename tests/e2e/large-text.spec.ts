@@ -298,6 +298,7 @@ test.describe('text at 200% on a 390 px phone', () => {
     await s.withErrors('#firstName', '/get-started with errors')
     await s.visit('/get-started/location')
     await s.visit('/get-started/success')
+    await s.visit('/get-started/profile-photo')
     await s.visit('/welcome-back')
     await s.visit('/create-activity')
     await s.withErrors('#title', '/create-activity with errors')
