@@ -9,6 +9,7 @@ import type { Experience } from '../db/schema.ts'
 import { emailGreeting, emailT } from '../i18n.ts'
 import { visibleMembers } from '../policy/members.ts'
 import type { OutgoingEmail } from '../providers/email/mailer.ts'
+import { composeVerificationEmail } from '../verification/email.ts'
 
 /**
  * The email each notification sends (decision 018), in the member's language, until the
@@ -48,6 +49,7 @@ const isEmailed = (type: string): type is EmailedType => type in dataSchemas
 /** The email `notification` sends now, or null when it sends none. */
 export async function composeNotificationEmail(db: DB, notification: NotificationRow, publicUrl: string): Promise<OutgoingEmail | null> {
   const { type } = notification
+  if (type === 'verification.decided') return composeVerificationEmail(db, notification, publicUrl)
   if (!isEmailed(type)) return null
   const parsed = dataSchemas[type].safeParse(notification.data)
   if (!parsed.success) return null
