@@ -1,8 +1,7 @@
 import { z } from 'zod'
 import type { DB } from '../db/database.ts'
 import { emailGreeting, emailT } from '../i18n.ts'
-import type { NotificationRow } from '../notifications/emails.ts'
-import { visibleMembers } from '../policy/members.ts'
+import { emailRecipient, type NotificationRow } from '../notifications/emails.ts'
 import type { OutgoingEmail } from '../providers/email/mailer.ts'
 
 const dataSchema = z.object({ verification_id: z.uuid(), outcome: z.enum(['approved', 'rejected']) })
@@ -16,13 +15,8 @@ export async function composeVerificationEmail(db: DB, notification: Notificatio
   const parsed = dataSchema.safeParse(notification.data)
   if (!parsed.success) return null
   const { verification_id: id, outcome } = parsed.data
-  const member = await db
-    .selectFrom('users')
-    .select(['email', 'first_name', 'locale'])
-    .where('id', '=', notification.user_id)
-    .where(visibleMembers())
-    .executeTakeFirst()
-  if (!member?.email) return null
+  const member = await emailRecipient(db, notification.user_id)
+  if (!member) return null
   const request = await db
     .selectFrom('verifications')
     .select(['status', 'rejection_reason'])

@@ -297,6 +297,8 @@ test.describe('text at 200% on a 390 px phone', () => {
     await s.visit('/get-started')
     await s.withErrors('#firstName', '/get-started with errors')
     await s.visit('/get-started/success')
+    await s.visit('/get-started/verification')
+    await s.visit('/account/verification')
     await s.visit('/welcome-back')
     await s.visit('/create-activity')
     await s.withErrors('#title', '/create-activity with errors')

@@ -2,7 +2,7 @@ import type { Browser, Page } from '@playwright/test'
 import sharp from 'sharp'
 import { demoPassword, flash } from './activity-helpers.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, newVisitor, signIn, switchLanguage, test } from './helpers.ts'
+import { expect, newVisitor, signIn, switchLanguage, test, untilHydrated } from './helpers.ts'
 
 /**
  * Identity verification (issue 13 §5, decision 025) with JavaScript off, as a member without it
@@ -15,10 +15,10 @@ import { expect, newVisitor, signIn, switchLanguage, test } from './helpers.ts'
  */
 const scanTimeout = 150_000
 
-/** A demo member signed in, in English, with every script blocked. */
-async function member(browser: Browser, email: string) {
+/** A demo member signed in, in English, with every script blocked (unless `js`). */
+async function member(browser: Browser, email: string, options: { js?: boolean } = {}) {
   const context = await newVisitor(browser)
-  await context.route('**/*.js', (route) => route.abort())
+  if (!options.js) await context.route('**/*.js', (route) => route.abort())
   const page = await context.newPage()
   await signIn(page, email, demoPassword)
   if ((await page.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(page, 'en')
@@ -135,6 +135,19 @@ test.describe('without JavaScript', () => {
     await sendPhotos(page)
     scan.report()
     memberScan.report()
+    await page.context().close()
+  })
+})
+
+test.describe('with JavaScript', () => {
+  test('the form checks both photos in the browser, then sends them', async ({ browser }) => {
+    const page = await member(browser, 'member44@demo.test', { js: true })
+    await page.goto('/account/verification')
+    await untilHydrated(page, '#document')
+    await submitWithoutNativeValidation(page, '#document')
+    await expect(page.locator('#document-error')).toContainText('Choose a photo of your driving licence, passport or state ID')
+    await expect(page.locator('#selfie-error')).toContainText('Choose a selfie: a photo of your face')
+    await sendPhotos(page)
     await page.context().close()
   })
 })

@@ -4,7 +4,7 @@ import { Form } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
-import type { Verification } from '#contract/verification.ts'
+import { verificationFiles, type Verification } from '#contract/verification.ts'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { VerifiedBadge } from '#app/components/verified-badge.tsx'
@@ -22,7 +22,7 @@ const photo = (required: string) => z.instanceof(File, { error: e(required) }).r
 
 /** One schema for the browser and the action; messages are translation keys. */
 export const verificationFormSchema = z.object({ document: photo('document_required'), selfie: photo('selfie_required') })
-export const verificationFieldOrder = ['document', 'selfie']
+export const verificationFieldOrder = [...verificationFiles]
 
 /** A date as the member reads it (UTC, so the server and the browser agree). */
 function useDate(iso: string | null) {
@@ -99,30 +99,21 @@ export function VerificationForm({
       <p>{t('neverAsked')}</p>
       <Form method="post" encType={stripe ? undefined : 'multipart/form-data'} className="form" {...getFormProps(form)}>
         <input type="hidden" name="intent" value={stripe ? 'stripe' : 'photos'} />
-        {stripe ? null : (
-          <>
-            <TextField
-              id="document"
-              name={fields.document.name}
-              type="file"
-              accept="image/jpeg,image/png"
-              label={t('document.label')}
-              hint={t('document.hint')}
-              errors={fields.document.errors}
-              required
-            />
-            <TextField
-              id="selfie"
-              name={fields.selfie.name}
-              type="file"
-              accept="image/jpeg,image/png"
-              label={t('selfie.label')}
-              hint={t('selfie.hint')}
-              errors={fields.selfie.errors}
-              required
-            />
-          </>
-        )}
+        {stripe
+          ? null
+          : verificationFiles.map((name) => (
+              <TextField
+                key={name}
+                id={name}
+                name={fields[name].name}
+                type="file"
+                accept="image/jpeg,image/png"
+                label={t(`${name}.label`)}
+                hint={t(`${name}.hint`)}
+                errors={fields[name].errors}
+                required
+              />
+            ))}
         <div className="button-row">
           <button type="submit" className="button">
             {stripe ? t('stripe.submit') : t('submit')}
