@@ -49,7 +49,8 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
     securityHeaders({
       production: env.isProduction,
       dev,
-      formActions: env.auth === 'auth0' ? [`https://${env.AUTH0_DOMAIN}`] : [],
+      // The sign-in form posts on to Auth0; starting ID verification redirects to Stripe Identity (decision 025).
+      formActions: [...(env.auth === 'auth0' ? [`https://${env.AUTH0_DOMAIN}`] : []), ...(env.STRIPE_SECRET_KEY ? ['https://verify.stripe.com'] : [])],
       // Browser errors go to Sentry's ingest host (app/utils/error-reporting.client.ts).
       connectSources: env.SENTRY_DSN ? [new URL(env.SENTRY_DSN).origin] : [],
     }),

@@ -18,6 +18,7 @@ import { reportRoutes } from './reports/routes.ts'
 import { systemRoutes } from './system/routes.ts'
 import { findUserBySubject, provisionUser } from './users/service.ts'
 import { userRoutes } from './users/routes.ts'
+import { verificationRoutes } from './verification/routes.ts'
 
 export interface ApiServices extends Providers {
   env: Env
@@ -63,6 +64,7 @@ export function createApiApp(services: ApiServices) {
   placeRoutes(routes)
   mediaRoutes(routes)
   reportRoutes(routes)
+  verificationRoutes(routes)
   app.route('/', routes)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))

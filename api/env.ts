@@ -59,6 +59,13 @@ export const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_PUBLIC_URL: optionalUrl,
+  // Identity verification (decision 025): the photos' key, and Stripe Identity when both are set.
+  VERIFICATION_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, 'must be 32 bytes as 64 hex digits or base64')
+    .optional(),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_IDENTITY_WEBHOOK_SECRET: optionalString,
 })
 
 export type Env = Readonly<
@@ -100,6 +107,11 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   if (s3Count > 0 && s3Count < 4) {
     throw new ConfigError(
       'Invalid configuration:\n  S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+    )
+  }
+  if (Boolean(raw.STRIPE_SECRET_KEY) !== Boolean(raw.STRIPE_IDENTITY_WEBHOOK_SECRET)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  STRIPE_SECRET_KEY and STRIPE_IDENTITY_WEBHOOK_SECRET must be set together',
     )
   }
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '')

@@ -13,6 +13,10 @@ import type { PlacesProvider } from './providers/maps/provider.ts'
 import { createLocalStorage } from './providers/storage/local.ts'
 import { createS3Storage } from './providers/storage/s3.ts'
 import type { MediaStorage } from './providers/storage/storage.ts'
+import { createPhotoVault } from './providers/verification/builtin.ts'
+import type { VerificationProvider } from './providers/verification/provider.ts'
+import { createStripeIdentity } from './providers/verification/stripe.ts'
+import { loadVerificationKey } from './secrets.ts'
 
 /**
  * The one place that picks each outside service's implementation from the environment
@@ -22,14 +26,38 @@ import type { MediaStorage } from './providers/storage/storage.ts'
 export interface Providers {
   places: PlacesProvider
   media: MediaStorage
+  /** Identity verification (decision 025); a test harness may leave it out (built-in, key in the secrets table). */
+  verification?: VerificationProvider
 }
 
-/** The providers the API's routes use: maps/places and media storage. */
+/** The providers the API's routes use: maps/places, media storage and identity verification. */
 export function createProviders(env: Env, db: DB): Providers {
+  const media = createMediaStorage(env)
   return {
     places: createPlacesProvider({ db, googleMapsApiKey: env.GOOGLE_MAPS_API_KEY }),
-    media: createMediaStorage(env),
+    media,
+    verification: createVerificationProvider({ env, db, storage: media }),
   }
+}
+
+/**
+ * ID verification: Stripe Identity when STRIPE_SECRET_KEY and STRIPE_IDENTITY_WEBHOOK_SECRET are
+ * set, else the built-in check (two photos reviewed by an admin). Either way the built-in
+ * photos are encrypted with VERIFICATION_ENCRYPTION_KEY, or a key kept in the secrets table.
+ */
+export function createVerificationProvider(options: {
+  env: Pick<Env, 'VERIFICATION_ENCRYPTION_KEY' | 'STRIPE_SECRET_KEY' | 'STRIPE_IDENTITY_WEBHOOK_SECRET'>
+  db: DB
+  storage: MediaStorage
+  fetch?: typeof fetch
+}): VerificationProvider {
+  const { env } = options
+  const vault = createPhotoVault(options.storage, () => loadVerificationKey(options.db, env.VERIFICATION_ENCRYPTION_KEY))
+  const stripe =
+    env.STRIPE_SECRET_KEY && env.STRIPE_IDENTITY_WEBHOOK_SECRET
+      ? createStripeIdentity({ secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_IDENTITY_WEBHOOK_SECRET, fetch: options.fetch })
+      : null
+  return { name: stripe ? 'stripe' : 'builtin', vault, stripe }
 }
 
 export interface PlacesProviderOptions {

@@ -56,3 +56,15 @@ export function publicJwks(jwks: { keys: JWK[] }) {
     ),
   } as { keys: JWK[] }
 }
+
+/**
+ * The key of the ID verification photos (decision 025): VERIFICATION_ENCRYPTION_KEY, or one
+ * generated once and kept in the secrets table (so restarts and instances agree). Kept apart
+ * from the photos themselves, which sit in the media storage.
+ */
+export async function loadVerificationKey(db: DB, configured: string | undefined): Promise<Buffer> {
+  const value = configured ?? (await stored(db, 'verification_encryption_key', () => randomBytes(32).toString('base64')))
+  const key = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64')
+  if (key.byteLength !== 32) throw new Error('VERIFICATION_ENCRYPTION_KEY must be 32 bytes (64 hex digits or base64)')
+  return key
+}

@@ -37,6 +37,9 @@ export const errorCodes = [
   'already_hosting',
   'invitation_declined',
   'invitation_accepted',
+  'verification_pending',
+  'already_verified',
+  'verification_decided',
   // 413
   'payload_too_large',
   'too_large',

@@ -76,8 +76,8 @@ export type SurveyType = (typeof surveyTypes)[number]
 
 /**
  * Spec §3 event types of notifications (`sample`, `message.new`, `waitlist.selected`) and the
- * ones the activities already send: a seat freed close to the start, an activity cancelled,
- * an invitation from a host.
+ * ones the product already sends: a seat freed close to the start, an activity cancelled,
+ * an invitation from a host, an identity verification approved or rejected (decision 025).
  */
 export const notificationTypes = [
   'sample',
@@ -86,6 +86,7 @@ export const notificationTypes = [
   'waitlist.seat_available',
   'experience.canceled',
   'experience.invited',
+  'verification.decided',
 ] as const
 export type NotificationType = (typeof notificationTypes)[number]
 

@@ -307,6 +307,12 @@ export const databaseColumns = {
     reviewed_by: 'uuid null',
     reviewed_at: 'timestamptz null',
     created_at: 'timestamptz default',
+    provider: 'verification_provider default',
+    provider_ref: 'text null',
+    document_key: 'text null',
+    selfie_key: 'text null',
+    rejection_reason: 'text null',
+    decided_at: 'timestamptz null',
   },
   popups: {
     id: 'uuid default',

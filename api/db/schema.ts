@@ -32,6 +32,7 @@ import {
   type VerificationStatus,
 } from '#contract/enums.ts'
 import type { Interest, NearbyVisibility } from '#contract/profile.ts'
+import { verificationProviders, type VerificationProviderName } from '#contract/verification.ts'
 
 /**
  * Kysely types for every table in `migrations/`, in the migrations' order. `columns.ts` states
@@ -97,6 +98,8 @@ export const subscriptionStatuses = ['incomplete', 'active', 'past_due', 'cancel
 export type SubscriptionStatus = (typeof subscriptionStatuses)[number]
 export const deviceKinds = ['web_push', 'ios', 'android'] as const
 export type DeviceKind = (typeof deviceKinds)[number]
+/** `verifications.provider` (decision 025): the contract's `verificationProviders`. */
+export { verificationProviders, type VerificationProviderName }
 
 /** Every enum type of the database by its PostgreSQL name (checked against `pg_enum`). */
 export const pgEnums = {
@@ -113,6 +116,7 @@ export const pgEnums = {
   popup_type: popupTypes,
   subscription_status: subscriptionStatuses,
   device_kind: deviceKinds,
+  verification_provider: verificationProviders,
 } as const
 
 // text columns limited by a CHECK (… IN …) or (… <@ ARRAY[…]) constraint.
@@ -458,6 +462,16 @@ export interface VerificationsTable {
   reviewed_by: string | null
   reviewed_at: NullableTimestamp
   created_at: CreatedAt
+  /** Who checks it (migration 0009, decision 025). */
+  provider: Generated<VerificationProviderName>
+  /** The vendor's id for it (a Stripe VerificationSession id). */
+  provider_ref: string | null
+  /** Storage keys of the encrypted photos of a built-in request; null once decided. */
+  document_key: string | null
+  selfie_key: string | null
+  /** Why it was rejected (the member reads it); null when approved, pending or cancelled. */
+  rejection_reason: string | null
+  decided_at: NullableTimestamp
 }
 
 export interface PopupsTable {

@@ -6,6 +6,9 @@ import { ApiProblem } from './errors.ts'
 /** JSON bodies: far more than any call of the API needs (docs/decisions/009). */
 export const API_BODY_LIMIT = 100 * 1024
 
+/** Photo uploads, which stream and limit their own bodies (media, identity verification). */
+const ownLimits = new Set(['/api/v1/medias', '/api/v1/verification/initiate'])
+
 /**
  * The API's limit (in-process, mounted under /api and alone): hono's bodyLimit refuses a
  * declared Content-Length over the limit without reading and counts a chunked body as it
@@ -29,7 +32,7 @@ export function limitApiBodies(): MiddlewareHandler<ApiEnv> {
     },
   })
   return async (c, next) => {
-    if (c.req.method === 'POST' && c.req.path === '/api/v1/medias') return next()
+    if (c.req.method === 'POST' && ownLimits.has(c.req.path)) return next()
     return limit(c, next)
   }
 }

@@ -14,6 +14,9 @@ export const PHOTO_FORM_BODY_LIMIT = MAX_UPLOAD_BYTES + 256 * 1024
 
 /** The web forms that carry a photo: create, edit and duplicate an activity (`.data`: with JS). */
 const photoFormPaths = /^\/(?:create-activity|duplicate-activity|activities\/[^/]+\/edit)(?:\.data)?$/
+/** The identity verification forms carry two photos: an ID and a selfie (decision 025). */
+export const TWO_PHOTO_FORM_BODY_LIMIT = 2 * MAX_UPLOAD_BYTES + 256 * 1024
+const twoPhotoFormPaths = /^\/(?:account|get-started)\/verification(?:\.data)?$/
 
 /**
  * A `.data` request is the Remix client submitting with JavaScript (single fetch), which reads
@@ -26,8 +29,10 @@ const singleFetchTooLarge = '[{"_1":2},"error",["ErrorResponse",-5,3,4],413,""]\
 const DISCARD_MS = 5_000
 const DISCARD_BYTES = 64 * 1024 * 1024
 
+const isMultipart = (req: Request) => /^multipart\/form-data\s*;/i.test(req.get('content-type') ?? '')
+
 function isPhotoForm(req: Request) {
-  return photoFormPaths.test(req.path) && /^multipart\/form-data\s*;/i.test(req.get('content-type') ?? '')
+  return (photoFormPaths.test(req.path) || twoPhotoFormPaths.test(req.path)) && isMultipart(req)
 }
 
 /**
@@ -44,7 +49,7 @@ export function limitWebBodies(logger: Logger) {
     const declared = req.get('content-length')
     if (!chunked && (declared === undefined || declared === '0')) return next()
     const photo = isPhotoForm(req)
-    const limit = photo ? PHOTO_FORM_BODY_LIMIT : FORM_BODY_LIMIT
+    const limit = photo ? (twoPhotoFormPaths.test(req.path) ? TWO_PHOTO_FORM_BODY_LIMIT : PHOTO_FORM_BODY_LIMIT) : FORM_BODY_LIMIT
     const refuse = () => {
       logger.warn(
         { requestId: res.locals.requestId as string, method: req.method, path: req.path, limit, contentLength: declared ?? null },

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { User } from '#api/db/schema.ts'
 import { createDatabase } from '#api/db/database.ts'
 import { gazetteerRows } from '#api/providers/maps/gazetteer.ts'
+import { signStripePayload } from '#api/providers/verification/stripe.ts'
 import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 
@@ -412,6 +413,45 @@ describe('every endpoint answers as documented', () => {
     expect((await call('POST', 'reported-contents', { token: guest.token, body: report })).status).toBe(201)
     expect((await call('POST', 'reported-contents', { token: guest.token, body: { ...report, reason: 'boring' } })).status).toBe(422)
     expect((await call('POST', 'reported-contents', { body: report })).status).toBe(401)
+  })
+
+  it('verification: status, initiate, the review queue, its photos, decisions, the Stripe webhook', async () => {
+    const applicant = await member()
+    expect((await call('GET', 'v1/verification', { token: applicant.token })).json.data[0].status).toBe('not_verified')
+    const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#963' } }).jpeg().toBuffer()
+    const photos = () => {
+      const form = new FormData()
+      for (const name of ['document', 'selfie']) form.set(name, new File([new Uint8Array(jpeg)], `${name}.jpg`, { type: 'image/jpeg' }))
+      return form
+    }
+    expect((await call('POST', 'v1/verification/initiate', { token: applicant.token, form: photos() })).json.data[0].status).toBe('processing')
+    expect((await call('POST', 'v1/verification/initiate', { token: applicant.token, form: photos() })).json.error.code).toBe('verification_pending')
+    expect((await call('POST', 'v1/verification/initiate', { token: guest.token, form: new FormData() })).status).toBe(422)
+    expect((await call('POST', 'v1/verification/initiate', { token: guest.token, body: {} })).status).toBe(400)
+
+    const queue = await call('GET', 'v1/verification/requests', { token: admin.token })
+    const request = queue.json.data.find((item: Json) => item.user.id === applicant.user.id)
+    expect(request).toMatchObject({ status: 'processing', has_files: true })
+    expect((await call('GET', 'v1/verification/requests', { token: guest.token })).status).toBe(404)
+    expect((await call('GET', `v1/verification/requests/${request.id}`, { token: admin.token })).status).toBe(200)
+    const file = await call('GET', `v1/verification/requests/${request.id}/files/selfie`, { token: admin.token })
+    expect(file.headers.get('content-type')).toBe('image/jpeg')
+    expect((await call('POST', `v1/verification/requests/${request.id}/reject`, { token: admin.token, body: { reason: '' } })).status).toBe(422)
+    expect((await call('POST', `v1/verification/requests/${request.id}/reject`, { token: admin.token, body: { reason: 'Blurred.' } })).status).toBe(200)
+    expect((await call('POST', `v1/verification/requests/${request.id}/approve`, { token: admin.token })).json.error.code).toBe('verification_decided')
+    expect((await call('POST', 'v1/verification/initiate', { token: applicant.token, form: photos() })).status).toBe(200)
+    const again = (await call('GET', 'v1/verification/requests?per_page=50', { token: admin.token })).json.data.find((item: Json) => item.user.id === applicant.user.id)
+    expect((await call('POST', `v1/verification/requests/${again.id}/approve`, { token: admin.token })).json.data[0].status).toBe('verified')
+    expect((await call('POST', 'v1/verification/initiate', { token: applicant.token, form: photos() })).json.error.code).toBe('already_verified')
+
+    // The Stripe webhook: 404 without Stripe; with it, signed deliveries only.
+    expect((await call('POST', 'v1/webhooks/stripe-identity', { body: {} })).status).toBe(404)
+    const secret = 'whsec_openapi'
+    const stripe = await createApiHarness(database.db, { STRIPE_SECRET_KEY: 'sk_test_openapi', STRIPE_IDENTITY_WEBHOOK_SECRET: secret })
+    const payload = JSON.stringify({ id: 'evt_1', type: 'identity.verification_session.verified', data: { object: { id: 'vs_unknown', object: 'identity.verification_session' } } })
+    const signed = { body: payload, app: stripe.app, headers: { 'stripe-signature': signStripePayload(payload, secret) } }
+    expect((await call('POST', 'v1/webhooks/stripe-identity', signed)).json).toEqual({ received: true })
+    expect((await call('POST', 'v1/webhooks/stripe-identity', { ...signed, headers: { 'stripe-signature': 't=1,v1=00' } })).status).toBe(400)
   })
 
   it('answered every documented operation with a success at least once', () => {

@@ -180,17 +180,24 @@ export function mediaRoutes(routes: ApiRoutes) {
  * a moment (at most 500 ms / 64 MB) and then closes the connection, after the 413 has been sent
  * (routes.test.ts checks this over real HTTP).
  */
-async function readMultipart(c: Context<ApiEnv>): Promise<FormData> {
+export async function readMultipart(
+  c: Context<ApiEnv>,
+  limits: { maxBytes: number; maxParts: number; fields: string } = {
+    maxBytes: MAX_UPLOAD_BODY_BYTES,
+    maxParts: MAX_UPLOAD_PARTS,
+    fields: 'target and file',
+  },
+): Promise<FormData> {
   const contentType = c.req.header('content-type') ?? ''
   if (!/^multipart\/form-data\s*;\s*boundary=/i.test(contentType)) {
     throw new ApiProblem(
       400,
       'invalid_body',
-      'Send the photo as multipart/form-data with the fields target and file.',
+      `Send the photo as multipart/form-data with the fields ${limits.fields}.`,
     )
   }
   const declared = c.req.header('content-length')
-  if (declared && Number(declared) > MAX_UPLOAD_BODY_BYTES) throw tooLarge()
+  if (declared && Number(declared) > limits.maxBytes) throw tooLarge()
 
   const body = c.req.raw.body
   if (!body) throw new ApiProblem(400, 'invalid_body', 'The request has no body.')
@@ -201,7 +208,7 @@ async function readMultipart(c: Context<ApiEnv>): Promise<FormData> {
     const { done, value } = await reader.read()
     if (done) break
     received += value.byteLength
-    if (received > MAX_UPLOAD_BODY_BYTES) {
+    if (received > limits.maxBytes) {
       reader.releaseLock()
       throw tooLarge()
     }
@@ -216,8 +223,8 @@ async function readMultipart(c: Context<ApiEnv>): Promise<FormData> {
   let delimiters = 0
   for (let at = bytes.indexOf(delimiter); at !== -1; at = bytes.indexOf(delimiter, at + delimiter.length)) {
     // One delimiter opens each part, and one more closes the body.
-    if (++delimiters > MAX_UPLOAD_PARTS + 1) {
-      throw new ApiProblem(413, 'payload_too_large', 'Send the fields target and file only.')
+    if (++delimiters > limits.maxParts + 1) {
+      throw new ApiProblem(413, 'payload_too_large', `Send the fields ${limits.fields} only.`)
     }
   }
   try {

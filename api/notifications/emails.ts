@@ -9,6 +9,7 @@ import type { Experience } from '../db/schema.ts'
 import { emailGreeting, emailT } from '../i18n.ts'
 import { visibleMembers } from '../policy/members.ts'
 import type { OutgoingEmail } from '../providers/email/mailer.ts'
+import { composeVerificationEmail } from '../verification/email.ts'
 
 /**
  * The email each notification sends (decision 018), in the member's language, until the
@@ -45,9 +46,21 @@ const emailKinds = {
 
 const isEmailed = (type: string): type is EmailedType => type in dataSchemas
 
+/** Whom a notification email goes to: a member others may see (never a suspended or deleted one) with an address. */
+export async function emailRecipient(db: DB, userId: string) {
+  const member = await db
+    .selectFrom('users')
+    .select(['email', 'first_name', 'locale'])
+    .where('id', '=', userId)
+    .where(visibleMembers())
+    .executeTakeFirst()
+  return member?.email ? { ...member, email: member.email } : null
+}
+
 /** The email `notification` sends now, or null when it sends none. */
 export async function composeNotificationEmail(db: DB, notification: NotificationRow, publicUrl: string): Promise<OutgoingEmail | null> {
   const { type } = notification
+  if (type === 'verification.decided') return composeVerificationEmail(db, notification, publicUrl)
   if (!isEmailed(type)) return null
   const parsed = dataSchemas[type].safeParse(notification.data)
   if (!parsed.success) return null
@@ -55,13 +68,8 @@ export async function composeNotificationEmail(db: DB, notification: Notificatio
   const actor = data.canceled_by ?? data.invited_by
   if (actor === notification.user_id) return null
 
-  const member = await db
-    .selectFrom('users')
-    .select(['email', 'first_name', 'locale'])
-    .where('id', '=', notification.user_id)
-    .where(visibleMembers())
-    .executeTakeFirst()
-  if (!member?.email) return null
+  const member = await emailRecipient(db, notification.user_id)
+  if (!member) return null
   const experience = await db
     .selectFrom('experiences')
     .select(['id', 'title', 'host_id', 'start_at', 'timezone', 'no_show_fee_cents', 'canceled_at', 'venue_type', 'formatted_address', 'city', 'region'])

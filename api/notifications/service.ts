@@ -29,6 +29,8 @@ export interface NotificationData {
   'experience.canceled': { experience_id: string; canceled_by: string }
   /** A host invited the member to their activity (`invited_by`: the host's user id). */
   'experience.invited': { experience_id: string; invited_by: string }
+  /** An identity verification request was approved or rejected (decision 025); the reason is read from the row. */
+  'verification.decided': { verification_id: string; outcome: 'approved' | 'rejected' }
 }
 
 export type NotificationType = keyof NotificationData
@@ -40,6 +42,7 @@ export const notificationTypes = [
   'waitlist.seat_available',
   'experience.canceled',
   'experience.invited',
+  'verification.decided',
 ] as const satisfies readonly NotificationType[]
 
 /** One event for its recipients (user ids); nobody to tell is not an error. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser, User } from '#api/db/schema.ts'
 import { createLocalStorage } from '#api/providers/storage/local.ts'
@@ -37,6 +38,10 @@ type FixtureName =
   | 'coverKey'
   | 'privateKey'
   | 'place'
+  | 'verificationRequest'
+  | 'approvable'
+  | 'rejectable'
+  | 'documentFile'
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -119,6 +124,17 @@ const rows: Row[] = [
   // reports
   row('POST', '/v1/reported-contents',                        '401 201 201 201 201 403', { body: (ids) => ({ reason: 'something_else', experience_id: ids.experience }) }),
   row('POST', '/reported-contents',                           '401 201 201 201 201 403', { body: (ids) => ({ reason: 'something_else', experience_id: ids.experience }) }),
+  // identity verification (decision 025): one's own status; no photos sent, so 422 for whoever may ask.
+  row('GET', '/v1/verification',                              '401 200 200 200 200 403'),
+  row('POST', '/v1/verification/initiate',                    '401 422 422 422 422 403', { multipart: true, body: () => ({}) }),
+  // The review queue and its photos: reviewers (admins) only; anyone else is told there is nothing (404).
+  row('GET', '/v1/verification/requests',                     '401 404 404 404 200 403'),
+  row('GET', '/v1/verification/requests/{id}',                '401 404 404 404 200 403', { params: { id: 'verificationRequest' } }),
+  row('GET', '/v1/verification/requests/{id}/files/{file}',   '401 404 404 404 200 403', { params: { id: 'verificationRequest', file: 'documentFile' } }),
+  row('POST', '/v1/verification/requests/{id}/approve',       '401 404 404 404 200 403', { params: { id: 'approvable' } }),
+  row('POST', '/v1/verification/requests/{id}/reject',        '401 404 404 404 200 403', { params: { id: 'rejectable' }, body: () => ({ reason: 'The photo is blurred.' }) }),
+  // Stripe Identity is not configured here; with it, only a signed delivery is accepted (stripe.test.ts).
+  row('POST', '/v1/webhooks/stripe-identity',                 '404 404 404 404 404 403', { body: () => ({ type: 'identity.verification_session.verified' }) }),
 ]
 
 const DAY = 24 * 3_600_000
@@ -197,7 +213,27 @@ beforeAll(async () => {
   ids.coverKey = cover.key
   ids.privateKey = verification.key
   ids.place = 'us-or-portland'
+  ids.verificationRequest = await verificationRequest()
+  ids.documentFile = 'document'
+  for (const name of ['approvable', 'rejectable'] as const) {
+    const applicant = await member()
+    const pending = await database.db.insertInto('verifications').values({ user_id: applicant.id }).returning('id').executeTakeFirstOrThrow()
+    ids[name] = pending.id
+  }
 })
+
+/** A pending request with its two photos, sent through the API by a member of its own. */
+async function verificationRequest() {
+  const applicant = await member()
+  const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#468' } }).jpeg().toBuffer()
+  const form = new FormData()
+  for (const name of ['document', 'selfie']) form.set(name, new File([new Uint8Array(jpeg)], `${name}.jpg`, { type: 'image/jpeg' }))
+  const headers = { authorization: `Bearer ${await api.signToken(applicant.id)}` }
+  const response = await api.app.fetch(new Request(`${api.env.PUBLIC_URL}/api/v1/verification/initiate`, { method: 'POST', headers, body: form }))
+  if (response.status !== 200) throw new Error(`verification request: ${response.status}`)
+  const row = await database.db.selectFrom('verifications').select('id').where('user_id', '=', applicant.id).executeTakeFirstOrThrow()
+  return row.id
+}
 
 afterAll(async () => {
   await database?.drop()

@@ -98,6 +98,10 @@ const plainActions = [
   'read:user:profile',
   'create:media',
   'create:report',
+  /** See one's own identity verification status and ask to be verified (decision 025). */
+  'request:verification',
+  /** See pending ID verification requests with their photos, approve or reject them (decision 025). */
+  'review:verification',
   /** Later (moderation, admin): read and resolve reports; act as another member. */
   'review:reports',
   'impersonate:user',
@@ -139,6 +143,7 @@ const member = [
   'use:media:own',
   'read:media:private:own',
   'create:report',
+  'request:verification',
 ] as const satisfies Permission[]
 const admin = [
   ...member,
@@ -155,6 +160,7 @@ const admin = [
   'use:media:any',
   'read:media:private:any',
   'review:reports',
+  'review:verification',
   'impersonate:user',
   // Not `respond:invitation:any`: nobody accepts or declines an invitation for its member.
   // Not `update:user:any` or `delete:user:any`: an admin changes or deletes another member's

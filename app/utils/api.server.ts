@@ -47,7 +47,7 @@ const errorBody = z.object({ error: errorBodySchema.shape.error.extend({ code: z
  * The HTTP layer under the resource clients (`app/utils/api/*.server.ts`): bearer token, JSON
  * bodies (multipart for media), reads retried twice, the §8 error table. It knows no paths and
  * returns nothing unchecked: `json` parses with the contract's schema, `empty` expects 204,
- * `text` is for the calendar and CSV files. Only the resource clients call it.
+ * `text` is for the calendar and CSV files, `bytes` for photos. Only the resource clients call it.
  */
 export function createApiTransport(options: {
   apiFetch: (request: Request) => Promise<Response>
@@ -135,7 +135,14 @@ export function createApiTransport(options: {
     return response.text()
   }
 
-  return { json, one, empty, text }
+  /** A read whose body is a binary file (a photo) of the given media type. */
+  async function bytes(path: string, mediaType: string): Promise<Uint8Array> {
+    const response = await send('GET', path, {}, mediaType)
+    if (!(response.headers.get('content-type') ?? '').toLowerCase().startsWith(mediaType)) throw parseError(response.status)
+    return new Uint8Array(await response.arrayBuffer())
+  }
+
+  return { json, one, empty, text, bytes }
 }
 export type ApiTransport = ReturnType<typeof createApiTransport>
 

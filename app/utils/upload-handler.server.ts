@@ -19,7 +19,7 @@ export const MAX_FIELD_BYTES = 64 * 1024
  * over MAX_FIELD_BYTES, answer 413 before they are kept. One handler per request: it counts the
  * parts of that request.
  */
-export function createFormUploadHandler(options: { maxFileBytes: number; maxFiles: number; onFileTooLarge?: () => void }): UploadHandler {
+export function createFormUploadHandler(options: { maxFileBytes: number; maxFiles: number; onFileTooLarge?: (field: string) => void }): UploadHandler {
   const files = createMemoryUploadHandler({ maxPartSize: options.maxFileBytes })
   const fields = createMemoryUploadHandler({ maxPartSize: MAX_FIELD_BYTES })
   let fileCount = 0
@@ -42,7 +42,7 @@ export function createFormUploadHandler(options: { maxFileBytes: number; maxFile
 
 const tooLarge = () => data(null, { status: 413 })
 
-async function fileUnlessTooLarge(part: Parameters<UploadHandler>[0], maxBytes: number, onTooLarge: () => void) {
+async function fileUnlessTooLarge(part: Parameters<UploadHandler>[0], maxBytes: number, onTooLarge: (field: string) => void) {
   const chunks: Uint8Array[] = []
   let size = 0
   for await (const chunk of part.data) {
@@ -51,7 +51,7 @@ async function fileUnlessTooLarge(part: Parameters<UploadHandler>[0], maxBytes: 
     if (size <= maxBytes) chunks.push(chunk)
   }
   if (size > maxBytes) {
-    onTooLarge()
+    onTooLarge(part.name)
     return undefined
   }
   return new File([Buffer.concat(chunks)], part.filename ?? '', { type: part.contentType })

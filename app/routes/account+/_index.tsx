@@ -9,7 +9,7 @@ import { setToast } from '#app/utils/toast.server.ts'
 import { useDisplayName } from '#app/utils/use-display-name.ts'
 import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 
-export const handle = { i18n: ['common', 'account'] }
+export const handle = { i18n: ['common', 'account', 'verification'] }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)
@@ -71,6 +71,14 @@ export default function Account() {
       <p>
         <Link to="/get-started">{t('editBasicInfo')}</Link>
       </p>
+      <p>
+        <Link to="/account/verification">{t('verification:title')}</Link>
+      </p>
+      {user.admin ? (
+        <p>
+          <Link to="/admin/verifications">{t('verification:admin.title')}</Link>
+        </p>
+      ) : null}
       <h2>{t('delete.heading')}</h2>
       <p>{t('delete.intro')}</p>
       <Link to="/account?confirm=delete" className="button button--danger">

@@ -4,6 +4,7 @@ import { mediaClient } from './media.server.ts'
 import { placesClient } from './places.server.ts'
 import { reportsClient } from './reports.server.ts'
 import { usersClient } from './users.server.ts'
+import { verificationClient } from './verification.server.ts'
 
 /**
  * The product API as typed resource clients, one per resource of spec §7 (decision 015): a
@@ -18,6 +19,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     places: placesClient(transport),
     media: mediaClient(transport),
     reports: reportsClient(transport),
+    verification: verificationClient(transport),
   }
 }
 export type Api = ReturnType<typeof createApi>
