@@ -1,4 +1,4 @@
-import { Link } from '@remix-run/react'
+import { Form, Link, useLocation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { onboardingPosition, type OnboardingPage } from '#app/utils/onboarding.ts'
 import { pathWithReturnTo } from '#app/utils/redirect.ts'
@@ -16,5 +16,21 @@ export function OnboardingProgress({ page, returnTo = '/' }: { page: OnboardingP
       ) : null}
       <p>{t('progress.step', { step, total })}</p>
     </div>
+  )
+}
+
+/**
+ * "Skip for now" (or "Continue" once the step is done): a form of its own that posts `intent=skip`
+ * to the step, which remembers the next step (continueOnboarding) without sending anything else.
+ */
+export function SkipStep({ label }: { label?: string }) {
+  const { t } = useTranslation('onboarding')
+  const location = useLocation()
+  return (
+    <Form method="post" action={`${location.pathname}${location.search}`} className="button-row">
+      <button type="submit" name="intent" value="skip" className="button button--secondary">
+        {label ?? t('progress.skip')}
+      </button>
+    </Form>
   )
 }

@@ -21,3 +21,9 @@ export function resumeOnboardingPath(user: User): string | null {
   if (!user.onboarding_step || user.onboarding_step === 'done') return null
   return onboardingPath[user.onboarding_step]
 }
+
+/** The step's "Skip for now" was pressed (a plain form post of its own, see SkipStep). */
+export async function isSkip(request: Request) {
+  if (!request.headers.get('content-type')?.startsWith('application/x-www-form-urlencoded')) return false
+  return (await request.clone().formData()).get('intent') === 'skip'
+}

@@ -53,8 +53,8 @@ test.describe('without JavaScript', () => {
   test('"Skip for now" goes on without a photo', async ({ page }) => {
     await signUp(page, { onboard: true })
     await page.goto('/get-started/profile-photo')
-    await page.getByRole('link', { name: 'Skip for now' }).click()
-    await expect(page).toHaveURL(/\/get-started\/success/)
+    await page.getByRole('button', { name: 'Skip for now' }).click()
+    await expect(page).toHaveURL(/\/get-started\/verification/)
   })
 })
 

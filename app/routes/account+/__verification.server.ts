@@ -67,7 +67,7 @@ async function readForm(request: Request) {
  * Starts a request; then goes to `done` (the status page says it is being checked), or to
  * Stripe Identity's page when Stripe checks.
  */
-export async function submitVerification(request: Request, context: ActionFunctionArgs['context'], done: { to: string; toast: boolean }) {
+export async function submitVerification(request: Request, context: ActionFunctionArgs['context'], done: { to: string; toast: boolean; onSent?: () => Promise<unknown> }) {
   // Read first: an outage (the session store included) answers with the form, saying nothing was sent.
   const { formData, tooLarge } = await readForm(request)
   const submission = parseWithZod(formData, { schema: verificationFormSchema })
@@ -95,6 +95,7 @@ export async function submitVerification(request: Request, context: ActionFuncti
         const { status, ...errors } = formErrorsFromApi(error, apiErrorMapping)
         return fail(status, errors)
       }
+      await done.onSent?.()
       if (started.redirect_url) return redirect(started.redirect_url)
       const headers = done.toast ? { 'Set-Cookie': await setToast(context, { kind: 'success', key: 'verification:toast.sent' }) } : undefined
       return redirect(done.to, { headers })

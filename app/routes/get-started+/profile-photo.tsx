@@ -1,17 +1,18 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, useActionData, useLoaderData, useLocation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { OnboardingProgress, SkipStep } from '#app/components/onboarding-progress.tsx'
 import { PhotoField, profilePhotoSchema } from '#app/components/photo-field.tsx'
 import { knownUser, requireUser, returnToFrom } from '#app/utils/auth.server.ts'
 import { formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 import { readPhotoForm, saveProfilePhoto } from '#app/utils/photo-upload.server.ts'
-import { pathWithReturnTo } from '#app/utils/redirect.ts'
+import { continueOnboarding, isSkip } from '#app/utils/onboarding.server.ts'
 
 /**
  * Onboarding's profile photo (spec §2 `/get-started/profile-photo`, §5 "exactly one face,
@@ -22,9 +23,6 @@ export const handle = { i18n: ['common', 'photo'] }
 
 export const headers = formPageHeaders
 
-/** Where the member goes next, saved or skipped (the step order may change). */
-const NEXT_STEP = '/get-started/success'
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const t = await getT(request, context, 'photo')
   const title = t('onboarding.title')
@@ -32,13 +30,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     context,
     async () => {
       const user = await requireUser(request, context)
-      return { title, photoUrl: user.avatar?.url ?? null, next: pathWithReturnTo(NEXT_STEP, returnToFrom(request)) }
+      return { title, photoUrl: user.avatar?.url ?? null, returnTo: returnToFrom(request) }
     },
-    () => ({ title, photoUrl: knownUser(context)?.avatar?.url ?? null, next: pathWithReturnTo(NEXT_STEP, returnToFrom(request)) }),
+    () => ({ title, photoUrl: knownUser(context)?.avatar?.url ?? null, returnTo: returnToFrom(request) }),
   )
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  if (await isSkip(request)) {
+    await requireUser(request, context)
+    return continueOnboarding(request, context, 'verification')
+  }
   // Read first: an outage (the session store included) still answers on this page.
   const received = await readPhotoForm(request)
   const submission = parseWithZod(received.formData, { schema: profilePhotoSchema })
@@ -58,14 +60,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
       const { problem } = await saveProfilePhoto(request, context, submission.value.photo)
       if (problem) return fail(problem.message, problem.status)
-      return redirect(pathWithReturnTo(NEXT_STEP, returnToFrom(request)))
+      return continueOnboarding(request, context, 'verification')
     },
     () => submission.reply({ fieldErrors: { photo: ['photo:errors.again'] } }),
   )
 }
 
 export default function ProfilePhoto() {
-  const { photoUrl, next } = useLoaderData<typeof loader>()
+  const { photoUrl, returnTo } = useLoaderData<typeof loader>()
   const lastResult = useActionData<typeof action>()
   const { t } = useTranslation('photo')
   const location = useLocation()
@@ -78,7 +80,7 @@ export default function ProfilePhoto() {
   })
   return (
     <div className="form">
-      <p>{t('onboarding.step')}</p>
+      <OnboardingProgress page="profile-photo" returnTo={returnTo} />
       <h1>{t('onboarding.title')}</h1>
       <ErrorSummary errors={summaryFrom({ photo: fields.photo.errors }, ['photo'])} formErrors={form.errors} />
       <p>{t('onboarding.intro')}</p>
@@ -97,11 +99,9 @@ export default function ProfilePhoto() {
           <button type="submit" className="button">
             {t('onboarding.submit')}
           </button>
-          <Link to={next} className="button button--secondary">
-            {t('onboarding.skip')}
-          </Link>
         </div>
       </Form>
+      <SkipStep />
     </div>
   )
 }

@@ -1,11 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
-import { returnToFrom } from '#app/utils/auth.server.ts'
+import { OnboardingProgress, SkipStep } from '#app/components/onboarding-progress.tsx'
+import { getApi, requireUser, returnToFrom } from '#app/utils/auth.server.ts'
 import { formPageHeaders } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { onboardingPath } from '#app/utils/onboarding.ts'
+import { continueOnboarding, isSkip } from '#app/utils/onboarding.server.ts'
 import { pathWithReturnTo } from '#app/utils/redirect.ts'
 import { VerificationForm, VerificationStatus, verificationNamespaces } from '../account+/__verification-form.tsx'
 import { loadVerification, submitVerification } from '../account+/__verification.server.ts'
@@ -17,40 +20,34 @@ export const headers = formPageHeaders
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const t = await getT(request, context, 'verification')
-  return {
-    verification: await loadVerification(request, context),
-    next: pathWithReturnTo('/get-started/success', returnToFrom(request)),
-    title: t('onboarding.title'),
-  }
+  return { verification: await loadVerification(request, context), returnTo: returnToFrom(request), title: t('onboarding.title') }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  return submitVerification(request, context, { to: pathWithReturnTo('/get-started/success', returnToFrom(request)), toast: false })
+  if (await isSkip(request)) {
+    await requireUser(request, context)
+    return continueOnboarding(request, context, 'done')
+  }
+  return submitVerification(request, context, {
+    to: pathWithReturnTo(onboardingPath.done, returnToFrom(request)),
+    toast: false,
+    onSent: () => getApi(request, context).users.updateMe({ onboarding_step: 'done' }),
+  })
 }
 
 export default function OnboardingVerification() {
-  const { verification, next } = useLoaderData<typeof loader>()
+  const { verification, returnTo } = useLoaderData<typeof loader>()
   const lastResult = useActionData<typeof action>()
   const { t } = useTranslation('verification')
-  const skip = (
-    <Link to={next} className="button button--secondary">
-      {t('skip')}
-    </Link>
-  )
   return (
     <div className="prose">
+      <OnboardingProgress page="verification" returnTo={returnTo} />
       <h1>{t('onboarding.title')}</h1>
       <p className="lead">{t('intro')}</p>
       <p>{t('onboarding.intro')}</p>
       <VerificationStatus verification={verification} />
-      <VerificationForm verification={verification} lastResult={lastResult} extra={skip} />
-      {verification.status === 'not_verified' ? null : (
-        <p>
-          <Link to={next} className="button">
-            {t('continue')}
-          </Link>
-        </p>
-      )}
+      <VerificationForm verification={verification} lastResult={lastResult} />
+      <SkipStep label={verification.status === 'not_verified' ? undefined : t('continue')} />
     </div>
   )
 }
