@@ -102,7 +102,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       verifyToken,
       reportError,
       outbox: { read: (limit) => readOutbox(db, limit) },
-      services: { env, db, logger, verifyToken, notify, ...providers },
+      services: { env, db, logger, verifyToken, notify, mailer, codeSecret: secrets.codeSecret, ...providers },
       async close() {
         await queue.stop()
         await database.close()

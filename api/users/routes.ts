@@ -3,7 +3,8 @@ import { oneOf } from '#contract/common.ts'
 import { publicUserSchema, signInSchema, updateMeSchema, userSchema } from '#contract/users.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
-import { deleteAccount, getUserProfile, recordSignIn, serializeUser, updateMe } from './service.ts'
+import { deleteAccount } from './account.ts'
+import { getUserProfile, recordSignIn, serializeUser, updateMe } from './service.ts'
 
 export function userRoutes(routes: ApiRoutes) {
   const tags = ['users']
@@ -67,7 +68,8 @@ export function userRoutes(routes: ApiRoutes) {
     path: '/v1/users/{id}',
     tags,
     security: auth.required,
-    summary: "Delete the member's own account.",
+    summary:
+      "Delete the member's own account: hosted activities that have not started are cancelled (attendees told), seats given back (the notify list offered them), personal data and photos erased; the row stays as a tombstone shown under the generic member label (decision 028).",
     request: { params: pathParams('id') },
     responses: {
       204: { description: 'Deleted' },
@@ -76,7 +78,7 @@ export function userRoutes(routes: ApiRoutes) {
   })
   serve(routes, deleteAccountRoute, async (c) => {
     const caller = requireCaller(c)
-    await deleteAccount(c.var.services.db, caller, c.req.param('id'), c.var.requestId)
+    await deleteAccount(c.var.services, caller, c.req.param('id'), c.var.requestId)
     return c.body(null, 204)
   })
 
