@@ -40,3 +40,12 @@ export const emailChangeStartedSchema = z
   })
   .meta({ id: 'EmailChangeStarted' })
 export type EmailChangeStarted = z.infer<typeof emailChangeStartedSchema>
+
+/** `GET v1/users/me/email-change`: the change waiting for its code (the code step shows where it went). */
+export const pendingEmailChangeSchema = z
+  .object({
+    email: z.string(),
+    expires_at: z.string(),
+  })
+  .meta({ id: 'PendingEmailChange' })
+export type PendingEmailChange = z.infer<typeof pendingEmailChangeSchema>

@@ -68,6 +68,8 @@ const rows: Row[] = [
   row('POST', '/v1/users/me/sign-ins',                        '401 200 200 200 200 403'),
   // Each caller asks for an address of its own (a code is only sent; nothing changes yet).
   row('POST', '/v1/users/me/email-change',                    '401 202 202 202 202 403', { body: (_, caller) => ({ email: `matrix-${caller}@example.com` }) }),
+  // Each caller has the change the row above started waiting (the suspended one has none).
+  row('GET', '/v1/users/me/email-change',                     '401 200 200 200 200 403'),
   // A wrong code: the permission check passes, the code does not (nothing changes).
   row('POST', '/v1/users/me/email-change/confirm',            '401 422 422 422 422 403', { body: () => ({ code: '000000' }) }),
   // Ends web sessions and identity-provider grants; the matrix calls with bearer tokens only.

@@ -1,11 +1,11 @@
 import { createRoute } from '@hono/zod-openapi'
-import { emailChangeConfirmSchema, emailChangeSchema, emailChangeStartedSchema } from '#contract/account.ts'
+import { emailChangeConfirmSchema, emailChangeSchema, emailChangeStartedSchema, pendingEmailChangeSchema } from '#contract/account.ts'
 import { oneOf } from '#contract/common.ts'
 import { userSchema } from '#contract/users.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
 import { signOutEverywhere } from './account.ts'
-import { confirmEmailChange, startEmailChange } from './email-change.ts'
+import { confirmEmailChange, getPendingEmailChange, startEmailChange } from './email-change.ts'
 import { serializeUser } from './service.ts'
 
 /** The member's own account (issue 13 §4, decision 028): email change and signing out everywhere. */
@@ -36,6 +36,22 @@ export function accountRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     const input = await readJson(c, startRoute)
     return c.json(await startEmailChange(c.var.services, caller, input), 202)
+  })
+
+  const pendingRoute = createRoute({
+    method: 'get',
+    path: '/v1/users/me/email-change',
+    tags,
+    security: auth.required,
+    summary: 'The email change waiting for its code: where the code went and until when it works.',
+    responses: {
+      200: jsonContent('The change waiting for its code', pendingEmailChangeSchema),
+      ...errors(auth.required, { 404: 'No change is waiting, or its code expired or was used up (code not_found)' }),
+    },
+  })
+  serve(routes, pendingRoute, async (c) => {
+    const caller = requireCaller(c)
+    return c.json(await getPendingEmailChange(c.var.services.db, caller))
   })
 
   const confirmRoute = createRoute({

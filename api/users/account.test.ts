@@ -69,8 +69,11 @@ describe('changing the sign-in email (POST v1/users/me/email-change, …/confirm
     const [codeMail] = await mailTo(email)
     expect(codeMail).toMatchObject({ kind: 'emailChangeCode', locale: 'fr' })
     expect(codeMail!.text_body).toMatch(/^Bonjour Ruth,/)
-    // Nothing changes before the code comes back.
+    // Nothing changes before the code comes back; the change waits for it.
     expect((await loadUser(user.id)).email).toBe(oldEmail)
+    const pending = await api.request('GET', 'v1/users/me/email-change', { token })
+    expect(pending.status).toBe(200)
+    expect(pending.json).toEqual({ email, expires_at: expect.any(String) })
 
     const confirmed = await api.request('POST', 'v1/users/me/email-change/confirm', { token, body: { code: ` ${await latestCode(email)} ` } })
     expect(confirmed.status).toBe(200)
@@ -80,6 +83,7 @@ describe('changing the sign-in email (POST v1/users/me/email-change, …/confirm
     expect(notice).toMatchObject({ kind: 'emailChanged', locale: 'fr' })
     expect(notice!.text_body).not.toContain(email)
     expect(await database.db.selectFrom('web_sessions').select('id').where('user_id', '=', user.id).execute()).toHaveLength(1)
+    expect((await api.request('GET', 'v1/users/me/email-change', { token })).status).toBe(404)
     const audit = await database.db.selectFrom('audit_log').selectAll().where('target_id', '=', user.id).where('action', '=', 'user.email_change').execute()
     expect(audit).toHaveLength(1)
     expect(JSON.stringify(audit[0]!.data)).not.toContain('@')
@@ -150,6 +154,7 @@ describe('changing the sign-in email (POST v1/users/me/email-change, …/confirm
       answers.push(response.json.error.fields.code[0])
     }
     expect(answers).toEqual(['code_invalid', 'code_invalid', 'code_invalid', 'code_invalid', 'code_expired'])
+    expect((await api.request('GET', 'v1/users/me/email-change', { token })).status).toBe(404)
     const late = await api.request('POST', 'v1/users/me/email-change/confirm', { token, body: { code: right } })
     expect(late.json.error.fields).toEqual({ code: ['code_expired'] })
     expect((await loadUser(user.id)).email).toBe(user.email)

@@ -1,12 +1,12 @@
 import { sql } from 'kysely'
-import type { EmailChange, EmailChangeConfirm, EmailChangeStarted } from '#contract/account.ts'
+import type { EmailChange, EmailChangeConfirm, EmailChangeStarted, PendingEmailChange } from '#contract/account.ts'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import type { Env } from '../env.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
 import { countHit, type Limit } from '../http/security.ts'
 import { accountLimits } from '../identity/accounts.ts'
-import { codeTtlMs, composeAccountEmail, createCodes } from '../identity/codes.ts'
+import { codeTtlMs, composeAccountEmail, createCodes, maxCodeAttempts } from '../identity/codes.ts'
 import { requirePermission } from '../policy/permissions.ts'
 import type { Mailer } from '../providers/email/mailer.ts'
 
@@ -92,6 +92,18 @@ export async function startEmailChange(deps: EmailChangeDeps, caller: User, inpu
   const { sent } = await mailer.sendNow(composeAccountEmail(email, caller.locale ?? 'en', 'emailChangeCode', { code, name: caller.first_name ?? '' }))
   if (!sent) throw notSent()
   return started
+}
+
+/** `GET v1/users/me/email-change`: the change waiting for its code, or 404 when there is none (or it expired). */
+export async function getPendingEmailChange(db: DB, caller: User): Promise<PendingEmailChange> {
+  requirePermission(caller, 'update:user', { id: caller.id })
+  const pending = await pendingChange(db, caller.id)
+    .select('expires_at')
+    .where('expires_at', '>', new Date())
+    .where('attempts', '<', maxCodeAttempts)
+    .executeTakeFirst()
+  if (!pending) throw problems.notFound('No email change is waiting for its code.')
+  return { email: pending.email, expires_at: pending.expires_at.toISOString() }
 }
 
 /**
