@@ -143,7 +143,7 @@ export default function ChangeEmail() {
               id="email"
               name="email"
               label={t('email.newLabel')}
-              hint={t('email.newHint')}
+              hint={<BreakableText text={t('email.newHint')} />}
               type="email"
               autoComplete="email"
               inputMode="email"
