@@ -13,6 +13,26 @@ import type { MediaStorage } from '../providers/storage/storage.ts'
  * The email change is in email-change.ts.
  */
 
+/**
+ * The member's own rows, erased with the account: profile, interests, prompts, identity
+ * verification, Medicare registration, devices, cards, notification settings, popups and their
+ * own notifications (those just queued for others stay), credentials.
+ */
+const personalTables = [
+  'profiles',
+  'user_interests',
+  'profile_prompts',
+  'verifications',
+  'medicare_registrations',
+  'devices',
+  'payment_methods',
+  'notification_global_settings',
+  'notification_workflow_settings',
+  'popups',
+  'notifications',
+  'credentials',
+] as const
+
 export interface AccountDeps {
   db: DB
   notify: Notify
@@ -87,22 +107,10 @@ export async function deleteAccount(deps: AccountDeps, caller: User, id: string,
     await trx.deleteFrom('waitlist_entries').where('user_id', '=', id).execute()
     await trx.deleteFrom('experience_invitations').where('user_id', '=', id).execute()
 
-    await trx.deleteFrom('profiles').where('user_id', '=', id).execute()
-    await trx.deleteFrom('user_interests').where('user_id', '=', id).execute()
-    await trx.deleteFrom('profile_prompts').where('user_id', '=', id).execute()
-    await trx.deleteFrom('verifications').where('user_id', '=', id).execute()
-    await trx.deleteFrom('medicare_registrations').where('user_id', '=', id).execute()
-    await trx.deleteFrom('devices').where('user_id', '=', id).execute()
-    await trx.deleteFrom('payment_methods').where('user_id', '=', id).execute()
-    await trx.deleteFrom('notification_global_settings').where('user_id', '=', id).execute()
-    await trx.deleteFrom('notification_workflow_settings').where('user_id', '=', id).execute()
-    await trx.deleteFrom('popups').where('user_id', '=', id).execute()
-    // Their own notifications (the ones just queued for others stay).
-    await trx.deleteFrom('notifications').where('user_id', '=', id).execute()
+    for (const table of personalTables) await trx.deleteFrom(table).where('user_id', '=', id).execute()
     await trx.deleteFrom('blocks').where((eb) => eb.or([eb('blocker_id', '=', id), eb('blocked_id', '=', id)])).execute()
     const media = await trx.deleteFrom('media').where('owner_id', '=', id).returning(['storage_key', 'thumbnail_key']).execute()
 
-    await trx.deleteFrom('credentials').where('user_id', '=', id).execute()
     await endSessions(trx, caller)
     // Codes sent to the address: a sign-up code's payload holds the name, birth date and password
     // hash, from which "Send a new code" could otherwise make the account again. An email change
