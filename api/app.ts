@@ -24,13 +24,13 @@ export interface ApiServices extends Providers {
   env: Env
   db: DB
   logger: Logger
-  verifyToken: TokenVerifier
-  /** Records a notification and queues its delivery (api/notifications/service.ts). */
-  notify: Notify
   /** Mail sent now (the email-change code) or queued (the notice to the old address). */
   mailer: Mailer
   /** Keys the HMAC of one-time codes (api/identity/codes.ts), as the identity provider's. */
   codeSecret: string
+  verifyToken: TokenVerifier
+  /** Records a notification and queues its delivery (api/notifications/service.ts). */
+  notify: Notify
 }
 
 export interface ApiEnv {

@@ -3,8 +3,7 @@ import { oneOf } from '#contract/common.ts'
 import { publicUserSchema, signInSchema, updateMeSchema, userSchema } from '#contract/users.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
-import { deleteAccount } from './account.ts'
-import { getUserProfile, recordSignIn, serializeUser, updateMe } from './service.ts'
+import { deleteAccount, getUserProfile, recordSignIn, serializeUser, updateMe } from './service.ts'
 
 export function userRoutes(routes: ApiRoutes) {
   const tags = ['users']

@@ -178,3 +178,6 @@ export async function recordSignIn(db: DB, user: User, now = new Date()): Promis
     welcome_back: previous !== null && now.getTime() - previous.getTime() >= longAbsenceDays * 24 * 60 * 60 * 1000,
   }
 }
+
+/** Deleting the account lives in account.ts (decision 028). */
+export { deleteAccount } from './account.ts'
