@@ -11,12 +11,14 @@ import type { Logger } from './logger.ts'
 import type { PhotoChecker } from './media/photo-check.ts'
 import { mediaRoutes } from './media/routes.ts'
 import type { Notify } from './notifications/service.ts'
+import type { Mailer } from './providers/email/mailer.ts'
 import { placeRoutes } from './places/routes.ts'
 import { isSuspended } from './policy/permissions.ts'
 import type { Providers } from './providers.ts'
 import { reportRoutes } from './reports/routes.ts'
 import { systemRoutes } from './system/routes.ts'
 import { findUserBySubject, provisionUser } from './users/service.ts'
+import { accountRoutes } from './users/account-routes.ts'
 import { userRoutes } from './users/routes.ts'
 import { verificationRoutes } from './verification/routes.ts'
 
@@ -24,6 +26,10 @@ export interface ApiServices extends Providers {
   env: Env
   db: DB
   logger: Logger
+  /** Mail sent now (the email-change code) or queued (the notice to the old address). */
+  mailer: Mailer
+  /** Keys the HMAC of one-time codes (api/identity/codes.ts), as the identity provider's. */
+  codeSecret: string
   verifyToken: TokenVerifier
   /** Records a notification and queues its delivery (api/notifications/service.ts). */
   notify: Notify
@@ -60,6 +66,7 @@ export function createApiApp(services: ApiServices) {
   const routes = createApiRoutes()
   systemRoutes(routes)
   userRoutes(routes)
+  accountRoutes(routes)
   experienceRoutes(routes)
   placeRoutes(routes)
   mediaRoutes(routes)

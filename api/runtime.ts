@@ -107,7 +107,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       verifyToken,
       reportError,
       outbox: { read: (limit) => readOutbox(db, limit) },
-      services: { env, db, logger, verifyToken, notify, photoChecker, ...providers },
+      services: { env, db, logger, verifyToken, notify, photoChecker, mailer, codeSecret: secrets.codeSecret, ...providers },
       async close() {
         await photoChecker.stop() // the profile-photo check's worker thread, if it started
         await queue.stop()

@@ -11,6 +11,7 @@ import { createTokenVerifier } from '#api/providers/identity/token-verifier.ts'
 import { createBuiltinPlacesProvider } from '#api/providers/maps/builtin.ts'
 import { createLocalStorage } from '#api/providers/storage/local.ts'
 import { createLogger } from '#api/logger.ts'
+import { createMailer } from '#api/providers/email/mailer.ts'
 import { createNotifier, type Notify } from '#api/notifications/service.ts'
 
 /**
@@ -76,6 +77,8 @@ export async function createApiHarness(
     notify: notifications.notify,
     places: createBuiltinPlacesProvider(db),
     media: createLocalStorage(await mkdtemp(join(tmpdir(), 'circle55-media-'))),
+    mailer: createMailer({ db }),
+    codeSecret: 'a test code secret',
     ...extraServices,
     env,
     db,

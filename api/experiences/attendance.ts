@@ -13,7 +13,7 @@ import type { Experience, User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import { isUuid } from '../http/request.ts'
 import type { Notify } from '../notifications/service.ts'
-import { visibleMembers } from '../policy/members.ts'
+import { membersInHistory, visibleMembers } from '../policy/members.ts'
 import { can, isHostOf, requirePermission } from '../policy/permissions.ts'
 import {
   canceledProblem,
@@ -138,6 +138,40 @@ export async function attend(db: DB, caller: User, idOrSlug: string, userId: str
   return serializeExperience(db, fresh, caller)
 }
 
+/**
+ * Gives `userId`'s seat back inside `trx`: the count goes down, the cancellation is recorded (late
+ * within the no-show window) and the notify list is offered the seat by its rules. Null when
+ * they held no seat. Deleting an account releases its member's seats with it (api/users/account.ts).
+ */
+export async function releaseSeat(trx: Trx, notify: Notify, experienceId: string, userId: string): Promise<{ late: boolean } | null> {
+  await trx.selectFrom('experiences').select('id').where('id', '=', experienceId).forNoKeyUpdate().execute()
+  const removed = await trx
+    .deleteFrom('experience_attendees')
+    .where('experience_id', '=', experienceId)
+    .where('user_id', '=', userId)
+    .returning('user_id')
+    .executeTakeFirst()
+  if (!removed) return null
+  const row = await trx
+    .updateTable('experiences')
+    .set({ attendees_count: sql`greatest(attendees_count - 1, 0)`, updated_at: new Date() })
+    .where('id', '=', experienceId)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  const late = isLateCancel(row.start_at)
+  await trx
+    .insertInto('attendance_cancellations')
+    .values({
+      experience_id: row.id,
+      user_id: userId,
+      is_late: late,
+      no_show_fee_cents: late ? row.no_show_fee_cents : null,
+    })
+    .execute()
+  if (isLimited(row)) await offerFreedSeats(trx, notify, row, 1)
+  return { late }
+}
+
 export async function cancelAttendance({ db, notify }: NotifyingDeps, caller: User, idOrSlug: string, userId: string) {
   const experience = await getExperience(db, idOrSlug)
   // Not an id at all (a NUL byte, a name): nobody is attending under it.
@@ -146,32 +180,9 @@ export async function cancelAttendance({ db, notify }: NotifyingDeps, caller: Us
   if (experience.canceled_at) throw canceledProblem()
   if (hasStarted(experience, Date.now())) throw pastProblem()
   const late = await db.transaction().execute(async (trx) => {
-    await trx.selectFrom('experiences').select('id').where('id', '=', experience.id).forNoKeyUpdate().execute()
-    const removed = await trx
-      .deleteFrom('experience_attendees')
-      .where('experience_id', '=', experience.id)
-      .where('user_id', '=', userId)
-      .returning('user_id')
-      .executeTakeFirst()
-    if (!removed) throw problems.notFound('This member is not attending.')
-    const row = await trx
-      .updateTable('experiences')
-      .set({ attendees_count: sql`greatest(attendees_count - 1, 0)`, updated_at: new Date() })
-      .where('id', '=', experience.id)
-      .returningAll()
-      .executeTakeFirstOrThrow()
-    const isLate = isLateCancel(row.start_at)
-    await trx
-      .insertInto('attendance_cancellations')
-      .values({
-        experience_id: row.id,
-        user_id: userId,
-        is_late: isLate,
-        no_show_fee_cents: isLate ? row.no_show_fee_cents : null,
-      })
-      .execute()
-    if (isLimited(row)) await offerFreedSeats(trx, notify, row, 1)
-    return isLate
+    const released = await releaseSeat(trx, notify, experience.id, userId)
+    if (!released) throw problems.notFound('This member is not attending.')
+    return released.late
   })
   const fresh = await getExperience(db, experience.id)
   return { data: [await serializeExperience(db, fresh, caller)], metadata: { late_cancellation: late } }
@@ -198,7 +209,7 @@ export async function listAttendees(db: DB, caller: User, idOrSlug: string, page
         'm.storage_key as avatar_key',
       ])
       .where('a.experience_id', '=', experience.id)
-      .where(visibleMembers('u'))
+      .where(membersInHistory('u'))
       .orderBy('a.created_at')
       .orderBy('u.id')
       .limit(perPage)
@@ -209,7 +220,7 @@ export async function listAttendees(db: DB, caller: User, idOrSlug: string, page
       .innerJoin('users as u', 'u.id', 'a.user_id')
       .select(sql<number>`count(*)::int`.as('count'))
       .where('a.experience_id', '=', experience.id)
-      .where(visibleMembers('u'))
+      .where(membersInHistory('u'))
       .executeTakeFirstOrThrow(),
   ])
   return {

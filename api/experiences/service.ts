@@ -718,20 +718,27 @@ export async function cancelExperience({ db, notify }: NotifyingDeps, caller: Us
   const found = await getExperience(db, idOrSlug)
   requirePermission(caller, 'delete:experience', found)
   if (found.canceled_at) return
-  await db.transaction().execute(async (trx) => {
-    const current = await lockExperience(trx, found.id)
-    if (current.canceled_at) return
-    await trx
-      .updateTable('experiences')
-      .set({ canceled_at: new Date(), canceled_by: caller.id, updated_at: new Date() })
-      .where('id', '=', current.id)
-      .execute()
-    const attendees = await trx
-      .selectFrom('experience_attendees')
-      .select('user_id')
-      .where('experience_id', '=', current.id)
-      .where('user_id', '!=', caller.id)
-      .execute()
-    await notify({ type: 'experience.canceled', to: attendees.map((a) => a.user_id), data: { experience_id: current.id, canceled_by: caller.id } }, trx)
-  })
+  await db.transaction().execute((trx) => cancelInTransaction(trx, notify, found.id, caller.id))
+}
+
+/**
+ * The cancellation itself, inside `trx`: the activity is marked cancelled by `actorId` (seats
+ * are kept) and everyone else holding a seat gets `experience.canceled`. Deleting an account
+ * cancels the activities its member hosts with it (api/users/account.ts).
+ */
+export async function cancelInTransaction(trx: Trx, notify: Notify, experienceId: string, actorId: string) {
+  const current = await lockExperience(trx, experienceId)
+  if (current.canceled_at) return
+  await trx
+    .updateTable('experiences')
+    .set({ canceled_at: new Date(), canceled_by: actorId, updated_at: new Date() })
+    .where('id', '=', current.id)
+    .execute()
+  const attendees = await trx
+    .selectFrom('experience_attendees')
+    .select('user_id')
+    .where('experience_id', '=', current.id)
+    .where('user_id', '!=', actorId)
+    .execute()
+  await notify({ type: 'experience.canceled', to: attendees.map((a) => a.user_id), data: { experience_id: current.id, canceled_by: actorId } }, trx)
 }

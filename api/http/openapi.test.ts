@@ -228,6 +228,24 @@ describe('every endpoint answers as documented', () => {
     expect((await call('DELETE', `v1/users/${leaver.user.id}`, { token: leaver.token })).status).toBe(204)
   })
 
+  it('account: email change, its refusals, and signing out everywhere', async () => {
+    const changer = await member()
+    const email = `openapi-change-${crypto.randomUUID().slice(0, 8)}@example.com`
+    expect((await call('POST', 'v1/users/me/email-change', { token: changer.token, body: { email } })).status).toBe(202)
+    expect((await call('POST', 'v1/users/me/email-change', { token: changer.token, body: { email: 'nope' } })).status).toBe(422)
+    expect((await call('POST', 'v1/users/me/email-change', { body: { email } })).status).toBe(401)
+    expect((await call('GET', 'v1/users/me/email-change', { token: changer.token })).json.email).toBe(email)
+    expect((await call('POST', 'v1/users/me/email-change/confirm', { token: changer.token, body: { code: '12' } })).status).toBe(422)
+    const mail = await database.db.selectFrom('email_outbox').select('text_body').where('to_address', '=', email).executeTakeFirstOrThrow()
+    const code = /\b(\d{6})\b/.exec(mail.text_body)?.[1]
+    const confirmed = await call('POST', 'v1/users/me/email-change/confirm', { token: changer.token, body: { code } })
+    expect(confirmed.status).toBe(200)
+    expect(confirmed.json.data[0].email).toBe(email)
+    expect((await call('GET', 'v1/users/me/email-change', { token: changer.token })).status).toBe(404)
+    expect((await call('DELETE', 'v1/users/me/sessions', { token: changer.token })).status).toBe(204)
+    expect((await call('DELETE', 'v1/users/me/sessions')).status).toBe(401)
+  })
+
   it('experiences: create, read, list, change, attend, the notify list, files, cancel', async () => {
     const created = await call('POST', 'v1/experiences', { token: host.token, body: onlineActivity() })
     expect(created.status).toBe(201)

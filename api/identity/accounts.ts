@@ -1,20 +1,17 @@
-import { createHmac, randomInt } from 'node:crypto'
 import { hash, verify } from '@node-rs/argon2'
 import { sql } from 'kysely'
 import type { DB } from '../db/database.ts'
-import type { CodePurpose } from '../db/schema.ts'
-import { emailGreeting, emailT } from '../i18n.ts'
 import type { Mailer } from '../providers/email/mailer.ts'
 import { countHit, type Limit } from '../http/security.ts'
 import { uniqueSlug } from '../users/service.ts'
+import { codeTtlMs, composeAccountEmail, createCodes, maxCodeAttempts } from './codes.ts'
 
 /**
  * The built-in identity provider's accounts: argon2id passwords, 6-digit codes by email
  * (HMAC-hashed, 10 minutes, 5 attempts), sign-up confirmed by a code, password reset.
  * Every answer is the same whether or not an email is registered.
  */
-export const codeTtlMs = 10 * 60_000
-export const maxCodeAttempts = 5
+export { codeTtlMs, maxCodeAttempts }
 
 /**
  * Limits per account (the email address, registered or not), on top of the per-address limits
@@ -60,8 +57,9 @@ const dummyHash = hash('timing-equaliser-not-a-password')
 
 export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: string; limits?: typeof accountLimits }) {
   const { db, mailer, limits = accountLimits } = options
-  const hmac = (email: string, code: string) =>
-    createHmac('sha256', options.codeSecret).update(`${email.toLowerCase()}:${code}`).digest('hex')
+  const codes = createCodes(options)
+  const issueCode = codes.issue
+  const consumeCode = codes.consume
 
   async function findByEmail(email: string) {
     return db
@@ -71,61 +69,6 @@ export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: st
       .where('users.email', '=', email)
       .where('users.state', '<>', 'deleted')
       .executeTakeFirst()
-  }
-
-  async function issueCode(email: string, purpose: CodePurpose, payload: Record<string, unknown> | null = null) {
-    const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
-    // A new code replaces any earlier one for the same purpose.
-    await db
-      .updateTable('login_codes')
-      .set({ consumed_at: new Date() })
-      .where('email', '=', email)
-      .where('purpose', '=', purpose)
-      .where('consumed_at', 'is', null)
-      .execute()
-    await db
-      .insertInto('login_codes')
-      .values({
-        email,
-        purpose,
-        code_hash: hmac(email, code),
-        payload: payload ? JSON.stringify(payload) : null,
-        expires_at: new Date(Date.now() + codeTtlMs),
-      })
-      .execute()
-    return code
-  }
-
-  /**
-   * Checks a code and counts the attempt in one statement: the attempt is counted, the limit
-   * checked and a matching code consumed together, so parallel guesses can never get more than
-   * `maxCodeAttempts` tries at a code, and a code is used once.
-   */
-  async function consumeCode(email: string, code: string, purpose: CodePurpose): Promise<Failure<'invalid' | 'expired'> | { payload: Record<string, unknown> | null }> {
-    const candidate = hmac(email, code.trim())
-    const { rows } = await sql<{ matched: boolean; attempts: number; payload: Record<string, unknown> | null }>`
-      UPDATE login_codes
-      SET attempts = attempts + 1,
-          consumed_at = CASE WHEN code_hash = ${candidate} THEN now() END
-      WHERE id = (
-          SELECT id FROM login_codes
-          WHERE email = ${email} AND purpose = ${purpose} AND consumed_at IS NULL
-          ORDER BY created_at DESC LIMIT 1
-        )
-        AND consumed_at IS NULL AND attempts < ${maxCodeAttempts} AND expires_at > now()
-      RETURNING consumed_at IS NOT NULL AS matched, attempts, payload`.execute(db)
-    const row = rows[0]
-    if (row?.matched) return { payload: row.payload }
-    if (row) return { error: row.attempts >= maxCodeAttempts ? 'expired' : 'invalid' }
-    // Nothing counted: the latest code is spent, expired, or there is none.
-    const pending = await db
-      .selectFrom('login_codes')
-      .select('id')
-      .where('email', '=', email)
-      .where('purpose', '=', purpose)
-      .where('consumed_at', 'is', null)
-      .executeTakeFirst()
-    return { error: pending ? 'expired' : 'invalid' }
   }
 
   /** Counts one try against an account's limit; true when the account has had too many. */
@@ -138,20 +81,9 @@ export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: st
     await sql`UPDATE rate_limits SET count = greatest(count - 1, 0) WHERE key = ${`${limit.name}:${email.toLowerCase()}`}`.execute(db)
   }
 
-  function composeEmail(to: string, language: string, kind: string, vars: Record<string, string>) {
-    const t = emailT(language)
-    return {
-      to,
-      kind,
-      locale: language,
-      subject: t(`${kind}.subject`, vars),
-      text: [emailGreeting(t, vars.name), '', t(`${kind}.body`, vars), '', t('signature')].join('\n'),
-    }
-  }
-
   /** A code email goes out now or the member is told it did not (never retried later). */
   async function sendCodeEmail(to: string, language: string, kind: string, vars: Record<string, string>): Promise<Failure<'not_sent'> | { ok: true }> {
-    const { sent } = await mailer.sendNow(composeEmail(to, language, kind, vars))
+    const { sent } = await mailer.sendNow(composeAccountEmail(to, language, kind, vars))
     return sent ? { ok: true } : { error: 'not_sent' }
   }
 
@@ -276,7 +208,7 @@ export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: st
         await trx.insertInto('audit_log').values({ actor_id: id, action: 'user.sign_up', target_type: 'user', target_id: id }).execute()
         return id
       })
-      await mailer.send(composeEmail(email, payload.language, 'welcome', { name: payload.firstName }))
+      await mailer.send(composeAccountEmail(email, payload.language, 'welcome', { name: payload.firstName }))
       return { accountId, created: true }
     },
 

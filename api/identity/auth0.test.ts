@@ -10,6 +10,7 @@ import { parseEnv } from '../env.ts'
 import { createTokenVerifier } from '../providers/identity/token-verifier.ts'
 import { createApiApp } from '../app.ts'
 import { createProviders } from '#api/providers.ts'
+import { createMailer } from '#api/providers/email/mailer.ts'
 import { createLogger } from '../logger.ts'
 
 const domain = 'circle55-test.us.auth0.com'
@@ -87,6 +88,8 @@ describe('Auth0 configuration', () => {
       logger: createLogger(env),
       verifyToken,
       notify: testNotifier(database.db).notify,
+      mailer: createMailer({ db: database.db }),
+      codeSecret: 'a test code secret',
       ...createProviders(env, database.db),
     })
     const token = await auth0Token('auth0|new-member', { email: 'new.member@example.com' })

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiApp, type ApiServices } from '#api/app.ts'
 import { parseEnv } from '#api/env.ts'
 import { createTokenVerifier } from '#api/providers/identity/token-verifier.ts'
+import { createMailer } from '#api/providers/email/mailer.ts'
 import { createLogger } from '#api/logger.ts'
 import { TEST_PUBLIC_URL, createUser, testNotifier } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
@@ -45,6 +46,8 @@ async function createMediaApi(db: TestDatabase['db'], media: MediaStorage) {
     media,
     places: createBuiltinPlacesProvider(db),
     notify: testNotifier(db).notify,
+    mailer: createMailer({ db }),
+    codeSecret: 'a test code secret',
   }
   const app = createApiApp(services)
 

@@ -7,6 +7,7 @@ import { parseEnv } from '#api/env.ts'
 import { ApiProblem } from '#api/http/errors.ts'
 import { createApiRoutes, openApiDocument, type ApiRoutes } from '#api/http/openapi.ts'
 import { createLogger } from '#api/logger.ts'
+import { createMailer } from '#api/providers/email/mailer.ts'
 import { createBuiltinPlacesProvider } from '#api/providers/maps/builtin.ts'
 import { gazetteerRows } from '#api/providers/maps/gazetteer.ts'
 import type { PlacesProvider } from '#api/providers/maps/provider.ts'
@@ -49,6 +50,8 @@ describe('routes', () => {
       places,
       media: createLocalStorage(join(tmpdir(), 'circle55-unused-media')),
       notify: testNotifier(testDb.db).notify,
+      mailer: createMailer({ db: testDb.db }),
+      codeSecret: 'a test code secret',
     }
     app = new Hono<ApiEnv>().basePath('/api')
     app.use(async (c, next) => {

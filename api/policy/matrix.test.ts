@@ -80,6 +80,15 @@ const rows: Row[] = [
   row('GET', '/users/{id}',                                   '200 200 200 200 200 403', { params: { id: 'member' } }),
   row('GET', '/users/{id}',                                   '404 404 404 404 404 403', { params: { id: 'deleted' } }),
   row('GET', '/v1/users/{id}/experiences',                    '401 200 403 403 200 403', { params: { id: 'member' } }),
+  // the account (decision 028)
+  // Each caller asks for an address of its own (a code is only sent; nothing changes yet).
+  row('POST', '/v1/users/me/email-change',                    '401 202 202 202 202 403', { body: (_, caller) => ({ email: `matrix-${caller}@example.com` }) }),
+  // Each caller has the change the row above started waiting (the suspended one has none).
+  row('GET', '/v1/users/me/email-change',                     '401 200 200 200 200 403'),
+  // A wrong code: the permission check passes, the code does not (nothing changes).
+  row('POST', '/v1/users/me/email-change/confirm',            '401 422 422 422 422 403', { body: () => ({ code: '000000' }) }),
+  // Ends web sessions and identity-provider grants; the matrix calls with bearer tokens only.
+  row('DELETE', '/v1/users/me/sessions',                      '401 204 204 204 204 403'),
   // experiences
   row('GET', '/v1/experiences',                               '200 200 200 200 200 403'),
   row('GET', '/v1/experiences/{idOrSlug}',                    '200 200 200 200 200 403', { params: { idOrSlug: 'experience' } }),

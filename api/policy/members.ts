@@ -26,3 +26,13 @@ export function visibleMembers(alias = 'users'): Expression<SqlBool> {
   const column = (name: string) => sql.ref(`${alias}.${name}`)
   return sql<SqlBool>`(${column('state')} NOT IN ('deleted', 'suspended') AND NOT ${column('banned')} AND NOT ${column('is_suspended')})`
 }
+
+/**
+ * Members as shared history shows them (the attendee list of an activity): like
+ * `visibleMembers`, except that a deleted account stays, under the generic member label, where
+ * its member took part (a past activity's seat), so the list and its count agree (decision 028).
+ */
+export function membersInHistory(alias = 'users'): Expression<SqlBool> {
+  const column = (name: string) => sql.ref(`${alias}.${name}`)
+  return sql<SqlBool>`(${column('state')} <> 'suspended' AND NOT ${column('banned')} AND NOT ${column('is_suspended')})`
+}

@@ -68,7 +68,8 @@ export function userRoutes(routes: ApiRoutes) {
     path: '/v1/users/{id}',
     tags,
     security: auth.required,
-    summary: "Delete the member's own account.",
+    summary:
+      "Delete the member's own account: hosted activities that have not started are cancelled (attendees told), seats given back (the notify list offered them), personal data and photos erased; the row stays as a tombstone shown under the generic member label (decision 028).",
     request: { params: pathParams('id') },
     responses: {
       204: { description: 'Deleted' },
@@ -77,7 +78,7 @@ export function userRoutes(routes: ApiRoutes) {
   })
   serve(routes, deleteAccountRoute, async (c) => {
     const caller = requireCaller(c)
-    await deleteAccount(c.var.services.db, caller, c.req.param('id'), c.var.requestId)
+    await deleteAccount(c.var.services, caller, c.req.param('id'), c.var.requestId)
     return c.body(null, 204)
   })
 

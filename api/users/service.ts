@@ -1,5 +1,4 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max'
-import { sql } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
@@ -191,69 +190,5 @@ export async function recordSignIn(db: DB, user: User, now = new Date()): Promis
   }
 }
 
-/**
- * Deletes the member's account: the profile is erased (name, contact details, birth date,
- * credentials, codes, sessions, sign-in time, seats, invitations) and the row kept as a tombstone so that shared
- * history such as chat messages stays consistent.
- */
-export async function deleteAccount(db: DB, caller: User, id: string, requestId: string | null) {
-  requirePermission(caller, 'delete:user', { id })
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('credentials').where('user_id', '=', id).execute()
-    await trx.deleteFrom('web_sessions').where('user_id', '=', id).execute()
-    if (caller.auth_subject) {
-      // Ends the identity provider's sessions, grants and refresh tokens for this member.
-      await trx
-        .deleteFrom('oidc_payloads')
-        .where(sql<string>`payload->>'accountId'`, '=', caller.auth_subject)
-        .execute()
-    }
-    // Codes sent to the address: a sign-up code's payload holds the name, birth date and password
-    // hash, from which "Send a new code" could otherwise make the account again.
-    if (caller.email) await trx.deleteFrom('login_codes').where('email', '=', caller.email).execute()
-    await trx.deleteFrom('waitlist_entries').where('user_id', '=', id).execute()
-    await trx.deleteFrom('experience_invitations').where('user_id', '=', id).execute()
-    const seats = await trx
-      .deleteFrom('experience_attendees')
-      .where('user_id', '=', id)
-      .returning('experience_id')
-      .execute()
-    for (const seat of seats) {
-      await trx
-        .updateTable('experiences')
-        .set({ attendees_count: sql`greatest(attendees_count - 1, 0)` })
-        .where('id', '=', seat.experience_id)
-        .execute()
-    }
-    await trx
-      .updateTable('users')
-      .set({
-        state: 'deleted',
-        deleted_at: new Date(),
-        auth_subject: null,
-        email: null,
-        phone: null,
-        first_name: null,
-        last_name: null,
-        name: null,
-        formatted_name: null,
-        dob: null,
-        gender: null,
-        join_reasons: [],
-        lat: null,
-        long: null,
-        city: null,
-        region: null,
-        locale: null,
-        last_sign_in_at: null,
-        avatar_media_id: null,
-        updated_at: new Date(),
-      })
-      .where('id', '=', id)
-      .execute()
-    await trx
-      .insertInto('audit_log')
-      .values({ actor_id: id, action: 'user.delete', target_type: 'user', target_id: id, request_id: requestId })
-      .execute()
-  })
-}
+/** Deleting the account lives in account.ts (decision 028). */
+export { deleteAccount } from './account.ts'

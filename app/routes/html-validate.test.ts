@@ -17,6 +17,7 @@ import * as company from './_content+/company.$page.tsx'
 import * as legal from './_content+/legal.$page.tsx'
 import * as home from './_index.tsx'
 import * as account from './account+/_index.tsx'
+import * as changeEmail from './account+/email.tsx'
 import * as activity from './activities+/$id.tsx'
 import * as editActivity from './activities+/$id_.edit.tsx'
 import * as reportActivity from './activities+/$id_.report.tsx'
@@ -47,6 +48,7 @@ const handle = createDocumentHandler(
       ['routes/create-activity', 'create-activity', createActivity],
       ['routes/duplicate-activity', 'duplicate-activity', duplicateActivity],
       ['routes/account+/_index', 'account', account],
+      ['routes/account+/email', 'account/email', changeEmail],
       ['routes/get-started+/_index', 'get-started', getStarted],
       ['routes/get-started+/location', 'get-started/location', location],
       ['routes/get-started+/success', 'get-started/success', onboarded],
@@ -190,6 +192,10 @@ const visits = (): Record<string, Visit> => ({
   'create activity, with every error showing': { path: '/create-activity', cookie: asMember, status: 400, form: { title: '', venueType: 'in_person', q: 'Portl' }, multipart: true },
   'duplicate activity': { path: `/duplicate-activity?from=${activityId}`, cookie: asHost },
   account: { path: '/account', cookie: asMember },
+  'account, confirm deletion': { path: '/account?confirm=delete', cookie: asMember },
+  'change email': { path: '/account/email', cookie: asMember, language: 'fr' },
+  'change email, with errors': { path: '/account/email', cookie: asMember, status: 400, form: { intent: 'send', email: 'not an email' } },
+  'change email, a wrong code': { path: '/account/email', cookie: asMember, status: 400, form: { intent: 'verify', code: '12' }, language: 'nl' },
   'get started': { path: '/get-started', cookie: asMember },
   'get started, with errors': { path: '/get-started', cookie: asMember, status: 400, form: { phone: 'not a phone' } },
   'get started, home city': { path: '/get-started/location', cookie: asMember },

@@ -127,7 +127,7 @@ test('sign-out ends the session and the old session cookie is refused', async ({
   const saved = await page.context().cookies()
   expect(saved.some((cookie) => cookie.name === '__Host-session')).toBe(true)
 
-  await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click()
   await expect(page).toHaveURL(new RegExp(`^${baseURL}/?(\\?.*)?$`))
   await expect(page.getByText('You are signed out').first()).toBeVisible()
   await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(0)

@@ -171,6 +171,23 @@ export async function latestCode(request: APIRequestContext, email: string, afte
   }
 }
 
+/** The text of the newest email to `email` whose subject matches, read from /dev/outbox (waits for it). */
+export async function latestMail(request: APIRequestContext, email: string, subject: RegExp): Promise<string> {
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const response = await request.get(`${baseURL}/dev/outbox`, { headers: { 'x-forwarded-for': loopbackIp() } })
+    expect(response.status(), 'GET /dev/outbox').toBe(200)
+    for (const article of (await response.text()).split('<article').slice(1)) {
+      const to = /data-testid="outbox-to"[^>]*>([^<]*)</.exec(article)?.[1]
+      const title = /<h2[^>]*>([^<]*)<\/h2>/.exec(article)?.[1] ?? ''
+      if (to !== email || !subject.test(title)) continue
+      return /data-testid="outbox-body"[^>]*>([\s\S]*?)<\/p>/.exec(article)?.[1] ?? ''
+    }
+    if (Date.now() > deadline) throw new Error(`No email matching ${String(subject)} to ${email} in /dev/outbox`)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+  }
+}
+
 export async function yearOptions(page: Page): Promise<number[]> {
   const values = await page.locator('#birthYear option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))
   return values.filter(Boolean).map(Number)

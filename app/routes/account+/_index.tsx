@@ -2,12 +2,13 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 import { endSession, getApi, requireUser } from '#app/utils/auth.server.ts'
+import { isLanguage, languageNames } from '#app/utils/i18n.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 import { useDisplayName } from '#app/utils/use-display-name.ts'
-import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 
 export const handle = { i18n: ['common', 'account', 'verification'] }
 
@@ -24,66 +25,130 @@ export async function action({ request, context }: ActionFunctionArgs) {
   switch (form.get('intent')) {
     case 'delete-account': {
       await getApi(request, context).users.delete(user.id)
-      const headers = new Headers()
-      headers.append('Set-Cookie', await endSession(request, context))
-      headers.append('Set-Cookie', await setToast(context, { kind: 'success', key: 'account:delete.done' }))
-      return redirect('/', { headers })
+      return endAndGoHome(request, context, 'account:delete.done')
+    }
+    case 'sign-out-everywhere': {
+      await getApi(request, context).account.signOutEverywhere()
+      return endAndGoHome(request, context, 'account:signOutEverywhere.done')
     }
     default:
       throw data({ error: 'Unknown intent' }, { status: 400 })
   }
 }
 
+/** Ends this session too (the API has ended the others) and goes home with a toast. */
+async function endAndGoHome(request: Request, context: ActionFunctionArgs['context'], toastKey: string) {
+  const headers = new Headers()
+  headers.append('Set-Cookie', await endSession(request, context))
+  headers.append('Set-Cookie', await setToast(context, { kind: 'success', key: toastKey }))
+  return redirect('/', { headers })
+}
+
 export default function Account() {
   const { user, confirmDelete } = useLoaderData<typeof loader>()
+  return confirmDelete ? <ConfirmDelete /> : <AccountOverview user={user} />
+}
+
+function AccountOverview({ user }: { user: ReturnType<typeof useLoaderData<typeof loader>>['user'] }) {
   const { t } = useTranslation('account')
   const name = useDisplayName(user)
-  if (confirmDelete) {
-    return (
-      <div className="prose">
-        <h1>{t('delete.title')}</h1>
-        <p>{t('delete.body')}</p>
-        <Form method="post" className="button-row">
-          <input type="hidden" name="intent" value="delete-account" />
-          <button type="submit" className="button button--danger">
-            {t('delete.confirm')}
-          </button>
-          <Link to="/account" className="button button--secondary">
-            {t('delete.cancel')}
-          </Link>
-        </Form>
-      </div>
-    )
-  }
+  const language = isLanguage(user.locale) ? languageNames[user.locale] : null
   return (
     <div className="prose">
       <h1>{t('title')}</h1>
+      {user.avatar ? <img src={user.avatar.url} alt={t('photoAlt')} className="avatar avatar--large" width={96} height={96} /> : null}
       <dl className="details">
         <dt>{t('name')}</dt>
         <dd>{name}</dd>
         <dt>{t('email')}</dt>
-        <dd>{user.email ? <BreakableText text={user.email} /> : null}</dd>
+        <dd>{user.email ? <BreakableText text={user.email} /> : t('notGiven')}</dd>
         <dt>{t('phone')}</dt>
         <dd>{user.formatted_phone ?? t('notGiven')}</dd>
-        <dt>{t('age')}</dt>
-        <dd>{user.age ?? t('notGiven')}</dd>
+        <dt>{t('city')}</dt>
+        <dd>{user.city ?? t('notGiven')}</dd>
+        <dt>{t('language')}</dt>
+        <dd lang={isLanguage(user.locale) ? user.locale : undefined}>{language ?? t('notGiven')}</dd>
       </dl>
-      <p>
-        <Link to="/get-started">{t('editBasicInfo')}</Link>
-      </p>
-      <p>
-        <Link to="/account/verification">{t('verification:title')}</Link>
-      </p>
-      {user.admin ? (
-        <p>
-          <Link to="/admin/verifications">{t('verification:admin.title')}</Link>
-        </p>
-      ) : null}
+      {/* Buttons, not text links: each at least 44px tall and easy to tell apart (issue 12 §6). */}
+      <ul className="actions" role="list">
+        <li>
+          <Link to="/account/edit" className="button button--secondary">
+            {t('links.edit')}
+          </Link>
+        </li>
+        <li>
+          <Link to="/account/email" className="button button--secondary">
+            {t('links.email')}
+          </Link>
+        </li>
+        <li>
+          <a href="#language-select" className="button button--secondary">
+            {t('links.language')}
+          </a>
+        </li>
+        <li>
+          <Link to="/p" className="button button--secondary">
+            {t('links.publicProfile')}
+          </Link>
+        </li>
+        <li>
+          <Link to="/account/verification" className="button button--secondary" aria-describedby="verification-hint">
+            {t('links.verification')}
+          </Link>
+          <p id="verification-hint">{t('links.verificationHint')}</p>
+        </li>
+        {user.admin ? (
+          <li>
+            <Link to="/admin/verifications" className="button button--secondary">
+              {t('verification:admin.title')}
+            </Link>
+          </li>
+        ) : null}
+      </ul>
+
+      <h2>{t('signOutEverywhere.heading')}</h2>
+      <p>{t('signOutEverywhere.intro')}</p>
+      <Form method="post">
+        <input type="hidden" name="intent" value="sign-out-everywhere" />
+        <button type="submit" className="button button--secondary">
+          {t('signOutEverywhere.submit')}
+        </button>
+      </Form>
+
       <h2>{t('delete.heading')}</h2>
       <p>{t('delete.intro')}</p>
       <Link to="/account?confirm=delete" className="button button--danger">
         {t('delete.start')}
       </Link>
+    </div>
+  )
+}
+
+/** The confirmation page (works without JavaScript): says plainly what deleting does. */
+function ConfirmDelete() {
+  const { t } = useTranslation('account')
+  return (
+    <div className="prose">
+      <h1>{t('delete.title')}</h1>
+      <p>{t('delete.body')}</p>
+      <ul>
+        <li>{t('delete.hosted')}</li>
+        <li>{t('delete.seats')}</li>
+        <li>{t('delete.erased')}</li>
+        <li>{t('delete.history')}</li>
+      </ul>
+      <p>
+        <strong>{t('delete.final')}</strong>
+      </p>
+      <Form method="post" className="button-row">
+        <input type="hidden" name="intent" value="delete-account" />
+        <button type="submit" className="button button--danger">
+          {t('delete.confirm')}
+        </button>
+        <Link to="/account" className="button button--secondary">
+          {t('delete.cancel')}
+        </Link>
+      </Form>
     </div>
   )
 }

@@ -1,4 +1,5 @@
 import { createApiTransport } from '../api.server.ts'
+import { accountClient } from './account.server.ts'
 import { experiencesClient } from './experiences.server.ts'
 import { mediaClient } from './media.server.ts'
 import { placesClient } from './places.server.ts'
@@ -16,6 +17,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
   return {
     experiences: experiencesClient(transport),
     users: usersClient(transport),
+    account: accountClient(transport),
     places: placesClient(transport),
     media: mediaClient(transport),
     reports: reportsClient(transport),
