@@ -30,7 +30,8 @@ export interface WebHarness {
   close(): Promise<void>
 }
 
-export async function createWebHarness(database: TestDatabase): Promise<WebHarness> {
+/** `apiEnv` configures the API (for example a vendor's variables, with its msw handlers). */
+export async function createWebHarness(database: TestDatabase, apiEnv: Record<string, string> = {}): Promise<WebHarness> {
   const livePool = new pg.Pool({ connectionString: database.url, max: 5 })
   const deadPool = new pg.Pool({ connectionString: await closedPortUrl(), max: 5, connectionTimeoutMillis: 2_000 })
   livePool.on('error', () => {})
@@ -48,7 +49,7 @@ export async function createWebHarness(database: TestDatabase): Promise<WebHarne
     },
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-  const api = await createApiHarness(db)
+  const api = await createApiHarness(db, apiEnv)
   const services = testWebServices(api, db)
   const newContext = () => testContext(services)
   return {

@@ -9,7 +9,9 @@ import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { createMailer } from '../providers/email/mailer.ts'
 import { createLocalStorage } from '../providers/storage/local.ts'
 import { NOTIFICATION_DELIVERY_JOB, deliverNotification } from '../notifications/service.ts'
-import { verifiedUserIds } from './service.ts'
+import { forgetVerificationPhotos, verifiedUserIds } from './service.ts'
+import { createVerificationProvider } from '../providers.ts'
+import { createLogger } from '../logger.ts'
 
 /**
  * Issue 13 §5, the built-in check (decision 025): a member sends a photo of an ID and a selfie,
@@ -237,5 +239,21 @@ describe('review by an admin', () => {
     const admin = await member({ is_admin: true })
     expect((await api.request('GET', `v1/verification/requests/${crypto.randomUUID()}`, { token: admin.token })).status).toBe(404)
     expect((await api.request('POST', 'v1/verification/requests/not-a-uuid/approve', { token: admin.token })).status).toBe(404)
+  })
+})
+
+describe('forgetVerificationPhotos (account deletion)', () => {
+  it('withdraws a pending request and deletes its photos at once; the queue no longer lists it', async () => {
+    const admin = await member({ is_admin: true })
+    const leaving = await member()
+    expect((await initiate(leaving.token, await bothPhotos())).status).toBe(200)
+    const row = await requestOf(leaving.user.id)
+    const verification = createVerificationProvider({ env: api.env, db: database.db, storage: createLocalStorage(mediaDir) })
+    expect(await forgetVerificationPhotos({ db: database.db, verification, logger: createLogger(api.env) }, leaving.user.id)).toBe(1)
+    expect(await storedFiles()).not.toContain(row.document_key)
+    expect(await storedFiles()).not.toContain(row.selfie_key)
+    expect(await requestOf(leaving.user.id)).toMatchObject({ status: 'not_verified', document_key: null, selfie_key: null, rejection_reason: null })
+    const queue = await api.request('GET', 'v1/verification/requests?per_page=50', { token: admin.token })
+    expect(queue.json.data.map((item: { id: string }) => item.id)).not.toContain(row.id)
   })
 })

@@ -284,6 +284,27 @@ async function deletePhotos(deps: Pick<VerificationDeps, 'verification' | 'logge
   }
 }
 
+/**
+ * For the account deletion (the users module calls it when a member deletes their account): a
+ * pending built-in request is withdrawn and its photos deleted at once, rather than waiting in
+ * the queue for a reviewer. Nobody is notified (there is no one to tell).
+ */
+export async function forgetVerificationPhotos(deps: Pick<VerificationDeps, 'db' | 'verification' | 'logger' | 'requestId'>, userId: string) {
+  const pendingRows = await deps.db.transaction().execute(async (trx) => {
+    const rows = await trx.selectFrom('verifications').selectAll().where('user_id', '=', userId).where('status', '=', 'processing').forUpdate().execute()
+    if (rows.length > 0) {
+      await trx
+        .updateTable('verifications')
+        .set({ status: 'not_verified', decided_at: sql<Date>`now()`, document_key: null, selfie_key: null })
+        .where('id', 'in', rows.map((row) => row.id))
+        .execute()
+    }
+    return rows
+  })
+  for (const row of pendingRows) await deletePhotos(deps, row)
+  return pendingRows.length
+}
+
 // Stripe Identity webhook ----------------------------------------------------------------------
 
 /**
