@@ -215,7 +215,11 @@ describe('PUT and DELETE v1/users/me/avatar', () => {
     expect(me.json.data[0].avatar).toEqual({ url: media.url })
     const other = await member()
     const profile = await api.request('GET', `users/${user.id}`, { token: other.token })
-    expect(profile.json.data?.[0]?.avatar ?? profile.json.avatar).toEqual({ url: media.url })
+    expect(profile.json.avatar).toEqual({ url: media.url })
+
+    // A suspended member's photo is not shown (as in attendee lists).
+    await database.db.updateTable('users').set({ is_suspended: true }).where('id', '=', user.id).execute()
+    expect((await api.request('GET', `users/${user.id}`, { token: other.token })).json.avatar).toBeNull()
   })
 
   it('takes the photo by its URL too', async () => {
