@@ -7,7 +7,7 @@ import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harnes
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { createLocalStorage } from '../providers/storage/local.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
-import { createPhotoChecker, type PhotoChecker } from './photo-check.ts'
+import { checkUnavailable, createPhotoChecker, type PhotoChecker } from './photo-check.ts'
 
 /** Real photos (tests/fixtures/photos/LICENSE.md) through the real face and content models. */
 const fixture = (name: string) => readFile(path.join(import.meta.dirname, '../../tests/fixtures/photos', name))
@@ -39,12 +39,12 @@ async function member() {
   return { user, token: await api.signToken(user.id) }
 }
 
-async function uploadAvatar(token: string, bytes: Uint8Array, target = 'avatar') {
+async function uploadAvatar(token: string, bytes: Uint8Array, target = 'avatar', through = api) {
   const form = new FormData()
   form.set('target', target)
   form.set('file', new File([bytes as Uint8Array<ArrayBuffer>], 'me.jpg', { type: 'image/jpeg' }))
-  const response = await api.app.fetch(
-    new Request(`${api.env.PUBLIC_URL}/api/v1/medias`, {
+  const response = await through.app.fetch(
+    new Request(`${through.env.PUBLIC_URL}/api/v1/medias`, {
       method: 'POST',
       body: form,
       headers: { authorization: `Bearer ${token}` },
@@ -181,20 +181,25 @@ describe('inappropriate content', () => {
     }
     const harness = await createApiHarness(database.db, {}, { media: storage, photoChecker: explicit })
     const user = await createUser(database.db)
-    const form = new FormData()
-    form.set('target', 'avatar')
-    form.set('file', new File([(await fixture('one-face.jpg'))], 'me.jpg'))
-    const response = await harness.app.fetch(
-      new Request(`${harness.env.PUBLIC_URL}/api/v1/medias`, {
-        method: 'POST',
-        body: form,
-        headers: { authorization: `Bearer ${await harness.signToken(user.id)}` },
-      }),
-    )
-    expect(response.status).toBe(422)
-    const { error } = (await response.json()) as { error: { code: string; message: string } }
-    expect(error.code).toBe('inappropriate_content')
-    expect(error.message).toContain('content')
+    const { status, json } = await uploadAvatar(await harness.signToken(user.id), await fixture('one-face.jpg'), 'avatar', harness)
+    expect(status).toBe(422)
+    expect(json.error.code).toBe('inappropriate_content')
+    expect(json.error.message).toContain('content')
+  })
+})
+
+describe('a check that cannot run', () => {
+  it('answers 503 photo_check_unavailable (try again), not that the photo is wrong', async () => {
+    const broken: PhotoChecker = {
+      inspect: () => Promise.reject(checkUnavailable(new Error('The photo check stopped'))),
+      warmUp: () => undefined,
+      stop: async () => undefined,
+    }
+    const harness = await createApiHarness(database.db, {}, { media: storage, photoChecker: broken })
+    const user = await createUser(database.db)
+    const { status, json } = await uploadAvatar(await harness.signToken(user.id), await fixture('one-face.jpg'), 'avatar', harness)
+    expect(status).toBe(503)
+    expect(json.error.code).toBe('photo_check_unavailable')
   })
 })
 
@@ -210,7 +215,11 @@ describe('PUT and DELETE v1/users/me/avatar', () => {
     expect(me.json.data[0].avatar).toEqual({ url: media.url })
     const other = await member()
     const profile = await api.request('GET', `users/${user.id}`, { token: other.token })
-    expect(profile.json.data?.[0]?.avatar ?? profile.json.avatar).toEqual({ url: media.url })
+    expect(profile.json.avatar).toEqual({ url: media.url })
+
+    // A suspended member's photo is not shown (as in attendee lists).
+    await database.db.updateTable('users').set({ is_suspended: true }).where('id', '=', user.id).execute()
+    expect((await api.request('GET', `users/${user.id}`, { token: other.token })).json.avatar).toBeNull()
   })
 
   it('takes the photo by its URL too', async () => {

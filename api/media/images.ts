@@ -72,13 +72,6 @@ export function detectImageType(bytes: Uint8Array): SourceType | null {
   return null
 }
 
-/**
- * QUALITY: "type by magic bytes, pixel-count limit before decoding, re-encoded with metadata
- * stripped". Reads only the header to check the pixel count, then decodes once (with libvips'
- * own pixel limit as a second guard), turns the image upright by its EXIF orientation and
- * writes fresh progressive JPEGs without any metadata (no EXIF, GPS, XMP, IPTC or ICC;
- * colours are converted to sRGB). Transparent PNGs are flattened onto white.
- */
 /** A part of the upright image, in its pixels. */
 export interface Region {
   left: number
@@ -95,6 +88,13 @@ export interface ProcessOptions {
   inspect?: (upright: Sharp, size: Size) => Promise<Region | null>
 }
 
+/**
+ * QUALITY: "type by magic bytes, pixel-count limit before decoding, re-encoded with metadata
+ * stripped". Reads only the header to check the pixel count, then decodes once (with libvips'
+ * own pixel limit as a second guard), turns the image upright by its EXIF orientation and
+ * writes fresh progressive JPEGs without any metadata (no EXIF, GPS, XMP, IPTC or ICC;
+ * colours are converted to sRGB). Transparent PNGs are flattened onto white.
+ */
 export async function processImage(
   bytes: Uint8Array,
   target: MediaTarget,

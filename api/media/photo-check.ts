@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import type { Sharp } from 'sharp'
+import { ApiProblem } from '../http/errors.ts'
 
 /**
  * The profile-photo check off the main thread (decision 024): one long-lived worker thread
@@ -60,9 +61,18 @@ export const CHECK_SIZE = 800
  */
 export const CHECK_TIMEOUT_MS = 60_000
 
+/**
+ * The check could not run (its models did not load, its worker failed or hung): 503, so the
+ * member is asked to try again rather than told the photo is wrong. What happened is the `cause`.
+ */
+export function checkUnavailable(cause: unknown) {
+  const problem = new ApiProblem(503, 'photo_check_unavailable', 'The photo could not be checked just now. Please try again in a few minutes.')
+  return Object.assign(problem, { cause })
+}
+
 interface Waiting {
   resolve: (findings: PhotoFindings) => void
-  reject: (error: Error) => void
+  reject: (error: ApiProblem) => void
   timer: NodeJS.Timeout
 }
 
@@ -90,8 +100,8 @@ export function createPhotoChecker(): PhotoChecker {
       if (pending.size === 0) thread.unref()
       return waiting
     }
-    const failAll = (error: Error) => {
-      for (const id of [...pending.keys()]) settle(id)?.reject(error)
+    const failAll = (cause: unknown) => {
+      for (const id of [...pending.keys()]) settle(id)?.reject(checkUnavailable(cause))
     }
     thread.on('message', (reply: WorkerReply) => {
       if ('ready' in reply) {
@@ -101,7 +111,7 @@ export function createPhotoChecker(): PhotoChecker {
       const waiting = settle(reply.id)
       if (!waiting) return
       if ('findings' in reply) waiting.resolve(reply.findings)
-      else waiting.reject(new Error(`The photo check failed: ${reply.error}`))
+      else waiting.reject(checkUnavailable(new Error(`The photo check failed: ${reply.error}`)))
     })
     const forget = () => {
       if (current?.thread === thread) current = null
@@ -133,7 +143,7 @@ export function createPhotoChecker(): PhotoChecker {
       const pixels = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)
       return new Promise<PhotoFindings>((resolve, reject) => {
         const timer = setTimeout(() => {
-          settle(id)?.reject(new Error('The photo check took too long'))
+          settle(id)?.reject(checkUnavailable(new Error('The photo check took too long')))
           if (current?.thread === thread) current = null
           void thread.terminate()
         }, CHECK_TIMEOUT_MS)

@@ -54,6 +54,9 @@ export function mediaRoutes(routes: ApiRoutes) {
         422:
           'Missing or unknown target, or no file (code invalid_input); a profile photo with no face (no_face), ' +
           'several faces (multiple_faces) or content that is not allowed (inappropriate_content)',
+        503:
+          'The database is unavailable (code service_unavailable), or the profile-photo check could not run ' +
+          '(code photo_check_unavailable); retry later',
       }),
     },
   })
