@@ -38,6 +38,8 @@ export interface AccountDeps {
   notify: Notify
   media: MediaStorage
   logger: Logger
+  /** Ends a pending identity check at once and deletes its encrypted photos (api/verification). */
+  forgetVerification: (userId: string) => Promise<unknown>
 }
 
 /**
@@ -82,6 +84,7 @@ export async function signOutEverywhere(db: DB, caller: User, requestId: string 
 export async function deleteAccount(deps: AccountDeps, caller: User, id: string, requestId: string | null) {
   requirePermission(caller, 'delete:user', { id })
   const { db, notify } = deps
+  await deps.forgetVerification(id)
   const files = await db.transaction().execute(async (trx) => {
     const notStarted = sql<boolean>`(start_at IS NULL OR start_at > now())`
     const hosted = await trx

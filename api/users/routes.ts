@@ -4,6 +4,8 @@ import { publicUserSchema, signInSchema, updateMeSchema, userSchema } from '#con
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
 import { avatarUrl } from '../media/avatar.ts'
+import { verificationDeps } from '../verification/routes.ts'
+import { forgetVerificationPhotos } from '../verification/service.ts'
 import { deleteAccount, getUserProfile, recordSignIn, serializeUser, updateMe } from './service.ts'
 
 export function userRoutes(routes: ApiRoutes) {
@@ -78,7 +80,12 @@ export function userRoutes(routes: ApiRoutes) {
   })
   serve(routes, deleteAccountRoute, async (c) => {
     const caller = requireCaller(c)
-    await deleteAccount(c.var.services, caller, c.req.param('id'), c.var.requestId)
+    await deleteAccount(
+      { ...c.var.services, forgetVerification: (id) => forgetVerificationPhotos(verificationDeps(c), id) },
+      caller,
+      c.req.param('id'),
+      c.var.requestId,
+    )
     return c.body(null, 204)
   })
 

@@ -256,4 +256,14 @@ describe('forgetVerificationPhotos (account deletion)', () => {
     const queue = await api.request('GET', 'v1/verification/requests?per_page=50', { token: admin.token })
     expect(queue.json.data.map((item: { id: string }) => item.id)).not.toContain(row.id)
   })
+
+  it('runs when a member with a pending request deletes their account', async () => {
+    const leaving = await member()
+    expect((await initiate(leaving.token, await bothPhotos())).status).toBe(200)
+    const row = await requestOf(leaving.user.id)
+    expect(await storedFiles()).toContain(row.document_key)
+    expect((await api.request('DELETE', `v1/users/${leaving.user.id}`, { token: leaving.token })).status).toBe(204)
+    expect(await storedFiles()).not.toContain(row.document_key)
+    expect(await storedFiles()).not.toContain(row.selfie_key)
+  })
 })

@@ -40,7 +40,8 @@ function providerOf(services: ApiEnv['Variables']['services']) {
   return provider
 }
 
-function deps(c: Context<ApiEnv>): VerificationDeps {
+/** What the verification service needs, from a request's services (also used by account deletion). */
+export function verificationDeps(c: Context<ApiEnv>): VerificationDeps {
   const { services } = c.var
   return {
     db: services.db,
@@ -73,7 +74,7 @@ export function verificationRoutes(routes: ApiRoutes) {
   })
   serve(routes, statusRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json({ data: [await getVerification(deps(c), caller)] })
+    return c.json({ data: [await getVerification(verificationDeps(c), caller)] })
   })
 
   const initiateRoute = createRoute({
@@ -98,7 +99,7 @@ export function verificationRoutes(routes: ApiRoutes) {
   })
   serve(routes, initiateRoute, async (c) => {
     const caller = requireCaller(c)
-    const d = deps(c)
+    const d = verificationDeps(c)
     let photos = { document: null as Uint8Array | null, selfie: null as Uint8Array | null }
     if (!d.verification.stripe) {
       const form = await readMultipart(c, { maxBytes: MAX_INITIATE_BODY_BYTES, maxParts: MAX_INITIATE_PARTS, fields: 'document and selfie' })
@@ -127,7 +128,7 @@ export function verificationRoutes(routes: ApiRoutes) {
   serve(routes, listRoute, async (c) => {
     const caller = requireCaller(c)
     const query = readQuery(c, listRoute)
-    return c.json(await listPendingRequests(deps(c), caller, query.page, query.per_page))
+    return c.json(await listPendingRequests(verificationDeps(c), caller, query.page, query.per_page))
   })
 
   const getRoute = createRoute({
@@ -141,7 +142,7 @@ export function verificationRoutes(routes: ApiRoutes) {
   })
   serve(routes, getRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json({ data: [await getRequest(deps(c), caller, c.req.param('id'))] })
+    return c.json({ data: [await getRequest(verificationDeps(c), caller, c.req.param('id'))] })
   })
 
   const jpeg = { schema: z.string().meta({ format: 'binary' }) }
@@ -158,7 +159,7 @@ export function verificationRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     const file = c.req.param('file')
     if (!(verificationFiles as readonly string[]).includes(file)) throw problems.notFound()
-    const bytes = await readRequestPhoto(deps(c), caller, c.req.param('id'), file as (typeof verificationFiles)[number])
+    const bytes = await readRequestPhoto(verificationDeps(c), caller, c.req.param('id'), file as (typeof verificationFiles)[number])
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
       'content-type': 'image/jpeg',
       'content-length': String(bytes.byteLength),
@@ -182,7 +183,7 @@ export function verificationRoutes(routes: ApiRoutes) {
   })
   serve(routes, approveRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json({ data: [await decideRequest(deps(c), caller, c.req.param('id'), { outcome: 'approved' })] })
+    return c.json({ data: [await decideRequest(verificationDeps(c), caller, c.req.param('id'), { outcome: 'approved' })] })
   })
 
   const rejectRoute = createRoute({
@@ -203,7 +204,7 @@ export function verificationRoutes(routes: ApiRoutes) {
   })
   serve(routes, rejectRoute, async (c) => {
     const caller = requireCaller(c)
-    const d = deps(c)
+    const d = verificationDeps(c)
     // The reviewer is checked before the body, so a member learns nothing from a 422.
     await getRequest(d, caller, c.req.param('id'))
     const { reason } = await readJson(c, rejectRoute)
@@ -228,7 +229,7 @@ export function verificationRoutes(routes: ApiRoutes) {
     },
   })
   serve(routes, webhookRoute, async (c) => {
-    const d = deps(c)
+    const d = verificationDeps(c)
     if (!d.verification.stripe) throw problems.notFound()
     const payload = await c.req.text()
     let event
