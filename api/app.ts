@@ -12,6 +12,7 @@ import { mediaRoutes } from './media/routes.ts'
 import type { Notify } from './notifications/service.ts'
 import { placeRoutes } from './places/routes.ts'
 import { isSuspended } from './policy/permissions.ts'
+import { profileRoutes } from './profiles/routes.ts'
 import type { Providers } from './providers.ts'
 import { reportRoutes } from './reports/routes.ts'
 import { systemRoutes } from './system/routes.ts'
@@ -56,6 +57,7 @@ export function createApiApp(services: ApiServices) {
   const routes = createApiRoutes()
   systemRoutes(routes)
   userRoutes(routes)
+  profileRoutes(routes)
   experienceRoutes(routes)
   placeRoutes(routes)
   mediaRoutes(routes)

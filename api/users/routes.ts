@@ -3,6 +3,7 @@ import { oneOf } from '#contract/common.ts'
 import { publicUserSchema, signInSchema, updateMeSchema, userSchema } from '#contract/users.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
+import { loadOwnProfile } from '../profiles/service.ts'
 import { deleteAccount, getUserProfile, recordSignIn, serializeUser, updateMe } from './service.ts'
 
 export function userRoutes(routes: ApiRoutes) {
@@ -19,9 +20,9 @@ export function userRoutes(routes: ApiRoutes) {
       ...errors(auth.required),
     },
   })
-  serve(routes, meRoute, (c) => {
+  serve(routes, meRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json({ data: [serializeUser(caller)] })
+    return c.json({ data: [serializeUser(caller, null, await loadOwnProfile(c.var.services.db, caller.id))] })
   })
 
   const updateMeRoute = createRoute({
@@ -35,15 +36,16 @@ export function userRoutes(routes: ApiRoutes) {
       200: jsonContent('The member as changed', oneOf(userSchema)),
       ...errors(auth.required, {
         ...jsonBodyErrors,
-        422: 'Invalid fields (for example invalid_phone, required, invalid_characters, direction_characters)',
+        422: 'Invalid fields (for example invalid_phone, required, too_long, invalid_characters, direction_characters, too_many_interests, duplicate_interest, too_many_prompts, duplicate_prompt); an unknown home city (code unknown_place)',
       }),
     },
   })
   serve(routes, updateMeRoute, async (c) => {
     const caller = requireCaller(c)
     const input = await readJson(c, updateMeRoute)
-    const updated = await updateMe(c.var.services.db, caller, input)
-    return c.json({ data: [serializeUser(updated)] })
+    const { db, places } = c.var.services
+    const updated = await updateMe(db, places, caller, input)
+    return c.json({ data: [serializeUser(updated, null, await loadOwnProfile(db, updated.id))] })
   })
 
   const signInRoute = createRoute({

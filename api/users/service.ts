@@ -7,6 +7,8 @@ import { isLookupKey } from '../http/params.ts'
 import { isUuid } from '../http/request.ts'
 import { existingMembers } from '../policy/members.ts'
 import { can, requirePermission, type Caller } from '../policy/permissions.ts'
+import { emptyProfile, resolveHomeCity, saveProfile, type OwnProfile } from '../profiles/service.ts'
+import type { PlacesProvider } from '../providers/maps/provider.ts'
 import { ageOn } from '#contract/birth-date.ts'
 import { displayName } from '#contract/display-name.ts'
 import { longAbsenceDays } from '#contract/limits.ts'
@@ -26,7 +28,8 @@ export function formatPhone(e164: string | null): string | null {
   return parsed.country === 'US' ? parsed.formatNational() : parsed.formatInternational()
 }
 
-export function serializeUser(user: User, avatarUrl: string | null = null): UserJson {
+/** The signed-in member, everything of their own (`GET v1/users/me`); `profile` from `loadOwnProfile`. */
+export function serializeUser(user: User, avatarUrl: string | null = null, profile: OwnProfile = emptyProfile): UserJson {
   return {
     id: user.id,
     stream_id: user.stream_id,
@@ -51,11 +54,13 @@ export function serializeUser(user: User, avatarUrl: string | null = null): User
     lat: user.lat,
     long: user.long,
     city: user.city,
+    region: user.region,
     locale: user.locale,
     onboarded: user.onboarded_at !== null,
     created_at: user.created_at.toISOString(),
     // The built-in chat needs no third-party token; Stream's token is issued by the chat feature.
     stream_token: null,
+    ...profile,
   }
 }
 
@@ -136,7 +141,12 @@ export async function uniqueSlug(db: DB, base: string) {
   return `${stem}-${crypto.randomUUID().slice(0, 12)}`
 }
 
-export async function updateMe(db: DB, user: User, input: UpdateMe) {
+/**
+ * `PUT v1/users/me`: the fields present change (absent: unchanged; null or []: cleared). The
+ * home city is resolved to a gazetteer city before anything is written; the member's row and
+ * profile rows are then written in one transaction.
+ */
+export async function updateMe(db: DB, places: PlacesProvider, user: User, input: UpdateMe) {
   requirePermission(user, 'update:user', { id: user.id })
   let phone: string | null | undefined
   if (input.phone !== undefined) {
@@ -146,22 +156,34 @@ export async function updateMe(db: DB, user: User, input: UpdateMe) {
       if (!phone) throw problems.invalid({ phone: ['invalid_phone'] })
     }
   }
-  const updated = await db
-    .updateTable('users')
-    .set({
-      ...(input.first_name !== undefined ? { first_name: input.first_name } : {}),
-      ...(input.last_name !== undefined ? { last_name: input.last_name } : {}),
-      ...(input.gender !== undefined ? { gender: input.gender } : {}),
-      ...(input.join_reasons !== undefined ? { join_reasons: input.join_reasons } : {}),
-      ...(phone !== undefined ? { phone } : {}),
-      ...(input.locale !== undefined ? { locale: input.locale } : {}),
-      ...(input.onboarded ? { onboarded_at: user.onboarded_at ?? new Date(), state: 'active' as const } : {}),
-      updated_at: new Date(),
-    })
-    .where('id', '=', user.id)
-    .returningAll()
-    .executeTakeFirstOrThrow()
-  return updated
+  let home: { lat: number | null; long: number | null; city: string | null; region: string | null } | undefined
+  if (input.city !== undefined) {
+    if (input.city === null || input.city === '') home = { lat: null, long: null, city: null, region: null }
+    else {
+      const place = await resolveHomeCity(places, input.city)
+      home = { lat: place.latitude, long: place.longitude, city: place.name, region: place.state }
+    }
+  }
+  return db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('users')
+      .set({
+        ...(input.first_name !== undefined ? { first_name: input.first_name } : {}),
+        ...(input.last_name !== undefined ? { last_name: input.last_name } : {}),
+        ...(input.gender !== undefined ? { gender: input.gender } : {}),
+        ...(input.join_reasons !== undefined ? { join_reasons: input.join_reasons } : {}),
+        ...(phone !== undefined ? { phone } : {}),
+        ...(input.locale !== undefined ? { locale: input.locale } : {}),
+        ...(home ?? {}),
+        ...(input.onboarded ? { onboarded_at: user.onboarded_at ?? new Date(), state: 'active' as const } : {}),
+        updated_at: new Date(),
+      })
+      .where('id', '=', user.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await saveProfile(trx, user, input)
+    return updated
+  })
 }
 
 /**

@@ -2,6 +2,7 @@ import { createApiTransport } from '../api.server.ts'
 import { experiencesClient } from './experiences.server.ts'
 import { mediaClient } from './media.server.ts'
 import { placesClient } from './places.server.ts'
+import { profilesClient } from './profiles.server.ts'
 import { reportsClient } from './reports.server.ts'
 import { usersClient } from './users.server.ts'
 
@@ -15,6 +16,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
   return {
     experiences: experiencesClient(transport),
     users: usersClient(transport),
+    profiles: profilesClient(transport),
     places: placesClient(transport),
     media: mediaClient(transport),
     reports: reportsClient(transport),
