@@ -2,15 +2,32 @@ import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { GuessedPlace } from './guessed-place.tsx'
+import { FieldErrors } from './ui/field.tsx'
 import { placesFromJson, type Place } from '#app/utils/place.ts'
 
 /**
  * City search (spec §2, §5: US cities only). Without JavaScript it is a plain text field the
- * server searches; with JavaScript it becomes an ARIA 1.2 combobox with suggestions.
+ * server searches; with JavaScript it becomes an ARIA 1.2 combobox with suggestions. The label,
+ * hint and input id default to the activity filters'; a form shows its errors below the hint.
  */
-export function CitySearch({ defaultLabel, defaultPlaceId }: { defaultLabel: string; defaultPlaceId: string | null }) {
+export function CitySearch({
+  defaultLabel,
+  defaultPlaceId,
+  label,
+  hint,
+  inputId,
+  errors,
+}: {
+  defaultLabel: string
+  defaultPlaceId: string | null
+  label?: string
+  hint?: string
+  inputId?: string
+  errors?: string[] | null
+}) {
   const { t } = useTranslation('activities')
-  const id = useId()
+  const generatedId = useId()
+  const id = inputId ?? generatedId
   const listId = `${id}-list`
   const [text, setText] = useState(defaultLabel)
   const [placeId, setPlaceId] = useState(defaultPlaceId ?? '')
@@ -85,18 +102,20 @@ export function CitySearch({ defaultLabel, defaultPlaceId }: { defaultLabel: str
   }
 
   return (
-    <div className="field city-search">
-      <label htmlFor={`${id}-input`}>{t('filters.location')}</label>
+    <div className={errors?.length ? 'field field--error city-search' : 'field city-search'}>
+      <label htmlFor={inputId ?? `${id}-input`}>{label ?? t('filters.location')}</label>
       <span className="hint" id={`${id}-hint`}>
-        {t('filters.locationHint')}
+        {hint ?? t('filters.locationHint')}
       </span>
+      <FieldErrors id={`${id}-error`} errors={errors} />
       <input
-        id={`${id}-input`}
+        id={inputId ?? `${id}-input`}
         type="text"
         name="q"
         value={text}
         autoComplete="off"
-        aria-describedby={`${id}-hint`}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={errors?.length ? `${id}-hint ${id}-error` : `${id}-hint`}
         {...(enhanced
           ? {
               role: 'combobox',

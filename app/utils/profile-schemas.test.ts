@@ -1,17 +1,18 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
+import type { z } from 'zod'
 import { interests } from '#contract/profile.ts'
 import { aboutFormSchema, cityFormSchema, interestsFormSchema, nameFormSchema, phoneFormSchema, privacyFormSchema, promptsFormSchema } from './profile-schemas.ts'
 
 type Entries = [string, string][]
 
-function parse<S extends Parameters<typeof parseWithZod>[1]['schema']>(schema: S, entries: Entries) {
+function parse<S extends z.ZodType>(schema: S, entries: Entries) {
   const form = new FormData()
   for (const [name, value] of entries) form.append(name, value)
   return parseWithZod(form, { schema })
 }
 
-function errors(schema: Parameters<typeof parseWithZod>[1]['schema'], entries: Entries) {
+function errors(schema: z.ZodType, entries: Entries) {
   const result = parse(schema, entries)
   return result.status === 'success' ? {} : result.error
 }

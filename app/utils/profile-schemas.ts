@@ -23,7 +23,7 @@ const choiceInvalid = 'profile:validation.choiceInvalid'
 
 /** A checkbox group: none ticked sends nothing, one ticked sends a string. */
 const ticked = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.preprocess((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]), z.array(z.enum(values, { error: choiceInvalid })))
+  z.preprocess((value: unknown): unknown[] => (value === undefined ? [] : Array.isArray(value) ? (value as unknown[]) : [value]), z.array(z.enum(values, { error: choiceInvalid })))
 
 /** A select or radio group that may be left empty ("Not chosen"): empty saves nothing (null). */
 const optionalChoice = <T extends readonly [string, ...string[]]>(values: T) =>
