@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { interests } from '#contract/profile.ts'
 import { createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { htmlProblems } from '#tests/html-validate.ts'
 import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
 import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
 import { languageCookie } from '#app/utils/i18next.server.ts'
@@ -179,6 +180,28 @@ describe('mistakes, shown next to the field and in the summary, with what was ty
     const { html } = await post(cookie, [['intent', 'name'], ['firstName', ''], ['lastName', 'Other']])
     expect(html).toContain('value="(503) 555-0142"')
     expect((await stored(user.id)).last_name).toBe('Hughes')
+  })
+})
+
+/** html-validate's findings; Vitest bundles no CSS, so root's stylesheet link is given the address a build gives it. */
+async function validationOf(html: string) {
+  return htmlProblems(html.replace('<link rel="stylesheet" href=""/>', '<link rel="stylesheet" href="/assets/app.css"/>'))
+}
+
+describe('valid HTML', () => {
+  it('passes html-validate, as saved and with errors in every section that can have them', async () => {
+    const { user, cookie } = await member()
+    await web.api.request('PUT', 'v1/users/me', { token: await web.api.signToken(user.id), body: { interests: ['chess'], prompts: [{ prompt: 'first_job', answer: 'Paper round.' }], city: 'us-or-portland' } })
+    expect(await validationOf((await page(cookie)).html)).toEqual([])
+    const mistakes: [string, string][][] = [
+      [['intent', 'name'], ['firstName', ''], ['lastName', '']],
+      [['intent', 'interests'], ...interests.slice(0, 11).map((key): [string, string] => ['interests', key])],
+      [['intent', 'prompts'], ['prompts[0].prompt', 'first_job'], ['prompts[0].answer', ''], ['prompts[1].prompt', 'first_job'], ['prompts[1].answer', 'Two.']],
+      [['intent', 'city'], ['q', 'Qqzzxv Wwyy']],
+      [['intent', 'phone'], ['phone', '12']],
+      [['intent', 'privacy']],
+    ]
+    for (const fields of mistakes) expect(await validationOf((await post(cookie, fields)).html)).toEqual([])
   })
 })
 
