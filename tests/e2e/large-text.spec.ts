@@ -294,6 +294,8 @@ test.describe('text at 200% on a 390 px phone', () => {
     for (const path of await cardLinks(page)) await s.visit(path)
     await s.visit('/account')
     await s.visit('/account?confirm=delete')
+    await s.visit('/account/edit')
+    await s.withErrors('#firstName', '/account/edit with errors')
     await s.visit('/get-started')
     await s.withErrors('#firstName', '/get-started with errors')
     await s.visit('/get-started/success')
@@ -340,7 +342,7 @@ test.describe('text at 200% on a 390 px phone', () => {
       const member = await signedInAs(browser, 'member35@demo.test')
       await member.page.goto('/attending')
       await switchLanguage(member.page, language)
-      for (const path of ['/attending', '/account', '/create-activity']) {
+      for (const path of ['/attending', '/account', '/account/edit', '/create-activity']) {
         await member.page.goto(path)
         found.push(...(await layoutProblems(member.page, `${path} in ${language}`)))
       }
