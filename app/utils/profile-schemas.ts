@@ -16,6 +16,9 @@ import { genderChoices, preferNotToSay } from './onboarding-schemas.ts'
 export const profileSections = ['name', 'about', 'interests', 'prompts', 'city', 'phone', 'privacy', 'language'] as const
 export type ProfileSection = (typeof profileSections)[number]
 
+/** Where each section lives on the page (the anchor a saved section goes back to). */
+export const sectionAnchor = (section: ProfileSection) => `${section}-section`
+
 /** How many prompt rows the form offers (all of them, so that it works without JavaScript). */
 export const promptRows = maxProfilePrompts
 

@@ -9,7 +9,7 @@ import type { User } from '#contract/users.ts'
 import { interestGroupNames, interestGroups, maxPromptAnswerLength, nearbyVisibilities, profilePrompts } from '#contract/profile.ts'
 import { languageNames, languages } from '#app/utils/i18n.ts'
 import { genderChoices, preferNotToSay } from '#app/utils/onboarding-schemas.ts'
-import { promptRows, type ProfileSection } from '#app/utils/profile-schemas.ts'
+import { promptRows, sectionAnchor, type ProfileSection } from '#app/utils/profile-schemas.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 
 /**
@@ -58,7 +58,7 @@ function useSectionForm(section: ProfileSection, defaultValue: Record<string, un
 
 function Section({ section, heading, form, submit, children }: { section: ProfileSection; heading: string; form: ReturnType<typeof useSectionForm>['form']; submit: string; children: ReactNode }) {
   return (
-    <section id={`${section}-section`} aria-labelledby={`${section}-heading`} className="profile-section">
+    <section id={sectionAnchor(section)} aria-labelledby={`${section}-heading`} className="profile-section">
       <h2 id={`${section}-heading`}>{heading}</h2>
       <Form method="post" {...getFormProps(form)} noValidate>
         <input type="hidden" name="intent" value={section} />

@@ -7,7 +7,7 @@ import { keepFormOnOutage } from '#app/utils/forms.server.ts'
 import { formErrorsFromApi, type ApiErrorMapping } from '#app/utils/http.server.ts'
 import { languageCookie } from '#app/utils/i18next.server.ts'
 import { markFormError } from '#app/utils/meta.ts'
-import { isProfileSection, profileFormSchemas, type ProfileSection } from '#app/utils/profile-schemas.ts'
+import { isProfileSection, profileFormSchemas, sectionAnchor, type ProfileSection } from '#app/utils/profile-schemas.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 
 /**
@@ -17,9 +17,6 @@ import { setToast } from '#app/utils/toast.server.ts'
  */
 
 type SectionValue = z.output<(typeof profileFormSchemas)[ProfileSection]>
-
-/** Where each section lives on the page (the redirect's anchor). */
-export const sectionAnchor = (section: ProfileSection) => `${section}-section`
 
 /** The fields of `PUT v1/users/me` a section changes. */
 function updateFor(value: SectionValue): UpdateMe {

@@ -8,9 +8,9 @@ import { knownUser, requireUser } from '#app/utils/auth.server.ts'
 import { formPageHeaders, loadFormPage } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { profileSections, type ProfileSection } from '#app/utils/profile-schemas.ts'
+import { profileSections, sectionAnchor, type ProfileSection } from '#app/utils/profile-schemas.ts'
 import { AboutSection, CitySection, InterestsSection, LanguageSection, NameSection, PhoneSection, PrivacySection, PromptsSection, fieldIdOf } from './__profile-sections.tsx'
-import { runProfileIntent, sectionAnchor } from './edit.server.ts'
+import { runProfileIntent } from './edit.server.ts'
 
 export const handle = { i18n: ['common', 'onboarding', 'activities', 'profile'] }
 
