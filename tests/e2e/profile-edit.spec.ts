@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test'
 import { flash } from './activity-helpers.ts'
 import { Scanner } from './axe.ts'
-import { expect, languages, newVisitor, signUp, test } from './helpers.ts'
+import { expect, languages, newVisitor, signUp, test, untilHydrated } from './helpers.ts'
 
 /**
  * `/account/edit` (issue 13 §1) with JavaScript off: every section saved through its own form,
@@ -163,6 +163,31 @@ test('without JavaScript: every section saves, every mistake is explained, nothi
   await section(page, 'language').getByRole('button', { name: 'Enregistrer ma langue' }).click()
   await expect(page.locator('html')).toHaveAttribute('lang', 'en')
   await context.close()
+})
+
+test('with JavaScript: a live character count, city suggestions, the summary focused', async ({ page }) => {
+  await signUp(page, { onboard: true })
+  await page.goto('/account/edit')
+  await untilHydrated(page, '#prompts-0-answer')
+  await page.locator('#prompts-0-prompt').selectOption('dream_trip')
+  await expect(page.getByLabel('Your answer to “My dream trip is…”')).toBeVisible()
+  await page.locator('#prompts-0-answer').fill('Lisbon')
+  await expect(page.locator('#prompts-0-answer-count')).toHaveText('6 of 300 characters used')
+  await save(page, 'prompts', 'Save my answers to the questions')
+  await expect(flash(page)).toHaveText('Your answers to the questions are saved.')
+
+  await untilHydrated(page, '#city')
+  await page.locator('#city').fill('Portl')
+  await page.getByRole('option', { name: 'Portland, OR' }).click()
+  await save(page, 'city', 'Save my city')
+  await expect(section(page, 'city')).toContainText('Your home city is now Portland, OR.')
+
+  await page.locator('#phone').fill('12')
+  await save(page, 'phone', 'Save my phone number')
+  await expect(summary(page)).toBeFocused()
+  await expectMistake(page, 'phone', 'Enter a valid US phone number, like (503) 555-0142.')
+  // What was typed in another section is still there.
+  await expect(page.locator('#prompts-0-answer')).toHaveValue('Lisbon')
 })
 
 test('axe: the page in English, French and Dutch, as saved and with an error', async ({ browser }) => {

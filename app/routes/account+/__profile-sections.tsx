@@ -202,25 +202,44 @@ export function PromptsSection({ user, heading }: SectionProps) {
     <Section section="prompts" heading={heading} form={section.form} submit={t('edit.prompts.submit')}>
       <p className="hint">{t('edit.prompts.hint')}</p>
       {Array.from({ length: promptRows }, (_, index) => (
-        <div className="prompt-row" key={index}>
-          <SelectField
-            id={`prompts-${index}-prompt`}
-            name={`prompts[${index}].prompt`}
-            label={t('edit.prompts.question', { number: index + 1 })}
-            placeholder={t('edit.prompts.noQuestion')}
-            options={profilePrompts.map((value) => ({ value, label: t(`prompts.${value}`) }))}
-            defaultValue={row(index).prompt}
-            errors={section.errors(`prompts[${index}].prompt`)}
-          />
-          <AnswerField index={index} defaultValue={row(index).answer} errors={section.errors(`prompts[${index}].answer`)} />
-        </div>
+        <PromptRow key={index} index={index} prompt={row(index).prompt} answer={row(index).answer} promptErrors={section.errors(`prompts[${index}].prompt`)} answerErrors={section.errors(`prompts[${index}].answer`)} />
       ))}
     </Section>
   )
 }
 
+/**
+ * One question and its answer. The answer's label repeats the question chosen in full: a select
+ * cannot wrap, so with large text on a narrow screen a long question may not fit in it.
+ */
+function PromptRow({ index, prompt, answer, promptErrors, answerErrors }: { index: number; prompt: string; answer: string; promptErrors?: string[]; answerErrors?: string[] }) {
+  const { t } = useTranslation('profile')
+  const [chosen, setChosen] = useState(prompt)
+  const known = (profilePrompts as readonly string[]).includes(chosen)
+  return (
+    <div className="prompt-row">
+      <SelectField
+        id={`prompts-${index}-prompt`}
+        name={`prompts[${index}].prompt`}
+        label={t('edit.prompts.question', { number: index + 1 })}
+        placeholder={t('edit.prompts.noQuestion')}
+        options={profilePrompts.map((value) => ({ value, label: t(`prompts.${value}`) }))}
+        defaultValue={prompt}
+        errors={promptErrors}
+        onChange={(event) => setChosen(event.currentTarget.value)}
+      />
+      <AnswerField
+        index={index}
+        label={known ? t('edit.prompts.answerTo', { question: t(`prompts.${chosen}`) }) : t('edit.prompts.answer', { number: index + 1 })}
+        defaultValue={answer}
+        errors={answerErrors}
+      />
+    </div>
+  )
+}
+
 /** A prompt's answer: a text area with its limit; with JavaScript, a count of the characters used. */
-function AnswerField({ index, defaultValue, errors }: { index: number; defaultValue: string; errors?: string[] }) {
+function AnswerField({ index, label, defaultValue, errors }: { index: number; label: string; defaultValue: string; errors?: string[] }) {
   const { t } = useTranslation('profile')
   const enhanced = useHydrated()
   const [count, setCount] = useState(defaultValue.length)
@@ -228,7 +247,7 @@ function AnswerField({ index, defaultValue, errors }: { index: number; defaultVa
   const describedBy = [`${id}-hint`, enhanced ? `${id}-count` : null, errors?.length ? `${id}-error` : null].filter(Boolean).join(' ')
   return (
     <div className={errors?.length ? 'field field--error' : 'field'}>
-      <label htmlFor={id}>{t('edit.prompts.answer', { number: index + 1 })}</label>
+      <label htmlFor={id}>{label}</label>
       <span id={`${id}-hint`} className="hint">
         {t('edit.prompts.answerHint')}
       </span>
@@ -262,7 +281,7 @@ export function PhoneSection({ user, heading }: SectionProps) {
   const section = useSectionForm('phone', { phone: user?.formatted_phone ?? '' })
   return (
     <Section section="phone" heading={heading} form={section.form} submit={t('edit.phone.submit')}>
-      <TextField id="phone" name="phone" label={onboarding('fields.phone')} hint={onboarding('fields.phoneHint')} autoComplete="tel-national" inputMode="tel" defaultValue={section.text('phone')} errors={section.errors('phone')} />
+      <TextField id="phone" name="phone" label={t('edit.phone.label')} hint={onboarding('fields.phoneHint')} autoComplete="tel-national" inputMode="tel" defaultValue={section.text('phone')} errors={section.errors('phone')} />
     </Section>
   )
 }
