@@ -126,8 +126,13 @@ export async function resolveHomeCity(places: PlacesProvider, value: string): Pr
   const text = value.trim()
   const byId = placeIdPattern.test(text) && !/^\d+$/.test(text) ? await places.details(text) : null
   const place = byId ?? (text.length >= 2 ? (await places.search(text, { limit: 1 }))[0] : undefined)
-  if (!place) throw new ApiProblem(422, 'unknown_place', 'Unable to find your location. Please try again.', { city: ['unknown_place'] })
+  if (!place) throw unknownPlace()
   return place
+}
+
+/** Spec §8's `unknown_place`, on the `city` field. */
+export function unknownPlace() {
+  return new ApiProblem(422, 'unknown_place', 'Unable to find your location. Please try again.', { city: ['unknown_place'] })
 }
 
 type ProfileInput = Pick<UpdateMe, 'employment' | 'relationship' | 'family' | 'show_age' | 'nearby_visibility' | 'interests' | 'prompts'>

@@ -44,7 +44,7 @@ export function userRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     const input = await readJson(c, updateMeRoute)
     const { db, places } = c.var.services
-    const updated = await updateMe(db, places, caller, input)
+    const updated = await updateMe(db, caller, input, places)
     return c.json({ data: [serializeUser(updated, null, await loadOwnProfile(db, updated.id))] })
   })
 

@@ -7,7 +7,7 @@ import { isLookupKey } from '../http/params.ts'
 import { isUuid } from '../http/request.ts'
 import { existingMembers } from '../policy/members.ts'
 import { can, requirePermission, type Caller } from '../policy/permissions.ts'
-import { emptyProfile, resolveHomeCity, saveProfile, type OwnProfile } from '../profiles/service.ts'
+import { emptyProfile, resolveHomeCity, saveProfile, unknownPlace, type OwnProfile } from '../profiles/service.ts'
 import type { PlacesProvider } from '../providers/maps/provider.ts'
 import { ageOn } from '#contract/birth-date.ts'
 import { displayName } from '#contract/display-name.ts'
@@ -146,7 +146,7 @@ export async function uniqueSlug(db: DB, base: string) {
  * home city is resolved to a gazetteer city before anything is written; the member's row and
  * profile rows are then written in one transaction.
  */
-export async function updateMe(db: DB, places: PlacesProvider, user: User, input: UpdateMe) {
+export async function updateMe(db: DB, user: User, input: UpdateMe, places?: PlacesProvider) {
   requirePermission(user, 'update:user', { id: user.id })
   let phone: string | null | undefined
   if (input.phone !== undefined) {
@@ -160,7 +160,8 @@ export async function updateMe(db: DB, places: PlacesProvider, user: User, input
   if (input.city !== undefined) {
     if (input.city === null || input.city === '') home = { lat: null, long: null, city: null, region: null }
     else {
-      const place = await resolveHomeCity(places, input.city)
+      const place = places ? await resolveHomeCity(places, input.city) : null
+      if (!place) throw unknownPlace()
       home = { lat: place.latitude, long: place.longitude, city: place.name, region: place.state }
     }
   }
