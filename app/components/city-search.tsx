@@ -7,27 +7,29 @@ import { placesFromJson, type Place } from '#app/utils/place.ts'
 
 /**
  * City search (spec §2, §5: US cities only). Without JavaScript it is a plain text field the
- * server searches; with JavaScript it becomes an ARIA 1.2 combobox with suggestions. The label,
- * hint and input id default to the activity filters'; a form shows its errors below the hint.
+ * server searches; with JavaScript it becomes an ARIA 1.2 combobox with suggestions.
  */
 export function CitySearch({
   defaultLabel,
   defaultPlaceId,
+  inputId,
   label,
   hint,
-  inputId,
   errors,
 }: {
   defaultLabel: string
   defaultPlaceId: string | null
+  /** The text field's id, for an error summary to link to. */
+  inputId?: string
   label?: string
   hint?: string
-  inputId?: string
+  /** Translation keys of errors to show next to the field. */
   errors?: string[] | null
 }) {
   const { t } = useTranslation('activities')
   const generatedId = useId()
   const id = inputId ?? generatedId
+  const inputFor = inputId ?? `${id}-input`
   const listId = `${id}-list`
   const [text, setText] = useState(defaultLabel)
   const [placeId, setPlaceId] = useState(defaultPlaceId ?? '')
@@ -103,13 +105,13 @@ export function CitySearch({
 
   return (
     <div className={errors?.length ? 'field field--error city-search' : 'field city-search'}>
-      <label htmlFor={inputId ?? `${id}-input`}>{label ?? t('filters.location')}</label>
+      <label htmlFor={inputFor}>{label ?? t('filters.location')}</label>
       <span className="hint" id={`${id}-hint`}>
         {hint ?? t('filters.locationHint')}
       </span>
       <FieldErrors id={`${id}-error`} errors={errors} />
       <input
-        id={inputId ?? `${id}-input`}
+        id={inputFor}
         type="text"
         name="q"
         value={text}
