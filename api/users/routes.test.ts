@@ -392,7 +392,7 @@ describe('PUT /api/v1/users/me: the profile (issue 13 §1)', () => {
     const expected = {
       ...body,
       prompts: [{ prompt: 'perfect_sunday', answer: 'Church, then a long lunch.\nThen a nap.' }, body.prompts[1]],
-      city: 'Portland',
+      city: 'Portland, OR',
       region: 'OR',
     }
     expect(response.json.data[0]).toMatchObject(expected)
@@ -406,7 +406,7 @@ describe('PUT /api/v1/users/me: the profile (issue 13 §1)', () => {
     const { token } = await memberWithToken()
     await put(token, { employment: 'retired', family: ['pets'], interests: ['golf'], prompts: [{ prompt: 'first_job', answer: 'Paper round.' }], city: 'Boise, ID' })
     const unchanged = await put(token, { first_name: 'Jean' })
-    expect(unchanged.json.data[0]).toMatchObject({ employment: 'retired', family: ['pets'], interests: ['golf'], city: 'Boise', region: 'ID' })
+    expect(unchanged.json.data[0]).toMatchObject({ employment: 'retired', family: ['pets'], interests: ['golf'], city: 'Boise, ID', region: 'ID' })
     expect(unchanged.json.data[0].prompts).toHaveLength(1)
     const cleared = await put(token, { employment: null, family: null, interests: [], prompts: null, city: null })
     expect(cleared.status).toBe(200)
@@ -416,9 +416,9 @@ describe('PUT /api/v1/users/me: the profile (issue 13 §1)', () => {
   it('resolves a typed city name or ZIP to the gazetteer city, never keeping the words typed', async () => {
     const { token } = await memberWithToken()
     const typed = await put(token, { city: 'portland, or' })
-    expect(typed.json.data[0]).toMatchObject({ city: 'Portland', region: 'OR' })
+    expect(typed.json.data[0]).toMatchObject({ city: 'Portland, OR', region: 'OR' })
     const zip = await put(token, { city: '97201' })
-    expect(zip.json.data[0]).toMatchObject({ city: 'Portland', region: 'OR' })
+    expect(zip.json.data[0]).toMatchObject({ city: 'Portland, OR', region: 'OR' })
   })
 
   it('answers 422 unknown_place with the spec message for a city it cannot find, and changes nothing', async () => {
@@ -431,7 +431,7 @@ describe('PUT /api/v1/users/me: the profile (issue 13 §1)', () => {
       message: 'Unable to find your location. Please try again.',
       fields: { city: ['unknown_place'] },
     })
-    expect(await loadUser(user.id)).toMatchObject({ city: 'Portland', first_name: 'Ann' })
+    expect(await loadUser(user.id)).toMatchObject({ city: 'Portland, OR', first_name: 'Ann' })
   })
 
   it.each([

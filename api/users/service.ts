@@ -162,7 +162,7 @@ export async function updateMe(db: DB, user: User, input: UpdateMe, places?: Pla
     else {
       const place = places ? await resolveHomeCity(places, input.city) : null
       if (!place) throw unknownPlace()
-      home = { lat: place.latitude, long: place.longitude, city: place.name, region: place.state }
+      home = { lat: place.latitude, long: place.longitude, city: place.label, region: place.state }
     }
   }
   return db.transaction().execute(async (trx) => {

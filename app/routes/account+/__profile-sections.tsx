@@ -264,7 +264,8 @@ function AnswerField({ index, label, defaultValue, errors }: { index: number; la
 
 export function CitySection({ user, heading }: SectionProps) {
   const { t } = useTranslation('profile')
-  const current = user?.city ? [user.city, user.region].filter(Boolean).join(', ') : ''
+  // The gazetteer's label ("Portland, OR", decision 023).
+  const current = user?.city ?? ''
   const section = useSectionForm('city', { q: current })
   const typed = section.text('q')
   return (

@@ -59,7 +59,7 @@ describe('the page', () => {
   })
 
   it('shows every section with what is saved, the email with its change link, and a translated title', async () => {
-    const { user, cookie } = await member({ phone: '+15035550142', city: 'Portland', region: 'OR' })
+    const { user, cookie } = await member({ phone: '+15035550142', city: 'Portland, OR', region: 'OR' })
     await web.api.request('PUT', 'v1/users/me', { token: await web.api.signToken(user.id), body: { interests: ['chess'], prompts: [{ prompt: 'first_job', answer: 'Paper round.' }], relationship: 'widowed' } })
     const { status, html } = await page(cookie)
     expect(status).toBe(200)
@@ -124,7 +124,7 @@ describe('saving a section', () => {
         { prompt: 'dream_trip', answer: 'Lisbon by train.' },
         { prompt: 'first_job', answer: 'Paper round.' },
       ],
-      city: 'Boise',
+      city: 'Boise, ID',
       region: 'ID',
       phone: '+15035550199',
       show_age: true,
