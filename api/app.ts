@@ -14,6 +14,7 @@ import type { Notify } from './notifications/service.ts'
 import type { Mailer } from './providers/email/mailer.ts'
 import { placeRoutes } from './places/routes.ts'
 import { isSuspended } from './policy/permissions.ts'
+import { profileRoutes } from './profiles/routes.ts'
 import type { Providers } from './providers.ts'
 import { reportRoutes } from './reports/routes.ts'
 import { systemRoutes } from './system/routes.ts'
@@ -67,6 +68,7 @@ export function createApiApp(services: ApiServices) {
   systemRoutes(routes)
   userRoutes(routes)
   accountRoutes(routes)
+  profileRoutes(routes)
   experienceRoutes(routes)
   placeRoutes(routes)
   mediaRoutes(routes)

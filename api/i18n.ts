@@ -4,27 +4,53 @@ import { fileURLToPath } from 'node:url'
 import i18next, { type TFunction } from 'i18next'
 import { languages, type Language } from '#contract/enums.ts'
 
-/** Translations for server-rendered text outside Remix (emails), from the same locale files. */
+/**
+ * Translations for text the API writes itself (emails; the names of profile choices), from the
+ * same locale files as the web app.
+ */
 const localesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../public/locales')
 export type ServerLanguage = Language
 
+/** `onboarding` names the genders and reasons for joining that the profile catalogue lists too. */
+const namespaces = ['email', 'profile', 'onboarding'] as const
+
 const instance = i18next.createInstance()
 const resources = Object.fromEntries(
-  languages
-    .filter((lng) => existsSync(path.join(localesDir, lng, 'email.json')))
-    .map((lng) => [lng, { email: JSON.parse(readFileSync(path.join(localesDir, lng, 'email.json'), 'utf8')) as object }]),
+  languages.map((lng) => [
+    lng,
+    Object.fromEntries(
+      namespaces
+        .map((ns) => [ns, path.join(localesDir, lng, `${ns}.json`)] as const)
+        .filter(([, file]) => existsSync(file))
+        .map(([ns, file]) => [ns, JSON.parse(readFileSync(file, 'utf8')) as object]),
+    ),
+  ]),
 )
 void instance.init({
   resources,
   fallbackLng: 'en',
   defaultNS: 'email',
-  ns: ['email'],
+  ns: [...namespaces],
   interpolation: { escapeValue: false },
   initImmediate: false,
 })
 
+function supported(language: string | null | undefined): Language {
+  return language && (languages as readonly string[]).includes(language) ? (language as Language) : 'en'
+}
+
 export function emailT(language: string): TFunction {
-  return instance.getFixedT((languages as readonly string[]).includes(language) ? language : 'en', 'email')
+  return instance.getFixedT(supported(language), 'email')
+}
+
+/** The words of profile choices (interests, prompts, employment…) in `language` (en otherwise). */
+export function profileT(language: string | null | undefined): TFunction {
+  return instance.getFixedT(supported(language), 'profile')
+}
+
+/** Genders and reasons for joining, named as the onboarding form names them. */
+export function onboardingT(language: string | null | undefined): TFunction {
+  return instance.getFixedT(supported(language), 'onboarding')
 }
 
 /** An email's opening: by the first name ("Hello Walter,"), or "Hello," when there is none. */

@@ -47,6 +47,7 @@ export const errorCodes = [
   'invalid_format',
   // 422
   'invalid_input',
+  'unknown_place',
   // 429
   'too_many_invitations',
   // 500, 503

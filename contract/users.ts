@@ -1,7 +1,8 @@
 import { z } from 'zod'
-import { genders, joinReasons, languages, onboardingSteps, userStates } from './enums.ts'
+import { employments, familyMembers, genders, joinReasons, languages, onboardingSteps, relationshipStatuses, userStates } from './enums.ts'
 import { memberText, memberTextCodes } from './input-validation.ts'
 import { maxNameLength, maxPhoneLength } from './limits.ts'
+import { interests, maxInterests, maxProfilePrompts, maxPromptAnswerLength, nearbyVisibilities, profilePrompts } from './profile.ts'
 
 /** Members (spec §3 "User", §7 `v1/users`): what the API accepts and answers. */
 
@@ -33,9 +34,17 @@ export const userSchema = z
     lat: z.number().nullable(),
     long: z.number().nullable(),
     city: nullableString,
+    region: nullableString.meta({ description: 'Two-letter US state code of `city`.' }),
     locale: z.enum(languages).nullable(),
     onboarded: z.boolean(),
     onboarding_step: z.enum(onboardingSteps).nullable().meta({ description: 'Where onboarding resumes after basic info; null or `done` when there is nothing left.' }),
+    employment: z.enum(employments).nullable(),
+    relationship: z.enum(relationshipStatuses).nullable(),
+    family: z.array(z.enum(familyMembers)),
+    show_age: z.boolean().meta({ description: 'Others see the age by decade ("in their 60s"); false by default.' }),
+    nearby_visibility: z.enum(nearbyVisibilities).meta({ description: 'Who sees the member in Members near them; everyone by default.' }),
+    interests: z.array(z.enum(interests)).meta({ description: 'Interest keys of the catalogue, in the order chosen.' }),
+    prompts: z.array(z.object({ prompt: z.enum(profilePrompts), answer: z.string() })).meta({ description: 'Prompt keys and answers, in order.' }),
     created_at: z.string(),
     stream_token: nullableString,
   })
@@ -74,6 +83,18 @@ export type PublicUser = z.infer<typeof publicUserSchema>
 /** A name: one that only invisible characters make up counts as missing (`required`). */
 const nameField = memberText(z.string().trim(), memberTextCodes).min(1, 'required').max(maxNameLength, 'too_long')
 
+function isUnique(values: readonly string[]) {
+  return new Set(values).size === values.length
+}
+
+/** One answered prompt: a catalogue key and the member's words (1 to 300 characters, line breaks kept). */
+export const promptAnswerSchema = z.object({
+  prompt: z.enum(profilePrompts),
+  answer: memberText(z.string().trim(), memberTextCodes, { multiline: true })
+    .min(1, 'required')
+    .max(maxPromptAnswerLength, 'too_long'),
+})
+
 /** `PUT v1/users/me`: the fields a member may change on their own record; others are ignored. */
 export const updateMeSchema = z
   .object({
@@ -89,14 +110,33 @@ export const updateMeSchema = z
       .optional()
       .meta({ description: 'Parsed as US and saved in E.164 (invalid_phone otherwise); null or "" removes it.' }),
     locale: z.enum(languages).optional(),
+    onboarded: z.literal(true).optional(),
+    onboarding_step: z.enum(onboardingSteps).optional(),
+    employment: z.enum(employments).nullable().optional(),
+    relationship: z.enum(relationshipStatuses).nullable().optional(),
+    family: z.array(z.enum(familyMembers)).max(familyMembers.length).nullable().optional(),
+    show_age: z.boolean().optional(),
+    nearby_visibility: z.enum(nearbyVisibilities).optional(),
+    interests: z
+      .array(z.enum(interests))
+      .max(maxInterests, 'too_many_interests')
+      .refine(isUnique, 'duplicate_interest')
+      .nullable()
+      .optional()
+      .meta({ description: `Catalogue keys, at most ${maxInterests}, each once (too_many_interests, duplicate_interest); null or [] clears them.` }),
+    prompts: z
+      .array(promptAnswerSchema)
+      .max(maxProfilePrompts, 'too_many_prompts')
+      .refine((answers) => isUnique(answers.map((answer) => answer.prompt)), 'duplicate_prompt')
+      .nullable()
+      .optional()
+      .meta({ description: `At most ${maxProfilePrompts}, each prompt once (too_many_prompts, duplicate_prompt); null or [] clears them.` }),
     city: z
       .string()
       .trim()
-      .max(300)
+      .max(100, 'unknown_place')
       .nullable()
       .optional()
-      .meta({ description: 'A place id of `v1/places` (the home city; unknown_place otherwise); null removes it.' }),
-    onboarded: z.literal(true).optional(),
-    onboarding_step: z.enum(onboardingSteps).optional(),
+      .meta({ description: 'A place id of `v1/places` or a city name ("Portland, OR"), resolved to a US city (422 unknown_place otherwise); null or "" clears it.' }),
   })
 export type UpdateMe = z.infer<typeof updateMeSchema>

@@ -384,6 +384,17 @@ describe('every endpoint answers as documented', () => {
     }
   })
 
+  it('profiles: the catalogue, interests, prompts, the home city', async () => {
+    expect((await call('GET', 'v1/profile/catalogue')).json.data[0].interest_groups.length).toBeGreaterThan(0)
+    const profile = { interests: ['walking', 'chess'], prompts: [{ prompt: 'perfect_sunday', answer: 'A long walk.' }], city: 'us-or-portland' }
+    expect((await call('PUT', 'v1/users/me', { token: guest.token, body: profile })).status).toBe(200)
+    expect((await call('PUT', 'v1/users/me', { token: guest.token, body: { city: 'Zzyzxqq Qqq' } })).json.error.code).toBe('unknown_place')
+    expect((await call('GET', `v1/users/${guest.user.slug}/interests`, { token: host.token })).json.data).toHaveLength(2)
+    expect((await call('GET', 'v1/users/me/profile-prompts', { token: guest.token })).json.data).toHaveLength(1)
+    expect((await call('GET', `v1/users/${guest.user.id}/interests`)).status).toBe(401)
+    expect((await call('GET', `v1/users/${crypto.randomUUID()}/profile-prompts`, { token: host.token })).status).toBe(404)
+  })
+
   it('places: search, nearest, one place', async () => {
     expect((await call('GET', 'v1/places?query=portland&limit=3')).json.data[0]).toMatchObject({ id: 'us-or-portland' })
     expect((await call('GET', 'v1/places?query=p')).status).toBe(400)

@@ -15,8 +15,8 @@ import { ApiProblem, problems } from '../http/errors.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller, validate } from '../http/request.ts'
 import { MAX_UPLOAD_BYTES, tooLarge } from './images.ts'
-import { serializeUser } from '../users/service.ts'
-import { avatarUrl, removeAvatar, setAvatar } from './avatar.ts'
+import { ownUserJson } from '../users/service.ts'
+import { removeAvatar, setAvatar } from './avatar.ts'
 import { photoChecker } from './photo-check.ts'
 import { duplicateCover, readPhoto, uploadPhoto, type MediaDeps } from './service.ts'
 
@@ -118,7 +118,7 @@ export function mediaRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     const { file_name: fileName } = await readJson(c, setAvatarRoute)
     const user = await setAvatar(deps(c), caller, fileName)
-    return c.json({ data: [serializeUser(user, await avatarUrl(c.var.services.db, user, c.var.services.media))] })
+    return c.json({ data: [await ownUserJson(c.var.services, user)] })
   })
 
   const removeAvatarRoute = createRoute({

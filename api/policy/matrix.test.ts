@@ -35,6 +35,7 @@ type FixtureName =
   | 'bystander'
   | 'leaver'
   | 'deleted'
+  | 'banned'
   | 'coverKey'
   | 'privateKey'
   | 'place'
@@ -89,6 +90,14 @@ const rows: Row[] = [
   row('POST', '/v1/users/me/email-change/confirm',            '401 422 422 422 422 403', { body: () => ({ code: '000000' }) }),
   // Ends web sessions and identity-provider grants; the matrix calls with bearer tokens only.
   row('DELETE', '/v1/users/me/sessions',                      '401 204 204 204 204 403'),
+  // profiles: members read each other's; suspended, banned and deleted members are not found.
+  row('GET', '/v1/users/{id}/interests',                      '401 200 200 200 200 403', { params: { id: 'member' } }),
+  row('GET', '/v1/users/{id}/interests',                      '401 404 404 404 404 403', { params: { id: 'deleted' } }),
+  row('GET', '/v1/users/{id}/interests',                      '401 404 404 404 404 403', { params: { id: 'banned' } }),
+  row('GET', '/v1/users/{id}/profile-prompts',                '401 200 200 200 200 403', { params: { id: 'member' } }),
+  row('GET', '/v1/users/{id}/profile-prompts',                '401 404 404 404 404 403', { params: { id: 'deleted' } }),
+  row('GET', '/v1/users/{id}/profile-prompts',                '401 404 404 404 404 403', { params: { id: 'banned' } }),
+  row('GET', '/v1/profile/catalogue',                         '200 200 200 200 200 403'),
   // experiences
   row('GET', '/v1/experiences',                               '200 200 200 200 200 403'),
   row('GET', '/v1/experiences/{idOrSlug}',                    '200 200 200 200 200 403', { params: { idOrSlug: 'experience' } }),
@@ -219,6 +228,7 @@ beforeAll(async () => {
   ids.bystander = (await member()).id
   ids.leaver = (await member()).id
   ids.deleted = (await member({ state: 'deleted' })).id
+  ids.banned = (await member({ banned: true })).id
   ids.coverKey = cover.key
   ids.privateKey = verification.key
   ids.place = 'us-or-portland'

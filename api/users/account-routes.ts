@@ -6,8 +6,7 @@ import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, readJson, serve, t
 import { requireCaller } from '../http/request.ts'
 import { signOutEverywhere } from './account.ts'
 import { confirmEmailChange, getPendingEmailChange, startEmailChange } from './email-change.ts'
-import { avatarUrl } from '../media/avatar.ts'
-import { serializeUser } from './service.ts'
+import { ownUserJson } from './service.ts'
 
 /** The member's own account (issue 13 §4, decision 028): email change and signing out everywhere. */
 export function accountRoutes(routes: ApiRoutes) {
@@ -76,7 +75,7 @@ export function accountRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     const input = await readJson(c, confirmRoute)
     const updated = await confirmEmailChange(c.var.services, caller, input)
-    return c.json({ data: [serializeUser(updated, await avatarUrl(c.var.services.db, updated, c.var.services.media))] })
+    return c.json({ data: [await ownUserJson(c.var.services, updated)] })
   })
 
   const sessionsRoute = createRoute({

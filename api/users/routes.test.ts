@@ -353,6 +353,128 @@ describe('PUT /api/v1/users/me', () => {
   })
 })
 
+describe('PUT /api/v1/users/me: the profile (issue 13 §1)', () => {
+  const put = (token: string, body: unknown) => api.request('PUT', 'v1/users/me', { token, body })
+
+  it('a new member has an empty profile: age hidden and seen by everyone near by by default', async () => {
+    const { token } = await memberWithToken()
+    const me = (await api.request('GET', 'v1/users/me', { token })).json.data[0]
+    expect(me).toMatchObject({
+      employment: null,
+      relationship: null,
+      family: [],
+      show_age: false,
+      nearby_visibility: 'everyone',
+      interests: [],
+      prompts: [],
+      region: null,
+    })
+  })
+
+  it('saves every profile field and reads them back, in the order given', async () => {
+    const { token } = await memberWithToken()
+    const body = {
+      employment: 'retired',
+      relationship: 'widowed',
+      family: ['grandchildren', 'pets'],
+      show_age: true,
+      nearby_visibility: 'attended',
+      interests: ['chess', 'walking', 'baking'],
+      prompts: [
+        { prompt: 'perfect_sunday', answer: '  Church, then a long lunch.\nThen a nap. ' },
+        { prompt: 'ask_me_about', answer: 'My roses.' },
+      ],
+      city: 'us-or-portland',
+    }
+    const response = await put(token, body)
+    expect(response.status).toBe(200)
+    // As sent, the answer trimmed and the city the gazetteer's.
+    const expected = {
+      ...body,
+      prompts: [{ prompt: 'perfect_sunday', answer: 'Church, then a long lunch.\nThen a nap.' }, body.prompts[1]],
+      city: 'Portland, OR',
+      region: 'OR',
+    }
+    expect(response.json.data[0]).toMatchObject(expected)
+    const me = (await api.request('GET', 'v1/users/me', { token })).json.data[0]
+    expect(me).toMatchObject(expected)
+    expect(me.lat).toBeCloseTo(45.52, 1)
+    expect(me.long).toBeCloseTo(-122.68, 1)
+  })
+
+  it('leaves profile fields that are absent unchanged, and clears them with null or []', async () => {
+    const { token } = await memberWithToken()
+    await put(token, { employment: 'retired', family: ['pets'], interests: ['golf'], prompts: [{ prompt: 'first_job', answer: 'Paper round.' }], city: 'Boise, ID' })
+    const unchanged = await put(token, { first_name: 'Jean' })
+    expect(unchanged.json.data[0]).toMatchObject({ employment: 'retired', family: ['pets'], interests: ['golf'], city: 'Boise, ID', region: 'ID' })
+    expect(unchanged.json.data[0].prompts).toHaveLength(1)
+    const cleared = await put(token, { employment: null, family: null, interests: [], prompts: null, city: null })
+    expect(cleared.status).toBe(200)
+    expect(cleared.json.data[0]).toMatchObject({ employment: null, family: [], interests: [], prompts: [], city: null, region: null, lat: null, long: null })
+  })
+
+  it('resolves a typed city name or ZIP to the gazetteer city, never keeping the words typed', async () => {
+    const { token } = await memberWithToken()
+    const typed = await put(token, { city: 'portland, or' })
+    expect(typed.json.data[0]).toMatchObject({ city: 'Portland, OR', region: 'OR' })
+    const zip = await put(token, { city: '97201' })
+    expect(zip.json.data[0]).toMatchObject({ city: 'Portland, OR', region: 'OR' })
+  })
+
+  it('answers 422 unknown_place with the spec message for a city it cannot find, and changes nothing', async () => {
+    const { user, token } = await memberWithToken()
+    await put(token, { city: 'us-or-portland' })
+    const response = await put(token, { city: 'Qqzzxv Wwyy', first_name: 'Changed' })
+    expect(response.status).toBe(422)
+    expect(response.json.error).toEqual({
+      code: 'unknown_place',
+      message: 'Unable to find your location. Please try again.',
+      fields: { city: ['unknown_place'] },
+    })
+    expect(await loadUser(user.id)).toMatchObject({ city: 'Portland, OR', first_name: 'Ann' })
+  })
+
+  it.each([
+    ['more than 10 interests', { interests: ['walking', 'hiking', 'gardening', 'birdwatching', 'fishing', 'cycling', 'yoga', 'swimming', 'pickleball', 'golf', 'chess'] }, 'interests', 'too_many_interests'],
+    ['an interest twice', { interests: ['walking', 'walking'] }, 'interests', 'duplicate_interest'],
+    ['an interest not in the catalogue', { interests: ['base_jumping'] }, 'interests.0', 'invalid_value'],
+    ['more than 3 prompts', { prompts: ['perfect_sunday', 'first_job', 'ask_me_about', 'dream_trip'].map((prompt) => ({ prompt, answer: 'Yes.' })) }, 'prompts', 'too_many_prompts'],
+    ['a prompt twice', { prompts: [{ prompt: 'first_job', answer: 'One.' }, { prompt: 'first_job', answer: 'Two.' }] }, 'prompts', 'duplicate_prompt'],
+    ['a prompt not in the catalogue', { prompts: [{ prompt: 'favourite_password', answer: 'hunter2' }] }, 'prompts.0.prompt', 'invalid_value'],
+    ['an empty answer', { prompts: [{ prompt: 'first_job', answer: ' \u200b ' }] }, 'prompts.0.answer', 'required'],
+    ['an answer over 300 characters', { prompts: [{ prompt: 'first_job', answer: 'a'.repeat(301) }] }, 'prompts.0.answer', 'too_long'],
+    ['an answer with a control character', { prompts: [{ prompt: 'first_job', answer: 'Paper\u0000round' }] }, 'prompts.0.answer', 'invalid_characters'],
+    ['an answer with a direction override', { prompts: [{ prompt: 'first_job', answer: 'Paper \u202eround' }] }, 'prompts.0.answer', 'direction_characters'],
+    ['an unknown employment', { employment: 'astronaut' }, 'employment', 'invalid_value'],
+    ['an unknown relationship', { relationship: 'complicated' }, 'relationship', 'invalid_value'],
+    ['an unknown family member', { family: ['cousins'] }, 'family.0', 'invalid_value'],
+    ['a show_age that is not a boolean', { show_age: 'yes' }, 'show_age', 'invalid_type'],
+    ['an unknown near-by visibility', { nearby_visibility: 'friends' }, 'nearby_visibility', 'invalid_value'],
+    ['an empty first name', { first_name: '' }, 'first_name', 'required'],
+    ['a first name over 60 characters', { first_name: 'A'.repeat(61) }, 'first_name', 'too_long'],
+    ['an invalid phone', { phone: '12' }, 'phone', 'invalid_phone'],
+  ])('refuses %s with 422 and the field code, saving nothing', async (_, body, field, code) => {
+    const { user, token } = await memberWithToken()
+    const response = await put(token, { ...body, last_name: 'Untouched' })
+    expect(response.status).toBe(422)
+    expect(response.json.error.code).toBe('invalid_input')
+    expect(response.json.error.fields[field]).toContain(code)
+    expect((await loadUser(user.id)).last_name).toBe('Baker')
+  })
+
+  it('replaces the interests as a whole, in the order given', async () => {
+    const { user, token } = await memberWithToken()
+    await put(token, { interests: ['golf'] })
+    const response = await put(token, { interests: ['walking', 'chess'], employment: 'retired', first_name: 'Joan' })
+    expect(response.status).toBe(200)
+    const interests = await database.db.selectFrom('user_interests').select(['interest', 'position']).where('user_id', '=', user.id).orderBy('position').execute()
+    expect(interests).toEqual([
+      { interest: 'walking', position: 0 },
+      { interest: 'chess', position: 1 },
+    ])
+  })
+})
+
 describe('DELETE /api/v1/users/{id}', () => {
   it("answers 403 to deleting another member's account and changes nothing", async () => {
     const { token } = await memberWithToken()

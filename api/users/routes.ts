@@ -3,10 +3,9 @@ import { oneOf } from '#contract/common.ts'
 import { publicUserSchema, signInSchema, updateMeSchema, userSchema } from '#contract/users.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
-import { avatarUrl } from '../media/avatar.ts'
 import { verificationDeps } from '../verification/routes.ts'
 import { forgetVerificationPhotos } from '../verification/service.ts'
-import { deleteAccount, getUserProfile, recordSignIn, serializeUser, updateMe } from './service.ts'
+import { deleteAccount, getUserProfile, ownUserJson, recordSignIn, updateMe } from './service.ts'
 
 export function userRoutes(routes: ApiRoutes) {
   const tags = ['users']
@@ -24,7 +23,7 @@ export function userRoutes(routes: ApiRoutes) {
   })
   serve(routes, meRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json({ data: [serializeUser(caller, await avatarUrl(c.var.services.db, caller, c.var.services.media))] })
+    return c.json({ data: [await ownUserJson(c.var.services, caller)] })
   })
 
   const updateMeRoute = createRoute({
@@ -38,7 +37,7 @@ export function userRoutes(routes: ApiRoutes) {
       200: jsonContent('The member as changed', oneOf(userSchema)),
       ...errors(auth.required, {
         ...jsonBodyErrors,
-        422: 'Invalid fields (for example invalid_phone, required, invalid_characters, direction_characters)',
+        422: 'Invalid fields (for example invalid_phone, required, too_long, invalid_characters, direction_characters, too_many_interests, duplicate_interest, too_many_prompts, duplicate_prompt); an unknown home city (code unknown_place)',
       }),
     },
   })
@@ -46,7 +45,7 @@ export function userRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     const input = await readJson(c, updateMeRoute)
     const updated = await updateMe(c.var.services.db, caller, input, c.var.services.places)
-    return c.json({ data: [serializeUser(updated, await avatarUrl(c.var.services.db, updated, c.var.services.media))] })
+    return c.json({ data: [await ownUserJson(c.var.services, updated)] })
   })
 
   const signInRoute = createRoute({

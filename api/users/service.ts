@@ -5,13 +5,15 @@ import { problems } from '../http/errors.ts'
 import { isLookupKey } from '../http/params.ts'
 import { isUuid } from '../http/request.ts'
 import { existingMembers } from '../policy/members.ts'
-import type { PlacesProvider } from '../providers/maps/provider.ts'
 import { can, requirePermission, type Caller } from '../policy/permissions.ts'
+import { emptyProfile, loadOwnProfile, resolveHomeCity, saveProfile, unknownPlace, type OwnProfile } from '../profiles/service.ts'
+import type { PlacesProvider } from '../providers/maps/provider.ts'
 import { ageOn } from '#contract/birth-date.ts'
 import { displayName } from '#contract/display-name.ts'
 import { longAbsenceDays } from '#contract/limits.ts'
 import type { PublicUser, SignIn, UpdateMe, User as UserJson } from '#contract/users.ts'
 import { avatarUrl } from '../media/avatar.ts'
+import type { MediaStorage } from '../providers/storage/storage.ts'
 
 /** Parses a phone number as US and returns E.164, or null when it is not a valid number. */
 export function normalizePhone(input: string): string | null {
@@ -27,7 +29,13 @@ export function formatPhone(e164: string | null): string | null {
   return parsed.country === 'US' ? parsed.formatNational() : parsed.formatInternational()
 }
 
-export function serializeUser(user: User, avatarUrl: string | null = null): UserJson {
+/** The signed-in member as `v1/users/me` answers it: their photo and profile included. */
+export async function ownUserJson(services: { db: DB; media: MediaStorage }, user: User): Promise<UserJson> {
+  return serializeUser(user, await avatarUrl(services.db, user, services.media), await loadOwnProfile(services.db, user.id))
+}
+
+/** The signed-in member, everything of their own (`GET v1/users/me`); `profile` from `loadOwnProfile`. */
+export function serializeUser(user: User, avatarUrl: string | null = null, profile: OwnProfile = emptyProfile): UserJson {
   return {
     id: user.id,
     stream_id: user.stream_id,
@@ -52,12 +60,14 @@ export function serializeUser(user: User, avatarUrl: string | null = null): User
     lat: user.lat,
     long: user.long,
     city: user.city,
+    region: user.region,
     locale: user.locale,
     onboarded: user.onboarded_at !== null,
     onboarding_step: user.onboarding_step,
     created_at: user.created_at.toISOString(),
     // The built-in chat needs no third-party token; Stream's token is issued by the chat feature.
     stream_token: null,
+    ...profile,
   }
 }
 
@@ -138,14 +148,13 @@ export async function uniqueSlug(db: DB, base: string) {
   return `${stem}-${crypto.randomUUID().slice(0, 12)}`
 }
 
+/**
+ * `PUT v1/users/me`: the fields present change (absent: unchanged; null or []: cleared). The
+ * home city is resolved to a gazetteer city before anything is written; the member's row and
+ * profile rows are then written in one transaction.
+ */
 export async function updateMe(db: DB, user: User, input: UpdateMe, places?: PlacesProvider) {
   requirePermission(user, 'update:user', { id: user.id })
-  let home: { lat: number | null; long: number | null; city: string | null; region: string | null } | undefined
-  if (input.city !== undefined) {
-    const place = input.city ? await places?.details(input.city) : null
-    if (input.city && !place) throw problems.invalid({ city: ['unknown_place'] })
-    home = place ? { lat: place.latitude, long: place.longitude, city: place.label, region: place.state } : { lat: null, long: null, city: null, region: null }
-  }
   let phone: string | null | undefined
   if (input.phone !== undefined) {
     if (input.phone === null || input.phone === '') phone = null
@@ -154,24 +163,36 @@ export async function updateMe(db: DB, user: User, input: UpdateMe, places?: Pla
       if (!phone) throw problems.invalid({ phone: ['invalid_phone'] })
     }
   }
-  const updated = await db
-    .updateTable('users')
-    .set({
-      ...(input.first_name !== undefined ? { first_name: input.first_name } : {}),
-      ...(input.last_name !== undefined ? { last_name: input.last_name } : {}),
-      ...(input.gender !== undefined ? { gender: input.gender } : {}),
-      ...(input.join_reasons !== undefined ? { join_reasons: input.join_reasons } : {}),
-      ...(phone !== undefined ? { phone } : {}),
-      ...home,
-      ...(input.locale !== undefined ? { locale: input.locale } : {}),
-      ...(input.onboarding_step !== undefined ? { onboarding_step: input.onboarding_step } : {}),
-      ...(input.onboarded ? { onboarded_at: user.onboarded_at ?? new Date(), state: 'active' as const } : {}),
-      updated_at: new Date(),
-    })
-    .where('id', '=', user.id)
-    .returningAll()
-    .executeTakeFirstOrThrow()
-  return updated
+  let home: { lat: number | null; long: number | null; city: string | null; region: string | null } | undefined
+  if (input.city !== undefined) {
+    if (input.city === null || input.city === '') home = { lat: null, long: null, city: null, region: null }
+    else {
+      const place = places ? await resolveHomeCity(places, input.city) : null
+      if (!place) throw unknownPlace()
+      home = { lat: place.latitude, long: place.longitude, city: place.label, region: place.state }
+    }
+  }
+  return db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('users')
+      .set({
+        ...(input.first_name !== undefined ? { first_name: input.first_name } : {}),
+        ...(input.last_name !== undefined ? { last_name: input.last_name } : {}),
+        ...(input.gender !== undefined ? { gender: input.gender } : {}),
+        ...(input.join_reasons !== undefined ? { join_reasons: input.join_reasons } : {}),
+        ...(phone !== undefined ? { phone } : {}),
+        ...(input.locale !== undefined ? { locale: input.locale } : {}),
+        ...(home ?? {}),
+        ...(input.onboarding_step !== undefined ? { onboarding_step: input.onboarding_step } : {}),
+        ...(input.onboarded ? { onboarded_at: user.onboarded_at ?? new Date(), state: 'active' as const } : {}),
+        updated_at: new Date(),
+      })
+      .where('id', '=', user.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await saveProfile(trx, user, input)
+    return updated
+  })
 }
 
 /**

@@ -12,8 +12,12 @@ export const onboardingPath = {
 export type OnboardingPage = keyof typeof onboardingPath
 const order = Object.keys(onboardingPath) as OnboardingPage[]
 
-/** "Step 2 of 5": the page's place in onboarding, and the page before it for Back. */
+/**
+ * "Step 2 of 5": the page's place in onboarding, and the page before it for Back. The last page
+ * greets a member who has finished, so it leads forward only.
+ */
 export function onboardingPosition(page: OnboardingPage) {
   const index = order.indexOf(page)
-  return { step: index + 1, total: order.length, previous: index > 0 ? onboardingPath[order[index - 1]!] : null }
+  const goesBack = index > 0 && index < order.length - 1
+  return { step: index + 1, total: order.length, previous: goesBack ? onboardingPath[order[index - 1]!] : null }
 }

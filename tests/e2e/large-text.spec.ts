@@ -296,6 +296,8 @@ test.describe('text at 200% on a 390 px phone', () => {
     await s.visit('/account?confirm=delete')
     await s.visit('/account/email')
     await s.withErrors('#email', '/account/email with errors')
+    await s.visit('/account/edit')
+    await s.withErrors('#firstName', '/account/edit with errors')
     await s.visit('/get-started')
     await s.withErrors('#firstName', '/get-started with errors')
     await s.visit('/get-started/location')
@@ -346,7 +348,7 @@ test.describe('text at 200% on a 390 px phone', () => {
       const member = await signedInAs(browser, 'member35@demo.test')
       await member.page.goto('/attending')
       await switchLanguage(member.page, language)
-      for (const path of ['/attending', '/account', '/account/email', '/create-activity']) {
+      for (const path of ['/attending', '/account', '/account/email', '/account/edit', '/create-activity']) {
         await member.page.goto(path)
         found.push(...(await layoutProblems(member.page, `${path} in ${language}`)))
       }

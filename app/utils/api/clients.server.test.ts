@@ -119,6 +119,20 @@ describe('the resource clients against the real API', () => {
     await expect(member.api.users.delete(member.user.id)).resolves.toBeUndefined()
   })
 
+  it('read profiles: interests, prompts and the catalogue', async () => {
+    const member = await signedIn()
+    const reader = await signedIn()
+    await member.api.users.updateMe({ interests: ['chess', 'walking'], prompts: [{ prompt: 'ask_me_about', answer: 'Chess openings.' }] })
+    expect(await reader.api.profiles.interests(member.user.slug)).toEqual([
+      { key: 'chess', group: 'games', name: 'Chess' },
+      { key: 'walking', group: 'outdoors', name: 'Walking' },
+    ])
+    expect(await reader.api.profiles.prompts(member.user.id)).toEqual([{ prompt: 'ask_me_about', question: 'Ask me about…', answer: 'Chess openings.' }])
+    expect(await member.api.profiles.myInterests()).toHaveLength(2)
+    expect(await member.api.profiles.myPrompts()).toHaveLength(1)
+    expect((await member.api.profiles.catalogue()).prompts[0]).toEqual({ key: 'perfect_sunday', question: 'A perfect Sunday for me is…' })
+  })
+
   it('send the member’s token, or the one given right after sign-in', async () => {
     const member = await createUser(database.db)
     const anonymous = clientFor(null)

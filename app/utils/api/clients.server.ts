@@ -3,6 +3,7 @@ import { accountClient } from './account.server.ts'
 import { experiencesClient } from './experiences.server.ts'
 import { mediaClient } from './media.server.ts'
 import { placesClient } from './places.server.ts'
+import { profilesClient } from './profiles.server.ts'
 import { reportsClient } from './reports.server.ts'
 import { usersClient } from './users.server.ts'
 import { verificationClient } from './verification.server.ts'
@@ -18,6 +19,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     experiences: experiencesClient(transport),
     users: usersClient(transport),
     account: accountClient(transport),
+    profiles: profilesClient(transport),
     places: placesClient(transport),
     media: mediaClient(transport),
     reports: reportsClient(transport),

@@ -1,0 +1,88 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type ActionFunctionArgs, type AppLoadContext } from '@remix-run/node'
+import type { z } from 'zod'
+import type { UpdateMe } from '#contract/users.ts'
+import { getApi, requireUser } from '#app/utils/auth.server.ts'
+import { keepFormOnOutage } from '#app/utils/forms.server.ts'
+import { formErrorsFromApi, type ApiErrorMapping } from '#app/utils/http.server.ts'
+import { languageCookie } from '#app/utils/i18next.server.ts'
+import { markFormError } from '#app/utils/meta.ts'
+import { isProfileSection, profileFormSchemas, sectionAnchor, type ProfileSection } from '#app/utils/profile-schemas.ts'
+import { setToast } from '#app/utils/toast.server.ts'
+
+/**
+ * `/account/edit`'s action (issue 13 §1): each section's form sends its `intent`; the section's
+ * schema reads it, `updateFor` turns it into the fields of `PUT v1/users/me` it changes, and a
+ * success goes back to the section with a toast. An unknown intent answers 400.
+ */
+
+type SectionValue = z.output<(typeof profileFormSchemas)[ProfileSection]>
+
+/** The fields of `PUT v1/users/me` a section changes. */
+function updateFor(value: SectionValue): UpdateMe {
+  switch (value.intent) {
+    case 'name':
+      return { first_name: value.firstName, last_name: value.lastName }
+    case 'about':
+      return { gender: value.gender, relationship: value.relationship, employment: value.employment, family: value.family, join_reasons: value.reasons }
+    case 'interests':
+      return { interests: value.interests }
+    case 'prompts':
+      return { prompts: value.prompts }
+    case 'city':
+      // A place chosen from the suggestions, else the words typed (resolved by the API); empty clears it.
+      return { city: value.place || value.q || null }
+    case 'phone':
+      return { phone: value.phone ?? null }
+    case 'privacy':
+      return { show_age: value.showAge === 'yes', nearby_visibility: value.nearbyVisibility }
+    case 'language':
+      return { locale: value.language }
+  }
+}
+
+/** How the API's field codes read on each section's fields. */
+const apiErrors: Partial<Record<ProfileSection, ApiErrorMapping>> = {
+  name: { fields: { first_name: 'firstName', last_name: 'lastName' } },
+  about: { fields: { join_reasons: 'reasons' } },
+  interests: { messages: { interests: (codes) => codes.map((code) => (code === 'too_many_interests' ? 'profile:validation.tooManyInterests' : 'profile:validation.choiceInvalid')) } },
+  city: { fields: { city: 'q' }, messages: { city: () => ['profile:validation.unknown_place'] } },
+  privacy: { fields: { show_age: 'showAge', nearby_visibility: 'nearbyVisibility' } },
+  language: { fields: { locale: 'language' } },
+}
+
+async function saved(context: AppLoadContext, section: ProfileSection, headers = new Headers()) {
+  headers.append('Set-Cookie', await setToast(context, { kind: 'success', key: `profile:edit.${section}.saved` }))
+  return redirect(`/account/edit#${sectionAnchor(section)}`, { headers })
+}
+
+export async function runProfileIntent({ request, context }: ActionFunctionArgs) {
+  // Read first: an outage (the session store included) answers with what the member typed.
+  const formData = await request.formData()
+  const intent = formData.get('intent')
+  if (!isProfileSection(intent)) throw data({ error: 'Unknown intent' }, { status: 400 })
+  const submission = parseWithZod(formData, { schema: profileFormSchemas[intent] })
+  return keepFormOnOutage(
+    context,
+    async () => {
+      await requireUser(request, context)
+      if (submission.status !== 'success') {
+        markFormError(context)
+        return data({ intent, result: submission.reply() }, { status: 400 })
+      }
+      try {
+        await getApi(request, context).users.updateMe(updateFor(submission.value))
+      } catch (error) {
+        const { status, ...errors } = formErrorsFromApi(error, apiErrors[intent])
+        markFormError(context)
+        return data({ intent, result: submission.reply(errors) }, { status })
+      }
+      if (submission.value.intent === 'language') {
+        // The page comes back in the language chosen (the cookie the language switcher sets too).
+        return saved(context, intent, new Headers({ 'Set-Cookie': await languageCookie.serialize(submission.value.language) }))
+      }
+      return saved(context, intent)
+    },
+    () => ({ intent, result: submission.reply({ formErrors: ['profile:edit.notSaved'] }) }),
+  )
+}
