@@ -13,6 +13,7 @@ import type { Notify } from './notifications/service.ts'
 import { placeRoutes } from './places/routes.ts'
 import { isSuspended } from './policy/permissions.ts'
 import type { Providers } from './providers.ts'
+import { memberRoutes } from './members/routes.ts'
 import { reportRoutes } from './reports/routes.ts'
 import { systemRoutes } from './system/routes.ts'
 import { findUserBySubject, provisionUser } from './users/service.ts'
@@ -60,6 +61,7 @@ export function createApiApp(services: ApiServices) {
   placeRoutes(routes)
   mediaRoutes(routes)
   reportRoutes(routes)
+  memberRoutes(routes)
   app.route('/', routes)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))

@@ -34,6 +34,7 @@ type FixtureName =
   | 'bystander'
   | 'leaver'
   | 'deleted'
+  | 'suspendedMember'
   | 'coverKey'
   | 'privateKey'
   | 'place'
@@ -70,7 +71,16 @@ const rows: Row[] = [
   row('DELETE', '/v1/users/{id}',                             '401 403 403 403 403 403', { params: { id: 'leaver' } }),
   row('GET', '/users/{id}',                                   '200 200 200 200 200 403', { params: { id: 'member' } }),
   row('GET', '/users/{id}',                                   '404 404 404 404 404 403', { params: { id: 'deleted' } }),
-  row('GET', '/v1/users/{id}/experiences',                    '401 200 403 403 200 403', { params: { id: 'member' } }),
+  // Another member's: the activities they host that are coming up, or those in common.
+  row('GET', '/v1/users/{id}/experiences',                    '401 200 200 200 200 403', { params: { id: 'member' } }),
+  row('GET', '/v1/users/{id}/experiences',                    '401 200 200 200 200 403', { params: { id: 'member' }, query: 'in_common=true' }),
+  row('GET', '/v1/users/{id}/experiences',                    '401 404 404 404 404 403', { params: { id: 'deleted' }, query: 'in_common=true' }),
+  row('GET', '/v1/users/{id}/experiences',                    '401 404 404 404 404 403', { params: { id: 'suspendedMember' }, query: 'in_common=true' }),
+  row('GET', '/users/{id}',                                   '200 200 200 200 200 403', { params: { id: 'suspendedMember' } }),
+  // members to meet
+  row('GET', '/v1/members',                                   '401 200 200 200 200 403'),
+  row('GET', '/v1/members',                                   '401 200 200 200 200 403', { query: 'name=Ma&page=2' }),
+  row('GET', '/v1/members',                                   '401 422 422 422 422 403', { query: `name=${'x'.repeat(51)}` }),
   // experiences
   row('GET', '/v1/experiences',                               '200 200 200 200 200 403'),
   row('GET', '/v1/experiences/{idOrSlug}',                    '200 200 200 200 200 403', { params: { idOrSlug: 'experience' } }),
@@ -190,6 +200,7 @@ beforeAll(async () => {
   ids.bystander = (await member()).id
   ids.leaver = (await member()).id
   ids.deleted = (await member({ state: 'deleted' })).id
+  ids.suspendedMember = users.suspended.id
   ids.coverKey = cover.key
   ids.privateKey = verification.key
   ids.place = 'us-or-portland'
