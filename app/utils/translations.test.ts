@@ -67,6 +67,11 @@ const identical: Record<string, unknown> = {
     'common:brand',
     'common:footer.copyright',
     'pages:privacy.sections.5.heading',
+    'profile:edit.prompts.question',
+    'profile:interests.bridge',
+    'profile:interests.golf',
+    'profile:interests.pickleball',
+    'profile:interests.yoga',
   ],
   nl: [
     'activities:form.online',
@@ -77,6 +82,13 @@ const identical: Record<string, unknown> = {
     'common:nav.short.account',
     'onboarding:gender.man',
     'pages:privacy.sections.5.heading',
+    'profile:edit.privacy.heading',
+    'profile:interests.bridge',
+    'profile:interests.golf',
+    'profile:interests.pickleball',
+    'profile:interests.tai_chi',
+    'profile:interests.theatre',
+    'profile:interests.yoga',
   ],
 }
 

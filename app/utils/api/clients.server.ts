@@ -1,7 +1,9 @@
 import { createApiTransport } from '../api.server.ts'
 import { experiencesClient } from './experiences.server.ts'
 import { mediaClient } from './media.server.ts'
+import { membersClient } from './members.server.ts'
 import { placesClient } from './places.server.ts'
+import { profilesClient } from './profiles.server.ts'
 import { reportsClient } from './reports.server.ts'
 import { usersClient } from './users.server.ts'
 
@@ -18,6 +20,8 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     places: placesClient(transport),
     media: mediaClient(transport),
     reports: reportsClient(transport),
+    members: membersClient(transport),
+    profiles: profilesClient(transport),
   }
 }
 export type Api = ReturnType<typeof createApi>
