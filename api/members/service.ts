@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
-import { listUserExperiences, mediaUrl, serializeExperiences } from '../experiences/service.ts'
+import { listUserExperiences, mediaUrl, pageOfExperiences } from '../experiences/service.ts'
 import { problems } from '../http/errors.ts'
 import { isLookupKey } from '../http/params.ts'
 import { isUuid } from '../http/request.ts'
@@ -121,20 +121,5 @@ export async function memberExperiences(db: DB, caller: User, id: string, query:
     ? sql<boolean>`experiences.canceled_at IS NULL AND ${takesPart(id)} AND ${takesPart(caller.id)}`
     : sql<boolean>`experiences.canceled_at IS NULL AND experiences.host_id = ${id}
         AND (experiences.start_at IS NULL OR experiences.start_at >= ${new Date()})`
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('experiences')
-      .selectAll()
-      .where(where)
-      .orderBy(inCommon ? sql`start_at DESC NULLS FIRST` : sql`start_at ASC NULLS LAST`)
-      .orderBy('id')
-      .limit(perPage)
-      .offset((query.page - 1) * perPage)
-      .execute(),
-    db.selectFrom('experiences').select(sql<number>`count(*)::int`.as('count')).where(where).executeTakeFirstOrThrow(),
-  ])
-  return {
-    data: await serializeExperiences(db, rows, caller),
-    metadata: pageMetadata(query.page, perPage, Number(count.count)),
-  }
+  return pageOfExperiences(db, caller, where, inCommon ? sql`start_at DESC NULLS FIRST` : sql`start_at ASC NULLS LAST`, query.page, perPage)
 }
