@@ -3,6 +3,7 @@ import { createExperience, createUser, dobForAge, TEST_PUBLIC_URL } from '#tests
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
 import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
+import * as activity from '../activities+/$id.tsx'
 import * as members from '../members+/_index.tsx'
 import * as profile from './$slug.tsx'
 import * as report from './$slug_.report.tsx'
@@ -14,6 +15,7 @@ const handle = createDocumentHandler([
   { id: 'routes/p+/$slug_.report', path: 'p/:slug/report', module: report as never },
   { id: 'routes/p+/_index', path: 'p', module: own as never },
   { id: 'routes/members+/_index', path: 'members', module: members as never },
+  { id: 'routes/activities+/$id', path: 'activities/:id', module: activity as never },
 ])
 
 let database: TestDatabase
@@ -98,6 +100,19 @@ describe('/p/{slug}', () => {
     expect(html).toContain('href="/account/edit"')
     expect(html).toContain('<h1>Margaret H.</h1>')
     expect(html).not.toContain('Report this member')
+  })
+})
+
+describe('attendee lists', () => {
+  it("link each attendee to their public profile", async () => {
+    const host = await createUser(database.db, { first_name: 'Hana', last_name: 'Lee' })
+    const guest = await createUser(database.db, { first_name: 'Gus', last_name: 'Ray' })
+    const experience = await createExperience(database.db, host.id)
+    await database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: guest.id }).execute()
+    const html = await text(`/activities/${experience.id}`, await web.signedInCookie(host.id))
+    expect(html).toMatch(new RegExp(`<a [^>]*href="/p/${guest.id}">Gus R.</a>`))
+    // The link works with the id as well as the slug.
+    expect(await text(`/p/${guest.id}`, await web.signedInCookie(host.id))).toContain('<h1>Gus R.</h1>')
   })
 })
 
