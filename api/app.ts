@@ -16,6 +16,7 @@ import { placeRoutes } from './places/routes.ts'
 import { isSuspended } from './policy/permissions.ts'
 import { profileRoutes } from './profiles/routes.ts'
 import type { Providers } from './providers.ts'
+import { memberRoutes } from './members/routes.ts'
 import { reportRoutes } from './reports/routes.ts'
 import { systemRoutes } from './system/routes.ts'
 import { findUserBySubject, provisionUser } from './users/service.ts'
@@ -74,6 +75,7 @@ export function createApiApp(services: ApiServices) {
   mediaRoutes(routes)
   reportRoutes(routes)
   verificationRoutes(routes)
+  memberRoutes(routes)
   app.route('/', routes)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))

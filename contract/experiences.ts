@@ -237,6 +237,10 @@ export const experienceDetailQuerySchema = z.object({ format: z.enum(['json', 'i
 export const userExperiencesQuerySchema = pageQuerySchema.extend({
   type: z.enum(['upcoming', 'past'], { error: 'type_invalid' }).default('upcoming'),
   hosting: z.enum(['true', 'false'], { error: 'hosting_invalid' }).optional().meta({ description: '`true`: only those the member hosts.' }),
+  in_common: z
+    .enum(['true', 'false'], { error: 'in_common_invalid' })
+    .optional()
+    .meta({ description: '`true`: the activities the caller and this member both attend or host, past and upcoming (`type` and `hosting` are ignored).' }),
 })
 export type UserExperiencesQuery = z.infer<typeof userExperiencesQuerySchema>
 

@@ -61,21 +61,31 @@ export const signInSchema = z
 export type SignIn = z.infer<typeof signInSchema>
 
 /**
- * Another member (`GET users/{id}`): anonymous callers get `id`, `slug` and `display_name`
- * only (for referral banners); signed-in callers get the rest too. No contact details, no
- * birth date.
+ * Another member (`GET users/{id}`, issue 13 §3, decision 027): what any signed-in member may
+ * see. Anonymous callers get `id`, `slug` and `display_name` only (for referral banners); a
+ * suspended or banned member answers `id`, `slug`, `display_name: null` (the generic member
+ * label) and `is_suspended: true`, nothing else. Never contact details, birth date, exact age or
+ * coordinates: the age only by decade, and only when the member chose to show it.
  */
 export const publicUserSchema = z
   .object({
     id: z.string(),
     slug: z.string(),
-    display_name: nullableString,
-    first_name: nullableString.optional(),
+    display_name: nullableString.meta({ description: 'Spec §3 display-name rule; null shows as the generic member label.' }),
+    is_suspended: z.boolean().optional().meta({ description: 'Suspended or banned: show the generic member label and nothing else.' }),
     avatar: z.object({ url: z.string() }).nullable().optional(),
-    city: nullableString.optional(),
-    age: z.number().int().nullable().optional(),
-    is_suspended: z.boolean().optional(),
-    created_at: z.string().optional(),
+    is_verified: z.boolean().optional().meta({ description: 'The member’s identity check was approved.' }),
+    city: nullableString.optional().meta({ description: 'Home town and state ("Portland, OR"); never coordinates.' }),
+    created_at: z.string().optional().meta({ description: 'Member since.' }),
+    age_decade: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .meta({ description: 'The decade of the member’s age (60: "in their 60s"), only when they chose to show it.' }),
+    employment: z.enum(employments).nullable().optional(),
+    relationship: z.enum(relationshipStatuses).nullable().optional(),
+    family: z.array(z.enum(familyMembers)).optional(),
   })
   .meta({ id: 'PublicUser' })
 export type PublicUser = z.infer<typeof publicUserSchema>

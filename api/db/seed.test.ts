@@ -82,6 +82,30 @@ describe('demo data (issue 2 §3)', () => {
     expect(Number(waitlists.rows[0]?.unlimited)).toBe(0)
   })
 
+  it('gives members interests, prompts and privacy choices, so Members has people to show (issue 13 §3)', async () => {
+    const counts = await sql<{ with_interests: number; profiles: number; prompts: number; members: number }>`
+      SELECT (SELECT count(DISTINCT user_id)::int FROM user_interests) AS with_interests,
+             (SELECT count(*)::int FROM profiles) AS profiles,
+             (SELECT count(*)::int FROM profile_prompts) AS prompts,
+             (SELECT count(*)::int FROM users) AS members`.execute(database.db)
+    const row = counts.rows[0]!
+    expect(row.with_interests).toBe(row.members)
+    expect(row.profiles).toBe(row.members)
+    expect(row.prompts).toBeGreaterThan(50)
+    const choices = await database.db
+      .selectFrom('profiles')
+      .innerJoin('users', 'users.id', 'profiles.user_id')
+      .select(['users.email', 'profiles.show_age', 'profiles.nearby_visibility'])
+      .where('users.email', 'in', [...demoAccounts])
+      .orderBy('users.email')
+      .execute()
+    expect(choices).toEqual([
+      { email: 'admin@demo.test', show_age: true, nearby_visibility: 'nobody' },
+      { email: 'host@demo.test', show_age: true, nearby_visibility: 'everyone' },
+      { email: 'member@demo.test', show_age: false, nearby_visibility: 'everyone' },
+    ])
+  })
+
   it('lets the named demo accounts and seeded members sign in with the demo password', async () => {
     const accounts = createAccounts({
       db: database.db,

@@ -1133,6 +1133,51 @@ function planAttendance(
 
 // ---------------------------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------------------------
+// Profiles (issue 13 §3): interests, a few prompts and privacy choices, so that Members has
+// people to show. A random stream of its own, so the members and activities above stay as they were.
+
+const demoInterests = ['walking', 'gardening', 'book_club', 'chess', 'cooking', 'live_music', 'birdwatching', 'volunteering', 'painting', 'bridge'] as const
+const demoPrompts = [
+  ['perfect_sunday', 'A long walk, a good breakfast and a phone call with the grandchildren.'],
+  ['always_up_for', 'A game of cards and a cup of coffee.'],
+  ['learning_now', 'Spanish, slowly but surely.'],
+  ['ask_me_about', 'The thirty years I spent teaching science.'],
+] as const
+
+function generateProfiles(users: SeedUser[]) {
+  const random = createRandom(SEED + 13)
+  const interests: Insertable<Database['user_interests']>[] = []
+  const profiles: Insertable<Database['profiles']>[] = []
+  const prompts: Insertable<Database['profile_prompts']>[] = []
+  const [member, host, admin] = users as [SeedUser, SeedUser, SeedUser, ...SeedUser[]]
+  // The demo accounts, fixed for the end-to-end tests: Walter shows his age by decade and shares
+  // walking with Margaret; Diane chooses to be listed to nobody.
+  const fixed = new Map<string, { interests: string[]; showAge: boolean; visibility: 'everyone' | 'nobody' }>([
+    [member.row.id, { interests: ['walking', 'gardening', 'book_club'], showAge: false, visibility: 'everyone' }],
+    [host.row.id, { interests: ['walking', 'chess', 'live_music'], showAge: true, visibility: 'everyone' }],
+    [admin.row.id, { interests: ['walking', 'book_club'], showAge: true, visibility: 'nobody' }],
+  ])
+  for (const user of users) {
+    const chosen = fixed.get(user.row.id)
+    const keys = chosen?.interests ?? random.shuffle(demoInterests).slice(0, random.int(1, 3))
+    keys.forEach((interest, position) => interests.push({ user_id: user.row.id, interest: interest as never, position }))
+    profiles.push({
+      user_id: user.row.id,
+      show_age: chosen?.showAge ?? random.chance(0.5),
+      nearby_visibility: chosen?.visibility ?? (random.chance(0.1) ? 'attended' : 'everyone'),
+      employment: random.chance(0.7) ? 'retired' : random.pick(['part_time', 'full_time', 'other'] as const),
+      relationship: random.chance(0.6) ? random.pick(['single', 'widowed', 'divorced', 'in_relationship', 'married'] as const) : null,
+      family: random.chance(0.5) ? ['grandchildren'] : [],
+    })
+    if (chosen || random.chance(0.3)) {
+      const [prompt, answer] = random.pick(demoPrompts)
+      prompts.push({ user_id: user.row.id, prompt, answer, position: 0 })
+    }
+  }
+  return { interests, profiles, prompts }
+}
+
 export async function seedDemoData(
   db: Kysely<Database>,
   options: { now?: Date; log?: (msg: string) => void } = {},
@@ -1174,6 +1219,10 @@ export async function seedDemoData(
         )
         .execute(),
     )
+    const profiles = generateProfiles(users)
+    await insertInBatches(profiles.profiles, (batch) => trx.insertInto('profiles').values(batch).execute())
+    await insertInBatches(profiles.interests, (batch) => trx.insertInto('user_interests').values(batch).execute())
+    await insertInBatches(profiles.prompts, (batch) => trx.insertInto('profile_prompts').values(batch).execute())
     await insertInBatches(experiences, (batch) =>
       trx
         .insertInto('experiences')

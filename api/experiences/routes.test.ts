@@ -951,7 +951,10 @@ describe('GET /api/v1/users/{id}/experiences', () => {
     expect(pastList.json.data[0].is_past).toBe(true)
 
     expect((await api.request('GET', `v1/users/${user.id}/experiences`)).status).toBe(401)
-    expect((await api.request('GET', `v1/users/${user.id}/experiences`, { token: memberToken })).status).toBe(403)
+    // Another member sees only what the member hosts that is coming up, never cancelled (decision 027).
+    const asOther = await api.request('GET', `v1/users/${user.id}/experiences?type=past`, { token: memberToken })
+    expect(asOther.status).toBe(200)
+    expect(asOther.json.data.map((e: { id: string }) => e.id)).toEqual([hosted.id])
     const asAdmin = await api.request('GET', `v1/users/${user.id}/experiences`, { token: adminToken })
     expect(asAdmin.json.metadata.total_count).toBe(3)
   })

@@ -13,7 +13,6 @@ import {
   experienceInputSchema,
   experienceListQuerySchema,
   experienceSchema,
-  userExperiencesQuerySchema,
   waitlistEntrySchema,
   waitlistQuerySchema,
 } from '#contract/experiences.ts'
@@ -36,7 +35,6 @@ import {
   createExperience,
   getReadableExperience,
   listExperiences,
-  listUserExperiences,
   serializeExperience,
   updateExperience,
   type ExperienceDeps,
@@ -378,27 +376,5 @@ export function experienceRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     await leaveWaitlist(c.var.services.db, caller, c.req.param('id'))
     return c.body(null, 204)
-  })
-
-  const userExperiencesRoute = createRoute({
-    method: 'get',
-    path: '/v1/users/{id}/experiences',
-    tags,
-    security: auth.required,
-    summary: 'A member’s activities, attending or hosting (that member or an admin); never cancelled ones.',
-    request: { params: pathParams('id'), query: userExperiencesQuerySchema },
-    responses: {
-      200: jsonContent('A page of activities', pageOf(experienceSchema)),
-      ...errors(auth.required, {
-        403: 'Another member’s activities (code forbidden)',
-        404: 'Not a member id (code not_found)',
-        422: 'type_invalid, hosting_invalid, page_invalid, per_page_invalid',
-      }),
-    },
-  })
-  serve(routes, userExperiencesRoute, async (c) => {
-    const caller = requireCaller(c)
-    const query = readQuery(c, userExperiencesRoute)
-    return c.json(await listUserExperiences(c.var.services.db, caller, c.req.param('id'), query))
   })
 }

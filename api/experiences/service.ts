@@ -469,21 +469,26 @@ export async function listUserExperiences(
       ? sql`experiences.start_at < ${now}`
       : sql`(experiences.start_at IS NULL OR experiences.start_at >= ${now})`
   const where = sql<boolean>`${membership} AND ${when}`
+  return pageOfExperiences(db, caller, where, query.type === 'past' ? sql`start_at DESC` : sql`start_at ASC NULLS LAST`, query.page, perPage)
+}
+
+/** A page of the activities `where` selects, in `order`, serialized for `caller`, with its metadata. */
+export async function pageOfExperiences(db: DB, caller: User, where: RawBuilder<boolean>, order: RawBuilder<unknown>, page: number, perPage: number) {
   const [rows, count] = await Promise.all([
     db
       .selectFrom('experiences')
       .selectAll()
       .where(where)
-      .orderBy(query.type === 'past' ? sql`start_at DESC` : sql`start_at ASC NULLS LAST`)
+      .orderBy(order)
       .orderBy('id')
       .limit(perPage)
-      .offset((query.page - 1) * perPage)
+      .offset((page - 1) * perPage)
       .execute(),
     db.selectFrom('experiences').select(sql<number>`count(*)::int`.as('count')).where(where).executeTakeFirstOrThrow(),
   ])
   return {
     data: await serializeExperiences(db, rows, caller),
-    metadata: pageMetadata(query.page, perPage, Number(count.count)),
+    metadata: pageMetadata(page, perPage, Number(count.count)),
   }
 }
 

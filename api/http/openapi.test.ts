@@ -222,6 +222,9 @@ describe('every endpoint answers as documented', () => {
     expect((await call('GET', `users/${host.user.id}`)).json).toEqual({ id: host.user.id, slug: host.user.slug, display_name: 'Walter B.' })
     expect((await call('GET', `users/${host.user.slug}`, { token: guest.token })).json).toHaveProperty('created_at')
     expect((await call('GET', `users/${crypto.randomUUID()}`)).status).toBe(404)
+    expect((await call('GET', 'v1/members?name=Wal', { token: guest.token })).status).toBe(200)
+    expect((await call('GET', 'v1/members')).status).toBe(401)
+    expect((await call('GET', `v1/members?name=${'x'.repeat(51)}`, { token: guest.token })).status).toBe(422)
 
     const leaver = await member()
     expect((await call('DELETE', `v1/users/${leaver.user.id}`, { token: guest.token })).status).toBe(403)
@@ -310,7 +313,9 @@ describe('every endpoint answers as documented', () => {
     expect((await call('POST', `v1/experiences/${activity.id}/attendees/create-by-emails`, { token: host.token, body: { emails: tooMany } })).status).toBe(422)
 
     expect((await call('GET', `v1/users/${guest.user.id}/experiences`, { token: guest.token })).status).toBe(200)
-    expect((await call('GET', `v1/users/${guest.user.id}/experiences`, { token: host.token })).status).toBe(403)
+    expect((await call('GET', `v1/users/${guest.user.id}/experiences`, { token: host.token })).status).toBe(200)
+    expect((await call('GET', `v1/users/${guest.user.id}/experiences?in_common=true`, { token: host.token })).status).toBe(200)
+    expect((await call('GET', `v1/users/${guest.user.id}/experiences?in_common=maybe`, { token: host.token })).status).toBe(422)
 
     // Within 12 hours of the start, the viewer is told a cancellation would be late.
     const soon = await database.db

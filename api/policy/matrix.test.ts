@@ -36,6 +36,7 @@ type FixtureName =
   | 'leaver'
   | 'deleted'
   | 'banned'
+  | 'suspendedMember'
   | 'coverKey'
   | 'privateKey'
   | 'place'
@@ -80,7 +81,16 @@ const rows: Row[] = [
   row('DELETE', '/v1/users/{id}',                             '401 403 403 403 403 403', { params: { id: 'leaver' } }),
   row('GET', '/users/{id}',                                   '200 200 200 200 200 403', { params: { id: 'member' } }),
   row('GET', '/users/{id}',                                   '404 404 404 404 404 403', { params: { id: 'deleted' } }),
-  row('GET', '/v1/users/{id}/experiences',                    '401 200 403 403 200 403', { params: { id: 'member' } }),
+  // Another member's: the activities they host that are coming up, or those in common.
+  row('GET', '/v1/users/{id}/experiences',                    '401 200 200 200 200 403', { params: { id: 'member' } }),
+  row('GET', '/v1/users/{id}/experiences',                    '401 200 200 200 200 403', { params: { id: 'member' }, query: 'in_common=true' }),
+  row('GET', '/v1/users/{id}/experiences',                    '401 404 404 404 404 403', { params: { id: 'deleted' }, query: 'in_common=true' }),
+  row('GET', '/v1/users/{id}/experiences',                    '401 404 404 404 404 403', { params: { id: 'suspendedMember' }, query: 'in_common=true' }),
+  row('GET', '/users/{id}',                                   '200 200 200 200 200 403', { params: { id: 'suspendedMember' } }),
+  // members to meet
+  row('GET', '/v1/members',                                   '401 200 200 200 200 403'),
+  row('GET', '/v1/members',                                   '401 200 200 200 200 403', { query: 'name=Ma&page=2' }),
+  row('GET', '/v1/members',                                   '401 422 422 422 422 403', { query: `name=${'x'.repeat(51)}` }),
   // the account (decision 028)
   // Each caller asks for an address of its own (a code is only sent; nothing changes yet).
   row('POST', '/v1/users/me/email-change',                    '401 202 202 202 202 403', { body: (_, caller) => ({ email: `matrix-${caller}@example.com` }) }),
@@ -229,6 +239,7 @@ beforeAll(async () => {
   ids.leaver = (await member()).id
   ids.deleted = (await member({ state: 'deleted' })).id
   ids.banned = (await member({ banned: true })).id
+  ids.suspendedMember = users.suspended.id
   ids.coverKey = cover.key
   ids.privateKey = verification.key
   ids.place = 'us-or-portland'

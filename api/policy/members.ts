@@ -36,3 +36,18 @@ export function membersInHistory(alias = 'users'): Expression<SqlBool> {
   const column = (name: string) => sql.ref(`${alias}.${name}`)
   return sql<SqlBool>`(${column('state')} <> 'suspended' AND NOT ${column('banned')} AND NOT ${column('is_suspended')})`
 }
+
+/**
+ * Members not in a block relation with `viewerId` either way (decision 027): a member someone
+ * blocked, or who blocked them, is not suggested to them (`GET v1/members`).
+ */
+export function unblockedBy(viewerId: string, alias = 'users'): Expression<SqlBool> {
+  const id = sql.ref(`${alias}.id`)
+  return sql<SqlBool>`NOT EXISTS (SELECT 1 FROM blocks b
+    WHERE (b.blocker_id = ${viewerId} AND b.blocked_id = ${id}) OR (b.blocker_id = ${id} AND b.blocked_id = ${viewerId}))`
+}
+
+/** Members who have not blocked `viewerId`: whoever blocked someone is hidden from them (their profile answers 404). */
+export function notBlocking(viewerId: string, alias = 'users'): Expression<SqlBool> {
+  return sql<SqlBool>`NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ${sql.ref(`${alias}.id`)} AND b.blocked_id = ${viewerId})`
+}

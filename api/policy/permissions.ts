@@ -94,8 +94,10 @@ const plainActions = [
   'join:waitlist',
   /** A member's public card (anonymous callers get the name only). */
   'read:user',
-  /** The rest of another member's public profile (city, age, photo). */
+  /** The rest of another member's public profile (city, age by decade, photo, prompts, hosted activities). */
   'read:user:profile',
+  /** Members to meet (`GET v1/members`): people met at activities, members near by. */
+  'read:members',
   'create:media',
   'create:report',
   /** See one's own identity verification status and ask to be verified (decision 025). */
@@ -136,6 +138,7 @@ const member = [
   'create:attendance:own',
   'delete:attendance:own',
   'read:user:profile',
+  'read:members',
   'read:user:experiences:own',
   'update:user:own',
   'delete:user:own',

@@ -1,6 +1,6 @@
 import { SignJWT, generateKeyPair } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, createUser, dobForAge, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 
 let database: TestDatabase
@@ -552,38 +552,45 @@ describe('DELETE /api/v1/users/{id}', () => {
 })
 
 describe('GET /api/users/{id}', () => {
-  it("shows another member's public profile without contact details or birth date", async () => {
+  it("shows another member's public profile without contact details, birth date, exact age or coordinates", async () => {
     const { token } = await memberWithToken()
     const other = await createUser(database.db, {
       first_name: 'Harold',
       last_name: 'Li',
       phone: '+15035550199',
       city: 'Portland',
+      region: 'OR',
+      lat: 45.52,
+      long: -122.68,
     })
     const response = await api.request('GET', `users/${other.id}`, { token })
     expect(response.status).toBe(200)
-    expect(response.json).toMatchObject({
+    expect(response.json).toEqual({
       id: other.id,
       slug: other.slug,
-      first_name: 'Harold',
       display_name: 'Harold Li',
-      city: 'Portland',
-      age: 60,
+      is_suspended: false,
+      avatar: null,
+      is_verified: false,
+      city: 'Portland, OR',
+      created_at: other.created_at.toISOString(),
+      // Hidden unless the member chooses to show it (profiles.show_age), and then by decade only.
+      age_decade: null,
+      employment: null,
+      relationship: null,
+      family: [],
     })
-    for (const secret of [
-      'email',
-      'phone',
-      'formatted_phone',
-      'dob',
-      'last_name',
-      'auth_subject',
-      'admin',
-      'is_admin',
-    ]) {
-      expect(response.json).not.toHaveProperty(secret)
-    }
     expect(JSON.stringify(response.json)).not.toContain(other.email!)
     expect(JSON.stringify(response.json)).not.toContain('5550199')
+  })
+
+  it('shows the age by decade only when the member chose to show it', async () => {
+    const { token } = await memberWithToken()
+    const other = await createUser(database.db, { dob: dobForAge(67) })
+    await database.db.insertInto('profiles').values({ user_id: other.id, show_age: true, family: [] }).execute()
+    const response = await api.request('GET', `users/${other.id}`, { token })
+    expect(response.json.age_decade).toBe(60)
+    expect(response.json).not.toHaveProperty('age')
   })
 
   it('finds a member by slug', async () => {
@@ -599,11 +606,7 @@ describe('GET /api/users/{id}', () => {
     const other = await createUser(database.db, { is_suspended: true })
     const response = await api.request('GET', `users/${other.id}`, { token })
     expect(response.status).toBe(200)
-    expect(response.json).toMatchObject({
-      first_name: null,
-      display_name: null,
-      is_suspended: true,
-    })
+    expect(response.json).toEqual({ id: other.id, slug: other.slug, display_name: null, is_suspended: true })
   })
 
   it('answers 404 for an unknown member', async () => {

@@ -1,11 +1,11 @@
 import { createRoute } from '@hono/zod-openapi'
 import { oneOf } from '#contract/common.ts'
-import { publicUserSchema, signInSchema, updateMeSchema, userSchema } from '#contract/users.ts'
+import { signInSchema, updateMeSchema, userSchema } from '#contract/users.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
 import { verificationDeps } from '../verification/routes.ts'
 import { forgetVerificationPhotos } from '../verification/service.ts'
-import { deleteAccount, getUserProfile, ownUserJson, recordSignIn, updateMe } from './service.ts'
+import { deleteAccount, ownUserJson, recordSignIn, updateMe } from './service.ts'
 
 export function userRoutes(routes: ApiRoutes) {
   const tags = ['users']
@@ -86,21 +86,5 @@ export function userRoutes(routes: ApiRoutes) {
       c.var.requestId,
     )
     return c.body(null, 204)
-  })
-
-  const profileRoute = createRoute({
-    method: 'get',
-    path: '/users/{id}',
-    tags,
-    security: auth.optional,
-    summary: 'Another member’s public profile, by id or slug (anonymous callers get the name only, for referral banners).',
-    request: { params: pathParams('id') },
-    responses: {
-      200: jsonContent('The member’s public profile', publicUserSchema),
-      ...errors(auth.optional, { 404: 'No such member (code not_found)' }),
-    },
-  })
-  serve(routes, profileRoute, async (c) => {
-    return c.json(await getUserProfile(c.var.services.db, c.var.caller, c.req.param('id')))
   })
 }

@@ -2,16 +2,13 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
-import { isLookupKey } from '../http/params.ts'
-import { isUuid } from '../http/request.ts'
-import { existingMembers } from '../policy/members.ts'
-import { can, requirePermission, type Caller } from '../policy/permissions.ts'
+import { requirePermission } from '../policy/permissions.ts'
 import { emptyProfile, loadOwnProfile, resolveHomeCity, saveProfile, unknownPlace, type OwnProfile } from '../profiles/service.ts'
 import type { PlacesProvider } from '../providers/maps/provider.ts'
 import { ageOn } from '#contract/birth-date.ts'
 import { displayName } from '#contract/display-name.ts'
 import { longAbsenceDays } from '#contract/limits.ts'
-import type { PublicUser, SignIn, UpdateMe, User as UserJson } from '#contract/users.ts'
+import type { SignIn, UpdateMe, User as UserJson } from '#contract/users.ts'
 import { avatarUrl } from '../media/avatar.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
 
@@ -69,41 +66,6 @@ export function serializeUser(user: User, avatarUrl: string | null = null, profi
     stream_token: null,
     ...profile,
   }
-}
-
-/** The public face of another member: no contact details, no birth date. */
-export function serializePublicUser(user: User, avatarUrl: string | null = null): PublicUser {
-  return {
-    id: user.id,
-    slug: user.slug,
-    first_name: user.banned || user.is_suspended ? null : user.first_name,
-    display_name: displayName(user),
-    avatar: avatarUrl ? { url: avatarUrl } : null,
-    city: user.city,
-    age: user.dob ? ageOn(user.dob) : null,
-    is_suspended: user.is_suspended || user.banned,
-    created_at: user.created_at.toISOString(),
-  }
-}
-
-/**
- * `GET users/{id}`: another member by id or slug. Deleted accounts are gone (404); suspended and
- * banned members show under the generic label (serializePublicUser). Anonymous callers get the
- * name only, for referral banners.
- */
-export async function getUserProfile(db: DB, caller: Caller, key: string) {
-  requirePermission(caller, 'read:user')
-  if (!isLookupKey(key)) throw problems.notFound('User not found')
-  const user = await db
-    .selectFrom('users')
-    .selectAll()
-    .where(isUuid(key) ? 'id' : 'slug', '=', key)
-    .where(existingMembers())
-    .executeTakeFirst()
-  if (!user) throw problems.notFound('User not found')
-  const profile = serializePublicUser(user, await avatarUrl(db, user))
-  if (!can(caller, 'read:user:profile')) return { id: profile.id, slug: profile.slug, display_name: profile.display_name }
-  return profile
 }
 
 export async function findUserBySubject(db: DB, subject: string) {

@@ -13,7 +13,7 @@ interface Item {
   label: string
   /** Shown instead of `label` where the bar is narrow for its text (large text, small phones). */
   short: string
-  icon: 'home' | 'person' | 'sign-in' | 'search' | 'calendar'
+  icon: 'home' | 'person' | 'sign-in' | 'search' | 'calendar' | 'people'
   badge?: number
   avatarUrl?: string | null
 }
@@ -29,7 +29,12 @@ export function BottomNav({ user }: { user: User | null }) {
   const items: Item[] = [
     { to: '/', label: t('nav.home'), short: t('nav.short.home'), icon: 'home' },
     { to: '/activities', label: t('nav.explore'), short: t('nav.short.explore'), icon: 'search' },
-    ...(user ? [{ to: '/attending', label: t('nav.attending'), short: t('nav.short.attending'), icon: 'calendar' } as Item] : []),
+    ...(user
+      ? [
+          { to: '/attending', label: t('nav.attending'), short: t('nav.short.attending'), icon: 'calendar' } as Item,
+          { to: '/members', label: t('nav.members'), short: t('nav.short.members'), icon: 'people' } as Item,
+        ]
+      : []),
     user
       ? { to: '/account', label: t('nav.account'), short: t('nav.short.account'), icon: 'person', avatarUrl: user.avatar?.url ?? null }
       : { to: signIn, label: t('nav.signIn'), short: t('nav.short.signIn'), icon: 'sign-in' },
@@ -65,6 +70,7 @@ function Icon({ name }: { name: Item['icon'] }) {
     'sign-in': 'M10 17l5-5-5-5M15 12H3M14 3h5a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-5',
     search: 'M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14Zm10 3-5.2-5.2',
     calendar: 'M4 6h16v14H4zM4 10h16M8 3v4M16 3v4',
+    people: 'M9 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7Zm-6 9c0-3.3 2.7-5.5 6-5.5s6 2.2 6 5.5M16 4.5a3.5 3.5 0 0 1 0 6.5M18 14.8c1.8.7 3 2.5 3 5.2',
   }
   return (
     <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">

@@ -31,6 +31,9 @@ export function SiteHeader({ user }: { user: User | null }) {
                   <NavLink to="/attending">{t('nav.attending')}</NavLink>
                 </li>
                 <li>
+                  <NavLink to="/members">{t('nav.members')}</NavLink>
+                </li>
+                <li>
                   <NavLink to="/account">{t('nav.account')}</NavLink>
                 </li>
               </>

@@ -298,6 +298,15 @@ test.describe('text at 200% on a 390 px phone', () => {
     await s.withErrors('#email', '/account/email with errors')
     await s.visit('/account/edit')
     await s.withErrors('#firstName', '/account/edit with errors')
+    // Public profiles and Members (issue 13 §3): the list, a search, a profile, one's own, a report.
+    await s.visit('/members')
+    await s.visit('/members?name=wal')
+    await page.goto('/members')
+    const [profile] = await page.locator('.member-list a[href^="/p/"]').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''))
+    expect(profile, 'a member to meet').toBeTruthy()
+    await s.visit(profile!)
+    await s.visit(`${profile!}/report`)
+    await s.visit('/p')
     await s.visit('/get-started')
     await s.withErrors('#firstName', '/get-started with errors')
     await s.visit('/get-started/location')
@@ -348,7 +357,7 @@ test.describe('text at 200% on a 390 px phone', () => {
       const member = await signedInAs(browser, 'member35@demo.test')
       await member.page.goto('/attending')
       await switchLanguage(member.page, language)
-      for (const path of ['/attending', '/account', '/account/email', '/account/edit', '/create-activity']) {
+      for (const path of ['/attending', '/account', '/account/email', '/account/edit', '/create-activity', '/members', '/p']) {
         await member.page.goto(path)
         found.push(...(await layoutProblems(member.page, `${path} in ${language}`)))
       }

@@ -191,7 +191,8 @@ function AttendeeList({ attendees, total }: { attendees: Attendee[]; total: numb
     <ul className="attendee-list">
       {list.map((attendee) => (
         <li key={attendee.id}>
-          {attendee.display_name ?? t('common:member.generic')}
+          {/* Each attendee's public profile (issue 13 §3); a suspended member has none to show. */}
+          {attendee.display_name ? <Link to={`/p/${attendee.id}`}>{attendee.display_name}</Link> : t('common:member.generic')}
           {attendee.is_host ? ` (${t('detail.host')})` : null}
         </li>
       ))}

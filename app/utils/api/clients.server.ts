@@ -2,6 +2,7 @@ import { createApiTransport } from '../api.server.ts'
 import { accountClient } from './account.server.ts'
 import { experiencesClient } from './experiences.server.ts'
 import { mediaClient } from './media.server.ts'
+import { membersClient } from './members.server.ts'
 import { placesClient } from './places.server.ts'
 import { profilesClient } from './profiles.server.ts'
 import { reportsClient } from './reports.server.ts'
@@ -24,6 +25,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     media: mediaClient(transport),
     reports: reportsClient(transport),
     verification: verificationClient(transport),
+    members: membersClient(transport),
   }
 }
 export type Api = ReturnType<typeof createApi>

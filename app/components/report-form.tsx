@@ -1,0 +1,84 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Form, Link } from '@remix-run/react'
+import type { SubmissionResult } from '@conform-to/react'
+import { useTranslation } from 'react-i18next'
+import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
+import { ChoiceGroup, FieldErrors } from '#app/components/ui/field.tsx'
+import { reportFormSchema, reportReasons } from '#app/utils/report-schema.ts'
+
+const fieldOrder = ['reason', 'details']
+
+/**
+ * The report form (spec §3 "Report"): a reason and optional details, for an activity or a member.
+ * Works without JavaScript; the page gives its heading, its introduction and where "back" goes.
+ */
+export function ReportForm({
+  title,
+  intro,
+  lastResult,
+  back,
+}: {
+  title: string
+  intro: string | null
+  lastResult: SubmissionResult<string[]> | undefined
+  back: { to: string; label: string }
+}) {
+  const { t } = useTranslation('reports')
+  const [form, fields] = useForm({
+    id: 'report',
+    lastResult,
+    constraint: getZodConstraint(reportFormSchema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: reportFormSchema }),
+  })
+  const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
+  const detailsErrorId = fields.details.errors?.length ? 'details-error' : undefined
+  return (
+    <>
+      <h1>{title}</h1>
+      <ErrorSummary
+        errors={summaryFrom({ reason: fields.reason.errors, details: fields.details.errors }, fieldOrder)}
+        formErrors={form.errors}
+      />
+      {intro ? <p>{intro}</p> : null}
+      <Form method="post" className="form" {...getFormProps(form)}>
+        <ChoiceGroup
+          id="reason"
+          name={fields.reason.name}
+          type="radio"
+          legend={t('reason.legend')}
+          hint={t('reason.hint')}
+          required
+          options={reportReasons.map((reason) => ({ value: reason, label: t(`reason.options.${reason}`) }))}
+          defaultValue={str(fields.reason.initialValue)}
+          errors={fields.reason.errors}
+        />
+        <div className={fields.details.errors?.length ? 'field field--error' : 'field'}>
+          <label htmlFor="details">{t('details.label')}</label>
+          <span className="hint" id="details-hint">
+            {t('details.hint')}
+          </span>
+          <FieldErrors id="details-error" errors={fields.details.errors} />
+          <textarea
+            id="details"
+            name={fields.details.name}
+            rows={6}
+            defaultValue={str(fields.details.initialValue)}
+            aria-invalid={detailsErrorId ? true : undefined}
+            aria-describedby={['details-hint', detailsErrorId].filter(Boolean).join(' ')}
+          />
+        </div>
+        <div className="button-row">
+          <button type="submit" className="button">
+            {t('submit')}
+          </button>
+          <Link to={back.to} className="button button--secondary">
+            {back.label}
+          </Link>
+        </div>
+      </Form>
+    </>
+  )
+}

@@ -1,0 +1,138 @@
+import { Link } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { ExperienceCard } from '#app/components/experience-card.tsx'
+import { MemberPhoto, ProfileSummary } from '#app/components/member-summary.tsx'
+import { VerifiedBadge } from '#app/components/verified-badge.tsx'
+import type { PublicUser } from '#contract/users.ts'
+import type { LoadedProfile } from './__profile.server.ts'
+
+/** The public profile (issue 13 §3), as the viewer may see it; `own` adds the member's own notice. */
+export function ProfileView({ loaded }: { loaded: LoadedProfile }) {
+  const { t } = useTranslation('members')
+  const { profile, name } = loaded
+  if (loaded.view === 'unavailable') {
+    return (
+      <>
+        <h1>{name}</h1>
+        <p>{t('profile.unavailable')}</p>
+      </>
+    )
+  }
+  if (loaded.view === 'signedOut') {
+    const here = `/p/${profile.slug}`
+    return (
+      <>
+        <h1>{name}</h1>
+        <div className="notice">
+          <p>{t('profile.joinToSee', { name })}</p>
+          <div className="button-row">
+            <Link reloadDocument to={`/signup?returnTo=${encodeURIComponent(here)}`} className="button">
+              {t('profile.join')}
+            </Link>
+            <Link reloadDocument to={`/login?returnTo=${encodeURIComponent(here)}`}>
+              {t('profile.signIn')}
+            </Link>
+          </div>
+        </div>
+      </>
+    )
+  }
+  return (
+    <>
+      {loaded.own ? (
+        <div className="notice">
+          <p>{t('profile.yours')}</p>
+          <p>
+            <Link to="/account/edit">{t('profile.edit')}</Link>
+          </p>
+        </div>
+      ) : null}
+      <div className="profile-head">
+        <MemberPhoto member={profile} name={name} />
+        <div>
+          <h1>{name}</h1>
+          {profile.is_verified ? (
+            <p>
+              <VerifiedBadge />
+            </p>
+          ) : null}
+          <ProfileSummary member={profile} />
+        </div>
+      </div>
+      <Facts member={profile} name={name} />
+      {loaded.prompts.length > 0 ? (
+        <section aria-labelledby="prompts-title">
+          <h2 id="prompts-title">{t('profile.prompts')}</h2>
+          <dl className="prompt-list">
+            {loaded.prompts.map((prompt) => (
+              <div key={prompt.prompt}>
+                <dt>{prompt.question}</dt>
+                <dd>{prompt.answer}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      ) : null}
+      {loaded.interests.length > 0 ? (
+        <section aria-labelledby="interests-title">
+          <h2 id="interests-title">{t('profile.interests')}</h2>
+          <ul className="tag-list">
+            {loaded.interests.map((interest) => (
+              <li key={interest.key}>{interest.name}</li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <section aria-labelledby="hosting-title">
+        <h2 id="hosting-title">{t('profile.hosting', { name })}</h2>
+        {loaded.hosting.length === 0 ? <p>{t('profile.hostingEmpty', { name })}</p> : <Activities list={loaded.hosting} />}
+      </section>
+      {loaded.inCommon ? (
+        <section aria-labelledby="in-common-title">
+          <h2 id="in-common-title">{t('profile.inCommon')}</h2>
+          {loaded.inCommon.length === 0 ? <p>{t('profile.inCommonEmpty')}</p> : <Activities list={loaded.inCommon} />}
+        </section>
+      ) : null}
+      {loaded.own ? null : (
+        <p>
+          <Link to={`/p/${profile.slug}/report`}>{t('profile.report')}</Link>
+        </p>
+      )}
+    </>
+  )
+}
+
+function Facts({ member, name }: { member: PublicUser; name: string }) {
+  const { t } = useTranslation(['members', 'profile'])
+  const facts = [
+    member.employment ? { label: t('members:profile.work'), value: t(`profile:employment.${member.employment}`) } : null,
+    member.relationship ? { label: t('members:profile.relationship'), value: t(`profile:relationship.${member.relationship}`) } : null,
+    member.family?.length ? { label: t('members:profile.family'), value: member.family.map((who) => t(`profile:family.${who}`)).join(', ') } : null,
+  ].filter((fact) => fact !== null)
+  if (facts.length === 0) return null
+  return (
+    <section aria-labelledby="facts-title">
+      <h2 id="facts-title">{t('members:profile.facts', { name })}</h2>
+      <dl className="fact-list">
+        {facts.map((fact) => (
+          <div key={fact.label}>
+            <dt>{fact.label}</dt>
+            <dd>{fact.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  )
+}
+
+function Activities({ list }: { list: NonNullable<Extract<LoadedProfile, { view: 'member' }>['inCommon']> }) {
+  return (
+    <ul className="experience-list">
+      {list.map((experience) => (
+        <li key={experience.id}>
+          <ExperienceCard experience={experience} headingLevel={3} />
+        </li>
+      ))}
+    </ul>
+  )
+}
