@@ -1,3 +1,4 @@
+import type { Submission } from '@conform-to/react'
 import { unstable_parseMultipartFormData as parseMultipartFormData, type AppLoadContext } from '@remix-run/node'
 import type { ProfilePhotoProblemCode } from '#contract/media.ts'
 import { maxPhotoBytes } from '#contract/limits.ts'
@@ -78,4 +79,29 @@ export async function saveProfilePhoto(
   } catch (error) {
     return { user: null, problem: photoProblemFrom(error) }
   }
+}
+
+/** Why a photo form was refused: the status, and the field's message (none: the schema's own). */
+export interface PhotoFormRefusal {
+  status: number
+  errors?: { fieldErrors: { photo: string[] } }
+}
+
+/**
+ * A photo form as its route received it (`readPhotoForm`, then its schema): the photo saved on
+ * the member's profile (null), or why not — the form could not be read, the schema refused it, or
+ * the API did (no face, several faces, content…).
+ */
+export async function savePhotoForm(
+  request: Request,
+  context: AppLoadContext,
+  received: ReceivedPhotoForm,
+  submission: Submission<{ photo: File }>,
+): Promise<PhotoFormRefusal | null> {
+  const refuse = (message: string, status: number) => ({ status, errors: { fieldErrors: { photo: [message] } } })
+  if (received.problem === 'not_multipart') return refuse('photo:errors.notMultipart', 415)
+  if (received.problem === 'photo_too_large') return refuse('photo:errors.tooLarge', 413)
+  if (submission.status !== 'success') return { status: 400 }
+  const { problem } = await saveProfilePhoto(request, context, submission.value.photo)
+  return problem ? refuse(problem.message, problem.status) : null
 }

@@ -17,7 +17,7 @@ export const profileSections = ['name', 'about', 'interests', 'prompts', 'city',
 export type ProfileSection = (typeof profileSections)[number]
 
 /** Where each section lives on the page (the anchor a saved section goes back to). */
-export const sectionAnchor = (section: ProfileSection) => `${section}-section`
+export const sectionAnchor = (section: ProfileSection | 'photo') => `${section}-section`
 
 /** How many prompt rows the form offers (all of them, so that it works without JavaScript). */
 export const promptRows = maxProfilePrompts

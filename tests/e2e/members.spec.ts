@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
 import { demoPassword, flash, member } from './activity-helpers.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, languages, newVisitor, setLanguageCookie, signIn, switchLanguage, test } from './helpers.ts'
+import { expect, languages, newVisitor, setLanguageCookie, signIn, signUp, switchLanguage, test } from './helpers.ts'
 
 /**
  * Public profiles and Members (issue 13 §3), with JavaScript disabled. The seed gives the demo
@@ -9,6 +9,8 @@ import { expect, languages, newVisitor, setLanguageCookie, signIn, switchLanguag
  * (host@demo.test) shows his by decade and likes walking, as Margaret does; Diane
  * (admin@demo.test) chose to be listed to nobody.
  */
+
+const randomLetters = (length: number) => Array.from({ length }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')
 
 /** Walter's profile address, from Margaret's Members page. */
 async function walterProfile(page: Page) {
@@ -39,7 +41,7 @@ test.describe('without JavaScript', () => {
     await expect(page.getByText('This is how other members see you.')).toBeVisible()
     await expect(page.getByRole('link', { name: 'Edit your profile' })).toHaveAttribute('href', '/account/edit')
     await expect(page.getByRole('heading', { level: 1, name: 'Margaret E.' })).toBeVisible()
-    await expect(page.getByText(/^In their/)).toHaveCount(0)
+    await expect(page.getByText(/^In their \d+s$/)).toHaveCount(0)
     await page.context().close()
   })
 
@@ -66,6 +68,42 @@ test.describe('without JavaScript', () => {
     await page.getByRole('link', { name: 'Show everyone' }).click()
     await expect(page).toHaveURL(/\/members$/)
     await page.context().close()
+  })
+
+  test('a member who hides from people near them on /account/edit is no longer listed or found', async ({ browser }) => {
+    test.setTimeout(120_000)
+    // A new member in Portland who likes walking, as Margaret does, under a name only they have.
+    const context = await newVisitor(browser, { javaScriptEnabled: false })
+    const newcomer = await context.newPage()
+    await signUp(newcomer, { onboard: true })
+    const firstName = `Wren${randomLetters(6)}`
+    await newcomer.goto('/account/edit')
+    await newcomer.locator('#firstName').fill(firstName)
+    await newcomer.locator('#name-section').getByRole('button', { name: 'Save my name' }).click()
+    await newcomer.locator('#interest-walking').check()
+    await newcomer.locator('#interests-section').getByRole('button', { name: 'Save my interests' }).click()
+    await newcomer.locator('#city').fill('Portland, OR')
+    await newcomer.locator('#city-section').getByRole('button', { name: 'Save my city' }).click()
+    await expect(newcomer.locator('#city-section')).toContainText('Your home city is now Portland, OR.')
+
+    const margaret = await member(browser, 'member@demo.test')
+    const search = async () => {
+      await margaret.goto(`/members?name=${firstName}`)
+      return margaret.locator('.member-list').getByRole('link', { name: new RegExp(`^${firstName} T\\.`) })
+    }
+    await expect(await search()).toBeVisible()
+
+    // "Nobody", then "Only people I have been to activities with" (they have never met): not found.
+    for (const choice of ['Nobody', 'Only people I have been to activities with']) {
+      await newcomer.goto('/account/edit')
+      await newcomer.locator('#privacy-section').getByLabel(choice).check()
+      await newcomer.locator('#privacy-section').getByRole('button', { name: 'Save my privacy choices' }).click()
+      await expect(flash(newcomer)).toHaveText('Your privacy choices are saved.')
+      await expect(await search()).toHaveCount(0)
+      await expect(margaret.getByText(`No one you have met or who lives near you has a first name starting with “${firstName}”.`)).toBeVisible()
+    }
+    await margaret.context().close()
+    await context.close()
   })
 
   test('a signed-out visitor on a profile is asked to join and sees the name only', async ({ browser }) => {

@@ -1,3 +1,4 @@
+import path from 'node:path'
 import type { Browser, Page } from '@playwright/test'
 import { flash } from './activity-helpers.ts'
 import { Scanner } from './axe.ts'
@@ -10,6 +11,7 @@ import { expect, languages, newVisitor, signUp, test, untilHydrated } from './he
  * an error showing.
  */
 
+const photo = (name: string) => path.join(import.meta.dirname, '../fixtures/photos', name)
 const section = (page: Page, id: string) => page.locator(`#${id}-section`)
 const summary = (page: Page) => page.locator('.error-summary')
 
@@ -46,6 +48,20 @@ test('without JavaScript: every section saves, every mistake is explained, nothi
   await page.goto('/account/edit')
   await expect(page.getByRole('heading', { level: 1, name: 'Edit my profile' })).toBeVisible()
   await expect(section(page, 'email').getByRole('link', { name: 'Change my email address' })).toHaveAttribute('href', '/account/email')
+
+  // Photo: none chosen, a photo without a face, then one of one face (the real check).
+  await save(page, 'photo', 'Save my photo')
+  await expectMistake(page, 'photo', 'Choose a photo of yourself first.')
+  await page.locator('#photo').setInputFiles(photo('no-face.jpg'))
+  await save(page, 'photo', 'Save my photo')
+  await expectMistake(page, 'photo', 'We could not find a face in this photo. Please choose a clear photo of your face, facing the camera.')
+  await page.locator('#photo').setInputFiles(photo('one-face.jpg'))
+  await save(page, 'photo', 'Save my photo')
+  await saved(page, 'photo', 'Your photo is saved.')
+  await expect(section(page, 'photo').getByRole('img', { name: 'Your profile photo now' })).toBeVisible()
+  await section(page, 'photo').getByRole('button', { name: 'Remove my photo' }).click()
+  await saved(page, 'photo', 'Your photo is removed.')
+  await expect(section(page, 'photo').getByRole('img')).toHaveCount(0)
 
   // Name: empty, then too long, then saved.
   await page.locator('#firstName').fill('')

@@ -104,6 +104,9 @@ test.describe('without JavaScript', () => {
     await expect(page.getByRole('heading', { name: 'Your identity is verified' })).toBeVisible()
     await expect(page.locator('.verified-badge')).toContainText('Verified')
     await scan.scan('/account/verification (verified)')
+    // Others see the badge on the profile.
+    await page.goto('/p')
+    await expect(page.locator('.profile-head .verified-badge')).toContainText('Verified')
     scan.report()
     adminScan.report()
     await page.context().close()

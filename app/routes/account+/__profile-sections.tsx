@@ -3,6 +3,7 @@ import { Form, useActionData } from '@remix-run/react'
 import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { CitySearch } from '#app/components/city-search.tsx'
+import { PhotoField } from '#app/components/photo-field.tsx'
 import { ChoiceGroup, FieldErrors, SelectField, TextField } from '#app/components/ui/field.tsx'
 import { employments, familyMembers, joinReasons, relationshipStatuses } from '#contract/enums.ts'
 import type { User } from '#contract/users.ts'
@@ -30,7 +31,7 @@ export function fieldIdOf(name: string) {
   return name.replace(/\[(\d+)\]\.?/g, '-$1-').replace(/-$/, '')
 }
 
-type ActionAnswer = { intent: ProfileSection; result: SubmissionResult<string[]> } | undefined
+type ActionAnswer = { intent: ProfileSection | 'photo'; result: SubmissionResult<string[]> } | undefined
 
 function useSectionForm(section: ProfileSection, defaultValue: Record<string, unknown>) {
   const answer = useActionData<ActionAnswer>()
@@ -69,6 +70,43 @@ function Section({ section, heading, form, submit, children }: { section: Profil
           </button>
         </div>
       </Form>
+    </section>
+  )
+}
+
+/**
+ * The profile photo: its own multipart form, checked as in onboarding (one face, appropriate
+ * content); "Remove my photo" is a second small form, shown when there is a photo.
+ */
+export function PhotoSection({ user, heading }: SectionProps) {
+  const { t } = useTranslation(['profile', 'photo'])
+  const answer = useActionData<ActionAnswer>()
+  const [form] = useForm({
+    id: 'profile-photo',
+    lastResult: answer?.intent === 'photo' ? answer.result : undefined,
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
+  })
+  const photoUrl = user?.avatar?.url ?? null
+  return (
+    <section id={sectionAnchor('photo')} aria-labelledby="photo-heading" className="profile-section">
+      <h2 id="photo-heading">{heading}</h2>
+      <p>{t('edit.photo.intro')}</p>
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} noValidate>
+        <PhotoField id="photo" name="photo" label={t('photo:field.label')} hint={t('photo:field.hint')} errors={form.allErrors.photo} currentUrl={photoUrl} />
+        <div className="button-row">
+          <button type="submit" className="button">
+            {t('edit.photo.submit')}
+          </button>
+        </div>
+      </Form>
+      {photoUrl ? (
+        <Form method="post" className="button-row">
+          <button type="submit" name="intent" value="removePhoto" className="button button--secondary">
+            {t('edit.photo.remove')}
+          </button>
+        </Form>
+      ) : null}
     </section>
   )
 }

@@ -2,18 +2,22 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type AppLoadContext } from '@remix-run/node'
 import type { z } from 'zod'
 import type { UpdateMe } from '#contract/users.ts'
+import { photoFormSchema } from '#app/components/photo-field.tsx'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { keepFormOnOutage } from '#app/utils/forms.server.ts'
 import { formErrorsFromApi, type ApiErrorMapping } from '#app/utils/http.server.ts'
 import { languageCookie } from '#app/utils/i18next.server.ts'
 import { markFormError } from '#app/utils/meta.ts'
+import { readPhotoForm, savePhotoForm } from '#app/utils/photo-upload.server.ts'
 import { isProfileSection, profileFormSchemas, sectionAnchor, type ProfileSection } from '#app/utils/profile-schemas.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 
 /**
  * `/account/edit`'s action (issue 13 §1): each section's form sends its `intent`; the section's
  * schema reads it, `updateFor` turns it into the fields of `PUT v1/users/me` it changes, and a
- * success goes back to the section with a toast. An unknown intent answers 400.
+ * success goes back to the section with a toast. The photo comes as the one multipart form (its
+ * check is the onboarding step's, decision 024), and "Remove my photo" as intent `removePhoto`.
+ * An unknown intent answers 400.
  */
 
 type SectionValue = z.output<(typeof profileFormSchemas)[ProfileSection]>
@@ -51,15 +55,54 @@ const apiErrors: Partial<Record<ProfileSection, ApiErrorMapping>> = {
   language: { fields: { locale: 'language' } },
 }
 
-async function saved(context: AppLoadContext, section: ProfileSection, headers = new Headers()) {
-  headers.append('Set-Cookie', await setToast(context, { kind: 'success', key: `profile:edit.${section}.saved` }))
+async function saved(context: AppLoadContext, section: ProfileSection | 'photo', key = `profile:edit.${section}.saved`, headers = new Headers()) {
+  headers.append('Set-Cookie', await setToast(context, { kind: 'success', key }))
   return redirect(`/account/edit#${sectionAnchor(section)}`, { headers })
 }
 
-export async function runProfileIntent({ request, context }: ActionFunctionArgs) {
+/** Without a photo, the form says so (there is no "Skip" here, unlike onboarding). */
+const editPhotoSchema = photoFormSchema('profile:edit.photo.required')
+
+async function savePhoto({ request, context }: ActionFunctionArgs) {
+  // Read first: an outage (the session store included) still answers on this page.
+  const received = await readPhotoForm(request)
+  const submission = parseWithZod(received.formData, { schema: editPhotoSchema })
+  return keepFormOnOutage(
+    context,
+    async () => {
+      await requireUser(request, context)
+      const refusal = await savePhotoForm(request, context, received, submission)
+      if (refusal) {
+        markFormError(context)
+        return data({ intent: 'photo' as const, result: submission.reply(refusal.errors) }, { status: refusal.status })
+      }
+      return saved(context, 'photo')
+    },
+    () => ({ intent: 'photo' as const, result: submission.reply({ fieldErrors: { photo: ['photo:errors.again'] } }) }),
+  )
+}
+
+async function removePhoto({ request, context }: ActionFunctionArgs) {
+  return keepFormOnOutage(
+    context,
+    async () => {
+      await requireUser(request, context)
+      await getApi(request, context).media.removeAvatar()
+      return saved(context, 'photo', 'profile:edit.photo.removed')
+    },
+    () => ({ intent: 'photo' as const, result: { status: 'error' as const, error: { '': ['profile:edit.notSaved'] } } }),
+  )
+}
+
+const isMultipart = (request: Request) => /^multipart\/form-data\s*;/i.test(request.headers.get('Content-Type') ?? '')
+
+export async function runProfileIntent(args: ActionFunctionArgs) {
+  if (isMultipart(args.request)) return savePhoto(args)
+  const { request, context } = args
   // Read first: an outage (the session store included) answers with what the member typed.
   const formData = await request.formData()
   const intent = formData.get('intent')
+  if (intent === 'removePhoto') return removePhoto(args)
   if (!isProfileSection(intent)) throw data({ error: 'Unknown intent' }, { status: 400 })
   const submission = parseWithZod(formData, { schema: profileFormSchemas[intent] })
   return keepFormOnOutage(
@@ -79,7 +122,7 @@ export async function runProfileIntent({ request, context }: ActionFunctionArgs)
       }
       if (submission.value.intent === 'language') {
         // The page comes back in the language chosen (the cookie the language switcher sets too).
-        return saved(context, intent, new Headers({ 'Set-Cookie': await languageCookie.serialize(submission.value.language) }))
+        return saved(context, intent, undefined, new Headers({ 'Set-Cookie': await languageCookie.serialize(submission.value.language) }))
       }
       return saved(context, intent)
     },

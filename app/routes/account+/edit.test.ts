@@ -1,4 +1,7 @@
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { photoChecker } from '#api/media/photo-check.ts'
 import { interests } from '#contract/profile.ts'
 import { createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
@@ -18,6 +21,7 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
+  await photoChecker.stop()
   await web?.close()
   await database?.drop()
 })
@@ -187,6 +191,53 @@ describe('mistakes, shown next to the field and in the summary, with what was ty
 async function validationOf(html: string) {
   return htmlProblems(html.replace('<link rel="stylesheet" href=""/>', '<link rel="stylesheet" href="/assets/app.css"/>'))
 }
+
+describe('the photo (issue 13 §2), through the real face check', () => {
+  const fixture = async (name: string) =>
+    new File([await readFile(path.join(import.meta.dirname, '../../../tests/fixtures/photos', name))], name, { type: 'image/jpeg' })
+
+  async function sendPhoto(cookie: string, photo: File | null) {
+    const form = new FormData()
+    form.set('photo', photo ?? new File([], '', { type: 'application/octet-stream' }))
+    const response = await handle(new Request(`${TEST_PUBLIC_URL}/account/edit`, { method: 'POST', headers: { cookie }, body: form }), web.newContext())
+    return { response, html: readableHtml(await response.text()) }
+  }
+
+  it('saves a photo of one face, shows it, and removes it on request', async () => {
+    const { user, cookie } = await member()
+    expect((await page(cookie)).html).not.toContain('Remove my photo')
+    const { response } = await sendPhoto(cookie, await fixture('one-face.jpg'))
+    expect(response.status).toBe(302)
+    expect(response.headers.get('location')).toBe('/account/edit#photo-section')
+    expect(response.headers.get('set-cookie')).toContain('toast')
+    const avatar = (await stored(user.id)).avatar_media_id
+    expect(avatar).not.toBeNull()
+    const { html } = await page(cookie)
+    expect(html).toMatch(/<img src="[^"]+" alt="Your profile photo now"/)
+
+    const removed = await post(cookie, [['intent', 'removePhoto']])
+    expect(removed.response.status).toBe(302)
+    expect(removed.response.headers.get('location')).toBe('/account/edit#photo-section')
+    expect((await stored(user.id)).avatar_media_id).toBeNull()
+    const after = (await page(cookie)).html
+    expect(after).not.toContain('Your profile photo now')
+  }, 60_000)
+
+  it.each([
+    ['no-face.jpg', 422, 'We could not find a face in this photo.'],
+    ['two-faces.jpg', 422, 'This photo shows more than one face.'],
+    [null, 400, 'Choose a photo of yourself first.'],
+  ])('refuses %s next to the field and in the summary, keeping the photo as it was', async (name, status, message) => {
+    const { user, cookie } = await member()
+    const { response, html } = await sendPhoto(cookie, name ? await fixture(name) : null)
+    expect(response.status).toBe(status)
+    expect(html).toMatch(new RegExp(`id="photo-error"[^>]*>[\\s\\S]{0,200}${message.replace('.', '\\.')}`))
+    expect(summaryText(html)).toContain(message)
+    expect(summaryText(html)).not.toContain('Skip')
+    expect(await validationOf(html)).toEqual([])
+    expect((await stored(user.id)).avatar_media_id).toBeNull()
+  }, 60_000)
+})
 
 describe('valid HTML', () => {
   it('passes html-validate, as saved and with errors in every section that can have them', async () => {

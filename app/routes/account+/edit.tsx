@@ -9,10 +9,10 @@ import { formPageHeaders, loadFormPage } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { profileSections, sectionAnchor, type ProfileSection } from '#app/utils/profile-schemas.ts'
-import { AboutSection, CitySection, InterestsSection, LanguageSection, NameSection, PhoneSection, PrivacySection, PromptsSection, fieldIdOf } from './__profile-sections.tsx'
+import { AboutSection, CitySection, InterestsSection, LanguageSection, NameSection, PhoneSection, PhotoSection, PrivacySection, PromptsSection, fieldIdOf } from './__profile-sections.tsx'
 import { runProfileIntent } from './edit.server.ts'
 
-export const handle = { i18n: ['common', 'onboarding', 'activities', 'profile'] }
+export const handle = { i18n: ['common', 'onboarding', 'activities', 'profile', 'photo'] }
 
 export const headers = formPageHeaders
 
@@ -58,6 +58,9 @@ export default function EditProfile() {
       <nav aria-labelledby="profile-contents">
         <h2 id="profile-contents">{t('edit.contents')}</h2>
         <ul>
+          <li>
+            <a href={`#${sectionAnchor('photo')}`}>{t('edit.photo.heading')}</a>
+          </li>
           {profileSections.map((section) => (
             <li key={section}>
               <a href={`#${sectionAnchor(section)}`}>{headings[section]}</a>
@@ -68,7 +71,7 @@ export default function EditProfile() {
           </li>
         </ul>
       </nav>
-      {/* The profile photo (app/components/photo-field.tsx) goes here, before the name. */}
+      <PhotoSection user={user} heading={t('edit.photo.heading')} />
       <NameSection user={user} heading={headings.name} />
       <AboutSection user={user} heading={headings.about} />
       <InterestsSection user={user} heading={headings.interests} />

@@ -11,7 +11,7 @@ import { knownUser, requireUser, returnToFrom } from '#app/utils/auth.server.ts'
 import { formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
-import { readPhotoForm, saveProfilePhoto } from '#app/utils/photo-upload.server.ts'
+import { readPhotoForm, savePhotoForm } from '#app/utils/photo-upload.server.ts'
 import { continueOnboarding, isSkip } from '#app/utils/onboarding.server.ts'
 
 /**
@@ -48,18 +48,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     context,
     async () => {
       await requireUser(request, context)
-      const fail = (message: string, status: number) => {
+      const refusal = await savePhotoForm(request, context, received, submission)
+      if (refusal) {
         markFormError(context)
-        return data(submission.reply({ fieldErrors: { photo: [message] } }), { status })
+        return data(submission.reply(refusal.errors), { status: refusal.status })
       }
-      if (received.problem === 'not_multipart') return fail('photo:errors.notMultipart', 415)
-      if (received.problem === 'photo_too_large') return fail('photo:errors.tooLarge', 413)
-      if (submission.status !== 'success') {
-        markFormError(context)
-        return data(submission.reply(), { status: 400 })
-      }
-      const { problem } = await saveProfilePhoto(request, context, submission.value.photo)
-      if (problem) return fail(problem.message, problem.status)
       return continueOnboarding(request, context, 'verification')
     },
     () => submission.reply({ fieldErrors: { photo: ['photo:errors.again'] } }),
