@@ -72,7 +72,7 @@ export const publicUserSchema = z
     id: z.string(),
     slug: z.string(),
     display_name: nullableString.meta({ description: 'Spec §3 display-name rule; null shows as the generic member label.' }),
-    is_suspended: z.boolean().optional().meta({ description: 'Suspended or banned: show the generic member label and nothing else.' }),
+    is_suspended: z.boolean().optional().meta({ description: 'Suspended, banned or deleted: show the generic member label and nothing else.' }),
     avatar: z.object({ url: z.string() }).nullable().optional(),
     is_verified: z.boolean().optional().meta({ description: 'The member’s identity check was approved.' }),
     city: nullableString.optional().meta({ description: 'Home town and state ("Portland, OR"); never coordinates.' }),

@@ -5,7 +5,7 @@ import { listUserExperiences, mediaUrl, pageOfExperiences } from '../experiences
 import { problems } from '../http/errors.ts'
 import { isLookupKey } from '../http/params.ts'
 import { isUuid } from '../http/request.ts'
-import { existingMembers, notBlocking, visibleMembers } from '../policy/members.ts'
+import { notBlocking, visibleMembers } from '../policy/members.ts'
 import { can, isSuspended, requirePermission, type Caller } from '../policy/permissions.ts'
 import { eligibleMembers, profileFacts, type ProfileFacts } from './queries.ts'
 import { ageOn } from '#contract/birth-date.ts'
@@ -28,12 +28,15 @@ export function ageDecade(dob: string | null, today = new Date()) {
   return age === null ? null : Math.floor(age / 10) * 10
 }
 
+/** Suspended, banned and deleted members show as the generic member label, with no details. */
+const showsAsGeneric = (user: User) => isSuspended(user) || user.state === 'deleted'
+
 /**
  * The public profile of decision 027: what any signed-in member sees. A suspended or banned
  * member shows only as the generic member label.
  */
 export function serializePublicUser(user: User, facts: ProfileFacts | undefined): PublicUser {
-  if (isSuspended(user)) return { id: user.id, slug: user.slug, display_name: null, is_suspended: true }
+  if (showsAsGeneric(user)) return { id: user.id, slug: user.slug, display_name: null, is_suspended: true }
   return {
     id: user.id,
     slug: user.slug,
@@ -51,8 +54,10 @@ export function serializePublicUser(user: User, facts: ProfileFacts | undefined)
 }
 
 /**
- * `GET users/{id}`: a member by id or slug. Deleted accounts are gone (404), and so is a member
- * who blocked the caller; anonymous callers get the name only, for referral banners.
+ * `GET users/{id}`: a member by id or slug. A deleted account answers as the generic member label
+ * (its links in shared history still lead somewhere that makes sense; its slug was replaced when
+ * it was deleted); a member who blocked the caller answers 404; anonymous callers get the name
+ * only, for referral banners.
  */
 export async function getPublicProfile(db: DB, caller: Caller, key: string): Promise<PublicUser> {
   requirePermission(caller, 'read:user')
@@ -61,10 +66,10 @@ export async function getPublicProfile(db: DB, caller: Caller, key: string): Pro
     .selectFrom('users')
     .selectAll()
     .where(isUuid(key) ? 'id' : 'slug', '=', key)
-    .where(existingMembers())
   if (caller) query = query.where(notBlocking(caller.id))
   const user = await query.executeTakeFirst()
   if (!user) throw problems.notFound('User not found')
+  if (showsAsGeneric(user)) return serializePublicUser(user, undefined)
   if (!can(caller, 'read:user:profile')) return { id: user.id, slug: user.slug, display_name: displayName(user) }
   const facts = await profileFacts(db, [user.id])
   return serializePublicUser(user, facts.get(user.id))

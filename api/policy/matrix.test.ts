@@ -80,7 +80,7 @@ const rows: Row[] = [
   // Nobody deletes someone else's account, admins included (moderation tools come later).
   row('DELETE', '/v1/users/{id}',                             '401 403 403 403 403 403', { params: { id: 'leaver' } }),
   row('GET', '/users/{id}',                                   '200 200 200 200 200 403', { params: { id: 'member' } }),
-  row('GET', '/users/{id}',                                   '404 404 404 404 404 403', { params: { id: 'deleted' } }),
+  row('GET', '/users/{id}',                                   '200 200 200 200 200 403', { params: { id: 'deleted' } }),
   // Another member's: the activities they host that are coming up, or those in common.
   row('GET', '/v1/users/{id}/experiences',                    '401 200 200 200 200 403', { params: { id: 'member' } }),
   row('GET', '/v1/users/{id}/experiences',                    '401 200 200 200 200 403', { params: { id: 'member' }, query: 'in_common=true' }),

@@ -126,6 +126,8 @@ export async function deleteAccount(deps: AccountDeps, caller: User, id: string,
       .set({
         state: 'deleted',
         deleted_at: new Date(),
+        // The slug is made from the name: the tombstone keeps one that says nothing.
+        slug: `member-${id}`,
         auth_subject: null,
         email: null,
         phone: null,

@@ -534,13 +534,16 @@ describe('DELETE /api/v1/users/{id}', () => {
     expect(audit).toHaveLength(1)
   })
 
-  it('hides a deleted member from other members', async () => {
+  it('shows a deleted member to others as the generic label only; the old slug leads nowhere', async () => {
     const { user, token } = await memberWithToken()
     const { token: viewer } = await memberWithToken()
     expect((await api.request('DELETE', `v1/users/${user.id}`, { token })).status).toBe(204)
     const response = await api.request('GET', `users/${user.id}`, { token: viewer })
-    expect(response.status).toBe(404)
-    expect(response.json.error.code).toBe('not_found')
+    expect(response.status).toBe(200)
+    expect(response.json).toEqual({ id: user.id, slug: `member-${user.id}`, display_name: null, is_suspended: true })
+    const bySlug = await api.request('GET', `users/${user.slug}`, { token: viewer })
+    expect(bySlug.status).toBe(404)
+    expect(bySlug.json.error.code).toBe('not_found')
   })
 
   it('answers 401 without a token', async () => {

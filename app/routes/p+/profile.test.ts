@@ -80,7 +80,7 @@ describe('/p/{slug}', () => {
     expect(html).not.toContain('Portland')
   })
 
-  it('shows a suspended member as the generic label only; a deleted one is not found', async () => {
+  it('shows a suspended or deleted member as the generic label only', async () => {
     const viewer = await createUser(database.db)
     const cookie = await web.signedInCookie(viewer.id)
     const suspended = await createUser(database.db, { first_name: 'Sam', is_suspended: true, ...portland })
@@ -89,8 +89,10 @@ describe('/p/{slug}', () => {
     expect(html).toContain('This member’s profile is not available.')
     expect(html).not.toContain('Sam')
     expect(html).not.toContain('Portland')
-    const deleted = await createUser(database.db, { state: 'deleted' })
-    expect((await page(`/p/${deleted.slug}`, cookie)).status).toBe(404)
+    const deleted = await createUser(database.db, { state: 'deleted', first_name: null, last_name: null })
+    const tombstone = await text(`/p/${deleted.slug}`, cookie)
+    expect(tombstone).toContain('<h1>Circle 55 member</h1>')
+    expect(tombstone).toContain('This member’s profile is not available.')
   })
 
   it('shows the member their own profile as others see it, with a link to edit it', async () => {
