@@ -98,7 +98,16 @@ export const experienceSchema = z
     no_show_fee: nullableString.meta({ description: 'Dollars and cents ("5.00"); null when none.' }),
     is_hostless: z.boolean(),
     is_premium: z.boolean(),
-    host: z.object({ id: z.string(), display_name: nullableString, avatar }).nullable(),
+    host: z
+      .object({
+        id: z.string(),
+        display_name: nullableString,
+        avatar,
+        is_verified: z.boolean().meta({
+          description: 'The host’s identity check was approved (the "Verified" badge); false for a deleted, suspended or banned host.',
+        }),
+      })
+      .nullable(),
     canceled_at: nullableString,
     canceled: experienceCancellationSchema.nullable().meta({ description: 'When and by whom the activity was cancelled; null while it is on.' }),
     is_past: z.boolean(),
@@ -110,7 +119,16 @@ export type Experience = z.infer<typeof experienceSchema>
 
 /** One attendee of an activity (`GET …/attendees`). */
 export const attendeeSchema = z
-  .object({ id: z.string(), display_name: nullableString, avatar, is_host: z.boolean() })
+  .object({
+    id: z.string(),
+    display_name: nullableString,
+    avatar,
+    is_host: z.boolean(),
+    is_verified: z.boolean().meta({
+      description:
+        'The member’s identity check was approved (the "Verified" badge); false for a member shown under the generic member label (deleted, suspended or banned).',
+    }),
+  })
   .meta({ id: 'Attendee' })
 export type Attendee = z.infer<typeof attendeeSchema>
 

@@ -15,6 +15,7 @@ import { isUuid } from '../http/request.ts'
 import type { Notify } from '../notifications/service.ts'
 import { membersInHistory, visibleMembers } from '../policy/members.ts'
 import { can, isHostOf, requirePermission } from '../policy/permissions.ts'
+import { verifiedUserIds } from '../verification/service.ts'
 import {
   canceledProblem,
   getExperience,
@@ -23,6 +24,7 @@ import {
   holdsSeat,
   mediaUrl,
   serializeExperience,
+  showsVerified,
   type NotifyingDeps,
   type Trx,
 } from './service.ts'
@@ -223,12 +225,15 @@ export async function listAttendees(db: DB, caller: User, idOrSlug: string, page
       .where(membersInHistory('u'))
       .executeTakeFirstOrThrow(),
   ])
+  // One query for the whole page; `showsVerified` leaves out those under the generic label.
+  const verified = await verifiedUserIds(db, rows.map((row) => row.id))
   return {
     data: rows.map((row) => ({
       id: row.id,
       display_name: row.state === 'deleted' ? null : displayName(row),
       avatar: row.avatar_key && !row.banned && !row.is_suspended ? { url: mediaUrl(row.avatar_key) } : null,
       is_host: row.id === experience.host_id,
+      is_verified: showsVerified(row, verified),
     })),
     metadata: pageMetadata(page, perPage, Number(count.count)),
   }

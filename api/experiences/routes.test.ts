@@ -190,7 +190,7 @@ describe('POST /api/v1/experiences', () => {
       no_show_fee: '5.00',
       is_hostless: false,
       is_premium: false,
-      host: { id: host.id, display_name: 'Walter B.', avatar: null },
+      host: { id: host.id, display_name: 'Walter B.', avatar: null, is_verified: false },
       canceled_at: null,
       is_past: false,
       distance_miles: null,
@@ -668,11 +668,74 @@ describe('attendees', () => {
     const response = await api.request('GET', `v1/experiences/${experience.id}/attendees?per_page=1`, { token: memberToken })
     expect(response.status).toBe(200)
     expect(response.json).toEqual({
-      data: [{ id: a.id, display_name: 'Dorothy O.', avatar: null, is_host: false }],
+      data: [{ id: a.id, display_name: 'Dorothy O.', avatar: null, is_host: false, is_verified: false }],
       metadata: { page: 1, total_pages: 2, total_count: 2 },
     })
     const page2 = await api.request('GET', `v1/experiences/${experience.id}/attendees?per_page=1&page=2`, { token: memberToken })
     expect(page2.json.data[0]).toMatchObject({ id: host.id, is_host: true })
+  })
+
+  it('marks verified attendees and a verified host (issue 13 §5), never a member under the generic label', async () => {
+    /** Verification requests in order, the last one the member's current status. */
+    const requests = async (userId: string, statuses: ('not_verified' | 'processing' | 'verified')[]) => {
+      let at = Date.now() - 3_600_000
+      for (const status of statuses) {
+        await database.db.insertInto('verifications').values({ user_id: userId, status, created_at: new Date((at += 60_000)) }).execute()
+      }
+    }
+    const verifiedHost = await createUser(database.db, { first_name: 'Vera', last_name: 'Lind' })
+    const verified = await createUser(database.db, { first_name: 'Dorothy', last_name: 'Okafor' })
+    const plain = await createUser(database.db, { first_name: 'Bernard', last_name: 'Lee' })
+    const pending = await createUser(database.db, { first_name: 'Irene', last_name: 'Cole' })
+    const revoked = await createUser(database.db, { first_name: 'Frank', last_name: 'Moss' })
+    const deleted = await createUser(database.db, { first_name: 'Edith', last_name: 'Hart' })
+    await requests(verifiedHost.id, ['verified'])
+    await requests(verified.id, ['not_verified', 'verified'])
+    await requests(pending.id, ['processing'])
+    // Only the latest request counts: approved once, rejected on a later check.
+    await requests(revoked.id, ['verified', 'not_verified'])
+    await requests(deleted.id, ['verified'])
+    const experience = await insertExperience({ host_id: verifiedHost.id, start_at: new Date(Date.now() - 2 * DAY) })
+    await seat(experience.id, [verifiedHost.id, verified.id, plain.id, pending.id, revoked.id, deleted.id])
+    // A deleted account keeps its past seat under the generic member label (decision 028).
+    await database.db.updateTable('users').set({ state: 'deleted' }).where('id', '=', deleted.id).execute()
+
+    const response = await api.request('GET', `v1/experiences/${experience.id}/attendees`, { token: memberToken })
+    expect(response.status).toBe(200)
+    const shown = (response.json.data as { id: string; display_name: string | null; is_verified: boolean }[]).map(
+      ({ id, display_name, is_verified }) => ({ id, display_name, is_verified }),
+    )
+    expect(shown).toEqual([
+      { id: verifiedHost.id, display_name: 'Vera L.', is_verified: true },
+      { id: verified.id, display_name: 'Dorothy O.', is_verified: true },
+      { id: plain.id, display_name: 'Bernard L.', is_verified: false },
+      { id: pending.id, display_name: 'Irene C.', is_verified: false },
+      { id: revoked.id, display_name: 'Frank M.', is_verified: false },
+      { id: deleted.id, display_name: null, is_verified: false },
+    ])
+    const detail = await api.request('GET', `v1/experiences/${experience.id}`, { token: memberToken })
+    expect(detail.json.data[0].host).toEqual({ id: verifiedHost.id, display_name: 'Vera L.', avatar: null, is_verified: true })
+
+    // Hosts on a list: verified, not verified, and verified but banned or suspended (the generic label).
+    const banned = await createUser(database.db, { banned: true })
+    const suspended = await createUser(database.db, { is_suspended: true })
+    await requests(banned.id, ['verified'])
+    await requests(suspended.id, ['verified'])
+    // A far-future window of its own, so that rows of other tests do not interfere.
+    const start = new Date('2045-03-05T17:00:00Z')
+    for (const [index, user] of [verifiedHost, plain, banned, suspended].entries()) {
+      await insertExperience({ host_id: user.id, start_at: new Date(start.getTime() + index * HOUR) })
+    }
+    const query = new URLSearchParams({ 'start_date[gte]': '2045-03-01T00:00:00Z', 'start_date[lte]': '2045-03-31T23:59:59Z' })
+    const list = await api.request('GET', `v1/experiences?${query}`, { token: memberToken })
+    expect(list.status).toBe(200)
+    const hosts = (list.json.data as { host: unknown }[]).map((row) => row.host)
+    expect(hosts).toEqual([
+      { id: verifiedHost.id, display_name: 'Vera L.', avatar: null, is_verified: true },
+      { id: plain.id, display_name: 'Bernard L.', avatar: null, is_verified: false },
+      { id: banned.id, display_name: null, avatar: null, is_verified: false },
+      { id: suspended.id, display_name: null, avatar: null, is_verified: false },
+    ])
   })
 
   it('answers the CSV to the host and admins only: display names, RSVP time and attendance, never an email or a phone', async () => {

@@ -21,7 +21,8 @@ import type {
 import { defaultDurationMinutes as DEFAULT_DURATION_MINUTES, maxPerPage as MAX_PER_PAGE, noShowFeePattern } from '#contract/limits.ts'
 import { isValidTimeZone, zonedParts, zonedTimeToUtc } from '#contract/zoned-time.ts'
 import { visibleMembers } from '../policy/members.ts'
-import { can, isHostOf, requirePermission } from '../policy/permissions.ts'
+import { can, isHostOf, isSuspended, requirePermission } from '../policy/permissions.ts'
+import { verifiedUserIds } from '../verification/service.ts'
 import { displayName } from '#contract/display-name.ts'
 
 // ---------------------------------------------------------------------------------------------
@@ -179,6 +180,15 @@ const round2 = (value: number | null) => (value === null ? null : Math.round(val
 
 type ExperienceRow = Experience & { distance_m?: number | null }
 
+/**
+ * Whether a member listed with an activity (its host, an attendee) carries the "Verified" badge:
+ * their identity check was approved (`verified`, from `verifiedUserIds`) and they are shown by
+ * name. A deleted, suspended or banned member shows under the generic member label, never verified.
+ */
+export function showsVerified(user: Pick<User, 'id' | 'state' | 'banned' | 'is_suspended'>, verified: ReadonlySet<string>) {
+  return user.state !== 'deleted' && !isSuspended(user) && verified.has(user.id)
+}
+
 /** Batch-serializes rows for `caller` (null: anonymous) with hosts, covers and viewer state. */
 export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], caller: User | null): Promise<ExperienceJson[]> {
   if (rows.length === 0) return []
@@ -186,7 +196,7 @@ export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], 
   const hostIds = [...new Set(rows.map((row) => row.host_id).filter((id): id is string => id !== null))]
   const coverIds = [...new Set(rows.map((row) => row.cover_media_id).filter((id): id is string => id !== null))]
 
-  const [hosts, covers, viewer] = await Promise.all([
+  const [hosts, verifiedHosts, covers, viewer] = await Promise.all([
     hostIds.length
       ? db
           .selectFrom('users')
@@ -205,6 +215,8 @@ export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], 
           .where('users.id', 'in', hostIds)
           .execute()
       : [],
+    // One query for every host on the page (an empty list asks nothing).
+    verifiedUserIds(db, hostIds),
     coverIds.length
       ? db.selectFrom('media').select(['id', 'storage_key', 'thumbnail_key']).where('id', 'in', coverIds).execute()
       : [],
@@ -263,6 +275,7 @@ export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], 
             id: host.id,
             display_name: hostName,
             avatar: host.avatar_key && !host.banned && !host.is_suspended ? { url: mediaUrl(host.avatar_key) } : null,
+            is_verified: showsVerified(host, verifiedHosts),
           }
         : null,
       canceled_at: row.canceled_at?.toISOString() ?? null,

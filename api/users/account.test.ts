@@ -304,7 +304,7 @@ describe('deleting the account (DELETE v1/users/{id})', () => {
     expect(list.status).toBe(200)
     expect(list.json.data).toEqual(
       expect.arrayContaining([
-        { id: user.id, display_name: null, avatar: null, is_host: false },
+        { id: user.id, display_name: null, avatar: null, is_host: false, is_verified: false },
         expect.objectContaining({ id: viewer.id, display_name: 'Ann B.' }),
       ]),
     )

@@ -294,3 +294,46 @@ describe('the host’s own full activity (issue 12 §5)', () => {
     expect(await statusOn(stranger.id)).toBe('Full – join the notify list')
   })
 })
+
+describe('the verified badge on an activity (issue 13 §5), without JavaScript', () => {
+  const handle = createDocumentHandler([{ id: 'routes/activities+/$id', path: 'activities/:id', module: activityPage as never }])
+
+  /** The text of each attendee's line, tags dropped, by the member's id. */
+  function attendeeLines(html: string) {
+    const list = html.slice(html.indexOf('<ul class="attendee-list"'), html.indexOf('</ul>', html.indexOf('<ul class="attendee-list"')))
+    return Object.fromEntries(
+      [...list.matchAll(/<li>([\s\S]*?)<\/li>/g)].map(([, line = '']) => [
+        /href="\/p\/([^"]+)"/.exec(line)?.[1] ?? 'unlinked',
+        line.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim(),
+      ]),
+    )
+  }
+
+  it('shows "Verified" next to a verified attendee and the verified host, and not next to the others', async () => {
+    const host = await createUser(database.db, { first_name: 'Hana', last_name: 'Lee' })
+    const verified = await createUser(database.db, { first_name: 'Gus', last_name: 'Ray' })
+    const plain = await createUser(database.db, { first_name: 'Nell', last_name: 'Ortiz' })
+    await database.db
+      .insertInto('verifications')
+      .values([host, verified].map((user) => ({ user_id: user.id, status: 'verified' as const })))
+      .execute()
+    const experience = await createExperience(database.db, host.id)
+    await database.db
+      .insertInto('experience_attendees')
+      .values([verified, plain].map((user) => ({ experience_id: experience.id, user_id: user.id })))
+      .execute()
+    const request = new Request(`${TEST_PUBLIC_URL}/activities/${experience.id}`, { headers: { cookie: await web.signedInCookie(plain.id) } })
+    const response = await handle(request, web.newContext())
+    expect(response.status).toBe(200)
+    const html = readableHtml(await response.text())
+
+    expect(attendeeLines(html)).toEqual({ [verified.id]: 'Gus R. Verified Verified member', [plain.id]: 'Nell O.' })
+    // The badge sits right after the name, inside the attendee's line.
+    expect(html).toMatch(new RegExp(`<a [^>]*href="/p/${verified.id}">Gus R.</a><span class="verified-badge">`))
+    // The host, in the activity's details.
+    expect(html).toMatch(/<dt>Host<\/dt><dd>Hana L\. <span class="verified-badge">[\s\S]*?Verified member<\/span><\/span><\/dd>/)
+    // The server holds every namespace; the browser loads the route's before hydrating, or the
+    // badge would turn into its key.
+    expect(activityPage.handle.i18n).toContain('verification')
+  })
+})

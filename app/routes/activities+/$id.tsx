@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next'
 import type { Attendee } from '#app/utils/api/experiences.server.ts'
 import { addressWithCity } from '#contract/place-line.ts'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { VerifiedBadge } from '#app/components/verified-badge.tsx'
 import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
 import { formatCurrency, formatStart, type Experience } from '#app/utils/experience.ts'
 import { notFoundOnMissing } from '#app/utils/http.server.ts'
@@ -16,7 +17,7 @@ import { runIntent } from './$id.server.ts'
 import { ConfirmCancelActivity, HostTools, InvitedResult } from './__host-tools.tsx'
 import { ConfirmCancel, Rsvp, useOptimisticExperience } from './__rsvp.tsx'
 
-export const handle = { i18n: ['common', 'activities'] }
+export const handle = { i18n: ['common', 'activities', 'verification'] }
 
 const previewCount = 6
 
@@ -101,7 +102,10 @@ export default function ActivityDetail() {
               <Where experience={experience} signedIn={signedIn} />
             </dd>
             <dt>{t('detail.host')}</dt>
-            <dd>{experience.is_hostless ? t('detail.hostless') : (experience.host?.display_name ?? t('common:member.generic'))}</dd>
+            <dd>
+              {experience.is_hostless ? t('detail.hostless') : (experience.host?.display_name ?? t('common:member.generic'))}
+              {!experience.is_hostless && experience.host?.is_verified ? <> <VerifiedBadge /></> : null}
+            </dd>
             {experience.is_premium ? (
               <>
                 <dt>{t('detail.premium')}</dt>
@@ -193,6 +197,7 @@ function AttendeeList({ attendees, total }: { attendees: Attendee[]; total: numb
         <li key={attendee.id}>
           {/* Each attendee's public profile (issue 13 §3); a suspended member has none to show. */}
           {attendee.display_name ? <Link to={`/p/${attendee.id}`}>{attendee.display_name}</Link> : t('common:member.generic')}
+          {attendee.is_verified ? <VerifiedBadge /> : null}
           {attendee.is_host ? ` (${t('detail.host')})` : null}
         </li>
       ))}
