@@ -29,6 +29,12 @@ describe('displayName', () => {
     ).toBeNull()
   })
 
+  it('is null for a member whose account state is suspended', () => {
+    expect(displayName({ ...ann, state: 'suspended' })).toBeNull()
+    expect(greetingName({ ...ann, state: 'suspended' })).toBeNull()
+    expect(displayName({ ...ann, state: 'active' })).toBe('Ann B.')
+  })
+
   it('is null for a banned member, whatever the names', () => {
     expect(displayName({ ...ann, banned: true })).toBeNull()
     expect(displayName({ first_name: null, last_name: null, name: 'Ann', banned: true })).toBeNull()

@@ -1,7 +1,7 @@
 /**
  * The display-name rule of spec §3, the only implementation (the API's `display_name`, the web's
  * `useDisplayName`). Returns null when the member must show as the generic member label
- * (suspended or banned); callers translate that label.
+ * (suspended — by flag or by state — or banned); callers translate that label.
  */
 export interface NamedUser {
   first_name: string | null
@@ -10,10 +10,13 @@ export interface NamedUser {
   name?: string | null
   banned?: boolean
   is_suspended?: boolean
+  state?: string
 }
 
+const showsAsGeneric = (user: NamedUser) => user.banned || user.is_suspended || user.state === 'suspended'
+
 export function displayName(user: NamedUser): string | null {
-  if (user.banned || user.is_suspended) return null
+  if (showsAsGeneric(user)) return null
   const first = user.first_name?.trim()
   const last = user.last_name?.trim()
   if (first && last) return last.length <= 2 ? `${first} ${last}` : `${first} ${last[0]}.`
@@ -25,6 +28,6 @@ export function displayName(user: NamedUser): string | null {
  * the generic member label.
  */
 export function greetingName(user: NamedUser): string | null {
-  if (user.banned || user.is_suspended) return null
+  if (showsAsGeneric(user)) return null
   return user.first_name?.trim() || displayName(user)
 }

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { unblockedBy, visibleMembers } from '../policy/members.ts'
+import { verifiedUserIds } from '../verification/queries.ts'
 import { foldName, nearbyMiles } from '#contract/members.ts'
 
 /** Metres in a mile, for earthdistance (which measures in metres). */
@@ -18,10 +19,13 @@ export interface ProfileFacts {
   avatar_key: string | null
 }
 
-/** The public facts of `ids`, in one round trip; a member without a profile row gets the defaults. */
+/**
+ * The public facts of `ids`, in two queries run together; a member without a profile row gets the
+ * defaults. Verified as everywhere else: the latest identity check was approved (decision 025).
+ */
 export async function profileFacts(db: DB, ids: string[]): Promise<Map<string, ProfileFacts>> {
   if (ids.length === 0) return new Map()
-  const rows = await db
+  const facts = db
     .selectFrom('users')
     .leftJoin('profiles', 'profiles.user_id', 'users.id')
     .leftJoin('media', 'media.id', 'users.avatar_media_id')
@@ -32,10 +36,10 @@ export async function profileFacts(db: DB, ids: string[]): Promise<Map<string, P
       'profiles.relationship',
       'profiles.family',
       'media.storage_key as avatar_key',
-      sql<boolean>`EXISTS (SELECT 1 FROM verifications v WHERE v.user_id = users.id AND v.status = 'verified')`.as('is_verified'),
     ])
     .where('users.id', 'in', ids)
     .execute()
+  const [rows, verified] = await Promise.all([facts, verifiedUserIds(db, ids)])
   return new Map(
     rows.map((row) => [
       row.id,
@@ -44,7 +48,7 @@ export async function profileFacts(db: DB, ids: string[]): Promise<Map<string, P
         employment: row.employment ?? null,
         relationship: row.relationship ?? null,
         family: row.family ?? [],
-        is_verified: row.is_verified,
+        is_verified: verified.has(row.id),
         avatar_key: row.avatar_key,
       },
     ]),
