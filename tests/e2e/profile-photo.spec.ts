@@ -38,7 +38,7 @@ test.describe('without JavaScript', () => {
 
     await field.setInputFiles(photo('one-face.jpg'))
     await save.click()
-    await expect(page).toHaveURL(/\/get-started\/success/)
+    await expect(page).toHaveURL(/\/get-started\/verification/)
 
     // The photo is on the profile now: the step shows it, and it is a 400×400 JPEG.
     await page.goto('/get-started/profile-photo')
