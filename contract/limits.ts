@@ -84,3 +84,6 @@ export const maxReportDetailsLength = 2000
 export const minPlaceQueryLength = 2
 /** The most places one search answers. */
 export const maxPlaceResults = 20
+
+/** The longest first-name search on Members kept (longer ones match nobody anyway). */
+export const maxMemberSearchLength = 50

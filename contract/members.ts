@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { pageQuerySchema } from './common.ts'
+import { maxMemberSearchLength } from './limits.ts'
 import { publicUserSchema } from './users.ts'
 
 /**
@@ -10,8 +11,6 @@ import { publicUserSchema } from './users.ts'
 
 /** How far "near you" reaches, in miles (decision 027). */
 export const nearbyMiles = 25
-/** The longest first-name search kept (longer ones match nobody anyway). */
-export const maxMemberSearchLength = 50
 
 export const memberReasons = ['attended_with', 'nearby'] as const
 export type MemberReason = (typeof memberReasons)[number]

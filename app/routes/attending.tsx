@@ -6,21 +6,18 @@ import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import type { Experience } from '#app/utils/experience.ts'
 import { getT } from '#app/utils/i18next.server.ts'
-import { queryInteger } from '#contract/input-validation.ts'
+import { pageFrom } from '#app/utils/paging.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useCancellation } from '#app/utils/use-cancellation.ts'
 
 export const handle = { i18n: ['common', 'activities'] }
-
-/** Plain decimal digits only (`page=0x10` is not page 16); anything else is the first page. */
-const pageParam = queryInteger('page_invalid', (page) => page.min(1)).catch(1)
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)
   const url = new URL(request.url)
   const type = url.searchParams.get('type') === 'past' ? 'past' : 'upcoming'
   const hosting = url.searchParams.get('hosting') === 'true'
-  const page = pageParam.parse(url.searchParams.get('page') ?? '1')
+  const page = pageFrom(url)
   const experiences = await getApi(request, context).users.experiences(user.id, { type, hosting, page })
   const t = await getT(request, context, 'activities')
   return { experiences, type, hosting, page, title: t('attending.title') }

@@ -1,14 +1,13 @@
 import { z } from 'zod'
 import { genders, joinReasons } from '#contract/enums.ts'
+import { genderChoices, preferNotToSay } from './profile-sections.ts'
 import { maxPhoneLength } from '#contract/limits.ts'
 import { nameSchema } from './identity-schemas.ts'
 
 /** The options of spec §3, for the form's choices. */
 export { genders, joinReasons }
 
-/** The gender choices: spec §3's, and "Prefer not to say", saved as no gender. */
-export const preferNotToSay = 'prefer_not_to_say'
-export const genderChoices = [...genders, preferNotToSay] as const
+export { genderChoices, preferNotToSay } from './profile-sections.ts'
 
 /**
  * Basic info (spec §2 onboarding start). The server normalises the phone with libphonenumber-js.

@@ -2,10 +2,10 @@ import { z } from 'zod'
 import { employments, familyMembers, joinReasons, languages, relationshipStatuses } from '#contract/enums.ts'
 import { memberText } from '#contract/input-validation.ts'
 import { maxPhoneLength } from '#contract/limits.ts'
-import { interests, maxInterests, maxProfilePrompts, maxPromptAnswerLength, nearbyVisibilities, profilePrompts } from '#contract/profile.ts'
+import { interests, maxInterests, maxPromptAnswerLength, nearbyVisibilities, profilePrompts } from '#contract/profile.ts'
 import { memberTextMessages } from './form-messages.ts'
 import { nameSchema } from './identity-schemas.ts'
-import { genderChoices, preferNotToSay } from './onboarding-schemas.ts'
+import { genderChoices, preferNotToSay, promptRows, type ProfileSection } from './profile-sections.ts'
 
 /**
  * The forms of `/account/edit` (issue 13 §1): one schema per section, shared by the browser
@@ -13,14 +13,7 @@ import { genderChoices, preferNotToSay } from './onboarding-schemas.ts'
  * (`validation.*` in common, `profile:validation.*`).
  */
 
-export const profileSections = ['name', 'about', 'interests', 'prompts', 'city', 'phone', 'privacy', 'language'] as const
-export type ProfileSection = (typeof profileSections)[number]
-
-/** Where each section lives on the page (the anchor a saved section goes back to). */
-export const sectionAnchor = (section: ProfileSection | 'photo') => `${section}-section`
-
-/** How many prompt rows the form offers (all of them, so that it works without JavaScript). */
-export const promptRows = maxProfilePrompts
+export { isProfileSection, profileSections, promptRows, sectionAnchor, type ProfileSection } from './profile-sections.ts'
 
 const choiceInvalid = 'profile:validation.choiceInvalid'
 
@@ -131,6 +124,3 @@ export const profileFormSchemas = {
   language: languageFormSchema,
 } as const satisfies Record<ProfileSection, z.ZodType>
 
-export function isProfileSection(value: unknown): value is ProfileSection {
-  return typeof value === 'string' && (profileSections as readonly string[]).includes(value)
-}

@@ -9,8 +9,7 @@ import { employments, familyMembers, joinReasons, relationshipStatuses } from '#
 import type { User } from '#contract/users.ts'
 import { interestGroupNames, interestGroups, maxPromptAnswerLength, nearbyVisibilities, profilePrompts } from '#contract/profile.ts'
 import { languageNames, languages } from '#app/utils/i18n.ts'
-import { genderChoices, preferNotToSay } from '#app/utils/onboarding-schemas.ts'
-import { promptRows, sectionAnchor, type ProfileSection } from '#app/utils/profile-schemas.ts'
+import { genderChoices, preferNotToSay, promptRows, sectionAnchor, type ProfileSection } from '#app/utils/profile-sections.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 
 /**

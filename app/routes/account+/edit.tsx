@@ -8,7 +8,7 @@ import { knownUser, requireUser } from '#app/utils/auth.server.ts'
 import { formPageHeaders, loadFormPage } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { profileSections, sectionAnchor, type ProfileSection } from '#app/utils/profile-schemas.ts'
+import { profileSections, sectionAnchor, type ProfileSection } from '#app/utils/profile-sections.ts'
 import { AboutSection, CitySection, InterestsSection, LanguageSection, NameSection, PhoneSection, PhotoSection, PrivacySection, PromptsSection, fieldIdOf } from './__profile-sections.tsx'
 import { runProfileIntent } from './edit.server.ts'
 

@@ -8,19 +8,17 @@ import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { unavailableOnServerError } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { queryInteger } from '#contract/input-validation.ts'
-import { maxMemberSearchLength, type MemberSuggestion } from '#contract/members.ts'
+import { pageFrom } from '#app/utils/paging.server.ts'
+import { maxMemberSearchLength } from '#contract/limits.ts'
+import type { MemberSuggestion } from '#contract/members.ts'
 
 export const handle = { i18n: ['common', 'members', 'profile', 'verification'] }
-
-/** Plain decimal digits only (`page=0x10` is not page 16); anything else is the first page. */
-const pageParam = queryInteger('page_invalid', (page) => page.min(1)).catch(1)
 
 /** `/members`: people met at activities, and members near by who share an interest (issue 13 §3). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)
   const url = new URL(request.url)
-  const page = pageParam.parse(url.searchParams.get('page') ?? '1')
+  const page = pageFrom(url)
   // A longer name matches nobody: it is cut rather than refused, so the page always answers.
   const name = (url.searchParams.get('name') ?? '').trim().slice(0, maxMemberSearchLength)
   const [members, t] = await Promise.all([
