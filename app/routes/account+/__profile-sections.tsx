@@ -92,7 +92,7 @@ export function PhotoSection({ user, heading }: SectionProps) {
       <h2 id="photo-heading">{heading}</h2>
       <p>{t('edit.photo.intro')}</p>
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} noValidate>
-        <PhotoField id="photo" name="photo" label={t('photo:field.label')} hint={t('photo:field.hint')} errors={form.allErrors.photo} currentUrl={photoUrl} />
+        <PhotoField id="photo" name="photo" label={photoUrl ? t('edit.photo.chooseNew') : t('edit.photo.choose')} hint={t('photo:field.hint')} errors={form.allErrors.photo} currentUrl={photoUrl} />
         <div className="button-row">
           <button type="submit" className="button">
             {t('edit.photo.submit')}
