@@ -49,7 +49,8 @@ async function openRequest(browser: Browser, email: string, scanner?: (page: Pag
 }
 
 test.describe('without JavaScript', () => {
-  test.describe.configure({ timeout: scanTimeout })
+  // One at a time: they share the one admin account, whose language the last test switches.
+  test.describe.configure({ mode: 'serial', timeout: scanTimeout })
 
   test('a member sends an ID and a selfie, an admin sees both and approves, the member is verified', async ({ browser }) => {
     const email = 'member41@demo.test'
@@ -140,6 +141,55 @@ test.describe('without JavaScript', () => {
     scan.report()
     memberScan.report()
     await page.context().close()
+  })
+
+  test('the member’s and the admin’s pages in French and Dutch pass axe, errors included', async ({ browser }) => {
+    const email = 'member45@demo.test'
+    const page = await member(browser, email)
+    const admin = await member(browser, 'admin@demo.test')
+    const found: Scanner['found'] = []
+    try {
+      for (const lng of ['fr', 'nl'] as const) {
+        await page.goto('/account/verification')
+        await switchLanguage(page, lng)
+        const memberScan = new Scanner(page, lng, `verification, member, ${lng}`)
+        await memberScan.visit('/get-started/verification')
+        await memberScan.visit('/account/verification')
+        await submitWithoutNativeValidation(page, '#document')
+        await memberScan.scan('/account/verification (errors)')
+        found.push(...memberScan.found)
+      }
+      // A request waiting, in Dutch, then the admin's pages in French and Dutch.
+      await page.locator('#document').setInputFiles({ name: 'id.jpg', mimeType: 'image/jpeg', buffer: await photo('#2a5d8f') })
+      await page.locator('#selfie').setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: await photo('#c98a5b') })
+      await page.locator('form:has(#document) button[type="submit"]').last().click()
+      await expect(page.locator('.error-summary')).toHaveCount(0)
+      const waiting = new Scanner(page, 'nl', 'verification, member, nl')
+      await waiting.scan('/account/verification (processing)')
+      found.push(...waiting.found)
+      for (const lng of ['fr', 'nl'] as const) {
+        await admin.goto('/admin/verifications')
+        await switchLanguage(admin, lng)
+        const adminScan = new Scanner(admin, lng, `verification, admin, ${lng}`)
+        await adminScan.visit('/admin/verifications')
+        await admin.locator('.review-list > li').filter({ hasText: email }).getByRole('link').first().click()
+        await expect(admin).toHaveURL(/\/admin\/verifications\/[0-9a-f-]{36}$/)
+        await adminScan.scan('/admin/verifications/:id')
+        await submitWithoutNativeValidation(admin, '#reason')
+        await adminScan.scan('/admin/verifications/:id (errors)')
+        found.push(...adminScan.found)
+      }
+    } finally {
+      // Back to English for every other test that signs in as these accounts.
+      for (const signedIn of [admin, page]) {
+        await signedIn.goto('/account')
+        if ((await signedIn.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(signedIn, 'en')
+        await signedIn.context().close()
+      }
+    }
+    const report = new Scanner(page, 'en', 'verification in French and Dutch')
+    report.found.push(...found)
+    report.report()
   })
 })
 
