@@ -75,7 +75,6 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
     const secrets = await loadSecrets(db, env)
     const reportError = await initErrorReporting(env, logger)
     jobs = await startJobQueue({ url: database.url, logger })
-    await scheduleCleanup({ db, queue: jobs, logger })
     const smtp = smtpOptions(env)
     if (smtp) await startEmailDelivery({ db, queue: jobs, smtp, logger })
     const mailer = createMailer({ db, smtp, queue: jobs, logger })
@@ -86,6 +85,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       localJwks: options.servesIdentity && env.auth === 'builtin' ? publicJwks(secrets.oidcJwks) : undefined,
     })
     const providers = createProviders(env, db)
+    await scheduleCleanup({ db, queue: jobs, logger, storage: providers.media })
     if (options.servesApi !== false) {
       await ensureGazetteer(db)
       // The profile-photo check's models load in their worker thread meanwhile (decision 024).

@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createUser } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { parseEnv } from '../env.ts'
 import { createLogger } from '../logger.ts'
+import { createLocalStorage } from '../providers/storage/local.ts'
+import type { MediaStorage } from '../providers/storage/storage.ts'
 import { cleanupJob, deleteExpiredRows, scheduleCleanup } from './cleanup.ts'
 import { startJobQueue, type JobQueue } from './queue.ts'
 
@@ -12,15 +18,20 @@ import { startJobQueue, type JobQueue } from './queue.ts'
  * from a real database, leaves live ones alone, and runs on the job queue every 15 minutes.
  */
 let database: TestDatabase
+let mediaDir: string
+let storage: MediaStorage
 const queues: JobQueue[] = []
 
 beforeAll(async () => {
   database = await createTestDatabase()
+  mediaDir = await mkdtemp(path.join(tmpdir(), 'cleanup-media-'))
+  storage = createLocalStorage(mediaDir)
 })
 
 afterAll(async () => {
   for (const queue of queues) await queue.stop()
   await database?.drop()
+  if (mediaDir) await rm(mediaDir, { recursive: true, force: true })
 })
 
 const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000)
@@ -107,14 +118,14 @@ describe('deleteExpiredRows', () => {
   it('removes only expired rows, keeping sign-in codes for an hour of grace', async () => {
     await clearTables()
     const tag = await insertRows()
-    expect(await deleteExpiredRows(database.db)).toEqual({ oidcPayloads: 2, rateLimits: 1, loginCodes: 2, webSessions: 1, emails: 1 })
+    expect(await deleteExpiredRows(database.db, storage)).toEqual({ oidcPayloads: 2, rateLimits: 1, loginCodes: 2, webSessions: 1, emails: 1, unusedPhotos: 0 })
     expect(await remaining(tag)).toEqual(survivors)
   })
 
   it('removes nothing more when run again, or by several instances at once', async () => {
     await clearTables()
     const tag = await insertRows()
-    const runs = await Promise.all([1, 2, 3].map(() => deleteExpiredRows(database.db)))
+    const runs = await Promise.all([1, 2, 3].map(() => deleteExpiredRows(database.db, storage)))
     const total = (key: keyof (typeof runs)[number]) => runs.reduce((sum, run) => sum + run[key], 0)
     expect({ oidcPayloads: total('oidcPayloads'), rateLimits: total('rateLimits'), loginCodes: total('loginCodes'), webSessions: total('webSessions'), emails: total('emails') }).toEqual({
       oidcPayloads: 2,
@@ -123,8 +134,48 @@ describe('deleteExpiredRows', () => {
       webSessions: 1,
       emails: 1,
     })
-    expect(await deleteExpiredRows(database.db)).toEqual({ oidcPayloads: 0, rateLimits: 0, loginCodes: 0, webSessions: 0, emails: 0 })
+    expect(await deleteExpiredRows(database.db, storage)).toEqual({ oidcPayloads: 0, rateLimits: 0, loginCodes: 0, webSessions: 0, emails: 0, unusedPhotos: 0 })
     expect(await remaining(tag)).toEqual(survivors)
+  })
+})
+
+describe('profile photos nobody shows (uploaded, never put on a profile)', () => {
+  it('go after a day, rows and files; the photo on a profile and a fresh upload stay', async () => {
+    const { db } = database
+    const owner = (await createUser(db)).id
+    const photo = async (name: string, hoursAgo: number) => {
+      const key = `avatars/${name}-${randomUUID()}.jpg`
+      await storage.put(key, new Uint8Array([1, 2, 3]), 'image/jpeg')
+      await storage.put(`${key}.thumb`, new Uint8Array([4]), 'image/jpeg')
+      const row = await db
+        .insertInto('media')
+        .values({
+          owner_id: owner,
+          target: 'avatar',
+          storage_key: key,
+          thumbnail_key: `${key}.thumb`,
+          mime_type: 'image/jpeg',
+          width: 400,
+          height: 400,
+          bytes: 3,
+          created_at: new Date(Date.now() - hoursAgo * 3_600_000),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      return { id: row.id, key }
+    }
+    const abandoned = await photo('abandoned', 30)
+    const shown = await photo('shown', 30)
+    const fresh = await photo('fresh', 1)
+    await db.updateTable('users').set({ avatar_media_id: shown.id }).where('id', '=', owner).execute()
+
+    expect((await deleteExpiredRows(db, storage)).unusedPhotos).toBe(1)
+    const left = await db.selectFrom('media').select('id').where('owner_id', '=', owner).execute()
+    expect(left.map((row) => row.id).sort()).toEqual([shown.id, fresh.id].sort())
+    expect(await storage.get(abandoned.key)).toBeNull()
+    expect(await storage.get(`${abandoned.key}.thumb`)).toBeNull()
+    expect(await storage.get(shown.key)).not.toBeNull()
+    expect(await storage.get(fresh.key)).not.toBeNull()
   })
 })
 
@@ -135,7 +186,7 @@ describe('the cleanup job', () => {
     for (let instance = 0; instance < 2; instance++) {
       const queue = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5 })
       queues.push(queue)
-      await scheduleCleanup({ db: database.db, queue, logger })
+      await scheduleCleanup({ db: database.db, queue, logger, storage })
     }
     const { rows: schedules } = await sql<{ name: string; cron: string; timezone: string }>`
       SELECT name, cron, timezone FROM pgboss.schedule`.execute(database.db)

@@ -1,14 +1,15 @@
 import { sql } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { Logger } from '../logger.ts'
+import type { MediaStorage } from '../providers/storage/storage.ts'
 import type { JobQueue } from './queue.ts'
 
 /**
  * Rows that only matter until they expire, removed by a scheduled job (issue 10 §8): the
  * identity provider's records (interactions, codes, sessions, grants, tokens), rate-limit
- * counters, sign-in codes, web sessions, and emails older than a month. Nothing reads them once expired, so removing them
- * changes nothing a member sees, and running twice (or on two instances at once) removes nothing
- * more.
+ * counters, sign-in codes, web sessions, emails older than a month, and profile photos that were
+ * uploaded but never put on a profile. Nothing reads them once expired, so removing them changes
+ * nothing a member sees, and running twice (or on two instances at once) removes nothing more.
  */
 export const cleanupJob = 'cleanup-expired-rows'
 
@@ -33,16 +34,42 @@ const loginCodeGrace = sql`interval '1 hour'`
  */
 const outboxRetention = sql`interval '30 days'`
 
+/**
+ * A profile photo is uploaded (`POST v1/medias`, target `avatar`) and then put on the profile
+ * (`PUT v1/users/me/avatar`); one never put there is a member's face that nobody shows. A day is
+ * long enough for any client to finish the second call.
+ */
+const unusedPhotoRetention = sql`interval '1 day'`
+
 export interface CleanupCounts {
   oidcPayloads: number
   rateLimits: number
   loginCodes: number
   webSessions: number
   emails: number
+  unusedPhotos: number
 }
 
-/** Deletes every expired row; returns how many went from each table. */
-export async function deleteExpiredRows(db: DB): Promise<CleanupCounts> {
+/**
+ * Deletes the profile photos uploaded more than a day ago that no profile shows, rows then files
+ * (a file that cannot be removed now is left to the storage: its row is gone, nothing serves it).
+ */
+export async function deleteUnusedProfilePhotos(db: DB, storage: MediaStorage): Promise<number> {
+  const removed = await db
+    .deleteFrom('media')
+    .where('target', '=', 'avatar')
+    .where('created_at', '<', sql<Date>`now() - ${unusedPhotoRetention}`)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('users').select('users.id').whereRef('users.avatar_media_id', '=', 'media.id'))))
+    .returning(['storage_key', 'thumbnail_key'])
+    .execute()
+  for (const key of removed.flatMap((row) => [row.storage_key, ...(row.thumbnail_key ? [row.thumbnail_key] : [])])) {
+    await storage.delete(key).catch(() => undefined)
+  }
+  return removed.length
+}
+
+/** Deletes every expired row (and unused photos' files); returns how many went from each table. */
+export async function deleteExpiredRows(db: DB, storage: MediaStorage): Promise<CleanupCounts> {
   const oidcPayloads = await db.deleteFrom('oidc_payloads').where('expires_at', '<', sql<Date>`now()`).executeTakeFirst()
   const rateLimits = await db
     .deleteFrom('rate_limits')
@@ -65,15 +92,16 @@ export async function deleteExpiredRows(db: DB): Promise<CleanupCounts> {
     loginCodes: Number(loginCodes.numDeletedRows),
     webSessions: Number(webSessions.numDeletedRows),
     emails: Number(emails.numDeletedRows),
+    unusedPhotos: await deleteUnusedProfilePhotos(db, storage),
   }
 }
 
 /** Defines the job, works it here and schedules it; safe on every instance. */
-export async function scheduleCleanup(options: { db: DB; queue: JobQueue; logger: Logger }) {
+export async function scheduleCleanup(options: { db: DB; queue: JobQueue; logger: Logger; storage: MediaStorage }) {
   // A failed run is simply tried again at the next tick.
   await options.queue.define(cleanupJob, { retryLimit: 0 })
   await options.queue.work(cleanupJob, async () => {
-    const removed = await deleteExpiredRows(options.db)
+    const removed = await deleteExpiredRows(options.db, options.storage)
     options.logger.info({ job: cleanupJob, removed }, 'Expired rows removed')
   })
   await options.queue.schedule(cleanupJob, cleanupCron)
