@@ -195,7 +195,7 @@ describe('blocking takes effect where members are shown', () => {
     expect(await lists()).toEqual({ blockers: [blocked.id], blockersSearch: [blocked.id], blockeds: [blocker.id], blockedsSearch: [blocker.id] })
   })
 
-  it('answers 404 to the blocked member for the blocker’s profile, and activities; unblocking restores them', async () => {
+  it('answers 404 to the blocked member for the blocker’s profile, activities, interests and prompts; unblocking restores them', async () => {
     const blocker = await member()
     const blocked = await member()
     const asBlocker = await as(blocker)
@@ -205,6 +205,8 @@ describe('blocking takes effect where members are shown', () => {
       `users/${blocker.slug}`,
       `v1/users/${blocker.id}/experiences`,
       `v1/users/${blocker.id}/experiences?in_common=true`,
+      `v1/users/${blocker.id}/interests`,
+      `v1/users/${blocker.slug}/profile-prompts`,
     ]
     const statuses = async () => Promise.all(paths.map(async (path) => (await asBlocked('GET', path)).status))
     expect(await statuses()).toEqual(paths.map(() => 200))
@@ -213,6 +215,7 @@ describe('blocking takes effect where members are shown', () => {
     expect(await statuses()).toEqual(paths.map(() => 404))
     // The blocker can still open the blocked member's profile (to unblock from it).
     expect((await asBlocker('GET', `users/${blocked.id}`)).status).toBe(200)
+    expect((await asBlocker('GET', `v1/users/${blocked.id}/interests`)).status).toBe(200)
 
     await asBlocker('DELETE', `v1/block/${blocked.id}`)
     expect(await statuses()).toEqual(paths.map(() => 200))
