@@ -75,6 +75,20 @@ describe('PUT, GET and DELETE /api/v1/block/{id}', () => {
     expect((await call('DELETE', `v1/block/${(await member()).id}`)).status).toBe(204)
   })
 
+  it('makes one block from requests sent at once', async () => {
+    const [blocker, other] = [await member(), await member()]
+    const call = await as(blocker)
+    const answers = await Promise.all(Array.from({ length: 5 }, () => call('PUT', `v1/block/${other.id}`)))
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200])
+    expect(new Set(answers.map((answer) => blockStateSchema.parse(answer.json).blocked_at)).size).toBe(1)
+    expect(await database.db.selectFrom('blocks').selectAll().where('blocker_id', '=', blocker.id).execute()).toHaveLength(1)
+  })
+
+  it('takes a member id only: a slug is not found', async () => {
+    const other = await member()
+    expect((await (await as(await member()))('PUT', `v1/block/${other.slug}`)).status).toBe(404)
+  })
+
   it('refuses blocking oneself (422 cannot_block_self)', async () => {
     const self = await member()
     const response = await (await as(self))('PUT', `v1/block/${self.id}`)
