@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { blockRoutes } from './blocks/routes.ts'
 import { isDatabaseUnavailable, type DB } from './db/database.ts'
 import type { User } from './db/schema.ts'
 import type { Env } from './env.ts'
@@ -76,6 +77,7 @@ export function createApiApp(services: ApiServices) {
   reportRoutes(routes)
   verificationRoutes(routes)
   memberRoutes(routes)
+  blockRoutes(routes)
   app.route('/', routes)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))

@@ -449,6 +449,17 @@ describe('every endpoint answers as documented', () => {
     expect((await call('POST', 'reported-contents', { body: report })).status).toBe(401)
   })
 
+  it('blocks: block, its state, whether one can message, unblock, and the refusals', async () => {
+    const other = await member()
+    expect((await call('GET', `v1/block/${other.user.id}`, { token: guest.token })).json).toEqual({ is_blocked: false, blocked_at: null })
+    expect((await call('PUT', `v1/block/${other.user.id}`, { token: guest.token })).json.is_blocked).toBe(true)
+    expect((await call('GET', `v1/block/${other.user.id}/me`, { token: guest.token })).json).toEqual({ can_message: false })
+    expect((await call('DELETE', `v1/block/${other.user.id}`, { token: guest.token })).status).toBe(204)
+    expect((await call('PUT', `v1/block/${guest.user.id}`, { token: guest.token })).status).toBe(422)
+    expect((await call('PUT', `v1/block/${crypto.randomUUID()}`, { token: guest.token })).status).toBe(404)
+    expect((await call('GET', `v1/block/${other.user.id}/me`)).status).toBe(401)
+  })
+
   it('verification: status, initiate, the review queue, its photos, decisions, the Stripe webhook', async () => {
     const applicant = await member()
     expect((await call('GET', 'v1/verification', { token: applicant.token })).json.data[0].status).toBe('not_verified')

@@ -33,6 +33,7 @@ type FixtureName =
   | 'declinable'
   | 'member'
   | 'bystander'
+  | 'blockable'
   | 'leaver'
   | 'deleted'
   | 'banned'
@@ -152,6 +153,21 @@ const rows: Row[] = [
   // reports
   row('POST', '/v1/reported-contents',                        '401 201 201 201 201 403', { body: (ids) => ({ reason: 'something_else', experience_id: ids.experience }) }),
   row('POST', '/reported-contents',                           '401 201 201 201 201 403', { body: (ids) => ({ reason: 'something_else', experience_id: ids.experience }) }),
+  // blocking (decision 030): every member blocks and unblocks for themselves; these rows leave no block behind.
+  row('GET', '/v1/block/{id}',                                '401 200 200 200 200 403', { params: { id: 'blockable' } }),
+  row('PUT', '/v1/block/{id}',                                '401 200 200 200 200 403', { params: { id: 'blockable' } }),
+  row('PUT', '/v1/block/{id}',                                '401 200 200 200 200 403', { params: { id: 'blockable' } }),
+  row('GET', '/v1/block/{id}/me',                             '401 200 200 200 200 403', { params: { id: 'blockable' } }),
+  row('DELETE', '/v1/block/{id}',                             '401 204 204 204 204 403', { params: { id: 'blockable' } }),
+  row('DELETE', '/v1/block/{id}',                             '401 204 204 204 204 403', { params: { id: 'blockable' } }),
+  row('PUT', '/v1/block/{id}',                                '401 404 404 404 404 403', { params: { id: 'deleted' } }),
+  row('GET', '/v1/block/{id}/me',                             '401 404 404 404 404 403', { params: { id: 'deleted' } }),
+  // The member blocking themselves: 422; the others block the member, and the next row unblocks.
+  row('PUT', '/v1/block/{id}',                                '401 422 200 200 200 403', { params: { id: 'member' } }),
+  row('DELETE', '/v1/block/{id}',                             '401 204 204 204 204 403', { params: { id: 'member' } }),
+  // A suspended member can still be blocked (and the answer never says they are suspended).
+  row('PUT', '/v1/block/{id}',                                '401 200 200 200 200 403', { params: { id: 'suspendedMember' } }),
+  row('DELETE', '/v1/block/{id}',                             '401 204 204 204 204 403', { params: { id: 'suspendedMember' } }),
   // identity verification (decision 025): one's own status; no photos sent, so 422 for whoever may ask.
   row('GET', '/v1/verification',                              '401 200 200 200 200 403'),
   row('POST', '/v1/verification/initiate',                    '401 422 422 422 422 403', { multipart: true, body: () => ({}) }),
@@ -236,6 +252,7 @@ beforeAll(async () => {
   }
   ids.member = users.member.id
   ids.bystander = (await member()).id
+  ids.blockable = (await member()).id
   ids.leaver = (await member()).id
   ids.deleted = (await member({ state: 'deleted' })).id
   ids.banned = (await member({ banned: true })).id

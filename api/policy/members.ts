@@ -1,9 +1,9 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
 
 /**
- * Query filters for who appears where (decision 012). Every query that lists members (attendees,
- * the notify list, add-by-email lookups) or picks a member to act on uses one of these, so a new
- * state (blocked, soon) is added once.
+ * Query filters for who appears where (decisions 012, 030). Every query that lists members
+ * (attendees, the notify list, add-by-email lookups) or picks a member to act on uses one of
+ * these, so a new state is added once.
  *
  * `alias` is the name the `users` table has in the query (`users`, `u`, …).
  */
@@ -17,10 +17,9 @@ export function existingMembers(alias = 'users'): Expression<SqlBool> {
  * Members others may see and act on: not deleted, suspended or banned (spec §6: such a member
  * is treated as having no user).
  *
- * Blocking joins here when it exists: this takes the viewer then, and adds
- * `NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = viewer AND blocked_id = <alias>.id)`
- * (and the reverse where the spec asks for it), so every list that already uses it hides
- * blocked members without another change.
+ * Blocks are not part of it (decision 030): this also decides who holds a seat (attendee lists,
+ * the CSV, the notify list), which a block does not change. Lists that hide blocked members add
+ * `unblockedBy` or `notBlocking` below.
  */
 export function visibleMembers(alias = 'users'): Expression<SqlBool> {
   const column = (name: string) => sql.ref(`${alias}.${name}`)

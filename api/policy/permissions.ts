@@ -100,6 +100,11 @@ const plainActions = [
   'read:members',
   'create:media',
   'create:report',
+  /** Whether the caller blocked a member, and whether they can message one (decision 030). */
+  'read:block',
+  /** Block or unblock a member: always the caller's own block, so no `:own`/`:any` (decision 030). */
+  'create:block',
+  'delete:block',
   /** See one's own identity verification status and ask to be verified (decision 025). */
   'request:verification',
   /** See pending ID verification requests with their photos, approve or reject them (decision 025). */
@@ -146,6 +151,9 @@ const member = [
   'use:media:own',
   'read:media:private:own',
   'create:report',
+  'read:block',
+  'create:block',
+  'delete:block',
   'request:verification',
 ] as const satisfies Permission[]
 const admin = [

@@ -4,7 +4,7 @@ import { ApiProblem, problems } from '../http/errors.ts'
 import { isLookupKey } from '../http/params.ts'
 import { isUuid } from '../http/request.ts'
 import { onboardingT, profileT } from '../i18n.ts'
-import { visibleMembers } from '../policy/members.ts'
+import { notBlocking, visibleMembers } from '../policy/members.ts'
 import { requirePermission, type Caller } from '../policy/permissions.ts'
 import type { Place, PlacesProvider } from '../providers/maps/provider.ts'
 import { employments, familyMembers, genders, joinReasons, relationshipStatuses, type Language } from '#contract/enums.ts'
@@ -64,17 +64,21 @@ export async function loadOwnProfile(db: DB, userId: string): Promise<OwnProfile
   return { ...emptyProfile, ...row, interests, prompts }
 }
 
-/** A member others may read (`me`, an id or a slug); suspended, banned and deleted ones are not found. */
+/**
+ * A member others may read (`me`, an id or a slug); suspended, banned and deleted ones are not
+ * found, nor one who blocked the caller (like their profile, decisions 027 and 030).
+ */
 async function readableMember(db: DB, caller: Caller, key: string) {
   requirePermission(caller, 'read:user:profile')
   const lookup = key === 'me' && caller ? caller.id : key
   if (!isLookupKey(lookup)) throw problems.notFound('User not found')
-  const member = await db
+  let query = db
     .selectFrom('users')
     .select('id')
     .where(isUuid(lookup) ? 'id' : 'slug', '=', lookup)
     .where(visibleMembers())
-    .executeTakeFirst()
+  if (caller) query = query.where(notBlocking(caller.id))
+  const member = await query.executeTakeFirst()
   if (!member) throw problems.notFound('User not found')
   return member.id
 }
