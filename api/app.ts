@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { isDatabaseUnavailable, type DB } from './db/database.ts'
 import type { User } from './db/schema.ts'
 import type { Env } from './env.ts'
+import { chatRoutes } from './chat/routes.ts'
 import { experienceRoutes } from './experiences/routes.ts'
 import { limitApiBodies } from './http/api-body-limit.ts'
 import { ApiProblem, problems, retryAfterSeconds, unavailable } from './http/errors.ts'
@@ -76,6 +77,7 @@ export function createApiApp(services: ApiServices) {
   reportRoutes(routes)
   verificationRoutes(routes)
   memberRoutes(routes)
+  chatRoutes(routes)
   app.route('/', routes)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))
