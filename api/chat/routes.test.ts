@@ -192,6 +192,14 @@ describe('direct messages', () => {
     expect((await direct(bob, ann)).json.data[0].id).toBe(channel.id)
   })
 
+  it('never lets sends at the same moment pass the 2-message limit of a request', async () => {
+    const [ann, bob] = [await member(), await member()]
+    const channelId = (await direct(ann, bob)).json.data[0].id as string
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, n) => send(ann, channelId, `Hello ${n}`)))
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 409, 409, 409, 409])
+    expect((await read(bob, channelId)).messages).toHaveLength(2)
+  })
+
   it('counts a reply as accepting the request', async () => {
     const [ann, bob] = [await member(), await member()]
     const channelId = (await direct(ann, bob)).json.data[0].id as string
