@@ -3,6 +3,7 @@ import { blockRoutes } from './blocks/routes.ts'
 import { isDatabaseUnavailable, type DB } from './db/database.ts'
 import type { User } from './db/schema.ts'
 import type { Env } from './env.ts'
+import { chatRoutes } from './chat/routes.ts'
 import { experienceRoutes } from './experiences/routes.ts'
 import { limitApiBodies } from './http/api-body-limit.ts'
 import { ApiProblem, problems, retryAfterSeconds, unavailable } from './http/errors.ts'
@@ -78,6 +79,7 @@ export function createApiApp(services: ApiServices) {
   verificationRoutes(routes)
   memberRoutes(routes)
   blockRoutes(routes)
+  chatRoutes(routes)
   app.route('/', routes)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))

@@ -25,6 +25,8 @@ export const errorCodes = [
   'forbidden',
   'user_suspended',
   'admin_only',
+  'blocked',
+  'recipient_suspended',
   // 404
   'not_found',
   // 409
@@ -40,6 +42,10 @@ export const errorCodes = [
   'verification_pending',
   'already_verified',
   'verification_decided',
+  'cannot_message_self',
+  'awaiting_acceptance',
+  'chat_closed',
+  'product_messages',
   // 413
   'payload_too_large',
   'too_large',

@@ -87,3 +87,17 @@ export const maxPlaceResults = 20
 
 /** The longest first-name search on Members kept (longer ones match nobody anyway). */
 export const maxMemberSearchLength = 50
+
+// Chat (issue 14 §1, spec §9) ------------------------------------------------------------------
+
+/** The longest message a member can send. */
+export const maxMessageLength = 2000
+/** Spec §9: messages fetched 5 per channel in the channel list. */
+export const messagesPerChannelInList = 5
+/** Messages a direct channel's sender may send before the recipient accepts the request. */
+export const pendingMessagesBeforeAccept = 2
+/** An activity's chat closes for writing this many days after the activity ends (readable after). */
+export const chatClosesDaysAfterEnd = 7
+/** Messages in one page of an open channel ("load older" asks for the page before). */
+export const defaultMessagesPerPage = 30
+export const maxMessagesPerPage = 50

@@ -8,6 +8,7 @@ import { pageMetadata } from '#contract/common.ts'
 import { displayName } from '#contract/display-name.ts'
 import { isFull, isLateCancel, isLimited } from '#contract/experience-rules.ts'
 import { maxPerPage as MAX_PER_PAGE } from '#contract/limits.ts'
+import { leaveExperienceChannel } from '../chat/queries.ts'
 import type { DB } from '../db/database.ts'
 import type { Experience, User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
@@ -170,6 +171,8 @@ export async function releaseSeat(trx: Trx, notify: Notify, experienceId: string
       no_show_fee_cents: late ? row.no_show_fee_cents : null,
     })
     .execute()
+  // Their activity chat: they keep what was posted until now, and nothing new (decision 029).
+  await leaveExperienceChannel(trx, row.id, userId)
   if (isLimited(row)) await offerFreedSeats(trx, notify, row, 1)
   return { late }
 }

@@ -7,7 +7,7 @@ import type { User } from '#api/db/schema.ts'
 import { createDatabase } from '#api/db/database.ts'
 import { gazetteerRows } from '#api/providers/maps/gazetteer.ts'
 import { signStripePayload } from '#api/providers/verification/stripe.ts'
-import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 
 /**
@@ -497,6 +497,37 @@ describe('every endpoint answers as documented', () => {
     const signed = { body: payload, app: stripe.app, headers: { 'stripe-signature': signStripePayload(payload, secret) } }
     expect((await call('POST', 'v1/webhooks/stripe-identity', signed)).json).toEqual({ received: true })
     expect((await call('POST', 'v1/webhooks/stripe-identity', { ...signed, headers: { 'stripe-signature': 't=1,v1=00' } })).status).toBe(400)
+  })
+
+  it('chat: activity channels, direct messages and their refusals', async () => {
+    const experience = await createExperience(database.db, host.user.id)
+    await database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: guest.user.id }).execute()
+    const joined = await call('PUT', `experiences/${experience.id}/message-channels/join`, { token: host.token })
+    const channelId = joined.json.data[0].id as string
+    expect((await call('PUT', `experiences/${experience.id}/message-channels/join`, { token: guest.token })).status).toBe(200)
+    expect((await call('PUT', `experiences/${experience.id}/message-channels/join`, { token: admin.token })).status).toBe(403)
+    expect((await call('GET', `experiences/${experience.id}/message-channels`, { token: guest.token })).json.data).toHaveLength(1)
+    expect((await call('POST', `v1/chat/message-channels/${channelId}/messages`, { token: guest.token, body: { text: 'Hello' } })).status).toBe(201)
+    expect((await call('POST', `v1/chat/message-channels/${channelId}/messages`, { token: guest.token, body: { text: '' } })).status).toBe(422)
+    expect((await call('GET', `message-channels/${channelId}?limit=1`, { token: host.token })).json.data[0].messages).toHaveLength(1)
+    expect((await call('GET', `message-channels/${channelId}/users`, { token: host.token })).json.data).toHaveLength(2)
+    expect((await call('POST', `v1/chat/message-channels/${channelId}/read`, { token: host.token })).status).toBe(204)
+
+    const stranger = await member()
+    const dm = await call('POST', 'users/message-channels', { token: stranger.token, body: { user_id: guest.user.id } })
+    expect(dm.status).toBe(201)
+    const dmId = dm.json.data[0].id as string
+    expect((await call('POST', 'users/message-channels', { token: stranger.token, body: { user_id: guest.user.id } })).status).toBe(200)
+    expect((await call('POST', 'users/message-channels', { token: stranger.token, body: { user_id: stranger.user.id } })).json.error.code).toBe('cannot_message_self')
+    const suspended = await member({ is_suspended: true })
+    expect((await call('POST', 'users/message-channels', { token: stranger.token, body: { user_id: suspended.user.id } })).json.error.code).toBe('recipient_suspended')
+    for (const text of ['One', 'Two']) await call('POST', `v1/chat/message-channels/${dmId}/messages`, { token: stranger.token, body: { text } })
+    expect((await call('POST', `v1/chat/message-channels/${dmId}/messages`, { token: stranger.token, body: { text: 'Three' } })).json.error.code).toBe('awaiting_acceptance')
+    expect((await call('GET', `message-channels/${dmId}`, { token: host.token })).status).toBe(404)
+    expect((await call('POST', `v1/chat/message-channels/${dmId}/accept`, { token: guest.token })).status).toBe(200)
+    expect((await call('GET', 'v1/chat/message-channels', { token: guest.token })).json.metadata.total_unread).toBe(2)
+    expect((await call('GET', 'v1/chat/message-channels')).status).toBe(401)
+    expect((await call('DELETE', `users/message-channels/${dmId}/leave`, { token: guest.token })).status).toBe(204)
   })
 
   it('answered every documented operation with a success at least once', () => {

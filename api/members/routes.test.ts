@@ -3,6 +3,7 @@ import type { NewUser, User } from '#api/db/schema.ts'
 import type { NearbyVisibility } from '#contract/profile.ts'
 import { createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { privateKeysIn } from '#tests/private-keys.ts'
 
 /** Public profiles and members to meet (issue 13 §3, decision 027). */
 
@@ -232,20 +233,6 @@ describe('GET /api/v1/users/{id}/experiences (another member)', () => {
     }
   })
 })
-
-/** Keys no public answer may hold about a member; activity coordinates are fine (under `location`). */
-const privateKeys = new Set(['email', 'phone', 'formatted_phone', 'dob', 'age', 'lat', 'long', 'auth_subject', 'stream_token'])
-const coordinateKeys = new Set(['latitude', 'longitude'])
-
-function privateKeysIn(value: unknown, path = '$', parentKey = ''): string[] {
-  if (Array.isArray(value)) return value.flatMap((item, index) => privateKeysIn(item, `${path}[${index}]`, parentKey))
-  if (value === null || typeof value !== 'object') return []
-  return Object.entries(value).flatMap(([key, child]) => {
-    const here = `${path}.${key}`
-    const found = privateKeys.has(key) || (coordinateKeys.has(key) && parentKey !== 'location') ? [here] : []
-    return [...found, ...privateKeysIn(child, here, key)]
-  })
-}
 
 describe('privacy of public answers', () => {
   it('never shows contact details, birth date, exact age or coordinates of a member anywhere', async () => {

@@ -15,6 +15,8 @@ import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
  *
  *   anonymous · member (attends the activity) · other (another member) · host · admin · suspended
  *
+ * Blocked members are covered where blocking matters (api/chat/routes.test.ts, api/members/).
+ *
  * Adding an endpoint or a rule is one line in `rows`; the last test fails when an endpoint of the
  * OpenAPI document has no row. Rows run in order against fixtures built once; requests are
  * chosen so that none changes what a later row sees (see the notes beside the few that write).
@@ -45,6 +47,9 @@ type FixtureName =
   | 'approvable'
   | 'rejectable'
   | 'documentFile'
+  | 'channel'
+  | 'direct'
+  | 'leavable'
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -177,6 +182,27 @@ const rows: Row[] = [
   row('GET', '/v1/verification/requests/{id}/files/{file}',   '401 404 404 404 200 403', { params: { id: 'verificationRequest', file: 'documentFile' } }),
   row('POST', '/v1/verification/requests/{id}/approve',       '401 404 404 404 200 403', { params: { id: 'approvable' } }),
   row('POST', '/v1/verification/requests/{id}/reject',        '401 404 404 404 200 403', { params: { id: 'rejectable' }, body: () => ({ reason: 'The photo is blurred.' }) }),
+  // chat (decision 029): an activity's chat is its attendees' (member) and its host's; a direct
+  // channel its two members' (member wrote to other); admins read no one's chat.
+  row('PUT', '/experiences/{id}/message-channels/join',       '401 200 403 200 403 403'),
+  row('GET', '/experiences/{id}/message-channels',            '401 200 403 200 403 403'),
+  // Each caller writes to a bystander: a new channel for whoever may.
+  row('POST', '/users/message-channels',                      '401 201 201 201 201 403', { body: (ids) => ({ user_id: ids.bystander }) }),
+  row('POST', '/users/message-channels',                      '401 403 403 403 403 403', { body: (ids) => ({ user_id: ids.suspendedMember }) }),
+  row('POST', '/users/message-channels',                      '401 403 403 403 403 403', { body: (ids) => ({ user_id: ids.banned }) }),
+  row('POST', '/users/message-channels',                      '401 404 404 404 404 403', { body: (ids) => ({ user_id: ids.deleted }) }),
+  row('GET', '/message-channels/{id}',                        '401 200 403 200 403 403', { params: { id: 'channel' } }),
+  row('GET', '/message-channels/{id}',                        '401 200 200 404 404 403', { params: { id: 'direct' } }),
+  row('GET', '/message-channels/{id}/users',                  '401 200 403 200 403 403', { params: { id: 'channel' } }),
+  row('GET', '/message-channels/{id}/users',                  '401 200 200 404 404 403', { params: { id: 'direct' } }),
+  row('GET', '/v1/chat/message-channels',                     '401 200 200 200 200 403'),
+  row('POST', '/v1/chat/message-channels/{id}/messages',      '401 201 403 201 403 403', { params: { id: 'channel' }, body: () => ({ text: 'Hello' }) }),
+  // The request's sender writes (its first message); the recipient's reply accepts it.
+  row('POST', '/v1/chat/message-channels/{id}/messages',      '401 201 201 404 404 403', { params: { id: 'direct' }, body: () => ({ text: 'Hello' }) }),
+  row('POST', '/v1/chat/message-channels/{id}/read',          '401 204 403 204 403 403', { params: { id: 'channel' } }),
+  row('POST', '/v1/chat/message-channels/{id}/accept',        '401 200 200 404 404 403', { params: { id: 'direct' } }),
+  // A direct channel between member and host: each leaves it; nobody else is in it.
+  row('DELETE', '/users/message-channels/{id}/leave',         '401 204 404 204 404 403', { params: { id: 'leavable' } }),
   // Stripe Identity is not configured here; with it, only a signed delivery is accepted (stripe.test.ts).
   row('POST', '/v1/webhooks/stripe-identity',                 '404 404 404 404 404 403', { body: () => ({ type: 'identity.verification_session.verified' }) }),
 ]
@@ -206,6 +232,14 @@ async function experience(hostId: string, values: { canceled?: boolean; startsIn
 async function seat(experienceId: string, userId: string) {
   await database.db.insertInto('experience_attendees').values({ experience_id: experienceId, user_id: userId }).execute()
   await database.db.updateTable('experiences').set({ attendees_count: 1 }).where('id', '=', experienceId).execute()
+}
+
+/** A message channel with its accepted members and those asked to accept. */
+async function channel(values: { kind: 'experience' | 'direct'; experience_id?: string; direct_key?: string }, accepted: string[], asked: string[] = []) {
+  const row = await database.db.insertInto('message_channels').values(values).returning('id').executeTakeFirstOrThrow()
+  const members = [...accepted.map((user_id) => ({ user_id, is_accepted: true })), ...asked.map((user_id) => ({ user_id, is_accepted: false }))]
+  await database.db.insertInto('channel_memberships').values(members.map((member) => ({ channel_id: row.id, ...member }))).execute()
+  return row.id
 }
 
 /** A stored photo: the file in storage and its media row. */
@@ -245,6 +279,9 @@ beforeAll(async () => {
   await seat(ids.experience, users.member.id)
   await seat(ids.cancelled, users.member.id)
   await seat(ids.past, users.member.id)
+  ids.channel = await channel({ kind: 'experience', experience_id: ids.experience }, [users.member.id, users.host.id])
+  ids.direct = await channel({ kind: 'direct', direct_key: 'matrix-direct' }, [users.member.id], [users.other.id])
+  ids.leavable = await channel({ kind: 'direct', direct_key: 'matrix-leavable' }, [users.member.id, users.host.id])
   ids.invited = await experience(users.host.id)
   ids.declinable = await experience(users.host.id)
   for (const id of [ids.invited, ids.declinable]) {

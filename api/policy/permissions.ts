@@ -33,6 +33,19 @@ export interface InvitationResource {
 export interface MemberResource {
   id: string
 }
+/**
+ * A message channel as the caller stands in it (decision 029). `experience`: the activity of an
+ * activity channel with whether the caller holds a seat there; null for a direct channel.
+ * `membership`: the caller's membership row, null when they never joined.
+ */
+export interface ChannelResource {
+  experience: ExperienceResource | null
+  membership: { left_at: Date | null } | null
+}
+/** Who takes part in a channel now: an activity's host or attendee; a direct channel's member. */
+const takesPart = (caller: Member, channel: ChannelResource) =>
+  channel.experience ? isHost(caller, channel.experience) || channel.experience.holds_seat === true : channel.membership !== null
+
 /** A stored photo. */
 export type MediaResource = { owner_id: string | null; target?: MediaTable['target'] }
 
@@ -74,6 +87,15 @@ const ownership = {
   'read:user:experiences': isSelf,
   'update:user': isSelf,
   'delete:user': isSelf,
+  /** Join an activity's chat: its attendees, and its host without attending (spec §6). */
+  'join:channel': (caller: Member, experience: ExperienceResource) => isHost(caller, experience) || experience.holds_seat === true,
+  /**
+   * Read a channel: whoever takes part, and a former attendee up to when they left (the service
+   * cuts the messages at `left_at`). Admins read no one's chat: moderation works from reports.
+   */
+  'read:channel': (caller: Member, channel: ChannelResource) => takesPart(caller, channel) || channel.membership !== null,
+  /** Write in a channel (the service adds the closing date, acceptance and blocks). */
+  'write:channel': takesPart,
   /** Use a photo (as an activity cover): one's own upload, or any for admins. */
   'use:media': isOwner,
   /** Private photos (ID verification): their owner and admins. */
@@ -98,6 +120,9 @@ const plainActions = [
   'read:user:profile',
   /** Members to meet (`GET v1/members`): people met at activities, members near by. */
   'read:members',
+  /** One's own channel list, and starting a direct channel with another member (decision 029). */
+  'read:channels',
+  'create:channel:direct',
   'create:media',
   'create:report',
   /** Whether the caller blocked a member, and whether they can message one (decision 030). */
@@ -155,6 +180,11 @@ const member = [
   'create:block',
   'delete:block',
   'request:verification',
+  'read:channels',
+  'create:channel:direct',
+  'join:channel:own',
+  'read:channel:own',
+  'write:channel:own',
 ] as const satisfies Permission[]
 const admin = [
   ...member,
@@ -173,6 +203,8 @@ const admin = [
   'review:reports',
   'review:verification',
   'impersonate:user',
+  // Not `join:channel:any`, `read:channel:any` or `write:channel:any`: chats are private to
+  // those in them; moderation reads reported messages from the report (decision 029).
   // Not `respond:invitation:any`: nobody accepts or declines an invitation for its member.
   // Not `update:user:any` or `delete:user:any`: an admin changes or deletes another member's
   // account through the moderation tools (with an audit trail), not the member's own calls.
@@ -229,6 +261,9 @@ const refusals: Partial<Record<Action, () => ApiProblem>> = {
   'delete:attendance': () => problems.forbidden('Only the member, the host or an admin can cancel this seat.'),
   'read:user:experiences': () => problems.forbidden('You can only see your own activities.'),
   'delete:user': () => problems.forbidden('You can only delete your own account.'),
+  'join:channel': () => problems.forbidden('Only the activity’s attendees and host can join its chat.'),
+  'read:channel': () => problems.forbidden('Only the activity’s attendees and host can read its chat.'),
+  'write:channel': () => problems.forbidden('Only the activity’s attendees and host can write in its chat.'),
 }
 
 /**

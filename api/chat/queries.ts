@@ -1,0 +1,179 @@
+import { sql, type Expression, type SqlBool } from 'kysely'
+import type { DB } from '../db/database.ts'
+import type { ChannelKind, User } from '../db/schema.ts'
+import { mediaUrl, type Trx } from '../experiences/service.ts'
+import { membersInHistory } from '../policy/members.ts'
+import type { ChatMember } from '#contract/chat.ts'
+import { displayName } from '#contract/display-name.ts'
+
+/**
+ * The chat's reads (decision 029): channels as one caller stands in them, and their messages.
+ * Every message list goes through `visibleMessages`, so a banned or suspended member's messages
+ * are filtered from every list (spec §6) in one place.
+ */
+
+type Db = DB | Trx
+
+/** A channel with the facts the rules need, as `me` stands in it. */
+export interface ChannelRow {
+  id: string
+  kind: ChannelKind
+  experience_id: string | null
+  last_message_at: Date | null
+  created_at: Date
+  is_member: boolean
+  is_accepted: boolean | null
+  left_at: Date | null
+  e_slug: string | null
+  e_title: string | null
+  e_start_at: Date | null
+  e_end_at: Date | null
+  e_canceled_at: Date | null
+  e_host_id: string | null
+  holds_seat: boolean
+  other_id: string | null
+  other_accepted: boolean | null
+  /** A former attendee reads up to here; null: everything. */
+  read_until: Date | null
+  unread_count: number
+  sent_count: number
+  i_blocked: boolean
+  blocked_me: boolean
+}
+
+/** Messages anyone may see: not deleted, from the product or from a member who is not suspended or banned. */
+function visibleMessages(): Expression<SqlBool> {
+  return sql<SqlBool>`(m.deleted_at IS NULL AND (m.user_id IS NULL OR ${membersInHistory('u')}))`
+}
+
+/** The caller's channels and their facts; `where` filters on `base` (the columns of `ChannelRow`). */
+function channelRowsSql(meId: string, where: ReturnType<typeof sql>) {
+  return sql`(
+    SELECT base.*,
+      (SELECT count(*)::int FROM messages m LEFT JOIN users u ON u.id = m.user_id
+        WHERE m.channel_id = base.id AND ${visibleMessages()} AND m.user_id IS DISTINCT FROM ${meId}
+          AND base.is_member AND m.created_at > coalesce(base.last_read_at, '-infinity'::timestamptz)
+          AND (base.read_until IS NULL OR m.created_at <= base.read_until)) AS unread_count
+    FROM (
+      SELECT inner_rows.*,
+        CASE WHEN inner_rows.kind = 'experience' AND NOT (inner_rows.e_host_id IS NOT DISTINCT FROM ${meId}::uuid OR inner_rows.holds_seat)
+          THEN coalesce(inner_rows.left_at, inner_rows.joined_at) END AS read_until
+      FROM (
+        SELECT ch.id, ch.kind, ch.experience_id, ch.last_message_at, ch.created_at,
+          cm.user_id IS NOT NULL AS is_member, cm.is_accepted, cm.left_at, cm.last_read_at, cm.created_at AS joined_at,
+          e.slug AS e_slug, e.title AS e_title, e.start_at AS e_start_at, e.end_at AS e_end_at,
+          e.canceled_at AS e_canceled_at, e.host_id AS e_host_id,
+          (e.id IS NOT NULL AND EXISTS (SELECT 1 FROM experience_attendees a WHERE a.experience_id = e.id AND a.user_id = ${meId})) AS holds_seat,
+          o.user_id AS other_id, o.is_accepted AS other_accepted,
+          (SELECT count(*)::int FROM messages mine WHERE mine.channel_id = ch.id AND mine.user_id = ${meId}) AS sent_count,
+          EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ${meId} AND b.blocked_id = o.user_id) AS i_blocked,
+          EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = o.user_id AND b.blocked_id = ${meId}) AS blocked_me
+        FROM message_channels ch
+        LEFT JOIN channel_memberships cm ON cm.channel_id = ch.id AND cm.user_id = ${meId}
+        LEFT JOIN experiences e ON e.id = ch.experience_id
+        LEFT JOIN LATERAL (
+          SELECT x.user_id, x.is_accepted FROM channel_memberships x
+          WHERE ch.kind = 'direct' AND x.channel_id = ch.id AND x.user_id <> ${meId}
+          ORDER BY x.created_at LIMIT 1
+        ) o ON true
+      ) inner_rows
+    ) base
+    WHERE ${where}
+  )`
+}
+
+/** One channel as `meId` stands in it, or undefined when there is no such channel. */
+export async function channelRow(db: Db, meId: string, channelId: string) {
+  const rows = await sql<ChannelRow>`SELECT * FROM ${channelRowsSql(meId, sql`base.id = ${channelId}`)} one`.execute(db)
+  return rows.rows[0]
+}
+
+/**
+ * The channels in `meId`'s list: those they are a member of and did not leave (a direct channel
+ * comes back when a message arrives after they left), newest first.
+ */
+export async function listedChannelRows(db: Db, meId: string, limit: number, offset: number) {
+  const listed = sql`base.is_member AND (base.left_at IS NULL OR (base.kind = 'direct' AND base.last_message_at > base.left_at))`
+  const from = channelRowsSql(meId, listed)
+  const [rows, totals] = await Promise.all([
+    sql<ChannelRow>`SELECT * FROM ${from} listed
+      ORDER BY coalesce(listed.last_message_at, listed.created_at) DESC, listed.id
+      LIMIT ${limit} OFFSET ${offset}`.execute(db),
+    sql<{ count: number; unread: number }>`SELECT count(*)::int AS count, coalesce(sum(unread_count), 0)::int AS unread FROM ${from} listed`.execute(db),
+  ])
+  return { rows: rows.rows, total: totals.rows[0]?.count ?? 0, totalUnread: totals.rows[0]?.unread ?? 0 }
+}
+
+export interface MessageRow {
+  id: string
+  channel_id: string
+  user_id: string | null
+  body: string
+  is_system: boolean
+  created_at: Date
+}
+
+/** The last `perChannel` visible messages of each channel (each up to its `read_until`), newest first. */
+export async function lastMessages(db: Db, channels: Array<Pick<ChannelRow, 'id' | 'read_until'>>, perChannel: number) {
+  if (channels.length === 0) return []
+  const ids = channels.map((channel) => channel.id)
+  const until = channels.map((channel) => channel.read_until)
+  const rows = await sql<MessageRow>`SELECT picked.* FROM unnest(${ids}::uuid[], ${until}::timestamptz[]) AS c(id, until)
+    CROSS JOIN LATERAL (
+      SELECT m.id, m.channel_id, m.user_id, m.body, m.is_system, m.created_at
+      FROM messages m LEFT JOIN users u ON u.id = m.user_id
+      WHERE m.channel_id = c.id AND ${visibleMessages()} AND (c.until IS NULL OR m.created_at <= c.until)
+      ORDER BY m.created_at DESC, m.id DESC
+      LIMIT ${perChannel}
+    ) picked`.execute(db)
+  return rows.rows
+}
+
+/**
+ * A page of a channel's visible messages, newest first: the newest, or those before the message
+ * `before` (by time, then id, so that messages of the same instant page without loss).
+ */
+export async function pageOfMessages(db: Db, channelId: string, readUntil: Date | null, before: string | undefined, limit: number) {
+  const cursor = before
+    ? sql`AND (m.created_at, m.id) < (SELECT c.created_at, c.id FROM messages c WHERE c.id = ${before} AND c.channel_id = ${channelId})`
+    : sql``
+  const rows = await sql<MessageRow>`SELECT m.id, m.channel_id, m.user_id, m.body, m.is_system, m.created_at
+    FROM messages m LEFT JOIN users u ON u.id = m.user_id
+    WHERE m.channel_id = ${channelId} AND ${visibleMessages()}
+      AND (${readUntil}::timestamptz IS NULL OR m.created_at <= ${readUntil}::timestamptz) ${cursor}
+    ORDER BY m.created_at DESC, m.id DESC
+    LIMIT ${limit}`.execute(db)
+  return rows.rows
+}
+
+/** Members as chat shows them (public card only), by id. */
+export async function chatMembers(db: Db, ids: Iterable<string>): Promise<Map<string, ChatMember>> {
+  const unique = [...new Set(ids)]
+  if (unique.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('users')
+    .leftJoin('media', 'media.id', 'users.avatar_media_id')
+    .selectAll('users')
+    .select('media.storage_key as avatar_key')
+    .where('users.id', 'in', unique)
+    .execute()
+  return new Map(rows.map((row) => [row.id, chatMember(row, row.avatar_key)]))
+}
+
+/** A member's public card; the generic member label (no photo) for suspended, banned and deleted members. */
+export function chatMember(user: User, avatarKey: string | null): ChatMember {
+  const name = user.state === 'deleted' ? null : displayName(user)
+  return {
+    id: user.id,
+    slug: user.slug,
+    display_name: name,
+    avatar: name !== null && avatarKey ? { url: mediaUrl(avatarKey) } : null,
+  }
+}
+
+/** A seat given up: its member leaves the activity's chat, keeping what was posted until now (decision 029). */
+export async function leaveExperienceChannel(trx: Trx, experienceId: string, userId: string) {
+  await sql`UPDATE channel_memberships SET left_at = now()
+    WHERE user_id = ${userId} AND left_at IS NULL
+      AND channel_id = (SELECT id FROM message_channels WHERE experience_id = ${experienceId})`.execute(trx)
+}

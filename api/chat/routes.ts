@@ -1,0 +1,226 @@
+import { createRoute } from '@hono/zod-openapi'
+import {
+  channelListQuerySchema,
+  channelListSchema,
+  channelMessagesQuerySchema,
+  channelSchema,
+  channelUserSchema,
+  channelUsersQuerySchema,
+  channelWithMessagesSchema,
+  directChannelInputSchema,
+  messageSchema,
+  sendMessageSchema,
+} from '#contract/chat.ts'
+import { listOf, oneOf } from '#contract/common.ts'
+import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
+import { requireCaller } from '../http/request.ts'
+import {
+  acceptChannel,
+  channelUsers,
+  experienceChannels,
+  getChannel,
+  joinExperienceChannel,
+  leaveChannel,
+  listChannels,
+  markRead,
+  openDirectChannel,
+  sendMessage,
+} from './service.ts'
+
+const notReadable = 'An activity’s chat the caller does not take part in (code forbidden)'
+const noChannel = 'No such channel, or a direct one the caller is not in (code not_found)'
+
+/** Activity chats and direct messages of the built-in chat service (issue 14 §1, decision 029). */
+export function chatRoutes(routes: ApiRoutes) {
+  const tags = ['chat']
+
+  const joinRoute = createRoute({
+    method: 'put',
+    path: '/experiences/{id}/message-channels/join',
+    tags,
+    security: auth.required,
+    summary: 'Join the activity’s chat (made on first use): its attendees, and its host without attending. Idempotent; joining again brings it back into one’s list.',
+    request: { params: pathParams('id') },
+    responses: {
+      200: jsonContent('The activity’s channel', oneOf(channelSchema)),
+      ...errors(auth.required, { 403: 'Not an attendee or the host (code forbidden)', 404: 'No such activity (code not_found)' }),
+    },
+  })
+  serve(routes, joinRoute, async (c) => {
+    const caller = requireCaller(c)
+    return c.json(await joinExperienceChannel(c.var.services.db, caller, c.req.param('id')))
+  })
+
+  const experienceChannelsRoute = createRoute({
+    method: 'get',
+    path: '/experiences/{id}/message-channels',
+    tags,
+    security: auth.required,
+    summary: 'The activity’s chat, for its attendees and host (and a former attendee, up to when they left); empty until someone joins.',
+    request: { params: pathParams('id') },
+    responses: {
+      200: jsonContent('The activity’s channels (none or one)', listOf(channelSchema)),
+      ...errors(auth.required, { 403: notReadable, 404: 'No such activity (code not_found)' }),
+    },
+  })
+  serve(routes, experienceChannelsRoute, async (c) => {
+    const caller = requireCaller(c)
+    return c.json(await experienceChannels(c.var.services.db, caller, c.req.param('id')))
+  })
+
+  const directRoute = createRoute({
+    method: 'post',
+    path: '/users/message-channels',
+    tags,
+    security: auth.required,
+    summary:
+      'The direct channel with another member: the existing one (200) or a new one (201), where the recipient’s membership starts not accepted (a message request).',
+    request: { body: jsonBody(directChannelInputSchema) },
+    responses: {
+      200: jsonContent('The existing channel', oneOf(channelSchema)),
+      201: jsonContent('The new channel', oneOf(channelSchema)),
+      ...errors(auth.required, {
+        ...jsonBodyErrors,
+        403: 'The member is suspended or banned (code recipient_suspended), or the caller blocked them (code blocked)',
+        404: 'No such member, a deleted one, or one who blocked the caller (code not_found)',
+        409: 'The caller themself (code cannot_message_self)',
+        422: 'user_id_invalid',
+      }),
+    },
+  })
+  serve(routes, directRoute, async (c) => {
+    const caller = requireCaller(c)
+    const input = await readJson(c, directRoute)
+    const { created, body } = await openDirectChannel(c.var.services.db, caller, input)
+    return c.json(body, created ? 201 : 200)
+  })
+
+  const leaveRoute = createRoute({
+    method: 'delete',
+    path: '/users/message-channels/{id}/leave',
+    tags,
+    security: auth.required,
+    summary: 'Leave a channel: it leaves the caller’s list (a direct one comes back when a new message arrives). Answers 204.',
+    request: { params: pathParams('id') },
+    responses: {
+      204: { description: 'Left' },
+      ...errors(auth.required, { 403: notReadable, 404: `${noChannel}; or the caller is not a member` }),
+    },
+  })
+  serve(routes, leaveRoute, async (c) => {
+    const caller = requireCaller(c)
+    await leaveChannel(c.var.services.db, caller, c.req.param('id'))
+    return c.body(null, 204)
+  })
+
+  const channelRoute = createRoute({
+    method: 'get',
+    path: '/message-channels/{id}',
+    tags,
+    security: auth.required,
+    summary: 'A channel and a page of its messages, oldest first: the newest page, or with `before` the page before that message ("load older").',
+    request: { params: pathParams('id'), query: channelMessagesQuerySchema },
+    responses: {
+      200: jsonContent('The channel with messages', oneOf(channelWithMessagesSchema)),
+      ...errors(auth.required, { 403: notReadable, 404: noChannel, 422: 'before_invalid, limit_invalid' }),
+    },
+  })
+  serve(routes, channelRoute, async (c) => {
+    const caller = requireCaller(c)
+    return c.json(await getChannel(c.var.services.db, caller, c.req.param('id'), readQuery(c, channelRoute)))
+  })
+
+  const usersRoute = createRoute({
+    method: 'get',
+    path: '/message-channels/{id}/users',
+    tags,
+    security: auth.required,
+    summary: 'Who is in the channel (never suspended, banned or deleted members); `user_id` narrows it to one member.',
+    request: { params: pathParams('id'), query: channelUsersQuerySchema },
+    responses: {
+      200: jsonContent('The channel’s members', listOf(channelUserSchema)),
+      ...errors(auth.required, { 403: notReadable, 404: noChannel, 422: 'user_id_invalid' }),
+    },
+  })
+  serve(routes, usersRoute, async (c) => {
+    const caller = requireCaller(c)
+    const query = readQuery(c, usersRoute)
+    return c.json(await channelUsers(c.var.services.db, caller, c.req.param('id'), query.user_id))
+  })
+
+  const acceptRoute = createRoute({
+    method: 'post',
+    path: '/v1/chat/message-channels/{id}/accept',
+    tags,
+    security: auth.required,
+    summary: 'Accept a message request (idempotent): the sender may then write freely.',
+    request: { params: pathParams('id') },
+    responses: {
+      200: jsonContent('The channel', oneOf(channelSchema)),
+      ...errors(auth.required, { 403: notReadable, 404: `${noChannel}; or the caller is not a member` }),
+    },
+  })
+  serve(routes, acceptRoute, async (c) => {
+    const caller = requireCaller(c)
+    return c.json(await acceptChannel(c.var.services.db, caller, c.req.param('id')))
+  })
+
+  const listRoute = createRoute({
+    method: 'get',
+    path: '/v1/chat/message-channels',
+    tags,
+    security: auth.required,
+    summary: 'The caller’s channels, newest first, each with its last 5 messages and unread count; `metadata.total_unread` over all of them.',
+    request: { query: channelListQuerySchema },
+    responses: {
+      200: jsonContent('A page of channels', channelListSchema),
+      ...errors(auth.required, { 422: 'page_invalid, per_page_invalid' }),
+    },
+  })
+  serve(routes, listRoute, async (c) => {
+    const caller = requireCaller(c)
+    return c.json(await listChannels(c.var.services.db, caller, readQuery(c, listRoute)))
+  })
+
+  const sendRoute = createRoute({
+    method: 'post',
+    path: '/v1/chat/message-channels/{id}/messages',
+    tags,
+    security: auth.required,
+    summary: 'Send a message (answers 201). Sending accepts a request one received.',
+    request: { params: pathParams('id'), body: jsonBody(sendMessageSchema) },
+    responses: {
+      201: jsonContent('The message as stored', oneOf(messageSchema)),
+      ...errors(auth.required, {
+        ...jsonBodyErrors,
+        403: `${notReadable}; a recipient who is suspended, banned or deleted (code recipient_suspended); a blocked pair (code blocked)`,
+        404: noChannel,
+        409: 'The activity’s chat closed (code chat_closed); 2 messages sent before the recipient accepted (code awaiting_acceptance); messages from the product (code product_messages)',
+        422: 'text_required, text_too_long, invalid_characters, direction_characters',
+      }),
+    },
+  })
+  serve(routes, sendRoute, async (c) => {
+    const caller = requireCaller(c)
+    const input = await readJson(c, sendRoute)
+    return c.json(await sendMessage(c.var.services.db, caller, c.req.param('id'), input), 201)
+  })
+
+  const readRoute = createRoute({
+    method: 'post',
+    path: '/v1/chat/message-channels/{id}/read',
+    tags,
+    security: auth.required,
+    summary: 'Mark everything in the channel read (answers 204).',
+    request: { params: pathParams('id') },
+    responses: {
+      204: { description: 'Read' },
+      ...errors(auth.required, { 403: notReadable, 404: noChannel }),
+    },
+  })
+  serve(routes, readRoute, async (c) => {
+    const caller = requireCaller(c)
+    await markRead(c.var.services.db, caller, c.req.param('id'))
+    return c.body(null, 204)
+  })
+}

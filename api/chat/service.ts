@@ -1,0 +1,446 @@
+import { sql } from 'kysely'
+import type { DB } from '../db/database.ts'
+import type { User } from '../db/schema.ts'
+import { getReadableExperience, holdsSeat, type Trx } from '../experiences/service.ts'
+import { ApiProblem, problems } from '../http/errors.ts'
+import { isUuid } from '../http/request.ts'
+import { can, isSuspended, requirePermission, type Caller, type ChannelResource } from '../policy/permissions.ts'
+import { publishChatEvent } from './events.ts'
+import {
+  channelRow,
+  chatMembers,
+  lastMessages,
+  listedChannelRows,
+  pageOfMessages,
+  type ChannelRow,
+  type MessageRow,
+} from './queries.ts'
+import type {
+  Channel,
+  ChannelMessagesQuery,
+  ChannelWithMessages,
+  ChatMember,
+  DirectChannelInput,
+  Message,
+  SendMessageInput,
+  WriteBlock,
+} from '#contract/chat.ts'
+import { pageMetadata, type PageQuery } from '#contract/common.ts'
+import { displayName } from '#contract/display-name.ts'
+import { chatClosesDaysAfterEnd, defaultDurationMinutes, messagesPerChannelInList, pendingMessagesBeforeAccept } from '#contract/limits.ts'
+
+/**
+ * The built-in chat service (issue 14 §1, decision 029): activity channels, direct messages and
+ * product messages, on `message_channels`, `channel_memberships` and `messages`. Who may read and
+ * write is asked of the access policy; what closes a channel for writing (the activity ended a
+ * week ago, a request not accepted yet, a block, a suspended recipient) is decided here.
+ */
+
+const DAY = 86_400_000
+
+// Rules -----------------------------------------------------------------------------------------
+
+/** The policy's view of a channel row. */
+function resourceOf(row: ChannelRow): ChannelResource {
+  return {
+    experience: row.kind === 'experience' ? { host_id: row.e_host_id, holds_seat: row.holds_seat } : null,
+    membership: row.is_member ? { left_at: row.left_at } : null,
+  }
+}
+
+/** When an activity's chat closes for writing: 7 days after it ends (or was cancelled); never for an undated one. */
+export function chatClosesAt(experience: { start_at: Date | null; end_at: Date | null; canceled_at: Date | null }): Date | null {
+  const end = experience.end_at ?? (experience.start_at ? new Date(experience.start_at.getTime() + defaultDurationMinutes * 60_000) : null)
+  const ended = experience.canceled_at && (!end || experience.canceled_at < end) ? experience.canceled_at : end
+  return ended ? new Date(ended.getTime() + chatClosesDaysAfterEnd * DAY) : null
+}
+
+/** Why `caller` cannot write in the channel now, or null when they can. */
+function writeBlock(caller: Caller, row: ChannelRow, other: User | undefined, now = new Date()): WriteBlock | null {
+  if (!can(caller, 'write:channel', resourceOf(row))) return 'not_participant'
+  if (row.kind === 'experience') {
+    const closes = chatClosesAt({ start_at: row.e_start_at, end_at: row.e_end_at, canceled_at: row.e_canceled_at })
+    return closes && closes <= now ? 'chat_closed' : null
+  }
+  if (!row.other_id) return 'product_messages'
+  if (!other || other.state === 'deleted' || isSuspended(other)) return 'recipient_unavailable'
+  if (row.i_blocked || row.blocked_me) return 'blocked'
+  if (row.other_accepted === false && row.sent_count >= pendingMessagesBeforeAccept) return 'awaiting_acceptance'
+  return null
+}
+
+/** The answer a refused send gets (spec §8 where it says: no reply to the product, no message to a suspended member). */
+function writeProblem(block: WriteBlock, other: User | undefined): ApiProblem {
+  switch (block) {
+    case 'not_participant':
+      return problems.forbidden('Only the activity’s attendees and host can write in its chat.')
+    case 'chat_closed':
+      return problems.conflict('chat_closed', `This chat closed ${chatClosesDaysAfterEnd} days after the activity ended.`)
+    case 'product_messages':
+      return problems.conflict('product_messages', 'Messages from Circle 55 cannot be replied to.')
+    case 'recipient_unavailable':
+      return new ApiProblem(403, 'recipient_suspended', 'This member cannot be messaged.')
+    case 'blocked':
+      return new ApiProblem(403, 'blocked', 'You cannot send messages in this conversation.')
+    case 'awaiting_acceptance': {
+      const name = (other && displayName(other)) ?? 'this member'
+      return problems.conflict('awaiting_acceptance', `Waiting for ${name} to accept your message request.`)
+    }
+  }
+}
+
+// Loading ---------------------------------------------------------------------------------------
+
+interface Loaded {
+  row: ChannelRow
+  other: User | undefined
+}
+
+/**
+ * A channel `caller` may read, or the refusal: 404 for an unknown channel or a direct one the
+ * caller is not in (its existence is nobody else's business), 403 for an activity's chat.
+ */
+async function readableChannel(db: DB | Trx, caller: User, id: string): Promise<Loaded> {
+  if (!isUuid(id)) throw problems.notFound('Channel not found')
+  const row = await channelRow(db, caller.id, id)
+  if (!row) throw problems.notFound('Channel not found')
+  const resource = resourceOf(row)
+  if (row.kind === 'direct' && !can(caller, 'read:channel', resource)) throw problems.notFound('Channel not found')
+  requirePermission(caller, 'read:channel', resource)
+  const other = row.other_id ? await db.selectFrom('users').selectAll().where('id', '=', row.other_id).executeTakeFirst() : undefined
+  return { row, other }
+}
+
+// Serialising -------------------------------------------------------------------------------------
+
+function serializeMessage(message: MessageRow, members: Map<string, ChatMember>): Message {
+  return {
+    id: message.id,
+    channel_id: message.channel_id,
+    sender: message.user_id ? (members.get(message.user_id) ?? null) : null,
+    is_system: message.is_system,
+    body: message.body,
+    created_at: message.created_at.toISOString(),
+  }
+}
+
+/** Channels as `caller` sees them, each with its last 5 messages (spec §9), in two more queries. */
+async function serializeChannels(db: DB | Trx, caller: User, rows: ChannelRow[]): Promise<Channel[]> {
+  const messages = await lastMessages(db, rows, messagesPerChannelInList)
+  const memberIds = [...rows.flatMap((row) => (row.other_id ? [row.other_id] : [])), ...messages.flatMap((m) => (m.user_id ? [m.user_id] : []))]
+  const [members, others] = await Promise.all([chatMembers(db, memberIds), otherUsers(db, rows)])
+  const byChannel = Map.groupBy(messages, (message) => message.channel_id)
+  return rows.map((row) => {
+    const other = row.other_id ? others.get(row.other_id) : undefined
+    const block = writeBlock(caller, row, other)
+    return {
+      id: row.id,
+      kind: row.kind,
+      experience:
+        row.kind === 'experience' && row.experience_id
+          ? {
+              id: row.experience_id,
+              slug: row.e_slug ?? '',
+              title: row.e_title ?? '',
+              start_at: row.e_start_at?.toISOString() ?? null,
+              end_at: row.e_end_at?.toISOString() ?? null,
+              is_canceled: row.e_canceled_at !== null,
+            }
+          : null,
+      other_member: row.other_id ? (members.get(row.other_id) ?? null) : null,
+      is_accepted: row.is_accepted ?? false,
+      is_awaiting_acceptance: row.kind === 'direct' && row.other_accepted === false && row.is_accepted === true,
+      can_write: block === null,
+      cannot_write_reason: block,
+      unread_count: row.unread_count,
+      last_messages: (byChannel.get(row.id) ?? []).reverse().map((message) => serializeMessage(message, members)),
+      last_message_at: row.last_message_at?.toISOString() ?? null,
+    }
+  })
+}
+
+async function otherUsers(db: DB | Trx, rows: ChannelRow[]) {
+  const ids = [...new Set(rows.flatMap((row) => (row.other_id ? [row.other_id] : [])))]
+  if (ids.length === 0) return new Map<string, User>()
+  const users = await db.selectFrom('users').selectAll().where('id', 'in', ids).execute()
+  return new Map(users.map((user) => [user.id, user]))
+}
+
+async function serializeChannel(db: DB | Trx, caller: User, id: string): Promise<Channel> {
+  const row = await channelRow(db, caller.id, id)
+  if (!row) throw problems.notFound('Channel not found')
+  const [channel] = await serializeChannels(db, caller, [row])
+  return channel as Channel
+}
+
+// Activity channels -------------------------------------------------------------------------------
+
+/** The activity's channel, made on first use (one per activity: `experience_id` is unique). */
+async function experienceChannelId(trx: Trx, experienceId: string, createdBy: string) {
+  await trx
+    .insertInto('message_channels')
+    .values({ kind: 'experience', experience_id: experienceId, created_by: createdBy })
+    .onConflict((conflict) => conflict.column('experience_id').doNothing())
+    .execute()
+  const channel = await trx.selectFrom('message_channels').select('id').where('experience_id', '=', experienceId).executeTakeFirstOrThrow()
+  return channel.id
+}
+
+/** Makes `userId` a member (again): accepted, not left. */
+async function enter(trx: Trx, channelId: string, userId: string) {
+  await trx
+    .insertInto('channel_memberships')
+    .values({ channel_id: channelId, user_id: userId, is_accepted: true })
+    .onConflict((conflict) => conflict.columns(['channel_id', 'user_id']).doUpdateSet({ is_accepted: true, left_at: null }))
+    .execute()
+}
+
+/** `PUT experiences/{id}/message-channels/join`: an attendee, or the host without attending, joins the activity's chat. */
+export async function joinExperienceChannel(db: DB, caller: User, idOrSlug: string) {
+  const experience = await getReadableExperience(db, idOrSlug, caller)
+  const holds_seat = await holdsSeat(db, experience.id, caller.id)
+  requirePermission(caller, 'join:channel', { host_id: experience.host_id, holds_seat })
+  const channelId = await db.transaction().execute(async (trx) => {
+    const id = await experienceChannelId(trx, experience.id, caller.id)
+    await enter(trx, id, caller.id)
+    return id
+  })
+  return { data: [await serializeChannel(db, caller, channelId)] as [Channel] }
+}
+
+/** `GET experiences/{id}/message-channels`: the activity's chat, for those who may read it (empty until someone joins). */
+export async function experienceChannels(db: DB, caller: User, idOrSlug: string) {
+  const experience = await getReadableExperience(db, idOrSlug, caller)
+  const channel = await db.selectFrom('message_channels').select('id').where('experience_id', '=', experience.id).executeTakeFirst()
+  if (!channel) {
+    const holds_seat = await holdsSeat(db, experience.id, caller.id)
+    requirePermission(caller, 'read:channel', { experience: { host_id: experience.host_id, holds_seat }, membership: null })
+    return { data: [] as Channel[] }
+  }
+  const { row } = await readableChannel(db, caller, channel.id)
+  return { data: await serializeChannels(db, caller, [row]) }
+}
+
+// Direct channels ---------------------------------------------------------------------------------
+
+/** Two members share one direct channel: its key is their ids in order. */
+const directKey = (a: string, b: string) => [a, b].sort().join(':')
+
+/**
+ * `POST users/message-channels`: the direct channel with another member, made when there is none
+ * (`created`). The recipient's membership starts not accepted: a message request. Refused for
+ * oneself, a deleted member or one who blocked the caller (404, as their profile), a suspended
+ * or banned member (spec §8) and a member the caller blocked.
+ */
+export async function openDirectChannel(db: DB, caller: User, input: DirectChannelInput) {
+  requirePermission(caller, 'create:channel:direct')
+  if (input.user_id === caller.id) throw problems.conflict('cannot_message_self', 'You cannot send a message to yourself.')
+  const recipient = await db.selectFrom('users').selectAll().where('id', '=', input.user_id).executeTakeFirst()
+  if (!recipient || recipient.state === 'deleted') throw problems.notFound('User not found')
+  const blocks = await db
+    .selectFrom('blocks')
+    .select(['blocker_id'])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('blocker_id', '=', caller.id), eb('blocked_id', '=', recipient.id)]),
+        eb.and([eb('blocker_id', '=', recipient.id), eb('blocked_id', '=', caller.id)]),
+      ]),
+    )
+    .execute()
+  if (blocks.some((block) => block.blocker_id === recipient.id)) throw problems.notFound('User not found')
+  if (isSuspended(recipient)) throw new ApiProblem(403, 'recipient_suspended', 'This member cannot be messaged.')
+  if (blocks.length > 0) throw new ApiProblem(403, 'blocked', 'You blocked this member. Unblock them to send a message.')
+
+  const key = directKey(caller.id, recipient.id)
+  const { id, created } = await db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('message_channels')
+      .values({ kind: 'direct', direct_key: key, created_by: caller.id })
+      .onConflict((conflict) => conflict.column('direct_key').doNothing())
+      .returning('id')
+      .executeTakeFirst()
+    const channel = inserted ?? (await trx.selectFrom('message_channels').select('id').where('direct_key', '=', key).executeTakeFirstOrThrow())
+    // Opening the conversation oneself accepts it; the recipient is asked.
+    await enter(trx, channel.id, caller.id)
+    await trx
+      .insertInto('channel_memberships')
+      .values({ channel_id: channel.id, user_id: recipient.id, is_accepted: false })
+      .onConflict((conflict) => conflict.columns(['channel_id', 'user_id']).doNothing())
+      .execute()
+    return { id: channel.id, created: inserted !== undefined }
+  })
+  return { created, body: { data: [await serializeChannel(db, caller, id)] as [Channel] } }
+}
+
+/** Membership of `caller` in a channel they may read, or 404. */
+async function requireMembership(db: DB, caller: User, id: string) {
+  const loaded = await readableChannel(db, caller, id)
+  if (!loaded.row.is_member) throw problems.notFound('You are not in this channel.')
+  return loaded
+}
+
+/** `DELETE users/message-channels/{id}/leave`: the channel leaves the caller's list (a direct one comes back with a new message). */
+export async function leaveChannel(db: DB, caller: User, id: string) {
+  await requireMembership(db, caller, id)
+  await db
+    .updateTable('channel_memberships')
+    .set({ left_at: new Date() })
+    .where('channel_id', '=', id)
+    .where('user_id', '=', caller.id)
+    .where('left_at', 'is', null)
+    .execute()
+}
+
+/** `POST v1/chat/message-channels/{id}/accept`: the recipient accepts a message request (idempotent). */
+export async function acceptChannel(db: DB, caller: User, id: string) {
+  await requireMembership(db, caller, id)
+  await db.updateTable('channel_memberships').set({ is_accepted: true }).where('channel_id', '=', id).where('user_id', '=', caller.id).execute()
+  return { data: [await serializeChannel(db, caller, id)] as [Channel] }
+}
+
+// Reading -----------------------------------------------------------------------------------------
+
+/** `GET v1/chat/message-channels`: the caller's channels, newest first, each with its last 5 messages; the unread total. */
+export async function listChannels(db: DB, caller: User, query: PageQuery) {
+  requirePermission(caller, 'read:channels')
+  const { rows, total, totalUnread } = await listedChannelRows(db, caller.id, query.per_page, (query.page - 1) * query.per_page)
+  return {
+    data: await serializeChannels(db, caller, rows),
+    metadata: { ...pageMetadata(query.page, query.per_page, total), total_unread: totalUnread },
+  }
+}
+
+/** `GET message-channels/{id}`: the channel and a page of messages, oldest first; `older_cursor` loads the page before. */
+export async function getChannel(db: DB, caller: User, id: string, query: ChannelMessagesQuery) {
+  const { row } = await readableChannel(db, caller, id)
+  const [channel] = await serializeChannels(db, caller, [row])
+  const page = await pageOfMessages(db, row.id, row.read_until, query.before, query.limit + 1)
+  const hasOlder = page.length > query.limit
+  const shown = page.slice(0, query.limit)
+  const members = await chatMembers(
+    db,
+    shown.flatMap((message) => (message.user_id ? [message.user_id] : [])),
+  )
+  const result: ChannelWithMessages = {
+    ...(channel as Channel),
+    messages: shown.reverse().map((message) => serializeMessage(message, members)),
+    older_cursor: hasOlder ? (shown[0]?.id ?? null) : null,
+  }
+  return { data: [result] as [ChannelWithMessages] }
+}
+
+/** `GET message-channels/{id}/users`: who is in the channel now (never suspended, banned or deleted members). */
+export async function channelUsers(db: DB, caller: User, id: string, userId: string | undefined) {
+  const { row } = await readableChannel(db, caller, id)
+  let query = db
+    .selectFrom('channel_memberships as cm')
+    .innerJoin('users', 'users.id', 'cm.user_id')
+    .leftJoin('media', 'media.id', 'users.avatar_media_id')
+    .selectAll('users')
+    .select(['cm.is_accepted', 'media.storage_key as avatar_key'])
+    .where('cm.channel_id', '=', row.id)
+    .where('cm.left_at', 'is', null)
+    .where('users.state', '<>', 'deleted')
+    .where('users.state', '<>', 'suspended')
+    .where('users.banned', '=', false)
+    .where('users.is_suspended', '=', false)
+    .orderBy('cm.created_at')
+  if (userId) query = query.where('cm.user_id', '=', userId)
+  const rows = await query.execute()
+  const members = await chatMembers(
+    db,
+    rows.map((user) => user.id),
+  )
+  return {
+    data: rows.flatMap((user) => {
+      const member = members.get(user.id)
+      return member ? [{ ...member, is_host: row.e_host_id === user.id, is_accepted: user.is_accepted }] : []
+    }),
+  }
+}
+
+// Writing -----------------------------------------------------------------------------------------
+
+/**
+ * `POST v1/chat/message-channels/{id}/messages`. The channel row is locked while the rules are
+ * checked, so two sends at once cannot both pass the 2-message limit of a request. Sending
+ * accepts a request one received, and brings a left channel back into one's list.
+ */
+export async function sendMessage(db: DB, caller: User, id: string, input: SendMessageInput) {
+  await readableChannel(db, caller, id)
+  const message = await db.transaction().execute(async (trx) => {
+    await trx.selectFrom('message_channels').select('id').where('id', '=', id).forUpdate().execute()
+    const { row, other } = await readableChannel(trx, caller, id)
+    const block = writeBlock(caller, row, other)
+    if (block) throw writeProblem(block, other)
+    await enter(trx, id, caller.id)
+    const inserted = await trx
+      .insertInto('messages')
+      .values({ channel_id: id, user_id: caller.id, body: input.text })
+      .returning(['id', 'channel_id', 'user_id', 'body', 'is_system', 'created_at'])
+      .executeTakeFirstOrThrow()
+    await afterInsert(trx, inserted)
+    // One's own message is read.
+    await trx.updateTable('channel_memberships').set({ last_read_at: inserted.created_at }).where('channel_id', '=', id).where('user_id', '=', caller.id).execute()
+    return inserted
+  })
+  const members = await chatMembers(db, [caller.id])
+  return { data: [serializeMessage(message, members)] as [Message] }
+}
+
+async function afterInsert(trx: Trx, message: MessageRow) {
+  await trx
+    .updateTable('message_channels')
+    .set({ last_message_at: sql`greatest(last_message_at, ${message.created_at})` })
+    .where('id', '=', message.channel_id)
+    .execute()
+  await publishChatEvent(trx, { channel_id: message.channel_id, message_id: message.id })
+}
+
+/** `POST v1/chat/message-channels/{id}/read`: everything in the channel up to now is read. */
+export async function markRead(db: DB, caller: User, id: string) {
+  const { row } = await readableChannel(db, caller, id)
+  if (!row.is_member) {
+    if (!can(caller, 'write:channel', resourceOf(row))) return
+    await db.transaction().execute((trx) => enter(trx, id, caller.id))
+  }
+  await db
+    .updateTable('channel_memberships')
+    .set({ last_read_at: sql`greatest(now(), (SELECT last_message_at FROM message_channels WHERE id = ${id}))` })
+    .where('channel_id', '=', id)
+    .where('user_id', '=', caller.id)
+    .execute()
+}
+
+// Product messages ----------------------------------------------------------------------------------
+
+/**
+ * The member's channel with the product (direct, no other member): product messages ("The host
+ * cancelled this activity") land here and cannot be replied to (spec §8).
+ */
+export async function productChannelId(trx: Trx, userId: string) {
+  const key = `product:${userId}`
+  await trx
+    .insertInto('message_channels')
+    .values({ kind: 'direct', direct_key: key, created_by: null })
+    .onConflict((conflict) => conflict.column('direct_key').doNothing())
+    .execute()
+  const channel = await trx.selectFrom('message_channels').select('id').where('direct_key', '=', key).executeTakeFirstOrThrow()
+  await trx
+    .insertInto('channel_memberships')
+    .values({ channel_id: channel.id, user_id: userId, is_accepted: true })
+    .onConflict((conflict) => conflict.columns(['channel_id', 'user_id']).doUpdateSet({ left_at: null }))
+    .execute()
+  return channel.id
+}
+
+/** Posts a message from the product (`is_system`, no sender) in a channel. */
+export async function postProductMessage(trx: Trx, channelId: string, body: string) {
+  const inserted = await trx
+    .insertInto('messages')
+    .values({ channel_id: channelId, user_id: null, body, is_system: true })
+    .returning(['id', 'channel_id', 'user_id', 'body', 'is_system', 'created_at'])
+    .executeTakeFirstOrThrow()
+  await afterInsert(trx, inserted)
+  return inserted.id
+}

@@ -1,0 +1,142 @@
+import { z } from 'zod'
+import { memberText, memberTextCodes, queryInteger } from './input-validation.ts'
+import { defaultMessagesPerPage, maxMessageLength, maxMessagesPerPage } from './limits.ts'
+import { pageMetadataSchema, pageQuerySchema } from './common.ts'
+
+/**
+ * Chat (issue 14 §1, spec §3 "Message channel", §7, decision 029): activity channels and direct
+ * messages of the built-in chat service. Never contact details, birth dates or coordinates: a
+ * member appears as their public card (id, slug, display name, photo).
+ */
+
+const nullableString = z.string().nullable()
+
+/** Spec §3: an activity's channel, or a direct one between two members. */
+export const channelKinds = ['experience', 'direct'] as const
+
+/** A member as chat shows them; `display_name` null is the generic member label (suspended, banned, deleted). */
+export const chatMemberSchema = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    display_name: nullableString.meta({ description: 'Spec §3 display-name rule; null shows as the generic member label.' }),
+    avatar: z.object({ url: z.string() }).nullable(),
+  })
+  .meta({ id: 'ChatMember' })
+export type ChatMember = z.infer<typeof chatMemberSchema>
+
+/** The activity an activity channel belongs to. */
+export const chatExperienceSchema = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    title: z.string(),
+    start_at: nullableString,
+    end_at: nullableString,
+    is_canceled: z.boolean(),
+  })
+  .meta({ id: 'ChatExperience' })
+
+/** One message: from a member, or from the product (`is_system`, `sender` null), which cannot be replied to in a product-only channel. */
+export const messageSchema = z
+  .object({
+    id: z.string(),
+    channel_id: z.string(),
+    sender: chatMemberSchema.nullable().meta({ description: 'Null for a message from the product.' }),
+    is_system: z.boolean(),
+    body: z.string().meta({ description: 'Plain text; clients show links as text with a safe link, never HTML.' }),
+    created_at: z.string(),
+  })
+  .meta({ id: 'Message' })
+export type Message = z.infer<typeof messageSchema>
+
+/** Why the caller cannot write in a channel (null when they can). */
+export const writeBlocks = [
+  /** Not (or no longer) an attendee or the host of the activity. */
+  'not_participant',
+  /** The activity ended more than 7 days ago. */
+  'chat_closed',
+  /** The sender of a message request has sent 2 messages and waits for the recipient to accept. */
+  'awaiting_acceptance',
+  /** One of the two blocked the other. */
+  'blocked',
+  /** The other member is suspended, banned or deleted. */
+  'recipient_unavailable',
+  /** Messages from the product: nobody to reply to. */
+  'product_messages',
+] as const
+export type WriteBlock = (typeof writeBlocks)[number]
+
+export const channelSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(channelKinds),
+    experience: chatExperienceSchema.nullable().meta({ description: 'The activity of an activity channel; null for a direct one.' }),
+    other_member: chatMemberSchema.nullable().meta({ description: 'The other member of a direct channel; null for an activity channel or a product-only one.' }),
+    is_accepted: z.boolean().meta({ description: 'The caller accepted this channel (a message request starts false for its recipient).' }),
+    is_awaiting_acceptance: z
+      .boolean()
+      .meta({ description: 'The caller started this direct channel and the other member has not accepted yet ("waiting for X to accept").' }),
+    can_write: z.boolean(),
+    cannot_write_reason: z.enum(writeBlocks).nullable(),
+    unread_count: z.number().int().min(0),
+    last_messages: z.array(messageSchema).meta({ description: 'The last 5 messages (spec §9), oldest first.' }),
+    last_message_at: nullableString,
+  })
+  .meta({ id: 'MessageChannel' })
+export type Channel = z.infer<typeof channelSchema>
+
+/** `GET message-channels/{id}`: the channel and a page of its messages, oldest first. */
+export const channelWithMessagesSchema = channelSchema
+  .extend({
+    messages: z.array(messageSchema).meta({ description: 'A page of messages, oldest first: the newest page, or the page before `before`.' }),
+    older_cursor: nullableString.meta({ description: 'Pass as `before` to load older messages; null when there are none.' }),
+  })
+  .meta({ id: 'MessageChannelWithMessages' })
+export type ChannelWithMessages = z.infer<typeof channelWithMessagesSchema>
+
+/** `GET message-channels/{id}`: `before` (a message id) pages back; `limit` messages a page. */
+export const channelMessagesQuerySchema = z.object({
+  before: z.uuid({ error: 'before_invalid' }).optional().meta({ description: 'A message id: answer the messages before it.' }),
+  limit: queryInteger('limit_invalid', (limit) => limit.min(1, 'limit_invalid'))
+    .transform((limit) => Math.min(limit, maxMessagesPerPage))
+    .default(defaultMessagesPerPage)
+    .meta({ type: 'integer', minimum: 1, maximum: maxMessagesPerPage, default: defaultMessagesPerPage }),
+})
+export type ChannelMessagesQuery = z.infer<typeof channelMessagesQuerySchema>
+
+/** `GET v1/chat/message-channels`: a page of the caller's channels, newest first, with the unread total. */
+export const channelListSchema = z
+  .object({
+    data: z.array(channelSchema),
+    metadata: pageMetadataSchema.extend({
+      total_unread: z.number().int().min(0).meta({ description: 'Unread messages over all the caller’s channels (badge: up to 9, then "9+").' }),
+    }),
+  })
+  .meta({ id: 'MessageChannelList' })
+export const channelListQuerySchema = pageQuerySchema
+
+/** `GET message-channels/{id}/users`: a member of the channel. */
+export const channelUserSchema = chatMemberSchema
+  .extend({
+    is_host: z.boolean(),
+    is_accepted: z.boolean(),
+  })
+  .meta({ id: 'MessageChannelUser' })
+export const channelUsersQuerySchema = z.object({
+  user_id: z.uuid({ error: 'user_id_invalid' }).optional().meta({ description: 'Only this member (empty when they are not in the channel).' }),
+})
+
+/** `POST users/message-channels`: the member to write to. Unknown fields are ignored. */
+export const directChannelInputSchema = z.object({
+  user_id: z.uuid({ error: 'user_id_invalid' }),
+})
+export type DirectChannelInput = z.infer<typeof directChannelInputSchema>
+
+/** `POST v1/chat/message-channels/{id}/messages`: the text, 1 to 2,000 characters once trimmed, line breaks kept. */
+export const sendMessageSchema = z.object({
+  text: memberText(z.string({ error: 'text_required' }).trim(), memberTextCodes, { multiline: true })
+    .min(1, 'text_required')
+    .max(maxMessageLength, 'text_too_long'),
+})
+export type SendMessageInput = z.infer<typeof sendMessageSchema>
