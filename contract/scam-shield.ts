@@ -96,7 +96,7 @@ function hasPhoneNumber(normalized: string) {
 }
 
 const emailHosts =
-  'gmail|googlemail|yahoo|hotmail|outlook|live|msn|icloud|me|aol|proton|protonmail|gmx|mail|orange|free|sfr|wanadoo|laposte|ziggo|kpnmail|hetnet|planet|home|telenet|skynet|hotmail'
+  'gmail|googlemail|yahoo|hotmail|outlook|live|msn|icloud|me|aol|proton|protonmail|gmx|mail|orange|free|sfr|wanadoo|laposte|ziggo|kpnmail|hetnet|planet|home|telenet|skynet'
 
 /** name@host.tld, and the spelled-out "name at gmail dot com" for the common mail hosts. */
 const emailPatterns = [
@@ -161,7 +161,8 @@ const sum =
 const patterns: Record<ScamSignal, readonly RegExp[]> = {
   money: [
     // en: a request to send, lend or transfer, and money or an amount.
-    re(`\\b(?:send|wire|transfer|lend|loan) (?:me |us |him |her )?${gap(3)}${sum}`),
+    // Not "I will send you the money I owe": the sender offering to pay is no warning.
+    re(`\\b(?:send|wire|transfer|lend|loan) (?!you\\b|u\\b)(?:me |us |him |her )?${gap(3)}${sum}`),
     re(
       `\\b(?:spare|forward) (?:me|us) ${gap(2)}${sum}|\\bhelp (?:me|us) (?:out )?with ${gap(1)}${sum}`,
     ),
@@ -169,7 +170,10 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
     re(`\\bi (?:really |urgently |desperately |just )?need ${gap(3)}${sum}`),
     re(`\\bneed (?:you|your help) to (?:send|pay|wire|transfer|cover|lend)\\b`),
     re(`\\b(?:borrow|a little|some) (?:money|cash)\\b`),
-    re(`\\b(?:a|small|quick|short[- ]term|personal) loan\\b|\\blend me\\b|\\bloan me\\b`),
+    // Not "lend me your umbrella" nor "a loan of the neighbour's ladder".
+    re(
+      `\\b(?:small|quick|short[- ]term|personal|emergency) loan\\b|\\b(?:need|want|get|give me|ask you for|for) a loan\\b|\\b(?:lend|loan) (?:me|us) (?:\\d|some money|a few (?:hundred|thousand))`,
+    ),
     re(
       `\\b(?:bail|ransom|processing|release|customs|clearance|handling|inheritance|lawyer'?s?|legal|hospital|medical|surgery) (?:money|fees?|bills?)\\b|\\bbail bond\\b|\\bpost bail\\b`,
     ),
@@ -184,7 +188,7 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
     re(
       `\\bj'ai ${gap(2)}besoin (?:urgent )?(?:d'|de |de l')${gap(2)}${sum}|\\bbesoin (?:urgent )?d'argent\\b`,
     ),
-    re(`\\b(?:un|petit|le) pret\\b(?! a )`),
+    re(`\\b(?:un|petit|le) pret\\b(?! a )|\\bil (?:me|nous) faut ${gap(2)}${sum}`),
     re(
       `\\bfrais (?:de |d')(?:dossier|douane|transfert|avocat|liberation|hopital|hospitalisation|deblocage|notaire)\\b`,
     ),
@@ -235,7 +239,8 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
     re(
       `\\boverschrijving\\b|\\boverschrijven\\b|\\boverboeken\\b|\\bovermaken\\b|\\bover (?:te )?maken\\b`,
     ),
-    re(`\\bmaak ${gap(4)}over\\b`),
+    // "maak het geld over", not "maak je geen zorgen over het geld".
+    re(`\\bmaak (?:het|het geld|het bedrag|\\d[\\d.,]* ?(?:euro|€)|€ ?\\d+) ${gap(3)}over\\b`),
   ],
   crypto: [
     re(
@@ -246,6 +251,10 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
       `\\b(?:bitcoin|crypto|digital|usdt) (?:wallet|atm)\\b|\\bwallet address\\b|\\bseed phrase\\b`,
     ),
     re(`\\b(?:investment|trading|mining) (?:platform|opportunity|account|app)\\b|\\bforex\\b`),
+    // "I made $40,000 trading with my mentor": the pitch, before any coin is named.
+    re(
+      `\\b(?:made|earned|earn|make) [$€£]?\\d[\\d,.]* ?(?:k|[$€£]|dollars|euros?)? ?(?:trading|investing)\\b|\\b(?:trading|investing) with my (?:mentor|uncle|aunt|teacher|friend)\\b`,
+    ),
     re(
       `\\bguaranteed (?:returns?|profits?|income|gains?)\\b|\\b(?:double|triple) your (?:money|investment|savings)\\b`,
     ),
@@ -266,8 +275,9 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
     re(
       `\\b(?:credit |debit |bank )?card (?:number|details|info|#)\\b|\\bcvv\\b|\\bcvc\\b|\\bcard security code\\b|\\bsecurity code (?:on|of) (?:the|your) card\\b`,
     ),
-    re(`\\bpin (?:code|number|nummer)\\b|\\byour pin\\b|\\bpincode\\b|\\bcode pin\\b`),
-    re(`\\bssn\\b|\\bsocial security (?:number|#|card)\\b|\\bmedicare (?:number|card|id)\\b`),
+    // Not "pin number 7 at the bowling alley" nor "I'll pin the map".
+    re(`\\bpin ?code\\b|\\b(?:your|ur) pin\\b|\\bcode pin\\b`),
+    re(`\\bssn\\b|\\bsocial security (?:number|#|card)\\b|\\bmedicare (?:number|id)\\b`),
     re(
       `\\bverify your (?:account|identity|bank|card|details)\\b|\\b(?:one[- ]time|verification) (?:code|password)\\b`,
     ),
@@ -294,7 +304,7 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
       `\\bwhats ?app\\b|\\btelegram\\b|\\bwechat\\b|\\bkik\\b|\\bviber\\b|\\bskype\\b|\\bsnapchat\\b|\\bwa\\.me\\b|\\bt\\.me\\/`,
     ),
     re(
-      `\\bgoogle hangouts?\\b|\\bon hangouts?\\b|\\bsignal (?:app|messenger)\\b|\\bon signal\\b|\\bline (?:app|id)\\b`,
+      `\\bgoogle (?:hangouts?|chat)\\b|\\bon hangouts?\\b|\\bsignal (?:app|messenger)\\b|\\bon signal\\b|\\bline (?:app|id)\\b`,
     ),
     re(
       `\\b(?:add|message|text|contact|find|dm|follow) me on (?:line|signal|instagram|insta|facebook|fb|messenger)\\b`,
@@ -304,7 +314,7 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
     ),
     // Asking for or giving a number or address, not "thanks for your email" or "my phone died".
     re(
-      `\\b(?:my|here'?s my|this is my) (?:personal |private )?(?:phone |cell |mobile |whatsapp )?(?:number|email|e-mail|email address)(?: is\\b|:)`,
+      `\\b(?:my|here'?s my|this is my) (?:personal |private )?(?:phone |cell |mobile |whatsapp )?(?:number|email|e-mail|email address)(?: is|:)(?! (?:on|in|at|the|a|not|still|listed)\\b)`,
     ),
     re(
       `\\b(?:what'?s|what is|give me|send me|share|can i (?:have|get)) your (?:personal |private )?(?:phone |cell |mobile |whatsapp )?(?:number|email|e-mail|email address)\\b`,
@@ -317,7 +327,7 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
     ),
     // fr
     re(
-      `\\b(?:appelle|appelez|appeler)[- ]moi\\b|\\b(?:envoie|envoyez|ecris|ecrivez)[- ]moi (?:un )?(?:sms|texto|mail|e-?mail|courriel)\\b`,
+      `\\b(?:appelle|appelez)[- ]moi (?:au|sur)\\b|\\b(?:envoie|envoyez|ecris|ecrivez)[- ]moi (?:un )?(?:sms|texto|mail|e-?mail|courriel)\\b`,
     ),
     re(
       `\\b(?:voici|c'est) mon (?:numero|portable|mail|e-?mail|adresse (?:e-?)?mail)\\b|\\bmon (?:numero|portable|mail|e-?mail)(?: est\\b| ?:)`,
@@ -330,7 +340,7 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
     ),
     // nl
     re(
-      `\\bbel (?:me|mij)\\b|\\b(?:sms|app) (?:me|mij)\\b|\\bstuur (?:me|mij) een (?:sms|appje|mail|e-?mail)\\b`,
+      `\\bbel (?:me|mij) (?:even )?(?:op|via)\\b|\\b(?:sms|app) (?:me|mij)\\b|\\bstuur (?:me|mij) een (?:sms|appje|mail|e-?mail)\\b`,
     ),
     re(
       `\\b(?:mijn|je|jouw|uw) (?:telefoonnummer|mobiele nummer|06-?nummer|e-?mailadres|mailadres)\\b|\\b(?:mijn|hier is mijn) (?:nummer|06|mail)(?: is\\b| ?:)`,
