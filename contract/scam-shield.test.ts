@@ -331,6 +331,24 @@ describe('purity: a signal counts nothing against the sender', () => {
   })
 })
 
+describe('cost', () => {
+  // Messages are at most 2,000 characters. No pattern may backtrack out of control on them; the
+  // worst inputs found take about 25 ms. The bound is loose so a slow machine does not flake.
+  it.each([
+    ['letters', 'a'.repeat(2000)],
+    ['digits', '1'.repeat(2000)],
+    ['dotted', 'a.'.repeat(1000)],
+    ['dashed digits', '1-'.repeat(1000)],
+    ['repeated requests', 'send me the '.repeat(166)],
+  ])('checks a 2,000-character message of %s quickly', (_name, message) => {
+    const start = performance.now()
+    scamSignals(message)
+    containsContactDetails(message)
+    containsLink(message)
+    expect(performance.now() - start).toBeLessThan(500)
+  })
+})
+
 describe('normalizeMessage', () => {
   it('lowers case, strips accents and joins whitespace', () => {
     expect(normalizeMessage('  Prête‑moi\n\n200 €  ')).toBe('prete-moi 200 €')
