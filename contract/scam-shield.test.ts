@@ -291,6 +291,8 @@ describe('containsLink', () => {
     'bit.ly/abc',
     'Kijk op nieuws.nl',
     'Voir le-site.fr/inscription',
+    'WWW.CIRCLE-CASH.CLUB',
+    'Visit Invest-Now.COM today',
   ])('finds a link: %s', (message) => {
     expect(containsLink(message)).toBe(true)
   })
@@ -301,6 +303,10 @@ describe('containsLink', () => {
     'It costs 3.50 at the door.',
     'Great walk.See you next week',
     'Meet on Main St. at noon',
+    "C'est super.De rien, à samedi",
+    'Merci.Ça va bien ?',
+    'Leuk.App me later niet, ik zie je daar',
+    'Great walk.Club meets Tuesdays',
   ])('finds none: %s', (message) => {
     expect(containsLink(message)).toBe(false)
   })

@@ -36,20 +36,24 @@ const invisible = /[\u00ad\u200b-\u200f\u2060\ufeff]/g
 const apostrophes = /[\u2018\u2019\u02bc\u0060\u00b4]/g
 const dashes = /[\u2010-\u2015\u2212]/g
 
-/**
- * Lower case, no accents (NFKD, then the combining marks dropped: "prête" → "prete", full-width
- * digits → ASCII), no invisible characters, straight apostrophes and dashes, single spaces.
- */
-export function normalizeMessage(text: string) {
+/** `normalizeMessage` without the lower case, for links, where a capital tells a sentence. */
+function fold(text: string) {
   return text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .replace(invisible, '')
     .replace(apostrophes, "'")
     .replace(dashes, '-')
-    .toLowerCase()
     .replace(/\s+/gu, ' ')
     .trim()
+}
+
+/**
+ * Lower case, no accents (NFKD, then the combining marks dropped: "prête" → "prete", full-width
+ * digits → ASCII), no invisible characters, straight apostrophes and dashes, single spaces.
+ */
+export function normalizeMessage(text: string) {
+  return fold(text).toLowerCase()
 }
 
 /** Digits standing for letters inside a word: "b1tcoin" → "bitcoin", "c4sh" → "cash". */
@@ -75,9 +79,10 @@ function canonical(normalized: string) {
 
 /**
  * A run of digits with spaces, dots, dashes or brackets between them. Whether it is a phone
- * number is decided by `isPhoneNumber`, from its digits.
+ * number is decided by `isPhoneNumber`, from its digits. (Read with `matchAll`, which copies
+ * the expression, so its `g` flag keeps no state between calls.)
  */
-const digitRun = /(?<![\d\w])(?:\+|00)?\(?\d(?:[ .\-()]{0,3}\d){6,16}(?!\d)/g
+const digitRun = /(?<!\w)(?:\+|00)?\(?\d(?:[ .\-()]{0,3}\d){6,16}(?!\d)/g
 
 /**
  * International (+ or 00): 10 to 15 digits. National with a trunk 0 (France, the Netherlands,
@@ -121,17 +126,22 @@ export function containsContactDetails(text: string) {
 }
 
 /**
- * Top-level domains read as a bare link ("example.com"). Two-letter ones that are also common
- * words after a full stop without a space ("it", "in", "is", "to", "at", "so", "no", "me") are
- * left out; with "www." or "http" any domain is a link.
+ * Top-level domains read as a bare link ("example.com"). Those that are also words of our
+ * languages, typed after a full stop without a space, are left out ("super.de rien",
+ * "merci.ca va", "tu es", "top", "lu", and "it", "in", "is", "to", "at", "so", "no", "me");
+ * with "www." or "http" any domain is a link.
  */
 const linkTlds =
-  'com|net|org|info|biz|io|co|us|uk|ca|au|nz|ie|fr|nl|be|de|eu|es|ch|lu|app|xyz|online|site|shop|store|club|top|vip|live|link|click|ly|gl|gd|cc|tk|ru|cn'
+  'com|net|org|info|biz|io|co|us|uk|au|nz|ie|fr|nl|be|eu|ch|app|xyz|online|site|shop|store|club|vip|live|link|click|ly|gl|gd|cc|tk|ru|cn'
 
 const linkPatterns = [
-  /\bhttps?:\/\/\S/,
-  /\bwww\.[a-z\d-]/,
-  new RegExp(`(?<![@\\w.-])(?:[a-z\\d][a-z\\d-]*\\.)+(?:${linkTlds})(?![\\w-])(?!\\.[a-z\\d])`),
+  /\bhttps?:\/\/\S/i,
+  /\bwww\.[a-z\d-]/i,
+  // Read with case: the domain ends in a lower-case (or all capital) top-level domain, so
+  // "Great walk.Club meets Tuesdays" is a sentence, "walk.club" or "WALK.CLUB" a link.
+  new RegExp(
+    `(?<![@\\w.-])(?:[A-Za-z\\d][A-Za-z\\d-]*\\.)+(?:${linkTlds}|${linkTlds.toUpperCase()})(?![\\w-])(?!\\.[A-Za-z\\d])`,
+  ),
 ]
 
 /**
@@ -139,8 +149,8 @@ const linkPatterns = [
  * address is not a link. New and unverified members cannot send one in a first message.
  */
 export function containsLink(text: string) {
-  const normalized = normalizeMessage(text)
-  return linkPatterns.some((pattern) => pattern.test(normalized))
+  const folded = fold(text)
+  return linkPatterns.some((pattern) => pattern.test(folded))
 }
 
 // Signals ---------------------------------------------------------------------------------------
