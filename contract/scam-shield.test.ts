@@ -188,6 +188,16 @@ const ordinary: readonly string[] = [
   'Maak je geen zorgen over het geld, ik betaal.',
   'Bel me als je er bent.',
   'Ik heb je mail gelezen, tot zaterdag.',
+  "Je t'envoie 10 euros pour ma part du repas.",
+  "J'ai oublié mon porte-monnaie, quelqu'un peut me prêter 2 euros pour le parking ?",
+  'Rendez-vous au 12 rue de la Paix, code porte 4521B.',
+  'Tu as reçu mon mail pour samedi ?',
+  'Wie kan me 2 euro lenen voor de parkeermeter?',
+  'De code van de deur is 4521.',
+  'Ik heb het geld voor de bus al overgemaakt aan Anja.',
+  'I can lend you my book about birds.',
+  "I'll wire the lamp myself, no need for an electrician.",
+  'Sorry, I need to transfer my booking to next week.',
 ]
 
 /**
@@ -202,6 +212,8 @@ const acceptedFalsePositives: readonly Case[] = [
   ['My grandson works in crypto, he says it is boring.', ['crypto']],
   ['Le virement de ma retraite est arrivé, je paie la tournée !', ['wire_transfer']],
   ['Wat een mooie cadeaubon heb je gekregen voor je verjaardag!', ['gift_cards']],
+  ['On fait un virement groupé pour le cadeau de Marie ?', ['wire_transfer']],
+  ['Ik ben mijn portemonnee vergeten, kan iemand me geld voorschieten?', ['money']],
 ]
 
 /** Scams the patterns miss (decision 031): listed so a future pattern can turn them green. */

@@ -159,9 +159,12 @@ export function containsLink(text: string) {
 const gap = (n: number) => `(?:[\\w'-]+ ){0,${n}}`
 const re = (source: string) => new RegExp(source, 'u')
 
-/** An amount or money itself, in the three languages. */
-const sum =
-  "(?:money|cash|funds|[$€£] ?\\d|\\d[\\d,.]*(?: ?k)? ?(?:[$€£]|dollars?|bucks|usd|euros?|eur|pounds?|gbp)|(?:de l'|l'|d')?argent|des sous|du fric|geld|euro's)"
+/**
+ * Money itself, or an amount of two digits or more, in the three languages. A single digit
+ * ("lend me 2 euros for the parking meter") is the small change of group outings, not a scam's.
+ */
+const amount = '\\d[,.]?\\d[\\d,.]*'
+const sum = `(?:money|cash|funds|[$€£] ?${amount}|${amount}(?: ?k)? ?(?:[$€£]|dollars?|bucks|usd|euros?|eur|pounds?|gbp)|(?:de l'|l'|d')?argent|des sous|du fric|geld|euro's)`
 
 /**
  * The patterns of each signal. Each is tested on the canonical text (see `canonical`): lower
@@ -193,7 +196,8 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
     ),
     // fr: envoie-moi de l'argent, prête-moi 200 €, j'ai besoin d'argent, un prêt, les frais.
     re(
-      `\\b(?:envoie|envoies|envoyez|envoyer|prete|pretes|pretez|preter|avance|avancez|vire|virez|virer|transfere|transferez|transferer)(?:[- ](?:moi|nous|lui))? ${gap(3)}${sum}`,
+      // Not "je t'envoie 10 euros pour ma part": the sender offering to pay is no warning.
+      `(?<!\\bje (?:t'|te |vous |lui )|\\bj')\\b(?:envoie|envoies|envoyez|envoyer|prete|pretes|pretez|preter|avance|avancez|vire|virez|virer|transfere|transferez|transferer)(?:[- ](?:moi|nous|lui))? ${gap(3)}${sum}`,
     ),
     re(
       `\\bj'ai ${gap(2)}besoin (?:urgent )?(?:d'|de |de l')${gap(2)}${sum}|\\bbesoin (?:urgent )?d'argent\\b`,
