@@ -130,6 +130,25 @@ const scams: readonly Case[] = [
   ['Achète des recharges Transcash et envoie-moi les codes.', ['gift_cards']],
   ['Donne-moi ton numéro, on parlera sur Telegram.', ['off_platform']],
   ['My number is five oh three, five five five, zero one four two.', ['off_platform']],
+  [
+    "Grandpa, please don't tell anyone, I crashed the car and need $2,000 for the lawyer.",
+    ['money'],
+  ],
+  [
+    "I'm deployed overseas and my bank won't let me withdraw. Can you cover my flight home?",
+    ['money'],
+  ],
+  ["I'm sending you a package with gold, you just need to pay the delivery charge.", ['money']],
+  [
+    'Microsoft support here, your computer has a virus. Install AnyDesk so I can fix it.',
+    ['banking_details'],
+  ],
+  ['Put your savings in this app, I make 30% a week.', ['crypto']],
+  ["Let's take this off the app, my Gmail is sweetheart1960", ['off_platform']],
+  ['Kun je wat geld opsturen? Ik zit in de problemen.', ['money']],
+  ['Je bent zo lief. Kan je me helpen met de huur deze maand?', ['money']],
+  ["Mon chéri, peux-tu m'aider à payer mon billet d'avion ?", ['money']],
+  ['Envoyez 500 € en coupons Neosurf.', ['money', 'gift_cards']],
 ]
 
 /** Ordinary activity chat: no warning at all. */
@@ -197,6 +216,10 @@ const ordinary: readonly string[] = [
   'Ik heb het geld voor de bus al overgemaakt aan Anja.',
   'I can lend you my book about birds.',
   "I'll wire the lamp myself, no need for an electrician.",
+  'Does anyone need cash back?',
+  'The club needs 20 euros from each of us for the room.',
+  'No need to bring money, it is free.',
+  "We'll all need 10 dollars for the boat.",
   'Sorry, I need to transfer my booking to next week.',
 ]
 
@@ -221,6 +244,8 @@ const knownMisses: readonly string[] = [
   'Plz snd me m0ney',
   'Honey I need 2k to clear my shipment at the port',
   'Can we chat on the green app instead? This site is not safe.',
+  'Please keep this between us, your family would not understand.',
+  'Can you receive a package for me and forward it to my cousin?',
 ]
 
 describe('scamSignals', () => {

@@ -179,8 +179,11 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
     re(
       `\\b(?:spare|forward) (?:me|us) ${gap(2)}${sum}|\\bhelp (?:me|us) (?:out )?with ${gap(1)}${sum}`,
     ),
-    // "I need": first person singular only, so "we need 2 euros each for the coffee" is not.
-    re(`\\bi (?:really |urgently |desperately |just )?need ${gap(3)}${sum}`),
+    // "need" of the writer ("I need", "and need"), not of a group ("we need", "you'll need",
+    // "no need to bring money").
+    re(
+      `(?<!\\b(?:we|you|u|they|we'll|you'll|they'll|everyone|everybody|anyone|anybody|no) (?:all |just |only |will |also |might |may )?)\\bneed ${gap(3)}${sum}`,
+    ),
     re(`\\bneed (?:you|your help) to (?:send|pay|wire|transfer|cover|lend)\\b`),
     re(`\\b(?:borrow|a little|some) (?:money|cash)\\b`),
     // Not "lend me your umbrella" nor "a loan of the neighbour's ladder".
@@ -192,7 +195,10 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
     ),
     // Not "pay for the tickets": activity chat splits costs all the time.
     re(
-      `\\b(?:pay|cover) (?:for )?(?:his|her|my|the) (?:bail|ransom|hospital bills?|lawyer|visa|surgery)\\b`,
+      `\\b(?:pay|cover) (?:for )?(?:his|her|my|the) (?:bail|ransom|hospital bills?|lawyer|visa|surgery)\\b|\\b(?:pay|cover|help (?:me )?(?:with|pay)) (?:for )?(?:my|his|her) (?:flight|plane ticket|rent|visa|bills|medical|surgery|hospital)\\b`,
+    ),
+    re(
+      `\\bpay (?:the |a )?(?:delivery|release|clearance|customs|processing|handling|transfer) (?:fees?|charges?|costs?)\\b`,
     ),
     // fr: envoie-moi de l'argent, prête-moi 200 €, j'ai besoin d'argent, un prêt, les frais.
     re(
@@ -204,18 +210,22 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
     ),
     re(`\\b(?:un|petit|le) pret\\b(?! a )|\\bil (?:me|nous) faut ${gap(2)}${sum}`),
     re(
-      `\\bfrais (?:de |d')(?:dossier|douane|transfert|avocat|liberation|hopital|hospitalisation|deblocage|notaire)\\b`,
+      `\\bfrais (?:de |d')(?:dossier|douane|transfert|avocat|liberation|hopital|hospitalisation|deblocage|notaire)\\b|\\bregle[rz]? (?:les )?frais\\b`,
+    ),
+    re(
+      `\\baider a payer\\b|\\bpayer (?:mon|son|sa|ma) (?:billet d'avion|loyer|visa|hopital|operation)\\b`,
     ),
     re(`\\b(?:payer|paie|payez) (?:la |sa |ma )?caution\\b`),
     // nl: stuur me geld, kun je me 500 euro lenen, ik heb geld nodig, een lening, de kosten.
     re(`\\b(?:stuur|stuurt|sturen|leen|leent|lenen|overmaken)(?: me| mij| ons)? ${gap(3)}${sum}`),
     re(
-      `${sum} ${gap(2)}(?:lenen|sturen|overmaken|over (?:te )?maken|voorschieten)\\b|\\bmaak (?:me |mij )?${sum} ${gap(3)}over\\b`,
+      `${sum} ${gap(2)}(?:lenen|sturen|opsturen|toesturen|overmaken|over (?:te )?maken|voorschieten)\\b|\\bmaak (?:me |mij )?${sum} ${gap(3)}over\\b`,
     ),
     re(
       `\\bgeld ${gap(1)}nodig\\b|\\bnodig ${gap(2)}geld\\b|\\bik heb ${gap(2)}\\d[\\d.,]* ?(?:euro|€) ${gap(1)}nodig\\b`,
     ),
     re(`\\blening\\b|\\bborgtocht\\b`),
+    re(`\\bhelpen met (?:de|mijn) (?:huur|rekening|rekeningen|vliegticket)\\b`),
     re(`\\b(?:administratie|douane|transactie|advocaat|advocaten|ziekenhuis|vrijgave)kosten\\b`),
   ],
   gift_cards: [
@@ -265,6 +275,10 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
       `\\b(?:bitcoin|crypto|digital|usdt) (?:wallet|atm)\\b|\\bwallet address\\b|\\bseed phrase\\b`,
     ),
     re(`\\b(?:investment|trading|mining) (?:platform|opportunity|account|app)\\b|\\bforex\\b`),
+    // "30% a week": no honest investment pays by the week or the day.
+    re(
+      `\\b\\d+ ?% (?:a|per|each|every|par|chaque|elke|iedere) (?:day|week|month|jour|semaine|mois|dag|maand)\\b`,
+    ),
     // "I made $40,000 trading with my mentor": the pitch, before any coin is named.
     re(
       `\\b(?:made|earned|earn|make) [$€£]?\\d[\\d,.]* ?(?:k|[$€£]|dollars|euros?)? ?(?:trading|investing)\\b|\\b(?:trading|investing) with my (?:mentor|uncle|aunt|teacher|friend)\\b`,
@@ -309,6 +323,10 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
     // nl
     re(
       `\\brekeningnummer\\b|\\bbankrekening\\b|\\b(?:creditcard|kaart)nummer\\b|\\bbeveiligingscode\\b|\\b(?:je|jouw|uw) pinpas\\b`,
+    ),
+    // Remote access to the computer is access to the bank: the tech-support scam.
+    re(
+      `\\banydesk\\b|\\bteam ?viewer\\b|\\bremote access\\b|\\bquick ?support\\b|\\bultraviewer\\b`,
     ),
     re(`\\bbsn\\b|\\bburgerservicenummer\\b|\\bdigid\\b|\\binloggegevens\\b|\\bverificatiecode\\b`),
     re(`\\b(?:verifieer|bevestig) (?:je|jouw|uw) (?:account|rekening|identiteit)\\b`),
