@@ -185,7 +185,8 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
       `(?<!\\b(?:we|you|u|they|we'll|you'll|they'll|everyone|everybody|anyone|anybody|no) (?:all |just |only |will |also |might |may )?)\\bneed ${gap(3)}${sum}`,
     ),
     re(`\\bneed (?:you|your help) to (?:send|pay|wire|transfer|cover|lend)\\b`),
-    re(`\\b(?:borrow|a little|some) (?:money|cash)\\b`),
+    // Not "bring some cash for the market".
+    re(`\\bborrow (?:some )?(?:money|cash)\\b`),
     // Not "lend me your umbrella" nor "a loan of the neighbour's ladder".
     re(
       `\\b(?:small|quick|short[- ]term|personal|emergency) loan\\b|\\b(?:need|want|get|give me|ask you for|for) a loan\\b|\\b(?:lend|loan) (?:me|us) (?:\\d|some money|a few (?:hundred|thousand))`,
@@ -208,7 +209,7 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
     re(
       `\\bj'ai ${gap(2)}besoin (?:urgent )?(?:d'|de |de l')${gap(2)}${sum}|\\bbesoin (?:urgent )?d'argent\\b`,
     ),
-    re(`\\b(?:un|petit|le) pret\\b(?! a )|\\bil (?:me|nous) faut ${gap(2)}${sum}`),
+    re(`\\b(?:un|petit|le) pret\\b(?![- ]a\\b)|\\bil (?:me|nous) faut ${gap(2)}${sum}`),
     re(
       `\\bfrais (?:de |d')(?:dossier|douane|transfert|avocat|liberation|hopital|hospitalisation|deblocage|notaire)\\b|\\bregle[rz]? (?:les )?frais\\b`,
     ),
@@ -217,12 +218,15 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
     ),
     re(`\\b(?:payer|paie|payez) (?:la |sa |ma )?caution\\b`),
     // nl: stuur me geld, kun je me 500 euro lenen, ik heb geld nodig, een lening, de kosten.
-    re(`\\b(?:stuur|stuurt|sturen|leen|leent|lenen|overmaken)(?: me| mij| ons)? ${gap(3)}${sum}`),
+    // Not "ik stuur je het geld voor de bus": the sender offering to pay.
+    re(
+      `(?<!\\bik )\\b(?:stuur|stuurt|sturen|leen|leent|lenen|overmaken)(?: me| mij| ons)? ${gap(3)}${sum}`,
+    ),
     re(
       `${sum} ${gap(2)}(?:lenen|sturen|opsturen|toesturen|overmaken|over (?:te )?maken|voorschieten)\\b|\\bmaak (?:me |mij )?${sum} ${gap(3)}over\\b`,
     ),
     re(
-      `\\bgeld ${gap(1)}nodig\\b|\\bnodig ${gap(2)}geld\\b|\\bik heb ${gap(2)}\\d[\\d.,]* ?(?:euro|€) ${gap(1)}nodig\\b`,
+      `\\bgeld ${gap(1)}nodig\\b|\\bnodig ${gap(2)}geld\\b|\\bik heb ${gap(2)}${amount} ?(?:euro|€) ${gap(1)}nodig\\b`,
     ),
     re(`\\blening\\b|\\bborgtocht\\b`),
     re(`\\bhelpen met (?:de|mijn) (?:huur|rekening|rekeningen|vliegticket)\\b`),
@@ -346,13 +350,13 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
     ),
     // Asking for or giving a number or address, not "thanks for your email" or "my phone died".
     re(
-      `\\b(?:my|here'?s my|this is my) (?:personal |private )?(?:phone |cell |mobile |whatsapp )?(?:number|email|e-mail|email address)(?: is|:)(?! (?:on|in|at|the|a|not|still|listed)\\b)`,
+      `\\b(?:my|here'?s my|this is my) (?:personal |private )?(?:phone |cell |mobile |whatsapp )?(?:number|email|e-mail|email address)(?: is|:)(?! (?:on|in|at|the|a|not|still|listed|broken|down|full|dead|wrong)\\b)`,
     ),
     re(
       `\\b(?:what'?s|what is|give me|send me|share|can i (?:have|get)) your (?:personal |private )?(?:phone |cell |mobile |whatsapp )?(?:number|email|e-mail|email address)\\b`,
     ),
     re(
-      `\\b(?:my|your|ur) (?:personal |private )?(?:phone|cell|mobile|whatsapp) (?:number|#|no)\\b`,
+      `\\b(?:my|your|ur) (?:personal |private )?(?:phone|cell|mobile|whatsapp) (?:number\\b|#|no\\.)`,
     ),
     re(
       `\\b(?:somewhere|someplace|some place) (?:more )?private\\b|\\b(?:talk|chat|speak) (?:in )?private(?:ly)?\\b|\\boff (?:this|the) (?:app|site|platform)\\b`,
@@ -362,7 +366,7 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
       `\\b(?:appelle|appelez)[- ]moi (?:au|sur)\\b|\\b(?:envoie|envoyez|ecris|ecrivez)[- ]moi (?:un )?(?:sms|texto|mail|e-?mail|courriel)\\b`,
     ),
     re(
-      `\\b(?:voici|c'est) mon (?:numero|portable|mail|e-?mail|adresse (?:e-?)?mail)\\b|\\bmon (?:numero|portable|mail|e-?mail)(?: est\\b| ?:)`,
+      `\\b(?:voici|c'est) mon (?:numero|portable|mail|e-?mail|adresse (?:e-?)?mail)\\b|\\bmon (?:numero|mail|e-?mail)(?: est| ?:)(?! (?:en|dans|sur|pas|toujours|arrive|bloque|le|la)\\b)`,
     ),
     re(
       `\\b(?:donne|donnez|envoie|envoyez)[- ]moi (?:ton|votre) (?:numero|portable|mail|e-?mail|adresse)\\b|\\b(?:quel est|c'est quoi) (?:ton|votre) (?:numero|mail|e-?mail)\\b|\\b(?:ton|votre|mon) numero de (?:telephone|portable|whatsapp)\\b`,
@@ -375,13 +379,14 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
       `\\bbel (?:me|mij) (?:even )?(?:op|via)\\b|\\b(?:sms|app) (?:me|mij)\\b|\\bstuur (?:me|mij) een (?:sms|appje|mail|e-?mail)\\b`,
     ),
     re(
-      `\\b(?:mijn|je|jouw|uw) (?:telefoonnummer|mobiele nummer|06-?nummer|e-?mailadres|mailadres)\\b|\\b(?:mijn|hier is mijn) (?:nummer|06|mail)(?: is\\b| ?:)`,
+      `\\b(?:mijn|je|jouw|uw) (?:telefoonnummer|mobiele nummer|06-?nummer|e-?mailadres|mailadres)\\b|\\b(?:mijn|hier is mijn) (?:nummer|06|mail)(?: is| ?:)(?! (?:niet|nog|kapot|leeg|vol|op|in|de|het)\\b)`,
     ),
     re(
       `\\bwat is (?:je|jouw|uw) (?:nummer|mail)\\b|\\bgeef (?:me|mij) (?:je|jouw|uw) (?:nummer|mail)\\b`,
     ),
     re(
-      `\\bergens (?:anders|prive)\\b|\\bprive (?:chatten|praten|gesprek)\\b|\\bonder vier ogen\\b`,
+      // Not "laten we ergens anders koffie drinken, het is hier vol".
+      `\\bergens (?:anders|prive) (?:praten|chatten|verder)\\b|\\bverder (?:praten|chatten) (?:via|op)\\b|\\bprive (?:chatten|praten|gesprek)\\b|\\bonder vier ogen\\b`,
     ),
   ],
 }
