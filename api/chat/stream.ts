@@ -68,6 +68,8 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
   let closed = false
   let running: Promise<void> | null = null
   let again = false
+  /** The cursor is set: until then a wake is covered by the first catch-up. */
+  let positioned = false
   const cleanups: Array<() => void> = []
   let controller!: ReadableStreamDefaultController<Uint8Array>
 
@@ -124,7 +126,7 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
 
   /** Runs a catch-up now, or once more after the one running (never two at once). */
   function wake(initial = false) {
-    if (closed) return
+    if (closed || !positioned) return
     if (running) {
       again = true
       return
@@ -171,6 +173,7 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
           return
         }
         if (closed) return
+        positioned = true
         if (options.once) {
           wake(true)
           await running

@@ -85,7 +85,7 @@ describe('the realtime hub', () => {
     const toBob = record(bob.id)
     expect(hub.listening).toBe(true)
     await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-      WHERE datname = current_database() AND query = 'LISTEN chat' AND pid <> pg_backend_pid()`.execute(database.db)
+      WHERE datname = current_database() AND application_name = 'circle55-realtime'`.execute(database.db)
     await expect.poll(() => toBob.signals.some((signal) => signal.type === 'resync'), { timeout: 5_000 }).toBe(true)
     expect(hub.listening).toBe(true)
     await send(ann, channelId, 'Still there?')

@@ -36,11 +36,14 @@ export interface RealtimeHubOptions {
   audience: (event: ChatEvent, memberIds: string[]) => Promise<string[]>
   /** The first and the longest wait before connecting again (ms). */
   backoff?: { initialMs: number; maxMs: number }
+  /** How often the connection is checked with a query (ms). */
+  pingMs?: number
 }
 
 export async function createRealtimeHub(options: RealtimeHubOptions): Promise<RealtimeHub> {
   const { logger } = options
   const backoff = options.backoff ?? { initialMs: 250, maxMs: 10_000 }
+  const pingMs = options.pingMs ?? 30_000
   const subscribers = new Map<string, Set<HubListener>>()
   const closeListeners = new Set<() => void>()
   let client: pg.Client | null = null
@@ -87,15 +90,25 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
 
   async function connect(): Promise<void> {
     if (closed) return
-    const next = new pg.Client({ connectionString: options.connectionString, keepAlive: true, connectionTimeoutMillis: 5_000 })
+    const next = new pg.Client({
+      connectionString: options.connectionString,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      connectionTimeoutMillis: 5_000,
+      query_timeout: 5_000,
+      // Names the connection in pg_stat_activity.
+      application_name: 'circle55-realtime',
+    })
     // A dropped connection emits `error` and/or `end`: either starts the reconnection, once.
     let dropped = false
+    const timers: { ping?: NodeJS.Timeout } = {}
     const onDrop = (error?: unknown) => {
       if (dropped) return
       dropped = true
       listening = false
       if (client === next) client = null
       next.removeAllListeners('notification')
+      clearInterval(timers.ping)
       void next.end().catch(() => undefined)
       if (closed) return
       logger.warn({ err: error }, 'Realtime LISTEN connection lost; reconnecting')
@@ -119,6 +132,12 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
     }
     client = next
     listening = true
+    // A server that froze or a link cut without a reset sends no error: a query that gets no
+    // answer in time counts as a dropped connection.
+    timers.ping = setInterval(() => {
+      next.query('SELECT 1').catch((error: unknown) => onDrop(error))
+    }, pingMs)
+    timers.ping.unref()
     const reconnected = attempt > 0
     attempt = 0
     // Whatever was notified while no connection listened is lost: every stream catches up.
