@@ -194,6 +194,9 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
 
   async function close() {
     logger.info('Shutting down: draining requests')
+    // Live chat streams never finish by themselves: end them now, their browsers reconnect
+    // (to another instance) with Last-Event-ID and miss nothing.
+    await runtime.realtime.close()
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         server.closeAllConnections()

@@ -19,6 +19,7 @@ import { isSuspended } from './policy/permissions.ts'
 import { profileRoutes } from './profiles/routes.ts'
 import type { Providers } from './providers.ts'
 import { memberRoutes } from './members/routes.ts'
+import type { RealtimeHub } from './realtime/hub.ts'
 import { reportRoutes } from './reports/routes.ts'
 import { systemRoutes } from './system/routes.ts'
 import { findUserBySubject, provisionUser } from './users/service.ts'
@@ -39,6 +40,8 @@ export interface ApiServices extends Providers {
   notify: Notify
   /** The profile-photo check's worker (api/media/photo-check.ts); the process's own when absent. */
   photoChecker?: PhotoChecker
+  /** The instance's realtime hub (api/realtime/hub.ts); without it, `GET v1/chat/events` only polls. */
+  realtime?: RealtimeHub
 }
 
 export interface ApiEnv {

@@ -15,12 +15,14 @@ import { startEmailDelivery } from './providers/email/smtp.ts'
 import type { TokenVerifier } from './providers/identity/token-verifier.ts'
 import { ensureGazetteer } from './providers/maps/gazetteer.ts'
 import { createIpLocator, type IpLocator } from './providers/maps/ip-location.ts'
+import { createRealtimeHub, type RealtimeHub } from './realtime/hub.ts'
+import { readersOf } from './chat/queries.ts'
 import { loadSecrets, publicJwks, type Secrets } from './secrets.ts'
 
 /**
  * Everything the product API needs to run, built once from the environment (ARCHITECTURE §1,
  * decision 013): the database (opened, migrated, demo data outside production, the gazetteer),
- * secrets, providers, the job queue with its workers and schedules (expired-row cleanup, email
+ * secrets, providers, the realtime hub (decision 032), the job queue with its workers and schedules (expired-row cleanup, email
  * delivery, notification delivery), the mailer, `notify`, the token verifier and error
  * reporting. The Express host (server.ts) and the API alone (api/server.ts) both start it, so
  * either runs the jobs; each adds only its HTTP server.
@@ -38,11 +40,13 @@ export interface ApiRuntime {
   notify: Notify
   verifyToken: TokenVerifier
   reportError: ReportError
+  /** The realtime hub: one `LISTEN chat` connection, fanning chat events out to this instance's streams (decision 032). */
+  realtime: RealtimeHub
   /** The newest emails, for the development outbox page (the host decides whether it is shown). */
   outbox: { read(limit: number): ReturnType<typeof readOutbox> }
   /** What `createApiApp` takes. */
   services: ApiServices
-  /** Stops the jobs (letting a running one finish) and closes the database; HTTP is the host's. */
+  /** Ends the live streams and the LISTEN connection, stops the jobs (letting a running one finish) and closes the database; HTTP is the host's. */
   close(): Promise<void>
 }
 
@@ -65,6 +69,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
   const database = await openDatabase(env, logger)
   const { db } = database
   let jobs: JobQueue | undefined
+  let realtime: RealtimeHub | undefined
   try {
     if (env.SEED_DEMO_DATA) {
       const { seedDemoData } = await import('./db/seed.ts')
@@ -92,7 +97,14 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       photoChecker.warmUp()
     }
 
+    realtime = await createRealtimeHub({
+      connectionString: database.url,
+      logger,
+      audience: (event, memberIds) => readersOf(db, event.seq, memberIds),
+    })
+
     const queue = jobs
+    const hub = realtime
     return {
       env,
       logger,
@@ -106,9 +118,12 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       notify,
       verifyToken,
       reportError,
+      realtime: hub,
       outbox: { read: (limit) => readOutbox(db, limit) },
-      services: { env, db, logger, verifyToken, notify, photoChecker, mailer, codeSecret: secrets.codeSecret, ...providers },
+      services: { env, db, logger, verifyToken, notify, photoChecker, mailer, codeSecret: secrets.codeSecret, realtime: hub, ...providers },
       async close() {
+        // Open streams end first (their clients reconnect elsewhere), then the LISTEN connection.
+        await hub.close()
         await photoChecker.stop() // the profile-photo check's worker thread, if it started
         await queue.stop()
         await database.close()
@@ -116,6 +131,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
     }
   } catch (error) {
     // A start that fails half-way leaves nothing running (the embedded server above all).
+    await realtime?.close().catch(() => undefined)
     await jobs?.stop().catch(() => undefined)
     await photoChecker.stop().catch(() => undefined)
     await database.close().catch(() => undefined)

@@ -20,6 +20,8 @@ try {
     if (stopping) return
     stopping = true
     runtime.logger.info({ signal }, 'Signal received')
+    // Live chat streams never finish by themselves: end them, or the server never closes.
+    void runtime.realtime.close()
     server.close(() => {
       runtime.close().then(
         () => process.exit(0),

@@ -140,3 +140,40 @@ export const sendMessageSchema = z.object({
     .max(maxMessageLength, 'text_too_long'),
 })
 export type SendMessageInput = z.infer<typeof sendMessageSchema>
+
+// Realtime (decision 032) ---------------------------------------------------------------------------
+
+/** How many live streams one member may hold open on one instance (tabs, devices). */
+export const maxChatStreamsPerMember = 10
+
+/**
+ * `GET v1/chat/events`: `once=true` answers what is pending (what came after `Last-Event-ID`
+ * and the unread total) and ends the stream: a poll, for clients that cannot hold a stream open.
+ */
+export const chatEventsQuerySchema = z.object({
+  once: z
+    .enum(['true', 'false'], { error: 'once_invalid' })
+    .optional()
+    .transform((value) => value === 'true')
+    .meta({ description: 'End the stream once what is pending is sent.' }),
+})
+
+/** `Last-Event-ID` as the stream set it: a message's `seq`. Anything else starts afresh. */
+export const lastEventIdSchema = z.string().regex(/^\d{1,15}$/).transform(Number)
+
+/** The data of an `event: message`; its `id:` is `seq`. */
+export const chatMessageEventSchema = z
+  .object({
+    channel_id: z.uuid(),
+    message_id: z.uuid(),
+    seq: z.number().int().min(1).meta({ description: 'The event id: grows in commit order, for every reader.' }),
+    message: messageSchema,
+  })
+  .meta({ id: 'ChatMessageEvent' })
+export type ChatMessageEvent = z.infer<typeof chatMessageEventSchema>
+
+/** The data of an `event: unread`: the header badge's count. */
+export const chatUnreadEventSchema = z
+  .object({ total_unread: z.number().int().min(0) })
+  .meta({ id: 'ChatUnreadEvent' })
+export type ChatUnreadEvent = z.infer<typeof chatUnreadEventSchema>

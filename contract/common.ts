@@ -56,6 +56,7 @@ export const errorCodes = [
   'unknown_place',
   // 429
   'too_many_invitations',
+  'too_many_streams',
   // 500, 503
   'internal',
   'service_unavailable',

@@ -88,13 +88,14 @@ export async function channelRow(db: Db, meId: string, channelId: string) {
   return rows.rows[0]
 }
 
+const listedChannels = sql`base.is_member AND (base.left_at IS NULL OR (base.kind = 'direct' AND base.last_message_at > base.left_at))`
+
 /**
  * The channels in `meId`'s list: those they are a member of and did not leave (a direct channel
  * comes back when a message arrives after they left), newest first.
  */
 export async function listedChannelRows(db: Db, meId: string, limit: number, offset: number) {
-  const listed = sql`base.is_member AND (base.left_at IS NULL OR (base.kind = 'direct' AND base.last_message_at > base.left_at))`
-  const from = channelRowsSql(meId, listed)
+  const from = channelRowsSql(meId, listedChannels)
   const [rows, totals] = await Promise.all([
     sql<ChannelRow>`SELECT * FROM ${from} listed
       ORDER BY coalesce(listed.last_message_at, listed.created_at) DESC, listed.id
@@ -176,4 +177,66 @@ export async function leaveExperienceChannel(trx: Trx, experienceId: string, use
   await sql`UPDATE channel_memberships SET left_at = now()
     WHERE user_id = ${userId} AND left_at IS NULL
       AND channel_id = (SELECT id FROM message_channels WHERE experience_id = ${experienceId})`.execute(trx)
+}
+
+// Realtime (decision 032) ---------------------------------------------------------------------------
+
+/**
+ * Whether the member `meId` (a uuid expression) may read message `m` of channel `ch` (joined with
+ * their membership `cm` and the activity `e`), by the rules of `GET message-channels/{id}`: a
+ * direct channel's members read it all; an activity's host and seated attendees read it all; a
+ * former attendee reads up to when they left (or joined, for one who left before).
+ */
+function readableBy(meId: Expression<string>) {
+  return sql<SqlBool>`(
+    (ch.kind = 'direct' AND cm.user_id IS NOT NULL)
+    OR (ch.kind = 'experience' AND (e.host_id = ${meId}
+      OR EXISTS (SELECT 1 FROM experience_attendees a WHERE a.experience_id = e.id AND a.user_id = ${meId})))
+    OR (ch.kind = 'experience' AND cm.user_id IS NOT NULL AND m.created_at <= coalesce(cm.left_at, cm.created_at))
+  )`
+}
+
+export interface SeqMessageRow extends MessageRow {
+  seq: number
+}
+
+/** The messages `meId` may read numbered after `afterSeq`, in `seq` order (at most `limit`). */
+export async function readableMessagesAfter(db: Db, meId: string, afterSeq: number, limit: number) {
+  const me = sql<string>`${meId}::uuid`
+  const rows = await sql<SeqMessageRow>`SELECT m.id, m.channel_id, m.user_id, m.body, m.is_system, m.created_at, m.seq
+    FROM messages m
+    JOIN message_channels ch ON ch.id = m.channel_id
+    LEFT JOIN channel_memberships cm ON cm.channel_id = ch.id AND cm.user_id = ${me}
+    LEFT JOIN experiences e ON e.id = ch.experience_id
+    LEFT JOIN users u ON u.id = m.user_id
+    WHERE m.seq > ${afterSeq} AND ${visibleMessages()} AND ${readableBy(me)}
+    ORDER BY m.seq
+    LIMIT ${limit}`.execute(db)
+  return rows.rows
+}
+
+/** Of `memberIds`, those who may read the message numbered `seq` (one query for all of them). */
+export async function readersOf(db: Db, seq: number, memberIds: string[]) {
+  if (memberIds.length === 0) return []
+  const rows = await sql<{ id: string }>`SELECT r.id
+    FROM unnest(${memberIds}::uuid[]) AS r(id)
+    JOIN messages m ON m.seq = ${seq}
+    JOIN message_channels ch ON ch.id = m.channel_id
+    LEFT JOIN channel_memberships cm ON cm.channel_id = ch.id AND cm.user_id = r.id
+    LEFT JOIN experiences e ON e.id = ch.experience_id
+    LEFT JOIN users u ON u.id = m.user_id
+    WHERE ${visibleMessages()} AND ${readableBy(sql<string>`r.id`)}`.execute(db)
+  return rows.rows.map((row) => row.id)
+}
+
+/** The newest message number (0 before the first message): where a fresh stream starts. */
+export async function latestSeq(db: Db) {
+  const row = await sql<{ seq: number | null }>`SELECT max(seq) AS seq FROM messages`.execute(db)
+  return Number(row.rows[0]?.seq ?? 0)
+}
+
+/** Unread messages over all of `meId`'s listed channels (the header badge), as `GET v1/chat/message-channels` counts them. */
+export async function totalUnread(db: Db, meId: string) {
+  const rows = await sql<{ unread: number }>`SELECT coalesce(sum(unread_count), 0)::int AS unread FROM ${channelRowsSql(meId, listedChannels)} listed`.execute(db)
+  return rows.rows[0]?.unread ?? 0
 }

@@ -1,5 +1,9 @@
 import { createRoute } from '@hono/zod-openapi'
+import { z } from 'zod'
 import {
+  chatEventsQuerySchema,
+  chatMessageEventSchema,
+  chatUnreadEventSchema,
   channelListQuerySchema,
   channelListSchema,
   channelMessagesQuerySchema,
@@ -8,6 +12,7 @@ import {
   channelUsersQuerySchema,
   channelWithMessagesSchema,
   directChannelInputSchema,
+  maxChatStreamsPerMember,
   messageSchema,
   sendMessageSchema,
 } from '#contract/chat.ts'
@@ -26,6 +31,7 @@ import {
   openDirectChannel,
   sendMessage,
 } from './service.ts'
+import { openChatEvents } from './stream.ts'
 
 const notReadable = 'An activity’s chat the caller does not take part in (code forbidden)'
 const noChannel = 'No such channel, or a direct one the caller is not in (code not_found)'
@@ -222,5 +228,54 @@ export function chatRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     await markRead(c.var.services.db, caller, c.req.param('id'))
     return c.body(null, 204)
+  })
+
+  const eventsRoute = createRoute({
+    method: 'get',
+    path: '/v1/chat/events',
+    tags,
+    security: auth.required,
+    summary: 'The caller’s live chat: Server-Sent Events of new messages they may read and their unread total (decision 032).',
+    description: [
+      'A `text/event-stream` that stays open. Events:',
+      '- `ready` first (`id:` the stream’s position), data `{ "seq" }`;',
+      '- `message` (`id:` the message’s `seq`), data `ChatMessageEvent`: `channel_id`, `message_id`, `seq` and the message exactly as `GET message-channels/{id}` shows it;',
+      '- `unread` (no id) after each batch of messages, data `ChatUnreadEvent`: `total_unread` over the caller’s channels;',
+      '- `resync` (`id:` the newest position): too much was missed to replay; reload the channels.',
+      'A comment line (`: ping`) every 25 s. Reconnecting with `Last-Event-ID` replays, without loss or duplicates, every readable message after that id.',
+      'The stream ends after 10 minutes, or when the client stops reading (256 KB waiting): reconnect with `Last-Event-ID`.',
+    ].join('\n'),
+    request: {
+      query: chatEventsQuerySchema,
+      headers: z.object({ 'last-event-id': z.string().optional().meta({ description: 'The last event id received: replay what came after it.' }) }),
+    },
+    responses: {
+      200: {
+        description: 'The event stream',
+        content: { 'text/event-stream': { schema: z.string().meta({ description: 'Server-Sent Events; the `data` of each is JSON.' }) } },
+      },
+      ...errors(auth.required, {
+        422: 'once_invalid',
+        429: `More than ${maxChatStreamsPerMember} streams open at once on this server (code too_many_streams)`,
+        503: 'The database is unavailable, or live updates are not available on this server (code service_unavailable)',
+      }),
+    },
+  })
+  // The events' data schemas, documented beside the route that sends them.
+  routes.openAPIRegistry.register('ChatMessageEvent', chatMessageEventSchema)
+  routes.openAPIRegistry.register('ChatUnreadEvent', chatUnreadEventSchema)
+  serve(routes, eventsRoute, (c) => {
+    const caller = requireCaller(c)
+    const { once } = readQuery(c, eventsRoute)
+    const stream = openChatEvents(c.var.services, caller, { lastEventId: c.req.header('last-event-id'), once })
+    return new Response(stream, {
+      headers: {
+        'content-type': 'text/event-stream; charset=utf-8',
+        // no-transform: no compression (it would hold events back until a buffer fills).
+        'cache-control': 'no-store, no-transform',
+        // nginx and similar proxies: pass each event on at once.
+        'x-accel-buffering': 'no',
+      },
+    })
   })
 }

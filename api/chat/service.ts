@@ -5,7 +5,7 @@ import { getReadableExperience, holdsSeat, type Trx } from '../experiences/servi
 import { ApiProblem, problems } from '../http/errors.ts'
 import { isUuid } from '../http/request.ts'
 import { can, isSuspended, requirePermission, type Caller, type ChannelResource } from '../policy/permissions.ts'
-import { publishChatEvent } from './events.ts'
+import { lockChatWrites, publishChatEvent } from './events.ts'
 import {
   channelRow,
   chatMembers,
@@ -113,7 +113,8 @@ async function readableChannel(db: DB | Trx, caller: User, id: string): Promise<
 
 // Serialising -------------------------------------------------------------------------------------
 
-function serializeMessage(message: MessageRow, members: Map<string, ChatMember>): Message {
+/** A message as every chat answer shows it (the list, a channel, the realtime stream). */
+export function serializeMessage(message: MessageRow, members: Map<string, ChatMember>): Message {
   return {
     id: message.id,
     channel_id: message.channel_id,
@@ -369,6 +370,7 @@ export async function channelUsers(db: DB, caller: User, id: string, userId: str
 export async function sendMessage(db: DB, caller: User, id: string, input: SendMessageInput) {
   await readableChannel(db, caller, id)
   const message = await db.transaction().execute(async (trx) => {
+    await lockChatWrites(trx)
     await trx.selectFrom('message_channels').select('id').where('id', '=', id).forUpdate().execute()
     const { row, other } = await readableChannel(trx, caller, id)
     const block = writeBlock(caller, row, other)
@@ -377,7 +379,7 @@ export async function sendMessage(db: DB, caller: User, id: string, input: SendM
     const inserted = await trx
       .insertInto('messages')
       .values({ channel_id: id, user_id: caller.id, body: input.text })
-      .returning(['id', 'channel_id', 'user_id', 'body', 'is_system', 'created_at'])
+      .returning(['id', 'channel_id', 'user_id', 'body', 'is_system', 'created_at', 'seq'])
       .executeTakeFirstOrThrow()
     await afterInsert(trx, inserted)
     // One's own message is read.
@@ -388,13 +390,13 @@ export async function sendMessage(db: DB, caller: User, id: string, input: SendM
   return { data: [serializeMessage(message, members)] as [Message] }
 }
 
-async function afterInsert(trx: Trx, message: MessageRow) {
+async function afterInsert(trx: Trx, message: MessageRow & { seq: number }) {
   await trx
     .updateTable('message_channels')
     .set({ last_message_at: sql`greatest(last_message_at, ${message.created_at})` })
     .where('id', '=', message.channel_id)
     .execute()
-  await publishChatEvent(trx, { channel_id: message.channel_id, message_id: message.id })
+  await publishChatEvent(trx, { channel_id: message.channel_id, message_id: message.id, seq: message.seq })
 }
 
 /** `POST v1/chat/message-channels/{id}/read`: everything in the channel up to now is read. */
@@ -436,10 +438,11 @@ export async function productChannelId(trx: Trx, userId: string) {
 
 /** Posts a message from the product (`is_system`, no sender) in a channel. */
 export async function postProductMessage(trx: Trx, channelId: string, body: string) {
+  await lockChatWrites(trx)
   const inserted = await trx
     .insertInto('messages')
     .values({ channel_id: channelId, user_id: null, body, is_system: true })
-    .returning(['id', 'channel_id', 'user_id', 'body', 'is_system', 'created_at'])
+    .returning(['id', 'channel_id', 'user_id', 'body', 'is_system', 'created_at', 'seq'])
     .executeTakeFirstOrThrow()
   await afterInsert(trx, inserted)
   return inserted.id

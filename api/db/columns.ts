@@ -220,6 +220,7 @@ export const databaseColumns = {
     is_system: 'bool default',
     created_at: 'timestamptz default',
     deleted_at: 'timestamptz null',
+    seq: 'int8 default',
   },
   blocks: {
     blocker_id: 'uuid',

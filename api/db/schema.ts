@@ -363,6 +363,8 @@ export interface MessagesTable {
   is_system: Generated<boolean>
   created_at: CreatedAt
   deleted_at: NullableTimestamp
+  /** Grows in commit order: the realtime stream's event id (migration 0010, decision 032). */
+  seq: Generated<number>
 }
 
 export interface BlocksTable {

@@ -528,6 +528,21 @@ describe('every endpoint answers as documented', () => {
     expect((await call('GET', 'v1/chat/message-channels', { token: guest.token })).json.metadata.total_unread).toBe(2)
     expect((await call('GET', 'v1/chat/message-channels')).status).toBe(401)
     expect((await call('DELETE', `users/message-channels/${dmId}/leave`, { token: guest.token })).status).toBe(204)
+
+    // The live stream (decision 032) as a poll, replaying from the start: every event's data
+    // matches the schema the document names for it.
+    const stream = await call('GET', 'v1/chat/events?once=true', { token: guest.token, headers: { 'last-event-id': '0' } })
+    const events = new TextDecoder().decode(stream.bytes).split('\n\n').flatMap((block) => {
+      const kind = /^event: (\w+)$/m.exec(block)?.[1]
+      const data = /^data: (.*)$/m.exec(block)?.[1]
+      return kind && data ? [{ kind, data: JSON.parse(data) as Json }] : []
+    })
+    const schemas: Record<string, string> = { message: 'ChatMessageEvent', unread: 'ChatUnreadEvent' }
+    expect(events.filter((event) => event.kind === 'message').length).toBeGreaterThanOrEqual(3)
+    for (const event of events.filter((entry) => entry.kind in schemas)) {
+      const validate = validatorFor(schemas[event.kind]!, { $ref: `#/components/schemas/${schemas[event.kind]}` })
+      expect(validate(event.data), `${event.kind}: ${ajv.errorsText(validate.errors)}`).toBe(true)
+    }
   })
 
   it('answered every documented operation with a success at least once', () => {

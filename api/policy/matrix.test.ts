@@ -201,6 +201,8 @@ const rows: Row[] = [
   row('POST', '/v1/chat/message-channels/{id}/messages',      '401 201 201 404 404 403', { params: { id: 'direct' }, body: () => ({ text: 'Hello' }) }),
   row('POST', '/v1/chat/message-channels/{id}/read',          '401 204 403 204 403 403', { params: { id: 'channel' } }),
   row('POST', '/v1/chat/message-channels/{id}/accept',        '401 200 200 404 404 403', { params: { id: 'direct' } }),
+  // The live stream (decision 032); once=true ends it after what is pending, so the row reads a whole answer.
+  row('GET', '/v1/chat/events',                               '401 200 200 200 200 403', { query: 'once=true' }),
   // A direct channel between member and host: each leaves it; nobody else is in it.
   row('DELETE', '/users/message-channels/{id}/leave',         '401 204 404 204 404 403', { params: { id: 'leavable' } }),
   // Stripe Identity is not configured here; with it, only a signed delivery is accepted (stripe.test.ts).

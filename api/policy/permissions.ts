@@ -123,6 +123,8 @@ const plainActions = [
   /** One's own channel list, and starting a direct channel with another member (decision 029). */
   'read:channels',
   'create:channel:direct',
+  /** One's own live chat stream (`GET v1/chat/events`, decision 032): only what one may read. */
+  'read:chat:events',
   'create:media',
   'create:report',
   /** Whether the caller blocked a member, and whether they can message one (decision 030). */
@@ -185,6 +187,7 @@ const member = [
   'join:channel:own',
   'read:channel:own',
   'write:channel:own',
+  'read:chat:events',
 ] as const satisfies Permission[]
 const admin = [
   ...member,

@@ -36,6 +36,10 @@ interface SendOptions {
   formData?: FormData
   /** Overrides the member's token (for example right after sign-in). */
   token?: string | null
+  /** Headers of the call itself (a stream's `Last-Event-ID`). */
+  headers?: Record<string, string>
+  /** Ends the call (and a stream's body) when the browser goes away. */
+  signal?: AbortSignal
 }
 
 export const readRetries = 2
@@ -47,7 +51,8 @@ const errorBody = z.object({ error: errorBodySchema.shape.error.extend({ code: z
  * The HTTP layer under the resource clients (`app/utils/api/*.server.ts`): bearer token, JSON
  * bodies (multipart for media), reads retried twice, the §8 error table. It knows no paths and
  * returns nothing unchecked: `json` parses with the contract's schema, `empty` expects 204,
- * `text` is for the calendar and CSV files, `bytes` for photos. Only the resource clients call it.
+ * `text` is for the calendar and CSV files, `bytes` for photos, `stream` for the live chat's
+ * events (passed on as they are). Only the resource clients call it.
  */
 export function createApiTransport(options: {
   apiFetch: (request: Request) => Promise<Response>
@@ -74,6 +79,7 @@ export function createApiTransport(options: {
       'x-request-id': options.requestId,
     })
     if (token) headers.set('authorization', `Bearer ${token}`)
+    for (const [name, value] of Object.entries(opts.headers ?? {})) headers.set(name, value)
     let body: BodyInit | undefined
     if (opts.formData) body = opts.formData
     else if (opts.body !== undefined) {
@@ -85,7 +91,7 @@ export function createApiTransport(options: {
     let response: Response | undefined
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
-        response = await options.apiFetch(new Request(url, { method, headers, body }))
+        response = await options.apiFetch(new Request(url, { method, headers, body, signal: opts.signal }))
         // A 503 with Retry-After already waited out the database's timeouts: retrying at once
         // would only make the member wait that long again.
         if (response.status < 500 || attempt === attempts || (response.status === 503 && response.headers.has('retry-after'))) break
@@ -142,7 +148,20 @@ export function createApiTransport(options: {
     return new Uint8Array(await response.arrayBuffer())
   }
 
-  return { json, one, empty, text, bytes }
+  /**
+   * A read answered with Server-Sent Events: the open response, its body not read, for the web
+   * tier to pass on to the browser (decision 032). `signal` ends it when the browser goes away.
+   */
+  async function stream(path: string, opts: Pick<SendOptions, 'query' | 'headers' | 'signal'> = {}): Promise<Response> {
+    const response = await send('GET', path, opts, 'text/event-stream')
+    if (!(response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream')) {
+      await response.body?.cancel()
+      throw parseError(response.status)
+    }
+    return response
+  }
+
+  return { json, one, empty, text, bytes, stream }
 }
 export type ApiTransport = ReturnType<typeof createApiTransport>
 

@@ -1,0 +1,200 @@
+import pg from 'pg'
+import { chatNotifyChannel, type ChatEvent } from '../chat/events.ts'
+import type { Logger } from '../logger.ts'
+
+/**
+ * The instance's realtime hub (ARCHITECTURE §1 "Realtime", §6; decision 032): one dedicated
+ * PostgreSQL connection that `LISTEN`s on `chat`, whatever the number of open streams. Each
+ * notification (a committed message, from any instance) is matched against the members with a
+ * stream open here, in one query for all of them (`audience`), and only those members' streams
+ * are told. A stream then reads what it has not sent yet through the chat's read rules, so the
+ * hub carries no message text and a lost signal costs nothing but latency.
+ *
+ * The connection is re-made with backoff when it drops; since notifications sent meanwhile are
+ * lost, every stream is then told to `resync` (catch up from its last event id).
+ */
+export type HubSignal = { type: 'message'; event: ChatEvent } | { type: 'resync' }
+export type HubListener = (signal: HubSignal) => void
+
+export interface RealtimeHub {
+  /** Tells `listener` about messages `memberId` may read; returns the unsubscribe function. */
+  subscribe(memberId: string, listener: HubListener): () => void
+  /** Streams open here for one member (to limit them). */
+  subscriptions(memberId: string): number
+  /** Whether the LISTEN connection is up now. */
+  readonly listening: boolean
+  /** Ends every subscription (each listener gets `closed`) and the LISTEN connection. */
+  close(): Promise<void>
+  /** Listeners told when the hub closes, so that streams end with it. */
+  onClose(listener: () => void): () => void
+}
+
+export interface RealtimeHubOptions {
+  connectionString: string
+  logger: Logger
+  /** Of `memberIds`, those who may read the event's message. */
+  audience: (event: ChatEvent, memberIds: string[]) => Promise<string[]>
+  /** The first and the longest wait before connecting again (ms). */
+  backoff?: { initialMs: number; maxMs: number }
+  /** How often the connection is checked with a query (ms). */
+  pingMs?: number
+}
+
+export async function createRealtimeHub(options: RealtimeHubOptions): Promise<RealtimeHub> {
+  const { logger } = options
+  const backoff = options.backoff ?? { initialMs: 250, maxMs: 10_000 }
+  const pingMs = options.pingMs ?? 30_000
+  const subscribers = new Map<string, Set<HubListener>>()
+  const closeListeners = new Set<() => void>()
+  let client: pg.Client | null = null
+  let listening = false
+  let closed = false
+  let attempt = 0
+  let retryTimer: NodeJS.Timeout | undefined
+
+  function tell(memberId: string, signal: HubSignal) {
+    for (const listener of subscribers.get(memberId) ?? []) {
+      try {
+        listener(signal)
+      } catch (error) {
+        logger.error({ err: error }, 'Realtime subscriber failed')
+      }
+    }
+  }
+
+  function resyncAll() {
+    for (const memberId of subscribers.keys()) tell(memberId, { type: 'resync' })
+  }
+
+  async function dispatch(payload: string | undefined) {
+    const event = parseEvent(payload)
+    if (!event) {
+      // A payload this version does not understand (a newer instance, or one cut by a limit):
+      // every stream catches up by itself, which is exact whatever the event was.
+      logger.warn({ payload }, 'Unreadable chat notification; streams resync')
+      resyncAll()
+      return
+    }
+    const connected = [...subscribers.keys()]
+    if (connected.length === 0) return
+    let readers: string[]
+    try {
+      readers = await options.audience(event, connected)
+    } catch (error) {
+      logger.warn({ err: error }, 'Could not find who reads a chat message; streams resync')
+      resyncAll()
+      return
+    }
+    for (const memberId of readers) tell(memberId, { type: 'message', event })
+  }
+
+  async function connect(): Promise<void> {
+    if (closed) return
+    const next = new pg.Client({
+      connectionString: options.connectionString,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      connectionTimeoutMillis: 5_000,
+      query_timeout: 5_000,
+      // Names the connection in pg_stat_activity.
+      application_name: 'circle55-realtime',
+    })
+    // A dropped connection emits `error` and/or `end`: either starts the reconnection, once.
+    let dropped = false
+    const timers: { ping?: NodeJS.Timeout } = {}
+    const onDrop = (error?: unknown) => {
+      if (dropped) return
+      dropped = true
+      listening = false
+      if (client === next) client = null
+      next.removeAllListeners('notification')
+      clearInterval(timers.ping)
+      void next.end().catch(() => undefined)
+      if (closed) return
+      logger.warn({ err: error }, 'Realtime LISTEN connection lost; reconnecting')
+      scheduleReconnect()
+    }
+    next.on('error', onDrop)
+    next.on('end', () => onDrop())
+    next.on('notification', (message) => {
+      if (message.channel === chatNotifyChannel) void dispatch(message.payload)
+    })
+    try {
+      await next.connect()
+      await next.query(`LISTEN ${chatNotifyChannel}`)
+    } catch (error) {
+      onDrop(error)
+      return
+    }
+    if (closed) {
+      await next.end().catch(() => undefined)
+      return
+    }
+    client = next
+    listening = true
+    // A server that froze or a link cut without a reset sends no error: a query that gets no
+    // answer in time counts as a dropped connection.
+    timers.ping = setInterval(() => {
+      next.query('SELECT 1').catch((error: unknown) => onDrop(error))
+    }, pingMs)
+    timers.ping.unref()
+    const reconnected = attempt > 0
+    attempt = 0
+    // Whatever was notified while no connection listened is lost: every stream catches up.
+    if (reconnected) resyncAll()
+  }
+
+  function scheduleReconnect() {
+    const wait = Math.min(backoff.maxMs, backoff.initialMs * 2 ** attempt)
+    attempt += 1
+    // Jitter, so that every instance does not come back at the same moment after a restart.
+    retryTimer = setTimeout(() => void connect(), wait / 2 + Math.random() * (wait / 2))
+    retryTimer.unref()
+  }
+
+  await connect()
+
+  return {
+    subscribe(memberId, listener) {
+      let set = subscribers.get(memberId)
+      if (!set) subscribers.set(memberId, (set = new Set()))
+      set.add(listener)
+      return () => {
+        set.delete(listener)
+        if (set.size === 0 && subscribers.get(memberId) === set) subscribers.delete(memberId)
+      }
+    },
+    subscriptions: (memberId) => subscribers.get(memberId)?.size ?? 0,
+    get listening() {
+      return listening
+    },
+    onClose(listener) {
+      closeListeners.add(listener)
+      return () => closeListeners.delete(listener)
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      clearTimeout(retryTimer)
+      for (const listener of [...closeListeners]) listener()
+      closeListeners.clear()
+      subscribers.clear()
+      const current = client
+      client = null
+      listening = false
+      await current?.end().catch(() => undefined)
+    },
+  }
+}
+
+function parseEvent(payload: string | undefined): ChatEvent | null {
+  try {
+    const value = JSON.parse(payload ?? '') as Partial<ChatEvent>
+    if (typeof value.channel_id === 'string' && typeof value.message_id === 'string' && Number.isSafeInteger(value.seq)) {
+      return { channel_id: value.channel_id, message_id: value.message_id, seq: value.seq as number }
+    }
+  } catch {
+    // fall through
+  }
+  return null
+}
