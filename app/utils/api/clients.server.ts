@@ -1,5 +1,6 @@
 import { createApiTransport } from '../api.server.ts'
 import { accountClient } from './account.server.ts'
+import { chatClient } from './chat.server.ts'
 import { experiencesClient } from './experiences.server.ts'
 import { mediaClient } from './media.server.ts'
 import { membersClient } from './members.server.ts'
@@ -26,6 +27,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     reports: reportsClient(transport),
     verification: verificationClient(transport),
     members: membersClient(transport),
+    chat: chatClient(transport),
   }
 }
 export type Api = ReturnType<typeof createApi>
