@@ -236,5 +236,14 @@ describe('Message on a public profile', () => {
     expect(refused.response.headers.get('location')).toBe(`/p/${suspended.slug}`)
     expect(refused.response.headers.get('set-cookie')).toContain('toast')
     expect(await text(`/p/${me.user.slug}`, me.cookie)).not.toContain('>Message</button>')
+
+    // A member one blocked: no button (and the API refuses the conversation anyway).
+    const blocked = await member('Bea', 'Stone')
+    await web.api.request('PUT', `v1/block/${blocked.user.id}`, { token: me.token })
+    expect(await text(`/p/${blocked.user.slug}`, me.cookie)).not.toContain('>Message</button>')
+    const refusedBlocked = await post('/messenger/new', me.cookie, { user_id: blocked.user.id, slug: blocked.user.slug })
+    expect(refusedBlocked.response.headers.get('location')).toBe(`/p/${blocked.user.slug}`)
+    // The member who was blocked finds no profile to message from (decision 027), as for anyone missing.
+    expect((await page(`/p/${me.user.slug}`, blocked.cookie)).status).toBe(404)
   })
 })

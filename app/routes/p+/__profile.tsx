@@ -57,7 +57,7 @@ export function ProfileView({ loaded }: { loaded: LoadedProfile }) {
             </p>
           ) : null}
           <ProfileSummary member={profile} />
-          {loaded.own ? null : <MessageButton member={profile} />}
+          {loaded.canMessage ? <MessageButton member={profile} /> : null}
         </div>
       </div>
       <Facts member={profile} name={name} />

@@ -1,5 +1,6 @@
 import { createApiTransport } from '../api.server.ts'
 import { accountClient } from './account.server.ts'
+import { blocksClient } from './blocks.server.ts'
 import { chatClient } from './chat.server.ts'
 import { experiencesClient } from './experiences.server.ts'
 import { mediaClient } from './media.server.ts'
@@ -28,6 +29,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     verification: verificationClient(transport),
     members: membersClient(transport),
     chat: chatClient(transport),
+    blocks: blocksClient(transport),
   }
 }
 export type Api = ReturnType<typeof createApi>
