@@ -32,6 +32,8 @@ export function OpenChannel({
   return (
     <section aria-labelledby="channel-title" className="channel">
       <h1 id="channel-title">{name}</h1>
+      {/* At the top (GOV.UK): without JavaScript the page opens here, and each entry links to the field below the messages. */}
+      <ErrorSummary errors={(result?.error?.text ?? []).map((message) => ({ fieldId: 'message-text', message }))} formErrors={result?.error?.[''] ?? []} />
       {channel.experience ? (
         <p>
           <Link to={`/activities/${encodeURIComponent(channel.experience.slug)}`}>{t('channel.activityLink', { title: channel.experience.title })}</Link>
@@ -125,7 +127,6 @@ function MessageItem({ message, now, own }: { message: Message; now: number; own
 function SendForm({ channelId, result }: { channelId: string; result: SubmissionResult<string[]> | undefined }) {
   const { t } = useTranslation('messenger')
   const fieldErrors = result?.error?.text ?? null
-  const formErrors = result?.error?.[''] ?? []
   const typed = typeof result?.initialValue?.text === 'string' ? result.initialValue.text : ''
   const describedBy = ['message-text-hint', fieldErrors?.length ? 'message-text-error' : null].filter(Boolean).join(' ')
   return (
@@ -133,7 +134,6 @@ function SendForm({ channelId, result }: { channelId: string; result: Submission
       <h2 id="send-title" className="visually-hidden">
         {t('send.heading')}
       </h2>
-      <ErrorSummary errors={(fieldErrors ?? []).map((message) => ({ fieldId: 'message-text', message }))} formErrors={formErrors} />
       <input type="hidden" name="channel" value={channelId} />
       <div className={fieldErrors?.length ? 'field field--error' : 'field'}>
         <label htmlFor="message-text">{t('send.label')}</label>

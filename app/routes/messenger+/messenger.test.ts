@@ -130,7 +130,8 @@ describe('/messenger', () => {
     const empty = await post(`/messenger?index&channel=${channel}`, me.cookie, { intent: 'send', channel, text: '   ' })
     expect(empty.response.status).toBe(400)
     expect(empty.html).toContain('Write your message before sending it.')
-    expect(empty.html).toContain('class="error-summary"')
+    // The summary comes first, right under the channel's heading, and links to the field.
+    expect(empty.html).toMatch(/<h1 id="channel-title">Ann P\.<\/h1><div class="error-summary"[\s\S]*?href="#message-text"/)
     expect(empty.html).toContain('<title>Error: ')
     expect(await validationOf(empty.html)).toEqual([])
 
