@@ -27,7 +27,7 @@ import { SiteFooter } from './components/site-footer.tsx'
 import { SiteHeader } from './components/site-header.tsx'
 import { FlashStatus, ToastRegion } from './components/toast.tsx'
 import appStyles from './styles/app.css?url'
-import { getAuthState } from './utils/auth.server.ts'
+import { getApi, getAuthState } from './utils/auth.server.ts'
 import { errorPageKind } from './utils/error-page.ts'
 import { startBrowserErrorReporting } from './utils/error-reporting.client.ts'
 import { detectLanguage, getT } from './utils/i18next.server.ts'
@@ -57,13 +57,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (context.sessionEnded) {
     headers.append('Set-Cookie', await destroySession(await getSession(request, context), context))
   }
-  const t = await getT(request, context)
+  const [t, unread] = await Promise.all([getT(request, context), user ? unreadTotal(request, context) : 0])
   return data(
     {
       brand: t('brand'),
       titlePrefix: context.formError ? `${t('form.errorTitlePrefix')} ` : '',
       language,
       user,
+      unread,
       suspended: auth.status === 'suspended',
       toast: auth.status === 'suspended' ? { kind: 'error' as const, key: 'errors.user_suspended' } : toast,
       year: new Date().getFullYear(),
@@ -72,6 +73,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     },
     { headers },
   )
+}
+
+/**
+ * The Messages badge (issue 14 §1): the unread total from the channel list's metadata, asked for
+ * one channel so the API does the least work (decision 033). Never worth failing a page over.
+ */
+async function unreadTotal(request: Request, context: LoaderFunctionArgs['context']) {
+  try {
+    return (await getApi(request, context).chat.list({ page: 1, perPage: 1 })).metadata.total_unread
+  } catch {
+    return 0
+  }
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -104,7 +117,7 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { language, user, toast, year, suspended } = useLoaderData<typeof loader>()
+  const { language, user, unread, toast, year, suspended } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   useChangeLanguage(language)
   return (
@@ -112,7 +125,7 @@ export default function App() {
       <a href="#main-content" className="skip-link">
         {t('skipLink')}
       </a>
-      <SiteHeader user={user} />
+      <SiteHeader user={user} unread={unread} />
       {suspended ? (
         <div className="container">
           <div className="notice notice--error" role="alert">
@@ -125,7 +138,7 @@ export default function App() {
         <Outlet />
       </main>
       <SiteFooter year={year} />
-      <BottomNav user={user} />
+      <BottomNav user={user} unread={unread} />
       <ToastRegion toast={suspended ? null : toast} />
     </>
   )

@@ -1,10 +1,11 @@
 import { Form, Link, NavLink } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import type { User } from '#contract/users.ts'
+import { badgeLabel } from './bottom-nav.tsx'
 import { useDisplayName } from '#app/utils/use-display-name.ts'
 import { useSignInHref } from '#app/utils/use-return-to.ts'
 
-export function SiteHeader({ user }: { user: User | null }) {
+export function SiteHeader({ user, unread = 0 }: { user: User | null; unread?: number }) {
   const { t } = useTranslation()
   const name = useDisplayName(user)
   const signIn = useSignInHref('/login')
@@ -32,6 +33,17 @@ export function SiteHeader({ user }: { user: User | null }) {
                 </li>
                 <li>
                   <NavLink to="/members">{t('nav.members')}</NavLink>
+                </li>
+                <li>
+                  <NavLink to="/messenger">
+                    {t('nav.messages')}
+                    {unread > 0 ? (
+                      <span className="badge">
+                        {badgeLabel(unread)}
+                        <span className="visually-hidden"> {t('nav.unread', { count: unread })}</span>
+                      </span>
+                    ) : null}
+                  </NavLink>
                 </li>
                 <li>
                   <NavLink to="/account">{t('nav.account')}</NavLink>

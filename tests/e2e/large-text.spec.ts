@@ -307,6 +307,13 @@ test.describe('text at 200% on a 390 px phone', () => {
     await s.visit(profile!)
     await s.visit(`${profile!}/report`)
     await s.visit('/p')
+    // Messages (issue 14): the list, and a conversation opened with "Message" on that profile.
+    await page.goto(profile!)
+    await page.getByRole('button', { name: 'Message' }).click()
+    await expect(page).toHaveURL(/\/messenger\?channel=/)
+    const conversation = new URL(page.url())
+    await s.visit(conversation.pathname + conversation.search)
+    await s.visit('/messenger')
     await s.visit('/get-started')
     await s.withErrors('#firstName', '/get-started with errors')
     await s.visit('/get-started/location')
@@ -357,7 +364,7 @@ test.describe('text at 200% on a 390 px phone', () => {
       const member = await signedInAs(browser, 'member35@demo.test')
       await member.page.goto('/attending')
       await switchLanguage(member.page, language)
-      for (const path of ['/attending', '/account', '/account/email', '/account/edit', '/create-activity', '/members', '/p']) {
+      for (const path of ['/attending', '/account', '/account/email', '/account/edit', '/create-activity', '/members', '/p', '/messenger']) {
         await member.page.goto(path)
         found.push(...(await layoutProblems(member.page, `${path} in ${language}`)))
       }

@@ -27,11 +27,14 @@ export async function loadProfile({ request, context }: Pick<LoaderFunctionArgs,
   const base = { profile, name, title: t('members:profile.title', { name }), own: viewer?.id === profile.id }
   if (!viewer) return { ...base, view: 'signedOut' as const }
   if (profile.is_suspended) return { ...base, view: 'unavailable' as const }
-  const [interests, prompts, hosting, inCommon] = await Promise.all([
+  const [interests, prompts, hosting, inCommon, reach] = await Promise.all([
     api.profiles.interests(profile.id).catch(emptyWhenMissing),
     api.profiles.prompts(profile.id).catch(emptyWhenMissing),
     api.members.hosting(profile.id).catch(unavailableOnServerError),
     base.own ? null : api.members.inCommon(profile.id).catch(unavailableOnServerError),
+    // "Message" shows only where a message could go (decision 030: never saying why not). If
+    // the question fails, the button shows and the conversation's own refusal explains.
+    base.own ? null : api.blocks.reachability(profile.id).catch(() => null),
   ])
   return {
     ...base,
@@ -40,6 +43,7 @@ export async function loadProfile({ request, context }: Pick<LoaderFunctionArgs,
     prompts,
     hosting: hosting.data.filter((experience) => !experience.canceled_at),
     inCommon: inCommon?.data ?? null,
+    canMessage: !base.own && (reach?.can_message ?? true),
   }
 }
 export type LoadedProfile = Awaited<ReturnType<typeof loadProfile>>

@@ -1,4 +1,4 @@
-import { Link } from '@remix-run/react'
+import { Form, Link } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ExperienceCard } from '#app/components/experience-card.tsx'
 import { MemberPhoto, ProfileSummary } from '#app/components/member-summary.tsx'
@@ -57,6 +57,7 @@ export function ProfileView({ loaded }: { loaded: LoadedProfile }) {
             </p>
           ) : null}
           <ProfileSummary member={profile} />
+          {loaded.canMessage ? <MessageButton member={profile} /> : null}
         </div>
       </div>
       <Facts member={profile} name={name} />
@@ -99,6 +100,20 @@ export function ProfileView({ loaded }: { loaded: LoadedProfile }) {
         </p>
       )}
     </>
+  )
+}
+
+/** Opens the conversation with this member, or starts a message request (works without JavaScript). */
+function MessageButton({ member }: { member: PublicUser }) {
+  const { t } = useTranslation('messenger')
+  return (
+    <Form method="post" action="/messenger/new">
+      <input type="hidden" name="user_id" value={member.id} />
+      <input type="hidden" name="slug" value={member.slug} />
+      <button type="submit" className="button">
+        {t('open.button')}
+      </button>
+    </Form>
   )
 }
 

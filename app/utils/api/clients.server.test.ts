@@ -133,6 +133,24 @@ describe('the resource clients against the real API', () => {
     expect((await member.api.profiles.catalogue()).prompts[0]).toEqual({ key: 'perfect_sunday', question: 'A perfect Sunday for me is…' })
   })
 
+  it('open, write, read, accept and leave conversations; ask whether a member can be messaged', async () => {
+    const sender = await signedIn()
+    const recipient = await signedIn()
+    expect(await sender.api.blocks.reachability(recipient.user.id)).toEqual({ can_message: true })
+    const channel = await sender.api.chat.openDirect(recipient.user.id)
+    expect(channel).toMatchObject({ kind: 'direct', is_awaiting_acceptance: true, other_member: { id: recipient.user.id } })
+    const message = await sender.api.chat.send(channel.id, 'Hello there')
+    expect(message).toMatchObject({ channel_id: channel.id, body: 'Hello there', is_system: false })
+    const list = await recipient.api.chat.list({ page: 1, perPage: 1 })
+    expect(list.metadata.total_unread).toBe(1)
+    expect(list.data[0]).toMatchObject({ id: channel.id, is_accepted: false, unread_count: 1 })
+    expect(await recipient.api.chat.accept(channel.id)).toMatchObject({ is_accepted: true })
+    await expect(recipient.api.chat.markRead(channel.id)).resolves.toBeUndefined()
+    expect(await recipient.api.chat.channel(channel.id)).toMatchObject({ unread_count: 0, messages: [{ id: message.id }], older_cursor: null })
+    await expect(recipient.api.chat.leave(channel.id)).resolves.toBeUndefined()
+    expect((await recipient.api.chat.list()).data).toEqual([])
+  })
+
   it('send the member’s token, or the one given right after sign-in', async () => {
     const member = await createUser(database.db)
     const anonymous = clientFor(null)

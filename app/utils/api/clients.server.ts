@@ -1,5 +1,7 @@
 import { createApiTransport } from '../api.server.ts'
 import { accountClient } from './account.server.ts'
+import { blocksClient } from './blocks.server.ts'
+import { chatClient } from './chat.server.ts'
 import { chatEventsClient } from './chat-events.server.ts'
 import { experiencesClient } from './experiences.server.ts'
 import { mediaClient } from './media.server.ts'
@@ -27,6 +29,8 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     reports: reportsClient(transport),
     verification: verificationClient(transport),
     members: membersClient(transport),
+    chat: chatClient(transport),
+    blocks: blocksClient(transport),
     chatEvents: chatEventsClient(transport),
   }
 }

@@ -1,0 +1,160 @@
+import type { SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from '@remix-run/node'
+import { z } from 'zod'
+import { maxMessageLength } from '#contract/limits.ts'
+import { ApiError } from '#app/utils/api.server.ts'
+import { getApi, requireUser } from '#app/utils/auth.server.ts'
+import { formText, keepFormOnOutage } from '#app/utils/forms.server.ts'
+import { formErrorsFromApi, notFoundOnMissing, unavailableOnServerError } from '#app/utils/http.server.ts'
+import { getT } from '#app/utils/i18next.server.ts'
+import { markFormError } from '#app/utils/meta.ts'
+import { setToast } from '#app/utils/toast.server.ts'
+
+/** The send form's one schema (browser and server); messages are `messenger` translation keys. */
+export const sendSchema = z.object({
+  intent: z.literal('send'),
+  channel: z.string(),
+  text: z
+    .string({ error: 'messenger:send.errors.required' })
+    .trim()
+    .min(1, 'messenger:send.errors.required')
+    .max(maxMessageLength, 'messenger:send.errors.tooLong'),
+})
+
+/** The API's field codes for the text, as the form's messages. */
+function textError(code: string) {
+  if (code === 'text_required') return 'messenger:send.errors.required'
+  if (code === 'text_too_long') return 'messenger:send.errors.tooLong'
+  return 'messenger:send.errors.invalid'
+}
+
+/** The API's refusals of a message, as the sentence the member reads next to the form. */
+const sendRefusals = ['awaiting_acceptance', 'chat_closed', 'product_messages', 'blocked', 'recipient_suspended', 'forbidden']
+
+/** What the page shows after a refused message: the errors, and what the member typed. */
+export type SendAnswer = { result: SubmissionResult<string[]> }
+
+export const channelHref = (id: string, extra = '') => `/messenger?channel=${encodeURIComponent(id)}${extra}`
+
+/**
+ * Whether this GET is a member opening the page themselves: a top-level navigation of the
+ * browser (or an older browser that sends no `Sec-Fetch-*` at all), from this site or typed in,
+ * and not a prefetch. Only then does opening a channel mark it read (decision 033): a prefetch
+ * or a background reload (later, live updates) must not clear what the member has not seen.
+ */
+function isOpenedByMember(request: Request) {
+  const headers = request.headers
+  if (headers.get('sec-purpose') || headers.get('purpose')) return false
+  const destination = headers.get('sec-fetch-dest')
+  if (destination !== null && destination !== 'document') return false
+  const site = headers.get('sec-fetch-site')
+  return site === null || site === 'same-origin' || site === 'none'
+}
+
+/** `/messenger`: the channel list, and the channel of `?channel=` with the page before `?before=`. */
+export async function loadMessenger({ request, context }: Pick<LoaderFunctionArgs, 'request' | 'context'>) {
+  const user = await requireUser(request, context)
+  const url = new URL(request.url)
+  const channelId = url.searchParams.get('channel') || null
+  const before = url.searchParams.get('before') || undefined
+  const api = getApi(request, context)
+  const [list, open, t] = await Promise.all([
+    api.chat.list({ page: 1, perPage: 50 }).catch(unavailableOnServerError),
+    channelId ? api.chat.channel(channelId, before).catch(notFoundOnMissing) : null,
+    getT(request, context, ['messenger', 'common']),
+  ])
+  if (open && !before && open.unread_count > 0 && isOpenedByMember(request)) {
+    // Idempotent and only the member's own read marker (decision 033); a failure must not cost them the page.
+    await api.chat.markRead(open.id).catch(() => undefined)
+    for (const channel of list.data) if (channel.id === open.id) channel.unread_count = 0
+  }
+  const confirmLeave = open !== null && url.searchParams.get('confirm') === 'leave'
+  const openTitle = open ? titleOf(open, t) : null
+  return {
+    userId: user.id,
+    now: Date.now(),
+    channels: list.data,
+    open,
+    before: before ?? null,
+    confirmLeave,
+    title: openTitle ? t('messenger:channel.pageTitle', { name: openTitle }) : t('messenger:title'),
+  }
+}
+
+function titleOf(channel: { experience: { title: string } | null; other_member: { display_name: string | null } | null }, t: (key: string) => string) {
+  if (channel.experience) return channel.experience.title
+  if (channel.other_member) return channel.other_member.display_name ?? t('common:member.generic')
+  return t('common:brand')
+}
+
+/** `/messenger`'s forms: one small function per `intent`; any other intent answers 400. */
+export async function runMessengerIntent({ request, context }: ActionFunctionArgs) {
+  // Read first: during an outage the member's text comes back to them.
+  const form = await request.formData()
+  const channel = formText(form, 'channel')
+  switch (form.get('intent')) {
+    case 'send':
+      return send(request, context, form)
+    case 'accept':
+      return simple(request, context, async (api) => {
+        await api.chat.accept(channel)
+        return done(context, channelHref(channel), 'messenger:request.accepted')
+      })
+    case 'leave':
+      return simple(request, context, async (api) => {
+        await api.chat.leave(channel)
+        return done(context, '/messenger', 'messenger:leave.done')
+      })
+    case 'read':
+      return simple(request, context, async (api) => {
+        await api.chat.markRead(channel)
+        return redirect(channelHref(channel))
+      })
+    default:
+      throw data({ error: 'Unknown intent' }, { status: 400 })
+  }
+}
+
+async function done(context: AppLoadContext, to: string, key: string) {
+  return redirect(to, { headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key }) } })
+}
+
+async function simple(request: Request, context: AppLoadContext, work: (api: ReturnType<typeof getApi>) => Promise<Response>) {
+  await requireUser(request, context)
+  try {
+    return await work(getApi(request, context))
+  } catch (error) {
+    return notFoundOnMissing(error)
+  }
+}
+
+async function send(request: Request, context: AppLoadContext, form: FormData) {
+  const submission = parseWithZod(form, { schema: sendSchema })
+  return keepFormOnOutage(
+    context,
+    async () => {
+      await requireUser(request, context)
+      if (submission.status !== 'success') {
+        markFormError(context)
+        return data({ result: submission.reply() }, { status: 400 })
+      }
+      const { channel, text } = submission.value
+      const api = getApi(request, context)
+      try {
+        const message = await api.chat.send(channel, text)
+        // Replying is reading: what was there before the reply no longer counts as unread.
+        await api.chat.markRead(channel).catch(() => undefined)
+        return redirect(channelHref(channel, `#m-${message.id}`))
+      } catch (error) {
+        markFormError(context)
+        if (error instanceof ApiError && error.code && sendRefusals.includes(error.code) && (error.status === 403 || error.status === 409)) {
+          return data({ result: submission.reply({ formErrors: [`messenger:send.errors.${error.code}`] }) }, { status: error.status })
+        }
+        const { status, ...errors } = formErrorsFromApi(error, { messages: { text: (codes) => codes.map(textError) } })
+        return data({ result: submission.reply(errors) }, { status })
+      }
+    },
+    () => ({ result: submission.reply({ formErrors: ['messenger:send.errors.notSent'] }) }),
+  )
+}

@@ -1,0 +1,250 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createExperience, createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
+import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { htmlProblems } from '#tests/html-validate.ts'
+import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
+import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
+import * as profile from '../p+/$slug.tsx'
+import * as messenger from './_index.tsx'
+import * as newChannel from './new.tsx'
+
+/** `/messenger` (issue 14 §1–2, decision 033) as a browser without JavaScript gets it, over the real API and PostgreSQL. */
+const handle = createDocumentHandler([
+  { id: 'routes/messenger+/_index', path: 'messenger', module: messenger as never },
+  { id: 'routes/messenger+/new', path: 'messenger/new', module: newChannel as never },
+  { id: 'routes/p+/$slug', path: 'p/:slug', module: profile as never },
+])
+
+let database: TestDatabase
+let web: WebHarness
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  web = await createWebHarness(database)
+})
+
+afterAll(async () => {
+  await web?.close()
+  await database?.drop()
+})
+
+const navigation = { 'sec-fetch-dest': 'document', 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'same-origin' }
+
+async function page(path: string, cookie: string, init: RequestInit = {}) {
+  const headers = new Headers(init.headers)
+  headers.set('cookie', cookie)
+  return handle(new Request(`${TEST_PUBLIC_URL}${path}`, { ...init, headers }), web.newContext())
+}
+
+async function text(path: string, cookie: string, headers: Record<string, string> = navigation) {
+  const response = await page(path, cookie, { headers })
+  expect(response.status).toBe(200)
+  return readableHtml(await response.text())
+}
+
+async function post(path: string, cookie: string, fields: Record<string, string>) {
+  const response = await page(path, cookie, { method: 'POST', body: new URLSearchParams(fields) })
+  return { response, html: readableHtml(await response.text()) }
+}
+
+/** html-validate's findings; Vitest bundles no CSS, so root's stylesheet link is given the address a build gives it. */
+async function validationOf(html: string) {
+  return htmlProblems(html.replace('<link rel="stylesheet" href=""/>', '<link rel="stylesheet" href="/assets/app.css"/>'))
+}
+
+async function member(first: string, last: string) {
+  const user = await createUser(database.db, { first_name: first, last_name: last })
+  return { user, cookie: await web.signedInCookie(user.id), token: await web.api.signToken(user.id) }
+}
+
+type Member = Awaited<ReturnType<typeof member>>
+
+async function directChannel(from: Member, to: Member) {
+  const answer = await web.api.request('POST', 'users/message-channels', { token: from.token, body: { user_id: to.user.id } })
+  return (answer.json as { data: [{ id: string }] }).data[0].id
+}
+
+async function say(from: Member, channel: string, words: string) {
+  const answer = await web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: from.token, body: { text: words } })
+  expect(answer.status).toBe(201)
+  return (answer.json as { data: [{ id: string }] }).data[0].id
+}
+
+const unread = async (who: Member) =>
+  ((await web.api.request('GET', 'v1/chat/message-channels', { token: who.token })).json as { metadata: { total_unread: number } }).metadata.total_unread
+
+describe('/messenger', () => {
+  it('lists the channels newest first with names, last messages, time ago and the unread badge (9+)', async () => {
+    const me = await member('Mary', 'Jones')
+    const ann = await member('Ann', 'Baker')
+    const bob = await member('Bob', 'Carter')
+    const older = await directChannel(ann, me)
+    await say(ann, older, 'Hello from Ann')
+    const newer = await directChannel(me, bob)
+    await say(me, newer, 'Hi Bob')
+    await web.api.request('POST', `v1/chat/message-channels/${older}/accept`, { token: me.token })
+    for (let index = 0; index < 10; index++) await say(ann, older, `Message ${index} see https://example.org/x.`)
+    await say(bob, newer, 'Hello Mary')
+
+    const html = await text('/messenger', me.cookie)
+    expect(html).toContain('<h1>Messages</h1>')
+    expect(html.indexOf('Bob C.')).toBeLessThan(html.indexOf('Ann B.'))
+    expect(html).toContain('Message 9 see https://example.org/x.')
+    // 5 messages per channel (spec §9).
+    expect(html).not.toContain('Message 4 see')
+    expect(html).toContain('Message 5 see')
+    expect(html).toMatch(/<span class="badge">9\+<span class="visually-hidden"> 11 unread messages<\/span>/)
+    expect(html).toContain('Just now')
+    // The Messages item of the header and the bottom navigation, with the unread total.
+    expect(html).toMatch(/href="\/messenger"[^>]*>Messages<span class="badge">9\+/)
+    expect(await validationOf(html)).toEqual([])
+  })
+
+  it('opens a channel: oldest at the top, newest at the bottom, links safe, read once opened by the member', async () => {
+    const me = await member('Iris', 'Moss')
+    const ann = await member('Ann', 'Lee')
+    const channel = await directChannel(me, ann)
+    await web.api.request('POST', `v1/chat/message-channels/${channel}/accept`, { token: ann.token })
+    await say(ann, channel, 'First <b>bold</b>')
+    await say(ann, channel, 'Second https://example.org/page')
+    // A prefetch does not mark it read.
+    await text(`/messenger?channel=${channel}`, me.cookie, { 'sec-purpose': 'prefetch', 'sec-fetch-dest': 'document' })
+    expect(await unread(me)).toBe(2)
+
+    const html = await text(`/messenger?channel=${channel}`, me.cookie)
+    expect(html).toContain('<h1 id="channel-title">Ann L.</h1>')
+    expect(html.indexOf('First')).toBeLessThan(html.indexOf('Second'))
+    expect(html).toContain('First &lt;b&gt;bold&lt;/b&gt;')
+    expect(html).toContain('<a href="https://example.org/page" rel="noopener noreferrer nofollow ugc" class="message__link">https://example.org/page</a>')
+    expect(html).toContain('Back to messages')
+    expect(html).toContain('<label for="message-text">Your message</label>')
+    expect(await unread(me)).toBe(0)
+    expect(await validationOf(html)).toEqual([])
+  })
+
+  it('sends a message and goes back to it; an empty or too long one comes back with the error and what was typed', async () => {
+    const me = await member('Hugh', 'Grant')
+    const ann = await member('Ann', 'Page')
+    const channel = await directChannel(me, ann)
+
+    const empty = await post(`/messenger?index&channel=${channel}`, me.cookie, { intent: 'send', channel, text: '   ' })
+    expect(empty.response.status).toBe(400)
+    expect(empty.html).toContain('Write your message before sending it.')
+    // The summary comes first, right under the channel's heading, and links to the field.
+    expect(empty.html).toMatch(/<h1 id="channel-title">Ann P\.<\/h1><div class="error-summary"[\s\S]*?href="#message-text"/)
+    expect(empty.html).toContain('<title>Error: ')
+    expect(await validationOf(empty.html)).toEqual([])
+
+    const long = 'a'.repeat(2001)
+    const tooLong = await post(`/messenger?index&channel=${channel}`, me.cookie, { intent: 'send', channel, text: long })
+    expect(tooLong.response.status).toBe(400)
+    expect(tooLong.html).toMatch(/id="message-text-error"[^>]*>[\s\S]{0,120}Your message is too long/)
+    expect(tooLong.html).toContain(`>${long}</textarea>`)
+    expect(tooLong.html).toContain('aria-invalid="true"')
+
+    const sent = await post(`/messenger?index&channel=${channel}`, me.cookie, { intent: 'send', channel, text: 'Hello Ann' })
+    expect(sent.response.status).toBe(302)
+    const stored = await database.db.selectFrom('messages').select('id').where('channel_id', '=', channel).executeTakeFirstOrThrow()
+    expect(sent.response.headers.get('location')).toBe(`/messenger?channel=${channel}#m-${stored.id}`)
+    const html = await text(`/messenger?channel=${channel}`, me.cookie)
+    expect(html).toContain(`id="m-${stored.id}"`)
+    expect(html).toContain('Hello Ann')
+  })
+
+  it('shows the sender of a request that they wait, with the limit of 2 messages; the recipient accepts', async () => {
+    const me = await member('Sam', 'Hall')
+    const ann = await member('Ann', 'Ross')
+    const channel = await directChannel(me, ann)
+    await say(me, channel, 'One')
+    await say(me, channel, 'Two')
+    const waiting = await text(`/messenger?channel=${channel}`, me.cookie)
+    expect(waiting).toContain('Waiting for Ann R. to accept your message request.')
+    expect(waiting).toContain('you can send at most 2 messages')
+    expect(waiting).toContain('You have sent 2 messages. You can write again when Ann R. accepts your message request.')
+    expect(waiting).not.toContain('id="message-text"')
+
+    const request = await text(`/messenger?channel=${channel}`, ann.cookie)
+    expect(request).toContain('Sam H. would like to talk with you.')
+    expect(await validationOf(request)).toEqual([])
+    const accepted = await post('/messenger?index', ann.cookie, { intent: 'accept', channel })
+    expect(accepted.response.status).toBe(302)
+    expect(accepted.response.headers.get('location')).toBe(`/messenger?channel=${channel}`)
+    expect(await text(`/messenger?channel=${channel}`, me.cookie)).toContain('id="message-text"')
+  })
+
+  it('leaves after a confirmation on its own view', async () => {
+    const me = await member('Lea', 'Vos')
+    const ann = await member('Ann', 'Kay')
+    const channel = await directChannel(ann, me)
+    await say(ann, channel, 'Hello')
+    const confirm = await text(`/messenger?channel=${channel}&confirm=leave`, me.cookie)
+    expect(confirm).toContain('Leave the conversation with Ann K.?')
+    expect(await validationOf(confirm)).toEqual([])
+    const left = await post('/messenger?index', me.cookie, { intent: 'leave', channel })
+    expect(left.response.status).toBe(302)
+    expect(left.response.headers.get('location')).toBe('/messenger')
+    expect(await text('/messenger', me.cookie)).toContain('You have no messages yet.')
+  })
+
+  it('loads older messages with a plain link', async () => {
+    const me = await member('Olga', 'Berg')
+    const ann = await member('Ann', 'Fox')
+    const channel = await directChannel(me, ann)
+    await web.api.request('POST', `v1/chat/message-channels/${channel}/accept`, { token: ann.token })
+    for (let index = 0; index < 32; index++) await say(index % 2 ? ann : me, channel, `Number ${String(index).padStart(2, '0')}`)
+    const newest = await text(`/messenger?channel=${channel}`, me.cookie)
+    expect(newest).not.toContain('Number 01')
+    expect(newest).toContain('Number 31')
+    const link = /<a [^>]*href="(\/messenger\?channel=[^"]+&before=[^"]+)"[^>]*>Load older messages<\/a>/.exec(newest)?.[1]
+    expect(link).toBeDefined()
+    const older = await text(link!, me.cookie)
+    expect(older).toContain('Number 00')
+    expect(older).toContain('Number 01')
+    expect(older).toContain('Go to the newest messages')
+  })
+
+  it('shows an activity chat with product messages styled apart', async () => {
+    const host = await member('Hana', 'Ito')
+    const guest = await member('Gus', 'Ray')
+    const experience = await createExperience(database.db, host.user.id, { title: 'Chess in the park' })
+    await database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: guest.user.id }).execute()
+    const joined = await web.api.request('PUT', `experiences/${experience.id}/message-channels/join`, { token: host.token })
+    const channel = (joined.json as { data: [{ id: string }] }).data[0].id
+    await web.api.request('PUT', `experiences/${experience.id}/message-channels/join`, { token: guest.token })
+    await say(host, channel, 'Welcome all')
+    const html = await text(`/messenger?channel=${channel}`, guest.cookie)
+    expect(html).toContain('<h1 id="channel-title">Chess in the park</h1>')
+    expect(html).toContain('Welcome all')
+    expect(html).toContain('Hana I.')
+  })
+})
+
+describe('Message on a public profile', () => {
+  it('opens the conversation, and says why when the member cannot be written to', async () => {
+    const me = await member('Vera', 'Nash')
+    const other = await member('Harold', 'Li')
+    const profilePage = await text(`/p/${other.user.slug}`, me.cookie)
+    expect(profilePage).toContain('action="/messenger/new"')
+    expect(profilePage).toContain('>Message</button>')
+    const opened = await post('/messenger/new', me.cookie, { user_id: other.user.id, slug: other.user.slug })
+    expect(opened.response.status).toBe(302)
+    expect(opened.response.headers.get('location')).toMatch(/^\/messenger\?channel=[\w-]+$/)
+    expect(await text(opened.response.headers.get('location')!, me.cookie)).toContain('Waiting for Harold Li to accept your message request.')
+
+    const suspended = await createUser(database.db, { first_name: 'Sid', is_suspended: true })
+    const refused = await post('/messenger/new', me.cookie, { user_id: suspended.id, slug: suspended.slug })
+    expect(refused.response.status).toBe(302)
+    expect(refused.response.headers.get('location')).toBe(`/p/${suspended.slug}`)
+    expect(refused.response.headers.get('set-cookie')).toContain('toast')
+    expect(await text(`/p/${me.user.slug}`, me.cookie)).not.toContain('>Message</button>')
+
+    // A member one blocked: no button (and the API refuses the conversation anyway).
+    const blocked = await member('Bea', 'Stone')
+    await web.api.request('PUT', `v1/block/${blocked.user.id}`, { token: me.token })
+    expect(await text(`/p/${blocked.user.slug}`, me.cookie)).not.toContain('>Message</button>')
+    const refusedBlocked = await post('/messenger/new', me.cookie, { user_id: blocked.user.id, slug: blocked.user.slug })
+    expect(refusedBlocked.response.headers.get('location')).toBe(`/p/${blocked.user.slug}`)
+    // The member who was blocked finds no profile to message from (decision 027), as for anyone missing.
+    expect((await page(`/p/${me.user.slug}`, blocked.cookie)).status).toBe(404)
+  })
+})

@@ -1,0 +1,25 @@
+import { channelListSchema, channelSchema, channelWithMessagesSchema, messageSchema, type Channel, type ChannelWithMessages, type Message } from '#contract/chat.ts'
+import type { ApiTransport } from '../api.server.ts'
+
+const channelPath = (id: string, ...rest: string[]) => ['v1/chat/message-channels', encodeURIComponent(id), ...rest].join('/')
+
+/** Activity chats and direct messages (issue 14 §1, decision 029): the only code that knows their paths. */
+export function chatClient(api: ApiTransport) {
+  return {
+    /** The member's channels, newest first, each with its last 5 messages; `metadata.total_unread` for the badge. */
+    list: (paging: { page?: number; perPage?: number } = {}) =>
+      api.json('GET', 'v1/chat/message-channels', channelListSchema, { query: { page: paging.page, per_page: paging.perPage } }),
+    /** A channel and a page of its messages, oldest first: the newest page, or the one before `before`. */
+    channel: (id: string, before?: string): Promise<ChannelWithMessages> =>
+      api.one('GET', `message-channels/${encodeURIComponent(id)}`, channelWithMessagesSchema, { query: { before } }),
+    send: (id: string, text: string): Promise<Message> => api.one('POST', channelPath(id, 'messages'), messageSchema, { body: { text } }),
+    markRead: (id: string) => api.empty('POST', channelPath(id, 'read')),
+    accept: (id: string): Promise<Channel> => api.one('POST', channelPath(id, 'accept'), channelSchema),
+    leave: (id: string) => api.empty('DELETE', `users/message-channels/${encodeURIComponent(id)}/leave`),
+    /** The direct channel with another member: the existing one, or a new message request. */
+    openDirect: (userId: string): Promise<Channel> => api.one('POST', 'users/message-channels', channelSchema, { body: { user_id: userId } }),
+    /** The activity's chat, joined (its attendees and its host). */
+    joinActivity: (experienceId: string): Promise<Channel> =>
+      api.one('PUT', `experiences/${encodeURIComponent(experienceId)}/message-channels/join`, channelSchema),
+  }
+}

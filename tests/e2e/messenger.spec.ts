@@ -1,0 +1,150 @@
+import type { Browser, Page } from '@playwright/test'
+import { createActivity, demoPassword, flash, member } from './activity-helpers.ts'
+import { Scanner } from './axe.ts'
+import { baseURL, expect, languages, newVisitor, signIn, switchLanguage, test } from './helpers.ts'
+
+/**
+ * `/messenger` without JavaScript (issue 14 §2, decision 033): a message request, accepted and
+ * answered; an activity's group between its host and an attendee; axe on every view in en, fr
+ * and nl. Demo members 50–59 are used by no other spec.
+ */
+
+/** A host's new activity with `attendee` going; the host's page and the activity's id. */
+async function activityWithAttendee(browser: Browser, hostEmail: string, attendeeEmail: string, title: string) {
+  const host = await member(browser, hostEmail)
+  const id = await createActivity(host, { title })
+  const attendee = await member(browser, attendeeEmail)
+  await attendee.goto(`/activities/${id}`)
+  await attendee.getByRole('button', { name: 'Save my seat' }).click()
+  await expect(flash(attendee)).toHaveText('Your seat is saved.')
+  return { host, attendee, id }
+}
+
+/** From the activity page, the attendee's profile, then "Message": the channel's address. */
+async function messageFirstAttendee(host: Page, id: string) {
+  await host.goto(`/activities/${id}`)
+  const link = host.locator('.attendee-list a[href^="/p/"]').first()
+  const name = (await link.textContent()) ?? ''
+  await link.click()
+  await host.getByRole('button', { name: 'Message' }).click()
+  await expect(host).toHaveURL(/\/messenger\?channel=[\w-]+$/)
+  return { name, url: new URL(host.url()).pathname + new URL(host.url()).search }
+}
+
+/** The activity page has no button to its group yet (the activity-chat slice adds it): the same form it will send. */
+async function openGroup(page: Page, id: string) {
+  const response = await page.request.post('/messenger/new', { form: { experience_id: id }, headers: { Origin: baseURL }, maxRedirects: 0 })
+  expect(response.status()).toBe(302)
+  await page.goto(response.headers().location ?? '')
+}
+
+test.describe('without JavaScript', () => {
+  test('a message request, accepted and answered', async ({ browser }) => {
+    test.setTimeout(120_000)
+    const { host: sender, attendee: recipient, id } = await activityWithAttendee(browser, 'member50@demo.test', 'member51@demo.test', 'Coffee by the river')
+    const { name: recipientName, url } = await messageFirstAttendee(sender, id)
+    await expect(sender.getByRole('heading', { level: 1, name: recipientName })).toBeVisible()
+    await sender.getByLabel('Your message').fill('Hello! See you at https://example.org/river.')
+    await sender.getByRole('button', { name: 'Send' }).click()
+    await expect(sender).toHaveURL(/#m-[\w-]+$/)
+    await expect(sender.getByText(`Waiting for ${recipientName} to accept your message request.`)).toBeVisible()
+    await expect(sender.getByRole('link', { name: 'https://example.org/river' })).toHaveAttribute('rel', 'noopener noreferrer nofollow ugc')
+
+    // The recipient: a badge on Messages, the request in the list, Accept.
+    await recipient.goto('/')
+    await expect(recipient.locator('.site-nav a[href="/messenger"] .badge')).toHaveText(/^1/)
+    await recipient.goto('/messenger')
+    await expect(recipient.getByText('Message request')).toBeVisible()
+    await recipient.goto(url)
+    await expect(recipient.getByRole('heading', { name: 'Message request' })).toBeVisible()
+    await recipient.getByRole('button', { name: 'Accept' }).click()
+    await expect(flash(recipient)).toHaveText('You accepted the message request.')
+    await recipient.getByLabel('Your message').fill('Hello to you too.')
+    await recipient.getByRole('button', { name: 'Send' }).click()
+    await expect(recipient.locator('.message').last()).toContainText('Hello to you too.')
+
+    await sender.goto(url)
+    await expect(sender.locator('.message').last()).toContainText('Hello to you too.')
+    await expect(sender.getByText(/Waiting for/)).toHaveCount(0)
+    await sender.context().close()
+    await recipient.context().close()
+  })
+
+  test('an activity’s group between its host and an attendee', async ({ browser }) => {
+    test.setTimeout(120_000)
+    const { host, attendee, id } = await activityWithAttendee(browser, 'member52@demo.test', 'member53@demo.test', 'Sketching in the park')
+    await openGroup(host, id)
+    await expect(host.getByRole('heading', { level: 1, name: 'Sketching in the park' })).toBeVisible()
+    await host.getByLabel('Your message').fill('Bring a pencil, everyone.')
+    await host.getByRole('button', { name: 'Send' }).click()
+    await expect(host.locator('.message').last()).toContainText('Bring a pencil, everyone.')
+
+    await openGroup(attendee, id)
+    await expect(attendee.locator('.message').last()).toContainText('Bring a pencil, everyone.')
+    await attendee.getByLabel('Your message').fill('I will bring two.')
+    await attendee.getByRole('button', { name: 'Send' }).click()
+    await attendee.goto('/messenger')
+    await expect(attendee.locator('.channel-summary').filter({ hasText: 'Sketching in the park' })).toContainText('I will bring two.')
+    await host.context().close()
+    await attendee.context().close()
+  })
+
+  test('an empty message is refused next to the field, and leaving asks first', async ({ browser }) => {
+    const { host, attendee, id } = await activityWithAttendee(browser, 'member54@demo.test', 'member55@demo.test', 'Board games')
+    const { url } = await messageFirstAttendee(host, id)
+    await host.getByLabel('Your message').fill('   ')
+    await host.getByRole('button', { name: 'Send' }).click()
+    await expect(host.locator('.error-summary')).toContainText('Write your message before sending it.')
+    await expect(host).toHaveTitle(/^Error: /)
+    await host.goto(url)
+    await host.getByRole('link', { name: 'Leave this conversation' }).click()
+    await host.getByRole('button', { name: 'Yes, leave' }).click()
+    await expect(flash(host)).toHaveText('You left the conversation.')
+    await host.context().close()
+    await attendee.context().close()
+  })
+})
+
+const scanPairs: Record<(typeof languages)[number], [string, string]> = {
+  en: ['member56@demo.test', 'member57@demo.test'],
+  fr: ['member58@demo.test', 'member59@demo.test'],
+  nl: ['member60@demo.test', 'member61@demo.test'],
+}
+
+for (const lng of languages) {
+  test(`accessibility in ${lng}: the list, an open channel, a request, an error`, async ({ browser }) => {
+    test.setTimeout(240_000)
+    const [hostEmail, attendeeEmail] = scanPairs[lng]
+    const { host, attendee, id } = await activityWithAttendee(browser, hostEmail, attendeeEmail, `Walk ${lng}`)
+    const { url } = await messageFirstAttendee(host, id)
+    await host.getByLabel('Your message').fill('Hello https://example.org')
+    await host.getByRole('button', { name: 'Send' }).click()
+    await host.context().close()
+    await attendee.context().close()
+
+    // axe runs in the page: "JavaScript off" is the page's own scripts blocked (as in members.spec.ts).
+    const scan = async (email: string) => {
+      const context = await newVisitor(browser)
+      await context.route('**/*.js', (route) => route.abort())
+      const page = await context.newPage()
+      await signIn(page, email, demoPassword)
+      if (lng !== 'en') await switchLanguage(page, lng)
+      return { context, page, s: new Scanner(page, lng, `${email}, ${lng}, JS off`) }
+    }
+    const sender = await scan(hostEmail)
+    await sender.s.visit('/messenger')
+    await sender.s.visit(url)
+    await sender.page.locator('#message-text').fill('')
+    await sender.page.locator('form.send-form button[type="submit"]').click()
+    await expect(sender.page.locator('.error-summary')).toBeVisible()
+    await sender.s.scan('send error')
+    await sender.s.visit(`${url}&confirm=leave`)
+    const recipient = await scan(attendeeEmail)
+    await recipient.s.visit(url)
+    await recipient.s.visit('/messenger')
+    sender.s.found.push(...recipient.s.found)
+    await sender.context.close()
+    await recipient.context.close()
+    sender.s.report()
+  })
+}
