@@ -252,7 +252,13 @@ export function chatRoutes(routes: ApiRoutes) {
     responses: {
       200: {
         description: 'The event stream',
-        content: { 'text/event-stream': { schema: z.string().meta({ description: 'Server-Sent Events; the `data` of each is JSON.' }) } },
+        // The events' data schemas, named where the route documents its stream (registering them
+        // apart needs zod-to-openapi's own zod extension, which the contract's zod does not carry).
+        content: {
+          'text/event-stream': {
+            schema: z.union([chatMessageEventSchema, chatUnreadEventSchema]).meta({ description: 'Server-Sent Events; the `data` of each is JSON, one of these.' }),
+          },
+        },
       },
       ...errors(auth.required, {
         422: 'once_invalid',
@@ -261,9 +267,6 @@ export function chatRoutes(routes: ApiRoutes) {
       }),
     },
   })
-  // The events' data schemas, documented beside the route that sends them.
-  routes.openAPIRegistry.register('ChatMessageEvent', chatMessageEventSchema)
-  routes.openAPIRegistry.register('ChatUnreadEvent', chatUnreadEventSchema)
   serve(routes, eventsRoute, (c) => {
     const caller = requireCaller(c)
     const { once } = readQuery(c, eventsRoute)
