@@ -3,7 +3,7 @@ import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import { isUuid } from '../http/request.ts'
-import { existingMembers } from '../policy/members.ts'
+import { blocksBetween, existingMembers } from '../policy/members.ts'
 import { isSuspended, requirePermission } from '../policy/permissions.ts'
 import type { BlockState, Reachability } from '#contract/blocks.ts'
 
@@ -88,15 +88,6 @@ export async function reachability(db: DB, caller: User, id: string): Promise<Re
   requirePermission(caller, 'read:block')
   const member = await existingMember(db, id)
   if (member.id === caller.id || isSuspended(member)) return { can_message: false }
-  const block = await db
-    .selectFrom('blocks')
-    .select('blocker_id')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('blocker_id', '=', caller.id), eb('blocked_id', '=', member.id)]),
-        eb.and([eb('blocker_id', '=', member.id), eb('blocked_id', '=', caller.id)]),
-      ]),
-    )
-    .executeTakeFirst()
-  return { can_message: block === undefined }
+  const { aBlockedB, bBlockedA } = await blocksBetween(db, caller.id, member.id)
+  return { can_message: !aBlockedB && !bBlockedA }
 }

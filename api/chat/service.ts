@@ -5,6 +5,7 @@ import { getReadableExperience, holdsSeat, type Trx } from '../experiences/servi
 import { ApiProblem, problems } from '../http/errors.ts'
 import { isUuid } from '../http/request.ts'
 import { can, isSuspended, requirePermission, type Caller, type ChannelResource } from '../policy/permissions.ts'
+import { blocksBetween } from '../policy/members.ts'
 import { lockChatWrites, publishChatEvent } from './events.ts'
 import {
   channelRow,
@@ -238,19 +239,10 @@ export async function openDirectChannel(db: DB, caller: User, input: DirectChann
   if (input.user_id === caller.id) throw problems.conflict('cannot_message_self', 'You cannot send a message to yourself.')
   const recipient = await db.selectFrom('users').selectAll().where('id', '=', input.user_id).executeTakeFirst()
   if (!recipient || recipient.state === 'deleted') throw problems.notFound('User not found')
-  const blocks = await db
-    .selectFrom('blocks')
-    .select(['blocker_id'])
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('blocker_id', '=', caller.id), eb('blocked_id', '=', recipient.id)]),
-        eb.and([eb('blocker_id', '=', recipient.id), eb('blocked_id', '=', caller.id)]),
-      ]),
-    )
-    .execute()
-  if (blocks.some((block) => block.blocker_id === recipient.id)) throw problems.notFound('User not found')
+  const { aBlockedB: callerBlocked, bBlockedA: blockedCaller } = await blocksBetween(db, caller.id, recipient.id)
+  if (blockedCaller) throw problems.notFound('User not found')
   if (isSuspended(recipient)) throw new ApiProblem(403, 'recipient_suspended', 'This member cannot be messaged.')
-  if (blocks.length > 0) throw new ApiProblem(403, 'blocked', 'You blocked this member. Unblock them to send a message.')
+  if (callerBlocked) throw new ApiProblem(403, 'blocked', 'You blocked this member. Unblock them to send a message.')
 
   const key = directKey(caller.id, recipient.id)
   const { id, created } = await db.transaction().execute(async (trx) => {

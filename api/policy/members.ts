@@ -1,4 +1,5 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
+import type { DB } from '../db/database.ts'
 
 /**
  * Query filters for who appears where (decisions 012, 030). Every query that lists members
@@ -49,4 +50,22 @@ export function unblockedBy(viewerId: string, alias = 'users'): Expression<SqlBo
 /** Members who have not blocked `viewerId`: whoever blocked someone is hidden from them (their profile answers 404). */
 export function notBlocking(viewerId: string, alias = 'users'): Expression<SqlBool> {
   return sql<SqlBool>`NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ${sql.ref(`${alias}.id`)} AND b.blocked_id = ${viewerId})`
+}
+
+/**
+ * The block relation between two members, either way, in one query: whether `a` blocked `b` and
+ * whether `b` blocked `a` (decision 030; `GET v1/block/{id}/me`, opening a direct channel).
+ */
+export async function blocksBetween(db: DB, a: string, b: string) {
+  const rows = await db
+    .selectFrom('blocks')
+    .select('blocker_id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]),
+        eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)]),
+      ]),
+    )
+    .execute()
+  return { aBlockedB: rows.some((row) => row.blocker_id === a), bBlockedA: rows.some((row) => row.blocker_id === b) }
 }
