@@ -13,10 +13,13 @@ export interface NamedUser {
   state?: string
 }
 
-const showsAsGeneric = (user: NamedUser) => user.banned || user.is_suspended || user.state === 'suspended'
+/** Suspended (by flag or by state) or banned: shown as the generic member label; the API refuses their token. */
+export function isSuspendedMember(user: Pick<NamedUser, 'banned' | 'is_suspended' | 'state'>) {
+  return Boolean(user.banned || user.is_suspended || user.state === 'suspended')
+}
 
 export function displayName(user: NamedUser): string | null {
-  if (showsAsGeneric(user)) return null
+  if (isSuspendedMember(user)) return null
   const first = user.first_name?.trim()
   const last = user.last_name?.trim()
   if (first && last) return last.length <= 2 ? `${first} ${last}` : `${first} ${last[0]}.`
@@ -28,6 +31,6 @@ export function displayName(user: NamedUser): string | null {
  * the generic member label.
  */
 export function greetingName(user: NamedUser): string | null {
-  if (showsAsGeneric(user)) return null
+  if (isSuspendedMember(user)) return null
   return user.first_name?.trim() || displayName(user)
 }

@@ -20,8 +20,8 @@ import type {
 } from '#contract/experiences.ts'
 import { defaultDurationMinutes as DEFAULT_DURATION_MINUTES, maxPerPage as MAX_PER_PAGE, noShowFeePattern } from '#contract/limits.ts'
 import { isValidTimeZone, zonedParts, zonedTimeToUtc } from '#contract/zoned-time.ts'
-import { visibleMembers } from '../policy/members.ts'
-import { can, isHostOf, isSuspended, requirePermission } from '../policy/permissions.ts'
+import { showsAsGenericMember, visibleMembers } from '../policy/members.ts'
+import { can, isHostOf, requirePermission } from '../policy/permissions.ts'
 import { verifiedUserIds } from '../verification/service.ts'
 import { displayName } from '#contract/display-name.ts'
 
@@ -186,7 +186,7 @@ type ExperienceRow = Experience & { distance_m?: number | null }
  * name. A deleted, suspended or banned member shows under the generic member label, never verified.
  */
 export function showsVerified(user: Pick<User, 'id' | 'state' | 'banned' | 'is_suspended'>, verified: ReadonlySet<string>) {
-  return user.state !== 'deleted' && !isSuspended(user) && verified.has(user.id)
+  return !showsAsGenericMember(user) && verified.has(user.id)
 }
 
 /** Batch-serializes rows for `caller` (null: anonymous) with hosts, covers and viewer state. */

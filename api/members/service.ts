@@ -5,8 +5,8 @@ import { listUserExperiences, mediaUrl, pageOfExperiences } from '../experiences
 import { problems } from '../http/errors.ts'
 import { isLookupKey } from '../http/params.ts'
 import { isUuid } from '../http/request.ts'
-import { notBlocking, visibleMembers } from '../policy/members.ts'
-import { can, isSuspended, requirePermission, type Caller } from '../policy/permissions.ts'
+import { notBlocking, showsAsGenericMember, visibleMembers } from '../policy/members.ts'
+import { can, requirePermission, type Caller } from '../policy/permissions.ts'
 import { eligibleMembers, profileFacts, type ProfileFacts } from './queries.ts'
 import { ageOn } from '#contract/birth-date.ts'
 import { pageMetadata } from '#contract/common.ts'
@@ -28,15 +28,12 @@ export function ageDecade(dob: string | null, today = new Date()) {
   return age === null ? null : Math.floor(age / 10) * 10
 }
 
-/** Suspended, banned and deleted members show as the generic member label, with no details. */
-const showsAsGeneric = (user: User) => isSuspended(user) || user.state === 'deleted'
-
 /**
  * The public profile of decision 027: what any signed-in member sees. A suspended or banned
  * member shows only as the generic member label.
  */
 export function serializePublicUser(user: User, facts: ProfileFacts | undefined): PublicUser {
-  if (showsAsGeneric(user)) return { id: user.id, slug: user.slug, display_name: null, is_suspended: true }
+  if (showsAsGenericMember(user)) return { id: user.id, slug: user.slug, display_name: null, is_suspended: true }
   return {
     id: user.id,
     slug: user.slug,
@@ -69,7 +66,7 @@ export async function getPublicProfile(db: DB, caller: Caller, key: string): Pro
   if (caller) query = query.where(notBlocking(caller.id))
   const user = await query.executeTakeFirst()
   if (!user) throw problems.notFound('User not found')
-  if (showsAsGeneric(user)) return serializePublicUser(user, undefined)
+  if (showsAsGenericMember(user)) return serializePublicUser(user, undefined)
   if (!can(caller, 'read:user:profile')) return { id: user.id, slug: user.slug, display_name: displayName(user) }
   const facts = await profileFacts(db, [user.id])
   return serializePublicUser(user, facts.get(user.id))

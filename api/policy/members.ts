@@ -1,5 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
 import type { DB } from '../db/database.ts'
+import type { User } from '../db/schema.ts'
+import { isSuspended } from './permissions.ts'
 
 /**
  * Query filters for who appears where (decisions 012, 030). Every query that lists members
@@ -68,4 +70,12 @@ export async function blocksBetween(db: DB, a: string, b: string) {
     )
     .execute()
   return { aBlockedB: rows.some((row) => row.blocker_id === a), bBlockedA: rows.some((row) => row.blocker_id === b) }
+}
+
+/**
+ * Shown to other members as the generic member label with no details: suspended, banned, or a
+ * deleted account's tombstone (issue 13 §3).
+ */
+export function showsAsGenericMember(user: Pick<User, 'banned' | 'is_suspended' | 'state'>) {
+  return isSuspended(user) || user.state === 'deleted'
 }

@@ -1,5 +1,6 @@
 import type { Experience, MediaTable, User } from '../db/schema.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
+import { isSuspendedMember } from '#contract/display-name.ts'
 
 /**
  * The API's access policy (decision 012): every "may this caller do that?" in `api/` is asked
@@ -235,9 +236,12 @@ export function roleOf(caller: Caller): Role {
   return caller.is_admin ? 'admin' : 'member'
 }
 
-/** Suspended (by flag or state) or banned: such a member's token is refused with `user_suspended`. */
+/**
+ * Suspended (by flag or state) or banned: such a member's token is refused with `user_suspended`.
+ * The same rule as the display name's generic member label (contract/display-name.ts).
+ */
 export function isSuspended(user: Pick<User, 'banned' | 'is_suspended' | 'state'>) {
-  return user.banned || user.is_suspended || user.state === 'suspended'
+  return isSuspendedMember(user)
 }
 
 /** Whether `caller` may do `action` (on `resource`, for actions granted as `:own`/`:any`). */
