@@ -11,8 +11,8 @@ import { languages, type Language } from '#contract/enums.ts'
 const localesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../public/locales')
 export type ServerLanguage = Language
 
-/** `onboarding` names the genders and reasons for joining that the profile catalogue lists too. */
-const namespaces = ['email', 'profile', 'onboarding'] as const
+/** `onboarding` names the genders and reasons for joining that the profile catalogue lists too; `chat` holds product messages. */
+const namespaces = ['email', 'profile', 'onboarding', 'chat'] as const
 
 const instance = i18next.createInstance()
 const resources = Object.fromEntries(
@@ -51,6 +51,11 @@ export function profileT(language: string | null | undefined): TFunction {
 /** Genders and reasons for joining, named as the onboarding form names them. */
 export function onboardingT(language: string | null | undefined): TFunction {
   return instance.getFixedT(supported(language), 'onboarding')
+}
+
+/** Product messages in chat (`chat:product.*`) in `language` (en otherwise). */
+export function chatT(language: string | null | undefined): TFunction {
+  return instance.getFixedT(supported(language), 'chat')
 }
 
 /** An email's opening: by the first name ("Hello Walter,"), or "Hello," when there is none. */

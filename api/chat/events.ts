@@ -21,6 +21,16 @@ export async function publishChatEvent(trx: Trx, event: ChatEvent) {
   await sql`SELECT pg_notify(${chatNotifyChannel}, ${payload})`.execute(trx)
 }
 
+/** After a message is inserted, in its transaction: the channel moves up the lists and the event goes out. */
+export async function messagePosted(trx: Trx, message: { id: string; channel_id: string; created_at: Date; seq: number }) {
+  await trx
+    .updateTable('message_channels')
+    .set({ last_message_at: sql`greatest(last_message_at, ${message.created_at})` })
+    .where('id', '=', message.channel_id)
+    .execute()
+  await publishChatEvent(trx, { channel_id: message.channel_id, message_id: message.id, seq: message.seq })
+}
+
 /** Any number of our own; the key of the chat's transaction lock. */
 const chatWriteLock = 2_905_529
 

@@ -111,6 +111,9 @@ export interface MessageRow {
   user_id: string | null
   body: string
   is_system: boolean
+  /** A product message's translation key and parameters (null for a member's message). */
+  product_key: string | null
+  product_params: Record<string, string>
   created_at: Date
 }
 
@@ -121,7 +124,7 @@ export async function lastMessages(db: Db, channels: Array<Pick<ChannelRow, 'id'
   const until = channels.map((channel) => channel.read_until)
   const rows = await sql<MessageRow>`SELECT picked.* FROM unnest(${ids}::uuid[], ${until}::timestamptz[]) AS c(id, until)
     CROSS JOIN LATERAL (
-      SELECT m.id, m.channel_id, m.user_id, m.body, m.is_system, m.created_at
+      SELECT m.id, m.channel_id, m.user_id, m.body, m.is_system, m.product_key, m.product_params, m.created_at
       FROM messages m LEFT JOIN users u ON u.id = m.user_id
       WHERE m.channel_id = c.id AND ${visibleMessages()} AND (c.until IS NULL OR m.created_at <= c.until)
       ORDER BY m.created_at DESC, m.id DESC
@@ -138,7 +141,7 @@ export async function pageOfMessages(db: Db, channelId: string, readUntil: Date 
   const cursor = before
     ? sql`AND (m.created_at, m.id) < (SELECT c.created_at, c.id FROM messages c WHERE c.id = ${before} AND c.channel_id = ${channelId})`
     : sql``
-  const rows = await sql<MessageRow>`SELECT m.id, m.channel_id, m.user_id, m.body, m.is_system, m.created_at
+  const rows = await sql<MessageRow>`SELECT m.id, m.channel_id, m.user_id, m.body, m.is_system, m.product_key, m.product_params, m.created_at
     FROM messages m LEFT JOIN users u ON u.id = m.user_id
     WHERE m.channel_id = ${channelId} AND ${visibleMessages()}
       AND (${readUntil}::timestamptz IS NULL OR m.created_at <= ${readUntil}::timestamptz) ${cursor}
@@ -203,7 +206,7 @@ export interface SeqMessageRow extends MessageRow {
 /** The messages `meId` may read numbered after `afterSeq`, in `seq` order (at most `limit`). */
 export async function readableMessagesAfter(db: Db, meId: string, afterSeq: number, limit: number) {
   const me = sql<string>`${meId}::uuid`
-  const rows = await sql<SeqMessageRow>`SELECT m.id, m.channel_id, m.user_id, m.body, m.is_system, m.created_at, m.seq
+  const rows = await sql<SeqMessageRow>`SELECT m.id, m.channel_id, m.user_id, m.body, m.is_system, m.product_key, m.product_params, m.created_at, m.seq
     FROM messages m
     JOIN message_channels ch ON ch.id = m.channel_id
     LEFT JOIN channel_memberships cm ON cm.channel_id = ch.id AND cm.user_id = ${me}

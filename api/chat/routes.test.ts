@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser, User } from '#api/db/schema.ts'
-import { postProductMessage, productChannelId } from '#api/chat/service.ts'
+import { postProductMessage, productChannelId } from '#api/chat/product-messages.ts'
 import type { Channel, ChannelWithMessages, Message } from '#contract/chat.ts'
 import { createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
@@ -340,7 +340,7 @@ describe('messages', () => {
     const ann = await member()
     const channelId = await database.db.transaction().execute(async (trx) => {
       const id = await productChannelId(trx, ann.id)
-      await postProductMessage(trx, id, 'The host cancelled this activity.')
+      await postProductMessage(trx, id, { key: 'hostCancelled' })
       return id
     })
     const seen = await read(ann, channelId)
@@ -350,6 +350,16 @@ describe('messages', () => {
     expect(refused.status).toBe(409)
     expect(refused.json.error).toEqual({ code: 'product_messages', message: 'Messages from Circle 55 cannot be replied to.' })
     expect((await list(ann)).data[0]?.unread_count).toBe(1)
+  })
+
+  it('says "The host cancelled this activity." in its chat, in each reader’s language', async () => {
+    const { host, guest, experience, channelId } = await activityChat()
+    await database.db.updateTable('users').set({ locale: 'fr' }).where('id', '=', guest.id).execute()
+    expect((await as(host, 'DELETE', `v1/experiences/${experience.id}`)).status).toBe(204)
+    const { messages } = await read(host, channelId)
+    expect(messages.at(-1)).toMatchObject({ is_system: true, sender: null, body: 'The host cancelled this activity.' })
+    const inFrench = await read(guest, channelId)
+    expect(inFrench.messages.at(-1)).toMatchObject({ is_system: true, body: "L'organisateur a annulé cette activité." })
   })
 
   it('notifies the chat channel in the sending transaction', async () => {

@@ -6,7 +6,8 @@ import { ApiProblem, problems } from '../http/errors.ts'
 import { isUuid } from '../http/request.ts'
 import { can, isSuspended, requirePermission, type Caller, type ChannelResource } from '../policy/permissions.ts'
 import { blocksBetween } from '../policy/members.ts'
-import { lockChatWrites, publishChatEvent } from './events.ts'
+import { lockChatWrites, messagePosted } from './events.ts'
+import { productMessageText } from './product-messages.ts'
 import {
   channelRow,
   chatMembers,
@@ -115,13 +116,13 @@ async function readableChannel(db: DB | Trx, caller: User, id: string): Promise<
 // Serialising -------------------------------------------------------------------------------------
 
 /** A message as every chat answer shows it (the list, a channel, the realtime stream). */
-export function serializeMessage(message: MessageRow, members: Map<string, ChatMember>): Message {
+export function serializeMessage(message: MessageRow, members: Map<string, ChatMember>, reader: Pick<User, 'locale'>): Message {
   return {
     id: message.id,
     channel_id: message.channel_id,
     sender: message.user_id ? (members.get(message.user_id) ?? null) : null,
     is_system: message.is_system,
-    body: message.body,
+    body: message.product_key ? productMessageText(message, reader.locale) : message.body,
     created_at: message.created_at.toISOString(),
   }
 }
@@ -155,7 +156,7 @@ async function serializeChannels(db: DB | Trx, caller: User, rows: ChannelRow[])
       can_write: block === null,
       cannot_write_reason: block,
       unread_count: row.unread_count,
-      last_messages: (byChannel.get(row.id) ?? []).reverse().map((message) => serializeMessage(message, members)),
+      last_messages: (byChannel.get(row.id) ?? []).reverse().map((message) => serializeMessage(message, members, caller)),
       last_message_at: row.last_message_at?.toISOString() ?? null,
     }
   })
@@ -316,7 +317,7 @@ export async function getChannel(db: DB, caller: User, id: string, query: Channe
   )
   const result: ChannelWithMessages = {
     ...(channel as Channel),
-    messages: shown.reverse().map((message) => serializeMessage(message, members)),
+    messages: shown.reverse().map((message) => serializeMessage(message, members, caller)),
     older_cursor: hasOlder ? (shown[0]?.id ?? null) : null,
   }
   return { data: [result] as [ChannelWithMessages] }
@@ -371,24 +372,15 @@ export async function sendMessage(db: DB, caller: User, id: string, input: SendM
     const inserted = await trx
       .insertInto('messages')
       .values({ channel_id: id, user_id: caller.id, body: input.text })
-      .returning(['id', 'channel_id', 'user_id', 'body', 'is_system', 'created_at', 'seq'])
+      .returning(['id', 'channel_id', 'user_id', 'body', 'is_system', 'product_key', 'product_params', 'created_at', 'seq'])
       .executeTakeFirstOrThrow()
-    await afterInsert(trx, inserted)
+    await messagePosted(trx, inserted)
     // One's own message is read.
     await trx.updateTable('channel_memberships').set({ last_read_at: inserted.created_at }).where('channel_id', '=', id).where('user_id', '=', caller.id).execute()
     return inserted
   })
   const members = await chatMembers(db, [caller.id])
-  return { data: [serializeMessage(message, members)] as [Message] }
-}
-
-async function afterInsert(trx: Trx, message: MessageRow & { seq: number }) {
-  await trx
-    .updateTable('message_channels')
-    .set({ last_message_at: sql`greatest(last_message_at, ${message.created_at})` })
-    .where('id', '=', message.channel_id)
-    .execute()
-  await publishChatEvent(trx, { channel_id: message.channel_id, message_id: message.id, seq: message.seq })
+  return { data: [serializeMessage(message, members, caller)] as [Message] }
 }
 
 /** `POST v1/chat/message-channels/{id}/read`: everything in the channel up to now is read. */
@@ -404,38 +396,4 @@ export async function markRead(db: DB, caller: User, id: string) {
     .where('channel_id', '=', id)
     .where('user_id', '=', caller.id)
     .execute()
-}
-
-// Product messages ----------------------------------------------------------------------------------
-
-/**
- * The member's channel with the product (direct, no other member): product messages ("The host
- * cancelled this activity") land here and cannot be replied to (spec §8).
- */
-export async function productChannelId(trx: Trx, userId: string) {
-  const key = `product:${userId}`
-  await trx
-    .insertInto('message_channels')
-    .values({ kind: 'direct', direct_key: key, created_by: null })
-    .onConflict((conflict) => conflict.column('direct_key').doNothing())
-    .execute()
-  const channel = await trx.selectFrom('message_channels').select('id').where('direct_key', '=', key).executeTakeFirstOrThrow()
-  await trx
-    .insertInto('channel_memberships')
-    .values({ channel_id: channel.id, user_id: userId, is_accepted: true })
-    .onConflict((conflict) => conflict.columns(['channel_id', 'user_id']).doUpdateSet({ left_at: null }))
-    .execute()
-  return channel.id
-}
-
-/** Posts a message from the product (`is_system`, no sender) in a channel. */
-export async function postProductMessage(trx: Trx, channelId: string, body: string) {
-  await lockChatWrites(trx)
-  const inserted = await trx
-    .insertInto('messages')
-    .values({ channel_id: channelId, user_id: null, body, is_system: true })
-    .returning(['id', 'channel_id', 'user_id', 'body', 'is_system', 'created_at', 'seq'])
-    .executeTakeFirstOrThrow()
-  await afterInsert(trx, inserted)
-  return inserted.id
 }

@@ -112,7 +112,7 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
         rows.flatMap((row) => (row.user_id ? [row.user_id] : [])),
       )
       for (const row of rows) {
-        const event: ChatMessageEvent = { channel_id: row.channel_id, message_id: row.id, seq: row.seq, message: serializeMessage(row, members) }
+        const event: ChatMessageEvent = { channel_id: row.channel_id, message_id: row.id, seq: row.seq, message: serializeMessage(row, members, caller) }
         send(frame({ id: row.seq, event: 'message', data: event }))
         cursor = row.seq
       }

@@ -221,6 +221,8 @@ export const databaseColumns = {
     created_at: 'timestamptz default',
     deleted_at: 'timestamptz null',
     seq: 'int8 default',
+    product_key: 'text null',
+    product_params: 'jsonb default',
   },
   blocks: {
     blocker_id: 'uuid',

@@ -365,6 +365,9 @@ export interface MessagesTable {
   deleted_at: NullableTimestamp
   /** Grows in commit order: the realtime stream's event id (migration 0010, decision 032). */
   seq: Generated<number>
+  /** A product message's translation key under `chat:product.` (migration 0011); null for a member's message. */
+  product_key: string | null
+  product_params: JsonWithDefault<Record<string, string>>
 }
 
 export interface BlocksTable {

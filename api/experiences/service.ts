@@ -7,6 +7,7 @@ import { problems } from '../http/errors.ts'
 import { isLookupKey } from '../http/params.ts'
 import { isUuid } from '../http/request.ts'
 import type { Notify } from '../notifications/service.ts'
+import { announceCancellation } from '../chat/product-messages.ts'
 import { offerFreedSeats } from './attendance.ts'
 import { pageMetadata } from '#contract/common.ts'
 import { hasStarted as startedAt, isFull, isLateCancel, isLimited } from '#contract/experience-rules.ts'
@@ -741,7 +742,7 @@ export async function cancelExperience({ db, notify }: NotifyingDeps, caller: Us
 
 /**
  * The cancellation itself, inside `trx`: the activity is marked cancelled by `actorId` (seats
- * are kept) and everyone else holding a seat gets `experience.canceled`. Deleting an account
+ * are kept), everyone else holding a seat gets `experience.canceled` and its chat says so. Deleting an account
  * cancels the activities its member hosts with it (api/users/account.ts).
  */
 export async function cancelInTransaction(trx: Trx, notify: Notify, experienceId: string, actorId: string) {
@@ -759,4 +760,5 @@ export async function cancelInTransaction(trx: Trx, notify: Notify, experienceId
     .where('user_id', '!=', actorId)
     .execute()
   await notify({ type: 'experience.canceled', to: attendees.map((a) => a.user_id), data: { experience_id: current.id, canceled_by: actorId } }, trx)
+  await announceCancellation(trx, current.id)
 }

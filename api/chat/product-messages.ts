@@ -1,0 +1,68 @@
+import type { Trx } from '../experiences/service.ts'
+import { chatT } from '../i18n.ts'
+import { lockChatWrites, messagePosted } from './events.ts'
+
+/**
+ * What the product says in chat (issue 14 §1, decision 029): each message is a translation key
+ * under `chat:product.` with its parameters, shown in the reader's language; `body` keeps the
+ * English text. A new kind of product message adds its key here and its text to
+ * `public/locales/{en,fr,nl}/chat.json`.
+ */
+export const productMessageKeys = ['hostCancelled'] as const
+export type ProductMessageKey = (typeof productMessageKeys)[number]
+
+export interface ProductMessage {
+  key: ProductMessageKey
+  params?: Record<string, string>
+}
+
+/** The message's text in `language` (the reader's; English when unknown). */
+export function productMessageText(message: { product_key: string | null; product_params: Record<string, string> }, language: string | null | undefined) {
+  return chatT(language)(`product.${message.product_key}`, message.product_params)
+}
+
+/**
+ * The member's channel with the product (direct, no other member): product messages meant for
+ * them alone land here and cannot be replied to (spec §8).
+ */
+export async function productChannelId(trx: Trx, userId: string) {
+  const key = `product:${userId}`
+  await trx
+    .insertInto('message_channels')
+    .values({ kind: 'direct', direct_key: key, created_by: null })
+    .onConflict((conflict) => conflict.column('direct_key').doNothing())
+    .execute()
+  const channel = await trx.selectFrom('message_channels').select('id').where('direct_key', '=', key).executeTakeFirstOrThrow()
+  await trx
+    .insertInto('channel_memberships')
+    .values({ channel_id: channel.id, user_id: userId, is_accepted: true })
+    .onConflict((conflict) => conflict.columns(['channel_id', 'user_id']).doUpdateSet({ left_at: null }))
+    .execute()
+  return channel.id
+}
+
+/** Posts a message from the product (`is_system`, no sender) in a channel. */
+export async function postProductMessage(trx: Trx, channelId: string, message: ProductMessage) {
+  await lockChatWrites(trx)
+  const params = message.params ?? {}
+  const inserted = await trx
+    .insertInto('messages')
+    .values({
+      channel_id: channelId,
+      user_id: null,
+      body: productMessageText({ product_key: message.key, product_params: params }, 'en'),
+      product_key: message.key,
+      product_params: JSON.stringify(params),
+      is_system: true,
+    })
+    .returning(['id', 'channel_id', 'created_at', 'seq'])
+    .executeTakeFirstOrThrow()
+  await messagePosted(trx, inserted)
+  return inserted.id
+}
+
+/** "The host cancelled this activity." in the activity's chat, when it has one. */
+export async function announceCancellation(trx: Trx, experienceId: string) {
+  const channel = await trx.selectFrom('message_channels').select('id').where('experience_id', '=', experienceId).executeTakeFirst()
+  if (channel) await postProductMessage(trx, channel.id, { key: 'hostCancelled' })
+}
