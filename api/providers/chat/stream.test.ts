@@ -11,6 +11,7 @@ import { createApiHarness, createExperience, createUser, type ApiHarness } from 
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { STREAM_TEST_BASE_URL, streamHandlers } from '#tests/msw/stream.ts'
 import type { ChatChange } from './provider.ts'
+import { streamBrowserOrigins } from './stream.ts'
 
 /**
  * Stream as the chat service (issue 14 §3, decision 036), against msw handlers written from
@@ -76,6 +77,10 @@ describe('choosing the chat service', () => {
     expect(() => parseEnv({ NODE_ENV: 'test', STREAM_API_KEY: apiKey })).toThrow(ConfigError)
     expect(() => parseEnv({ NODE_ENV: 'test', STREAM_API_SECRET: apiSecret })).toThrow(/STREAM_API_KEY and STREAM_API_SECRET must be set together/)
     expect(parseEnv({ NODE_ENV: 'test' }).STREAM_BASE_URL).toBe('https://chat.stream-io-api.com')
+  })
+
+  it('lets the browser reach Stream over HTTPS and its WebSocket (the CSP’s connect-src)', () => {
+    expect(streamBrowserOrigins('https://chat.stream-io-api.com')).toEqual(['https://chat.stream-io-api.com', 'wss://chat.stream-io-api.com'])
   })
 })
 

@@ -23,6 +23,12 @@ export const STREAM_CHANNEL_TYPE = 'messaging'
 export const STREAM_PRODUCT_USER = { id: 'circle55', name: 'Circle 55' }
 export const STREAM_TOKEN_TTL_SECONDS = 24 * 60 * 60
 
+/** Where the browser's Stream client connects (the CSP's `connect-src`): the REST origin and its WebSocket twin, as the client derives it. */
+export function streamBrowserOrigins(baseUrl: string) {
+  const origin = new URL(baseUrl).origin
+  return [origin, origin.replace(/^http/, 'ws')]
+}
+
 export interface StreamChatOptions {
   apiKey: string
   apiSecret: string
@@ -53,7 +59,7 @@ export function createStreamChat(options: StreamChatOptions): ChatProvider {
       ({ StreamChat }) =>
         new StreamChat(options.apiKey, options.apiSecret, {
           baseURL: options.baseUrl,
-          timeout: options.timeoutMs ?? 5_000,
+          timeout: options.timeoutMs ?? 3_000,
           // A server client: no per-channel cache growing with every channel it touches.
           disableCache: true,
           browser: false,
