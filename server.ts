@@ -14,6 +14,7 @@ import { limitWebBodies } from '#api/http/body-limit.ts'
 import { redirectToCanonicalHost, refuseMalformedHost } from '#api/http/host-header.ts'
 import { isApiPath, refuseCrossSite, rateLimits, requestContext, securityHeaders } from '#api/http/security.ts'
 import { createIdentityProvider, identityRoutes } from '#api/identity/provider.ts'
+import { streamBrowserOrigins } from '#api/providers/chat/stream.ts'
 import { createLogger } from '#api/logger.ts'
 import { createApiRuntime } from '#api/runtime.ts'
 import { createSessionStore } from '#api/web-sessions.ts'
@@ -51,8 +52,12 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
       dev,
       // The sign-in form posts on to Auth0; starting ID verification redirects to Stripe Identity (decision 025).
       formActions: [...(env.auth === 'auth0' ? [`https://${env.AUTH0_DOMAIN}`] : []), ...(env.STRIPE_SECRET_KEY ? ['https://verify.stripe.com'] : [])],
-      // Browser errors go to Sentry's ingest host (app/utils/error-reporting.client.ts).
-      connectSources: env.SENTRY_DSN ? [new URL(env.SENTRY_DSN).origin] : [],
+      // Browser errors go to Sentry's ingest host (app/utils/error-reporting.client.ts); /messenger's
+      // Stream client talks to Stream over HTTPS and a WebSocket (decision 036).
+      connectSources: [
+        ...(env.SENTRY_DSN ? [new URL(env.SENTRY_DSN).origin] : []),
+        ...(env.STREAM_API_KEY && env.STREAM_API_SECRET ? streamBrowserOrigins(env.STREAM_BASE_URL) : []),
+      ],
     }),
   )
   app.use(refuseMalformedHost(logger))
@@ -102,6 +107,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
       supportEmail: env.SUPPORT_EMAIL,
       devOutbox: env.DEV_OUTBOX,
       sentryDsn: env.SENTRY_DSN ?? null,
+      stream: env.STREAM_API_KEY && env.STREAM_API_SECRET ? { apiKey: env.STREAM_API_KEY, baseUrl: env.STREAM_BASE_URL } : null,
       auth:
         env.auth === 'builtin'
           ? {

@@ -5,6 +5,7 @@ import type { User } from './db/schema.ts'
 import type { Env } from './env.ts'
 import { chatRoutes } from './chat/routes.ts'
 import { experienceRoutes } from './experiences/routes.ts'
+import type { JobQueue } from './jobs/queue.ts'
 import { limitApiBodies } from './http/api-body-limit.ts'
 import { ApiProblem, problems, retryAfterSeconds, unavailable } from './http/errors.ts'
 import { createApiRoutes } from './http/openapi.ts'
@@ -42,6 +43,8 @@ export interface ApiServices extends Providers {
   photoChecker?: PhotoChecker
   /** The instance's realtime hub (api/realtime/hub.ts); without it, `GET v1/chat/events` only polls. */
   realtime?: RealtimeHub
+  /** The job queue, for work retried later (the chat provider's mirror, api/chat/mirror.ts). */
+  jobs?: Pick<JobQueue, 'send'>
 }
 
 export interface ApiEnv {

@@ -66,6 +66,11 @@ export const envSchema = z.object({
     .optional(),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_IDENTITY_WEBHOOK_SECRET: optionalString,
+  // Chat (decision 036): Stream when both are set, the built-in chat service otherwise.
+  STREAM_API_KEY: optionalString,
+  STREAM_API_SECRET: optionalString,
+  /** Stream's REST base URL; its default is Stream's global edge. Tests and self-hosted proxies set it. */
+  STREAM_BASE_URL: z.url().default('https://chat.stream-io-api.com'),
 })
 
 export type Env = Readonly<
@@ -113,6 +118,9 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     throw new ConfigError(
       'Invalid configuration:\n  STRIPE_SECRET_KEY and STRIPE_IDENTITY_WEBHOOK_SECRET must be set together',
     )
+  }
+  if (Boolean(raw.STREAM_API_KEY) !== Boolean(raw.STREAM_API_SECRET)) {
+    throw new ConfigError('Invalid configuration:\n  STREAM_API_KEY and STREAM_API_SECRET must be set together')
   }
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '')
   const seed = raw.SEED_DEMO_DATA ?? !isProduction

@@ -1,4 +1,6 @@
 import type { JSONWebKeySet } from 'jose'
+import { builtinChat, type ChatProvider } from './providers/chat/provider.ts'
+import { createStreamChat } from './providers/chat/stream.ts'
 import type { DB } from './db/database.ts'
 import type { Env } from './env.ts'
 import type { SmtpOptions } from './providers/email/smtp.ts'
@@ -28,16 +30,28 @@ export interface Providers {
   media: MediaStorage
   /** Identity verification (decision 025); a test harness may leave it out (built-in, key in the secrets table). */
   verification?: VerificationProvider
+  /** Chat (decision 036): built-in, or Stream mirrored from it; a test harness may leave it out (built-in). */
+  chat?: ChatProvider
 }
 
-/** The providers the API's routes use: maps/places, media storage and identity verification. */
+/** The providers the API's routes use: maps/places, media storage, identity verification and chat. */
 export function createProviders(env: Env, db: DB): Providers {
   const media = createMediaStorage(env)
   return {
     places: createPlacesProvider({ db, googleMapsApiKey: env.GOOGLE_MAPS_API_KEY }),
     media,
     verification: createVerificationProvider({ env, db, storage: media }),
+    chat: createChatProvider(env, db),
   }
+}
+
+/**
+ * Chat: Stream when STREAM_API_KEY and STREAM_API_SECRET are set (mirrored from the built-in
+ * tables, which stay the source of truth), else the built-in service alone (decision 036).
+ */
+export function createChatProvider(env: Pick<Env, 'STREAM_API_KEY' | 'STREAM_API_SECRET' | 'STREAM_BASE_URL'>, db: DB): ChatProvider {
+  if (!env.STREAM_API_KEY || !env.STREAM_API_SECRET) return builtinChat
+  return createStreamChat({ apiKey: env.STREAM_API_KEY, apiSecret: env.STREAM_API_SECRET, baseUrl: env.STREAM_BASE_URL, db })
 }
 
 /**

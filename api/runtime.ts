@@ -17,6 +17,7 @@ import { ensureGazetteer } from './providers/maps/gazetteer.ts'
 import { createIpLocator, type IpLocator } from './providers/maps/ip-location.ts'
 import { createRealtimeHub, type RealtimeHub } from './realtime/hub.ts'
 import { readersOf } from './chat/queries.ts'
+import { startChatMirror } from './chat/mirror.ts'
 import { loadSecrets, publicJwks, type Secrets } from './secrets.ts'
 
 /**
@@ -91,6 +92,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
     })
     const providers = createProviders(env, db)
     await scheduleCleanup({ db, queue: jobs, logger, storage: providers.media })
+    if (providers.chat) await startChatMirror({ queue: jobs, chat: providers.chat, logger })
     if (options.servesApi !== false) {
       await ensureGazetteer(db)
       // The profile-photo check's models load in their worker thread meanwhile (decision 024).
@@ -120,7 +122,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       reportError,
       realtime: hub,
       outbox: { read: (limit) => readOutbox(db, limit) },
-      services: { env, db, logger, verifyToken, notify, photoChecker, mailer, codeSecret: secrets.codeSecret, realtime: hub, ...providers },
+      services: { env, db, logger, verifyToken, notify, photoChecker, mailer, codeSecret: secrets.codeSecret, realtime: hub, jobs: queue, ...providers },
       async close() {
         // Open streams end first (their clients reconnect elsewhere), then the LISTEN connection.
         await hub.close()

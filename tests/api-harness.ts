@@ -13,6 +13,7 @@ import { createLocalStorage } from '#api/providers/storage/local.ts'
 import { createLogger } from '#api/logger.ts'
 import { createMailer } from '#api/providers/email/mailer.ts'
 import { createNotifier, type Notify } from '#api/notifications/service.ts'
+import { createChatProvider } from '#api/providers.ts'
 
 /**
  * The product API in-process against a real database: requests go straight to the Hono app's
@@ -24,7 +25,7 @@ export interface ApiHarness {
   db: Kysely<Database>
   app: ApiApp
   issuer: string
-  /** Delivery jobs `notify` queued (the harness starts no job queue; api/runtime.test.ts does). */
+  /** Jobs queued: by `notify` (deliveries) and by the chat mirror (retries); the harness starts no job queue (api/runtime.test.ts does). */
   queuedJobs: QueuedJob[]
   request: (method: string, path: string, options?: RequestOptions) => Promise<ApiResponse>
   /** An access token for `sub` (a user's `auth_subject`); `overrides` replace or add claims. */
@@ -79,6 +80,13 @@ export async function createApiHarness(
     media: createLocalStorage(await mkdtemp(join(tmpdir(), 'circle55-media-'))),
     mailer: createMailer({ db }),
     codeSecret: 'a test code secret',
+    // Built-in unless the overrides set STREAM_API_KEY and STREAM_API_SECRET (decision 036).
+    chat: createChatProvider(env, db),
+    jobs: {
+      async send(name, data) {
+        for (const item of Array.isArray(data) ? data : [data]) notifications.queuedJobs.push({ name, data: item as object })
+      },
+    },
     ...extraServices,
     env,
     db,

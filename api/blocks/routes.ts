@@ -2,6 +2,7 @@ import { createRoute } from '@hono/zod-openapi'
 import { blockStateSchema, reachabilitySchema } from '#contract/blocks.ts'
 import { auth, errors, jsonContent, pathParams, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
+import { mirrorChat } from '../chat/mirror.ts'
 import { blockMember, getBlock, reachability, unblockMember } from './service.ts'
 
 /**
@@ -44,7 +45,9 @@ export function blockRoutes(routes: ApiRoutes) {
   })
   serve(routes, blockRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json(await blockMember(c.var.services.db, caller, c.req.param('id')))
+    const state = await blockMember(c.var.services.db, caller, c.req.param('id'))
+    await mirrorChat(c.var.services, { type: 'block', blocker_id: caller.id, blocked_id: c.req.param('id'), blocked: true })
+    return c.json(state)
   })
 
   const unblockRoute = createRoute({
@@ -62,6 +65,7 @@ export function blockRoutes(routes: ApiRoutes) {
   serve(routes, unblockRoute, async (c) => {
     const caller = requireCaller(c)
     await unblockMember(c.var.services.db, caller, c.req.param('id'))
+    await mirrorChat(c.var.services, { type: 'block', blocker_id: caller.id, blocked_id: c.req.param('id'), blocked: false })
     return c.body(null, 204)
   })
 

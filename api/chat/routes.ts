@@ -31,6 +31,7 @@ import {
   openDirectChannel,
   sendMessage,
 } from './service.ts'
+import { mirrorChat } from './mirror.ts'
 import { openChatEvents } from './stream.ts'
 
 const notReadable = 'An activity’s chat the caller does not take part in (code forbidden)'
@@ -54,7 +55,9 @@ export function chatRoutes(routes: ApiRoutes) {
   })
   serve(routes, joinRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json(await joinExperienceChannel(c.var.services.db, caller, c.req.param('id')))
+    const joined = await joinExperienceChannel(c.var.services.db, caller, c.req.param('id'))
+    await mirrorChat(c.var.services, { type: 'channel', channel_id: joined.data[0].id })
+    return c.json(joined)
   })
 
   const experienceChannelsRoute = createRoute({
@@ -98,6 +101,7 @@ export function chatRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     const input = await readJson(c, directRoute)
     const { created, body } = await openDirectChannel(c.var.services.db, caller, input)
+    await mirrorChat(c.var.services, { type: 'channel', channel_id: body.data[0].id })
     return c.json(body, created ? 201 : 200)
   })
 
@@ -116,6 +120,7 @@ export function chatRoutes(routes: ApiRoutes) {
   serve(routes, leaveRoute, async (c) => {
     const caller = requireCaller(c)
     await leaveChannel(c.var.services.db, caller, c.req.param('id'))
+    await mirrorChat(c.var.services, { type: 'channel', channel_id: c.req.param('id') })
     return c.body(null, 204)
   })
 
@@ -209,7 +214,9 @@ export function chatRoutes(routes: ApiRoutes) {
   serve(routes, sendRoute, async (c) => {
     const caller = requireCaller(c)
     const input = await readJson(c, sendRoute)
-    return c.json(await sendMessage(c.var.services.db, caller, c.req.param('id'), input), 201)
+    const sent = await sendMessage(c.var.services.db, caller, c.req.param('id'), input)
+    await mirrorChat(c.var.services, { type: 'message', message_id: sent.data[0].id })
+    return c.json(sent, 201)
   })
 
   const readRoute = createRoute({

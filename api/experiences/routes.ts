@@ -17,6 +17,7 @@ import {
   waitlistQuerySchema,
 } from '#contract/experiences.ts'
 import type { ApiEnv } from '../app.ts'
+import { mirrorActivityChat } from '../chat/mirror.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
 import {
@@ -251,7 +252,11 @@ export function experienceRoutes(routes: ApiRoutes) {
   })
   serve(routes, cancelAttendanceRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json(await cancelAttendance(deps(c), caller, c.req.param('id'), c.req.param('userId')))
+    const canceled = await cancelAttendance(deps(c), caller, c.req.param('id'), c.req.param('userId'))
+    // The seat's holder no longer reads the activity's chat (decision 036).
+    const experienceId = canceled.data[0]?.id
+    if (experienceId) await mirrorActivityChat(c.var.services, experienceId)
+    return c.json(canceled)
   })
 
   const addByEmailsRoute = createRoute({

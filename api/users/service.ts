@@ -10,6 +10,7 @@ import { displayName } from '#contract/display-name.ts'
 import { longAbsenceDays } from '#contract/limits.ts'
 import type { SignIn, UpdateMe, User as UserJson } from '#contract/users.ts'
 import { avatarUrl } from '../media/avatar.ts'
+import type { ChatProvider } from '../providers/chat/provider.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
 
 /** Parses a phone number as US and returns E.164, or null when it is not a valid number. */
@@ -26,9 +27,17 @@ export function formatPhone(e164: string | null): string | null {
   return parsed.country === 'US' ? parsed.formatNational() : parsed.formatInternational()
 }
 
-/** The signed-in member as `v1/users/me` answers it: their photo and profile included. */
-export async function ownUserJson(services: { db: DB; media: MediaStorage }, user: User): Promise<UserJson> {
-  return serializeUser(user, await avatarUrl(services.db, user, services.media), await loadOwnProfile(services.db, user.id))
+/**
+ * The signed-in member as `v1/users/me` answers it: their photo and profile included, and their
+ * token for the chat provider's browser client when it has one (Stream, decision 036).
+ */
+export async function ownUserJson(services: { db: DB; media: MediaStorage; chat?: ChatProvider | undefined }, user: User): Promise<UserJson> {
+  const [avatar, profile, streamToken] = await Promise.all([
+    avatarUrl(services.db, user, services.media),
+    loadOwnProfile(services.db, user.id),
+    services.chat ? services.chat.userToken(user) : null,
+  ])
+  return { ...serializeUser(user, avatar, profile), stream_token: streamToken }
 }
 
 /** The signed-in member, everything of their own (`GET v1/users/me`); `profile` from `loadOwnProfile`. */
@@ -62,7 +71,7 @@ export function serializeUser(user: User, avatarUrl: string | null = null, profi
     onboarded: user.onboarded_at !== null,
     onboarding_step: user.onboarding_step,
     created_at: user.created_at.toISOString(),
-    // The built-in chat needs no third-party token; Stream's token is issued by the chat feature.
+    // The built-in chat needs no third-party token; ownUserJson adds Stream's when it is configured.
     stream_token: null,
     ...profile,
   }

@@ -19,6 +19,11 @@ export interface WebConfig {
   /** Who may read /dev/outbox (DEV_OUTBOX): everyone, this machine only, or nobody (production). */
   devOutbox: 'open' | 'loopback' | 'off'
   sentryDsn: string | null
+  /**
+   * Stream Chat's public key and address when STREAM_API_KEY and STREAM_API_SECRET are set
+   * (decision 036): `/messenger` then loads stream-chat-react with JavaScript. Absent: built-in.
+   */
+  stream?: { apiKey: string; baseUrl: string } | null
   auth:
     | { kind: 'builtin'; issuer: string; clientId: string; clientSecret: string; audience: string }
     | { kind: 'auth0'; domain: string; clientId: string; clientSecret: string; audience: string }

@@ -10,6 +10,7 @@ import { formErrorsFromApi, notFoundOnMissing, unavailableOnServerError } from '
 import { getT } from '#app/utils/i18next.server.ts'
 import { markFormError } from '#app/utils/meta.ts'
 import { setToast } from '#app/utils/toast.server.ts'
+import { streamChatFor } from './__stream-chat.server.ts'
 
 /** The send form's one schema (browser and server); messages are `messenger` translation keys. */
 export const sendSchema = z.object({
@@ -30,7 +31,7 @@ function textError(code: string) {
 }
 
 /** The API's refusals of a message, as the sentence the member reads next to the form. */
-const sendRefusals = ['awaiting_acceptance', 'chat_closed', 'product_messages', 'blocked', 'recipient_suspended', 'forbidden']
+export const sendRefusals = ['awaiting_acceptance', 'chat_closed', 'product_messages', 'blocked', 'recipient_suspended', 'forbidden']
 
 /** What the page shows after a refused message: the errors, and what the member typed. */
 export type SendAnswer = { result: SubmissionResult<string[]> }
@@ -79,6 +80,8 @@ export async function loadMessenger({ request, context }: Pick<LoaderFunctionArg
     before: before ?? null,
     confirmLeave,
     title: openTitle ? t('messenger:channel.pageTitle', { name: openTitle }) : t('messenger:title'),
+    // Stream's React client, with JavaScript, when Stream is the chat service (decision 036).
+    stream: streamChatFor(user, context),
   }
 }
 

@@ -6,6 +6,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { loadMessenger, runMessengerIntent, type SendAnswer } from './__messenger.server.ts'
 import { ChannelList } from './__channel-list.tsx'
 import { ConfirmLeave, OpenChannel } from './__channel.tsx'
+import { StreamMount } from './__stream-mount.tsx'
 
 export const handle = { i18n: ['common', 'messenger'] }
 
@@ -27,7 +28,7 @@ export default function Messenger() {
   const answer = useActionData<SendAnswer | undefined>()
   const { t } = useTranslation('messenger')
   const { open } = loaded
-  return (
+  const builtin = (
     <div className={open ? 'messenger messenger--open' : 'messenger'}>
       <div className="messenger__list">
         {/* The open channel's name is the page's heading; the list's is then a section's. */}
@@ -52,6 +53,8 @@ export default function Messenger() {
       ) : null}
     </div>
   )
+  // With Stream as the chat service and JavaScript, Stream's client replaces this once loaded (decision 036).
+  return <StreamMount stream={loaded.stream} channelId={open?.id ?? null}>{builtin}</StreamMount>
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)
