@@ -111,7 +111,8 @@ function RequestNotice({ channel, name }: { channel: ChannelWithMessages; name: 
         <Link to={channelHref(channel.id, '&confirm=leave')} className="button button--secondary">
           {t('request.decline')}
         </Link>
-        {channel.other_member ? (
+        {/* Not for the blocked member (decision 034): they read "not available", as for a suspended member. */}
+        {channel.other_member && channel.cannot_write_reason !== 'recipient_unavailable' ? (
           <Link to={blockHref(channel.other_member.slug, channel.id)} className="button button--secondary">
             {t('blocking:block.short')}
           </Link>
