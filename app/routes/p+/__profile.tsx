@@ -95,7 +95,7 @@ export function ProfileView({ loaded }: { loaded: LoadedProfile }) {
         </section>
       ) : null}
       {loaded.own ? null : (
-        <ul className="plain-list">
+        <ul className="detail-links">
           <li>
             <Link to={`/p/${profile.slug}/report`}>{t('profile.report')}</Link>
           </li>
