@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { memberText, memberTextCodes, queryInteger } from './input-validation.ts'
-import { defaultMessagesPerPage, maxMessageLength, maxMessagesPerPage } from './limits.ts'
+import { defaultMessagesPerPage, maxMemberSearchLength, maxMessageLength, maxMessagesPerPage } from './limits.ts'
 import { pageMetadataSchema, pageQuerySchema } from './common.ts'
 
 /**
@@ -91,6 +91,14 @@ export const channelWithMessagesSchema = channelSchema
   .extend({
     messages: z.array(messageSchema).meta({ description: 'A page of messages, oldest first: the newest page, or the page before `before`.' }),
     older_cursor: nullableString.meta({ description: 'Pass as `before` to load older messages; null when there are none.' }),
+    hidden_count: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: 'Messages in this activity chat from members the caller blocked (decision 034): hidden unless `show_blocked=true`.' }),
+    blocked_message_ids: z
+      .array(z.string())
+      .meta({ description: 'With `show_blocked=true`: the messages of this page that come from members the caller blocked (mark them); otherwise empty.' }),
   })
   .meta({ id: 'MessageChannelWithMessages' })
 export type ChannelWithMessages = z.infer<typeof channelWithMessagesSchema>
@@ -102,6 +110,11 @@ export const channelMessagesQuerySchema = z.object({
     .transform((limit) => Math.min(limit, maxMessagesPerPage))
     .default(defaultMessagesPerPage)
     .meta({ type: 'integer', minimum: 1, maximum: maxMessagesPerPage, default: defaultMessagesPerPage }),
+  show_blocked: z
+    .enum(['true', 'false'], { error: 'show_blocked_invalid' })
+    .optional()
+    .transform((value) => value === 'true')
+    .meta({ description: 'Also answer the messages from members the caller blocked (hidden by default, decision 034).' }),
 })
 export type ChannelMessagesQuery = z.infer<typeof channelMessagesQuerySchema>
 
@@ -177,3 +190,25 @@ export const chatUnreadEventSchema = z
   .object({ total_unread: z.number().int().min(0) })
   .meta({ id: 'ChatUnreadEvent' })
 export type ChatUnreadEvent = z.infer<typeof chatUnreadEventSchema>
+
+// New-message search (issue 14 §1, spec §7 `GET v1/chat/users`, decision 034) ---------------------
+
+/** `GET v1/chat/users`: `name` narrows the list to first names starting with it (accents and case ignored). */
+export const chatUsersQuerySchema = pageQuerySchema.extend({
+  name: z
+    .string()
+    .trim()
+    .max(maxMemberSearchLength, 'name_too_long')
+    .optional()
+    .meta({ description: 'First name starts with this (accents and case ignored).' }),
+})
+export type ChatUsersQuery = z.infer<typeof chatUsersQuerySchema>
+
+/** A member the searcher may write to, as chat shows them. */
+export const chatUserSchema = chatMemberSchema
+  .extend({
+    has_met: z.boolean().meta({ description: 'The searcher shares an activity or a conversation with them (listed first).' }),
+    is_blocked: z.boolean().meta({ description: 'The searcher blocked them (listed only when the searcher chose `show_blocked_in_chat_search`).' }),
+  })
+  .meta({ id: 'ChatUser' })
+export type ChatUser = z.infer<typeof chatUserSchema>

@@ -43,6 +43,9 @@ export const userSchema = z
     family: z.array(z.enum(familyMembers)),
     show_age: z.boolean().meta({ description: 'Others see the age by decade ("in their 60s"); false by default.' }),
     nearby_visibility: z.enum(nearbyVisibilities).meta({ description: 'Who sees the member in Members near them; everyone by default.' }),
+    show_blocked_in_chat_search: z
+      .boolean()
+      .meta({ description: 'New-message search (`GET v1/chat/users`) also lists the members one blocked (spec §6); false by default.' }),
     interests: z.array(z.enum(interests)).meta({ description: 'Interest keys of the catalogue, in the order chosen.' }),
     prompts: z.array(z.object({ prompt: z.enum(profilePrompts), answer: z.string() })).meta({ description: 'Prompt keys and answers, in order.' }),
     created_at: z.string(),
@@ -127,6 +130,7 @@ export const updateMeSchema = z
     family: z.array(z.enum(familyMembers)).max(familyMembers.length).nullable().optional(),
     show_age: z.boolean().optional(),
     nearby_visibility: z.enum(nearbyVisibilities).optional(),
+    show_blocked_in_chat_search: z.boolean().optional(),
     interests: z
       .array(z.enum(interests))
       .max(maxInterests, 'too_many_interests')

@@ -2,7 +2,8 @@ import { sql, type Expression, type SqlBool } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { ChannelKind, User } from '../db/schema.ts'
 import { mediaUrl, type Trx } from '../experiences/service.ts'
-import { membersInHistory } from '../policy/members.ts'
+import { eligible, foldedSql, likePrefix, participants } from '../members/queries.ts'
+import { membersInHistory, notBlocking, visibleMembers } from '../policy/members.ts'
 import type { ChatMember } from '#contract/chat.ts'
 import { displayName } from '#contract/display-name.ts'
 
@@ -46,12 +47,23 @@ function visibleMessages(): Expression<SqlBool> {
   return sql<SqlBool>`(m.deleted_at IS NULL AND (m.user_id IS NULL OR ${membersInHistory('u')}))`
 }
 
+/**
+ * Messages `readerId` (a uuid expression) hides (decision 034): in an activity's chat, those from a
+ * member the reader blocked. The one rule for the channel page, the list's last messages, unread
+ * counts and the live stream; direct channels keep theirs (a block closes them, its history stays).
+ */
+export function fromBlockedMember(readerId: string | Expression<string>): Expression<SqlBool> {
+  return sql<SqlBool>`(m.user_id IS NOT NULL
+    AND EXISTS (SELECT 1 FROM blocks hb WHERE hb.blocker_id = ${readerId} AND hb.blocked_id = m.user_id)
+    AND EXISTS (SELECT 1 FROM message_channels hc WHERE hc.id = m.channel_id AND hc.kind = 'experience'))`
+}
+
 /** The caller's channels and their facts; `where` filters on `base` (the columns of `ChannelRow`). */
 function channelRowsSql(meId: string, where: ReturnType<typeof sql>) {
   return sql`(
     SELECT base.*,
       (SELECT count(*)::int FROM messages m LEFT JOIN users u ON u.id = m.user_id
-        WHERE m.channel_id = base.id AND ${visibleMessages()} AND m.user_id IS DISTINCT FROM ${meId}
+        WHERE m.channel_id = base.id AND ${visibleMessages()} AND NOT ${fromBlockedMember(meId)} AND m.user_id IS DISTINCT FROM ${meId}
           AND base.is_member AND m.created_at > coalesce(base.last_read_at, '-infinity'::timestamptz)
           AND (base.read_until IS NULL OR m.created_at <= base.read_until)) AS unread_count
     FROM (
@@ -117,8 +129,8 @@ export interface MessageRow {
   created_at: Date
 }
 
-/** The last `perChannel` visible messages of each channel (each up to its `read_until`), newest first. */
-export async function lastMessages(db: Db, channels: Array<Pick<ChannelRow, 'id' | 'read_until'>>, perChannel: number) {
+/** The last `perChannel` messages of each channel `readerId` sees (each up to its `read_until`), newest first. */
+export async function lastMessages(db: Db, channels: Array<Pick<ChannelRow, 'id' | 'read_until'>>, perChannel: number, readerId: string) {
   if (channels.length === 0) return []
   const ids = channels.map((channel) => channel.id)
   const until = channels.map((channel) => channel.read_until)
@@ -126,7 +138,7 @@ export async function lastMessages(db: Db, channels: Array<Pick<ChannelRow, 'id'
     CROSS JOIN LATERAL (
       SELECT m.id, m.channel_id, m.user_id, m.body, m.is_system, m.product_key, m.product_params, m.created_at
       FROM messages m LEFT JOIN users u ON u.id = m.user_id
-      WHERE m.channel_id = c.id AND ${visibleMessages()} AND (c.until IS NULL OR m.created_at <= c.until)
+      WHERE m.channel_id = c.id AND ${visibleMessages()} AND NOT ${fromBlockedMember(readerId)} AND (c.until IS NULL OR m.created_at <= c.until)
       ORDER BY m.created_at DESC, m.id DESC
       LIMIT ${perChannel}
     ) picked`.execute(db)
@@ -135,19 +147,39 @@ export async function lastMessages(db: Db, channels: Array<Pick<ChannelRow, 'id'
 
 /**
  * A page of a channel's visible messages, newest first: the newest, or those before the message
- * `before` (by time, then id, so that messages of the same instant page without loss).
+ * `before` (by time, then id, so that messages of the same instant page without loss). Messages
+ * `reader.id` hides (`fromBlockedMember`) are left out unless `reader.showBlocked`; each row says
+ * whether it is one of them.
  */
-export async function pageOfMessages(db: Db, channelId: string, readUntil: Date | null, before: string | undefined, limit: number) {
+export async function pageOfMessages(
+  db: Db,
+  channelId: string,
+  readUntil: Date | null,
+  before: string | undefined,
+  limit: number,
+  reader: { id: string; showBlocked: boolean },
+) {
   const cursor = before
     ? sql`AND (m.created_at, m.id) < (SELECT c.created_at, c.id FROM messages c WHERE c.id = ${before} AND c.channel_id = ${channelId})`
     : sql``
-  const rows = await sql<MessageRow>`SELECT m.id, m.channel_id, m.user_id, m.body, m.is_system, m.product_key, m.product_params, m.created_at
+  const hidden = reader.showBlocked ? sql`` : sql`AND NOT ${fromBlockedMember(reader.id)}`
+  const rows = await sql<MessageRow & { from_blocked: boolean }>`SELECT m.id, m.channel_id, m.user_id, m.body, m.is_system, m.product_key, m.product_params, m.created_at,
+      ${fromBlockedMember(reader.id)} AS from_blocked
     FROM messages m LEFT JOIN users u ON u.id = m.user_id
-    WHERE m.channel_id = ${channelId} AND ${visibleMessages()}
+    WHERE m.channel_id = ${channelId} AND ${visibleMessages()} ${hidden}
       AND (${readUntil}::timestamptz IS NULL OR m.created_at <= ${readUntil}::timestamptz) ${cursor}
     ORDER BY m.created_at DESC, m.id DESC
     LIMIT ${limit}`.execute(db)
   return rows.rows
+}
+
+/** How many of a channel's messages (up to `readUntil`) `readerId` hides: "1 message from someone you blocked is hidden". */
+export async function hiddenMessageCount(db: Db, channelId: string, readUntil: Date | null, readerId: string) {
+  const rows = await sql<{ count: number }>`SELECT count(*)::int AS count
+    FROM messages m LEFT JOIN users u ON u.id = m.user_id
+    WHERE m.channel_id = ${channelId} AND ${visibleMessages()} AND ${fromBlockedMember(readerId)}
+      AND (${readUntil}::timestamptz IS NULL OR m.created_at <= ${readUntil}::timestamptz)`.execute(db)
+  return rows.rows[0]?.count ?? 0
 }
 
 /** Members as chat shows them (public card only), by id. */
@@ -212,7 +244,7 @@ export async function readableMessagesAfter(db: Db, meId: string, afterSeq: numb
     LEFT JOIN channel_memberships cm ON cm.channel_id = ch.id AND cm.user_id = ${me}
     LEFT JOIN experiences e ON e.id = ch.experience_id
     LEFT JOIN users u ON u.id = m.user_id
-    WHERE m.seq > ${afterSeq} AND ${visibleMessages()} AND ${readableBy(me)}
+    WHERE m.seq > ${afterSeq} AND ${visibleMessages()} AND ${readableBy(me)} AND NOT ${fromBlockedMember(me)}
     ORDER BY m.seq
     LIMIT ${limit}`.execute(db)
   return rows.rows
@@ -228,7 +260,7 @@ export async function readersOf(db: Db, seq: number, memberIds: string[]) {
     LEFT JOIN channel_memberships cm ON cm.channel_id = ch.id AND cm.user_id = r.id
     LEFT JOIN experiences e ON e.id = ch.experience_id
     LEFT JOIN users u ON u.id = m.user_id
-    WHERE ${visibleMessages()} AND ${readableBy(sql<string>`r.id`)}`.execute(db)
+    WHERE ${visibleMessages()} AND ${readableBy(sql<string>`r.id`)} AND NOT ${fromBlockedMember(sql<string>`r.id`)}`.execute(db)
   return rows.rows.map((row) => row.id)
 }
 
@@ -242,4 +274,59 @@ export async function latestSeq(db: Db) {
 export async function totalUnread(db: Db, meId: string) {
   const rows = await sql<{ unread: number }>`SELECT coalesce(sum(unread_count), 0)::int AS unread FROM ${channelRowsSql(meId, listedChannels)} listed`.execute(db)
   return rows.rows[0]?.unread ?? 0
+}
+
+// New-message search (decision 034) -----------------------------------------------------------------
+
+export type ChatUserRow = User & { avatar_key: string | null; has_met: boolean; is_blocked: boolean }
+
+/**
+ * `GET v1/chat/users`: members `viewer` may write to, those they have met first (a shared activity
+ * that was not cancelled, past or coming, or a direct channel), then the rest of what Members shows
+ * them (`eligible`, near-by visibility respected). Never the viewer, nor suspended, banned or
+ * deleted members, nor one who blocked the viewer; members the viewer blocked only when
+ * `showBlocked` (the member's setting, spec §6). `foldedName` matches the start of the first name
+ * (or of the whole name when there is none), never the last name, which members do not see.
+ */
+export async function chatUserRows(
+  db: Db,
+  viewer: Pick<User, 'id' | 'lat' | 'long'>,
+  options: { foldedName: string | null; showBlocked: boolean; limit: number; offset: number },
+) {
+  const me = viewer.id
+  const byName = options.foldedName
+    ? sql`AND (${foldedSql(sql.ref('u.first_name'))} LIKE ${likePrefix(options.foldedName)}
+        OR (nullif(trim(u.first_name), '') IS NULL AND ${foldedSql(sql`coalesce(u.formatted_name, u.name)`)} LIKE ${likePrefix(options.foldedName)}))`
+    : sql``
+  const iBlocked = sql`EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ${me} AND b.blocked_id = u.id)`
+  const from = sql`(
+    WITH met AS (
+      SELECT theirs.user_id AS id
+      FROM ${participants} mine
+      JOIN ${participants} theirs ON theirs.experience_id = mine.experience_id AND theirs.user_id <> mine.user_id
+      JOIN experiences e ON e.id = mine.experience_id AND e.canceled_at IS NULL
+      WHERE mine.user_id = ${me}
+      UNION
+      SELECT other.user_id FROM channel_memberships mine
+      JOIN message_channels ch ON ch.id = mine.channel_id AND ch.kind = 'direct'
+      JOIN channel_memberships other ON other.channel_id = ch.id AND other.user_id <> mine.user_id
+      WHERE mine.user_id = ${me}
+    )
+    SELECT u.*, media.storage_key AS avatar_key, (u.id IN (SELECT id FROM met)) AS has_met, ${iBlocked} AS is_blocked
+    FROM users u
+    LEFT JOIN media ON media.id = u.avatar_media_id
+    WHERE u.id <> ${me}
+      AND ${visibleMembers('u')}
+      AND ${notBlocking(me, 'u')}
+      ${options.showBlocked ? sql`` : sql`AND NOT ${iBlocked}`}
+      AND (u.id IN (SELECT id FROM met) OR u.id IN (SELECT seen.id FROM ${eligible(viewer, null, { ignoreBlocks: true })} seen))
+      ${byName}
+  )`
+  const [rows, count] = await Promise.all([
+    sql<ChatUserRow>`SELECT * FROM ${from} found
+      ORDER BY has_met DESC, lower(coalesce(nullif(trim(first_name), ''), formatted_name, name)), id
+      LIMIT ${options.limit} OFFSET ${options.offset}`.execute(db),
+    sql<{ count: number }>`SELECT count(*)::int AS count FROM ${from} found`.execute(db),
+  ])
+  return { rows: rows.rows, total: count.rows[0]?.count ?? 0 }
 }

@@ -253,12 +253,14 @@ describe('direct messages', () => {
     const withBob = (await direct(ann, bob)).json.data[0].id as string
     const withCy = (await direct(ann, cy)).json.data[0].id as string
     await database.db.insertInto('blocks').values({ blocker_id: bob.id, blocked_id: ann.id }).execute()
-    for (const [from, code] of [
-      [ann, 'blocked'],
-      [bob, 'blocked'],
+    // The blocker is told why; the blocked member reads what a suspended member's conversation says (decision 034).
+    for (const [from, code, reason] of [
+      [ann, 'recipient_suspended', 'recipient_unavailable'],
+      [bob, 'blocked', 'blocked'],
     ] as const) {
       const refused = await send(from, withBob, 'Hello')
       expect([refused.status, refused.json.error.code]).toEqual([403, code])
+      expect(await read(from, withBob)).toMatchObject({ can_write: false, cannot_write_reason: reason })
     }
     await database.db.updateTable('users').set({ is_suspended: true }).where('id', '=', cy.id).execute()
     const refused = await send(ann, withCy, 'Hello')

@@ -11,12 +11,14 @@ import {
   channelUserSchema,
   channelUsersQuerySchema,
   channelWithMessagesSchema,
+  chatUserSchema,
+  chatUsersQuerySchema,
   directChannelInputSchema,
   maxChatStreamsPerMember,
   messageSchema,
   sendMessageSchema,
 } from '#contract/chat.ts'
-import { listOf, oneOf } from '#contract/common.ts'
+import { listOf, oneOf, pageOf } from '#contract/common.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
 import {
@@ -29,6 +31,7 @@ import {
   listChannels,
   markRead,
   openDirectChannel,
+  searchChatUsers,
   sendMessage,
 } from './service.ts'
 import { mirrorChat } from './mirror.ts'
@@ -287,5 +290,23 @@ export function chatRoutes(routes: ApiRoutes) {
         'x-accel-buffering': 'no',
       },
     })
+  })
+
+  const chatUsersRoute = createRoute({
+    method: 'get',
+    path: '/v1/chat/users',
+    tags,
+    security: auth.required,
+    summary:
+      'New-message search: members the caller met (a shared activity or a conversation) first, then others Members shows them. Never members who blocked the caller, nor suspended, banned or deleted ones; members the caller blocked only when they chose `show_blocked_in_chat_search`. `name` narrows by first name.',
+    request: { query: chatUsersQuerySchema },
+    responses: {
+      200: jsonContent('A page of members', pageOf(chatUserSchema)),
+      ...errors(auth.required, { 422: 'name_too_long, page_invalid, per_page_invalid' }),
+    },
+  })
+  serve(routes, chatUsersRoute, async (c) => {
+    const caller = requireCaller(c)
+    return c.json(await searchChatUsers(c.var.services.db, caller, readQuery(c, chatUsersRoute)))
   })
 }

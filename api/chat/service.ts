@@ -10,7 +10,10 @@ import { lockChatWrites, messagePosted } from './events.ts'
 import { productMessageText } from './product-messages.ts'
 import {
   channelRow,
+  chatMember,
   chatMembers,
+  chatUserRows,
+  hiddenMessageCount,
   lastMessages,
   listedChannelRows,
   pageOfMessages,
@@ -22,6 +25,8 @@ import type {
   ChannelMessagesQuery,
   ChannelWithMessages,
   ChatMember,
+  ChatUser,
+  ChatUsersQuery,
   DirectChannelInput,
   Message,
   SendMessageInput,
@@ -29,7 +34,8 @@ import type {
 } from '#contract/chat.ts'
 import { pageMetadata, type PageQuery } from '#contract/common.ts'
 import { displayName } from '#contract/display-name.ts'
-import { chatClosesDaysAfterEnd, defaultDurationMinutes, messagesPerChannelInList, pendingMessagesBeforeAccept } from '#contract/limits.ts'
+import { chatClosesDaysAfterEnd, defaultDurationMinutes, maxPerPage, messagesPerChannelInList, pendingMessagesBeforeAccept } from '#contract/limits.ts'
+import { foldName } from '#contract/members.ts'
 
 /**
  * The built-in chat service (issue 14 §1, decision 029): activity channels, direct messages and
@@ -66,7 +72,9 @@ function writeBlock(caller: Caller, row: ChannelRow, other: User | undefined, no
   }
   if (!row.other_id) return 'product_messages'
   if (!other || other.state === 'deleted' || isSuspended(other)) return 'recipient_unavailable'
-  if (row.i_blocked || row.blocked_me) return 'blocked'
+  if (row.i_blocked) return 'blocked'
+  // The blocked member is not told (decision 034): to them the other is as unavailable as a suspended member.
+  if (row.blocked_me) return 'recipient_unavailable'
   if (row.other_accepted === false && row.sent_count >= pendingMessagesBeforeAccept) return 'awaiting_acceptance'
   return null
 }
@@ -129,7 +137,7 @@ export function serializeMessage(message: MessageRow, members: Map<string, ChatM
 
 /** Channels as `caller` sees them, each with its last 5 messages (spec §9), in two more queries. */
 async function serializeChannels(db: DB | Trx, caller: User, rows: ChannelRow[]): Promise<Channel[]> {
-  const messages = await lastMessages(db, rows, messagesPerChannelInList)
+  const messages = await lastMessages(db, rows, messagesPerChannelInList, caller.id)
   const memberIds = [...rows.flatMap((row) => (row.other_id ? [row.other_id] : [])), ...messages.flatMap((m) => (m.user_id ? [m.user_id] : []))]
   const [members, others] = await Promise.all([chatMembers(db, memberIds), otherUsers(db, rows)])
   const byChannel = Map.groupBy(messages, (message) => message.channel_id)
@@ -308,7 +316,10 @@ export async function listChannels(db: DB, caller: User, query: PageQuery) {
 export async function getChannel(db: DB, caller: User, id: string, query: ChannelMessagesQuery) {
   const { row } = await readableChannel(db, caller, id)
   const [channel] = await serializeChannels(db, caller, [row])
-  const page = await pageOfMessages(db, row.id, row.read_until, query.before, query.limit + 1)
+  const [page, hidden_count] = await Promise.all([
+    pageOfMessages(db, row.id, row.read_until, query.before, query.limit + 1, { id: caller.id, showBlocked: query.show_blocked }),
+    hiddenMessageCount(db, row.id, row.read_until, caller.id),
+  ])
   const hasOlder = page.length > query.limit
   const shown = page.slice(0, query.limit)
   const members = await chatMembers(
@@ -319,6 +330,8 @@ export async function getChannel(db: DB, caller: User, id: string, query: Channe
     ...(channel as Channel),
     messages: shown.reverse().map((message) => serializeMessage(message, members, caller)),
     older_cursor: hasOlder ? (shown[0]?.id ?? null) : null,
+    hidden_count,
+    blocked_message_ids: shown.flatMap((message) => (message.from_blocked ? [message.id] : [])),
   }
   return { data: [result] as [ChannelWithMessages] }
 }
@@ -396,4 +409,25 @@ export async function markRead(db: DB, caller: User, id: string) {
     .where('channel_id', '=', id)
     .where('user_id', '=', caller.id)
     .execute()
+}
+
+// New-message search ----------------------------------------------------------------------------------
+
+/**
+ * `GET v1/chat/users` (spec §7, decision 034): members to write to, those the caller met first.
+ * The members the caller blocked are left out unless they chose to see them (spec §6); members
+ * who blocked the caller, and suspended, banned or deleted members, never show.
+ */
+export async function searchChatUsers(db: DB, caller: User, query: ChatUsersQuery) {
+  requirePermission(caller, 'read:members')
+  const perPage = Math.min(query.per_page, maxPerPage)
+  const foldedName = query.name ? foldName(query.name) : null
+  const { rows, total } = await chatUserRows(db, caller, {
+    foldedName: foldedName || null,
+    showBlocked: caller.show_blocked_in_chat_search,
+    limit: perPage,
+    offset: (query.page - 1) * perPage,
+  })
+  const data: ChatUser[] = rows.map((row) => ({ ...chatMember(row, row.avatar_key), has_met: row.has_met, is_blocked: row.is_blocked }))
+  return { data, metadata: pageMetadata(query.page, perPage, total) }
 }

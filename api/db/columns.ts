@@ -60,6 +60,7 @@ export const databaseColumns = {
     deleted_at: 'timestamptz null',
     last_sign_in_at: 'timestamptz null',
     onboarding_step: 'text null',
+    show_blocked_in_chat_search: 'bool default',
   },
   credentials: {
     user_id: 'uuid',

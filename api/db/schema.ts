@@ -176,6 +176,8 @@ export interface UsersTable {
   last_sign_in_at: NullableTimestamp
   /** The onboarding step the member reached (issue 13 §6), to resume there after signing in. */
   onboarding_step: OnboardingStep | null
+  /** Chat user search also lists the members one blocked (spec §6, migration 0012). */
+  show_blocked_in_chat_search: Generated<boolean>
 }
 
 export interface CredentialsTable {

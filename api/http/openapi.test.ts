@@ -528,6 +528,9 @@ describe('every endpoint answers as documented', () => {
     expect((await call('GET', 'v1/chat/message-channels', { token: guest.token })).json.metadata.total_unread).toBe(2)
     expect((await call('GET', 'v1/chat/message-channels')).status).toBe(401)
     expect((await call('DELETE', `users/message-channels/${dmId}/leave`, { token: guest.token })).status).toBe(204)
+    // New-message search (decision 034): the guest met the host at the activity.
+    expect((await call('GET', 'v1/chat/users?name=', { token: guest.token })).status).toBe(200)
+    expect((await call('GET', `message-channels/${channelId}?show_blocked=true`, { token: guest.token })).status).toBe(200)
 
     // The live stream (decision 032) as a poll, replaying from the start: every event's data
     // matches the schema the document names for it.

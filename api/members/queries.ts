@@ -59,7 +59,7 @@ export async function profileFacts(db: DB, ids: string[]): Promise<Map<string, P
  * Everyone who took part in an activity: its attendees and its host, as `(experience_id,
  * user_id)` rows.
  */
-const participants = sql`(
+export const participants = sql`(
   SELECT experience_id, user_id FROM experience_attendees
   UNION
   SELECT id AS experience_id, host_id AS user_id FROM experiences WHERE host_id IS NOT NULL
@@ -75,7 +75,7 @@ export function foldedSql(column: RawBuilder<unknown>) {
 }
 
 /** Escapes LIKE's wildcards in what a member typed. */
-const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+export const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 export type EligibleRow = User & {
   together: number
@@ -91,9 +91,10 @@ export type EligibleRow = User & {
  * - nearby: within `nearbyMiles` of the viewer, sharing at least one interest, and visible to
  *   everyone near by.
  * Never the viewer, nor deleted, suspended or banned members, nor anyone in a block relation
- * with the viewer. `name` narrows this set (never widens it).
+ * with the viewer (unless `ignoreBlocks`: the chat search applies its own block rules, decision 034).
+ * `name` narrows this set (never widens it).
  */
-function eligible(viewer: Pick<User, 'id' | 'lat' | 'long'>, foldedName: string | null) {
+export function eligible(viewer: Pick<User, 'id' | 'lat' | 'long'>, foldedName: string | null, options: { ignoreBlocks?: boolean } = {}) {
   const here = viewer.lat !== null && viewer.long !== null ? sql`ll_to_earth(${viewer.lat}::float8, ${viewer.long}::float8)` : null
   const distance = here ? sql`CASE WHEN u.lat IS NULL OR u.long IS NULL THEN NULL ELSE earth_distance(${here}, ll_to_earth(u.lat, u.long)) END` : sql`NULL::float8`
   const near = here
@@ -128,7 +129,7 @@ function eligible(viewer: Pick<User, 'id' | 'lat' | 'long'>, foldedName: string 
       LEFT JOIN together t ON t.user_id = u.id
       WHERE u.id <> ${viewer.id}
         AND ${visibleMembers('u')}
-        AND ${unblockedBy(viewer.id, 'u')}
+        ${options.ignoreBlocks ? sql`` : sql`AND ${unblockedBy(viewer.id, 'u')}`}
         AND coalesce(p.nearby_visibility, 'everyone') <> 'nobody'
         ${byName}
     ) candidate

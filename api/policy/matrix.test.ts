@@ -205,6 +205,12 @@ const rows: Row[] = [
   row('GET', '/v1/chat/events',                               '401 200 200 200 200 403', { query: 'once=true' }),
   // A direct channel between member and host: each leaves it; nobody else is in it.
   row('DELETE', '/users/message-channels/{id}/leave',         '401 204 404 204 404 403', { params: { id: 'leavable' } }),
+  // New-message search (decision 034): any member searches for themselves.
+  row('GET', '/v1/chat/users',                                '401 200 200 200 200 403'),
+  row('GET', '/v1/chat/users',                                '401 200 200 200 200 403', { query: 'name=Ma&page=2' }),
+  row('GET', '/v1/chat/users',                                '401 422 422 422 422 403', { query: `name=${'x'.repeat(51)}` }),
+  row('GET', '/message-channels/{id}',                        '401 200 403 200 403 403', { params: { id: 'channel' }, query: 'show_blocked=true' }),
+  row('GET', '/message-channels/{id}',                        '401 422 422 422 422 403', { params: { id: 'channel' }, query: 'show_blocked=yes' }),
   // Stripe Identity is not configured here; with it, only a signed delivery is accepted (stripe.test.ts).
   row('POST', '/v1/webhooks/stripe-identity',                 '404 404 404 404 404 403', { body: () => ({ type: 'identity.verification_session.verified' }) }),
 ]

@@ -73,6 +73,7 @@ export function serializeUser(user: User, avatarUrl: string | null = null, profi
     created_at: user.created_at.toISOString(),
     // The built-in chat needs no third-party token; ownUserJson adds Stream's when it is configured.
     stream_token: null,
+    show_blocked_in_chat_search: user.show_blocked_in_chat_search,
     ...profile,
   }
 }
@@ -153,6 +154,7 @@ export async function updateMe(db: DB, user: User, input: UpdateMe, places?: Pla
         ...(input.join_reasons !== undefined ? { join_reasons: input.join_reasons } : {}),
         ...(phone !== undefined ? { phone } : {}),
         ...(input.locale !== undefined ? { locale: input.locale } : {}),
+        ...(input.show_blocked_in_chat_search !== undefined ? { show_blocked_in_chat_search: input.show_blocked_in_chat_search } : {}),
         ...(home ?? {}),
         ...(input.onboarding_step !== undefined ? { onboarding_step: input.onboarding_step } : {}),
         ...(input.onboarded ? { onboarded_at: user.onboarded_at ?? new Date(), state: 'active' as const } : {}),

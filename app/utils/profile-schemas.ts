@@ -106,6 +106,8 @@ export const privacyFormSchema = z.object({
   intent: z.literal('privacy'),
   showAge: z.enum(['yes', 'no'], { error: choiceInvalid }),
   nearbyVisibility: z.enum(nearbyVisibilities, { error: choiceInvalid }),
+  /** New-message search: leave out (default) or show the members one blocked (spec §6, decision 034). */
+  blockedInSearch: z.enum(['hide', 'show'], { error: choiceInvalid }).optional(),
 })
 
 export const languageFormSchema = z.object({

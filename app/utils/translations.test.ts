@@ -64,6 +64,7 @@ const identical: Record<string, unknown> = {
   fr: [
     'activities:form.minutes',
     'activities:form.startDate',
+    'blocking:search.message',
     'common:brand',
     'common:footer.copyright',
     'common:nav.messages',

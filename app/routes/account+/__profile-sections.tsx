@@ -325,8 +325,12 @@ export function PhoneSection({ user, heading }: SectionProps) {
 }
 
 export function PrivacySection({ user, heading }: SectionProps) {
-  const { t } = useTranslation('profile')
-  const section = useSectionForm('privacy', { showAge: user?.show_age ? 'yes' : 'no', nearbyVisibility: user?.nearby_visibility ?? 'everyone' })
+  const { t } = useTranslation(['profile', 'blocking'])
+  const section = useSectionForm('privacy', {
+    showAge: user?.show_age ? 'yes' : 'no',
+    nearbyVisibility: user?.nearby_visibility ?? 'everyone',
+    blockedInSearch: user?.show_blocked_in_chat_search ? 'show' : 'hide',
+  })
   return (
     <Section section="privacy" heading={heading} form={section.form} submit={t('edit.privacy.submit')}>
       <ChoiceGroup
@@ -348,6 +352,16 @@ export function PrivacySection({ user, heading }: SectionProps) {
         options={nearbyVisibilities.map((value) => ({ value, label: t(`nearbyVisibility.${value}`) }))}
         defaultValue={section.text('nearbyVisibility')}
         errors={section.errors('nearbyVisibility')}
+      />
+      <ChoiceGroup
+        id="blockedInSearch"
+        name="blockedInSearch"
+        type="radio"
+        legend={t('blocking:privacy.legend')}
+        hint={t('blocking:privacy.hint')}
+        options={(['hide', 'show'] as const).map((value) => ({ value, label: t(`blocking:privacy.${value}`) }))}
+        defaultValue={section.text('blockedInSearch')}
+        errors={section.errors('blockedInSearch')}
       />
     </Section>
   )

@@ -39,7 +39,11 @@ function updateFor(value: SectionValue): UpdateMe {
     case 'phone':
       return { phone: value.phone ?? null }
     case 'privacy':
-      return { show_age: value.showAge === 'yes', nearby_visibility: value.nearbyVisibility }
+      return {
+        show_age: value.showAge === 'yes',
+        nearby_visibility: value.nearbyVisibility,
+        ...(value.blockedInSearch ? { show_blocked_in_chat_search: value.blockedInSearch === 'show' } : {}),
+      }
     case 'language':
       return { locale: value.language }
   }
@@ -51,7 +55,7 @@ const apiErrors: Partial<Record<ProfileSection, ApiErrorMapping>> = {
   about: { fields: { join_reasons: 'reasons' } },
   interests: { messages: { interests: (codes) => codes.map((code) => (code === 'too_many_interests' ? 'profile:validation.tooManyInterests' : 'profile:validation.choiceInvalid')) } },
   city: { fields: { city: 'q' }, messages: { city: () => ['profile:validation.unknown_place'] } },
-  privacy: { fields: { show_age: 'showAge', nearby_visibility: 'nearbyVisibility' } },
+  privacy: { fields: { show_age: 'showAge', nearby_visibility: 'nearbyVisibility', show_blocked_in_chat_search: 'blockedInSearch' } },
   language: { fields: { locale: 'language' } },
 }
 

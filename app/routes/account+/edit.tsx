@@ -12,7 +12,7 @@ import { profileSections, sectionAnchor, type ProfileSection } from '#app/utils/
 import { AboutSection, CitySection, InterestsSection, LanguageSection, NameSection, PhoneSection, PhotoSection, PrivacySection, PromptsSection, fieldIdOf } from './__profile-sections.tsx'
 import { runProfileIntent } from './edit.server.ts'
 
-export const handle = { i18n: ['common', 'onboarding', 'activities', 'profile', 'photo'] }
+export const handle = { i18n: ['common', 'onboarding', 'activities', 'profile', 'photo', 'blocking'] }
 
 export const headers = formPageHeaders
 

@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { isRouteErrorResponse, Link, useActionData, useLoaderData, type ClientActionFunctionArgs } from '@remix-run/react'
+import { isRouteErrorResponse, Link, useActionData, useLoaderData, useLocation, type ClientActionFunctionArgs } from '@remix-run/react'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Attendee } from '#app/utils/api/experiences.server.ts'
@@ -13,11 +13,12 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useCancellation } from '#app/utils/use-cancellation.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
+import { useOptionalUser } from '#app/utils/user-hooks.ts'
 import { runIntent } from './$id.server.ts'
 import { ConfirmCancelActivity, HostTools, InvitedResult } from './__host-tools.tsx'
 import { ConfirmCancel, Rsvp, useOptimisticExperience } from './__rsvp.tsx'
 
-export const handle = { i18n: ['common', 'activities', 'verification'] }
+export const handle = { i18n: ['common', 'activities', 'verification', 'blocking'] }
 
 const previewCount = 6
 
@@ -187,8 +188,10 @@ function AttendeeCount({ experience }: { experience: Experience }) {
 
 /** Without JavaScript every attendee is listed; with it, the first few and the rest in a dialog. */
 function AttendeeList({ attendees, total }: { attendees: Attendee[]; total: number }) {
-  const { t } = useTranslation('activities')
+  const { t } = useTranslation(['activities', 'blocking'])
   const hydrated = useHydrated()
+  const viewerId = useOptionalUser()?.id
+  const here = useLocation().pathname
   const dialog = useRef<HTMLDialogElement>(null)
   const shown = hydrated ? attendees.slice(0, previewCount) : attendees
   const names = (list: Attendee[]) => (
@@ -199,6 +202,13 @@ function AttendeeList({ attendees, total }: { attendees: Attendee[]; total: numb
           {attendee.display_name ? <Link to={`/p/${attendee.id}`}>{attendee.display_name}</Link> : t('common:member.generic')}
           {attendee.is_verified ? <VerifiedBadge /> : null}
           {attendee.is_host ? ` (${t('detail.host')})` : null}
+          {/* Block (decision 034): a small link to its confirmation, for every other member with a profile. */}
+          {attendee.display_name && attendee.id !== viewerId ? (
+            <Link to={`/p/${attendee.id}/block?returnTo=${encodeURIComponent(here)}`}>
+              {t('blocking:block.short')}
+              <span className="visually-hidden"> {attendee.display_name}</span>
+            </Link>
+          ) : null}
         </li>
       ))}
     </ul>

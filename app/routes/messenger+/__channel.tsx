@@ -6,6 +6,7 @@ import { MessageText } from '#app/components/message-text.tsx'
 import { FieldErrors } from '#app/components/ui/field.tsx'
 import type { ChannelWithMessages, Message } from '#contract/chat.ts'
 import { maxMessageLength } from '#contract/limits.ts'
+import { ChannelBlockLink, FromBlockedLabel, HiddenMessages, blockHref, useShowBlocked } from './__blocking.tsx'
 import { TimeAgo, useChannelName, useMemberName } from './__channel-parts.tsx'
 
 const channelHref = (id: string, extra = '') => `/messenger?channel=${encodeURIComponent(id)}${extra}`
@@ -29,6 +30,7 @@ export function OpenChannel({
   const { t } = useTranslation('messenger')
   const name = useChannelName(channel)
   const productOnly = channel.cannot_write_reason === 'product_messages'
+  const showBlocked = useShowBlocked()
   return (
     <section aria-labelledby="channel-title" className="channel">
       <h1 id="channel-title">{name}</h1>
@@ -57,9 +59,10 @@ export function OpenChannel({
       ) : null}
       {channel.older_cursor ? (
         <p>
-          <Link to={channelHref(channel.id, `&before=${encodeURIComponent(channel.older_cursor)}`)}>{t('channel.older')}</Link>
+          <Link to={channelHref(channel.id, `&before=${encodeURIComponent(channel.older_cursor)}${showBlocked ? '&show_blocked=1' : ''}`)}>{t('channel.older')}</Link>
         </p>
       ) : null}
+      <HiddenMessages channel={channel} />
       {channel.messages.length === 0 ? (
         <p>{t('channel.noMessages')}</p>
       ) : (
@@ -67,7 +70,13 @@ export function OpenChannel({
           <h2 className="visually-hidden">{t('channel.messagesLabel', { name })}</h2>
           <ol className="messages">
             {channel.messages.map((message) => (
-              <MessageItem key={message.id} message={message} now={now} own={message.sender?.id === userId} />
+              <MessageItem
+                key={message.id}
+                message={message}
+                now={now}
+                own={message.sender?.id === userId}
+                fromBlocked={channel.blocked_message_ids.includes(message.id)}
+              />
             ))}
           </ol>
         </>
@@ -82,6 +91,7 @@ export function OpenChannel({
           <Link to={channelHref(channel.id, '&confirm=leave')}>{t('leave.start')}</Link>
         </p>
       )}
+      <ChannelBlockLink channel={channel} name={name} />
     </section>
   )
 }
@@ -101,20 +111,27 @@ function RequestNotice({ channel, name }: { channel: ChannelWithMessages; name: 
         <Link to={channelHref(channel.id, '&confirm=leave')} className="button button--secondary">
           {t('request.decline')}
         </Link>
+        {/* Not for the blocked member (decision 034): they read "not available", as for a suspended member. */}
+        {channel.other_member && channel.cannot_write_reason !== 'recipient_unavailable' ? (
+          <Link to={blockHref(channel.other_member.slug, channel.id)} className="button button--secondary">
+            {t('blocking:block.short')}
+          </Link>
+        ) : null}
       </Form>
     </div>
   )
 }
 
-function MessageItem({ message, now, own }: { message: Message; now: number; own: boolean }) {
+function MessageItem({ message, now, own, fromBlocked = false }: { message: Message; now: number; own: boolean; fromBlocked?: boolean }) {
   const { t } = useTranslation('messenger')
   const memberName = useMemberName()
   const sender = message.is_system ? t('common:brand') : own ? t('you') : memberName(message.sender)
-  const className = message.is_system ? 'message message--product' : own ? 'message message--own' : 'message'
+  const className = message.is_system ? 'message message--product' : own ? 'message message--own' : fromBlocked ? 'message message--blocked' : 'message'
   return (
     <li id={`m-${message.id}`} className={className}>
       <p className="message__meta">
         <span className="message__sender">{message.is_system ? t('product.from') : sender}</span> <TimeAgo date={message.created_at} now={now} />
+        {fromBlocked ? <FromBlockedLabel /> : null}
       </p>
       <p className="message__body">
         <MessageText text={message.body} />

@@ -62,7 +62,7 @@ export async function loadMessenger({ request, context }: Pick<LoaderFunctionArg
   const api = getApi(request, context)
   const [list, open, t] = await Promise.all([
     api.chat.list({ page: 1, perPage: 50 }).catch(unavailableOnServerError),
-    channelId ? api.chat.channel(channelId, before).catch(notFoundOnMissing) : null,
+    channelId ? api.chat.channel(channelId, before, url.searchParams.get('show_blocked') === '1').catch(notFoundOnMissing) : null,
     getT(request, context, ['messenger', 'common']),
   ])
   if (open && !before && open.unread_count > 0 && isOpenedByMember(request)) {

@@ -8,7 +8,7 @@ import { ChannelList } from './__channel-list.tsx'
 import { ConfirmLeave, OpenChannel } from './__channel.tsx'
 import { StreamMount } from './__stream-mount.tsx'
 
-export const handle = { i18n: ['common', 'messenger'] }
+export const handle = { i18n: ['common', 'messenger', 'blocking'] }
 
 /**
  * `/messenger` (issue 14 §1–2, decision 033): the member's channels and, as `?channel=…`, the open
@@ -34,7 +34,7 @@ export default function Messenger() {
         {/* The open channel's name is the page's heading; the list's is then a section's. */}
         {open ? <h2>{t('title')}</h2> : <h1>{t('title')}</h1>}
         <p>
-          <Link to="/members">{t('newMessage')}</Link>
+          <Link to="/messenger/new">{t('newMessage')}</Link>
           <span className="hint"> {t('newMessageHint')}</span>
         </p>
         <ChannelList channels={loaded.channels} openId={open?.id ?? null} now={loaded.now} userId={loaded.userId} />

@@ -1,16 +1,39 @@
-import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { formText } from '#app/utils/forms.server.ts'
 import { unavailableOnServerError } from '#app/utils/http.server.ts'
+import { getT } from '#app/utils/i18next.server.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import { pageFrom } from '#app/utils/paging.server.ts'
 import { setToast } from '#app/utils/toast.server.ts'
+import type { ChatUser } from '#contract/chat.ts'
+import { maxMemberSearchLength } from '#contract/limits.ts'
+
+export const handle = { i18n: ['common', 'messenger', 'blocking'] }
 
 /** The API's refusals of a conversation, each with its own sentence (`messenger:open.*`). */
 const refusals = ['blocked', 'recipient_suspended', 'not_found', 'cannot_message_self', 'forbidden']
 
-/** Nothing to show here: the form lives on a profile. */
-export async function loader() {
-  return redirect('/messenger')
+/**
+ * `GET /messenger/new` (issue 14 §1 "new message", decision 034): find a member by first name
+ * (`GET v1/chat/users`), those one met first, each with "Message". A plain GET form and links:
+ * works without JavaScript.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireUser(request, context)
+  const url = new URL(request.url)
+  const page = pageFrom(url)
+  // A longer name matches nobody: it is cut rather than refused, so the page always answers (as /members).
+  const name = (url.searchParams.get('name') ?? '').trim().slice(0, maxMemberSearchLength)
+  const [users, t] = await Promise.all([
+    getApi(request, context).chat.users({ name, page }).catch(unavailableOnServerError),
+    getT(request, context, 'blocking'),
+  ])
+  return { users, page, name, title: t('search.title') }
 }
 
 /**
@@ -26,7 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const experienceId = formText(form, 'experience_id')
   const slug = formText(form, 'slug')
   const safe = (value: string) => /^[\w-]+$/.test(value)
-  const back = experienceId && safe(experienceId) ? `/activities/${experienceId}` : safe(slug) ? `/p/${slug}` : '/members'
+  const back = experienceId && safe(experienceId) ? `/activities/${experienceId}` : safe(slug) ? `/p/${slug}` : '/messenger/new'
   try {
     const api = getApi(request, context).chat
     const channel = experienceId ? await api.joinActivity(experienceId) : await api.openDirect(userId)
@@ -37,4 +60,111 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const code = error.code && refusals.includes(error.code) ? error.code : 'failed'
     return redirect(back, { headers: { 'Set-Cookie': await setToast(context, { kind: 'error', key: `messenger:open.${code}` }) } })
   }
+}
+
+export default function NewMessage() {
+  const { users, page, name } = useLoaderData<typeof loader>()
+  const { t } = useTranslation('blocking')
+  const met = users.data.filter((user) => user.has_met)
+  const others = users.data.filter((user) => !user.has_met)
+  const totalPages = users.metadata.total_pages
+  const link = (to: number) => {
+    const params = new URLSearchParams()
+    if (name) params.set('name', name)
+    if (to > 1) params.set('page', String(to))
+    const query = params.toString()
+    return query ? `/messenger/new?${query}` : '/messenger/new'
+  }
+  return (
+    <>
+      <p>
+        <Link to="/messenger">{t('search.back')}</Link>
+      </p>
+      <h1>{t('search.title')}</h1>
+      <p className="lead">{t('search.intro')}</p>
+      <Form method="get" className="filters" role="search">
+        <div className="field">
+          <label htmlFor="name">{t('search.label')}</label>
+          <span className="hint" id="name-hint">
+            {t('search.hint')}
+          </span>
+          <input id="name" name="name" type="search" defaultValue={name} maxLength={maxMemberSearchLength} autoComplete="off" aria-describedby="name-hint" />
+        </div>
+        <div className="button-row">
+          <button type="submit" className="button">
+            {t('search.submit')}
+          </button>
+        </div>
+      </Form>
+      {users.data.length === 0 ? <p className="card">{t(name ? 'search.empty' : 'search.emptyAll')}</p> : null}
+      {met.length > 0 ? <UserSection id="met" title={t('search.metHeading')} users={met} /> : null}
+      {others.length > 0 ? <UserSection id="others" title={t('search.othersHeading')} users={others} /> : null}
+      {totalPages > 1 ? (
+        <nav className="pagination" aria-label={t('search.pages')}>
+          {page > 1 ? <Link to={link(page - 1)}>{t('search.previous')}</Link> : <span />}
+          <span>{t('search.page', { page, pages: totalPages })}</span>
+          {page < totalPages ? <Link to={link(page + 1)}>{t('search.next')}</Link> : <span />}
+        </nav>
+      ) : null}
+    </>
+  )
+}
+
+function UserSection({ id, title, users }: { id: string; title: string; users: ChatUser[] }) {
+  return (
+    <section aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      <ul className="chat-user-list">
+        {users.map((user) => (
+          <li key={user.id}>
+            <UserCard user={user} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+/** A member's card: photo, name (to their profile), and Message; Unblock instead for a member one blocked. */
+function UserCard({ user }: { user: ChatUser }) {
+  const { t } = useTranslation(['blocking', 'common'])
+  const name = user.display_name ?? t('common:member.generic')
+  const nameId = `user-${user.id}`
+  const profile = `/p/${encodeURIComponent(user.slug)}`
+  return (
+    <div className="chat-user">
+      {user.avatar ? (
+        <img src={user.avatar.url} alt="" className="member-photo member-photo--small" />
+      ) : (
+        <span className="member-photo member-photo--small avatar--initial" aria-hidden="true">
+          {name.slice(0, 1).toLocaleUpperCase()}
+        </span>
+      )}
+      <div className="chat-user__name">
+        <p id={nameId}>
+          <Link to={profile}>{name}</Link>
+        </p>
+        {user.is_blocked ? <p>{t('search.blocked')}</p> : null}
+      </div>
+      {user.is_blocked ? (
+        <Link to={`${profile}/block?returnTo=${encodeURIComponent('/messenger/new')}`} className="button button--secondary">
+          {t('unblock.link', { name })}
+        </Link>
+      ) : (
+        <Form method="post" action="/messenger/new">
+          <input type="hidden" name="user_id" value={user.id} />
+          <input type="hidden" name="slug" value={user.slug} />
+          <button type="submit" className="button" aria-describedby={nameId}>
+            {t('search.message')}
+          </button>
+        </Form>
+      )}
+    </div>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => pageTitle(matches, loaded?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
 }

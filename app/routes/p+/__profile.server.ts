@@ -27,7 +27,7 @@ export async function loadProfile({ request, context }: Pick<LoaderFunctionArgs,
   const base = { profile, name, title: t('members:profile.title', { name }), own: viewer?.id === profile.id }
   if (!viewer) return { ...base, view: 'signedOut' as const }
   if (profile.is_suspended) return { ...base, view: 'unavailable' as const }
-  const [interests, prompts, hosting, inCommon, reach] = await Promise.all([
+  const [interests, prompts, hosting, inCommon, reach, block] = await Promise.all([
     api.profiles.interests(profile.id).catch(emptyWhenMissing),
     api.profiles.prompts(profile.id).catch(emptyWhenMissing),
     api.members.hosting(profile.id).catch(unavailableOnServerError),
@@ -35,6 +35,9 @@ export async function loadProfile({ request, context }: Pick<LoaderFunctionArgs,
     // "Message" shows only where a message could go (decision 030: never saying why not). If
     // the question fails, the button shows and the conversation's own refusal explains.
     base.own ? null : api.blocks.reachability(profile.id).catch(() => null),
+    // Block or Unblock (decision 034); unknown when the question fails: the link then says Block
+    // and the confirmation page reads the state afresh.
+    base.own ? null : api.blocks.state(profile.id).catch(() => null),
   ])
   return {
     ...base,
@@ -44,6 +47,7 @@ export async function loadProfile({ request, context }: Pick<LoaderFunctionArgs,
     hosting: hosting.data.filter((experience) => !experience.canceled_at),
     inCommon: inCommon?.data ?? null,
     canMessage: !base.own && (reach?.can_message ?? true),
+    isBlocked: block?.is_blocked ?? false,
   }
 }
 export type LoadedProfile = Awaited<ReturnType<typeof loadProfile>>

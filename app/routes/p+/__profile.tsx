@@ -95,12 +95,24 @@ export function ProfileView({ loaded }: { loaded: LoadedProfile }) {
         </section>
       ) : null}
       {loaded.own ? null : (
-        <p>
-          <Link to={`/p/${profile.slug}/report`}>{t('profile.report')}</Link>
-        </p>
+        <ul className="detail-links">
+          <li>
+            <Link to={`/p/${profile.slug}/report`}>{t('profile.report')}</Link>
+          </li>
+          <li>
+            <BlockLink slug={profile.slug} name={name} isBlocked={loaded.isBlocked} />
+          </li>
+        </ul>
       )}
     </>
   )
+}
+
+/** To the block (or unblock) confirmation, coming back to this profile (decision 034). */
+function BlockLink({ slug, name, isBlocked }: { slug: string; name: string; isBlocked: boolean }) {
+  const { t } = useTranslation('blocking')
+  const here = `/p/${slug}`
+  return <Link to={`${here}/block?returnTo=${encodeURIComponent(here)}`}>{t(isBlocked ? 'unblock.link' : 'block.link', { name })}</Link>
 }
 
 /** Opens the conversation with this member, or starts a message request (works without JavaScript). */

@@ -1,4 +1,5 @@
-import { channelListSchema, channelSchema, channelWithMessagesSchema, messageSchema, type Channel, type ChannelWithMessages, type Message } from '#contract/chat.ts'
+import { channelListSchema, channelSchema, chatUserSchema, channelWithMessagesSchema, messageSchema, type Channel, type ChannelWithMessages, type Message } from '#contract/chat.ts'
+import { pageOf } from '#contract/common.ts'
 import type { ApiTransport } from '../api.server.ts'
 
 const channelPath = (id: string, ...rest: string[]) => ['v1/chat/message-channels', encodeURIComponent(id), ...rest].join('/')
@@ -9,9 +10,14 @@ export function chatClient(api: ApiTransport) {
     /** The member's channels, newest first, each with its last 5 messages; `metadata.total_unread` for the badge. */
     list: (paging: { page?: number; perPage?: number } = {}) =>
       api.json('GET', 'v1/chat/message-channels', channelListSchema, { query: { page: paging.page, per_page: paging.perPage } }),
-    /** A channel and a page of its messages, oldest first: the newest page, or the one before `before`. */
-    channel: (id: string, before?: string): Promise<ChannelWithMessages> =>
-      api.one('GET', `message-channels/${encodeURIComponent(id)}`, channelWithMessagesSchema, { query: { before } }),
+    /**
+     * A channel and a page of its messages, oldest first: the newest page, or the one before
+     * `before`; `showBlocked` also answers the messages of members one blocked (decision 034).
+     */
+    channel: (id: string, before?: string, showBlocked = false): Promise<ChannelWithMessages> =>
+      api.one('GET', `message-channels/${encodeURIComponent(id)}`, channelWithMessagesSchema, {
+        query: { before, show_blocked: showBlocked ? 'true' : undefined },
+      }),
     send: (id: string, text: string): Promise<Message> => api.one('POST', channelPath(id, 'messages'), messageSchema, { body: { text } }),
     markRead: (id: string) => api.empty('POST', channelPath(id, 'read')),
     accept: (id: string): Promise<Channel> => api.one('POST', channelPath(id, 'accept'), channelSchema),
@@ -21,5 +27,8 @@ export function chatClient(api: ApiTransport) {
     /** The activity's chat, joined (its attendees and its host). */
     joinActivity: (experienceId: string): Promise<Channel> =>
       api.one('PUT', `experiences/${encodeURIComponent(experienceId)}/message-channels/join`, channelSchema),
+    /** New-message search (decision 034): members one may write to, those one met first; `name` narrows by first name. */
+    users: (query: { name?: string; page?: number } = {}) =>
+      api.json('GET', 'v1/chat/users', pageOf(chatUserSchema), { query: { name: query.name || undefined, page: query.page } }),
   }
 }

@@ -1,0 +1,114 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { ApiError } from '#app/utils/api.server.ts'
+import { getApi, requireUser } from '#app/utils/auth.server.ts'
+import { formText } from '#app/utils/forms.server.ts'
+import { notFoundOnMissing } from '#app/utils/http.server.ts'
+import { getT } from '#app/utils/i18next.server.ts'
+import { markFormError, pageTitle } from '#app/utils/meta.ts'
+import { safeRedirectPath } from '#app/utils/redirect.ts'
+import { setToast } from '#app/utils/toast.server.ts'
+
+export const handle = { i18n: ['common', 'blocking'] }
+
+/** Where the page goes back to: a same-origin path only (QUALITY.md), else the member's profile. */
+function returnTarget(value: string | null, slug: string) {
+  return safeRedirectPath(value, `/p/${encodeURIComponent(slug)}`)
+}
+
+async function loadMember(request: Request, context: LoaderFunctionArgs['context'], slug: string | undefined) {
+  const user = await requireUser(request, context)
+  const member = await getApi(request, context).members.profile(slug ?? '').catch(notFoundOnMissing)
+  // Oneself, or a member with no profile to show (suspended, banned, deleted): nothing to block here.
+  if (member.id === user.id || member.is_suspended) throw data(null, { status: 404 })
+  return member
+}
+
+/**
+ * `/p/{slug}/block` (issue 14 §4, decision 034): the block confirmation, or the unblock one when
+ * the member is already blocked, saying plainly what will happen. Works without JavaScript; the
+ * entry points (profile, conversation, message request, attendee list) link here with `returnTo`.
+ */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const member = await loadMember(request, context, params.slug)
+  const [state, t] = await Promise.all([getApi(request, context).blocks.state(member.id).catch(notFoundOnMissing), getT(request, context, ['blocking', 'common'])])
+  const name = member.display_name ?? t('common:member.generic')
+  const returnTo = returnTarget(new URL(request.url).searchParams.get('returnTo'), member.slug)
+  return {
+    slug: member.slug,
+    name,
+    isBlocked: state.is_blocked,
+    returnTo,
+    title: t(state.is_blocked ? 'blocking:unblock.title' : 'blocking:block.title', { name }),
+  }
+}
+
+/**
+ * `intent=block` or `intent=unblock`, then back to `returnTo` with a toast. A failure (spec §8)
+ * answers the page again: its loader reads the block state afresh and the page says it did not work.
+ */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const form = await request.formData()
+  const intent = form.get('intent')
+  if (intent !== 'block' && intent !== 'unblock') throw data({ error: 'Unknown intent' }, { status: 400 })
+  const member = await loadMember(request, context, params.slug)
+  const blocks = getApi(request, context).blocks
+  try {
+    if (intent === 'block') await blocks.block(member.id)
+    else await blocks.unblock(member.id)
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return notFoundOnMissing(error)
+    // Spec §8: block failures are reported (the log is error tracking here, never naming the members).
+    context.services.log('warn', `Could not ${intent} a member`, { error: String(error), requestId: context.requestId })
+    markFormError(context)
+    return data({ failed: intent }, { status: error instanceof ApiError && error.status < 500 ? error.status : 503 })
+  }
+  const to = returnTarget(formText(form, 'returnTo'), member.slug)
+  const toast = await setToast(context, { kind: 'success', key: intent === 'block' ? 'blocking:block.done' : 'blocking:unblock.done' })
+  return redirect(to, { headers: { 'Set-Cookie': toast } })
+}
+
+export default function BlockMember() {
+  const { name, isBlocked, returnTo } = useLoaderData<typeof loader>()
+  const answer = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const { t } = useTranslation('blocking')
+  // With JavaScript the page answers at once: while the request runs it already says what it asked for.
+  const pending = navigation.state !== 'idle' ? navigation.formData?.get('intent') : null
+  const mode = isBlocked ? 'unblock' : 'block'
+  return (
+    <section aria-labelledby="block-title">
+      <h1 id="block-title">{t(`${mode}.title`, { name })}</h1>
+      {answer?.failed ? (
+        <div className="notice notice--error" role="alert">
+          <p>{t(`${answer.failed}.failed`, { name })}</p>
+          <p>{t(isBlocked ? 'nowBlocked' : 'nowNotBlocked', { name })}</p>
+        </div>
+      ) : null}
+      <p>{t(`${mode}.intro`, { name })}</p>
+      <ul>
+        {(t(`${mode}.effects`, { name, returnObjects: true }) as unknown as string[]).map((effect) => (
+          <li key={effect}>{effect}</li>
+        ))}
+      </ul>
+      <p>{t(`${mode}.after`, { name })}</p>
+      <Form method="post" className="button-row">
+        <input type="hidden" name="returnTo" value={returnTo} />
+        <button type="submit" name="intent" value={mode} className={mode === 'block' ? 'button button--danger' : 'button'} disabled={pending === mode}>
+          {pending === mode ? t(`${mode}.pending`, { name }) : t(`${mode}.confirm`, { name })}
+        </button>
+        <Link to={returnTo} className="button button--secondary">
+          {t('cancel')}
+        </Link>
+      </Form>
+    </section>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => pageTitle(matches, loaded?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

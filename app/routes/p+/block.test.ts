@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createExperience, createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
+import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { htmlProblems } from '#tests/html-validate.ts'
+import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
+import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
+import * as activity from '../activities+/$id.tsx'
+import * as messenger from '../messenger+/_index.tsx'
+import * as newMessage from '../messenger+/new.tsx'
+import * as profile from './$slug.tsx'
+import * as block from './$slug_.block.tsx'
+
+/** Blocking on the web (issue 14 §4, decision 034) as a browser without JavaScript gets it, over the real API and PostgreSQL. */
+const handle = createDocumentHandler([
+  { id: 'routes/p+/$slug', path: 'p/:slug', module: profile as never },
+  { id: 'routes/p+/$slug_.block', path: 'p/:slug/block', module: block as never },
+  { id: 'routes/messenger+/_index', path: 'messenger', module: messenger as never },
+  { id: 'routes/messenger+/new', path: 'messenger/new', module: newMessage as never },
+  { id: 'routes/activities+/$id', path: 'activities/:id', module: activity as never },
+])
+
+let database: TestDatabase
+let web: WebHarness
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  web = await createWebHarness(database)
+})
+
+afterAll(async () => {
+  await web?.close()
+  await database?.drop()
+})
+
+const DAY = 86_400_000
+
+async function page(path: string, cookie: string, init: RequestInit = {}) {
+  const headers = new Headers(init.headers)
+  headers.set('cookie', cookie)
+  return handle(new Request(`${TEST_PUBLIC_URL}${path}`, { ...init, headers }), web.newContext())
+}
+
+async function text(path: string, cookie: string) {
+  const response = await page(path, cookie)
+  expect(response.status).toBe(200)
+  return readableHtml(await response.text())
+}
+
+async function post(path: string, cookie: string, fields: Record<string, string>) {
+  const response = await page(path, cookie, { method: 'POST', body: new URLSearchParams(fields) })
+  return { response, html: readableHtml(await response.text()) }
+}
+
+async function validationOf(html: string) {
+  return htmlProblems(html.replace('<link rel="stylesheet" href=""/>', '<link rel="stylesheet" href="/assets/app.css"/>'))
+}
+
+async function member(first: string, last: string) {
+  const user = await createUser(database.db, { first_name: first, last_name: last })
+  return { user, cookie: await web.signedInCookie(user.id), token: await web.api.signToken(user.id) }
+}
+
+const isBlocked = async (blocker: { token: string }, blockedId: string) =>
+  ((await web.api.request('GET', `v1/block/${blockedId}`, { token: blocker.token })).json as { is_blocked: boolean }).is_blocked
+
+describe('/p/{slug}/block', () => {
+  it('says what blocking does, blocks, goes back to the profile, then offers to unblock', async () => {
+    const [ann, bob] = [await member('Ann', 'Lee'), await member('Bob', 'Marsh')]
+    const profileHtml = await text(`/p/${bob.user.slug}`, ann.cookie)
+    const blockLink = `/p/${bob.user.slug}/block?returnTo=${encodeURIComponent(`/p/${bob.user.slug}`)}`
+    expect(profileHtml).toContain(`href="${blockLink.replaceAll('&', '&amp;')}"`)
+    expect(profileHtml).toContain('Block Bob M.')
+
+    const confirm = await text(blockLink, ann.cookie)
+    expect(confirm).toContain('<h1 id="block-title">Block Bob M.?</h1>')
+    expect(confirm).toContain('Neither of you can send the other a message.')
+    expect(confirm).toContain('Bob M. is not told that you blocked them.')
+    expect(confirm).toContain('Your private conversation with Bob M. closes for both of you.')
+    expect(await validationOf(confirm)).toEqual([])
+
+    const done = await post(blockLink, ann.cookie, { intent: 'block', returnTo: `/p/${bob.user.slug}` })
+    expect(done.response.status).toBe(302)
+    expect(done.response.headers.get('location')).toBe(`/p/${bob.user.slug}`)
+    expect(done.response.headers.get('set-cookie')).toContain('toast')
+    expect(await isBlocked(ann, bob.user.id)).toBe(true)
+
+    // The profile now says Unblock, and has no Message button; the page offers to unblock.
+    const after = await text(`/p/${bob.user.slug}`, ann.cookie)
+    expect(after).toContain('Unblock Bob M.')
+    expect(after).not.toContain('>Message</button>')
+    const unblockPage = await text(`/p/${bob.user.slug}/block`, ann.cookie)
+    expect(unblockPage).toContain('Unblock Bob M.?')
+    expect(unblockPage).toContain('You can write to each other again')
+
+    const undone = await post(`/p/${bob.user.slug}/block`, ann.cookie, { intent: 'unblock', returnTo: '/messenger' })
+    expect(undone.response.headers.get('location')).toBe('/messenger')
+    expect(await isBlocked(ann, bob.user.id)).toBe(false)
+  })
+
+  it('goes back only to a path of this site', async () => {
+    const [ann, bob] = [await member('Ann', 'Lee'), await member('Bob', 'Marsh')]
+    for (const returnTo of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', '/%2F%2Fevil.example', 'javascript:alert(1)']) {
+      const done = await post(`/p/${bob.user.slug}/block`, ann.cookie, { intent: 'block', returnTo })
+      expect(done.response.headers.get('location'), returnTo).toBe(`/p/${bob.user.slug}`)
+      const confirm = await text(`/p/${bob.user.slug}/block?returnTo=${encodeURIComponent(returnTo)}`, ann.cookie)
+      expect(confirm, returnTo).toContain(`name="returnTo" value="/p/${bob.user.slug}"`)
+    }
+  })
+
+  it('answers 404 for oneself, an unknown member and a member who blocked the caller; 400 for an unknown intent', async () => {
+    const [ann, bob, cy] = [await member('Ann', 'Lee'), await member('Bob', 'Marsh'), await member('Cy', 'Ng')]
+    await web.api.request('PUT', `v1/block/${ann.user.id}`, { token: cy.token })
+    expect((await page(`/p/${ann.user.slug}/block`, ann.cookie)).status).toBe(404)
+    expect((await page('/p/nobody-here/block', ann.cookie)).status).toBe(404)
+    expect((await page(`/p/${cy.user.slug}/block`, ann.cookie)).status).toBe(404)
+    expect((await post(`/p/${bob.user.slug}/block`, ann.cookie, { intent: 'delete' })).response.status).toBe(400)
+    expect(await isBlocked(ann, bob.user.id)).toBe(false)
+  })
+})
+
+describe('blocking in /messenger and on the activity page', () => {
+  it('offers Block on a message request and in a conversation; hides a blocked member’s messages in an activity group with a way to show them', async () => {
+    const [ann, bob, host] = [await member('Ann', 'Lee'), await member('Bob', 'Marsh'), await member('Walter', 'Brooks')]
+    const request = (await web.api.request('POST', 'users/message-channels', { token: bob.token, body: { user_id: ann.user.id } })).json as { data: [{ id: string }] }
+    const direct = request.data[0].id
+    const requestHtml = await text(`/messenger?channel=${direct}`, ann.cookie)
+    expect(requestHtml).toContain(`/p/${bob.user.slug}/block?returnTo=${encodeURIComponent(`/messenger?channel=${direct}`)}`)
+
+    const experience = await createExperience(database.db, host.user.id, { start_at: new Date(Date.now() + 5 * DAY), max_attendees: 10 })
+    for (const who of [ann, bob]) await database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: who.user.id }).execute()
+    const channel = ((await web.api.request('PUT', `experiences/${experience.id}/message-channels/join`, { token: host.token })).json as { data: [{ id: string }] }).data[0].id
+    await web.api.request('PUT', `experiences/${experience.id}/message-channels/join`, { token: bob.token })
+    await web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: bob.token, body: { text: 'Anyone need a lift?' } })
+    await web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: host.token, body: { text: 'Meet at ten' } })
+
+    // The activity page links each other attendee's Block, never one's own.
+    const activityHtml = await text(`/activities/${experience.id}`, ann.cookie)
+    expect(activityHtml).toContain(`/p/${bob.user.id}/block?returnTo=`)
+    expect(activityHtml).not.toContain(`/p/${ann.user.id}/block`)
+
+    await post(`/p/${bob.user.slug}/block`, ann.cookie, { intent: 'block', returnTo: '/messenger' })
+    const group = await text(`/messenger?channel=${channel}`, ann.cookie)
+    expect(group).toContain('Meet at ten')
+    expect(group).not.toContain('Anyone need a lift?')
+    expect(group).toContain('1 message from someone you blocked is hidden')
+    expect(group).toContain(`href="/messenger?channel=${channel}&show_blocked=1"`)
+    const shown = await text(`/messenger?channel=${channel}&show_blocked=1`, ann.cookie)
+    expect(shown).toContain('Anyone need a lift?')
+    expect(shown).toContain('From someone you blocked')
+    expect(await validationOf(shown)).toEqual([])
+
+    // The conversation closed: the blocker may unblock from it; the blocked member reads "not available".
+    const closed = await text(`/messenger?channel=${direct}`, ann.cookie)
+    expect(closed).toContain('Unblock Bob M.')
+    const theirs = await text(`/messenger?channel=${direct}`, bob.cookie)
+    expect(theirs).toContain('This member’s account is not available')
+    // Nothing they can read says "block" (the page's data carries field names such as blocked_message_ids).
+    expect(theirs.replace(/<script[\s\S]*?<\/script>/g, '')).not.toMatch(/block/i)
+  })
+})
+
+describe('/messenger/new', () => {
+  it('finds members by first name, those met first, each with Message', async () => {
+    const [vera, hal, hana] = [await member('Vera', 'Stone'), await member('Hal', 'Ray'), await member('Hana', 'Ito')]
+    await web.api.request('POST', 'users/message-channels', { token: hal.token, body: { user_id: vera.user.id } })
+    await createUser(database.db, { first_name: 'Hugo' })
+    const all = await text('/messenger/new', vera.cookie)
+    expect(all).toContain('<h1>New message</h1>')
+    expect(all).toContain('People you have met')
+    expect(all).toContain('Hal R.')
+    expect(all).not.toContain('Hana I.')
+    expect(all).toContain(`<input type="hidden" name="user_id" value="${hal.user.id}"/>`)
+    expect(await validationOf(all)).toEqual([])
+    const none = await text('/messenger/new?name=zz', vera.cookie)
+    expect(none).toContain('We found no one')
+    expect((await text(`/messenger/new?name=${'h'.repeat(80)}`, vera.cookie))).toContain('We found no one')
+    // Message opens the conversation.
+    const opened = await post('/messenger/new', vera.cookie, { user_id: hal.user.id, slug: hal.user.slug })
+    expect(opened.response.headers.get('location')).toMatch(/^\/messenger\?channel=/)
+    void hana
+  })
+})
