@@ -60,6 +60,7 @@ export const databaseColumns = {
     deleted_at: 'timestamptz null',
     last_sign_in_at: 'timestamptz null',
     onboarding_step: 'text null',
+    contact_reminder_seen_at: 'timestamptz null',
   },
   credentials: {
     user_id: 'uuid',

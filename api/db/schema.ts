@@ -176,6 +176,8 @@ export interface UsersTable {
   last_sign_in_at: NullableTimestamp
   /** The onboarding step the member reached (issue 13 §6), to resume there after signing in. */
   onboarding_step: OnboardingStep | null
+  /** When the member saw the one-time reminder before sharing contact details in a first message (migration 0014). */
+  contact_reminder_seen_at: NullableTimestamp
 }
 
 export interface CredentialsTable {
