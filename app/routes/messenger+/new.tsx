@@ -5,8 +5,9 @@ import { formText } from '#app/utils/forms.server.ts'
 import { unavailableOnServerError } from '#app/utils/http.server.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 
-/** The API's refusals of a conversation, each with its own sentence (`messenger:open.*`). */
+/** The API's refusals of a conversation, each with its own sentence (`messenger:open.*`, the scam shield's in `chat`). */
 const refusals = ['blocked', 'recipient_suspended', 'not_found', 'cannot_message_self', 'forbidden']
+const refusalKeys: Record<string, string> = { new_conversations_limit: 'chat:scamShield.errors.newConversationsLimit' }
 
 /** Nothing to show here: the form lives on a profile. */
 export async function loader() {
@@ -35,6 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!(error instanceof ApiError) || error.status >= 500) return unavailableOnServerError(error)
     if (error.status === 422) throw data({ error: 'Bad request' }, { status: 400 })
     const code = error.code && refusals.includes(error.code) ? error.code : 'failed'
-    return redirect(back, { headers: { 'Set-Cookie': await setToast(context, { kind: 'error', key: `messenger:open.${code}` }) } })
+    const key = (error.code && refusalKeys[error.code]) ?? `messenger:open.${code}`
+    return redirect(back, { headers: { 'Set-Cookie': await setToast(context, { kind: 'error', key }) } })
   }
 }
