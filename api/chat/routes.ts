@@ -204,9 +204,8 @@ export function chatRoutes(routes: ApiRoutes) {
         403: `${notReadable}; a recipient who is suspended, banned or deleted (code recipient_suspended); a blocked pair (code blocked)`,
         404: noChannel,
         409:
-          'The activity’s chat closed (code chat_closed); 2 messages sent before the recipient accepted (code awaiting_acceptance); messages from the product (code product_messages); a phone number or email in an opening message of a direct channel, before the member saw the one-time reminder: send again with `acknowledge_contact_reminder: true` (code contact_reminder)',
-        422: 'text_required, text_too_long, invalid_characters, direction_characters; links_not_allowed_yet (a new or unverified member’s link before the other member has written in the direct channel)',
-        429: `The first message of a direct channel from a new or unverified member who already started ${newConversationsPerDay} conversations in the last 24 hours (code new_conversations_limit)`,
+          'The activity’s chat closed (code chat_closed); 2 messages sent before the recipient accepted (code awaiting_acceptance); messages from the product (code product_messages); a phone number or email in a direct channel the other member has not accepted yet, before the member saw the one-time reminder: send again with `acknowledge_contact_reminder: true` (code contact_reminder)',
+        422: 'text_required, text_too_long, invalid_characters, direction_characters, acknowledge_contact_reminder_invalid; links_not_allowed_yet (a new or unverified member’s link in a direct channel the other member has not accepted yet)',
       }),
     },
   })
