@@ -151,6 +151,13 @@ export const sendMessageSchema = z.object({
   text: memberText(z.string({ error: 'text_required' }).trim(), memberTextCodes, { multiline: true })
     .min(1, 'text_required')
     .max(maxMessageLength, 'text_too_long'),
+  acknowledge_contact_reminder: z
+    .boolean({ error: 'acknowledge_contact_reminder_invalid' })
+    .optional()
+    .meta({
+      description:
+        'The member saw the one-time reminder (409 `contact_reminder`) and sends their phone number or email anyway; it is then recorded as seen (decision 038).',
+    }),
 })
 export type SendMessageInput = z.infer<typeof sendMessageSchema>
 

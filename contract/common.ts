@@ -46,6 +46,7 @@ export const errorCodes = [
   'awaiting_acceptance',
   'chat_closed',
   'product_messages',
+  'contact_reminder',
   // 413
   'payload_too_large',
   'too_large',
@@ -57,6 +58,7 @@ export const errorCodes = [
   // 429
   'too_many_invitations',
   'too_many_streams',
+  'new_conversations_limit',
   // 500, 503
   'internal',
   'service_unavailable',

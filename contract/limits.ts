@@ -101,3 +101,10 @@ export const chatClosesDaysAfterEnd = 7
 /** Messages in one page of an open channel ("load older" asks for the page before). */
 export const defaultMessagesPerPage = 30
 export const maxMessagesPerPage = 50
+
+// Scam shield (issue 14 §6, decision 038) ------------------------------------------------------
+
+/** An account is new for this many days: a new (or unverified) member starts few conversations and shares no links first. */
+export const newAccountDays = 14
+/** New direct conversations a new or unverified member may start in any 24 hours. */
+export const newConversationsPerDay = 5

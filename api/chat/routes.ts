@@ -19,6 +19,7 @@ import {
   sendMessageSchema,
 } from '#contract/chat.ts'
 import { listOf, oneOf, pageOf } from '#contract/common.ts'
+import { newConversationsPerDay } from '#contract/limits.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
 import {
@@ -97,6 +98,7 @@ export function chatRoutes(routes: ApiRoutes) {
         404: 'No such member, a deleted one, or one who blocked the caller (code not_found)',
         409: 'The caller themself (code cannot_message_self)',
         422: 'user_id_invalid',
+        429: `A new channel, and a new or unverified caller already started ${newConversationsPerDay} conversations in the last 24 hours (code new_conversations_limit, decision 038)`,
       }),
     },
   })
@@ -201,7 +203,7 @@ export function chatRoutes(routes: ApiRoutes) {
     path: '/v1/chat/message-channels/{id}/messages',
     tags,
     security: auth.required,
-    summary: 'Send a message (answers 201). Sending accepts a request one received.',
+    summary: 'Send a message (answers 201). Sending accepts a request one received. The scam shield’s limits apply to direct channels (decision 038).',
     request: { params: pathParams('id'), body: jsonBody(sendMessageSchema) },
     responses: {
       201: jsonContent('The message as stored', oneOf(messageSchema)),
@@ -209,8 +211,9 @@ export function chatRoutes(routes: ApiRoutes) {
         ...jsonBodyErrors,
         403: `${notReadable}; a recipient who is suspended, banned or deleted (code recipient_suspended); a blocked pair (code blocked)`,
         404: noChannel,
-        409: 'The activity’s chat closed (code chat_closed); 2 messages sent before the recipient accepted (code awaiting_acceptance); messages from the product (code product_messages)',
-        422: 'text_required, text_too_long, invalid_characters, direction_characters',
+        409:
+          'The activity’s chat closed (code chat_closed); 2 messages sent before the recipient accepted (code awaiting_acceptance); messages from the product (code product_messages); a phone number or email in a direct channel the other member has not accepted yet, before the member saw the one-time reminder: send again with `acknowledge_contact_reminder: true` (code contact_reminder)',
+        422: 'text_required, text_too_long, invalid_characters, direction_characters, acknowledge_contact_reminder_invalid; links_not_allowed_yet (a new or unverified member’s link in a direct channel the other member has not accepted yet)',
       }),
     },
   })

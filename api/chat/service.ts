@@ -8,6 +8,7 @@ import { can, isSuspended, requirePermission, type Caller, type ChannelResource 
 import { blocksBetween } from '../policy/members.ts'
 import { lockChatWrites, messagePosted } from './events.ts'
 import { productMessageText } from './product-messages.ts'
+import { checkNewConversation, checkOpeningMessage } from './scam-shield.ts'
 import {
   channelRow,
   chatMember,
@@ -255,6 +256,8 @@ export async function openDirectChannel(db: DB, caller: User, input: DirectChann
 
   const key = directKey(caller.id, recipient.id)
   const { id, created } = await db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom('message_channels').select('id').where('direct_key', '=', key).executeTakeFirst()
+    if (!existing) await checkNewConversation(trx, caller)
     const inserted = await trx
       .insertInto('message_channels')
       .values({ kind: 'direct', direct_key: key, created_by: caller.id })
@@ -381,6 +384,7 @@ export async function sendMessage(db: DB, caller: User, id: string, input: SendM
     const { row, other } = await readableChannel(trx, caller, id)
     const block = writeBlock(caller, row, other)
     if (block) throw writeProblem(block, other)
+    if (row.kind === 'direct' && row.other_accepted === false) await checkOpeningMessage(trx, caller, other ? displayName(other) : null, input)
     await enter(trx, id, caller.id)
     const inserted = await trx
       .insertInto('messages')

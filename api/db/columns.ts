@@ -61,6 +61,7 @@ export const databaseColumns = {
     last_sign_in_at: 'timestamptz null',
     onboarding_step: 'text null',
     show_blocked_in_chat_search: 'bool default',
+    contact_reminder_seen_at: 'timestamptz null',
   },
   credentials: {
     user_id: 'uuid',

@@ -178,6 +178,8 @@ export interface UsersTable {
   onboarding_step: OnboardingStep | null
   /** Chat user search also lists the members one blocked (spec §6, migration 0012). */
   show_blocked_in_chat_search: Generated<boolean>
+  /** When the member saw the one-time reminder before sharing contact details in a first message (migration 0014). */
+  contact_reminder_seen_at: NullableTimestamp
 }
 
 export interface CredentialsTable {

@@ -532,6 +532,18 @@ describe('every endpoint answers as documented', () => {
     expect((await call('GET', 'v1/chat/users?name=', { token: guest.token })).status).toBe(200)
     expect((await call('GET', `message-channels/${channelId}?show_blocked=true`, { token: guest.token })).status).toBe(200)
 
+    // The scam shield (decision 038): a new member's link before acceptance, the contact reminder, the 6th new conversation.
+    const opened = [dmId]
+    while (opened.length < 5) {
+      const next = await call('POST', 'users/message-channels', { token: stranger.token, body: { user_id: (await member()).user.id } })
+      opened.push(next.json.data[0].id as string)
+    }
+    const fresh = `v1/chat/message-channels/${opened[1]}/messages`
+    expect((await call('POST', fresh, { token: stranger.token, body: { text: 'See example.org' } })).json.error.fields).toEqual({ text: ['links_not_allowed_yet'] })
+    expect((await call('POST', fresh, { token: stranger.token, body: { text: 'Call me on 503 555 0142' } })).json.error.code).toBe('contact_reminder')
+    const sixth = await call('POST', 'users/message-channels', { token: stranger.token, body: { user_id: (await member()).user.id } })
+    expect(sixth.json.error.code).toBe('new_conversations_limit')
+
     // The live stream (decision 032) as a poll, replaying from the start: every event's data
     // matches the schema the document names for it.
     const stream = await call('GET', 'v1/chat/events?once=true', { token: guest.token, headers: { 'last-event-id': '0' } })

@@ -44,11 +44,11 @@ test.describe('without JavaScript', () => {
     const { host: sender, attendee: recipient, id } = await activityWithAttendee(browser, 'member50@demo.test', 'member51@demo.test', 'Coffee by the river')
     const { name: recipientName, url } = await messageFirstAttendee(sender, id)
     await expect(sender.getByRole('heading', { level: 1, name: recipientName })).toBeVisible()
-    await sender.getByLabel('Your message').fill('Hello! See you at https://example.org/river.')
+    // Demo members are not verified: no link before the recipient accepts (scam shield, decision 038).
+    await sender.getByLabel('Your message').fill('Hello! See you by the river.')
     await sender.getByRole('button', { name: 'Send' }).click()
     await expect(sender).toHaveURL(/#m-[\w-]+$/)
     await expect(sender.getByText(`Waiting for ${recipientName} to accept your message request.`)).toBeVisible()
-    await expect(sender.getByRole('link', { name: 'https://example.org/river' })).toHaveAttribute('rel', 'noopener noreferrer nofollow ugc')
 
     // The recipient: a badge on Messages, the request in the list, Accept.
     await recipient.goto('/')
@@ -59,12 +59,13 @@ test.describe('without JavaScript', () => {
     await expect(recipient.getByRole('heading', { name: 'Message request' })).toBeVisible()
     await recipient.getByRole('button', { name: 'Accept' }).click()
     await expect(flash(recipient)).toHaveText('You accepted the message request.')
-    await recipient.getByLabel('Your message').fill('Hello to you too.')
+    await recipient.getByLabel('Your message').fill('Hello to you too. The map: https://example.org/river.')
     await recipient.getByRole('button', { name: 'Send' }).click()
     await expect(recipient.locator('.message').last()).toContainText('Hello to you too.')
 
     await sender.goto(url)
     await expect(sender.locator('.message').last()).toContainText('Hello to you too.')
+    await expect(sender.getByRole('link', { name: 'https://example.org/river' })).toHaveAttribute('rel', 'noopener noreferrer nofollow ugc')
     await expect(sender.getByText(/Waiting for/)).toHaveCount(0)
     await sender.context().close()
     await recipient.context().close()
@@ -117,7 +118,7 @@ for (const lng of languages) {
     const [hostEmail, attendeeEmail] = scanPairs[lng]
     const { host, attendee, id } = await activityWithAttendee(browser, hostEmail, attendeeEmail, `Walk ${lng}`)
     const { url } = await messageFirstAttendee(host, id)
-    await host.getByLabel('Your message').fill('Hello https://example.org')
+    await host.getByLabel('Your message').fill('Hello, see you at the walk.')
     await host.getByRole('button', { name: 'Send' }).click()
     await host.context().close()
     await attendee.context().close()

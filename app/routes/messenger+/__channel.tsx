@@ -8,6 +8,7 @@ import type { ChannelWithMessages, Message } from '#contract/chat.ts'
 import { maxMessageLength } from '#contract/limits.ts'
 import { ChannelBlockLink, FromBlockedLabel, HiddenMessages, blockHref, useShowBlocked } from './__blocking.tsx'
 import { TimeAgo, useChannelName, useMemberName } from './__channel-parts.tsx'
+import { ContactReminder, ScamWarning, splitContactReminder } from './__scam-shield.tsx'
 
 const channelHref = (id: string, extra = '') => `/messenger?channel=${encodeURIComponent(id)}${extra}`
 /** The forms post to the index route with the channel kept, so an error shows the same channel again. */
@@ -136,6 +137,7 @@ function MessageItem({ message, now, own, fromBlocked = false }: { message: Mess
       <p className="message__body">
         <MessageText text={message.body} />
       </p>
+      {own || message.is_system ? null : <ScamWarning message={message} />}
     </li>
   )
 }
@@ -143,9 +145,12 @@ function MessageItem({ message, now, own, fromBlocked = false }: { message: Mess
 /** Works without JavaScript: POST, then back to the new message; on an error, the text comes back with it. */
 function SendForm({ channelId, result }: { channelId: string; result: SubmissionResult<string[]> | undefined }) {
   const { t } = useTranslation('messenger')
-  const fieldErrors = result?.error?.text ?? null
+  // The one-time contact reminder (decision 038) comes as a field message, shown apart from errors.
+  const { reminded, errors: fieldErrors } = splitContactReminder(result?.error?.text)
   const typed = typeof result?.initialValue?.text === 'string' ? result.initialValue.text : ''
-  const describedBy = ['message-text-hint', fieldErrors?.length ? 'message-text-error' : null].filter(Boolean).join(' ')
+  const describedBy = ['message-text-hint', fieldErrors?.length ? 'message-text-error' : null, reminded ? 'message-text-reminder' : null]
+    .filter(Boolean)
+    .join(' ')
   return (
     <Form method="post" action={formAction(channelId)} className="send-form" aria-labelledby="send-title">
       <h2 id="send-title" className="visually-hidden">
@@ -158,6 +163,7 @@ function SendForm({ channelId, result }: { channelId: string; result: Submission
           {t('send.hint', { max: maxMessageLength.toLocaleString() })}
         </span>
         <FieldErrors id="message-text-error" errors={fieldErrors} />
+        {reminded ? <ContactReminder id="message-text-reminder" /> : null}
         <textarea
           id="message-text"
           name="text"
@@ -168,7 +174,7 @@ function SendForm({ channelId, result }: { channelId: string; result: Submission
         />
       </div>
       <button type="submit" name="intent" value="send" className="button">
-        {t('send.submit')}
+        {reminded ? t('chat:scamShield.sendAnyway') : t('send.submit')}
       </button>
     </Form>
   )

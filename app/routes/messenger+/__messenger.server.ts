@@ -3,6 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from '@remix-run/node'
 import { z } from 'zod'
 import { maxMessageLength } from '#contract/limits.ts'
+import { contactReminderKey } from '#contract/scam-shield.ts'
 import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { formText, keepFormOnOutage } from '#app/utils/forms.server.ts'
@@ -21,12 +22,15 @@ export const sendSchema = z.object({
     .trim()
     .min(1, 'messenger:send.errors.required')
     .max(maxMessageLength, 'messenger:send.errors.tooLong'),
+  /** Sent with "Send anyway" after the one-time contact reminder (decision 038). */
+  acknowledge_contact_reminder: z.literal('true').optional(),
 })
 
 /** The API's field codes for the text, as the form's messages. */
 function textError(code: string) {
   if (code === 'text_required') return 'messenger:send.errors.required'
   if (code === 'text_too_long') return 'messenger:send.errors.tooLong'
+  if (code === 'links_not_allowed_yet') return 'chat:scamShield.errors.linksNotAllowedYet'
   return 'messenger:send.errors.invalid'
 }
 
@@ -142,15 +146,19 @@ async function send(request: Request, context: AppLoadContext, form: FormData) {
         markFormError(context)
         return data({ result: submission.reply() }, { status: 400 })
       }
-      const { channel, text } = submission.value
+      const { channel, text, acknowledge_contact_reminder } = submission.value
       const api = getApi(request, context)
       try {
-        const message = await api.chat.send(channel, text)
+        const message = await api.chat.send(channel, text, { acknowledgeContactReminder: acknowledge_contact_reminder === 'true' })
         // Replying is reading: what was there before the reply no longer counts as unread.
         await api.chat.markRead(channel).catch(() => undefined)
         return redirect(channelHref(channel, `#m-${message.id}`))
       } catch (error) {
         markFormError(context)
+        if (error instanceof ApiError && error.status === 409 && error.code === 'contact_reminder') {
+          // Not sent yet: the reminder next to the field, the text kept, and "Send anyway" (decision 038).
+          return data({ result: submission.reply({ fieldErrors: { text: [contactReminderKey] } }) }, { status: 409 })
+        }
         if (error instanceof ApiError && error.code && sendRefusals.includes(error.code) && (error.status === 403 || error.status === 409)) {
           return data({ result: submission.reply({ formErrors: [`messenger:send.errors.${error.code}`] }) }, { status: error.status })
         }

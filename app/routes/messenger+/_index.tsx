@@ -8,7 +8,7 @@ import { ChannelList } from './__channel-list.tsx'
 import { ConfirmLeave, OpenChannel } from './__channel.tsx'
 import { StreamMount } from './__stream-mount.tsx'
 
-export const handle = { i18n: ['common', 'messenger', 'blocking'] }
+export const handle = { i18n: ['common', 'messenger', 'blocking', 'chat'] }
 
 /**
  * `/messenger` (issue 14 §1–2, decision 033): the member's channels and, as `?channel=…`, the open

@@ -15,8 +15,9 @@ import { maxMemberSearchLength } from '#contract/limits.ts'
 
 export const handle = { i18n: ['common', 'messenger', 'blocking'] }
 
-/** The API's refusals of a conversation, each with its own sentence (`messenger:open.*`). */
+/** The API's refusals of a conversation, each with its own sentence (`messenger:open.*`, the scam shield's in `chat`). */
 const refusals = ['blocked', 'recipient_suspended', 'not_found', 'cannot_message_self', 'forbidden']
+const refusalKeys: Record<string, string> = { new_conversations_limit: 'chat:scamShield.errors.newConversationsLimit' }
 
 /**
  * `GET /messenger/new` (issue 14 §1 "new message", decision 034): find a member by first name
@@ -58,7 +59,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!(error instanceof ApiError) || error.status >= 500) return unavailableOnServerError(error)
     if (error.status === 422) throw data({ error: 'Bad request' }, { status: 400 })
     const code = error.code && refusals.includes(error.code) ? error.code : 'failed'
-    return redirect(back, { headers: { 'Set-Cookie': await setToast(context, { kind: 'error', key: `messenger:open.${code}` }) } })
+    const key = (error.code && refusalKeys[error.code]) ?? `messenger:open.${code}`
+    return redirect(back, { headers: { 'Set-Cookie': await setToast(context, { kind: 'error', key }) } })
   }
 }
 

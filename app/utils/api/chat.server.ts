@@ -18,7 +18,11 @@ export function chatClient(api: ApiTransport) {
       api.one('GET', `message-channels/${encodeURIComponent(id)}`, channelWithMessagesSchema, {
         query: { before, show_blocked: showBlocked ? 'true' : undefined },
       }),
-    send: (id: string, text: string): Promise<Message> => api.one('POST', channelPath(id, 'messages'), messageSchema, { body: { text } }),
+    /** `acknowledgeContactReminder`: the member saw the one-time reminder (409 `contact_reminder`) and sends their contact details anyway. */
+    send: (id: string, text: string, options: { acknowledgeContactReminder?: boolean } = {}): Promise<Message> =>
+      api.one('POST', channelPath(id, 'messages'), messageSchema, {
+        body: options.acknowledgeContactReminder ? { text, acknowledge_contact_reminder: true } : { text },
+      }),
     markRead: (id: string) => api.empty('POST', channelPath(id, 'read')),
     accept: (id: string): Promise<Channel> => api.one('POST', channelPath(id, 'accept'), channelSchema),
     leave: (id: string) => api.empty('DELETE', `users/message-channels/${encodeURIComponent(id)}/leave`),

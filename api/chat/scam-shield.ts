@@ -1,0 +1,83 @@
+import { sql } from 'kysely'
+import type { DB } from '../db/database.ts'
+import type { User } from '../db/schema.ts'
+import type { Trx } from '../experiences/service.ts'
+import { ApiProblem } from '../http/errors.ts'
+import { verifiedUserIds } from '../verification/queries.ts'
+import { containsContactDetails, containsLink } from '#contract/scam-shield.ts'
+import { newAccountDays, newConversationsPerDay } from '#contract/limits.ts'
+
+/**
+ * The scam shield's limits on the sender (issue 14 §6, decision 038), checked for every client.
+ * - Opening a direct channel with someone one had no channel with *starts a conversation* (the
+ *   other member sees a message request at once): a new or unverified member starts at most 5
+ *   in any 24 hours (`openDirectChannel`, under the member's own lock).
+ * - A direct channel's *opening messages* are those sent while the other member has not accepted
+ *   it (replying accepts): in them a new or unverified member cannot share a link, and anyone
+ *   sharing a phone number or email is reminded once (`sendMessage`).
+ * The warning patterns (`scamSignals`) are for the reader and are not checked here.
+ */
+
+const DAY = 86_400_000
+
+/** Under 14 days old, or not verified (their latest identity check was not approved). */
+export async function isLimitedSender(db: DB | Trx, member: User, now = new Date()) {
+  if (member.created_at.getTime() > now.getTime() - newAccountDays * DAY) return true
+  const verified = await verifiedUserIds(db, [member.id])
+  return !verified.has(member.id)
+}
+
+/** Direct channels between two members that `memberId` opened in the last 24 hours (not the product's or support's). */
+export async function conversationsStartedToday(db: DB | Trx, memberId: string) {
+  const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM message_channels
+    WHERE created_by = ${memberId} AND kind = 'direct' AND created_at > now() - interval '24 hours'
+      AND direct_key ~ '^[0-9a-f-]{36}:[0-9a-f-]{36}$'`.execute(db)
+  return rows[0]?.count ?? 0
+}
+
+/**
+ * Before `openDirectChannel` makes a new channel, in its transaction: a new or unverified member
+ * who already started 5 conversations in the last 24 hours is refused (429
+ * `new_conversations_limit`). The member's own lock is held until the channel is committed, so
+ * requests at once are counted one after the other.
+ */
+export async function checkNewConversation(trx: Trx, caller: User) {
+  if (!(await isLimitedSender(trx, caller))) return
+  await sql`SELECT pg_advisory_xact_lock(hashtext('chat:new-conversations'), hashtext(${caller.id}))`.execute(trx)
+  if ((await conversationsStartedToday(trx, caller.id)) >= newConversationsPerDay) {
+    throw new ApiProblem(
+      429,
+      'new_conversations_limit',
+      `You can start ${newConversationsPerDay} new conversations a day while your account is new or not yet verified. Please try again tomorrow.`,
+    )
+  }
+}
+
+/**
+ * In `sendMessage`'s transaction, for a message in a direct channel whose other member has not
+ * accepted it yet: refuses a new or unverified member's link (422 `links_not_allowed_yet` on
+ * `text`), and a phone number or email until the member saw the one-time reminder (409
+ * `contact_reminder`); `acknowledge_contact_reminder` records it as seen and lets the message go.
+ */
+export async function checkOpeningMessage(
+  trx: Trx,
+  sender: User,
+  otherName: string | null,
+  input: { text: string; acknowledge_contact_reminder?: boolean | undefined },
+) {
+  if (containsLink(input.text) && (await isLimitedSender(trx, sender))) {
+    throw new ApiProblem(422, 'invalid_input', `Links can be shared once ${otherName ?? 'the other member'} has accepted your message request.`, {
+      text: ['links_not_allowed_yet'],
+    })
+  }
+  if (containsContactDetails(input.text) && !sender.contact_reminder_seen_at) {
+    if (!input.acknowledge_contact_reminder) {
+      throw new ApiProblem(
+        409,
+        'contact_reminder',
+        'Sharing your phone number or email? Only share it with people you have met and trust. Send again with acknowledge_contact_reminder: true to send it.',
+      )
+    }
+    await trx.updateTable('users').set({ contact_reminder_seen_at: new Date() }).where('id', '=', sender.id).execute()
+  }
+}
