@@ -1,6 +1,6 @@
 import { useRevalidator } from '@remix-run/react'
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
-import { chatMessageEventSchema, chatUnreadEventSchema, type ChatMessageEvent } from '#contract/chat.ts'
+import type { ChatMessageEvent } from '#contract/chat.ts'
 
 /**
  * The signed-in member's live chat (issue 14 §2, decision 035): ONE `EventSource` per tab, to
@@ -61,11 +61,19 @@ export function ChatLiveProvider({ enabled, revision, children }: { enabled: boo
     if (!enabled || typeof EventSource === 'undefined') return
     let source: EventSource | null = null
     let hideTimer: ReturnType<typeof setTimeout> | undefined
+    let stopped = false
+    /**
+     * The contract's schemas, loaded once the page runs: evaluated in the root's bundle they would
+     * build zod objects before zod-config.ts turns off zod's `new Function` probe (a CSP report on
+     * every page), and the stream can wait a moment.
+     */
+    let schemas: typeof import('#contract/chat.ts') | null = null
     const emit = (event: ChatLiveEvent) => {
       for (const listener of [...listeners.current]) listener(event)
     }
     function open() {
-      if (source) return
+      if (source || stopped || !schemas) return
+      const { chatMessageEventSchema, chatUnreadEventSchema } = schemas
       const current = new EventSource(chatEventsPath)
       source = current
       // A new EventSource sends no Last-Event-ID: its first `ready` starts from now.
@@ -101,9 +109,13 @@ export function ChatLiveProvider({ enabled, revision, children }: { enabled: boo
       if (document.visibilityState === 'hidden') hideTimer = setTimeout(close, hiddenGraceMs)
       else open()
     }
-    if (document.visibilityState !== 'hidden') open()
+    void import('#contract/chat.ts').then((module) => {
+      schemas = module
+      if (document.visibilityState !== 'hidden') open()
+    })
     document.addEventListener('visibilitychange', onVisibility)
     return () => {
+      stopped = true
       clearTimeout(hideTimer)
       document.removeEventListener('visibilitychange', onVisibility)
       close()
