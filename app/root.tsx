@@ -17,6 +17,7 @@ import {
   useLoaderData,
   useRouteError,
   useRouteLoaderData,
+  type ShouldRevalidateFunction,
 } from '@remix-run/react'
 import { useEffect, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -28,6 +29,7 @@ import { SiteHeader } from './components/site-header.tsx'
 import { FlashStatus, ToastRegion } from './components/toast.tsx'
 import appStyles from './styles/app.css?url'
 import { getApi, getAuthState } from './utils/auth.server.ts'
+import { ChatLiveProvider, isNotSent, useChatLive } from './utils/chat-live.tsx'
 import { errorPageKind } from './utils/error-page.ts'
 import { startBrowserErrorReporting } from './utils/error-reporting.client.ts'
 import { detectLanguage, getT } from './utils/i18next.server.ts'
@@ -117,9 +119,20 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { language, user, unread, toast, year, suspended } = useLoaderData<typeof loader>()
+  const loaded = useLoaderData<typeof loader>()
+  // One live chat stream per tab for signed-in members (decision 035): the badge, and /messenger.
+  return (
+    <ChatLiveProvider enabled={loaded.user !== null && !loaded.suspended} revision={loaded}>
+      <AppShell />
+    </ChatLiveProvider>
+  )
+}
+
+function AppShell() {
+  const { language, user, unread: loadedUnread, toast, year, suspended } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   useChangeLanguage(language)
+  const unread = useChatLive().unread ?? loadedUnread
   return (
     <>
       <a href="#main-content" className="skip-link">
@@ -143,6 +156,13 @@ export default function App() {
     </>
   )
 }
+
+/**
+ * A message the browser could not send (the network failed, decision 035) changed nothing:
+ * reloading would only fail the same way and turn the page into an error page.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  isNotSent(actionResult) ? false : defaultShouldRevalidate
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, undefined)
 

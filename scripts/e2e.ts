@@ -2,9 +2,14 @@
  * End-to-end run: build (unless --no-build), start the server on a free port with a fresh
  * embedded PostgreSQL folder, wait for /healthz, run Playwright, then stop and clean up.
  * Extra arguments after the options are passed to `playwright test`.
+ *
+ * For the two-instance test (issue 14 §2, decision 035) a second server starts on the first
+ * one's PostgreSQL, as a second instance behind a load balancer would (same PUBLIC_URL, its own
+ * port), and Playwright gets its address as BASE_URL_2. It starts when the whole suite runs or
+ * when the arguments name messenger-live; E2E_SECOND_INSTANCE=1 or 0 decides otherwise.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -13,6 +18,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
 const skipBuild = args.includes('--no-build')
 const playwrightArgs = args.filter((arg) => arg !== '--no-build')
+const specArgs = playwrightArgs.filter((arg) => !arg.startsWith('-'))
+const secondInstance =
+  process.env.E2E_SECOND_INSTANCE === '1' ||
+  (process.env.E2E_SECOND_INSTANCE !== '0' && (specArgs.length === 0 || specArgs.some((arg) => arg.includes('messenger-live'))))
 
 function run(command: string, commandArgs: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   return new Promise((resolve) => {
@@ -77,6 +86,17 @@ async function ensureChromium(): Promise<boolean> {
   return (await run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], env)) === 0 && existsSync('/usr/bin/chromium')
 }
 
+/**
+ * The first server's embedded PostgreSQL, from its `postmaster.pid` (PostgreSQL writes the port
+ * on the fourth line); the user and password are the ones api/db/embedded.ts sets.
+ */
+function embeddedDatabaseUrl(dataDir: string) {
+  const pidFile = path.join(dataDir, 'postmaster.pid')
+  if (!existsSync(pidFile)) throw new Error(`No ${pidFile}: cannot start a second instance on the first one's database (set E2E_SECOND_INSTANCE=0)`)
+  const port = Number(readFileSync(pidFile, 'utf8').split('\n')[3])
+  return `postgres://postgres:circle55-local@127.0.0.1:${port}/postgres`
+}
+
 async function main() {
   if (!(await ensureChromium())) return 1
   if (!skipBuild) {
@@ -95,23 +115,21 @@ async function main() {
   const seed = existsSync(path.join(root, 'api/db/seed.ts')) ? 'true' : 'false'
 
   console.log(`[e2e] Starting server at ${baseUrl} (data in ${path.relative(root, dataDir)})`)
+  const serverEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'development',
+    PORT: String(port),
+    PUBLIC_URL: baseUrl,
+    EMBEDDED_PG_DIR: dataDir,
+    SEED_DEMO_DATA: seed,
+    // The suite gives each browser context its own X-Forwarded-For, so the per-IP sign-in
+    // rate limit (20 posts / 5 min) applies per simulated visitor, as in production.
+    TRUST_PROXY: '1',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  }
   // `npm start`'s own entry point (the build is fresh, so it goes straight to the server).
-  const server = spawn(process.execPath, ['scripts/start.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(port),
-      PUBLIC_URL: baseUrl,
-      EMBEDDED_PG_DIR: dataDir,
-      SEED_DEMO_DATA: seed,
-      // The suite gives each browser context its own X-Forwarded-For, so the per-IP sign-in
-      // rate limit (20 posts / 5 min) applies per simulated visitor, as in production.
-      TRUST_PROXY: '1',
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const server = spawn(process.execPath, ['scripts/start.ts'], { cwd: root, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  let second: ChildProcess | null = null
   // The server's log is shown as it comes; errors, and warnings that mean a member was let down
   // (a session ended because its token could not be renewed), fail the run even if every
   // test passed.
@@ -130,6 +148,7 @@ async function main() {
   }
   watch(server.stdout, process.stdout)
   watch(server.stderr, process.stderr)
+  const extraEnv: Record<string, string> = {}
 
   let exitCode = 1
   let interrupted = false
@@ -139,9 +158,30 @@ async function main() {
   process.once('SIGINT', onSignal)
   try {
     await waitForHealth(baseUrl, server)
+    if (secondInstance) {
+      const databaseUrl = embeddedDatabaseUrl(dataDir)
+      const port2 = await freePort()
+      const url2 = `http://localhost:${port2}`
+      console.log(`[e2e] Starting a second instance at ${url2} on the same PostgreSQL`)
+      // The first server owns the embedded database; the second reaches it by its address.
+      const shared: NodeJS.ProcessEnv = { ...serverEnv }
+      delete shared.EMBEDDED_PG_DIR
+      const started = spawn(process.execPath, ['scripts/start.ts'], {
+        cwd: root,
+        // The same public address (as behind a load balancer), so the sessions and tokens of one are good on the other.
+        env: { ...shared, PORT: String(port2), DATABASE_URL: databaseUrl, SEED_DEMO_DATA: 'false' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      second = started
+      watch(started.stdout, process.stdout)
+      watch(started.stderr, process.stderr)
+      await waitForHealth(url2, started)
+      extraEnv.BASE_URL_2 = url2
+    }
     console.log('[e2e] Server is healthy; running Playwright')
     exitCode = await run('npx', ['playwright', 'test', ...playwrightArgs], {
       ...process.env,
+      ...extraEnv,
       BASE_URL: baseUrl,
       E2E_DEMO_SEED: seed,
     })
@@ -149,6 +189,8 @@ async function main() {
     console.error('[e2e]', error instanceof Error ? error.message : error)
     exitCode = 1
   } finally {
+    // The second instance first: the first one owns the database.
+    if (second) await stopServer(second)
     await stopServer(server)
     rmSync(dataDir, { recursive: true, force: true })
   }

@@ -1,13 +1,17 @@
 import type { SubmissionResult } from '@conform-to/react'
-import { Form, Link } from '@remix-run/react'
+import { Form, Link, useFetcher } from '@remix-run/react'
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ErrorSummary } from '#app/components/error-summary.tsx'
 import { MessageText } from '#app/components/message-text.tsx'
 import { FieldErrors } from '#app/components/ui/field.tsx'
 import type { ChannelWithMessages, Message } from '#contract/chat.ts'
 import { maxMessageLength } from '#contract/limits.ts'
+import { isNotSent, type NotSent } from '#app/utils/chat-live.tsx'
+import type { TimelineItem } from '#app/utils/chat-timeline.ts'
 import { ChannelBlockLink, FromBlockedLabel, HiddenMessages, blockHref, useShowBlocked } from './__blocking.tsx'
 import { TimeAgo, useChannelName, useMemberName } from './__channel-parts.tsx'
+import { useKeepPlace, type LiveChannel } from './__live.tsx'
 import { ContactReminder, ScamWarning, splitContactReminder } from './__scam-shield.tsx'
 
 const channelHref = (id: string, extra = '') => `/messenger?channel=${encodeURIComponent(id)}${extra}`
@@ -21,17 +25,23 @@ export function OpenChannel({
   now,
   userId,
   result,
+  live,
 }: {
   channel: ChannelWithMessages
   before: string | null
   now: number
   userId: string
   result: SubmissionResult<string[]> | undefined
+  /** With JavaScript: the messages as they arrive and the member's own being sent (decision 035). */
+  live?: LiveChannel
 }) {
   const { t } = useTranslation('messenger')
   const name = useChannelName(channel)
   const productOnly = channel.cannot_write_reason === 'product_messages'
   const showBlocked = useShowBlocked()
+  const items: TimelineItem[] = live?.items ?? channel.messages.map((message) => ({ message, pending: false }))
+  const list = useRef<HTMLOListElement>(null)
+  const { unseen, showUnseen } = useKeepPlace(list, items, userId)
   return (
     <section aria-labelledby="channel-title" className="channel">
       <h1 id="channel-title">{name}</h1>
@@ -64,26 +74,34 @@ export function OpenChannel({
         </p>
       ) : null}
       <HiddenMessages channel={channel} />
-      {channel.messages.length === 0 ? (
+      {items.length === 0 ? (
         <p>{t('channel.noMessages')}</p>
       ) : (
         <>
           <h2 className="visually-hidden">{t('channel.messagesLabel', { name })}</h2>
-          <ol className="messages">
-            {channel.messages.map((message) => (
+          <ol className="messages" ref={list}>
+            {items.map(({ message, pending }) => (
               <MessageItem
                 key={message.id}
                 message={message}
                 now={now}
                 own={message.sender?.id === userId}
+                pending={pending}
                 fromBlocked={channel.blocked_message_ids.includes(message.id)}
               />
             ))}
           </ol>
+          {unseen > 0 ? (
+            <p className="new-messages">
+              <button type="button" className="button" onClick={showUnseen}>
+                {t('live.newMessages', { count: unseen })}
+              </button>
+            </p>
+          ) : null}
         </>
       )}
       {channel.can_write ? (
-        <SendForm channelId={channel.id} result={result} />
+        <SendForm channelId={channel.id} result={result} live={live} />
       ) : (
         <p className="notice">{t(productOnly ? 'channel.cannotWrite.product_messages' : `channel.cannotWrite.${channel.cannot_write_reason ?? 'not_participant'}`, { name })}</p>
       )}
@@ -123,15 +141,29 @@ function RequestNotice({ channel, name }: { channel: ChannelWithMessages; name: 
   )
 }
 
-function MessageItem({ message, now, own, fromBlocked = false }: { message: Message; now: number; own: boolean; fromBlocked?: boolean }) {
+/** One message; `pending`: the member's own, shown before the server has it ("Sending…", decision 035). */
+function MessageItem({
+  message,
+  now,
+  own,
+  pending = false,
+  fromBlocked = false,
+}: {
+  message: Message
+  now: number
+  own: boolean
+  pending?: boolean
+  fromBlocked?: boolean
+}) {
   const { t } = useTranslation('messenger')
   const memberName = useMemberName()
   const sender = message.is_system ? t('common:brand') : own ? t('you') : memberName(message.sender)
-  const className = message.is_system ? 'message message--product' : own ? 'message message--own' : fromBlocked ? 'message message--blocked' : 'message'
+  const className = message.is_system ? 'message message--product' : own ? `message message--own${pending ? ' message--pending' : ''}` : fromBlocked ? 'message message--blocked' : 'message'
   return (
     <li id={`m-${message.id}`} className={className}>
       <p className="message__meta">
-        <span className="message__sender">{message.is_system ? t('product.from') : sender}</span> <TimeAgo date={message.created_at} now={now} />
+        <span className="message__sender">{message.is_system ? t('product.from') : sender}</span>{' '}
+        {pending ? <span className="message__status">{t('live.sending')}</span> : <TimeAgo date={message.created_at} now={now} />}
         {fromBlocked ? <FromBlockedLabel /> : null}
       </p>
       <p className="message__body">
@@ -142,17 +174,87 @@ function MessageItem({ message, now, own, fromBlocked = false }: { message: Mess
   )
 }
 
-/** Works without JavaScript: POST, then back to the new message; on an error, the text comes back with it. */
-function SendForm({ channelId, result }: { channelId: string; result: SubmissionResult<string[]> | undefined }) {
+/** The client action's answers to a message sent with JavaScript (`_index.tsx`): sent, refused (the action's own answer), or not sent at all. */
+export type LiveSendAnswer = { done: true; messageId: string | null } | { result: SubmissionResult<string[]> } | NotSent
+
+interface Sending {
+  key: string
+  /** The optimistic message's key; null when nothing was shown (an empty text the server will refuse). */
+  pendingKey: string | null
+  text: string
+  form: FormData
+}
+
+/**
+ * Works without JavaScript: POST, then back to the new message; on an error, the text comes back
+ * with it. With JavaScript (decision 035) the message shows at once as "Sending…" through a
+ * fetcher, the field empties and keeps the focus; if it is not sent, the message leaves the list,
+ * the text goes back into the field and the reason shows beside it (the action's own error, or
+ * "not sent, check your connection").
+ */
+function SendForm({ channelId, result, live }: { channelId: string; result: SubmissionResult<string[]> | undefined; live?: LiveChannel }) {
   const { t } = useTranslation('messenger')
+  const field = useRef<HTMLTextAreaElement>(null)
+  const [sending, setSending] = useState<Sending[]>([])
+  /** The answer to the last message sent with JavaScript that was not sent (replaces the page's action data). */
+  const [refused, setRefused] = useState<SubmissionResult<string[]> | null>(null)
+  const shown = refused ?? result
+  // With JavaScript the form's own errors show beside the field too (there is no page reload to show the summary).
   // The one-time contact reminder (decision 038) comes as a field message, shown apart from errors.
-  const { reminded, errors: fieldErrors } = splitContactReminder(result?.error?.text)
-  const typed = typeof result?.initialValue?.text === 'string' ? result.initialValue.text : ''
+  const { reminded, errors: fieldErrors } = splitContactReminder(
+    refused ? [...(refused.error?.text ?? []), ...(refused.error?.[''] ?? [])] : (result?.error?.text ?? null),
+  )
+  const typed = typeof shown?.initialValue?.text === 'string' && !refused ? shown.initialValue.text : ''
   const describedBy = ['message-text-hint', fieldErrors?.length ? 'message-text-error' : null, reminded ? 'message-text-reminder' : null]
     .filter(Boolean)
     .join(' ')
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const textarea = field.current
+    if (!live || !textarea) return
+    event.preventDefault()
+    const text = textarea.value
+    const form = new FormData(event.currentTarget)
+    form.set('intent', 'send')
+    form.set('live', '1')
+    const trimmed = text.trim()
+    // The action's schema decides what is valid; an empty or too long text is not shown as sent.
+    const pendingKey = trimmed.length > 0 && trimmed.length <= maxMessageLength ? live.addPending(text) : null
+    setSending((current) => [...current, { key: `send-${Date.now().toString(36)}-${current.length}`, pendingKey, text, form }])
+    setRefused(null)
+    if (pendingKey) textarea.value = ''
+    textarea.focus()
+  }
+
+  const onAnswer = useCallback(
+    (sent: Sending, answer: LiveSendAnswer | undefined) => {
+      setSending((current) => current.filter((entry) => entry.key !== sent.key))
+      if (answer && 'done' in answer) {
+        if (sent.pendingKey && answer.messageId) live?.confirmPending(sent.pendingKey, answer.messageId)
+        else if (sent.pendingKey) live?.dropPending(sent.pendingKey)
+        return
+      }
+      if (sent.pendingKey) live?.dropPending(sent.pendingKey)
+      const textarea = field.current
+      if (textarea && sent.pendingKey) {
+        // Nothing typed is lost: the text goes back, before anything written since.
+        const now = textarea.value
+        textarea.value = now.trim() ? `${sent.text}\n${now}` : sent.text
+      }
+      const answered = answer && !isNotSent(answer) && 'result' in answer ? answer.result : null
+      const errors = answered ? [...(answered.error?.text ?? []), ...(answered.error?.[''] ?? [])] : []
+      // An answer without errors is a state of the form (another step to confirm) and shows as such.
+      const reply = answered ?? { status: 'error' as const, error: { '': ['messenger:live.notSent'] } }
+      setRefused(reply)
+      const said = (answered ? errors : ['messenger:live.notSent']).map((key) => t(key)).join(' ')
+      if (said) live?.announce(said)
+      textarea?.focus()
+    },
+    [live, t],
+  )
+
   return (
-    <Form method="post" action={formAction(channelId)} className="send-form" aria-labelledby="send-title">
+    <Form method="post" action={formAction(channelId)} className="send-form" aria-labelledby="send-title" onSubmit={live ? onSubmit : undefined}>
       <h2 id="send-title" className="visually-hidden">
         {t('send.heading')}
       </h2>
@@ -165,6 +267,7 @@ function SendForm({ channelId, result }: { channelId: string; result: Submission
         <FieldErrors id="message-text-error" errors={fieldErrors} />
         {reminded ? <ContactReminder id="message-text-reminder" /> : null}
         <textarea
+          ref={field}
           id="message-text"
           name="text"
           rows={4}
@@ -176,8 +279,28 @@ function SendForm({ channelId, result }: { channelId: string; result: Submission
       <button type="submit" name="intent" value="send" className="button">
         {reminded ? t('chat:scamShield.sendAnyway') : t('send.submit')}
       </button>
+      {sending.map((entry) => (
+        <Send key={entry.key} sending={entry} channelId={channelId} onAnswer={onAnswer} />
+      ))}
     </Form>
   )
+}
+
+/** One message on its way: its own fetcher, so several can be in flight without cancelling each other. */
+function Send({ sending, channelId, onAnswer }: { sending: Sending; channelId: string; onAnswer: (sent: Sending, answer: LiveSendAnswer | undefined) => void }) {
+  const fetcher = useFetcher<LiveSendAnswer>({ key: sending.key })
+  const submitted = useRef(false)
+  const { submit } = fetcher
+  useEffect(() => {
+    if (submitted.current) return
+    submitted.current = true
+    submit(sending.form, { method: 'post', action: formAction(channelId) })
+  }, [submit, sending.form, channelId])
+  const answered = fetcher.state === 'idle' && submitted.current && fetcher.data !== undefined
+  useEffect(() => {
+    if (answered) onAnswer(sending, fetcher.data)
+  }, [answered, fetcher.data, onAnswer, sending])
+  return null
 }
 
 /** Leaving, confirmed on its own view (works without JavaScript): says what leaving does. */
