@@ -1,13 +1,16 @@
 import autocannon from 'autocannon'
 
 /**
- * One load run (run pinned to its own core by scripts/bench.ts). Records every latency and
- * computes the percentiles itself, since autocannon does not report p95. Prints one JSON line.
+ * One load run (pinned to its own core by the benchmark scripts, scripts/bench-helpers.ts).
+ * Records every latency and computes the percentiles itself, since autocannon does not report
+ * p95. Prints one JSON line. Arguments: url, seconds, connections, and optionally extra request
+ * headers as JSON (a cookie).
  */
-const [url = '', durationArg = '20', connectionsArg = '10'] = process.argv.slice(2)
+const [url = '', durationArg = '20', connectionsArg = '10', headersArg = '{}'] = process.argv.slice(2)
+const extraHeaders = JSON.parse(headersArg) as Record<string, string>
 const latencies: number[] = []
 let non2xx = 0
-const instance = autocannon({ url, connections: Number(connectionsArg), duration: Number(durationArg), headers: { accept: 'text/html,application/json' } })
+const instance = autocannon({ url, connections: Number(connectionsArg), duration: Number(durationArg), headers: { accept: 'text/html,application/json', ...extraHeaders } })
 instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
   latencies.push(responseTime)
   if (statusCode < 200 || statusCode >= 300) non2xx++

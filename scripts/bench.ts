@@ -1,13 +1,9 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import { existsSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { rmSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { randomBytes } from 'node:crypto'
-import { exportJWK, generateKeyPair } from 'jose'
 import { sql } from 'kysely'
 import { createDatabase, migrateToLatest } from '../api/db/database.ts'
 import { startEmbeddedPostgres } from '../api/db/embedded.ts'
+import { ensureBuild, formatClientResult, freePort, root, runClient, serverEnv, startServer, stopServer, throwawaySecrets, type ClientResult } from './bench-helpers.ts'
 
 /**
  * `npm run bench`: 100,000 activities and 50,000 members in a fresh embedded PostgreSQL, then
@@ -15,37 +11,18 @@ import { startEmbeddedPostgres } from '../api/db/embedded.ts'
  * for the explore page (date + 10-mile filter, HTML), the same API query, and a trivial Remix
  * route measured in the same run. Prints requests/s and p50/p95/p99 (ms).
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const duration = Number(process.env.BENCH_SECONDS ?? 20)
 const connections = 10
 const dataDir = '.data/bench-pg'
 
-function hasTaskset() {
-  return spawnSync('taskset', ['-c', '0', 'true']).status === 0
-}
-function pin(core: number, command: string, args: string[]): [string, string[]] {
-  return hasTaskset() ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]
-}
-
-async function freePort() {
-  return new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-}
-
-if (!existsSync(path.join(root, 'build/server/index.js')) || process.argv.includes('--build')) {
-  execFileSync('npx', ['remix', 'vite:build'], { cwd: root, stdio: 'inherit' })
-}
+ensureBuild()
 
 rmSync(path.join(root, dataDir), { recursive: true, force: true })
 const pg = await startEmbeddedPostgres({ dataDir })
 // Generating the data runs statements over 100,000 rows: no request-sized limit for them.
 const { db } = createDatabase(pg.url, { statementTimeoutMs: 0 })
 await migrateToLatest(db)
-let started = Date.now()
+const started = Date.now()
 await generate()
 console.log(`Generated 50,000 members and 100,000 activities in ${((Date.now() - started) / 1000).toFixed(1)} s`)
 
@@ -54,33 +31,12 @@ const base = `http://localhost:${port}`
 // BENCH_PROFILE=1 writes a V8 CPU profile of the server to .data/bench-profile/ (open it in
 // Chrome DevTools, or summarise it with scripts/profile-summary.ts).
 const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=.data/bench-profile'] : []
-const [command, args] = pin(0, process.execPath, [...profile, 'server.ts'])
-const server = spawn(command, args, {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    PUBLIC_URL: base,
-    DATABASE_URL: pg.url,
-    SEED_DEMO_DATA: 'false',
-    LOG_LEVEL: 'warn',
-    // Production mode (React's production build, no dev routes) with throwaway secrets.
-    NODE_ENV: 'production',
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    OIDC_CLIENT_SECRET: randomBytes(32).toString('hex'),
-    OIDC_COOKIE_KEYS: `${randomBytes(16).toString('hex')},${randomBytes(16).toString('hex')}`,
-    OIDC_JWKS: await throwawayJwks(),
-    SMTP_URL: 'smtp://127.0.0.1:9',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-  },
-  stdio: ['ignore', 'inherit', 'inherit'],
+const server = await startServer({
+  env: serverEnv({ port, publicUrl: base, databaseUrl: pg.url, secrets: await throwawaySecrets() }),
+  core: 0,
+  nodeArgs: profile,
 })
 try {
-  for (started = Date.now(); Date.now() - started < 60_000; ) {
-    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false)
-    if (ok) break
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
   const places = (await (await fetch(`${base}/api/v1/places?query=Chicago`)).json()) as { data: { id: string; latitude: number; longitude: number }[] }
   const chicago = places.data[0]
   if (!chicago) throw new Error('The places search found no Chicago: is the gazetteer loaded?')
@@ -99,37 +55,25 @@ try {
     { name: 'explore page         GET /activities?date=this-week&distance=10', url: `${base}/activities?date=this-week&distance=10&place=${encodeURIComponent(chicago.id)}` },
     { name: 'API                  GET /api/v1/experiences (same filters)', url: `${base}/api/v1/experiences?${apiQuery.toString()}` },
   ]
-  const results: Record<string, { rps: number; p50: number; p95: number; p99: number; non2xx: number }> = {}
+  const results: Record<string, ClientResult> = {}
   // BENCH_ONLY=explore (a word of a target's name) measures that target alone, for profiling.
   const only = process.env.BENCH_ONLY
   for (const target of targets.filter((t) => !only || t.name.includes(only))) {
     // Warm up, then measure.
-    await runClient(target.url, 3)
-    const result = await runClient(target.url, duration)
+    await runClient(target.url, 3, { connections })
+    const result = await runClient(target.url, duration, { connections })
     results[target.name] = result
-    console.log(`${target.name}: ${result.rps.toFixed(1)} req/s, p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}`)
+    console.log(`${target.name}: ${formatClientResult(result)}`)
   }
   const trivial = results[targets[0]!.name]
   const page = results[targets[1]!.name]
   const api = results[targets[2]!.name]
   if (trivial && page && api) console.log(`Explore page throughput is ${(page.rps / trivial.rps).toFixed(2)}× the trivial route's (goal ≥ 0.5); page p95 ${page.p95.toFixed(1)} ms (goal ≤ 100), API p95 ${api.p95.toFixed(1)} ms (goal ≤ 25).`)
 } finally {
-  server.kill('SIGTERM')
-  await new Promise((resolve) => server.once('exit', resolve))
+  await stopServer(server)
   await db.destroy()
   await pg.stop()
   rmSync(path.join(root, dataDir), { recursive: true, force: true })
-}
-
-async function throwawayJwks() {
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true })
-  return JSON.stringify({ keys: [{ ...(await exportJWK(privateKey)), kid: 'bench', alg: 'RS256', use: 'sig' }] })
-}
-
-async function runClient(url: string, seconds: number) {
-  const [cmd, cmdArgs] = pin(1, process.execPath, ['scripts/bench-client.ts', url, String(seconds), String(connections)])
-  const output = execFileSync(cmd, cmdArgs, { cwd: root, encoding: 'utf8' })
-  return JSON.parse(output.trim().split('\n').pop()!) as { rps: number; p50: number; p95: number; p99: number; non2xx: number }
 }
 
 async function generate() {
