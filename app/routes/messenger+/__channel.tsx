@@ -42,6 +42,8 @@ export function OpenChannel({
         <p>
           <Link to={`/p/${encodeURIComponent(channel.other_member.slug)}`}>{t('channel.profileLink', { name })}</Link>
         </p>
+      ) : channel.kind === 'support' ? (
+        <p>{t('support:intro')}</p>
       ) : null}
       {!channel.is_accepted ? <RequestNotice channel={channel} name={name} /> : null}
       {channel.is_awaiting_acceptance ? (
@@ -67,7 +69,7 @@ export function OpenChannel({
           <h2 className="visually-hidden">{t('channel.messagesLabel', { name })}</h2>
           <ol className="messages">
             {channel.messages.map((message) => (
-              <MessageItem key={message.id} message={message} now={now} own={message.sender?.id === userId} />
+              <MessageItem key={message.id} message={message} now={now} own={message.sender?.id === userId} support={channel.kind === 'support'} />
             ))}
           </ol>
         </>
@@ -77,7 +79,7 @@ export function OpenChannel({
       ) : (
         <p className="notice">{t(productOnly ? 'channel.cannotWrite.product_messages' : `channel.cannotWrite.${channel.cannot_write_reason ?? 'not_participant'}`, { name })}</p>
       )}
-      {productOnly ? null : (
+      {productOnly || channel.kind === 'support' ? null : (
         <p>
           <Link to={channelHref(channel.id, '&confirm=leave')}>{t('leave.start')}</Link>
         </p>
@@ -106,15 +108,17 @@ function RequestNotice({ channel, name }: { channel: ChannelWithMessages; name: 
   )
 }
 
-function MessageItem({ message, now, own }: { message: Message; now: number; own: boolean }) {
+function MessageItem({ message, now, own, support = false }: { message: Message; now: number; own: boolean; support?: boolean }) {
   const { t } = useTranslation('messenger')
   const memberName = useMemberName()
+  // In a support conversation, answers come from "Circle 55 support", never an admin's name (decision 039).
+  const from = support ? t('support:name') : t('product.from')
   const sender = message.is_system ? t('common:brand') : own ? t('you') : memberName(message.sender)
   const className = message.is_system ? 'message message--product' : own ? 'message message--own' : 'message'
   return (
     <li id={`m-${message.id}`} className={className}>
       <p className="message__meta">
-        <span className="message__sender">{message.is_system ? t('product.from') : sender}</span> <TimeAgo date={message.created_at} now={now} />
+        <span className="message__sender">{message.is_system ? from : sender}</span> <TimeAgo date={message.created_at} now={now} />
       </p>
       <p className="message__body">
         <MessageText text={message.body} />

@@ -2,12 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { ContactSupport } from '#app/components/contact-support.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
 import { loadMessenger, runMessengerIntent, type SendAnswer } from './__messenger.server.ts'
 import { ChannelList } from './__channel-list.tsx'
 import { ConfirmLeave, OpenChannel } from './__channel.tsx'
 
-export const handle = { i18n: ['common', 'messenger'] }
+export const handle = { i18n: ['common', 'messenger', 'support'] }
 
 /**
  * `/messenger` (issue 14 §1–2, decision 033): the member's channels and, as `?channel=…`, the open
@@ -36,6 +37,7 @@ export default function Messenger() {
           <Link to="/members">{t('newMessage')}</Link>
           <span className="hint"> {t('newMessageHint')}</span>
         </p>
+        <ContactSupport />
         <ChannelList channels={loaded.channels} openId={open?.id ?? null} now={loaded.now} userId={loaded.userId} />
       </div>
       {open ? (
