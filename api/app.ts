@@ -22,6 +22,7 @@ import type { Providers } from './providers.ts'
 import { memberRoutes } from './members/routes.ts'
 import type { RealtimeHub } from './realtime/hub.ts'
 import { reportRoutes } from './reports/routes.ts'
+import { supportRoutes } from './support/routes.ts'
 import { systemRoutes } from './system/routes.ts'
 import { findUserBySubject, provisionUser } from './users/service.ts'
 import { accountRoutes } from './users/account-routes.ts'
@@ -86,6 +87,7 @@ export function createApiApp(services: ApiServices) {
   memberRoutes(routes)
   blockRoutes(routes)
   chatRoutes(routes)
+  supportRoutes(routes)
   app.route('/', routes)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))

@@ -11,8 +11,8 @@ import { pageMetadataSchema, pageQuerySchema } from './common.ts'
 
 const nullableString = z.string().nullable()
 
-/** Spec §3: an activity's channel, or a direct one between two members. */
-export const channelKinds = ['experience', 'direct'] as const
+/** Spec §3: an activity's channel, or a direct one between two members; `support`: a member's conversation with Circle 55 support (decision 039). */
+export const channelKinds = ['experience', 'direct', 'support'] as const
 
 /** A member as chat shows them; `display_name` null is the generic member label (suspended, banned, deleted). */
 export const chatMemberSchema = z

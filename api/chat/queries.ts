@@ -100,7 +100,7 @@ export async function channelRow(db: Db, meId: string, channelId: string) {
   return rows.rows[0]
 }
 
-const listedChannels = sql`base.is_member AND (base.left_at IS NULL OR (base.kind = 'direct' AND base.last_message_at > base.left_at))`
+const listedChannels = sql`base.is_member AND (base.left_at IS NULL OR (base.kind IN ('direct', 'support') AND base.last_message_at > base.left_at))`
 
 /**
  * The channels in `meId`'s list: those they are a member of and did not leave (a direct channel
@@ -224,7 +224,7 @@ export async function leaveExperienceChannel(trx: Trx, experienceId: string, use
  */
 function readableBy(meId: Expression<string>) {
   return sql<SqlBool>`(
-    (ch.kind = 'direct' AND cm.user_id IS NOT NULL)
+    (ch.kind IN ('direct', 'support') AND cm.user_id IS NOT NULL)
     OR (ch.kind = 'experience' AND (e.host_id = ${meId}
       OR EXISTS (SELECT 1 FROM experience_attendees a WHERE a.experience_id = e.id AND a.user_id = ${meId})))
     OR (ch.kind = 'experience' AND cm.user_id IS NOT NULL AND m.created_at <= coalesce(cm.left_at, cm.created_at))

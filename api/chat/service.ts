@@ -71,6 +71,8 @@ function writeBlock(caller: Caller, row: ChannelRow, other: User | undefined, no
     const closes = chatClosesAt({ start_at: row.e_start_at, end_at: row.e_end_at, canceled_at: row.e_canceled_at })
     return closes && closes <= now ? 'chat_closed' : null
   }
+  // The member's conversation with Circle 55 support (decision 039): always open to them.
+  if (row.kind === 'support') return null
   if (!row.other_id) return 'product_messages'
   if (!other || other.state === 'deleted' || isSuspended(other)) return 'recipient_unavailable'
   if (row.i_blocked) return 'blocked'
@@ -116,7 +118,7 @@ async function readableChannel(db: DB | Trx, caller: User, id: string): Promise<
   const row = await channelRow(db, caller.id, id)
   if (!row) throw problems.notFound('Channel not found')
   const resource = resourceOf(row)
-  if (row.kind === 'direct' && !can(caller, 'read:channel', resource)) throw problems.notFound('Channel not found')
+  if (row.kind !== 'experience' && !can(caller, 'read:channel', resource)) throw problems.notFound('Channel not found')
   requirePermission(caller, 'read:channel', resource)
   const other = row.other_id ? await db.selectFrom('users').selectAll().where('id', '=', row.other_id).executeTakeFirst() : undefined
   return { row, other }
@@ -178,7 +180,7 @@ async function otherUsers(db: DB | Trx, rows: ChannelRow[]) {
   return new Map(users.map((user) => [user.id, user]))
 }
 
-async function serializeChannel(db: DB | Trx, caller: User, id: string): Promise<Channel> {
+export async function serializeChannel(db: DB | Trx, caller: User, id: string): Promise<Channel> {
   const row = await channelRow(db, caller.id, id)
   if (!row) throw problems.notFound('Channel not found')
   const [channel] = await serializeChannels(db, caller, [row])

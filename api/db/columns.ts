@@ -204,6 +204,7 @@ export const databaseColumns = {
     direct_key: 'text null',
     last_message_at: 'timestamptz null',
     created_at: 'timestamptz default',
+    support_handled_at: 'timestamptz null',
   },
   channel_memberships: {
     channel_id: 'uuid',
@@ -225,6 +226,7 @@ export const databaseColumns = {
     seq: 'int8 default',
     product_key: 'text null',
     product_params: 'jsonb default',
+    answered_by: 'uuid null',
   },
   blocks: {
     blocker_id: 'uuid',

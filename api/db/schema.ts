@@ -92,7 +92,7 @@ export type {
   VenueType,
   VerificationStatus,
 }
-export const channelKinds = ['experience', 'direct'] as const
+export const channelKinds = ['experience', 'direct', 'support'] as const
 export type ChannelKind = (typeof channelKinds)[number]
 export const subscriptionStatuses = ['incomplete', 'active', 'past_due', 'canceled'] as const
 export type SubscriptionStatus = (typeof subscriptionStatuses)[number]
@@ -347,6 +347,8 @@ export interface MessageChannelsTable {
   direct_key: string | null
   last_message_at: NullableTimestamp
   created_at: CreatedAt
+  /** A support conversation: when an admin last answered it or marked it done (migration 0016, decision 039). */
+  support_handled_at: NullableTimestamp
 }
 
 export interface ChannelMembershipsTable {
@@ -372,6 +374,8 @@ export interface MessagesTable {
   /** A product message's translation key under `chat:product.` (migration 0011); null for a member's message. */
   product_key: string | null
   product_params: JsonWithDefault<Record<string, string>>
+  /** The admin who wrote a support answer (migration 0016); never shown to the member, who reads "Circle 55 support". */
+  answered_by: string | null
 }
 
 export interface BlocksTable {

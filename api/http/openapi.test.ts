@@ -499,6 +499,22 @@ describe('every endpoint answers as documented', () => {
     expect((await call('POST', 'v1/webhooks/stripe-identity', { ...signed, headers: { 'stripe-signature': 't=1,v1=00' } })).status).toBe(400)
   })
 
+  it('support: a member writes to Circle 55 support, an admin answers (decision 039)', async () => {
+    const writer = await member()
+    const opened = await call('POST', 'v1/support/message-channel', { token: writer.token })
+    expect(opened.status).toBe(201)
+    const channelId = opened.json.data[0].id as string
+    expect((await call('POST', 'v1/support/message-channel', { token: writer.token })).status).toBe(200)
+    expect((await call('POST', `v1/chat/message-channels/${channelId}/messages`, { token: writer.token, body: { text: 'Help, please' } })).status).toBe(201)
+    expect((await call('GET', 'v1/admin/support', { token: admin.token })).status).toBe(200)
+    expect((await call('GET', 'v1/admin/support', { token: writer.token })).status).toBe(403)
+    expect((await call('GET', `v1/admin/support/${channelId}`, { token: admin.token })).status).toBe(200)
+    expect((await call('POST', `v1/admin/support/${channelId}/messages`, { token: admin.token, body: { text: 'Here to help' } })).status).toBe(201)
+    expect((await call('POST', `v1/admin/support/${channelId}/messages`, { token: admin.token, body: { text: '' } })).status).toBe(422)
+    expect((await call('POST', `v1/admin/support/${channelId}/done`, { token: admin.token })).status).toBe(200)
+    expect((await call('GET', `v1/admin/support/${crypto.randomUUID()}`, { token: admin.token })).status).toBe(404)
+  })
+
   it('chat: activity channels, direct messages and their refusals', async () => {
     const experience = await createExperience(database.db, host.user.id)
     await database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: guest.user.id }).execute()

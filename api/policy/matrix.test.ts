@@ -50,6 +50,7 @@ type FixtureName =
   | 'channel'
   | 'direct'
   | 'leavable'
+  | 'support'
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -211,6 +212,17 @@ const rows: Row[] = [
   row('GET', '/v1/chat/users',                                '401 422 422 422 422 403', { query: `name=${'x'.repeat(51)}` }),
   row('GET', '/message-channels/{id}',                        '401 200 403 200 403 403', { params: { id: 'channel' }, query: 'show_blocked=true' }),
   row('GET', '/message-channels/{id}',                        '401 422 422 422 422 403', { params: { id: 'channel' }, query: 'show_blocked=yes' }),
+  // support (decision 039): each member's conversation with Circle 55 support (member's is `support`):
+  // theirs to read and write as a channel, nobody else's; admins read and answer it in the inbox only.
+  row('POST', '/v1/support/message-channel',                  '401 200 201 201 201 403'),
+  row('GET', '/message-channels/{id}',                        '401 200 404 404 404 403', { params: { id: 'support' } }),
+  row('POST', '/v1/chat/message-channels/{id}/messages',      '401 201 404 404 404 403', { params: { id: 'support' }, body: () => ({ text: 'A question' }) }),
+  row('GET', '/v1/admin/support',                             '401 403 403 403 200 403'),
+  row('GET', '/v1/admin/support/{id}',                        '401 403 403 403 200 403', { params: { id: 'support' } }),
+  row('GET', '/v1/admin/support/{id}',                        '401 403 403 403 404 403', { params: { id: 'direct' } }),
+  row('POST', '/v1/admin/support/{id}/messages',              '401 403 403 403 201 403', { params: { id: 'support' }, body: () => ({ text: 'An answer' }) }),
+  row('POST', '/v1/admin/support/{id}/messages',              '401 403 403 403 404 403', { params: { id: 'direct' }, body: () => ({ text: 'An answer' }) }),
+  row('POST', '/v1/admin/support/{id}/done',                  '401 403 403 403 200 403', { params: { id: 'support' } }),
   // Stripe Identity is not configured here; with it, only a signed delivery is accepted (stripe.test.ts).
   row('POST', '/v1/webhooks/stripe-identity',                 '404 404 404 404 404 403', { body: () => ({ type: 'identity.verification_session.verified' }) }),
 ]
@@ -243,7 +255,7 @@ async function seat(experienceId: string, userId: string) {
 }
 
 /** A message channel with its accepted members and those asked to accept. */
-async function channel(values: { kind: 'experience' | 'direct'; experience_id?: string; direct_key?: string }, accepted: string[], asked: string[] = []) {
+async function channel(values: { kind: 'experience' | 'direct' | 'support'; experience_id?: string; direct_key?: string }, accepted: string[], asked: string[] = []) {
   const row = await database.db.insertInto('message_channels').values(values).returning('id').executeTakeFirstOrThrow()
   const members = [...accepted.map((user_id) => ({ user_id, is_accepted: true })), ...asked.map((user_id) => ({ user_id, is_accepted: false }))]
   await database.db.insertInto('channel_memberships').values(members.map((member) => ({ channel_id: row.id, ...member }))).execute()
@@ -290,6 +302,7 @@ beforeAll(async () => {
   ids.channel = await channel({ kind: 'experience', experience_id: ids.experience }, [users.member.id, users.host.id])
   ids.direct = await channel({ kind: 'direct', direct_key: 'matrix-direct' }, [users.member.id], [users.other.id])
   ids.leavable = await channel({ kind: 'direct', direct_key: 'matrix-leavable' }, [users.member.id, users.host.id])
+  ids.support = await channel({ kind: 'support', direct_key: `support:${users.member.id}` }, [users.member.id])
   ids.invited = await experience(users.host.id)
   ids.declinable = await experience(users.host.id)
   for (const id of [ids.invited, ids.declinable]) {

@@ -137,6 +137,10 @@ const plainActions = [
   'request:verification',
   /** See pending ID verification requests with their photos, approve or reject them (decision 025). */
   'review:verification',
+  /** Write to Circle 55 support: one's own support conversation (decision 039). */
+  'contact:support',
+  /** Read every member's support conversation and answer it as "Circle 55 support" (decision 039). */
+  'answer:support',
   /** Later (moderation, admin): read and resolve reports; act as another member. */
   'review:reports',
   'impersonate:user',
@@ -189,6 +193,7 @@ const member = [
   'read:channel:own',
   'write:channel:own',
   'read:chat:events',
+  'contact:support',
 ] as const satisfies Permission[]
 const admin = [
   ...member,
@@ -207,6 +212,8 @@ const admin = [
   'review:reports',
   'review:verification',
   'impersonate:user',
+  // Support conversations only (decision 039); every other chat stays private (below).
+  'answer:support',
   // Not `join:channel:any`, `read:channel:any` or `write:channel:any`: chats are private to
   // those in them; moderation reads reported messages from the report (decision 029).
   // Not `respond:invitation:any`: nobody accepts or declines an invitation for its member.

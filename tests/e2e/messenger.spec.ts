@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test'
 import { createActivity, demoPassword, flash, member } from './activity-helpers.ts'
 import { Scanner } from './axe.ts'
-import { baseURL, expect, languages, newVisitor, signIn, switchLanguage, test } from './helpers.ts'
+import { expect, languages, newVisitor, signIn, switchLanguage, test } from './helpers.ts'
 
 /**
  * `/messenger` without JavaScript (issue 14 §2, decision 033): a message request, accepted and
@@ -31,11 +31,11 @@ async function messageFirstAttendee(host: Page, id: string) {
   return { name, url: new URL(host.url()).pathname + new URL(host.url()).search }
 }
 
-/** The activity page has no button to its group yet (the activity-chat slice adds it): the same form it will send. */
+/** The activity page's "Group chat" button (host and attendees): the activity's group in the Messenger. */
 async function openGroup(page: Page, id: string) {
-  const response = await page.request.post('/messenger/new', { form: { experience_id: id }, headers: { Origin: baseURL }, maxRedirects: 0 })
-  expect(response.status()).toBe(302)
-  await page.goto(response.headers().location ?? '')
+  await page.goto(`/activities/${id}`)
+  await page.getByRole('button', { name: 'Group chat' }).click()
+  await expect(page).toHaveURL(/\/messenger\?channel=[\w-]+$/)
 }
 
 test.describe('without JavaScript', () => {

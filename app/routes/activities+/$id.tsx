@@ -4,6 +4,7 @@ import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Attendee } from '#app/utils/api/experiences.server.ts'
 import { addressWithCity } from '#contract/place-line.ts'
+import { ContactSupport } from '#app/components/contact-support.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { VerifiedBadge } from '#app/components/verified-badge.tsx'
 import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
@@ -15,10 +16,11 @@ import { useCancellation } from '#app/utils/use-cancellation.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { useOptionalUser } from '#app/utils/user-hooks.ts'
 import { runIntent } from './$id.server.ts'
+import { Conversations } from './__conversations.tsx'
 import { ConfirmCancelActivity, HostTools, InvitedResult } from './__host-tools.tsx'
 import { ConfirmCancel, Rsvp, useOptimisticExperience } from './__rsvp.tsx'
 
-export const handle = { i18n: ['common', 'activities', 'verification', 'blocking'] }
+export const handle = { i18n: ['common', 'activities', 'verification', 'blocking', 'support'] }
 
 const previewCount = 6
 
@@ -26,15 +28,19 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const api = getApi(request, context)
   const experience = await api.experiences.get(params.id ?? '').catch(notFoundOnMissing)
   const user = await getOptionalUser(request, context)
-  const [attendees, waitlist] = user
+  // "Contact host" shows when the API says the host can be messaged (decision 030: not when either
+  // blocked the other or the host is suspended); if that question fails, it shows and a refusal explains.
+  const mayContactHost = Boolean(user && experience.host && !experience.is_hostless && !experience.viewer?.is_host)
+  const [attendees, waitlist, reach] = user
     ? await Promise.all([
         api.experiences.attendees(experience.id, { page: 1, perPage: 50 }),
         // Spec §4: the notify list is loaded only when max_attendees is above 0.
         (experience.max_attendees ?? 0) > 0
           ? api.experiences.waitlist(experience.id).catch(() => null)
           : Promise.resolve(null),
+        mayContactHost && experience.host ? api.blocks.reachability(experience.host.id).catch(() => null) : Promise.resolve(null),
       ])
-    : [null, null]
+    : [null, null, null]
   const url = new URL(request.url)
   const t = await getT(request, context, 'activities')
   return {
@@ -42,6 +48,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     attendees,
     waitlist,
     signedIn: Boolean(user),
+    canContactHost: mayContactHost && (reach?.can_message ?? true),
     confirmCancel: url.searchParams.get('confirm') === 'cancel' && Boolean(experience.viewer?.is_attending),
     confirmCancelActivity: url.searchParams.get('confirm') === 'cancel-activity' && Boolean(experience.viewer?.can_manage),
     title: experience.title,
@@ -71,7 +78,8 @@ export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
 }
 
 export default function ActivityDetail() {
-  const { experience, attendees, waitlist, signedIn, confirmCancel, confirmCancelActivity, pageUrl, supportEmail } = useLoaderData<typeof loader>()
+  const { experience, attendees, waitlist, signedIn, canContactHost, confirmCancel, confirmCancelActivity, pageUrl, supportEmail } =
+    useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { t, i18n } = useTranslation('activities')
   const when = formatStart(experience.start_date, experience.timezone, i18n.language) ?? t('comingSoon')
@@ -163,11 +171,17 @@ export default function ActivityDetail() {
               {t('detail.share')}
             </a>
           </div>
+          {signedIn ? <Conversations experience={experience} canContactHost={canContactHost} /> : null}
           {experience.viewer?.can_manage && !experience.canceled_at ? <HostTools experience={experience} waitlist={waitlist} /> : null}
           <ul className="detail-links" role="list">
             {signedIn && !experience.viewer?.is_host ? (
               <li>
                 <Link to={`/activities/${experience.id}/report`}>{t('detail.report')}</Link>
+              </li>
+            ) : null}
+            {signedIn ? (
+              <li>
+                <ContactSupport className="button button--link" />
               </li>
             ) : null}
             <li>

@@ -41,7 +41,7 @@ function ChannelSummary({ channel, current, now, userId }: { channel: Channel; c
           <UnreadBadge count={channel.unread_count} />
         </h3>
         <p className="channel-summary__meta">
-          {channel.experience ? t('list.activity') : t('list.direct')}
+          {channel.kind === 'support' ? t('support:kind') : channel.experience ? t('list.activity') : t('list.direct')}
           {state ? ` · ${state}` : null}
           {channel.last_message_at ? (
             <>
@@ -55,7 +55,7 @@ function ChannelSummary({ channel, current, now, userId }: { channel: Channel; c
             {channel.last_messages.map((message) => (
               <li key={message.id}>
                 <span className="channel-summary__sender">
-                  {message.is_system ? t('common:brand') : message.sender?.id === userId ? t('you') : memberName(message.sender)}:
+                  {message.is_system ? t(channel.kind === 'support' ? 'support:name' : 'common:brand') : message.sender?.id === userId ? t('you') : memberName(message.sender)}:
                 </span>{' '}
                 <span className="channel-summary__text">{message.body}</span>
               </li>

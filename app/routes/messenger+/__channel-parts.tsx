@@ -6,9 +6,10 @@ import type { Channel, ChatMember } from '#contract/chat.ts'
 /** Spec §9: at most 5 faces in a stack. */
 export const maxAvatars = 5
 
-/** A channel's name: the activity's title, the other member's name, or the product's. */
-export function useChannelName(channel: Pick<Channel, 'experience' | 'other_member'>) {
-  const { t } = useTranslation(['messenger', 'common'])
+/** A channel's name: the activity's title, the other member's name, Circle 55 support's, or the product's. */
+export function useChannelName(channel: Pick<Channel, 'kind' | 'experience' | 'other_member'>) {
+  const { t } = useTranslation(['messenger', 'common', 'support'])
+  if (channel.kind === 'support') return t('support:name')
   if (channel.experience) return channel.experience.title
   if (channel.other_member) return channel.other_member.display_name ?? t('common:member.generic')
   return t('common:brand')

@@ -55,6 +55,8 @@ export function OpenChannel({
         <p>
           <Link to={`/p/${encodeURIComponent(channel.other_member.slug)}`}>{t('channel.profileLink', { name })}</Link>
         </p>
+      ) : channel.kind === 'support' ? (
+        <p>{t('support:intro')}</p>
       ) : null}
       {!channel.is_accepted ? <RequestNotice channel={channel} name={name} /> : null}
       {channel.is_awaiting_acceptance ? (
@@ -88,6 +90,7 @@ export function OpenChannel({
                 own={message.sender?.id === userId}
                 pending={pending}
                 fromBlocked={channel.blocked_message_ids.includes(message.id)}
+                support={channel.kind === 'support'}
               />
             ))}
           </ol>
@@ -105,7 +108,7 @@ export function OpenChannel({
       ) : (
         <p className="notice">{t(productOnly ? 'channel.cannotWrite.product_messages' : `channel.cannotWrite.${channel.cannot_write_reason ?? 'not_participant'}`, { name })}</p>
       )}
-      {productOnly ? null : (
+      {productOnly || channel.kind === 'support' ? null : (
         <p>
           <Link to={channelHref(channel.id, '&confirm=leave')}>{t('leave.start')}</Link>
         </p>
@@ -148,21 +151,25 @@ function MessageItem({
   own,
   pending = false,
   fromBlocked = false,
+  support = false,
 }: {
   message: Message
   now: number
   own: boolean
   pending?: boolean
   fromBlocked?: boolean
+  support?: boolean
 }) {
   const { t } = useTranslation('messenger')
   const memberName = useMemberName()
+  // In a support conversation, answers come from "Circle 55 support", never an admin's name (decision 039).
+  const from = support ? t('support:name') : t('product.from')
   const sender = message.is_system ? t('common:brand') : own ? t('you') : memberName(message.sender)
   const className = message.is_system ? 'message message--product' : own ? `message message--own${pending ? ' message--pending' : ''}` : fromBlocked ? 'message message--blocked' : 'message'
   return (
     <li id={`m-${message.id}`} className={className}>
       <p className="message__meta">
-        <span className="message__sender">{message.is_system ? t('product.from') : sender}</span>{' '}
+        <span className="message__sender">{message.is_system ? from : sender}</span>{' '}
         {pending ? <span className="message__status">{t('live.sending')}</span> : <TimeAgo date={message.created_at} now={now} />}
         {fromBlocked ? <FromBlockedLabel /> : null}
       </p>

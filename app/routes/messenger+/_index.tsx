@@ -3,6 +3,7 @@ import { Link, useActionData, useLoaderData, type ClientActionFunctionArgs, type
 import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { isNotSent, type NotSent } from '#app/utils/chat-live.tsx'
+import { ContactSupport } from '#app/components/contact-support.tsx'
 import { pageTitle } from '#app/utils/meta.ts'
 import { loadMessenger, runMessengerIntent, type SendAnswer } from './__messenger.server.ts'
 import { ChannelList } from './__channel-list.tsx'
@@ -10,7 +11,7 @@ import { ConfirmLeave, OpenChannel } from './__channel.tsx'
 import { StreamMount } from './__stream-mount.tsx'
 import { LiveAnnouncer, useMessengerLive } from './__live.tsx'
 
-export const handle = { i18n: ['common', 'messenger', 'blocking', 'chat'] }
+export const handle = { i18n: ['common', 'messenger', 'blocking', 'chat', 'support'] }
 
 /**
  * `/messenger` (issue 14 §1–2, decision 033): the member's channels and, as `?channel=…`, the open
@@ -71,6 +72,7 @@ export default function Messenger() {
           <Link to="/messenger/new">{t('newMessage')}</Link>
           <span className="hint"> {t('newMessageHint')}</span>
         </p>
+        <ContactSupport />
         <ChannelList channels={live.channels} openId={open?.id ?? null} now={live.now} userId={loaded.userId} />
       </div>
       {open ? (

@@ -41,7 +41,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * `POST /messenger/new` (issue 14 §1): "Message" on a public profile (`user_id`) opens the direct
  * channel with that member (the existing one, or a new message request); `experience_id` opens
  * the activity's group (its attendees and host), for the activity page's button. Either goes to
- * the channel; a refusal goes back with a toast saying why.
+ * the channel; a refusal goes back with a toast saying why. `to=support` opens the member's
+ * conversation with Circle 55 support (decision 039), from the Messenger or an activity page.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireUser(request, context)
@@ -49,11 +50,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const userId = formText(form, 'user_id')
   const experienceId = formText(form, 'experience_id')
   const slug = formText(form, 'slug')
+  // "Contact host" on an activity page goes back there on a refusal.
+  const activity = experienceId || formText(form, 'from_activity')
   const safe = (value: string) => /^[\w-]+$/.test(value)
-  const back = experienceId && safe(experienceId) ? `/activities/${experienceId}` : safe(slug) ? `/p/${slug}` : '/messenger/new'
+  const back = activity && safe(activity) ? `/activities/${activity}` : safe(slug) ? `/p/${slug}` : form.get('to') === 'support' ? '/messenger' : '/messenger/new'
   try {
     const api = getApi(request, context).chat
-    const channel = experienceId ? await api.joinActivity(experienceId) : await api.openDirect(userId)
+    const channel =
+      form.get('to') === 'support'
+        ? await getApi(request, context).support.open()
+        : experienceId
+          ? await api.joinActivity(experienceId)
+          : await api.openDirect(userId)
     return redirect(`/messenger?channel=${encodeURIComponent(channel.id)}`)
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) return unavailableOnServerError(error)

@@ -9,6 +9,7 @@ import { membersClient } from './members.server.ts'
 import { placesClient } from './places.server.ts'
 import { profilesClient } from './profiles.server.ts'
 import { reportsClient } from './reports.server.ts'
+import { supportClient } from './support.server.ts'
 import { usersClient } from './users.server.ts'
 import { verificationClient } from './verification.server.ts'
 
@@ -32,6 +33,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     chat: chatClient(transport),
     blocks: blocksClient(transport),
     chatEvents: chatEventsClient(transport),
+    support: supportClient(transport),
   }
 }
 export type Api = ReturnType<typeof createApi>

@@ -1,0 +1,209 @@
+import { sql } from 'kysely'
+import type { DB } from '../db/database.ts'
+import type { User } from '../db/schema.ts'
+import type { Trx } from '../experiences/service.ts'
+import { problems } from '../http/errors.ts'
+import { isUuid } from '../http/request.ts'
+import { requirePermission } from '../policy/permissions.ts'
+import { lockChatWrites, messagePosted } from '../chat/events.ts'
+import { chatMembers } from '../chat/queries.ts'
+import { serializeChannel } from '../chat/service.ts'
+import type { Channel } from '#contract/chat.ts'
+import { pageMetadata, type PageQuery } from '#contract/common.ts'
+import { displayName } from '#contract/display-name.ts'
+import {
+  supportMessagesShown,
+  type SupportAnswerInput,
+  type SupportConversation,
+  type SupportConversationWithMessages,
+  type SupportMessage,
+} from '#contract/support.ts'
+
+/**
+ * "Contact the product" (issue 14 §1, decision 039). A member's conversation with Circle 55
+ * support is a chat channel of kind `support` with the member alone in it: they read and write
+ * it through the chat service like any channel. Admins holding `answer:support` read support
+ * conversations here (and no other chat) and answer as "Circle 55 support": the answer is a
+ * message without a sender (`is_system`), inserted through the chat's publish point so it
+ * arrives live, with the admin kept in `answered_by` for the team only.
+ */
+
+const supportKey = (userId: string) => `support:${userId}`
+
+/** The member's support conversation, made on first use; they are (again) in it. */
+async function supportChannelId(trx: Trx, userId: string) {
+  const inserted = await trx
+    .insertInto('message_channels')
+    .values({ kind: 'support', direct_key: supportKey(userId), created_by: userId })
+    .onConflict((conflict) => conflict.column('direct_key').doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  const channel = inserted ?? (await trx.selectFrom('message_channels').select('id').where('direct_key', '=', supportKey(userId)).executeTakeFirstOrThrow())
+  await trx
+    .insertInto('channel_memberships')
+    .values({ channel_id: channel.id, user_id: userId, is_accepted: true })
+    .onConflict((conflict) => conflict.columns(['channel_id', 'user_id']).doUpdateSet({ is_accepted: true, left_at: null }))
+    .execute()
+  return { id: channel.id, created: inserted !== undefined }
+}
+
+/** `POST v1/support/message-channel`: the caller's conversation with Circle 55 support (201 when new). */
+export async function openSupportChannel(db: DB, caller: User) {
+  requirePermission(caller, 'contact:support')
+  const { id, created } = await db.transaction().execute((trx) => supportChannelId(trx, caller.id))
+  return { created, body: { data: [await serializeChannel(db, caller, id)] as [Channel] } }
+}
+
+// The admins' inbox ------------------------------------------------------------------------------
+
+interface ConversationRow {
+  id: string
+  member_id: string
+  last_message_at: Date | null
+  support_handled_at: Date | null
+  is_waiting: boolean
+}
+
+/**
+ * Support conversations with what the inbox needs. Waiting: the member wrote after the last
+ * answer or "done". Deleted messages are not counted; a suspended member's are (the team may
+ * need to read why they wrote).
+ */
+function conversations(db: DB | Trx) {
+  return db
+    .selectFrom('message_channels as ch')
+    .innerJoin('channel_memberships as cm', 'cm.channel_id', 'ch.id')
+    .select(['ch.id', 'cm.user_id as member_id', 'ch.last_message_at', 'ch.support_handled_at'])
+    .select(
+      sql<boolean>`EXISTS (SELECT 1 FROM messages m WHERE m.channel_id = ch.id AND m.user_id = cm.user_id AND m.deleted_at IS NULL
+        AND m.created_at > coalesce(ch.support_handled_at, '-infinity'::timestamptz))`.as('is_waiting'),
+    )
+    .where('ch.kind', '=', 'support')
+}
+
+interface SupportMessageRow {
+  id: string
+  channel_id: string
+  user_id: string | null
+  body: string
+  answered_by: string | null
+  created_at: Date
+}
+
+function messageRows(db: DB | Trx) {
+  return db
+    .selectFrom('messages')
+    .select(['id', 'channel_id', 'user_id', 'body', 'answered_by', 'created_at'])
+    .where('deleted_at', 'is', null)
+}
+
+async function serializeConversations(db: DB | Trx, rows: ConversationRow[], messages: SupportMessageRow[]): Promise<SupportConversationWithMessages[]> {
+  const members = await chatMembers(db, rows.map((row) => row.member_id))
+  const agentIds = [...new Set(messages.flatMap((message) => (message.answered_by ? [message.answered_by] : [])))]
+  const agents = agentIds.length === 0 ? [] : await db.selectFrom('users').selectAll().where('id', 'in', agentIds).execute()
+  const agentNames = new Map(agents.map((agent) => [agent.id, displayName(agent)]))
+  const serialize = (message: SupportMessageRow): SupportMessage => ({
+    id: message.id,
+    body: message.body,
+    from_support: message.user_id === null,
+    answered_by: message.answered_by ? { id: message.answered_by, display_name: agentNames.get(message.answered_by) ?? null } : null,
+    created_at: message.created_at.toISOString(),
+  })
+  const byChannel = Map.groupBy(messages, (message) => message.channel_id)
+  return rows.map((row) => {
+    const own = (byChannel.get(row.id) ?? []).map(serialize)
+    return {
+      id: row.id,
+      member: members.get(row.member_id) ?? { id: row.member_id, slug: '', display_name: null, avatar: null },
+      is_waiting: row.is_waiting,
+      last_message: own.at(-1) ?? null,
+      last_message_at: row.last_message_at?.toISOString() ?? null,
+      handled_at: row.support_handled_at?.toISOString() ?? null,
+      messages: own,
+    }
+  })
+}
+
+const withoutMessages = ({ messages: _messages, ...conversation }: SupportConversationWithMessages): SupportConversation => conversation
+
+/** Conversations as the inbox lists them, each with its last message. */
+async function summaries(db: DB | Trx, rows: ConversationRow[]): Promise<SupportConversation[]> {
+  const last =
+    rows.length === 0
+      ? []
+      : await messageRows(db)
+          .distinctOn('channel_id')
+          .where('channel_id', 'in', rows.map((row) => row.id))
+          .orderBy('channel_id')
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .execute()
+  return (await serializeConversations(db, rows, last)).map(withoutMessages)
+}
+
+/** `GET v1/admin/support`: every support conversation, those waiting for an answer first, then the newest. */
+export async function listSupportConversations(db: DB, caller: User, query: PageQuery) {
+  requirePermission(caller, 'answer:support')
+  const base = conversations(db).where('ch.last_message_at', 'is not', null)
+  const [rows, total] = await Promise.all([
+    db
+      .selectFrom(base.as('c'))
+      .selectAll()
+      .orderBy('c.is_waiting', 'desc')
+      .orderBy('c.last_message_at', 'desc')
+      .orderBy('c.id')
+      .limit(query.per_page)
+      .offset((query.page - 1) * query.per_page)
+      .execute(),
+    db.selectFrom(base.as('c')).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+  ])
+  const data = await summaries(db, rows)
+  return { data, metadata: pageMetadata(query.page, query.per_page, Number(total.count)) }
+}
+
+/** A support conversation for an admin (403 for anyone else), or 404 (any other channel is not theirs to read). */
+export async function conversation(db: DB | Trx, caller: User, id: string) {
+  requirePermission(caller, 'answer:support')
+  if (!isUuid(id)) throw problems.notFound('Conversation not found')
+  const row = await conversations(db).where('ch.id', '=', id).executeTakeFirst()
+  if (!row) throw problems.notFound('Conversation not found')
+  return row
+}
+
+/** `GET v1/admin/support/{id}`: the conversation with its latest messages, oldest first. */
+export async function getSupportConversation(db: DB, caller: User, id: string) {
+  const row = await conversation(db, caller, id)
+  const messages = await messageRows(db).where('channel_id', '=', row.id).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(supportMessagesShown).execute()
+  const [result] = await serializeConversations(db, [row], messages.reverse())
+  return { data: [result] as [SupportConversationWithMessages] }
+}
+
+/**
+ * `POST v1/admin/support/{id}/messages`: an answer from Circle 55 support. It goes through the
+ * chat's lock and publish point (`messagePosted`), so the member's open pages receive it live;
+ * the conversation is then handled (no longer waiting).
+ */
+export async function answerSupport(db: DB, caller: User, id: string, input: SupportAnswerInput) {
+  await conversation(db, caller, id)
+  const inserted = await db.transaction().execute(async (trx) => {
+    await lockChatWrites(trx)
+    const message = await trx
+      .insertInto('messages')
+      .values({ channel_id: id, user_id: null, is_system: true, body: input.text, answered_by: caller.id })
+      .returning(['id', 'channel_id', 'created_at', 'seq'])
+      .executeTakeFirstOrThrow()
+    await messagePosted(trx, message)
+    await trx.updateTable('message_channels').set({ support_handled_at: message.created_at }).where('id', '=', id).execute()
+    return message
+  })
+  const row = await messageRows(db).where('id', '=', inserted.id).executeTakeFirstOrThrow()
+  const [serialized] = await serializeConversations(db, [await conversation(db, caller, id)], [row])
+  return { data: [serialized?.messages[0] as SupportMessage] as [SupportMessage] }
+}
+
+/** `POST v1/admin/support/{id}/done`: nothing more to answer for now; a new message from the member makes it wait again. */
+export async function markSupportDone(db: DB, caller: User, id: string) {
+  await conversation(db, caller, id)
+  await db.updateTable('message_channels').set({ support_handled_at: sql<Date>`greatest(now(), last_message_at)` }).where('id', '=', id).execute()
+  return { data: (await summaries(db, [await conversation(db, caller, id)])) as [SupportConversation] }
+}

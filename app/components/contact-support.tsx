@@ -1,0 +1,18 @@
+import { Form } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+
+/**
+ * "Contact the product" (issue 14 §1, decision 039): opens the member's conversation with Circle
+ * 55 support in the Messenger. A plain POST, so it works without JavaScript. Pages that show it
+ * list the `support` namespace in their `handle`.
+ */
+export function ContactSupport({ className = 'button button--secondary' }: { className?: string }) {
+  const { t } = useTranslation('support')
+  return (
+    <Form method="post" action="/messenger/new">
+      <button type="submit" name="to" value="support" className={className}>
+        {t('contact')}
+      </button>
+    </Form>
+  )
+}

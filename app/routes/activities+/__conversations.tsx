@@ -1,0 +1,37 @@
+import { Form } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import type { Experience } from '#app/utils/experience.ts'
+
+/**
+ * The activity's conversations (issue 14 §1, spec §2 "contact host"): "Contact host" opens the
+ * direct channel with the host for a signed-in member who is not the host (hidden when the API
+ * says the host cannot be messaged: blocked, suspended, no host); the host and seated attendees
+ * open the activity's group chat. Both post to `/messenger/new`, which opens (or creates) the
+ * channel and redirects to it, so they work without JavaScript.
+ */
+export function Conversations({ experience, canContactHost }: { experience: Experience; canContactHost: boolean }) {
+  const { t } = useTranslation('activities')
+  const inGroup = Boolean(experience.viewer?.is_host || experience.viewer?.is_attending)
+  if (!inGroup && !(canContactHost && experience.host)) return null
+  return (
+    <div className="actions">
+      {inGroup ? (
+        <Form method="post" action="/messenger/new">
+          <input type="hidden" name="experience_id" value={experience.id} />
+          <button type="submit" className="button button--secondary">
+            {t('detail.groupChat')}
+          </button>
+        </Form>
+      ) : null}
+      {canContactHost && experience.host ? (
+        <Form method="post" action="/messenger/new">
+          <input type="hidden" name="user_id" value={experience.host.id} />
+          <input type="hidden" name="from_activity" value={experience.id} />
+          <button type="submit" className="button button--secondary">
+            {t('detail.contactHost')}
+          </button>
+        </Form>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,158 @@
+import type { Browser, Page } from '@playwright/test'
+import { createActivity, demoPassword, flash, member } from './activity-helpers.ts'
+import { Scanner, submitWithoutNativeValidation } from './axe.ts'
+import { expect, languages, newVisitor, signIn, switchLanguage, test } from './helpers.ts'
+
+/**
+ * The activity page's conversations and "Contact the product" without JavaScript (issue 14 §1,
+ * decision 039): Contact host, the group chat button, a member writing to Circle 55 support and
+ * admin@demo.test answering in /admin/support; axe on the support pages in en, fr and nl. Demo
+ * members 140–149 are used by no other spec.
+ */
+
+/** The member writes to support from the Messenger: the conversation's address. */
+async function writeToSupport(page: Page, text: string) {
+  await page.goto('/messenger')
+  await page.getByRole('button', { name: 'Write to Circle 55 support' }).click()
+  await expect(page).toHaveURL(/\/messenger\?channel=[\w-]+$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Circle 55 support' })).toBeVisible()
+  const url = new URL(page.url())
+  await page.getByLabel('Your message').fill(text)
+  await page.getByRole('button', { name: 'Send' }).click()
+  await expect(page.locator('.message').last()).toContainText(text)
+  return url.pathname + url.search
+}
+
+/** The admin opens the conversation whose last message is `text`. */
+async function openConversation(admin: Page, text: string) {
+  await admin.goto('/admin/support')
+  await admin.locator('.review-list > li').filter({ hasText: text }).getByRole('link').first().click()
+  await expect(admin).toHaveURL(/\/admin\/support\/[0-9a-f-]{36}$/)
+}
+
+test.describe('without JavaScript', () => {
+  test('Contact host opens the direct conversation with the host', async ({ browser }) => {
+    test.setTimeout(120_000)
+    const host = await member(browser, 'member140@demo.test')
+    const id = await createActivity(host, { title: 'Tea and crosswords' })
+    const hostName = (await host.locator('.details dt:has-text("Host") + dd').textContent())?.trim() ?? ''
+    await expect(host.getByRole('button', { name: 'Contact host' })).toHaveCount(0)
+
+    const visitor = await member(browser, 'member141@demo.test')
+    await visitor.goto(`/activities/${id}`)
+    await expect(visitor.getByRole('button', { name: 'Group chat' })).toHaveCount(0)
+    await visitor.getByRole('button', { name: 'Contact host' }).click()
+    await expect(visitor).toHaveURL(/\/messenger\?channel=[\w-]+$/)
+    // The host's name is the channel's heading (the page's Host line may add the "Verified" badge).
+    const heading = (await visitor.getByRole('heading', { level: 1 }).textContent())?.trim() ?? ''
+    expect(heading).not.toBe('')
+    expect(hostName).toContain(heading)
+    await host.context().close()
+    await visitor.context().close()
+  })
+
+  test('the group chat button takes an attendee to the activity’s chat', async ({ browser }) => {
+    test.setTimeout(120_000)
+    const host = await member(browser, 'member142@demo.test')
+    const id = await createActivity(host, { title: 'Birdwatching at dawn' })
+    const attendee = await member(browser, 'member143@demo.test')
+    await attendee.goto(`/activities/${id}`)
+    await attendee.getByRole('button', { name: 'Save my seat' }).click()
+    await expect(flash(attendee)).toHaveText('Your seat is saved.')
+    await attendee.getByRole('button', { name: 'Group chat' }).click()
+    await expect(attendee).toHaveURL(/\/messenger\?channel=[\w-]+$/)
+    await expect(attendee.getByRole('heading', { level: 1, name: 'Birdwatching at dawn' })).toBeVisible()
+    await host.context().close()
+    await attendee.context().close()
+  })
+
+  test('a member contacts Circle 55 support, an admin answers, the member reads it from support', async ({ browser }) => {
+    test.setTimeout(120_000)
+    const page = await member(browser, 'member144@demo.test')
+    const question = `Where do I change my city? (${Date.now()})`
+    const url = await writeToSupport(page, question)
+
+    const admin = await member(browser, 'admin@demo.test')
+    await openConversation(admin, question)
+    await expect(admin.locator('.message').last()).toContainText(question)
+    await admin.getByLabel('Your answer').fill('Open Account, then Edit your profile.')
+    await admin.getByRole('button', { name: 'Send the answer' }).click()
+    await expect(flash(admin)).toHaveText('Your answer was sent.')
+    const signed = (await admin.locator('.message__sender').last().textContent()) ?? ''
+    const adminName = /\((.+)\)/.exec(signed)?.[1] ?? ''
+    expect(adminName).not.toBe('')
+
+    await page.goto(url)
+    const answer = page.locator('.message').last()
+    await expect(answer).toContainText('Open Account, then Edit your profile.')
+    await expect(answer.locator('.message__sender')).toHaveText('Circle 55 support')
+    await expect(page.locator('main')).not.toContainText(adminName)
+    await page.context().close()
+    await admin.context().close()
+  })
+
+  test('the activity page links to support too', async ({ browser }) => {
+    const page = await member(browser, 'member145@demo.test')
+    const host = await member(browser, 'member146@demo.test')
+    const id = await createActivity(host, { title: 'Garden visit' })
+    await page.goto(`/activities/${id}`)
+    await page.getByRole('button', { name: 'Write to Circle 55 support' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Circle 55 support' })).toBeVisible()
+    await page.context().close()
+    await host.context().close()
+  })
+})
+
+/**
+ * A signed-in page for axe: axe runs in the page, so "JavaScript off" is the page's own scripts
+ * blocked (as in messenger.spec.ts and members.spec.ts).
+ */
+async function scanningPage(browser: Browser, email: string) {
+  const context = await newVisitor(browser)
+  await context.route('**/*.js', (route) => route.abort())
+  const page = await context.newPage()
+  await signIn(page, email, demoPassword)
+  return page
+}
+
+test('accessibility of the support pages in en, fr and nl, errors included', async ({ browser }) => {
+  test.setTimeout(300_000)
+  const email = 'member147@demo.test'
+  const writer = await member(browser, email)
+  const question = `A question for the axe scan (${Date.now()})`
+  const url = await writeToSupport(writer, question)
+  await writer.context().close()
+  const page = await scanningPage(browser, email)
+  const admin = await scanningPage(browser, 'admin@demo.test')
+  const found: Scanner['found'] = []
+  try {
+    for (const lng of languages) {
+      if ((await page.locator('html').getAttribute('lang')) !== lng) await switchLanguage(page, lng)
+      const memberScan = new Scanner(page, lng, `support, member, ${lng}`)
+      await memberScan.visit(url)
+      await memberScan.visit('/messenger')
+      found.push(...memberScan.found)
+
+      await admin.goto('/admin/support')
+      if ((await admin.locator('html').getAttribute('lang')) !== lng) await switchLanguage(admin, lng)
+      const adminScan = new Scanner(admin, lng, `support, admin, ${lng}`)
+      await adminScan.visit('/admin/support')
+      await admin.locator('.review-list > li').filter({ hasText: question }).getByRole('link').first().click()
+      await expect(admin).toHaveURL(/\/admin\/support\/[0-9a-f-]{36}$/)
+      await adminScan.scan('/admin/support/:id')
+      await submitWithoutNativeValidation(admin, '#answer-text')
+      await adminScan.scan('/admin/support/:id (errors)')
+      found.push(...adminScan.found)
+    }
+  } finally {
+    // Back to English for every other test that signs in as these accounts.
+    for (const signedIn of [admin, page]) {
+      await signedIn.goto('/account')
+      if ((await signedIn.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(signedIn, 'en')
+      await signedIn.context().close()
+    }
+  }
+  const report = new Scanner(page, 'en', 'support in en, fr and nl')
+  report.found.push(...found)
+  report.report()
+})
