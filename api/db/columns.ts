@@ -1,5 +1,6 @@
 import type { InsertType, SelectType } from 'kysely'
 import type { Database } from './schema.ts'
+import { reportOutcomes } from '#contract/moderation.ts'
 import { nearbyVisibilities } from '#contract/profile.ts'
 import { cardBrands, codePurposes, coverageTypes, familyMembers, invitationStates, joinReasons, locales, pgEnums, placeKinds } from './schema.ts'
 
@@ -60,6 +61,7 @@ export const databaseColumns = {
     deleted_at: 'timestamptz null',
     last_sign_in_at: 'timestamptz null',
     onboarding_step: 'text null',
+    suspended_until: 'timestamptz null',
   },
   credentials: {
     user_id: 'uuid',
@@ -240,6 +242,9 @@ export const databaseColumns = {
     resolved_at: 'timestamptz null',
     resolved_by: 'uuid null',
     created_at: 'timestamptz default',
+    channel_id: 'uuid null',
+    snapshot: 'jsonb default',
+    outcome: 'text null',
   },
   notifications: {
     id: 'uuid default',
@@ -406,6 +411,7 @@ export const checkedColumns = {
   medicare_registrations: { coverage_types: coverageTypes },
   places: { kind: placeKinds },
   experience_invitations: { state: invitationStates },
+  reports: { outcome: reportOutcomes },
 } as const satisfies { [T in keyof Database]?: { [C in keyof Database[T]]?: readonly Element<Database[T][C]>[] } }
 
 // Each list holds every value its column's type allows, not only some of them.
