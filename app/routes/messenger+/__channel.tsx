@@ -11,6 +11,9 @@ import { TimeAgo, useChannelName, useMemberName } from './__channel-parts.tsx'
 const channelHref = (id: string, extra = '') => `/messenger?channel=${encodeURIComponent(id)}${extra}`
 /** The forms post to the index route with the channel kept, so an error shows the same channel again. */
 const formAction = (id: string) => `/messenger?index&channel=${encodeURIComponent(id)}`
+/** The report page (decision 037): the conversation, or one of its messages. */
+const reportHref = (channelId: string, messageId?: string) =>
+  `/messenger/report?channel=${encodeURIComponent(channelId)}${messageId ? `&message=${encodeURIComponent(messageId)}` : ''}`
 
 /** The open channel: its messages oldest first (newest at the bottom), its state, and the send form. */
 export function OpenChannel({
@@ -82,6 +85,11 @@ export function OpenChannel({
           <Link to={channelHref(channel.id, '&confirm=leave')}>{t('leave.start')}</Link>
         </p>
       )}
+      {productOnly ? null : (
+        <p>
+          <Link to={reportHref(channel.id)}>{t('moderation:report.linkConversation')}</Link>
+        </p>
+      )}
     </section>
   )
 }
@@ -101,6 +109,9 @@ function RequestNotice({ channel, name }: { channel: ChannelWithMessages; name: 
         <Link to={channelHref(channel.id, '&confirm=leave')} className="button button--secondary">
           {t('request.decline')}
         </Link>
+        <Link to={reportHref(channel.id)} className="button button--secondary">
+          {t('moderation:report.link')}
+        </Link>
       </Form>
     </div>
   )
@@ -119,6 +130,11 @@ function MessageItem({ message, now, own }: { message: Message; now: number; own
       <p className="message__body">
         <MessageText text={message.body} />
       </p>
+      {own || message.is_system || !message.sender ? null : (
+        <p className="message__actions">
+          <Link to={reportHref(message.channel_id, message.id)}>{t('moderation:report.link')}</Link>
+        </p>
+      )}
     </li>
   )
 }

@@ -7,7 +7,7 @@ import { loadMessenger, runMessengerIntent, type SendAnswer } from './__messenge
 import { ChannelList } from './__channel-list.tsx'
 import { ConfirmLeave, OpenChannel } from './__channel.tsx'
 
-export const handle = { i18n: ['common', 'messenger'] }
+export const handle = { i18n: ['common', 'messenger', 'moderation'] }
 
 /**
  * `/messenger` (issue 14 §1–2, decision 033): the member's channels and, as `?channel=…`, the open
