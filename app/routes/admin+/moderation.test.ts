@@ -118,6 +118,18 @@ describe('/messenger/report', () => {
     expect((await get(`/messenger/report?channel=${channel}`, cat.cookie)).response.status).toBe(404)
   })
 
+  it('finds a message beyond the newest page of the conversation', async () => {
+    const [ann, bea] = [await member('Ann', 'Baker'), await member('Bea', 'Cole')]
+    const { channel, message } = await conversation(ann, bea, 'An early message')
+    await web.api.request('POST', `v1/chat/message-channels/${channel}/accept`, { token: bea.token })
+    for (let index = 0; index < 31; index++) {
+      await web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: ann.token, body: { text: `Later ${index}` } })
+    }
+    const form = await get(`/messenger/report?channel=${channel}&message=${message}`, bea.cookie)
+    expect(form.response.status).toBe(200)
+    expect(form.html).toContain('An early message')
+  })
+
   it('adds "Also block" to a member’s report page', async () => {
     const [ann, bea] = [await member('Ann', 'Baker'), await member('Bea', 'Cole')]
     const form = await get(`/p/${ann.user.slug}/report`, bea.cookie)

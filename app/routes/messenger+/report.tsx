@@ -22,6 +22,8 @@ export const handle = { i18n: ['common', 'reports', 'moderation', 'messenger'] }
 export const headers = formPageHeaders
 
 const channelHref = (id: string) => `/messenger?channel=${encodeURIComponent(id)}`
+/** How far back a reported message is looked for: 10 older pages (300 messages) beyond the newest. */
+const maxOlderPages = 10
 
 /** What is reported, as the reporter sees it: the channel, the message (when one), and whom "Also block" blocks. */
 async function loadTarget(request: Request, context: LoaderFunctionArgs['context']) {
@@ -29,11 +31,18 @@ async function loadTarget(request: Request, context: LoaderFunctionArgs['context
   const url = new URL(request.url)
   const channelId = url.searchParams.get('channel') ?? ''
   const messageId = url.searchParams.get('message') || null
-  const channel = await getApi(request, context).chat.channel(channelId).catch(notFoundOnMissing)
+  const chat = getApi(request, context).chat
+  const channel = await chat.channel(channelId).catch(notFoundOnMissing)
   let message: Message | null = null
   if (messageId) {
-    // The message must be one the member reads here, from another member (not their own, not the product's).
-    message = channel.messages.find((item) => item.id === messageId) ?? null
+    // The message must be one the member reads here, from another member (not their own, not
+    // the product's): looked for in the newest page, then older ones (a link from an older page).
+    let page = channel
+    message = page.messages.find((item) => item.id === messageId) ?? null
+    for (let older = 0; !message && page.older_cursor && older < maxOlderPages; older++) {
+      page = await chat.channel(channelId, page.older_cursor).catch(notFoundOnMissing)
+      message = page.messages.find((item) => item.id === messageId) ?? null
+    }
     if (!message || !message.sender || message.sender.id === user.id) throw new Response(null, { status: 404 })
   }
   const blockable = message ? message.sender : channel.other_member
