@@ -23,6 +23,8 @@ import { memberRoutes } from './members/routes.ts'
 import type { RealtimeHub } from './realtime/hub.ts'
 import { reportRoutes } from './reports/routes.ts'
 import { supportRoutes } from './support/routes.ts'
+import { moderationRoutes } from './moderation/routes.ts'
+import { liftEndedSuspension } from './moderation/service.ts'
 import { systemRoutes } from './system/routes.ts'
 import { findUserBySubject, provisionUser } from './users/service.ts'
 import { accountRoutes } from './users/account-routes.ts'
@@ -88,6 +90,7 @@ export function createApiApp(services: ApiServices) {
   blockRoutes(routes)
   chatRoutes(routes)
   supportRoutes(routes)
+  moderationRoutes(routes)
   app.route('/', routes)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))
@@ -125,6 +128,7 @@ async function resolveCaller(services: ApiServices, authorization: string | unde
   let user = await findUserBySubject(services.db, claims.sub)
   if (!user && services.env.auth === 'auth0') user = await provisionUser(services.db, claims.sub, claims)
   if (!user || user.state === 'deleted') throw problems.unauthorized()
+  user = await liftEndedSuspension(services.db, user)
   if (isSuspended(user)) throw problems.suspended()
   return user
 }

@@ -42,6 +42,7 @@ export const errorCodes = [
   'verification_pending',
   'already_verified',
   'verification_decided',
+  'report_resolved',
   'cannot_message_self',
   'awaiting_acceptance',
   'chat_closed',

@@ -17,8 +17,19 @@ export const reportInputSchema = z
     experience_id: optionalId('experience_id_invalid'),
     user_id: optionalId('user_id_invalid'),
     message_id: optionalId('message_id_invalid'),
+    channel_id: optionalId('channel_id_invalid'),
+    block: z
+      .boolean({ error: 'block_invalid' })
+      .nullish()
+      .meta({
+        description:
+          'Also block the member behind what is reported (the message’s sender, the direct channel’s other member, the member, the activity’s host), in the same step.',
+      }),
   })
-  .meta({ description: 'At least one of `experience_id`, `user_id`, `message_id` (target_required otherwise).' })
+  .meta({
+    description:
+      'Exactly one of `experience_id`, `user_id`, `message_id`, `channel_id` (target_required when none, target_ambiguous when several). A message or channel must be one the caller can read (404 otherwise).',
+  })
 export type ReportInput = z.infer<typeof reportInputSchema>
 
 /** The report as recorded. */

@@ -8,7 +8,7 @@ import { lockChatWrites, messagePosted } from './events.ts'
  * English text. A new kind of product message adds its key here and its text to
  * `public/locales/{en,fr,nl}/chat.json`.
  */
-export const productMessageKeys = ['hostCancelled'] as const
+export const productMessageKeys = ['hostCancelled', 'moderationWarning', 'reportHandled'] as const
 export type ProductMessageKey = (typeof productMessageKeys)[number]
 
 export interface ProductMessage {

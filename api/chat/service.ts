@@ -104,7 +104,7 @@ function writeProblem(block: WriteBlock, other: User | undefined): ApiProblem {
 
 // Loading ---------------------------------------------------------------------------------------
 
-interface Loaded {
+export interface Loaded {
   row: ChannelRow
   other: User | undefined
 }
@@ -113,7 +113,7 @@ interface Loaded {
  * A channel `caller` may read, or the refusal: 404 for an unknown channel or a direct one the
  * caller is not in (its existence is nobody else's business), 403 for an activity's chat.
  */
-async function readableChannel(db: DB | Trx, caller: User, id: string): Promise<Loaded> {
+export async function readableChannel(db: DB | Trx, caller: User, id: string): Promise<Loaded> {
   if (!isUuid(id)) throw problems.notFound('Channel not found')
   const row = await channelRow(db, caller.id, id)
   if (!row) throw problems.notFound('Channel not found')

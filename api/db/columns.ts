@@ -1,5 +1,6 @@
 import type { InsertType, SelectType } from 'kysely'
 import type { Database } from './schema.ts'
+import { reportOutcomes } from '#contract/moderation.ts'
 import { nearbyVisibilities } from '#contract/profile.ts'
 import { cardBrands, codePurposes, coverageTypes, familyMembers, invitationStates, joinReasons, locales, pgEnums, placeKinds } from './schema.ts'
 
@@ -62,6 +63,7 @@ export const databaseColumns = {
     onboarding_step: 'text null',
     show_blocked_in_chat_search: 'bool default',
     contact_reminder_seen_at: 'timestamptz null',
+    suspended_until: 'timestamptz null',
   },
   credentials: {
     user_id: 'uuid',
@@ -244,6 +246,9 @@ export const databaseColumns = {
     resolved_at: 'timestamptz null',
     resolved_by: 'uuid null',
     created_at: 'timestamptz default',
+    channel_id: 'uuid null',
+    snapshot: 'jsonb default',
+    outcome: 'text null',
   },
   notifications: {
     id: 'uuid default',
@@ -410,6 +415,7 @@ export const checkedColumns = {
   medicare_registrations: { coverage_types: coverageTypes },
   places: { kind: placeKinds },
   experience_invitations: { state: invitationStates },
+  reports: { outcome: reportOutcomes },
 } as const satisfies { [T in keyof Database]?: { [C in keyof Database[T]]?: readonly Element<Database[T][C]>[] } }
 
 // Each list holds every value its column's type allows, not only some of them.

@@ -33,6 +33,7 @@ import {
 } from '#contract/enums.ts'
 import type { Interest, NearbyVisibility } from '#contract/profile.ts'
 import { verificationProviders, type VerificationProviderName } from '#contract/verification.ts'
+import type { ReportOutcome, ReportSnapshot } from '#contract/moderation.ts'
 
 /**
  * Kysely types for every table in `migrations/`, in the migrations' order. `columns.ts` states
@@ -180,6 +181,8 @@ export interface UsersTable {
   show_blocked_in_chat_search: Generated<boolean>
   /** When the member saw the one-time reminder before sharing contact details in a first message (migration 0014). */
   contact_reminder_seen_at: NullableTimestamp
+  /** When a suspension ends (migration 0013, decision 037); null: until an admin lifts it. */
+  suspended_until: NullableTimestamp
 }
 
 export interface CredentialsTable {
@@ -395,6 +398,12 @@ export interface ReportsTable {
   resolved_at: NullableTimestamp
   resolved_by: string | null
   created_at: CreatedAt
+  /** A reported channel (migration 0013). */
+  channel_id: string | null
+  /** The reported content as it was when reported (decision 037); `{}` for reports made before. */
+  snapshot: JsonWithDefault<ReportSnapshot | Record<string, never>>
+  /** What the admin did (migration 0013); null while open. */
+  outcome: ReportOutcome | null
 }
 
 export interface NotificationsTable {

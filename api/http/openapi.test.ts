@@ -449,6 +449,20 @@ describe('every endpoint answers as documented', () => {
     expect((await call('POST', 'reported-contents', { body: report })).status).toBe(401)
   })
 
+  it('moderation: the queue, one report, an action, and the refusals', async () => {
+    // A reporter of its own: being told the report was handled adds a product channel to their list.
+    const reporter = await member()
+    const reported = await call('POST', 'v1/reported-contents', { token: reporter.token, body: { reason: 'something_else', user_id: host.user.id } })
+    const id = reported.json.data[0].id
+    expect((await call('GET', 'v1/admin/reports', { token: admin.token })).json.data.some((item: Json) => item.id === id)).toBe(true)
+    expect((await call('GET', 'v1/admin/reports', { token: guest.token })).status).toBe(403)
+    expect((await call('GET', `v1/admin/reports/${id}`, { token: admin.token })).json.data[0].snapshot.kind).toBe('member')
+    expect((await call('POST', `v1/admin/reports/${id}/actions`, { token: admin.token, body: { action: 'dismiss', reason: '' } })).status).toBe(422)
+    expect((await call('POST', `v1/admin/reports/${id}/actions`, { token: admin.token, body: { action: 'dismiss', reason: 'Fine.' } })).status).toBe(200)
+    expect((await call('POST', `v1/admin/reports/${id}/actions`, { token: admin.token, body: { action: 'dismiss', reason: 'Fine.' } })).json.error.code).toBe('report_resolved')
+    expect((await call('GET', `v1/admin/reports/${crypto.randomUUID()}`, { token: admin.token })).status).toBe(404)
+  })
+
   it('blocks: block, its state, whether one can message, unblock, and the refusals', async () => {
     const other = await member()
     expect((await call('GET', `v1/block/${other.user.id}`, { token: guest.token })).json).toEqual({ is_blocked: false, blocked_at: null })

@@ -51,6 +51,9 @@ type FixtureName =
   | 'direct'
   | 'leavable'
   | 'support'
+  | 'directMessage'
+  | 'report'
+  | 'dismissable'
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -159,6 +162,15 @@ const rows: Row[] = [
   // reports
   row('POST', '/v1/reported-contents',                        '401 201 201 201 201 403', { body: (ids) => ({ reason: 'something_else', experience_id: ids.experience }) }),
   row('POST', '/reported-contents',                           '401 201 201 201 201 403', { body: (ids) => ({ reason: 'something_else', experience_id: ids.experience }) }),
+  // A channel or a message only by those who read it (404 otherwise, admins included: they read no chat).
+  row('POST', '/v1/reported-contents',                        '401 201 404 201 404 403', { body: (ids) => ({ reason: 'something_else', channel_id: ids.channel }) }),
+  row('POST', '/v1/reported-contents',                        '401 201 201 404 404 403', { body: (ids) => ({ reason: 'something_else', channel_id: ids.direct }) }),
+  // The member wrote it: they cannot report their own message (422).
+  row('POST', '/v1/reported-contents',                        '401 422 201 404 404 403', { body: (ids) => ({ reason: 'something_else', message_id: ids.directMessage }) }),
+  // moderation (decision 037): admins holding review:reports only.
+  row('GET', '/v1/admin/reports',                             '401 403 403 403 200 403'),
+  row('GET', '/v1/admin/reports/{id}',                        '401 403 403 403 200 403', { params: { id: 'report' } }),
+  row('POST', '/v1/admin/reports/{id}/actions',               '401 403 403 403 200 403', { params: { id: 'dismissable' }, body: () => ({ action: 'dismiss', reason: 'Nothing wrong here.' }) }),
   // blocking (decision 030): every member blocks and unblocks for themselves; these rows leave no block behind.
   row('GET', '/v1/block/{id}',                                '401 200 200 200 200 403', { params: { id: 'blockable' } }),
   row('PUT', '/v1/block/{id}',                                '401 200 200 200 200 403', { params: { id: 'blockable' } }),
@@ -303,6 +315,20 @@ beforeAll(async () => {
   ids.direct = await channel({ kind: 'direct', direct_key: 'matrix-direct' }, [users.member.id], [users.other.id])
   ids.leavable = await channel({ kind: 'direct', direct_key: 'matrix-leavable' }, [users.member.id, users.host.id])
   ids.support = await channel({ kind: 'support', direct_key: `support:${users.member.id}` }, [users.member.id])
+  const written = await database.db
+    .insertInto('messages')
+    .values({ channel_id: ids.direct, user_id: users.member.id, body: 'Hello from the matrix' })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  ids.directMessage = written.id
+  for (const name of ['report', 'dismissable'] as const) {
+    const report = await database.db
+      .insertInto('reports')
+      .values({ reporter_id: users.other.id, reported_user_id: users.member.id, reason: 'something_else' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    ids[name] = report.id
+  }
   ids.invited = await experience(users.host.id)
   ids.declinable = await experience(users.host.id)
   for (const id of [ids.invited, ids.declinable]) {

@@ -72,7 +72,7 @@ describe('POST /v1/reported-contents', () => {
     expect(row).toMatchObject({
       reporter_id: member.id,
       experience_id: experienceId,
-      reported_user_id: null,
+      reported_user_id: host.id,
       message_id: null,
       reason: 'harmful_or_illegal',
       details: 'Asks for money up front.',
@@ -170,7 +170,7 @@ describe('POST /v1/reported-contents', () => {
 
   it('answers 404 for an unknown activity, member or message, and records nothing', async () => {
     const before = (await reportsBy(member.id)).length
-    for (const field of ['experience_id', 'user_id', 'message_id']) {
+    for (const field of ['experience_id', 'user_id', 'message_id', 'channel_id']) {
       const response = await api.request('POST', 'v1/reported-contents', {
         token: memberToken,
         body: { reason: 'low_quality_or_spam', [field]: randomUUID() },

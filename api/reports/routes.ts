@@ -17,14 +17,14 @@ function reportRoute(path: (typeof reportPaths)[number]) {
     tags: ['reports'],
     security: auth.required,
     summary:
-      'Report an activity, a member or a message to the moderators (answers 201). At least one of `experience_id`, `user_id`, `message_id`; unknown fields are ignored.',
+      'Report an activity, a member, a message or a channel to the moderators (answers 201). Exactly one of `experience_id`, `user_id`, `message_id`, `channel_id`; a snapshot of it is kept with the report; `block: true` also blocks the member behind it. Unknown fields are ignored.',
     request: { body: jsonBody(reportInputSchema) },
     responses: {
       201: jsonContent('The report as recorded', oneOf(reportSchema)),
       ...errors(auth.required, {
         ...jsonBodyErrors,
-        404: 'No such activity, member or message (code not_found)',
-        422: 'Invalid fields (reason_invalid, details_too_long, invalid_characters, direction_characters, target_required, cannot_report_self)',
+        404: 'No such activity or member, or a message or channel the caller cannot read (code not_found)',
+        422: 'Invalid fields (reason_invalid, details_too_long, invalid_characters, direction_characters, target_required, target_ambiguous, cannot_report_self, nothing_to_block)',
       }),
     },
   })

@@ -7,22 +7,29 @@ import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { ChoiceGroup, FieldErrors } from '#app/components/ui/field.tsx'
 import { reportFormSchema, reportReasons } from '#app/utils/report-schema.ts'
 
-const fieldOrder = ['reason', 'details']
+const fieldOrder = ['reason', 'details', 'block']
 
 /**
- * The report form (spec §3 "Report"): a reason and optional details, for an activity or a member.
- * Works without JavaScript; the page gives its heading, its introduction and where "back" goes.
+ * The report form (spec §3 "Report"): a reason and optional details, for an activity, a member, a
+ * message or a conversation; with `blockLabel`, a checkbox to block the member in the same step
+ * (decision 037). Works without JavaScript; the page gives its heading, its introduction and
+ * where "back" goes.
  */
 export function ReportForm({
   title,
   intro,
   lastResult,
   back,
+  blockLabel,
+  children,
 }: {
   title: string
   intro: string | null
   lastResult: SubmissionResult<string[]> | undefined
   back: { to: string; label: string }
+  blockLabel?: { label: string; hint: string } | null
+  /** Shown between the introduction and the form (the message being reported). */
+  children?: React.ReactNode
 }) {
   const { t } = useTranslation('reports')
   const [form, fields] = useForm({
@@ -39,10 +46,11 @@ export function ReportForm({
     <>
       <h1>{title}</h1>
       <ErrorSummary
-        errors={summaryFrom({ reason: fields.reason.errors, details: fields.details.errors }, fieldOrder)}
+        errors={summaryFrom({ reason: fields.reason.errors, details: fields.details.errors, block: fields.block.errors }, fieldOrder)}
         formErrors={form.errors}
       />
       {intro ? <p>{intro}</p> : null}
+      {children}
       <Form method="post" className="form" {...getFormProps(form)}>
         <ChoiceGroup
           id="reason"
@@ -70,6 +78,25 @@ export function ReportForm({
             aria-describedby={['details-hint', detailsErrorId].filter(Boolean).join(' ')}
           />
         </div>
+        {blockLabel ? (
+          <div className={fields.block.errors?.length ? 'field field--error' : 'field'}>
+            <FieldErrors id="block-error" errors={fields.block.errors} />
+            <div className="choice">
+              <input
+                id="block"
+                type="checkbox"
+                name={fields.block.name}
+                value="on"
+                defaultChecked={fields.block.initialValue === 'on'}
+                aria-describedby={['block-hint', fields.block.errors?.length ? 'block-error' : null].filter(Boolean).join(' ')}
+              />
+              <label htmlFor="block">{blockLabel.label}</label>
+            </div>
+            <span className="hint" id="block-hint">
+              {blockLabel.hint}
+            </span>
+          </div>
+        ) : null}
         <div className="button-row">
           <button type="submit" className="button">
             {t('submit')}

@@ -10,13 +10,17 @@ import { setToast } from './toast.server.ts'
 
 const e = (key: string) => `reports:errors.${key}`
 // The API answers 422 with field codes (reason_invalid, details_too_long) for what the form checks too.
-const apiErrorMapping = { messages: { reason: () => [e('reason_required')], details: reportDetailsMessages } }
+const apiErrorMapping = {
+  messages: { reason: () => [e('reason_required')], details: reportDetailsMessages, block: () => ['moderation:report.errors.nothing_to_block'] },
+}
 
 /** What is reported, where the member goes afterwards, and the toast that thanks them. */
 export interface ReportTarget {
-  target: Pick<ReportInput, 'experience_id' | 'user_id'>
+  target: Pick<ReportInput, 'experience_id' | 'user_id' | 'message_id' | 'channel_id'>
   redirectTo: string
   toastKey: string
+  /** The toast when the member also blocked (decision 037); `toastKey` otherwise. */
+  blockedToastKey?: string
 }
 
 /**
@@ -34,15 +38,21 @@ export async function reportAction({ request, context }: Pick<ActionFunctionArgs
         markFormError(context)
         return data(submission.reply(), { status: 400 })
       }
-      const { target, redirectTo, toastKey } = await find()
+      const { target, redirectTo, toastKey, blockedToastKey } = await find()
       try {
-        await getApi(request, context).reports.create({ reason: submission.value.reason, details: submission.value.details ?? '', ...target })
+        await getApi(request, context).reports.create({
+          reason: submission.value.reason,
+          details: submission.value.details ?? '',
+          ...target,
+          ...(submission.value.block ? { block: true } : {}),
+        })
       } catch (error) {
         const { status, ...errors } = formErrorsFromApi(error, apiErrorMapping)
         markFormError(context)
         return data(submission.reply(errors), { status })
       }
-      return redirect(redirectTo, { headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key: toastKey }) } })
+      const key = submission.value.block && blockedToastKey ? blockedToastKey : toastKey
+      return redirect(redirectTo, { headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key }) } })
     },
     () => submission.reply({ formErrors: [e('not_saved')] }),
   )

@@ -13,6 +13,8 @@ const e = (key: string) => `reports:errors.${key}`
 export const reportFormSchema = z.object({
   reason: z.enum(reportReasons, { error: e('reason_required') }),
   details: memberText(z.string().trim(), memberTextMessages, { multiline: true }).max(maxReportDetailsLength, e('details_too_long')).optional(),
+  /** "Also block …" (decision 037): a checkbox, sent as `on` when ticked. */
+  block: z.literal('on').optional(),
 })
 
 const detailsMessageByCode: Record<string, string> = {

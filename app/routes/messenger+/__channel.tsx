@@ -17,6 +17,9 @@ import { ContactReminder, ScamWarning, splitContactReminder } from './__scam-shi
 const channelHref = (id: string, extra = '') => `/messenger?channel=${encodeURIComponent(id)}${extra}`
 /** The forms post to the index route with the channel kept, so an error shows the same channel again. */
 const formAction = (id: string) => `/messenger?index&channel=${encodeURIComponent(id)}`
+/** The report page (decision 037): the conversation, or one of its messages. */
+const reportHref = (channelId: string, messageId?: string) =>
+  `/messenger/report?channel=${encodeURIComponent(channelId)}${messageId ? `&message=${encodeURIComponent(messageId)}` : ''}`
 
 /** The open channel: its messages oldest first (newest at the bottom), its state, and the send form. */
 export function OpenChannel({
@@ -114,6 +117,11 @@ export function OpenChannel({
         </p>
       )}
       <ChannelBlockLink channel={channel} name={name} />
+      {productOnly || channel.kind === 'support' ? null : (
+        <p>
+          <Link to={reportHref(channel.id)}>{t('moderation:report.linkConversation')}</Link>
+        </p>
+      )}
     </section>
   )
 }
@@ -139,6 +147,9 @@ function RequestNotice({ channel, name }: { channel: ChannelWithMessages; name: 
             {t('blocking:block.short')}
           </Link>
         ) : null}
+        <Link to={reportHref(channel.id)} className="button button--secondary">
+          {t('moderation:report.link')}
+        </Link>
       </Form>
     </div>
   )
@@ -176,6 +187,11 @@ function MessageItem({
       <p className="message__body">
         <MessageText text={message.body} />
       </p>
+      {own || message.is_system || !message.sender ? null : (
+        <p className="message__actions">
+          <Link to={reportHref(message.channel_id, message.id)}>{t('moderation:report.link')}</Link>
+        </p>
+      )}
       {own || message.is_system ? null : <ScamWarning message={message} />}
     </li>
   )

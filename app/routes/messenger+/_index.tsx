@@ -11,7 +11,7 @@ import { ConfirmLeave, OpenChannel } from './__channel.tsx'
 import { StreamMount } from './__stream-mount.tsx'
 import { LiveAnnouncer, useMessengerLive } from './__live.tsx'
 
-export const handle = { i18n: ['common', 'messenger', 'blocking', 'chat', 'support'] }
+export const handle = { i18n: ['common', 'messenger', 'blocking', 'chat', 'support', 'moderation'] }
 
 /**
  * `/messenger` (issue 14 §1–2, decision 033): the member's channels and, as `?channel=…`, the open

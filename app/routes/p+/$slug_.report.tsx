@@ -10,7 +10,7 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { reportAction } from '#app/utils/report-form.server.ts'
 
-export const handle = { i18n: ['common', 'reports', 'members'] }
+export const handle = { i18n: ['common', 'reports', 'members', 'moderation'] }
 
 export const headers = formPageHeaders
 
@@ -36,20 +36,26 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   return reportAction({ request, context }, async () => {
     const member = await loadMember(request, context, params.slug)
-    return { target: { user_id: member.id }, redirectTo: `/p/${member.slug}`, toastKey: 'members:report.done' }
+    return {
+      target: { user_id: member.id },
+      redirectTo: `/p/${member.slug}`,
+      toastKey: 'members:report.done',
+      blockedToastKey: 'moderation:report.doneBlocked',
+    }
   })
 }
 
 export default function ReportMember() {
   const { slug, name } = useLoaderData<typeof loader>()
   const lastResult = useActionData<typeof action>()
-  const { t } = useTranslation('members')
+  const { t } = useTranslation(['members', 'moderation'])
   return (
     <ReportForm
       title={t('report.title')}
       intro={name ? t('report.intro', { name }) : null}
       lastResult={lastResult}
       back={{ to: `/p/${slug}`, label: t('report.back') }}
+      blockLabel={name ? { label: t('moderation:report.block', { name }), hint: t('moderation:report.blockHint', { name }) } : null}
     />
   )
 }

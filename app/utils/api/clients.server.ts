@@ -6,6 +6,7 @@ import { chatEventsClient } from './chat-events.server.ts'
 import { experiencesClient } from './experiences.server.ts'
 import { mediaClient } from './media.server.ts'
 import { membersClient } from './members.server.ts'
+import { moderationClient } from './moderation.server.ts'
 import { placesClient } from './places.server.ts'
 import { profilesClient } from './profiles.server.ts'
 import { reportsClient } from './reports.server.ts'
@@ -34,6 +35,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     blocks: blocksClient(transport),
     chatEvents: chatEventsClient(transport),
     support: supportClient(transport),
+    moderation: moderationClient(transport),
   }
 }
 export type Api = ReturnType<typeof createApi>

@@ -1,0 +1,137 @@
+import type { Browser } from '@playwright/test'
+import { createActivity, demoPassword, flash, member } from './activity-helpers.ts'
+import { Scanner, submitWithoutNativeValidation } from './axe.ts'
+import { expect, languages, newVisitor, signIn, switchLanguage, test } from './helpers.ts'
+
+/**
+ * Reporting and moderation without JavaScript (issue 14 §4–5, decision 037): a member reports a
+ * message, an admin removes it with a reason, the reporter is told it was handled; axe on the
+ * report page and the admin pages in en, fr and nl. Demo members 100–109 are used by no other spec.
+ */
+
+/**
+ * `fromEmail` hosts a new activity that `toEmail` attends, opens the attendee's profile from the
+ * attendee list, chooses "Message" and writes `text` (as in messenger.spec.ts): both pages and
+ * the channel's address.
+ */
+async function conversation(browser: Browser, fromEmail: string, toEmail: string, text: string) {
+  const sender = await member(browser, fromEmail)
+  const id = await createActivity(sender, { title: `Tea and a chat ${Date.now()}` })
+  const recipient = await member(browser, toEmail)
+  await recipient.goto(`/activities/${id}`)
+  await recipient.getByRole('button', { name: 'Save my seat' }).click()
+  await expect(flash(recipient)).toHaveText('Your seat is saved.')
+  await sender.goto(`/activities/${id}`)
+  await sender.locator('.attendee-list a[href^="/p/"]').first().click()
+  await sender.getByRole('button', { name: 'Message' }).click()
+  await expect(sender).toHaveURL(/\/messenger\?channel=[\w-]+$/)
+  const address = new URL(sender.url())
+  await sender.getByLabel('Your message').fill(text)
+  await sender.getByRole('button', { name: 'Send' }).click()
+  await expect(sender.locator('.message').last()).toContainText(text)
+  return { sender, recipient, url: address.pathname + address.search }
+}
+
+// One admin account for every test here, and its language is the account's (it wins over the
+// cookie): the tests take turns, so no scan in French turns another test's admin pages French.
+test.describe.configure({ mode: 'serial' })
+
+test.describe('without JavaScript', () => {
+  test('a member reports a message; an admin removes it; the reporter is told', async ({ browser }) => {
+    test.setTimeout(180_000)
+    const text = `Please wire me 200 dollars today (${Date.now()})`
+    const { sender, recipient, url } = await conversation(browser, 'member100@demo.test', 'member101@demo.test', text)
+    await sender.context().close()
+
+    // The recipient reports the message from its own "Report" link.
+    await recipient.goto(url)
+    await recipient.locator('.message').filter({ hasText: text }).getByRole('link', { name: 'Report' }).click()
+    await expect(recipient.getByRole('heading', { level: 1, name: 'Report a message' })).toBeVisible()
+    await expect(recipient.locator('.quoted-message')).toContainText(text)
+    await submitWithoutNativeValidation(recipient, '#details')
+    await expect(recipient.locator('.error-summary')).toContainText('Please choose a reason.')
+    await recipient.getByLabel('Fake or a scam').check()
+    await recipient.getByLabel('Tell us more (optional)').fill('A stranger asking for money.')
+    await recipient.getByRole('button', { name: 'Send the report' }).click()
+    await expect(flash(recipient)).toHaveText('Thank you. Your report was sent, and our team will look into it.')
+    await expect(recipient).toHaveURL(new RegExp(`${url.replace(/[?]/g, '\\?')}$`))
+
+    // The admin sees it in the queue with its snapshot, opens it and removes the message.
+    const admin = await member(browser, 'admin@demo.test')
+    await admin.goto('/admin')
+    await admin.getByRole('link', { name: 'Reports' }).click()
+    const card = admin.locator('.card').filter({ hasText: text })
+    await expect(card).toContainText('A stranger asking for money.')
+    await card.getByRole('heading').getByRole('link').click()
+    await expect(admin.getByRole('heading', { level: 2, name: 'What was reported, as it was then' })).toBeVisible()
+    await expect(admin.locator('.snapshot-messages')).toContainText(text)
+    await submitWithoutNativeValidation(admin, '#remove_message-reason')
+    await expect(admin.locator('.error-summary')).toContainText('Please say why.')
+    await admin.locator('#remove_message-reason').fill('Asks a stranger for money.')
+    await admin.getByRole('button', { name: 'Remove the message' }).click()
+    await expect(flash(admin)).toHaveText('The message was removed.')
+    await expect(admin.locator('.card').filter({ hasText: text })).toHaveCount(0)
+    await admin.context().close()
+
+    // The message is gone for the reporter, who is told the report was handled.
+    await recipient.goto(url)
+    await expect(recipient.getByText(text)).toHaveCount(0)
+    await recipient.goto('/messenger')
+    await expect(recipient.getByText('Thank you for your report. Our team has looked into it and taken care of it.').first()).toBeVisible()
+    await recipient.context().close()
+  })
+})
+
+const scanPairs: Record<(typeof languages)[number], [string, string]> = {
+  en: ['member102@demo.test', 'member103@demo.test'],
+  fr: ['member104@demo.test', 'member105@demo.test'],
+  nl: ['member106@demo.test', 'member107@demo.test'],
+}
+
+test.describe('accessibility', () => {
+  for (const lng of languages) {
+    test(`accessibility in ${lng}: the report page, the admin queue and a report`, async ({ browser }) => {
+      test.setTimeout(240_000)
+      const [fromEmail, toEmail] = scanPairs[lng]
+      const text = `Hello, can we talk on another app? (${lng} ${Date.now()})`
+      const { sender, recipient, url } = await conversation(browser, fromEmail, toEmail, text)
+      await sender.context().close()
+      await recipient.goto(url)
+      const reportPath = (await recipient.locator('.message').filter({ hasText: text }).getByRole('link').last().getAttribute('href')) ?? ''
+      await recipient.goto(reportPath)
+      await recipient.getByLabel('Something else').check()
+      await recipient.getByRole('button', { name: 'Send the report' }).click()
+      await expect(flash(recipient)).toBeVisible()
+      await recipient.context().close()
+
+      // axe runs in the page: "JavaScript off" is the page's own scripts blocked (as in messenger.spec.ts).
+      const scan = async (email: string) => {
+        const context = await newVisitor(browser)
+        await context.route('**/*.js', (route) => route.abort())
+        const page = await context.newPage()
+        await signIn(page, email, demoPassword)
+        if (lng !== 'en') await switchLanguage(page, lng)
+        return { context, page, s: new Scanner(page, lng, `${email}, ${lng}, JS off`) }
+      }
+      const reporter = await scan(toEmail)
+      await reporter.s.visit(reportPath)
+      await reporter.s.visit(url.replace('/messenger?', '/messenger/report?'))
+      await submitWithoutNativeValidation(reporter.page, '#details')
+      await reporter.s.scan('report error')
+
+      const admin = await scan('admin@demo.test')
+      await admin.s.visit('/admin')
+      await admin.s.visit('/admin/reports')
+      const link = admin.page.locator('.card').filter({ hasText: text }).getByRole('heading').getByRole('link')
+      const reportUrl = (await link.getAttribute('href')) ?? ''
+      await admin.s.visit(reportUrl)
+      await submitWithoutNativeValidation(admin.page, '#dismiss-reason')
+      await admin.s.scan('action error')
+      if (lng !== 'en') await switchLanguage(admin.page, 'en')
+      reporter.s.found.push(...admin.s.found)
+      await reporter.context.close()
+      await admin.context.close()
+      reporter.s.report()
+    })
+  }
+})
