@@ -1,6 +1,6 @@
 import type { Trx } from '../experiences/service.ts'
 import { chatT } from '../i18n.ts'
-import { lockChatWrites, messagePosted } from './events.ts'
+import { postMessage } from './events.ts'
 
 /**
  * What the product says in chat (issue 14 §1, decision 029): each message is a translation key
@@ -43,22 +43,35 @@ export async function productChannelId(trx: Trx, userId: string) {
 
 /** Posts a message from the product (`is_system`, no sender) in a channel. */
 export async function postProductMessage(trx: Trx, channelId: string, message: ProductMessage) {
-  await lockChatWrites(trx)
   const params = message.params ?? {}
-  const inserted = await trx
-    .insertInto('messages')
-    .values({
-      channel_id: channelId,
-      user_id: null,
-      body: productMessageText({ product_key: message.key, product_params: params }, 'en'),
-      product_key: message.key,
-      product_params: JSON.stringify(params),
-      is_system: true,
-    })
-    .returning(['id', 'channel_id', 'created_at', 'seq'])
-    .executeTakeFirstOrThrow()
-  await messagePosted(trx, inserted)
+  const inserted = await postMessage(trx, {
+    channel_id: channelId,
+    user_id: null,
+    body: productMessageText({ product_key: message.key, product_params: params }, 'en'),
+    product_key: message.key,
+    product_params: params,
+    is_system: true,
+  })
   return inserted.id
+}
+
+/**
+ * One product message to each member, in their product channel. The channels are locked in one
+ * order before the first is posted: a transaction that posts several messages holds the chat's
+ * lock from the first (decision 032), and must not then wait for a channel another sender holds.
+ */
+export async function postProductMessages(trx: Trx, notices: Array<{ userId: string; key: ProductMessageKey }>) {
+  if (notices.length === 0) return
+  const channels = []
+  for (const notice of notices) channels.push({ channelId: await productChannelId(trx, notice.userId), key: notice.key })
+  await trx
+    .selectFrom('message_channels')
+    .select('id')
+    .where('id', 'in', channels.map((channel) => channel.channelId))
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute()
+  for (const { channelId, key } of channels) await postProductMessage(trx, channelId, { key })
 }
 
 /** "The host cancelled this activity." in the activity's chat, when it has one. */

@@ -377,6 +377,33 @@ describe('messages', () => {
       await listener.end()
     }
   })
+
+  it('stores every message of many sent at once in several channels, product messages among them, notified in seq order', async () => {
+    const chats = await Promise.all([activityChat(), activityChat(), activityChat()])
+    const reader = await member()
+    const productChannel = await database.db.transaction().execute((trx) => productChannelId(trx, reader.id))
+    const listener = new pg.Client({ connectionString: database.url })
+    await listener.connect()
+    try {
+      const notified: number[] = []
+      listener.on('notification', (message) => notified.push(JSON.parse(message.payload ?? '{}').seq))
+      await listener.query('LISTEN chat')
+      const sends = chats.flatMap(({ host, guest, channelId }, index) =>
+        Array.from({ length: 8 }, (_, n) => send(n % 2 ? host : guest, channelId, `Message ${index}.${n}`)),
+      )
+      const products = Array.from({ length: 4 }, () =>
+        database.db.transaction().execute((trx) => postProductMessage(trx, productChannel, { key: 'hostCancelled' })),
+      )
+      const [answers] = await Promise.all([Promise.all(sends), Promise.all(products)])
+      expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201))
+      await expect.poll(() => notified.length).toBe(28)
+      // Committed in the order of their numbers: a stream resuming after n misses nothing below it.
+      expect(notified).toEqual([...notified].sort((a, b) => a - b))
+      for (const { host, channelId } of chats) expect((await read(host, channelId)).messages).toHaveLength(8)
+    } finally {
+      await listener.end()
+    }
+  })
 })
 
 describe('privacy of chat answers', () => {

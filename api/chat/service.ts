@@ -6,7 +6,7 @@ import { ApiProblem, problems } from '../http/errors.ts'
 import { isUuid } from '../http/request.ts'
 import { can, isSuspended, requirePermission, type Caller, type ChannelResource } from '../policy/permissions.ts'
 import { blocksBetween } from '../policy/members.ts'
-import { lockChatWrites, messagePosted } from './events.ts'
+import { postMessage } from './events.ts'
 import { productMessageText } from './product-messages.ts'
 import { checkNewConversation, checkOpeningMessage } from './scam-shield.ts'
 import {
@@ -381,22 +381,17 @@ export async function channelUsers(db: DB, caller: User, id: string, userId: str
 export async function sendMessage(db: DB, caller: User, id: string, input: SendMessageInput) {
   await readableChannel(db, caller, id)
   const message = await db.transaction().execute(async (trx) => {
-    await lockChatWrites(trx)
-    await trx.selectFrom('message_channels').select('id').where('id', '=', id).forUpdate().execute()
+    // The channel's row first: sends to one channel wait here, so its rules (the request's 2
+    // messages) are checked one send at a time; the chat's own lock comes last (`postMessage`).
+    await trx.selectFrom('message_channels').select('id').where('id', '=', id).forNoKeyUpdate().execute()
     const { row, other } = await readableChannel(trx, caller, id)
     const block = writeBlock(caller, row, other)
     if (block) throw writeProblem(block, other)
     if (row.kind === 'direct' && row.other_accepted === false) await checkOpeningMessage(trx, caller, other ? displayName(other) : null, input)
     await enter(trx, id, caller.id)
-    const inserted = await trx
-      .insertInto('messages')
-      .values({ channel_id: id, user_id: caller.id, body: input.text })
-      .returning(['id', 'channel_id', 'user_id', 'body', 'is_system', 'product_key', 'product_params', 'created_at', 'seq'])
-      .executeTakeFirstOrThrow()
-    await messagePosted(trx, inserted)
-    // One's own message is read.
-    await trx.updateTable('channel_memberships').set({ last_read_at: inserted.created_at }).where('channel_id', '=', id).where('user_id', '=', caller.id).execute()
-    return inserted
+    // One's own message is read (`now()` is the message's time: both are the transaction's).
+    await trx.updateTable('channel_memberships').set({ last_read_at: sql`now()` }).where('channel_id', '=', id).where('user_id', '=', caller.id).execute()
+    return postMessage(trx, { channel_id: id, user_id: caller.id, body: input.text })
   })
   const members = await chatMembers(db, [caller.id])
   return { data: [serializeMessage(message, members, caller)] as [Message] }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { postProductMessage, productChannelId } from '../chat/product-messages.ts'
+import { postProductMessages, type ProductMessageKey } from '../chat/product-messages.ts'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import type { Trx } from '../experiences/service.ts'
@@ -168,6 +168,8 @@ export async function actOnReport(
     let resolving = trx.updateTable('reports').where('resolved_at', 'is', null)
     const auditData: Record<string, string | null> = { reason: input.reason, report_id: report.id, user_id: memberId }
 
+    /** The product messages this action sends, posted together at the end. */
+    const notices: Array<{ userId: string; key: ProductMessageKey }> = []
     switch (input.action) {
       case 'dismiss':
         resolving = resolving.where('id', '=', report.id)
@@ -185,7 +187,7 @@ export async function actOnReport(
         if (!memberId) throw problems.invalid({ action: ['no_member'] })
         if (memberId === caller.id) throw problems.invalid({ action: ['cannot_act_on_self'] })
         if (input.action === 'warn') {
-          await postProductMessage(trx, await productChannelId(trx, memberId), { key: 'moderationWarning' })
+          notices.push({ userId: memberId, key: 'moderationWarning' })
         } else if (input.action === 'suspend') {
           const until = new Date(`${input.suspended_until}T00:00:00Z`)
           await trx.updateTable('users').set({ is_suspended: true, suspended_until: until }).where('id', '=', memberId).execute()
@@ -205,9 +207,8 @@ export async function actOnReport(
       .returning(['id', 'reporter_id'])
       .execute()
     const reporters = new Set(resolved.flatMap((row) => (row.reporter_id && row.reporter_id !== memberId ? [row.reporter_id] : [])))
-    for (const reporterId of reporters) {
-      await postProductMessage(trx, await productChannelId(trx, reporterId), { key: 'reportHandled' })
-    }
+    for (const reporterId of reporters) notices.push({ userId: reporterId, key: 'reportHandled' })
+    await postProductMessages(trx, notices)
     await trx
       .insertInto('audit_log')
       .values({

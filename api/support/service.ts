@@ -5,7 +5,7 @@ import type { Trx } from '../experiences/service.ts'
 import { problems } from '../http/errors.ts'
 import { isUuid } from '../http/request.ts'
 import { requirePermission } from '../policy/permissions.ts'
-import { lockChatWrites, messagePosted } from '../chat/events.ts'
+import { postMessage } from '../chat/events.ts'
 import { chatMembers } from '../chat/queries.ts'
 import { serializeChannel } from '../chat/service.ts'
 import type { Channel } from '#contract/chat.ts'
@@ -180,19 +180,13 @@ export async function getSupportConversation(db: DB, caller: User, id: string) {
 
 /**
  * `POST v1/admin/support/{id}/messages`: an answer from Circle 55 support. It goes through the
- * chat's lock and publish point (`messagePosted`), so the member's open pages receive it live;
+ * chat's write and publish point (`postMessage`), so the member's open pages receive it live;
  * the conversation is then handled (no longer waiting).
  */
 export async function answerSupport(db: DB, caller: User, id: string, input: SupportAnswerInput) {
   await conversation(db, caller, id)
   const inserted = await db.transaction().execute(async (trx) => {
-    await lockChatWrites(trx)
-    const message = await trx
-      .insertInto('messages')
-      .values({ channel_id: id, user_id: null, is_system: true, body: input.text, answered_by: caller.id })
-      .returning(['id', 'channel_id', 'created_at', 'seq'])
-      .executeTakeFirstOrThrow()
-    await messagePosted(trx, message)
+    const message = await postMessage(trx, { channel_id: id, user_id: null, is_system: true, body: input.text, answered_by: caller.id })
     await trx.updateTable('message_channels').set({ support_handled_at: message.created_at }).where('id', '=', id).execute()
     return message
   })
