@@ -15,7 +15,7 @@ import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
  *
  *   anonymous · member (attends the activity) · other (another member) · host · admin · suspended
  *
- * Blocked members are covered where blocking matters (api/chat/routes.test.ts, api/members/).
+ * A blocked member has a table of their own at the end (issue 14 §7).
  *
  * Adding an endpoint or a rule is one line in `rows`; the last test fails when an endpoint of the
  * OpenAPI document has no row. Rows run in order against fixtures built once; requests are
@@ -413,5 +413,58 @@ describe('access matrix', () => {
     expect(documented.length).toBeGreaterThan(20)
     const covered = new Set(rows.map((entry) => `${entry.method} ${entry.path}`))
     expect(documented.filter((endpoint) => !covered.has(endpoint))).toEqual([])
+  })
+})
+
+/**
+ * A member someone blocked (issue 14 §7): Bea attends an activity with Carl, who blocked her, and
+ * shares a direct channel with him. What she may do is what any attendee may, except reach him —
+ * refused exactly as for a member who cannot be messaged, so the block is never revealed
+ * (decisions 030, 034). One status per row, for Bea.
+ */
+describe('access matrix: a blocked member', () => {
+  const blocked = { token: '', ids: {} as Record<'experience' | 'group' | 'direct' | 'blocker' | 'blockerMessage', string> }
+
+  beforeAll(async () => {
+    const blocker = await member({ first_name: 'Carl', last_name: 'Barker' })
+    const bea = await member({ first_name: 'Bea', last_name: 'Baker' })
+    const host = await member()
+    const activity = await experience(host.id)
+    for (const attendee of [blocker, bea]) {
+      await database.db.insertInto('experience_attendees').values({ experience_id: activity, user_id: attendee.id }).execute()
+    }
+    const group = await channel({ kind: 'experience', experience_id: activity }, [blocker.id, bea.id, host.id])
+    const direct = await channel({ kind: 'direct', direct_key: 'matrix-blocked' }, [blocker.id, bea.id])
+    const message = await database.db.insertInto('messages').values({ channel_id: direct, user_id: blocker.id, body: 'Hello Bea' }).returning('id').executeTakeFirstOrThrow()
+    await database.db.insertInto('blocks').values({ blocker_id: blocker.id, blocked_id: bea.id }).execute()
+    blocked.token = await api.signToken(bea.id)
+    blocked.ids = { experience: activity, group, direct, blocker: blocker.id, blockerMessage: message.id }
+  })
+
+  const cases: Array<{ method: Row['method']; path: (ids: typeof blocked.ids) => string; status: number; body?: (ids: typeof blocked.ids) => unknown; what: string }> = [
+    { what: 'joins the activity’s chat', method: 'PUT', path: (ids) => `/experiences/${ids.experience}/message-channels/join`, status: 200 },
+    { what: 'reads the activity’s chat', method: 'GET', path: (ids) => `/message-channels/${ids.group}`, status: 200 },
+    { what: 'writes in the activity’s chat', method: 'POST', path: (ids) => `/v1/chat/message-channels/${ids.group}/messages`, status: 201, body: () => ({ text: 'Hello all' }) },
+    { what: 'reads the direct channel’s history', method: 'GET', path: (ids) => `/message-channels/${ids.direct}`, status: 200 },
+    { what: 'cannot write in the direct channel', method: 'POST', path: (ids) => `/v1/chat/message-channels/${ids.direct}/messages`, status: 403, body: () => ({ text: 'Hello?' }) },
+    { what: 'cannot open a new one', method: 'POST', path: () => '/users/message-channels', status: 404, body: (ids) => ({ user_id: ids.blocker }) },
+    { what: 'is told only that they cannot message', method: 'GET', path: (ids) => `/v1/block/${ids.blocker}/me`, status: 200 },
+    { what: 'may block back', method: 'PUT', path: (ids) => `/v1/block/${ids.blocker}`, status: 200 },
+    { what: 'and unblock their own block', method: 'DELETE', path: (ids) => `/v1/block/${ids.blocker}`, status: 204 },
+    { what: 'searches members to write to', method: 'GET', path: () => '/v1/chat/users?name=Ca', status: 200 },
+    { what: 'may report the message they received', method: 'POST', path: () => '/v1/reported-contents', status: 201, body: (ids) => ({ reason: 'something_else', message_id: ids.blockerMessage }) },
+    { what: 'reads their stream', method: 'GET', path: () => '/v1/chat/events?once=true', status: 200 },
+  ]
+
+  it.each(cases)('$what: $method → $status', async ({ method, path, status, body }) => {
+    const response = await api.request(method, path(blocked.ids), { token: blocked.token, body: body?.(blocked.ids) })
+    expect(response.status).toBe(status)
+  })
+
+  it('never lists the member who blocked them, and says only that they cannot message', async () => {
+    const search = await api.request('GET', '/v1/chat/users?name=Ca', { token: blocked.token })
+    expect(search.json.data.map((user: { id: string }) => user.id)).not.toContain(blocked.ids.blocker)
+    const reach = await api.request('GET', `/v1/block/${blocked.ids.blocker}/me`, { token: blocked.token })
+    expect(reach.json).toEqual({ can_message: false })
   })
 })
