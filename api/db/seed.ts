@@ -882,8 +882,14 @@ function generateUsers(random: Random, now: Date) {
           : random.pick(cities)
     make(`member${i}@demo.test`, { city })
   }
+  // Two seeded members are admins too, made so after the draws so that nothing else changes:
+  // end-to-end specs that switch an admin's saved language run in parallel, each with its own.
+  for (const user of users) if (seededAdmins.includes(user.row.email ?? '')) user.row.is_admin = true
   return users
 }
+
+/** Seeded members who are also admins (tests/e2e/moderation.spec.ts, support.spec.ts). */
+export const seededAdmins = ['member198@demo.test', 'member199@demo.test']
 
 function generateExperiences(random: Random, now: Date, users: SeedUser[]) {
   const [, host] = users as [SeedUser, SeedUser, SeedUser, ...SeedUser[]]

@@ -6,7 +6,8 @@ import { expect, languages, newVisitor, signIn, switchLanguage, test } from './h
 /**
  * Reporting and moderation without JavaScript (issue 14 §4–5, decision 037): a member reports a
  * message, an admin removes it with a reason, the reporter is told it was handled; axe on the
- * report page and the admin pages in en, fr and nl. Demo members 100–109 are used by no other spec.
+ * report page and the admin pages in en, fr and nl. Demo members 100–109, and member198 (a seeded
+ * admin whose language this spec switches), are used by no other spec.
  */
 
 /**
@@ -57,7 +58,7 @@ test.describe('without JavaScript', () => {
     await expect(recipient).toHaveURL(new RegExp(`${url.replace(/[?]/g, '\\?')}$`))
 
     // The admin sees it in the queue with its snapshot, opens it and removes the message.
-    const admin = await member(browser, 'admin@demo.test')
+    const admin = await member(browser, 'member198@demo.test')
     await admin.goto('/admin')
     await admin.getByRole('link', { name: 'Reports' }).click()
     const card = admin.locator('.card').filter({ hasText: text })
@@ -119,7 +120,7 @@ test.describe('accessibility', () => {
       await submitWithoutNativeValidation(reporter.page, '#details')
       await reporter.s.scan('report error')
 
-      const admin = await scan('admin@demo.test')
+      const admin = await scan('member198@demo.test')
       await admin.s.visit('/admin')
       await admin.s.visit('/admin/reports')
       const link = admin.page.locator('.card').filter({ hasText: text }).getByRole('heading').getByRole('link')

@@ -6,8 +6,9 @@ import { expect, languages, newVisitor, signIn, switchLanguage, test } from './h
 /**
  * The activity page's conversations and "Contact the product" without JavaScript (issue 14 §1,
  * decision 039): Contact host, the group chat button, a member writing to Circle 55 support and
- * admin@demo.test answering in /admin/support; axe on the support pages in en, fr and nl. Demo
- * members 140–149 are used by no other spec.
+ * an admin answering in /admin/support; axe on the support pages in en, fr and nl. Demo
+ * members 140–149, and member199 (a seeded admin whose language this spec switches), are used by
+ * no other spec.
  */
 
 /** The member writes to support from the Messenger: the conversation's address. */
@@ -72,7 +73,7 @@ test.describe('without JavaScript', () => {
     const question = `Where do I change my city? (${Date.now()})`
     const url = await writeToSupport(page, question)
 
-    const admin = await member(browser, 'admin@demo.test')
+    const admin = await member(browser, 'member199@demo.test')
     await openConversation(admin, question)
     await expect(admin.locator('.message').last()).toContainText(question)
     await admin.getByLabel('Your answer').fill('Open Account, then Edit your profile.')
@@ -123,7 +124,7 @@ test('accessibility of the support pages in en, fr and nl, errors included', asy
   const url = await writeToSupport(writer, question)
   await writer.context().close()
   const page = await scanningPage(browser, email)
-  const admin = await scanningPage(browser, 'admin@demo.test')
+  const admin = await scanningPage(browser, 'member199@demo.test')
   const found: Scanner['found'] = []
   try {
     for (const lng of languages) {

@@ -3,6 +3,10 @@ import { badgeLabel } from '#app/components/bottom-nav.tsx'
 import { timeAgo } from '#app/utils/time-ago.ts'
 import type { Channel, ChatMember } from '#contract/chat.ts'
 
+/** The report page (decision 037): the conversation, or one of its messages. */
+export const reportHref = (channelId: string, messageId?: string) =>
+  `/messenger/report?channel=${encodeURIComponent(channelId)}${messageId ? `&message=${encodeURIComponent(messageId)}` : ''}`
+
 /** Spec §9: at most 5 faces in a stack. */
 export const maxAvatars = 5
 

@@ -10,16 +10,13 @@ import { maxMessageLength } from '#contract/limits.ts'
 import { isNotSent, type NotSent } from '#app/utils/chat-live.tsx'
 import type { TimelineItem } from '#app/utils/chat-timeline.ts'
 import { ChannelBlockLink, FromBlockedLabel, HiddenMessages, blockHref, useShowBlocked } from './__blocking.tsx'
-import { TimeAgo, useChannelName, useMemberName } from './__channel-parts.tsx'
+import { TimeAgo, reportHref, useChannelName, useMemberName } from './__channel-parts.tsx'
 import { useKeepPlace, type LiveChannel } from './__live.tsx'
-import { ContactReminder, ScamWarning, splitContactReminder } from './__scam-shield.tsx'
+import { ContactReminder, ScamWarning, splitContactReminder, useScamWarned } from './__scam-shield.tsx'
 
 const channelHref = (id: string, extra = '') => `/messenger?channel=${encodeURIComponent(id)}${extra}`
 /** The forms post to the index route with the channel kept, so an error shows the same channel again. */
 const formAction = (id: string) => `/messenger?index&channel=${encodeURIComponent(id)}`
-/** The report page (decision 037): the conversation, or one of its messages. */
-const reportHref = (channelId: string, messageId?: string) =>
-  `/messenger/report?channel=${encodeURIComponent(channelId)}${messageId ? `&message=${encodeURIComponent(messageId)}` : ''}`
 
 /** The open channel: its messages oldest first (newest at the bottom), its state, and the send form. */
 export function OpenChannel({
@@ -172,6 +169,8 @@ function MessageItem({
   support?: boolean
 }) {
   const { t } = useTranslation('messenger')
+  const fromMember = !own && !message.is_system && message.sender !== null
+  const warned = useScamWarned(fromMember ? message.body : '')
   const memberName = useMemberName()
   // In a support conversation, answers come from "Circle 55 support", never an admin's name (decision 039).
   const from = support ? t('support:name') : t('product.from')
@@ -187,12 +186,14 @@ function MessageItem({
       <p className="message__body">
         <MessageText text={message.body} />
       </p>
-      {own || message.is_system || !message.sender ? null : (
+      {/* Another member's message: Report, inside the scam warning when it shows (decisions 037, 038). */}
+      {!fromMember ? null : warned ? (
+        <ScamWarning message={message} />
+      ) : (
         <p className="message__actions">
           <Link to={reportHref(message.channel_id, message.id)}>{t('moderation:report.link')}</Link>
         </p>
       )}
-      {own || message.is_system ? null : <ScamWarning message={message} />}
     </li>
   )
 }

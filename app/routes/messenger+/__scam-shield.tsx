@@ -3,6 +3,7 @@ import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Message } from '#contract/chat.ts'
 import { contactReminderKey, scamSignals, scamWarningKey } from '#contract/scam-shield.ts'
+import { reportHref } from './__channel-parts.tsx'
 
 /**
  * The scam shield on `/messenger` (issue 14 §6, decisions 031 and 038). The warning is worked out
@@ -11,19 +12,18 @@ import { contactReminderKey, scamSignals, scamWarningKey } from '#contract/scam-
  * show either add the `chat` namespace to their `handle.i18n`.
  */
 
-/** Where "Report this message" goes: the report page of that message. */
-export const reportMessageHref = (message: Pick<Message, 'id' | 'channel_id'>) =>
-  `/messenger/report?channel=${encodeURIComponent(message.channel_id)}&message=${encodeURIComponent(message.id)}`
+/** Whether a message's text calls for the warning (worked out once per text). */
+export function useScamWarned(text: string) {
+  return useMemo(() => text !== '' && scamSignals(text).length > 0, [text])
+}
 
 /**
- * Under another member's message that asks for money or moves the talk off the platform: a calm
- * warning with Report one tap away, inside the message's own list item. Never on one's own
- * messages or the product's (the caller decides), and it says nothing to the sender.
+ * Under another member's message that asks for money or moves the talk off the platform
+ * (`useScamWarned`): a calm warning with Report one tap away, inside the message's own list item.
+ * Never on one's own messages or the product's (the caller decides), and it says nothing to the sender.
  */
 export function ScamWarning({ message }: { message: Message }) {
   const { t } = useTranslation('chat')
-  const warned = useMemo(() => scamSignals(message.body).length > 0, [message.body])
-  if (!warned) return null
   return (
     <p className="scam-warning" role="note">
       <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
@@ -32,7 +32,7 @@ export function ScamWarning({ message }: { message: Message }) {
       </svg>
       <span>
         {t(scamWarningKey)}{' '}
-        <Link to={reportMessageHref(message)} className="scam-warning__report">
+        <Link to={reportHref(message.channel_id, message.id)} className="scam-warning__report">
           {t('scamShield.reportMessage')}
         </Link>
       </span>
