@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { PageLinks } from '#app/components/page-links.tsx'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
@@ -49,12 +50,7 @@ export default function ReportQueue() {
           ))}
         </ul>
       )}
-      {totalPages > 1 ? (
-        <nav className="button-row" aria-label={t('admin.queue.pages')}>
-          {page > 1 ? <Link to={`?page=${page - 1}`}>{t('admin.queue.previous')}</Link> : null}
-          {page < totalPages ? <Link to={`?page=${page + 1}`}>{t('admin.queue.next')}</Link> : null}
-        </nav>
-      ) : null}
+      <PageLinks page={page} totalPages={totalPages} label={t('admin.queue.pages')} previous={t('admin.queue.previous')} next={t('admin.queue.next')} />
     </div>
   )
 }

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { PageLinks } from '#app/components/page-links.tsx'
 import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { notFoundOnMissing } from '#app/utils/http.server.ts'
@@ -51,12 +52,7 @@ export default function VerificationQueue() {
           ))}
         </ul>
       )}
-      {totalPages > 1 ? (
-        <nav className="button-row" aria-label={t('admin.title')}>
-          {page > 1 ? <Link to={`?page=${page - 1}`}>{t('admin.previous')}</Link> : null}
-          {page < totalPages ? <Link to={`?page=${page + 1}`}>{t('admin.next')}</Link> : null}
-        </nav>
-      ) : null}
+      <PageLinks page={page} totalPages={totalPages} label={t('admin.title')} previous={t('admin.previous')} next={t('admin.next')} />
     </div>
   )
 }
