@@ -6,7 +6,7 @@ import type { Channel, ChannelWithMessages, ChatMessageEvent } from '#contract/c
 import { createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { dataOf, readSse, type SseEvent, type SseReader } from '#tests/sse.ts'
-import { readersOf } from './queries.ts'
+import { messageForEvent, readersOf } from './queries.ts'
 
 /** `GET v1/chat/events` (issue 14 §2, decision 032): live messages, unread totals, exact resume. */
 
@@ -21,6 +21,8 @@ beforeAll(async () => {
     connectionString: database.url,
     logger: createLogger({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }),
     audience: (event, memberIds) => readersOf(database.db, event.seq, memberIds),
+    // As the runtime does: the message read once and handed to up-to-date streams.
+    load: (event) => messageForEvent(database.db, event.message_id),
   })
   api = await createApiHarness(database.db, {}, { realtime: hub })
 })
@@ -164,6 +166,27 @@ describe('GET v1/chat/events', () => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b))
     expect(new Set(ids).size).toBe(ids.length)
     await close(again.reader)
+  })
+
+  it('hands over live messages sent at once in several chats: each stream gets exactly its own, once, in order', async () => {
+    const here = await activityChat()
+    const there = await activityChat()
+    const hostStream = await connect(here.host)
+    const sends = Array.from({ length: 12 }, (_, n) =>
+      n % 3 === 0 ? send(there.guest, there.channelId, `Elsewhere ${n}`) : send(here.guest, here.channelId, `Here ${n}`),
+    )
+    const sent = await Promise.all(sends)
+    const mine = sent.filter((_, n) => n % 3 !== 0).map((message) => message.id)
+    await hostStream.reader.next((entry) => entry.event === 'message' && messageIds(hostStream.reader).length === mine.length)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(new Set(messageIds(hostStream.reader))).toEqual(new Set(mine))
+    expect(messageIds(hostStream.reader)).toHaveLength(mine.length)
+    const ids = hostStream.reader.events.filter((entry) => entry.event === 'message').map((entry) => Number(entry.id))
+    expect(ids).toEqual([...ids].sort((a, b) => a - b))
+    // The unread total follows: 8 messages from the guest.
+    const last = hostStream.reader.events.filter((entry) => entry.event === 'unread').at(-1)
+    expect(JSON.parse(last?.data ?? '{}')).toEqual({ total_unread: 8 })
+    await close(hostStream.reader)
   })
 
   it('replays by the read rules: no messages of banned members, nothing after a former attendee left', async () => {

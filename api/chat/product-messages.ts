@@ -57,8 +57,8 @@ export async function postProductMessage(trx: Trx, channelId: string, message: P
 
 /**
  * One product message to each member, in their product channel. The channels are locked in one
- * order before the first is posted: a transaction that posts several messages holds the chat's
- * lock from the first (decision 032), and must not then wait for a channel another sender holds.
+ * order before the first is posted, so two transactions posting to the same channels never wait
+ * for each other in a circle.
  */
 export async function postProductMessages(trx: Trx, notices: Array<{ userId: string; key: ProductMessageKey }>) {
   if (notices.length === 0) return

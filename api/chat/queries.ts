@@ -264,6 +264,16 @@ export async function readersOf(db: Db, seq: number, memberIds: string[]) {
   return rows.rows.map((row) => row.id)
 }
 
+/** A committed message by id, as the realtime stream sends it (the hub reads it once for all its readers). */
+export async function messageForEvent(db: Db, messageId: string) {
+  const rows = await sql<SeqMessageRow>`SELECT m.id, m.channel_id, m.user_id, m.body, m.is_system, m.product_key, m.product_params, m.created_at, m.seq
+    FROM messages m WHERE m.id = ${messageId} AND m.seq IS NOT NULL`.execute(db)
+  const row = rows.rows[0]
+  if (!row) return null
+  return { row, members: await chatMembers(db, row.user_id ? [row.user_id] : []) }
+}
+export type EventMessage = NonNullable<Awaited<ReturnType<typeof messageForEvent>>>
+
 /** The newest message number (0 before the first message): where a fresh stream starts. */
 export async function latestSeq(db: Db) {
   const row = await sql<{ seq: number | null }>`SELECT max(seq) AS seq FROM messages`.execute(db)

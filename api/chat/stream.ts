@@ -3,8 +3,8 @@ import type { User } from '../db/schema.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
 import type { Logger } from '../logger.ts'
 import { requirePermission } from '../policy/permissions.ts'
-import type { RealtimeHub } from '../realtime/hub.ts'
-import { chatMembers, latestSeq, readableMessagesAfter, totalUnread } from './queries.ts'
+import type { HubSignal, RealtimeHub } from '../realtime/hub.ts'
+import { chatMembers, latestSeq, readableMessagesAfter, totalUnread, type EventMessage } from './queries.ts'
 import { serializeMessage } from './service.ts'
 import { lastEventIdSchema, maxChatStreamsPerMember, type ChatMessageEvent, type ChatUnreadEvent } from '#contract/chat.ts'
 
@@ -70,6 +70,14 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
   let again = false
   /** The cursor is set: until then a wake is covered by the first catch-up. */
   let positioned = false
+  /**
+   * Every message this member may read, up to this number, has been sent (null: not known). Kept
+   * by the catch-ups and moved by the messages the hub hands over; while it reaches the hub's
+   * previous event, the next one the hub hands over is sent as it is, without a query.
+   */
+  let completeTo: number | null = null
+  /** Counts the unread totals asked for: only the latest answer is sent. */
+  let unreadAsked = 0
   const cleanups: Array<() => void> = []
   let controller!: ReadableStreamDefaultController<Uint8Array>
 
@@ -97,6 +105,8 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
 
   /** Sends every readable message after the cursor, then the unread total. */
   async function catchUp(initial: boolean) {
+    // Every event the hub dispatched so far was committed before this catch-up reads.
+    const hubAt = hub?.lastSeq ?? null
     let sent = 0
     for (;;) {
       const rows = await readableMessagesAfter(db, caller.id, cursor, limits.batch)
@@ -119,9 +129,50 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
       sent += rows.length
       if (rows.length < limits.batch) break
     }
+    completeTo = hubAt === null ? cursor : Math.max(cursor, hubAt)
     if (closed || (sent === 0 && !initial)) return
-    const unread: ChatUnreadEvent = { total_unread: await totalUnread(db, caller.id) }
-    send(frame({ event: 'unread', data: unread }))
+    const asked = ++unreadAsked
+    const total = await totalUnread(db, caller.id)
+    if (asked === unreadAsked) send(frame({ event: 'unread', data: { total_unread: total } satisfies ChatUnreadEvent }))
+  }
+
+  /** The unread total after a handed-over message, counted while the stream goes on. */
+  function refreshUnread() {
+    const asked = ++unreadAsked
+    totalUnread(db, caller.id).then(
+      (total) => {
+        if (asked === unreadAsked) send(frame({ event: 'unread', data: { total_unread: total } satisfies ChatUnreadEvent }))
+      },
+      (error: unknown) => {
+        logger.warn({ err: error, userId: caller.id }, 'Chat stream failed; closing it')
+        close()
+      },
+    )
+  }
+
+  /**
+   * A message the hub read for every reader here: sent as it is when this stream has sent
+   * everything up to the hub's previous event (nothing readable can lie between), then the unread
+   * total; false when the stream must catch up instead.
+   */
+  function handOver(signal: Extract<HubSignal, { type: 'message' }>) {
+    const loaded = signal.loaded as EventMessage | null
+    if (!loaded || running || completeTo === null || signal.previous === null || completeTo < signal.previous) return false
+    const { row, members } = loaded
+    if (row.seq <= cursor) return true
+    const event: ChatMessageEvent = { channel_id: row.channel_id, message_id: row.id, seq: row.seq, message: serializeMessage(row, members, caller) }
+    send(frame({ id: row.seq, event: 'message', data: event }))
+    cursor = row.seq
+    completeTo = row.seq
+    refreshUnread()
+    return true
+  }
+
+  function onSignal(signal: HubSignal) {
+    if (closed || !positioned) return
+    if (signal.type === 'message' && handOver(signal)) return
+    if (signal.type === 'resync') completeTo = null
+    wake()
   }
 
   /** Runs a catch-up now, or once more after the one running (never two at once). */
@@ -154,7 +205,7 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
         controller = streamController
         // Subscribed before the cursor is read: a message committed meanwhile still wakes us.
         if (hub && !options.once) {
-          cleanups.push(hub.subscribe(caller.id, () => wake()))
+          cleanups.push(hub.subscribe(caller.id, onSignal))
           cleanups.push(hub.onClose(close))
         }
         send(frame({ comment: 'chat', retry: limits.retryMs }))

@@ -225,7 +225,7 @@ export const databaseColumns = {
     is_system: 'bool default',
     created_at: 'timestamptz default',
     deleted_at: 'timestamptz null',
-    seq: 'int8 default',
+    seq: 'int8 null',
     product_key: 'text null',
     product_params: 'jsonb default',
     answered_by: 'uuid null',

@@ -372,8 +372,11 @@ export interface MessagesTable {
   is_system: Generated<boolean>
   created_at: CreatedAt
   deleted_at: NullableTimestamp
-  /** Grows in commit order: the realtime stream's event id (migration 0010, decision 032). */
-  seq: Generated<number>
+  /**
+   * Grows in commit order: the realtime stream's event id (migrations 0010, 0017; decision 032).
+   * Given as the message's transaction commits: null only inside that transaction.
+   */
+  seq: ColumnType<number | null, never, never>
   /** A product message's translation key under `chat:product.` (migration 0011); null for a member's message. */
   product_key: string | null
   product_params: JsonWithDefault<Record<string, string>>

@@ -7,13 +7,23 @@ import type { Logger } from '../logger.ts'
  * PostgreSQL connection that `LISTEN`s on `chat`, whatever the number of open streams. Each
  * notification (a committed message, from any instance) is matched against the members with a
  * stream open here, in one query for all of them (`audience`), and only those members' streams
- * are told. A stream then reads what it has not sent yet through the chat's read rules, so the
- * hub carries no message text and a lost signal costs nothing but latency.
+ * are told, in the order the notifications came. The hub reads the message once (`load`) and
+ * hands it to them; a stream that is up to date sends it as it is, any other reads what it has
+ * not sent yet through the chat's read rules, so a lost signal costs nothing but latency.
  *
  * The connection is re-made with backoff when it drops; since notifications sent meanwhile are
  * lost, every stream is then told to `resync` (catch up from its last event id).
  */
-export type HubSignal = { type: 'message'; event: ChatEvent } | { type: 'resync' }
+export type HubSignal =
+  | {
+      type: 'message'
+      event: ChatEvent
+      /** The event the hub dispatched just before this one (null: none since it connected). */
+      previous: number | null
+      /** The message as `load` read it, once for every stream of this instance (null: not loaded). */
+      loaded: unknown
+    }
+  | { type: 'resync' }
 export type HubListener = (signal: HubSignal) => void
 
 export interface RealtimeHub {
@@ -23,6 +33,12 @@ export interface RealtimeHub {
   subscriptions(memberId: string): number
   /** Whether the LISTEN connection is up now. */
   readonly listening: boolean
+  /**
+   * The last event dispatched since the connection was made (null: none yet). Events come in
+   * commit order, which is `seq` order, and every one is dispatched: a stream that has sent every
+   * readable message up to this number, and stays subscribed, misses nothing that is not told.
+   */
+  readonly lastSeq: number | null
   /** Ends every subscription (each listener gets `closed`) and the LISTEN connection. */
   close(): Promise<void>
   /** Listeners told when the hub closes, so that streams end with it. */
@@ -34,6 +50,8 @@ export interface RealtimeHubOptions {
   logger: Logger
   /** Of `memberIds`, those who may read the event's message. */
   audience: (event: ChatEvent, memberIds: string[]) => Promise<string[]>
+  /** The event's message, read once for all its readers here (optional; streams read it themselves otherwise). */
+  load?: (event: ChatEvent) => Promise<unknown>
   /** The first and the longest wait before connecting again (ms). */
   backoff?: { initialMs: number; maxMs: number }
   /** How often the connection is checked with a query (ms). */
@@ -51,6 +69,11 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
   let closed = false
   let attempt = 0
   let retryTimer: NodeJS.Timeout | undefined
+  let lastSeq: number | null = null
+  /** Counts resyncs: a dispatch that straddles one does not move `lastSeq`. */
+  let epoch = 0
+  /** Notifications are dispatched one after the other, in the order they came. */
+  let dispatching: Promise<void> = Promise.resolve()
 
   function tell(memberId: string, signal: HubSignal) {
     for (const listener of subscribers.get(memberId) ?? []) {
@@ -63,6 +86,8 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
   }
 
   function resyncAll() {
+    lastSeq = null
+    epoch += 1
     for (const memberId of subscribers.keys()) tell(memberId, { type: 'resync' })
   }
 
@@ -75,17 +100,24 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
       resyncAll()
       return
     }
+    const previous = lastSeq
+    const startedIn = epoch
     const connected = [...subscribers.keys()]
-    if (connected.length === 0) return
-    let readers: string[]
-    try {
-      readers = await options.audience(event, connected)
-    } catch (error) {
-      logger.warn({ err: error }, 'Could not find who reads a chat message; streams resync')
-      resyncAll()
-      return
+    if (connected.length > 0) {
+      let readers: string[]
+      let loaded: unknown = null
+      try {
+        readers = await options.audience(event, connected)
+        if (readers.length > 0 && options.load) loaded = await options.load(event)
+      } catch (error) {
+        logger.warn({ err: error }, 'Could not find who reads a chat message; streams resync')
+        resyncAll()
+        return
+      }
+      for (const memberId of readers) tell(memberId, { type: 'message', event, previous, loaded })
     }
-    for (const memberId of readers) tell(memberId, { type: 'message', event })
+    // A resync meanwhile (the connection was re-made) starts the count again.
+    if (epoch === startedIn) lastSeq = event.seq
   }
 
   async function connect(): Promise<void> {
@@ -117,7 +149,13 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
     next.on('error', onDrop)
     next.on('end', () => onDrop())
     next.on('notification', (message) => {
-      if (message.channel === chatNotifyChannel) void dispatch(message.payload)
+      if (message.channel !== chatNotifyChannel) return
+      dispatching = dispatching
+        .then(() => dispatch(message.payload))
+        .catch((error: unknown) => {
+          logger.error({ err: error }, 'Chat notification could not be dispatched; streams resync')
+          resyncAll()
+        })
     })
     try {
       await next.connect()
@@ -167,6 +205,9 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
     subscriptions: (memberId) => subscribers.get(memberId)?.size ?? 0,
     get listening() {
       return listening
+    },
+    get lastSeq() {
+      return lastSeq
     },
     onClose(listener) {
       closeListeners.add(listener)
