@@ -250,17 +250,27 @@ export async function readableMessagesAfter(db: Db, meId: string, afterSeq: numb
   return rows.rows
 }
 
-/** Of `memberIds`, those who may read the message numbered `seq` (one query for all of them). */
+/**
+ * Of `memberIds`, those who may read the message numbered `seq`, in one query: the channel's own
+ * people first (its memberships, an activity's host and attendees — everyone `readableBy` can
+ * admit), then the read rules, so the cost follows the size of the chat, not of `memberIds`.
+ */
 export async function readersOf(db: Db, seq: number, memberIds: string[]) {
   if (memberIds.length === 0) return []
-  const rows = await sql<{ id: string }>`SELECT r.id
-    FROM unnest(${memberIds}::uuid[]) AS r(id)
-    JOIN messages m ON m.seq = ${seq}
+  const reader = sql<string>`r.id`
+  const rows = await sql<{ id: string }>`SELECT DISTINCT r.id
+    FROM messages m
     JOIN message_channels ch ON ch.id = m.channel_id
-    LEFT JOIN channel_memberships cm ON cm.channel_id = ch.id AND cm.user_id = r.id
     LEFT JOIN experiences e ON e.id = ch.experience_id
+    CROSS JOIN LATERAL (
+      SELECT p.user_id AS id FROM channel_memberships p WHERE p.channel_id = ch.id
+      UNION SELECT e.host_id WHERE e.host_id IS NOT NULL
+      UNION SELECT a.user_id FROM experience_attendees a WHERE a.experience_id = e.id
+    ) r
+    LEFT JOIN channel_memberships cm ON cm.channel_id = ch.id AND cm.user_id = r.id
     LEFT JOIN users u ON u.id = m.user_id
-    WHERE ${visibleMessages()} AND ${readableBy(sql<string>`r.id`)} AND NOT ${fromBlockedMember(sql<string>`r.id`)}`.execute(db)
+    WHERE m.seq = ${seq} AND r.id = ANY(${memberIds}::uuid[])
+      AND ${visibleMessages()} AND ${readableBy(reader)} AND NOT ${fromBlockedMember(reader)}`.execute(db)
   return rows.rows.map((row) => row.id)
 }
 

@@ -107,8 +107,8 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
       let readers: string[]
       let loaded: unknown = null
       try {
-        readers = await options.audience(event, connected)
-        if (readers.length > 0 && options.load) loaded = await options.load(event)
+        // Both at once: one round trip of waiting per notification.
+        ;[readers, loaded] = await Promise.all([options.audience(event, connected), options.load ? options.load(event) : null])
       } catch (error) {
         logger.warn({ err: error }, 'Could not find who reads a chat message; streams resync')
         resyncAll()
