@@ -70,9 +70,9 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
   let attempt = 0
   let retryTimer: NodeJS.Timeout | undefined
   let lastSeq: number | null = null
-  /** Counts resyncs: a dispatch that straddles one does not move `lastSeq`. */
+  /** Counts resyncs: what was prepared before one is not told after it. */
   let epoch = 0
-  /** Notifications are dispatched one after the other, in the order they came. */
+  /** Notifications are told one after the other, in the order they came. */
   let dispatching: Promise<void> = Promise.resolve()
 
   function tell(memberId: string, signal: HubSignal) {
@@ -91,33 +91,40 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
     for (const memberId of subscribers.keys()) tell(memberId, { type: 'resync' })
   }
 
-  async function dispatch(payload: string | undefined) {
+  type Prepared = { event: ChatEvent; readers: string[]; loaded: unknown; epoch: number } | 'resync'
+
+  /**
+   * Who reads the notification's message here, and the message, asked at once for every
+   * notification as it comes (so a burst does not queue behind one round trip each)…
+   */
+  async function prepare(payload: string | undefined): Promise<Prepared> {
     const event = parseEvent(payload)
     if (!event) {
       // A payload this version does not understand (a newer instance, or one cut by a limit):
       // every stream catches up by itself, which is exact whatever the event was.
       logger.warn({ payload }, 'Unreadable chat notification; streams resync')
-      resyncAll()
-      return
+      return 'resync'
     }
-    const previous = lastSeq
     const startedIn = epoch
     const connected = [...subscribers.keys()]
-    if (connected.length > 0) {
-      let readers: string[]
-      let loaded: unknown = null
-      try {
-        // Both at once: one round trip of waiting per notification.
-        ;[readers, loaded] = await Promise.all([options.audience(event, connected), options.load ? options.load(event) : null])
-      } catch (error) {
-        logger.warn({ err: error }, 'Could not find who reads a chat message; streams resync')
-        resyncAll()
-        return
-      }
-      for (const memberId of readers) tell(memberId, { type: 'message', event, previous, loaded })
+    if (connected.length === 0) return { event, readers: [], loaded: null, epoch: startedIn }
+    try {
+      const [readers, loaded] = await Promise.all([options.audience(event, connected), options.load ? options.load(event) : null])
+      return { event, readers, loaded, epoch: startedIn }
+    } catch (error) {
+      logger.warn({ err: error }, 'Could not find who reads a chat message; streams resync')
+      return 'resync'
     }
-    // A resync meanwhile (the connection was re-made) starts the count again.
-    if (epoch === startedIn) lastSeq = event.seq
+  }
+
+  /** …and told in the order the notifications came (commit order, which is `seq` order). */
+  function dispatch(prepared: Prepared) {
+    if (prepared === 'resync') return resyncAll()
+    // Prepared before a resync (the connection was re-made): the streams catch up anyway.
+    if (prepared.epoch !== epoch) return
+    const previous = lastSeq
+    for (const memberId of prepared.readers) tell(memberId, { type: 'message', event: prepared.event, previous, loaded: prepared.loaded })
+    lastSeq = prepared.event.seq
   }
 
   async function connect(): Promise<void> {
@@ -150,8 +157,9 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
     next.on('end', () => onDrop())
     next.on('notification', (message) => {
       if (message.channel !== chatNotifyChannel) return
+      const prepared = prepare(message.payload)
       dispatching = dispatching
-        .then(() => dispatch(message.payload))
+        .then(async () => dispatch(await prepared))
         .catch((error: unknown) => {
           logger.error({ err: error }, 'Chat notification could not be dispatched; streams resync')
           resyncAll()
