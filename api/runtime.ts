@@ -16,7 +16,7 @@ import type { TokenVerifier } from './providers/identity/token-verifier.ts'
 import { ensureGazetteer } from './providers/maps/gazetteer.ts'
 import { createIpLocator, type IpLocator } from './providers/maps/ip-location.ts'
 import { createRealtimeHub, type RealtimeHub } from './realtime/hub.ts'
-import { eventForReaders, readersOf } from './chat/queries.ts'
+import { messageForEvent, readersOf } from './chat/queries.ts'
 import { startChatMirror } from './chat/mirror.ts'
 import { loadSecrets, publicJwks, type Secrets } from './secrets.ts'
 
@@ -103,7 +103,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       connectionString: database.url,
       logger,
       audience: (event, memberIds) => readersOf(db, event.seq, memberIds),
-      load: (event, readers) => eventForReaders(db, event.message_id, readers),
+      load: (event) => messageForEvent(db, event.message_id),
     })
 
     const queue = jobs

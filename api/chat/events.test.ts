@@ -6,7 +6,7 @@ import type { Channel, ChannelWithMessages, ChatMessageEvent } from '#contract/c
 import { createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { dataOf, readSse, type SseEvent, type SseReader } from '#tests/sse.ts'
-import { eventForReaders, readersOf } from './queries.ts'
+import { messageForEvent, readersOf } from './queries.ts'
 
 /** `GET v1/chat/events` (issue 14 §2, decision 032): live messages, unread totals, exact resume. */
 
@@ -22,7 +22,7 @@ beforeAll(async () => {
     logger: createLogger({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }),
     audience: (event, memberIds) => readersOf(database.db, event.seq, memberIds),
     // As the runtime does: the message read once and handed to up-to-date streams.
-    load: (event, readers) => eventForReaders(database.db, event.message_id, readers),
+    load: (event) => messageForEvent(database.db, event.message_id),
   })
   api = await createApiHarness(database.db, {}, { realtime: hub })
 })

@@ -59,7 +59,7 @@ export function fromBlockedMember(readerId: string | Expression<string>): Expres
 }
 
 /** The caller's channels and their facts; `where` filters on `base` (the columns of `ChannelRow`). */
-function channelRowsSql(meId: string | Expression<string>, where: ReturnType<typeof sql>) {
+function channelRowsSql(meId: string, where: ReturnType<typeof sql>) {
   return sql`(
     SELECT base.*,
       (SELECT count(*)::int FROM messages m LEFT JOIN users u ON u.id = m.user_id
@@ -282,16 +282,7 @@ export async function messageForEvent(db: Db, messageId: string) {
   if (!row) return null
   return { row, members: await chatMembers(db, row.user_id ? [row.user_id] : []) }
 }
-
-/**
- * What the hub hands to the streams of a message's readers here: the message, its sender's card
- * and each reader's unread total, read once for all of them (three queries, whatever their number).
- */
-export async function eventForReaders(db: Db, messageId: string, readerIds: string[]) {
-  const [message, unread] = await Promise.all([messageForEvent(db, messageId), unreadTotals(db, readerIds)])
-  return message ? { ...message, unread } : null
-}
-export type EventMessage = NonNullable<Awaited<ReturnType<typeof eventForReaders>>>
+export type EventMessage = NonNullable<Awaited<ReturnType<typeof messageForEvent>>>
 
 /** The newest message number (0 before the first message): where a fresh stream starts. */
 export async function latestSeq(db: Db) {
@@ -303,16 +294,6 @@ export async function latestSeq(db: Db) {
 export async function totalUnread(db: Db, meId: string) {
   const rows = await sql<{ unread: number }>`SELECT coalesce(sum(unread_count), 0)::int AS unread FROM ${channelRowsSql(meId, listedChannels)} listed`.execute(db)
   return rows.rows[0]?.unread ?? 0
-}
-
-/** The unread totals of several members in one query (the hub counts them once for a message's readers). */
-export async function unreadTotals(db: Db, memberIds: string[]): Promise<Map<string, number>> {
-  if (memberIds.length === 0) return new Map()
-  const reader = sql<string>`r.id`
-  const rows = await sql<{ id: string; unread: number }>`SELECT r.id,
-      (SELECT coalesce(sum(unread_count), 0)::int FROM ${channelRowsSql(reader, listedChannels)} listed) AS unread
-    FROM unnest(${memberIds}::uuid[]) AS r(id)`.execute(db)
-  return new Map(rows.rows.map((row) => [row.id, row.unread]))
 }
 
 // New-message search (decision 034) -----------------------------------------------------------------

@@ -153,7 +153,7 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
   /**
    * A message the hub read for every reader here: sent as it is when this stream has sent
    * everything up to the hub's previous event (nothing readable can lie between), then the unread
-   * total the hub counted with it; false when the stream must catch up instead.
+   * total; false when the stream must catch up instead.
    */
   function handOver(signal: Extract<HubSignal, { type: 'message' }>) {
     const loaded = signal.loaded as EventMessage | null
@@ -164,13 +164,7 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
     send(frame({ id: row.seq, event: 'message', data: event }))
     cursor = row.seq
     completeTo = row.seq
-    const total = loaded.unread.get(caller.id)
-    if (total === undefined) {
-      refreshUnread()
-    } else {
-      unreadAsked += 1
-      send(frame({ event: 'unread', data: { total_unread: total } satisfies ChatUnreadEvent }))
-    }
+    refreshUnread()
     return true
   }
 

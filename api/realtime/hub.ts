@@ -50,8 +50,8 @@ export interface RealtimeHubOptions {
   logger: Logger
   /** Of `memberIds`, those who may read the event's message. */
   audience: (event: ChatEvent, memberIds: string[]) => Promise<string[]>
-  /** What the readers here need of the event, read once for all of them (optional; streams read it themselves otherwise). */
-  load?: (event: ChatEvent, readers: string[]) => Promise<unknown>
+  /** The event's message, read once for all its readers here (optional; streams read it themselves otherwise). */
+  load?: (event: ChatEvent) => Promise<unknown>
   /** The first and the longest wait before connecting again (ms). */
   backoff?: { initialMs: number; maxMs: number }
   /** How often the connection is checked with a query (ms). */
@@ -109,8 +109,7 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
     const connected = [...subscribers.keys()]
     if (connected.length === 0) return { event, readers: [], loaded: null, epoch: startedIn }
     try {
-      const readers = await options.audience(event, connected)
-      const loaded = readers.length > 0 && options.load ? await options.load(event, readers) : null
+      const [readers, loaded] = await Promise.all([options.audience(event, connected), options.load ? options.load(event) : null])
       return { event, readers, loaded, epoch: startedIn }
     } catch (error) {
       logger.warn({ err: error }, 'Could not find who reads a chat message; streams resync')
