@@ -63,6 +63,7 @@ import {
  *   --direct-share=F  BENCH_CHAT_DIRECT_SHARE  share of messages sent in direct channels [0.4]
  *   --page-seconds=N  BENCH_CHAT_PAGE_SECONDS  seconds of each throughput run (after a 3 s warm-up); 0 skips them [10]
  *   --build                                    rebuild the web app first
+ *                     BENCH_CHAT_CPU_PROF      a folder: each instance writes a V8 CPU profile there when it stops
  * e.g. a short trial: `npm run bench:chat -- --connections=100 --seconds=10 --page-seconds=3`.
  */
 const { values: flags } = parseArgs({
@@ -83,6 +84,7 @@ function option(flag: string | undefined, env: string, fallback: number) {
 }
 const connections = Math.round(option(flags.connections, 'BENCH_CHAT_CONNECTIONS', 1000))
 const rate = option(flags.rate, 'BENCH_CHAT_RATE', 50)
+const cpuProfileDir = process.env.BENCH_CHAT_CPU_PROF ? path.resolve(process.env.BENCH_CHAT_CPU_PROF) : null
 const seconds = option(flags.seconds, 'BENCH_CHAT_SECONDS', 30)
 const groupSize = Math.round(option(flags['group-size'], 'BENCH_CHAT_GROUP_SIZE', 10))
 const directShare = option(flags['direct-share'], 'BENCH_CHAT_DIRECT_SHARE', 0.4)
@@ -274,7 +276,11 @@ try {
   servers.push(
     ...(await Promise.all(
       ports.map((port, i) =>
-        startServer({ env: serverEnv({ port, publicUrl, databaseUrl: pg.url, secrets, extra: { TRUST_PROXY: '1' } }), logFile: path.join(root, logFiles[i]!) }),
+        startServer({
+          env: serverEnv({ port, publicUrl, databaseUrl: pg.url, secrets, extra: { TRUST_PROXY: '1' } }),
+          logFile: path.join(root, logFiles[i]!),
+          nodeArgs: cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [],
+        }),
       ),
     )),
   )

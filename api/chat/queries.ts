@@ -290,9 +290,29 @@ export async function latestSeq(db: Db) {
   return Number(row.rows[0]?.seq ?? 0)
 }
 
-/** Unread messages over all of `meId`'s listed channels (the header badge), as `GET v1/chat/message-channels` counts them. */
+/**
+ * Unread messages over all of `meId`'s listed channels (the header badge), as `GET
+ * v1/chat/message-channels` counts them (`channelRowsSql`'s `unread_count` over `listedChannels`),
+ * without the list's other facts: the live stream asks it after every message it delivers, so it
+ * starts from the member's own memberships and reads only their messages since `last_read_at`.
+ */
 export async function totalUnread(db: Db, meId: string) {
-  const rows = await sql<{ unread: number }>`SELECT coalesce(sum(unread_count), 0)::int AS unread FROM ${channelRowsSql(meId, listedChannels)} listed`.execute(db)
+  const me = sql<string>`${meId}::uuid`
+  const rows = await sql<{ unread: number }>`SELECT count(*)::int AS unread
+    FROM channel_memberships cm
+    JOIN message_channels ch ON ch.id = cm.channel_id
+    LEFT JOIN experiences e ON e.id = ch.experience_id
+    CROSS JOIN LATERAL (
+      SELECT CASE WHEN ch.kind = 'experience' AND NOT (e.host_id IS NOT DISTINCT FROM ${me}
+          OR EXISTS (SELECT 1 FROM experience_attendees a WHERE a.experience_id = e.id AND a.user_id = ${me}))
+        THEN coalesce(cm.left_at, cm.created_at) END AS read_until
+    ) r
+    JOIN messages m ON m.channel_id = ch.id AND m.created_at > coalesce(cm.last_read_at, '-infinity'::timestamptz)
+      AND (r.read_until IS NULL OR m.created_at <= r.read_until)
+    LEFT JOIN users u ON u.id = m.user_id
+    WHERE cm.user_id = ${me}
+      AND (cm.left_at IS NULL OR (ch.kind IN ('direct', 'support') AND ch.last_message_at > cm.left_at))
+      AND m.user_id IS DISTINCT FROM ${me} AND ${visibleMessages()} AND NOT ${fromBlockedMember(me)}`.execute(db)
   return rows.rows[0]?.unread ?? 0
 }
 
