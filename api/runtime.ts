@@ -16,7 +16,7 @@ import type { TokenVerifier } from './providers/identity/token-verifier.ts'
 import { ensureGazetteer } from './providers/maps/gazetteer.ts'
 import { createIpLocator, type IpLocator } from './providers/maps/ip-location.ts'
 import { createRealtimeHub, type RealtimeHub } from './realtime/hub.ts'
-import { messageForEvent, readersOf } from './chat/queries.ts'
+import { chatEventsFor } from './chat/queries.ts'
 import { startChatMirror } from './chat/mirror.ts'
 import { loadSecrets, publicJwks, type Secrets } from './secrets.ts'
 
@@ -102,8 +102,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
     realtime = await createRealtimeHub({
       connectionString: database.url,
       logger,
-      audience: (event, memberIds) => readersOf(db, event.seq, memberIds),
-      load: (event) => messageForEvent(db, event.message_id),
+      prepare: (events, memberIds) => chatEventsFor(db, events, memberIds),
     })
 
     const queue = jobs

@@ -6,7 +6,7 @@ import type { Channel, ChannelWithMessages, ChatMessageEvent } from '#contract/c
 import { createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { dataOf, readSse, type SseEvent, type SseReader } from '#tests/sse.ts'
-import { messageForEvent, readersOf } from './queries.ts'
+import { chatEventsFor } from './queries.ts'
 
 /** `GET v1/chat/events` (issue 14 §2, decision 032): live messages, unread totals, exact resume. */
 
@@ -20,9 +20,8 @@ beforeAll(async () => {
   hub = await createRealtimeHub({
     connectionString: database.url,
     logger: createLogger({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }),
-    audience: (event, memberIds) => readersOf(database.db, event.seq, memberIds),
     // As the runtime does: the message read once and handed to up-to-date streams.
-    load: (event) => messageForEvent(database.db, event.message_id),
+    prepare: (events, memberIds) => chatEventsFor(database.db, events, memberIds),
   })
   api = await createApiHarness(database.db, {}, { realtime: hub })
 })
@@ -232,7 +231,7 @@ describe('GET v1/chat/events', () => {
     const local = await createRealtimeHub({
       connectionString: database.url,
       logger: createLogger({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }),
-      audience: async () => [],
+      prepare: async (events) => events.map(() => ({ readers: [], loaded: null })),
     })
     const localApi = await createApiHarness(database.db, {}, { realtime: local })
     const response = await localApi.app.fetch(

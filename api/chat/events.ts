@@ -38,12 +38,11 @@ export interface NewMessage {
  * is published if the transaction rolls back.
  */
 export async function postMessage(trx: Trx, message: NewMessage): Promise<MessageRow> {
-  await trx
-    .updateTable('message_channels')
-    .set({ last_message_at: sql`greatest(last_message_at, now())` })
-    .where('id', '=', message.channel_id)
-    .execute()
+  // One statement (a data-modifying WITH runs whether or not the insert reads it).
   return trx
+    .with('touched', (db) =>
+      db.updateTable('message_channels').set({ last_message_at: sql`greatest(last_message_at, now())` }).where('id', '=', message.channel_id),
+    )
     .insertInto('messages')
     .values({
       channel_id: message.channel_id,

@@ -5,6 +5,7 @@ import { mediaUrl, type Trx } from '../experiences/service.ts'
 import { eligible, foldedSql, likePrefix, participants } from '../members/queries.ts'
 import { membersInHistory, notBlocking, visibleMembers } from '../policy/members.ts'
 import type { ChatMember } from '#contract/chat.ts'
+import type { ChatEvent } from './events.ts'
 import { displayName } from '#contract/display-name.ts'
 
 /**
@@ -197,7 +198,10 @@ export async function chatMembers(db: Db, ids: Iterable<string>): Promise<Map<st
 }
 
 /** A member's public card; the generic member label (no photo) for suspended, banned and deleted members. */
-export function chatMember(user: User, avatarKey: string | null): ChatMember {
+export function chatMember(
+  user: Pick<User, 'id' | 'slug' | 'state' | 'first_name' | 'last_name' | 'formatted_name' | 'name' | 'banned' | 'is_suspended'>,
+  avatarKey: string | null,
+): ChatMember {
   const name = user.state === 'deleted' ? null : displayName(user)
   return {
     id: user.id,
@@ -251,38 +255,58 @@ export async function readableMessagesAfter(db: Db, meId: string, afterSeq: numb
 }
 
 /**
- * Of `memberIds`, those who may read the message numbered `seq`, in one query: the channel's own
- * people first (its memberships, an activity's host and attendees — everyone `readableBy` can
- * admit), then the read rules, so the cost follows the size of the chat, not of `memberIds`.
+ * For each committed message event, in order: those of `memberIds` who may read it, and the
+ * message with its sender's card as the stream sends it (null when nobody may read it: deleted, or
+ * its sender is suspended or banned); one query for the whole batch (the realtime hub's
+ * `prepare`). The readers are found from the channel's own people (its memberships, an activity's
+ * host and attendees: everyone `readableBy` can admit), so the cost follows the size of the chats,
+ * not of `memberIds`.
  */
-export async function readersOf(db: Db, seq: number, memberIds: string[]) {
-  if (memberIds.length === 0) return []
+export async function chatEventsFor(db: Db, events: Array<Pick<ChatEvent, 'seq'>>, memberIds: string[]) {
+  if (events.length === 0) return []
   const reader = sql<string>`r.id`
-  const rows = await sql<{ id: string }>`SELECT DISTINCT r.id
+  const rows = await sql<
+    SeqMessageRow & { readers: string[] } & Pick<User, 'slug' | 'state' | 'first_name' | 'last_name' | 'formatted_name' | 'name' | 'banned' | 'is_suspended'> & {
+        avatar_key: string | null
+      }
+  >`SELECT m.id, m.channel_id, m.user_id, m.body, m.is_system, m.product_key, m.product_params, m.created_at, m.seq,
+      u.slug, u.state, u.first_name, u.last_name, u.formatted_name, u.name, u.banned, u.is_suspended, avatar.storage_key AS avatar_key,
+      ARRAY(
+        SELECT DISTINCT r.id FROM (
+          SELECT p.user_id AS id FROM channel_memberships p WHERE p.channel_id = ch.id
+          UNION SELECT e.host_id WHERE e.host_id IS NOT NULL
+          UNION SELECT a.user_id FROM experience_attendees a WHERE a.experience_id = e.id
+        ) r
+        LEFT JOIN channel_memberships cm ON cm.channel_id = ch.id AND cm.user_id = r.id
+        WHERE r.id = ANY(${memberIds}::uuid[]) AND ${readableBy(reader)} AND NOT ${fromBlockedMember(reader)}
+      )::text[] AS readers
     FROM messages m
     JOIN message_channels ch ON ch.id = m.channel_id
     LEFT JOIN experiences e ON e.id = ch.experience_id
-    CROSS JOIN LATERAL (
-      SELECT p.user_id AS id FROM channel_memberships p WHERE p.channel_id = ch.id
-      UNION SELECT e.host_id WHERE e.host_id IS NOT NULL
-      UNION SELECT a.user_id FROM experience_attendees a WHERE a.experience_id = e.id
-    ) r
-    LEFT JOIN channel_memberships cm ON cm.channel_id = ch.id AND cm.user_id = r.id
     LEFT JOIN users u ON u.id = m.user_id
-    WHERE m.seq = ${seq} AND r.id = ANY(${memberIds}::uuid[])
-      AND ${visibleMessages()} AND ${readableBy(reader)} AND NOT ${fromBlockedMember(reader)}`.execute(db)
-  return rows.rows.map((row) => row.id)
+    LEFT JOIN media avatar ON avatar.id = u.avatar_media_id
+    WHERE m.seq = ANY(${events.map((event) => event.seq)}::bigint[]) AND ${visibleMessages()}`.execute(db)
+  const bySeq = new Map(rows.rows.map((row) => [row.seq, row]))
+  return events.map((event) => {
+    const found = bySeq.get(event.seq)
+    if (!found) return { readers: [] as string[], loaded: null }
+    const { readers, slug, state, first_name, last_name, formatted_name, name, banned, is_suspended, avatar_key, ...row } = found
+    const members = new Map<string, ChatMember>()
+    if (row.user_id) members.set(row.user_id, chatMember({ id: row.user_id, slug, state, first_name, last_name, formatted_name, name, banned, is_suspended }, avatar_key))
+    const loaded: EventMessage = { row, members }
+    return { readers, loaded }
+  })
+}
+export interface EventMessage {
+  row: SeqMessageRow
+  members: Map<string, ChatMember>
 }
 
-/** A committed message by id, as the realtime stream sends it (the hub reads it once for all its readers). */
-export async function messageForEvent(db: Db, messageId: string) {
-  const rows = await sql<SeqMessageRow>`SELECT m.id, m.channel_id, m.user_id, m.body, m.is_system, m.product_key, m.product_params, m.created_at, m.seq
-    FROM messages m WHERE m.id = ${messageId} AND m.seq IS NOT NULL`.execute(db)
-  const row = rows.rows[0]
-  if (!row) return null
-  return { row, members: await chatMembers(db, row.user_id ? [row.user_id] : []) }
+/** Of `memberIds`, those who may read the message numbered `seq` (`chatEventsFor`, for one). */
+export async function readersOf(db: Db, seq: number, memberIds: string[]) {
+  const [answer] = await chatEventsFor(db, [{ seq }], memberIds)
+  return answer?.readers ?? []
 }
-export type EventMessage = NonNullable<Awaited<ReturnType<typeof messageForEvent>>>
 
 /** The newest message number (0 before the first message): where a fresh stream starts. */
 export async function latestSeq(db: Db) {
@@ -291,29 +315,34 @@ export async function latestSeq(db: Db) {
 }
 
 /**
- * Unread messages over all of `meId`'s listed channels (the header badge), as `GET
+ * Unread messages over all of each member's listed channels (the header badge), as `GET
  * v1/chat/message-channels` counts them (`channelRowsSql`'s `unread_count` over `listedChannels`),
- * without the list's other facts: the live stream asks it after every message it delivers, so it
- * starts from the member's own memberships and reads only their messages since `last_read_at`.
+ * without the list's other facts: the live streams ask it after the messages they deliver, for
+ * many members at once, so it starts from each member's own memberships and reads only their
+ * messages since `last_read_at`.
  */
-export async function totalUnread(db: Db, meId: string) {
-  const me = sql<string>`${meId}::uuid`
-  const rows = await sql<{ unread: number }>`SELECT count(*)::int AS unread
-    FROM channel_memberships cm
-    JOIN message_channels ch ON ch.id = cm.channel_id
-    LEFT JOIN experiences e ON e.id = ch.experience_id
-    CROSS JOIN LATERAL (
-      SELECT CASE WHEN ch.kind = 'experience' AND NOT (e.host_id IS NOT DISTINCT FROM ${me}
-          OR EXISTS (SELECT 1 FROM experience_attendees a WHERE a.experience_id = e.id AND a.user_id = ${me}))
-        THEN coalesce(cm.left_at, cm.created_at) END AS read_until
-    ) r
-    JOIN messages m ON m.channel_id = ch.id AND m.created_at > coalesce(cm.last_read_at, '-infinity'::timestamptz)
-      AND (r.read_until IS NULL OR m.created_at <= r.read_until)
-    LEFT JOIN users u ON u.id = m.user_id
-    WHERE cm.user_id = ${me}
-      AND (cm.left_at IS NULL OR (ch.kind IN ('direct', 'support') AND ch.last_message_at > cm.left_at))
-      AND m.user_id IS DISTINCT FROM ${me} AND ${visibleMessages()} AND NOT ${fromBlockedMember(me)}`.execute(db)
-  return rows.rows[0]?.unread ?? 0
+export async function unreadTotals(db: Db, memberIds: string[]): Promise<Map<string, number>> {
+  if (memberIds.length === 0) return new Map()
+  const me = sql<string>`me.id`
+  const rows = await sql<{ id: string; unread: number }>`SELECT me.id, (
+      SELECT count(*)::int
+      FROM channel_memberships cm
+      JOIN message_channels ch ON ch.id = cm.channel_id
+      LEFT JOIN experiences e ON e.id = ch.experience_id
+      CROSS JOIN LATERAL (
+        SELECT CASE WHEN ch.kind = 'experience' AND NOT (e.host_id IS NOT DISTINCT FROM ${me}
+            OR EXISTS (SELECT 1 FROM experience_attendees a WHERE a.experience_id = e.id AND a.user_id = ${me}))
+          THEN coalesce(cm.left_at, cm.created_at) END AS read_until
+      ) r
+      JOIN messages m ON m.channel_id = ch.id AND m.created_at > coalesce(cm.last_read_at, '-infinity'::timestamptz)
+        AND (r.read_until IS NULL OR m.created_at <= r.read_until)
+      LEFT JOIN users u ON u.id = m.user_id
+      WHERE cm.user_id = ${me}
+        AND (cm.left_at IS NULL OR (ch.kind IN ('direct', 'support') AND ch.last_message_at > cm.left_at))
+        AND m.user_id IS DISTINCT FROM ${me} AND ${visibleMessages()} AND NOT ${fromBlockedMember(me)}
+    ) AS unread
+    FROM unnest(${[...new Set(memberIds)]}::uuid[]) AS me(id)`.execute(db)
+  return new Map(rows.rows.map((row) => [row.id, row.unread]))
 }
 
 // New-message search (decision 034) -----------------------------------------------------------------

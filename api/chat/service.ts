@@ -201,11 +201,13 @@ async function experienceChannelId(trx: Trx, experienceId: string, createdBy: st
 }
 
 /** Makes `userId` a member (again): accepted, not left. */
-async function enter(trx: Trx, channelId: string, userId: string) {
+async function enter(trx: Trx, channelId: string, userId: string, options: { readNow?: boolean } = {}) {
+  // `now()` is the transaction's time, so a message posted in it is read with it.
+  const read = options.readNow ? { last_read_at: sql<Date>`now()` } : {}
   await trx
     .insertInto('channel_memberships')
-    .values({ channel_id: channelId, user_id: userId, is_accepted: true })
-    .onConflict((conflict) => conflict.columns(['channel_id', 'user_id']).doUpdateSet({ is_accepted: true, left_at: null }))
+    .values({ channel_id: channelId, user_id: userId, is_accepted: true, ...read })
+    .onConflict((conflict) => conflict.columns(['channel_id', 'user_id']).doUpdateSet({ is_accepted: true, left_at: null, ...read }))
     .execute()
 }
 
@@ -379,18 +381,18 @@ export async function channelUsers(db: DB, caller: User, id: string, userId: str
  * accepts a request one received, and brings a left channel back into one's list.
  */
 export async function sendMessage(db: DB, caller: User, id: string, input: SendMessageInput) {
-  await readableChannel(db, caller, id)
+  if (!isUuid(id)) throw problems.notFound('Channel not found')
   const message = await db.transaction().execute(async (trx) => {
     // The channel's row first: sends to one channel wait here, so its rules (the request's 2
-    // messages) are checked one send at a time; the chat's own lock comes last (`postMessage`).
+    // messages) are checked one send at a time; the chat's own lock comes with the commit
+    // (`postMessage`). Every send is a handful of round trips: the live chat's busiest path.
     await trx.selectFrom('message_channels').select('id').where('id', '=', id).forNoKeyUpdate().execute()
     const { row, other } = await readableChannel(trx, caller, id)
     const block = writeBlock(caller, row, other)
     if (block) throw writeProblem(block, other)
     if (row.kind === 'direct' && row.other_accepted === false) await checkOpeningMessage(trx, caller, other ? displayName(other) : null, input)
-    await enter(trx, id, caller.id)
-    // One's own message is read (`now()` is the message's time: both are the transaction's).
-    await trx.updateTable('channel_memberships').set({ last_read_at: sql`now()` }).where('channel_id', '=', id).where('user_id', '=', caller.id).execute()
+    // One's own message is read: the member's read marker is the message's time.
+    await enter(trx, id, caller.id, { readNow: true })
     return postMessage(trx, { channel_id: id, user_id: caller.id, body: input.text })
   })
   const members = await chatMembers(db, [caller.id])

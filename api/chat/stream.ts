@@ -4,7 +4,7 @@ import { ApiProblem, problems } from '../http/errors.ts'
 import type { Logger } from '../logger.ts'
 import { requirePermission } from '../policy/permissions.ts'
 import type { HubSignal, RealtimeHub } from '../realtime/hub.ts'
-import { chatMembers, latestSeq, readableMessagesAfter, totalUnread, type EventMessage } from './queries.ts'
+import { chatMembers, latestSeq, readableMessagesAfter, unreadTotals, type EventMessage } from './queries.ts'
 import { serializeMessage } from './service.ts'
 import { lastEventIdSchema, maxChatStreamsPerMember, type ChatMessageEvent, type ChatUnreadEvent } from '#contract/chat.ts'
 
@@ -49,6 +49,45 @@ export interface ChatStreamOptions {
 }
 
 const encoder = new TextEncoder()
+
+/**
+ * The unread totals the streams of one database's instance ask for, counted together: a total
+ * asked while a count is running joins the next one, which counts every member waiting in one
+ * query. Idle, a total waits for nothing; busy (a message read by many streams, many messages a
+ * second), the queries grow instead of queueing, one per round trip rather than one per delivery.
+ */
+function unreadCounter(db: DB) {
+  let waiting = new Map<string, Array<{ resolve: (total: number) => void; reject: (error: unknown) => void }>>()
+  let counting = false
+  async function pump() {
+    if (counting) return
+    counting = true
+    while (waiting.size > 0) {
+      const batch = waiting
+      waiting = new Map()
+      try {
+        const totals = await unreadTotals(db, [...batch.keys()])
+        for (const [memberId, askers] of batch) for (const asker of askers) asker.resolve(totals.get(memberId) ?? 0)
+      } catch (error) {
+        for (const askers of batch.values()) for (const asker of askers) asker.reject(error)
+      }
+    }
+    counting = false
+  }
+  return (memberId: string) =>
+    new Promise<number>((resolve, reject) => {
+      const askers = waiting.get(memberId)
+      if (askers) askers.push({ resolve, reject })
+      else waiting.set(memberId, [{ resolve, reject }])
+      void pump()
+    })
+}
+const unreadCounters = new WeakMap<DB, (memberId: string) => Promise<number>>()
+function countUnread(db: DB, memberId: string) {
+  let counter = unreadCounters.get(db)
+  if (!counter) unreadCounters.set(db, (counter = unreadCounter(db)))
+  return counter(memberId)
+}
 
 function frame(fields: { id?: number; event?: string; data?: unknown; comment?: string; retry?: number }) {
   let text = ''
@@ -132,14 +171,14 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
     completeTo = hubAt === null ? cursor : Math.max(cursor, hubAt)
     if (closed || (sent === 0 && !initial)) return
     const asked = ++unreadAsked
-    const total = await totalUnread(db, caller.id)
+    const total = await countUnread(db, caller.id)
     if (asked === unreadAsked) send(frame({ event: 'unread', data: { total_unread: total } satisfies ChatUnreadEvent }))
   }
 
   /** The unread total after a handed-over message, counted while the stream goes on. */
   function refreshUnread() {
     const asked = ++unreadAsked
-    totalUnread(db, caller.id).then(
+    countUnread(db, caller.id).then(
       (total) => {
         if (asked === unreadAsked) send(frame({ event: 'unread', data: { total_unread: total } satisfies ChatUnreadEvent }))
       },

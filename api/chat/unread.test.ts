@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser, User } from '#api/db/schema.ts'
 import { createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { totalUnread } from './queries.ts'
+import { unreadTotals } from './queries.ts'
 
 /**
- * The live stream's unread total (`totalUnread`, sent after every message it delivers) is its own
+ * The live streams' unread totals (`unreadTotals`, sent after the messages they deliver) is its own
  * lean query; it must count exactly what the channel list's `metadata.total_unread` counts, the
  * header badge's figure without JavaScript, in every situation the list's rules know.
  */
@@ -40,7 +40,7 @@ async function expectUnread(user: User, expected: number) {
   const response = await as(user, 'GET', 'v1/chat/message-channels')
   expect(response.status).toBe(200)
   expect(response.json.metadata.total_unread).toBe(expected)
-  expect(await totalUnread(database.db, user.id)).toBe(expected)
+  expect((await unreadTotals(database.db, [user.id])).get(user.id)).toBe(expected)
 }
 
 describe('the unread total', () => {
@@ -97,5 +97,11 @@ describe('the unread total', () => {
     await database.db.updateTable('users').set({ banned: false }).where('id', '=', other.id).execute()
     await send(other, activity, 'Thank you, host')
     await expectUnread(host, 1)
+
+    // Counted for many members at once (the live streams' way), each as alone.
+    const everyone = [me, host, other, friend, await member()]
+    const alone = await Promise.all(everyone.map(async (who) => [who.id, (await unreadTotals(database.db, [who.id])).get(who.id)] as const))
+    expect(alone.map(([, count]) => count)).toEqual([1, 1, 0, 0, 0])
+    expect(await unreadTotals(database.db, everyone.map((who) => who.id))).toEqual(new Map(alone))
   })
 })

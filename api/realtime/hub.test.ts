@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { User } from '#api/db/schema.ts'
-import { readersOf } from '#api/chat/queries.ts'
+import { chatEventsFor } from '#api/chat/queries.ts'
 import { createLogger } from '#api/logger.ts'
 import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
@@ -12,7 +12,9 @@ import { createRealtimeHub, type HubSignal, type RealtimeHub } from './hub.ts'
 let database: TestDatabase
 let api: ApiHarness
 let hub: RealtimeHub
-let audienceQueries = 0
+/** The batches `prepare` was asked for (their sizes), and a gate that holds it back while set. */
+const batches: number[] = []
+let gate: Promise<void> | null = null
 
 beforeAll(async () => {
   database = await createTestDatabase()
@@ -20,9 +22,10 @@ beforeAll(async () => {
   hub = await createRealtimeHub({
     connectionString: database.url,
     logger: createLogger({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }),
-    audience: (event, memberIds) => {
-      audienceQueries += 1
-      return readersOf(database.db, event.seq, memberIds)
+    prepare: async (events, memberIds) => {
+      batches.push(events.length)
+      await gate
+      return chatEventsFor(database.db, events, memberIds)
     },
     backoff: { initialMs: 20, maxMs: 200 },
   })
@@ -57,15 +60,16 @@ async function send(user: User, channelId: string, text: string) {
 }
 
 describe('the realtime hub', () => {
-  it('tells the members who read the channel, in one audience query, and nobody else', async () => {
+  it('tells the members who read the channel, in one query, and nobody else', async () => {
     const { ann, bob, eve, channelId } = await pair()
     const [toAnn, toBob, toEve] = [record(ann.id), record(bob.id), record(eve.id)]
-    const before = audienceQueries
+    const before = batches.length
     const messageId = await send(ann, channelId, 'Hello Bob')
     await expect.poll(() => toBob.signals.length).toBe(1)
     expect(toBob.signals[0]).toMatchObject({ type: 'message', event: { channel_id: channelId, message_id: messageId, seq: expect.any(Number) } })
     await expect.poll(() => toAnn.signals.length).toBe(1)
-    expect(audienceQueries - before).toBe(1)
+    expect(batches.length - before).toBe(1)
+    expect(toBob.signals[0]).toMatchObject({ loaded: { row: { id: messageId, body: 'Hello Bob' } } })
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect(toEve.signals).toEqual([])
     for (const subscription of [toAnn, toBob, toEve]) subscription.unsubscribe()
@@ -74,10 +78,35 @@ describe('the realtime hub', () => {
 
   it('asks nothing when no member is connected', async () => {
     const { ann, channelId } = await pair()
-    const before = audienceQueries
+    const before = batches.length
     await send(ann, channelId, 'Anyone there?')
     await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(audienceQueries).toBe(before)
+    expect(batches.length).toBe(before)
+  })
+
+  it('prepares what came while it was busy in fewer, larger queries, and tells it in order', async () => {
+    const { ann, bob, channelId } = await pair()
+    expect((await as(bob, 'POST', `v1/chat/message-channels/${channelId}/accept`)).status).toBe(200)
+    const toBob = record(bob.id)
+    let open!: () => void
+    gate = new Promise((resolve) => (open = resolve))
+    const before = batches.length
+    const sent: string[] = []
+    for (const text of ['One', 'Two', 'Three', 'Four']) sent.push(await send(ann, channelId, text))
+    // The first is being prepared (held at the gate); the others come meanwhile.
+    await expect.poll(() => batches.length - before).toBe(1)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    gate = null
+    open()
+    await expect.poll(() => toBob.signals.length).toBe(4)
+    const sizes = batches.slice(before)
+    expect(sizes[0]).toBe(1)
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(4)
+    expect(sizes.length).toBeLessThan(4)
+    expect(toBob.signals.map((signal) => signal.type === 'message' && signal.event.message_id)).toEqual(sent)
+    const seqs = toBob.signals.map((signal) => (signal.type === 'message' ? signal.event.seq : 0))
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b))
+    toBob.unsubscribe()
   })
 
   it('reconnects when its connection drops, then tells every subscriber to resync, and listens again', async () => {

@@ -6,10 +6,12 @@ import type { Logger } from '../logger.ts'
  * The instance's realtime hub (ARCHITECTURE §1 "Realtime", §6; decision 032): one dedicated
  * PostgreSQL connection that `LISTEN`s on `chat`, whatever the number of open streams. Each
  * notification (a committed message, from any instance) is matched against the members with a
- * stream open here, in one query for all of them (`audience`), and only those members' streams
- * are told, in the order the notifications came. The hub reads the message once (`load`) and
- * hands it to them; a stream that is up to date sends it as it is, any other reads what it has
- * not sent yet through the chat's read rules, so a lost signal costs nothing but latency.
+ * stream open here, and only those members' streams are told, in the order the notifications
+ * came. `prepare` finds the readers and reads the message once for all of them, for every
+ * notification that came while the previous ones were being prepared, in one query: idle, a
+ * notification waits for nothing; busy, the queries grow instead of queueing. A stream that is up
+ * to date sends the handed-over message as it is, any other reads what it has not sent yet
+ * through the chat's read rules, so a lost signal costs nothing but latency.
  *
  * The connection is re-made with backoff when it drops; since notifications sent meanwhile are
  * lost, every stream is then told to `resync` (catch up from its last event id).
@@ -20,7 +22,7 @@ export type HubSignal =
       event: ChatEvent
       /** The event the hub dispatched just before this one (null: none since it connected). */
       previous: number | null
-      /** The message as `load` read it, once for every stream of this instance (null: not loaded). */
+      /** The message as `prepare` read it, once for every stream of this instance (null: not loaded). */
       loaded: unknown
     }
   | { type: 'resync' }
@@ -48,10 +50,11 @@ export interface RealtimeHub {
 export interface RealtimeHubOptions {
   connectionString: string
   logger: Logger
-  /** Of `memberIds`, those who may read the event's message. */
-  audience: (event: ChatEvent, memberIds: string[]) => Promise<string[]>
-  /** The event's message, read once for all its readers here (optional; streams read it themselves otherwise). */
-  load?: (event: ChatEvent) => Promise<unknown>
+  /**
+   * For each event, in order: those of `memberIds` who may read its message, and the message read
+   * once for all of them (null: the streams read it themselves).
+   */
+  prepare: (events: ChatEvent[], memberIds: string[]) => Promise<Array<{ readers: string[]; loaded: unknown }>>
   /** The first and the longest wait before connecting again (ms). */
   backoff?: { initialMs: number; maxMs: number }
   /** How often the connection is checked with a query (ms). */
@@ -72,8 +75,9 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
   let lastSeq: number | null = null
   /** Counts resyncs: what was prepared before one is not told after it. */
   let epoch = 0
-  /** Notifications are told one after the other, in the order they came. */
-  let dispatching: Promise<void> = Promise.resolve()
+  /** Notifications not prepared yet, in the order they came, and whether a batch is being prepared. */
+  let waiting: Array<string | undefined> = []
+  let preparing = false
 
   function tell(memberId: string, signal: HubSignal) {
     for (const listener of subscribers.get(memberId) ?? []) {
@@ -85,46 +89,67 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
     }
   }
 
+  /** Every stream catches up from the database, which covers whatever was waiting to be told too. */
   function resyncAll() {
     lastSeq = null
     epoch += 1
+    waiting = []
     for (const memberId of subscribers.keys()) tell(memberId, { type: 'resync' })
   }
 
-  type Prepared = { event: ChatEvent; readers: string[]; loaded: unknown; epoch: number } | 'resync'
+  type Prepared = { event: ChatEvent; readers: string[]; loaded: unknown } | 'resync'
 
-  /**
-   * Who reads the notification's message here, and the message, asked at once for every
-   * notification as it comes (so a burst does not queue behind one round trip each)…
-   */
-  async function prepare(payload: string | undefined): Promise<Prepared> {
-    const event = parseEvent(payload)
-    if (!event) {
+  /** Who reads each notification's message here, and the message, for a batch in one query… */
+  async function prepareBatch(payloads: Array<string | undefined>): Promise<Prepared[]> {
+    const parsed = payloads.map((payload) => {
+      const event = parseEvent(payload)
       // A payload this version does not understand (a newer instance, or one cut by a limit):
       // every stream catches up by itself, which is exact whatever the event was.
-      logger.warn({ payload }, 'Unreadable chat notification; streams resync')
-      return 'resync'
-    }
-    const startedIn = epoch
+      if (!event) logger.warn({ payload }, 'Unreadable chat notification; streams resync')
+      return event
+    })
+    const events = parsed.filter((event) => event !== null)
     const connected = [...subscribers.keys()]
-    if (connected.length === 0) return { event, readers: [], loaded: null, epoch: startedIn }
-    try {
-      const [readers, loaded] = await Promise.all([options.audience(event, connected), options.load ? options.load(event) : null])
-      return { event, readers, loaded, epoch: startedIn }
-    } catch (error) {
-      logger.warn({ err: error }, 'Could not find who reads a chat message; streams resync')
-      return 'resync'
+    if (events.length === 0 || connected.length === 0) {
+      return parsed.map((event) => (event ? { event, readers: [], loaded: null } : 'resync'))
     }
+    const answers = await options.prepare(events, connected)
+    let next = 0
+    return parsed.map((event) => (event ? { event, ...answers[next++]! } : 'resync'))
   }
 
   /** …and told in the order the notifications came (commit order, which is `seq` order). */
   function dispatch(prepared: Prepared) {
     if (prepared === 'resync') return resyncAll()
-    // Prepared before a resync (the connection was re-made): the streams catch up anyway.
-    if (prepared.epoch !== epoch) return
     const previous = lastSeq
     for (const memberId of prepared.readers) tell(memberId, { type: 'message', event: prepared.event, previous, loaded: prepared.loaded })
     lastSeq = prepared.event.seq
+  }
+
+  /** Prepares what came, tells it, and goes on with what came meanwhile, until nothing waits. */
+  async function pump() {
+    if (preparing) return
+    preparing = true
+    try {
+      while (waiting.length > 0) {
+        const batch = waiting
+        waiting = []
+        const startedIn = epoch
+        let prepared: Prepared[]
+        try {
+          prepared = await prepareBatch(batch)
+        } catch (error) {
+          logger.warn({ err: error }, 'Could not find who reads chat messages; streams resync')
+          resyncAll()
+          continue
+        }
+        // Prepared before a resync (the connection was re-made): the streams catch up anyway.
+        if (startedIn !== epoch) continue
+        for (const one of prepared) dispatch(one)
+      }
+    } finally {
+      preparing = false
+    }
   }
 
   async function connect(): Promise<void> {
@@ -157,13 +182,8 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
     next.on('end', () => onDrop())
     next.on('notification', (message) => {
       if (message.channel !== chatNotifyChannel) return
-      const prepared = prepare(message.payload)
-      dispatching = dispatching
-        .then(async () => dispatch(await prepared))
-        .catch((error: unknown) => {
-          logger.error({ err: error }, 'Chat notification could not be dispatched; streams resync')
-          resyncAll()
-        })
+      waiting.push(message.payload)
+      void pump()
     })
     try {
       await next.connect()

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readersOf } from '#api/chat/queries.ts'
+import { chatEventsFor } from '#api/chat/queries.ts'
 import { createLogger } from '#api/logger.ts'
 import { createRealtimeHub, type RealtimeHub } from '#api/realtime/hub.ts'
 import type { ChatMessageEvent } from '#contract/chat.ts'
@@ -23,7 +23,7 @@ beforeAll(async () => {
   hub = await createRealtimeHub({
     connectionString: database.url,
     logger: createLogger({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }),
-    audience: (event, memberIds) => readersOf(database.db, event.seq, memberIds),
+    prepare: (events, memberIds) => chatEventsFor(database.db, events, memberIds),
   })
   api = await createApiHarness(database.db, {}, { realtime: hub })
   services = testWebServices(api, database.db)
