@@ -4,7 +4,7 @@ import { StreamChat, type Channel as StreamChannel, type Message as StreamMessag
 import { Channel, ChannelList, Chat, MessageComposer, Window } from 'stream-chat-react'
 import 'stream-chat-react/dist/css/index.css'
 import type { StreamChatConfig } from './__stream-chat.server.ts'
-import { ShieldedMessageList } from './__stream-shield.tsx'
+import { ShieldedMessageList } from './__stream-shield.client.tsx'
 
 /**
  * `/messenger` with Stream's React client (decision 036), loaded only by this page, only in the

@@ -4,7 +4,7 @@ import { I18nextProvider } from 'react-i18next'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Language } from '#app/utils/i18n.ts'
 import { createI18nInstance } from '#app/utils/i18next.server.ts'
-import { HiddenBlockedNotice, MessageShield, ShieldedMessageList } from './__stream-shield.tsx'
+import { HiddenBlockedNotice, MessageShield, ShieldedMessageList } from './__stream-shield.client.tsx'
 
 /**
  * `/messenger` with Stream's React client keeps what the built-in page does for each reader
