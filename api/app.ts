@@ -4,6 +4,7 @@ import { isDatabaseUnavailable, type DB } from './db/database.ts'
 import type { User } from './db/schema.ts'
 import type { Env } from './env.ts'
 import { chatRoutes } from './chat/routes.ts'
+import { mirrorChat } from './chat/mirror.ts'
 import { experienceRoutes } from './experiences/routes.ts'
 import type { JobQueue } from './jobs/queue.ts'
 import { limitApiBodies } from './http/api-body-limit.ts'
@@ -128,7 +129,10 @@ async function resolveCaller(services: ApiServices, authorization: string | unde
   let user = await findUserBySubject(services.db, claims.sub)
   if (!user && services.env.auth === 'auth0') user = await provisionUser(services.db, claims.sub, claims)
   if (!user || user.state === 'deleted') throw problems.unauthorized()
-  user = await liftEndedSuspension(services.db, user)
+  const lift = await liftEndedSuspension(services.db, user)
+  user = lift.user
+  // With Stream, their ban there is lifted too and they are back in their channels (decision 042).
+  if (lift.lifted) await mirrorChat(services, { type: 'member', user_id: user.id })
   if (isSuspended(user)) throw problems.suspended()
   return user
 }

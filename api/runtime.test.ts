@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { createApiApp } from './app.ts'
 import { parseEnv } from './env.ts'
 import { cleanupJob } from './jobs/cleanup.ts'
+import { liftSuspensionsJob } from './moderation/suspension-job.ts'
 import { NOTIFICATION_DELIVERY_JOB } from './notifications/service.ts'
 import { gazetteerRows } from './providers/maps/gazetteer.ts'
 import { createApiRuntime, type ApiRuntime } from './runtime.ts'
@@ -36,13 +37,18 @@ afterAll(async () => {
 })
 
 describe('the API runtime', () => {
-  it('schedules the cleanup and defines the delivery queues', async () => {
-    const { rows: schedules } = await sql<{ name: string; cron: string }>`SELECT name, cron FROM pgboss.schedule`.execute(database.db)
-    expect(schedules).toEqual([{ name: cleanupJob, cron: '*/15 * * * *' }])
+  it('schedules the cleanup and the end of suspensions, and defines the delivery queues', async () => {
+    const { rows: schedules } = await sql<{ name: string; cron: string }>`SELECT name, cron FROM pgboss.schedule ORDER BY name`.execute(database.db)
+    expect(schedules).toEqual(
+      [
+        { name: cleanupJob, cron: '*/15 * * * *' },
+        { name: liftSuspensionsJob, cron: '*/5 * * * *' },
+      ].sort((a, b) => a.name.localeCompare(b.name)),
+    )
     // pg-boss's own queues start with `__pgboss__`.
     const { rows: queues } = await sql<{ name: string }>`SELECT name FROM pgboss.queue WHERE NOT starts_with(name, '__pgboss__') ORDER BY name`.execute(database.db)
     // No SMTP_URL: mail stays in the outbox, so no email delivery queue.
-    expect(queues.map((queue) => queue.name)).toEqual([cleanupJob, NOTIFICATION_DELIVERY_JOB].sort())
+    expect(queues.map((queue) => queue.name)).toEqual([cleanupJob, NOTIFICATION_DELIVERY_JOB, liftSuspensionsJob].sort())
   })
 
   it('works queued jobs: the cleanup removes expired rows', async () => {

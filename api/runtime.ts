@@ -18,13 +18,14 @@ import { createIpLocator, type IpLocator } from './providers/maps/ip-location.ts
 import { createRealtimeHub, type RealtimeHub } from './realtime/hub.ts'
 import { chatEventsFor } from './chat/queries.ts'
 import { startChatMirror } from './chat/mirror.ts'
+import { scheduleSuspensionLifts } from './moderation/suspension-job.ts'
 import { loadSecrets, publicJwks, type Secrets } from './secrets.ts'
 
 /**
  * Everything the product API needs to run, built once from the environment (ARCHITECTURE §1,
  * decision 013): the database (opened, migrated, demo data outside production, the gazetteer),
  * secrets, providers, the realtime hub (decision 032), the job queue with its workers and schedules (expired-row cleanup, email
- * delivery, notification delivery), the mailer, `notify`, the token verifier and error
+ * delivery, notification delivery, ended suspensions), the mailer, `notify`, the token verifier and error
  * reporting. The Express host (server.ts) and the API alone (api/server.ts) both start it, so
  * either runs the jobs; each adds only its HTTP server.
  */
@@ -93,6 +94,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
     const providers = createProviders(env, db)
     await scheduleCleanup({ db, queue: jobs, logger, storage: providers.media })
     if (providers.chat) await startChatMirror({ queue: jobs, chat: providers.chat, logger })
+    await scheduleSuspensionLifts({ db, queue: jobs, jobs, chat: providers.chat, logger })
     if (options.servesApi !== false) {
       await ensureGazetteer(db)
       // The profile-photo check's models load in their worker thread meanwhile (decision 024).

@@ -74,10 +74,12 @@ export function moderationRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     const input = await readJson(c, actionRoute)
     const result = await actOnReport(c.var.services.db, caller, c.req.param('id'), input, { requestId: c.var.requestId })
-    if (input.action === 'remove_message') {
-      // With Stream as the chat service, the removed message goes from it too (decision 036).
-      const report = await c.var.services.db.selectFrom('reports').select('message_id').where('id', '=', c.req.param('id')).executeTakeFirst()
-      if (report?.message_id) await mirrorChat(c.var.services, { type: 'message.removed', message_id: report.message_id })
+    // With Stream as the chat service, the removed message goes from it too (decision 036), and a
+    // suspended or banned member is banned there and leaves their channels (decision 042).
+    if (input.action === 'remove_message' || input.action === 'suspend' || input.action === 'ban') {
+      const report = await c.var.services.db.selectFrom('reports').select(['message_id', 'reported_user_id']).where('id', '=', c.req.param('id')).executeTakeFirst()
+      if (input.action === 'remove_message' && report?.message_id) await mirrorChat(c.var.services, { type: 'message.removed', message_id: report.message_id })
+      if (input.action !== 'remove_message' && report?.reported_user_id) await mirrorChat(c.var.services, { type: 'member', user_id: report.reported_user_id })
     }
     c.var.services.logger.info({ reportId: c.req.param('id'), outcome: result.outcome, requestId: c.var.requestId }, 'Report handled')
     return c.json({ data: [result] })

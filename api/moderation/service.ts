@@ -224,18 +224,63 @@ export async function actOnReport(
   })
 }
 
+/** The audit log's reason for a suspension lifted at its end (no admin acted: the actor is the system). */
+export const suspensionEndedReason = 'suspension ended'
+
+/**
+ * Lifts the suspensions whose end date has passed (`is_suspended` and `suspended_until <= now`),
+ * of one member or of everyone, and writes one audit-log row per member lifted (action
+ * `suspension.end`, no actor: the system). The rows are locked as they are read, so two instances
+ * (or the job and a member's own request) lifting at once lift each member once; running it again
+ * lifts nobody. Returns the members lifted.
+ */
+export async function liftEndedSuspensions(db: DB, options: { now?: Date; userId?: string } = {}): Promise<string[]> {
+  const now = options.now ?? new Date()
+  return db.transaction().execute(async (trx) => {
+    // Locked as read: an instance that finds a row locked waits, then sees it no longer matches.
+    let ended = trx
+      .selectFrom('users')
+      .select(['id', 'suspended_until'])
+      .where('is_suspended', '=', true)
+      .where('suspended_until', '<=', sql<Date>`${now}`)
+    if (options.userId) ended = ended.where('id', '=', options.userId)
+    const lifted = await ended.forUpdate().execute()
+    if (lifted.length === 0) return []
+    await trx
+      .updateTable('users')
+      .set({ is_suspended: false, suspended_until: null })
+      .where('id', 'in', lifted.map((row) => row.id))
+      .execute()
+    await trx
+      .insertInto('audit_log')
+      .values(
+        lifted.map((row) => ({
+          actor_id: null,
+          action: 'suspension.end',
+          target_type: 'user',
+          target_id: row.id,
+          data: JSON.stringify({ reason: suspensionEndedReason, user_id: row.id, suspended_until: row.suspended_until?.toISOString() ?? null }),
+        })),
+      )
+      .execute()
+    return lifted.map((row) => row.id)
+  })
+}
+
 /**
  * A suspension whose end date has passed is lifted when the member next signs in or calls the
- * API (decision 037), before the gate looks at it. Returns the member as they are now.
+ * API (decision 037), before the gate looks at it, even if the job (decision 042) has not run
+ * yet. Returns the member as they are now, and whether this call lifted the suspension.
  */
-export async function liftEndedSuspension<U extends Pick<User, 'id' | 'is_suspended' | 'suspended_until'>>(db: DB, user: U, now = new Date()): Promise<U> {
-  if (!user.is_suspended || !user.suspended_until || user.suspended_until > now) return user
-  const lifted = await db
-    .updateTable('users')
-    .set({ is_suspended: false, suspended_until: null })
-    .where('id', '=', user.id)
-    .where('suspended_until', '<=', sql<Date>`${now}`)
-    .returning('id')
-    .executeTakeFirst()
-  return lifted ? { ...user, is_suspended: false, suspended_until: null } : user
+export async function liftEndedSuspension<U extends Pick<User, 'id' | 'is_suspended' | 'suspended_until'>>(
+  db: DB,
+  user: U,
+  now = new Date(),
+): Promise<{ user: U; lifted: boolean }> {
+  if (!user.is_suspended || !user.suspended_until || user.suspended_until > now) return { user, lifted: false }
+  const lifted = await liftEndedSuspensions(db, { now, userId: user.id })
+  if (lifted.length > 0) return { user: { ...user, is_suspended: false, suspended_until: null }, lifted: true }
+  // Changed meanwhile (the job lifted it, or an admin suspended them again): as it is now.
+  const current = await db.selectFrom('users').select(['is_suspended', 'suspended_until']).where('id', '=', user.id).executeTakeFirst()
+  return { user: current ? { ...user, ...current } : user, lifted: false }
 }

@@ -16,7 +16,11 @@ import { http, HttpResponse, type JsonBodyType } from 'msw'
  *   server request names `user_id`); an id already used answers 400 code 4 "already exists", an
  *   unknown channel 404 code 16;
  * - `DELETE /messages/{id}?hard=true` deletes one (404 code 16 when there is none);
- * - `POST /users/block` and `/users/unblock` `{ blocked_user_id, user_id }`.
+ * - `POST /users/block` and `/users/unblock` `{ blocked_user_id, user_id }`;
+ * - `POST /moderation/ban` `{ target_user_id, banned_by_id, timeout?, reason? }` bans a user from
+ *   every channel (`timeout` in minutes; without it, for good; a server request must name
+ *   `banned_by_id`; the target must be a user Stream knows), and `DELETE /moderation/ban
+ *   ?target_user_id=` lifts it (the `stream-chat` client's `banUser` / `unbanUser`).
  * Errors are `{ code, message, StatusCode, duration }`.
  */
 export const STREAM_TEST_BASE_URL = 'https://chat.stream.test'
@@ -52,6 +56,8 @@ export interface StreamMock {
   channels: Map<string, StreamChannelState>
   messages: Map<string, StreamMessageState>
   blocks: Set<string>
+  /** Banned users by id: who banned them, for how many minutes (null: for good), and why. */
+  bans: Map<string, { banned_by_id: string; timeout: number | null; reason: string | null }>
   /** While set, every request answers this status (Stream down: 500, 503…). */
   failWith: number | null
   reset(): void
@@ -72,6 +78,7 @@ export function streamHandlers(options: { apiKey: string; apiSecret: string; bas
     channels: new Map(),
     messages: new Map(),
     blocks: new Set(),
+    bans: new Map(),
     failWith: null,
     reset() {
       mock.requests.length = 0
@@ -153,6 +160,25 @@ export function streamHandlers(options: { apiKey: string; apiSecret: string; bas
       const { refused, body } = await accept(request)
       if (refused) return refused
       mock.blocks.delete(`${body.user_id}>${body.blocked_user_id}`)
+      return json({}, 200)
+    }),
+
+    http.post(`${base}/moderation/ban`, async ({ request }) => {
+      const { refused, body } = await accept(request)
+      if (refused) return refused
+      if (typeof body?.banned_by_id !== 'string') return error(400, 4, 'BanUser failed with error: "either banned_by or banned_by_id must be provided when using server side auth."')
+      if (!mock.users.has(body.target_user_id)) return error(400, 4, `BanUser failed with error: "target user ${String(body.target_user_id)} does not exist"`)
+      if (body.timeout !== undefined && !(Number.isInteger(body.timeout) && body.timeout > 0)) return error(400, 4, 'BanUser failed with error: "timeout must be a positive number of minutes"')
+      mock.bans.set(body.target_user_id, { banned_by_id: body.banned_by_id, timeout: body.timeout ?? null, reason: body.reason ?? null })
+      return json({}, 201)
+    }),
+
+    http.delete(`${base}/moderation/ban`, async ({ request }) => {
+      const { refused, url } = await accept(request)
+      if (refused) return refused
+      const target = url.searchParams.get('target_user_id')
+      if (!target) return error(400, 4, 'UnbanUser failed with error: "target_user_id is a required field"')
+      mock.bans.delete(target)
       return json({}, 200)
     }),
 

@@ -17,6 +17,11 @@ export type ChatChange =
   | { type: 'message.removed'; message_id: string }
   /** `blocker_id` blocked (or, `blocked: false`, unblocked) `blocked_id`. */
   | { type: 'block'; blocker_id: string; blocked_id: string; blocked: boolean }
+  /**
+   * A member's standing changed (moderation suspended or banned them, or a suspension ended): the
+   * vendor bans them (until the suspension's end) or lifts the ban, and their channels are synced.
+   */
+  | { type: 'member'; user_id: string }
 
 export type ChatProviderName = 'builtin' | 'stream'
 

@@ -6,6 +6,7 @@ import type { NewUser, User } from '#api/db/schema.ts'
 import { ConfigError, parseEnv } from '#api/env.ts'
 import type { JobQueue } from '#api/jobs/queue.ts'
 import { createLogger } from '#api/logger.ts'
+import { liftEndedSuspensionsNow } from '#api/moderation/suspension-job.ts'
 import { createChatProvider } from '#api/providers.ts'
 import { createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
@@ -183,6 +184,73 @@ describe('mirroring to Stream', () => {
     const jobs = api.queuedJobs.length
     await mirrorChat(services(), { type: 'message.removed', message_id: id })
     expect(api.queuedJobs.length).toBe(jobs)
+  })
+})
+
+describe('moderation mirrored to Stream (decision 042)', () => {
+  /** An activity chat where the guest wrote something the host reported; an admin to act on it. */
+  async function reportedGuest() {
+    const chat = await activityChat()
+    const admin = await member({ is_admin: true })
+    const sent = await as(chat.guest, 'POST', `v1/chat/message-channels/${chat.channelId}/messages`, { text: 'Send me a gift card.' })
+    const reported = await as(chat.host, 'POST', 'v1/reported-contents', { reason: 'fake_or_scam', message_id: sent.json.data[0].id })
+    expect(reported.status).toBe(201)
+    const act = (body: Record<string, unknown>) => as(admin, 'POST', `v1/admin/reports/${reported.json.data[0].id}/actions`, { reason: 'Asked for money.', ...body })
+    return { ...chat, act }
+  }
+
+  it('bans a suspended member in Stream until the suspension ends and takes them out of their channels; lifting it unbans them and puts them back', async () => {
+    const { guest, host, channelId, act } = await reportedGuest()
+    const until = new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10)
+    const before = Date.now()
+    expect((await act({ action: 'suspend', suspended_until: until })).status).toBe(200)
+    const ban = requestsTo('POST', '/moderation/ban').at(-1)!
+    const minutesLeft = (new Date(`${until}T00:00:00Z`).getTime() - before) / 60_000
+    expect(ban.body).toMatchObject({ target_user_id: guest.stream_id, banned_by_id: 'circle55', reason: 'suspended' })
+    expect(ban.body.timeout).toBeGreaterThanOrEqual(Math.floor(minutesLeft))
+    expect(ban.body.timeout).toBeLessThanOrEqual(Math.ceil(minutesLeft))
+    expect(stream.bans.get(guest.stream_id)).toMatchObject({ banned_by_id: 'circle55', timeout: ban.body.timeout })
+    expect(membersOf(channelId)).toEqual([host.stream_id])
+    // Stream shows them under the generic label meanwhile, like the built-in lists.
+    expect(stream.users.get(guest.stream_id)).toMatchObject({ name: 'Member' })
+
+    // The end date passes; the job lifts it.
+    await database.db.updateTable('users').set({ suspended_until: new Date(Date.now() - 1000) }).where('id', '=', guest.id).execute()
+    expect(await liftEndedSuspensionsNow(services())).toContain(guest.id)
+    const unban = requestsTo('DELETE', '/moderation/ban').at(-1)!
+    expect(unban.query.get('target_user_id')).toBe(guest.stream_id)
+    expect(stream.bans.has(guest.stream_id)).toBe(false)
+    expect(membersOf(channelId)).toEqual([guest.stream_id, host.stream_id].sort())
+    expect(stream.users.get(guest.stream_id)).toMatchObject({ name: 'Margaret H.' })
+  })
+
+  it('bans a banned member in Stream for good, out of their channels', async () => {
+    const { guest, host, channelId, act } = await reportedGuest()
+    expect((await act({ action: 'ban' })).status).toBe(200)
+    const ban = requestsTo('POST', '/moderation/ban').at(-1)!
+    expect(ban.body).toEqual({ target_user_id: guest.stream_id, banned_by_id: 'circle55', reason: 'banned' })
+    expect(stream.bans.get(guest.stream_id)).toEqual({ banned_by_id: 'circle55', timeout: null, reason: 'banned' })
+    expect(membersOf(channelId)).toEqual([host.stream_id])
+    // Nothing lifts a ban.
+    await liftEndedSuspensionsNow(services())
+    expect(stream.bans.has(guest.stream_id)).toBe(true)
+  })
+
+  it('queues the change for retry when Stream is down, and the retry bans them', async () => {
+    const { guest, act } = await reportedGuest()
+    stream.failWith = 503
+    const from = api.queuedJobs.length
+    expect((await act({ action: 'ban' })).status).toBe(200)
+    expect(api.queuedJobs.slice(from)).toEqual([{ name: CHAT_MIRROR_JOB, data: { type: 'member', user_id: guest.id } }])
+    stream.failWith = null
+    await (await mirrorWorker())({ type: 'member', user_id: guest.id })
+    expect(stream.bans.get(guest.stream_id)).toMatchObject({ timeout: null })
+  })
+
+  it('unbans a member whose suspension ended when they come back before the job runs', async () => {
+    const someone = await member({ is_suspended: true, suspended_until: new Date(Date.now() - 1000) })
+    expect((await as(someone, 'GET', 'v1/users/me')).status).toBe(200)
+    expect(requestsTo('DELETE', '/moderation/ban').at(-1)!.query.get('target_user_id')).toBe(someone.stream_id)
   })
 })
 

@@ -69,7 +69,7 @@ export function createStreamChat(options: StreamChatOptions): ChatProvider {
   }
 
   /** Stream users for these members: id `stream_id`, the name other members see. */
-  async function upsertUsers(rows: MemberRow[]) {
+  async function upsertUsers(rows: Array<Pick<MemberRow, 'stream_id' | NameField>>) {
     const users = [STREAM_PRODUCT_USER, ...rows.map((row) => ({ id: row.stream_id, name: displayName(row) ?? 'Member' }))]
     await (await stream()).upsertUsers(users)
   }
@@ -155,6 +155,38 @@ export function createStreamChat(options: StreamChatOptions): ChatProvider {
     if (direct) await syncChannel(direct.id)
   }
 
+  /**
+   * Makes Stream's ban match the member's standing (decision 042): banned (or an account state of
+   * suspended) → banned for good; suspended → banned until the suspension ends (`timeout` in
+   * minutes, so Stream lifts it on time even if our job runs late); neither → unbanned. Then every
+   * channel they belong to is synced, which removes a suspended member or adds them back.
+   */
+  async function syncMember(userId: string) {
+    const member = await db
+      .selectFrom('users')
+      .select(['id', 'stream_id', 'first_name', 'last_name', 'formatted_name', 'name', 'banned', 'is_suspended', 'suspended_until', 'state'])
+      .where('id', '=', userId)
+      .executeTakeFirst()
+    if (!member) return
+    const client = await stream()
+    // Stream bans only users it knows, and names who banned them: the product's own user.
+    await upsertUsers([member])
+    if (member.banned || member.state === 'suspended') {
+      await client.banUser(member.stream_id, { banned_by_id: STREAM_PRODUCT_USER.id, reason: 'banned' })
+    } else if (member.is_suspended) {
+      const minutesLeft = member.suspended_until ? Math.ceil((member.suspended_until.getTime() - Date.now()) / 60_000) : null
+      await client.banUser(member.stream_id, {
+        banned_by_id: STREAM_PRODUCT_USER.id,
+        reason: 'suspended',
+        ...(minutesLeft !== null ? { timeout: Math.max(1, minutesLeft) } : {}),
+      })
+    } else {
+      await client.unbanUser(member.stream_id)
+    }
+    const channels = await db.selectFrom('channel_memberships').select('channel_id').where('user_id', '=', userId).where('left_at', 'is', null).execute()
+    for (const { channel_id } of channels) await syncChannel(channel_id)
+  }
+
   return {
     name: 'stream',
     publicKey: options.apiKey,
@@ -172,10 +204,14 @@ export function createStreamChat(options: StreamChatOptions): ChatProvider {
           return removeMessage(change.message_id)
         case 'block':
           return block(change)
+        case 'member':
+          return syncMember(change.user_id)
       }
     },
   }
 }
+
+type NameField = 'first_name' | 'last_name' | 'formatted_name' | 'name' | 'banned' | 'is_suspended' | 'state'
 
 interface MemberRow {
   user_id: string

@@ -21,8 +21,9 @@ export function useScamWarned(text: string) {
  * Under another member's message that asks for money or moves the talk off the platform
  * (`useScamWarned`): a calm warning with Report one tap away, inside the message's own list item.
  * Never on one's own messages or the product's (the caller decides), and it says nothing to the sender.
+ * Stream's React client draws it too (`__stream-shield.client.tsx`, decision 042).
  */
-export function ScamWarning({ message }: { message: Message }) {
+export function ScamWarning({ message }: { message: Pick<Message, 'id' | 'channel_id'> }) {
   const { t } = useTranslation('chat')
   return (
     <p className="scam-warning" role="note">

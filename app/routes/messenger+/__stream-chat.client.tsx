@@ -1,16 +1,19 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { StreamChat, type Channel as StreamChannel, type Message as StreamMessage, type SendMessageAPIResponse } from 'stream-chat'
-import { Channel, ChannelList, Chat, MessageComposer, MessageList, Window } from 'stream-chat-react'
+import { Channel, ChannelList, Chat, MessageComposer, Window } from 'stream-chat-react'
 import 'stream-chat-react/dist/css/index.css'
 import type { StreamChatConfig } from './__stream-chat.server.ts'
+import { ShieldedMessageList } from './__stream-shield.client.tsx'
 
 /**
  * `/messenger` with Stream's React client (decision 036), loaded only by this page, only in the
  * browser, only when Stream is the chat service. Reading comes from Stream (the API mirrors every
  * change there); sending goes through `/messenger/send`, so the chat's rules and the scam shield
  * apply, and the API mirrors the stored message back to Stream. Until connected, or when Stream
- * cannot be reached, the server-rendered page (`fallback`) stays, and says so on failure.
+ * cannot be reached, the server-rendered page (`fallback`) stays, and says so on failure. The
+ * message list keeps the built-in page's scam warning and hides the messages of members the reader
+ * blocked (`ShieldedMessageList`, decision 042).
  */
 export default function StreamMessenger({ config, channelId, fallback }: { config: StreamChatConfig; channelId: string | null; fallback: ReactNode }) {
   const { t } = useTranslation('messenger')
@@ -53,7 +56,7 @@ export default function StreamMessenger({ config, channelId, fallback }: { confi
         />
         <Channel doSendMessageRequest={sendThroughServer}>
           <Window>
-            <MessageList />
+            <ShieldedMessageList />
             <MessageComposer />
           </Window>
         </Channel>

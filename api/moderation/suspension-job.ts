@@ -1,0 +1,37 @@
+import { mirrorChat, type ChatMirrorServices } from '../chat/mirror.ts'
+import type { JobQueue } from '../jobs/queue.ts'
+import { liftEndedSuspensions } from './service.ts'
+
+/**
+ * Suspensions end on time (decision 042): a recurring job on the PostgreSQL queue lifts every
+ * suspension whose end date has passed, writes the audit log (the system as the actor) and, with
+ * Stream as the chat service, lifts the member's ban there and puts them back in their channels.
+ * Before it, a suspension ended only at the member's next request (decision 037), and meanwhile
+ * other members still saw them as suspended (chat search left them out, messaging them was refused).
+ */
+export const liftSuspensionsJob = 'moderation.lift-ended-suspensions'
+
+/**
+ * Every 5 minutes (UTC). A suspension ends at midnight UTC of its end date, so members are back
+ * within minutes of it; the look is one indexed query over suspended members only (migration 0019).
+ */
+const liftSuspensionsCron = '*/5 * * * *'
+
+/** One run: lifts every ended suspension and mirrors each to the chat provider; returns the members lifted. */
+export async function liftEndedSuspensionsNow(services: ChatMirrorServices, now = new Date()) {
+  const lifted = await liftEndedSuspensions(services.db, { now })
+  // Committed: a failure at Stream is queued for retry by the mirror, never undoes the lift.
+  for (const userId of lifted) await mirrorChat(services, { type: 'member', user_id: userId })
+  return lifted
+}
+
+/** Defines the job, works it here and schedules it; safe on every instance (pg-boss sends one job per tick). */
+export async function scheduleSuspensionLifts(services: ChatMirrorServices & { queue: JobQueue }) {
+  // A failed run is simply tried again at the next tick.
+  await services.queue.define(liftSuspensionsJob, { retryLimit: 0 })
+  await services.queue.work(liftSuspensionsJob, async () => {
+    const lifted = await liftEndedSuspensionsNow(services)
+    if (lifted.length > 0) services.logger.info({ job: liftSuspensionsJob, lifted: lifted.length }, 'Ended suspensions lifted')
+  })
+  await services.queue.schedule(liftSuspensionsJob, liftSuspensionsCron)
+}
