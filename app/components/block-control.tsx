@@ -98,7 +98,8 @@ export function BlockControl({
   const titleId = useId()
   const messageId = useId()
 
-  // Spec §4, §8: a failed block is refetched. (A 4xx/5xx answer does not reload the page's data by itself.)
+  // Spec §4, §8: a failed block is refetched. A 4xx/5xx answer from the server does not reload the
+  // page's data by itself (single fetch); one that never arrived does, and is then read once more.
   const revalidator = useRevalidator()
   const revalidate = useRef(revalidator.revalidate)
   revalidate.current = revalidator.revalidate

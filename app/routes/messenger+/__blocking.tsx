@@ -46,10 +46,11 @@ export function useOptimisticBlock(channel: ChannelWithMessages): ChannelWithMes
 export function ChannelBlockLink({ channel, name }: { channel: ChannelWithMessages; name: string }) {
   const other = channel.other_member
   if (!other || !offersBlock(channel)) return null
+  // A block, not a paragraph: with JavaScript the control brings its dialog along.
   return (
-    <p>
+    <div className="channel__block">
       <BlockControl slug={other.slug} name={name} isBlocked={channel.cannot_write_reason === 'blocked'} returnTo={blockReturnTo(channel.id)} />
-    </p>
+    </div>
   )
 }
 

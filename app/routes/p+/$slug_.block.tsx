@@ -1,6 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import {
-  data as clientData,
   Form,
   isRouteErrorResponse,
   Link,
@@ -93,6 +92,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 /**
  * The request never reached the server or its answer was unreadable (network down, proxy
  * error): answered as a failure like the server's own, not as an error page (decision 041).
+ * A plain value: Remix would nest a `data()` answer inside the data it proxies from the server.
  */
 export async function clientAction({ request, serverAction }: ClientActionFunctionArgs) {
   const intent = (await request.clone().formData()).get('intent') === 'unblock' ? 'unblock' : 'block'
@@ -100,7 +100,7 @@ export async function clientAction({ request, serverAction }: ClientActionFuncti
     return await serverAction<typeof action>()
   } catch (error) {
     if (error instanceof Response || isRouteErrorResponse(error)) throw error
-    return clientData({ failed: intent, isBlocked: null } satisfies BlockAnswer, { status: 503 })
+    return { failed: intent, isBlocked: null } satisfies BlockAnswer
   }
 }
 
@@ -108,7 +108,7 @@ export default function BlockMember() {
   const { name, isBlocked, returnTo: loadedReturnTo } = useLoaderData<typeof loader>()
   const answer = useActionData<typeof clientAction>()
   const failed = answer && 'failed' in answer ? answer : null
-  const returnTo = failed?.returnTo ?? loadedReturnTo
+  const returnTo = (failed && 'returnTo' in failed ? failed.returnTo : undefined) ?? loadedReturnTo
   const navigation = useNavigation()
   const { t } = useTranslation('blocking')
   // With JavaScript the page answers at once: while the request runs it already says what it asked for.
