@@ -4,6 +4,7 @@ import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Attendee } from '#app/utils/api/experiences.server.ts'
 import { addressWithCity } from '#contract/place-line.ts'
+import { BlockControl } from '#app/components/block-control.tsx'
 import { ContactSupport } from '#app/components/contact-support.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { VerifiedBadge } from '#app/components/verified-badge.tsx'
@@ -216,12 +217,9 @@ function AttendeeList({ attendees, total }: { attendees: Attendee[]; total: numb
           {attendee.display_name ? <Link to={`/p/${attendee.id}`}>{attendee.display_name}</Link> : t('common:member.generic')}
           {attendee.is_verified ? <VerifiedBadge /> : null}
           {attendee.is_host ? ` (${t('detail.host')})` : null}
-          {/* Block (decision 034): a small link to its confirmation, for every other member with a profile. */}
+          {/* Block (decisions 034, 041), for every other member with a profile: the list does not know who is blocked. */}
           {attendee.display_name && attendee.id !== viewerId ? (
-            <Link to={`/p/${attendee.id}/block?returnTo=${encodeURIComponent(here)}`}>
-              {t('blocking:block.short')}
-              <span className="visually-hidden"> {attendee.display_name}</span>
-            </Link>
+            <BlockControl slug={attendee.id} name={attendee.display_name} isBlocked={null} returnTo={here} short />
           ) : null}
         </li>
       ))}

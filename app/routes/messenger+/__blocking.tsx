@@ -1,5 +1,6 @@
 import { Link, useSearchParams } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { BlockControl, useBlockState } from '#app/components/block-control.tsx'
 import type { ChannelWithMessages } from '#contract/chat.ts'
 
 /**
@@ -16,25 +17,40 @@ export function useShowBlocked() {
   return params.get('show_blocked') === '1'
 }
 
-/** The block confirmation page for the other member of a direct channel, coming back here. */
-export function blockHref(slug: string, channelId: string) {
-  return `/p/${encodeURIComponent(slug)}/block?returnTo=${encodeURIComponent(channelHref(channelId))}`
+/** Where the block confirmation page comes back to: this conversation. */
+export const blockReturnTo = (channelId: string) => channelHref(channelId)
+
+/**
+ * Whether the block controls are offered: a direct conversation whose other member can be shown
+ * (not to the blocked member, decision 034: they read `recipient_unavailable`, as for a suspended
+ * member, and are offered nothing that would tell them).
+ */
+export function offersBlock(channel: ChannelWithMessages) {
+  return Boolean(channel.other_member) && channel.cannot_write_reason !== 'recipient_unavailable' && channel.cannot_write_reason !== 'product_messages'
 }
 
 /**
- * Block, or Unblock when the member blocked them (`cannot_write_reason` `blocked` is only ever
- * the blocker's: the blocked member reads `recipient_unavailable`, as for a suspended member,
- * and is offered nothing that would tell them).
+ * The conversation as the page should show it while a block or unblock from this page is on its
+ * way (decision 041): blocking closes it at once; unblocking opens it again. The page's data (read
+ * again after the request, or after its failure) has the last word.
  */
+export function useOptimisticBlock(channel: ChannelWithMessages): ChannelWithMessages {
+  const known = channel.cannot_write_reason === 'blocked'
+  const { isBlocked } = useBlockState(channel.other_member?.slug ?? '', known)
+  if (!channel.other_member || isBlocked === known) return channel
+  if (isBlocked) return { ...channel, can_write: false, cannot_write_reason: 'blocked' }
+  return { ...channel, can_write: true, cannot_write_reason: null }
+}
+
+/** Block, or Unblock when the member blocked them (`cannot_write_reason` `blocked` is only ever the blocker's). */
 export function ChannelBlockLink({ channel, name }: { channel: ChannelWithMessages; name: string }) {
-  const { t } = useTranslation('blocking')
   const other = channel.other_member
-  if (!other || channel.cannot_write_reason === 'recipient_unavailable' || channel.cannot_write_reason === 'product_messages') return null
-  const blocked = channel.cannot_write_reason === 'blocked'
+  if (!other || !offersBlock(channel)) return null
+  // A block, not a paragraph: with JavaScript the control brings its dialog along.
   return (
-    <p>
-      <Link to={blockHref(other.slug, channel.id)}>{t(blocked ? 'unblock.link' : 'block.link', { name })}</Link>
-    </p>
+    <div className="channel__block">
+      <BlockControl slug={other.slug} name={name} isBlocked={channel.cannot_write_reason === 'blocked'} returnTo={blockReturnTo(channel.id)} />
+    </div>
   )
 }
 

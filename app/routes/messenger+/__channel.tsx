@@ -9,7 +9,8 @@ import type { ChannelWithMessages, Message } from '#contract/chat.ts'
 import { maxMessageLength } from '#contract/limits.ts'
 import { isNotSent, type NotSent } from '#app/utils/chat-live.tsx'
 import type { TimelineItem } from '#app/utils/chat-timeline.ts'
-import { ChannelBlockLink, FromBlockedLabel, HiddenMessages, blockHref, useShowBlocked } from './__blocking.tsx'
+import { BlockControl } from '#app/components/block-control.tsx'
+import { ChannelBlockLink, FromBlockedLabel, HiddenMessages, blockReturnTo, offersBlock, useOptimisticBlock, useShowBlocked } from './__blocking.tsx'
 import { TimeAgo, reportHref, useChannelName, useMemberName } from './__channel-parts.tsx'
 import { useKeepPlace, type LiveChannel } from './__live.tsx'
 import { ContactReminder, ScamWarning, splitContactReminder, useScamWarned } from './__scam-shield.tsx'
@@ -20,7 +21,7 @@ const formAction = (id: string) => `/messenger?index&channel=${encodeURIComponen
 
 /** The open channel: its messages oldest first (newest at the bottom), its state, and the send form. */
 export function OpenChannel({
-  channel,
+  channel: loadedChannel,
   before,
   now,
   userId,
@@ -36,6 +37,8 @@ export function OpenChannel({
   live?: LiveChannel
 }) {
   const { t } = useTranslation('messenger')
+  // Blocking from this page closes the conversation at once (decision 041).
+  const channel = useOptimisticBlock(loadedChannel)
   const name = useChannelName(channel)
   const productOnly = channel.cannot_write_reason === 'product_messages'
   const showBlocked = useShowBlocked()
@@ -139,10 +142,15 @@ function RequestNotice({ channel, name }: { channel: ChannelWithMessages; name: 
           {t('request.decline')}
         </Link>
         {/* Not for the blocked member (decision 034): they read "not available", as for a suspended member. */}
-        {channel.other_member && channel.cannot_write_reason !== 'recipient_unavailable' ? (
-          <Link to={blockHref(channel.other_member.slug, channel.id)} className="button button--secondary">
-            {t('blocking:block.short')}
-          </Link>
+        {channel.other_member && offersBlock(channel) ? (
+          <BlockControl
+            slug={channel.other_member.slug}
+            name={name}
+            isBlocked={channel.cannot_write_reason === 'blocked'}
+            returnTo={blockReturnTo(channel.id)}
+            short
+            className="button button--secondary"
+          />
         ) : null}
         <Link to={reportHref(channel.id)} className="button button--secondary">
           {t('moderation:report.link')}

@@ -1,6 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { BlockControl } from '#app/components/block-control.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
@@ -157,9 +158,7 @@ function UserCard({ user }: { user: ChatUser }) {
         {user.is_blocked ? <p>{t('search.blocked')}</p> : null}
       </div>
       {user.is_blocked ? (
-        <Link to={`${profile}/block?returnTo=${encodeURIComponent('/messenger/new')}`} className="button button--secondary">
-          {t('unblock.link', { name })}
-        </Link>
+        <BlockControl slug={user.slug} name={name} isBlocked returnTo="/messenger/new" className="button button--secondary" />
       ) : (
         <Form method="post" action="/messenger/new">
           <input type="hidden" name="user_id" value={user.id} />

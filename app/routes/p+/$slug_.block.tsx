@@ -1,6 +1,15 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  type ClientActionFunctionArgs,
+} from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { BlockExplanation, type BlockAnswer } from '#app/components/block-control.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
@@ -48,11 +57,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 /**
  * `intent=block` or `intent=unblock`, then back to `returnTo` with a toast. A failure (spec §8)
  * answers the page again: its loader reads the block state afresh and the page says it did not work.
+ * `inPlace=1` (the `BlockControl` dialog, decision 041): no redirect, the answer is data (the toast
+ * still comes with it); a failure answers the state read afresh.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = await request.formData()
   const intent = form.get('intent')
   if (intent !== 'block' && intent !== 'unblock') throw data({ error: 'Unknown intent' }, { status: 400 })
+  const inPlace = formText(form, 'inPlace') === '1'
   const member = await loadMember(request, context, params.slug)
   const blocks = getApi(request, context).blocks
   try {
@@ -63,16 +75,40 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     // Spec §8: block failures are reported (the log is error tracking here, never naming the members).
     context.services.log('warn', `Could not ${intent} a member`, { error: String(error), requestId: context.requestId })
     markFormError(context)
-    return data({ failed: intent }, { status: error instanceof ApiError && error.status < 500 ? error.status : 503 })
+    const now = await blocks.state(member.id).then(
+      (state) => state.is_blocked,
+      () => null,
+    )
+    // The page again, ready to try again: still going back where the member came from.
+    const returnTo = returnTarget(formText(form, 'returnTo'), member.slug)
+    return data({ failed: intent, isBlocked: now, returnTo } satisfies BlockAnswer, { status: error instanceof ApiError && error.status < 500 ? error.status : 503 })
   }
-  const to = returnTarget(formText(form, 'returnTo'), member.slug)
   const toast = await setToast(context, { kind: 'success', key: intent === 'block' ? 'blocking:block.done' : 'blocking:unblock.done' })
+  if (inPlace) return data({ done: intent, isBlocked: intent === 'block' } satisfies BlockAnswer, { headers: { 'Set-Cookie': toast } })
+  const to = returnTarget(formText(form, 'returnTo'), member.slug)
   return redirect(to, { headers: { 'Set-Cookie': toast } })
 }
 
+/**
+ * The request never reached the server or its answer was unreadable (network down, proxy
+ * error): answered as a failure like the server's own, not as an error page (decision 041).
+ * A plain value: Remix would nest a `data()` answer inside the data it proxies from the server.
+ */
+export async function clientAction({ request, serverAction }: ClientActionFunctionArgs) {
+  const intent = (await request.clone().formData()).get('intent') === 'unblock' ? 'unblock' : 'block'
+  try {
+    return await serverAction<typeof action>()
+  } catch (error) {
+    if (error instanceof Response || isRouteErrorResponse(error)) throw error
+    return { failed: intent, isBlocked: null } satisfies BlockAnswer
+  }
+}
+
 export default function BlockMember() {
-  const { name, isBlocked, returnTo } = useLoaderData<typeof loader>()
-  const answer = useActionData<typeof action>()
+  const { name, isBlocked, returnTo: loadedReturnTo } = useLoaderData<typeof loader>()
+  const answer = useActionData<typeof clientAction>()
+  const failed = answer && 'failed' in answer ? answer : null
+  const returnTo = (failed && 'returnTo' in failed ? failed.returnTo : undefined) ?? loadedReturnTo
   const navigation = useNavigation()
   const { t } = useTranslation('blocking')
   // With JavaScript the page answers at once: while the request runs it already says what it asked for.
@@ -81,19 +117,14 @@ export default function BlockMember() {
   return (
     <section aria-labelledby="block-title">
       <h1 id="block-title">{t(`${mode}.title`, { name })}</h1>
-      {answer?.failed ? (
+      {failed ? (
         <div className="notice notice--error" role="alert">
-          <p>{t(`${answer.failed}.failed`, { name })}</p>
-          <p>{t(isBlocked ? 'nowBlocked' : 'nowNotBlocked', { name })}</p>
+          <p>{t(`${failed.failed}.failed`, { name })}</p>
+          {/* The state read afresh by the action, else the page's own. */}
+          <p>{t((failed.isBlocked ?? isBlocked) ? 'nowBlocked' : 'nowNotBlocked', { name })}</p>
         </div>
       ) : null}
-      <p>{t(`${mode}.intro`, { name })}</p>
-      <ul>
-        {(t(`${mode}.effects`, { name, returnObjects: true }) as unknown as string[]).map((effect) => (
-          <li key={effect}>{effect}</li>
-        ))}
-      </ul>
-      <p>{t(`${mode}.after`, { name })}</p>
+      <BlockExplanation intent={mode} name={name} />
       <Form method="post" className="button-row">
         <input type="hidden" name="returnTo" value={returnTo} />
         <button type="submit" name="intent" value={mode} className={mode === 'block' ? 'button button--danger' : 'button'} disabled={pending === mode}>

@@ -1,5 +1,6 @@
 import { Form, Link } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { BlockControl, useBlockState } from '#app/components/block-control.tsx'
 import { ExperienceCard } from '#app/components/experience-card.tsx'
 import { MemberPhoto, ProfileSummary } from '#app/components/member-summary.tsx'
 import { VerifiedBadge } from '#app/components/verified-badge.tsx'
@@ -10,6 +11,8 @@ import type { LoadedProfile } from './__profile.server.ts'
 export function ProfileView({ loaded }: { loaded: LoadedProfile }) {
   const { t } = useTranslation('members')
   const { profile, name } = loaded
+  // Blocking in place hides Message at once (decision 041); the page's data follows.
+  const { isBlocked } = useBlockState(profile.slug, loaded.view === 'member' ? loaded.isBlocked : null)
   if (loaded.view === 'unavailable') {
     return (
       <>
@@ -57,7 +60,7 @@ export function ProfileView({ loaded }: { loaded: LoadedProfile }) {
             </p>
           ) : null}
           <ProfileSummary member={profile} />
-          {loaded.canMessage ? <MessageButton member={profile} /> : null}
+          {loaded.canMessage && !isBlocked ? <MessageButton member={profile} /> : null}
         </div>
       </div>
       <Facts member={profile} name={name} />
@@ -100,19 +103,13 @@ export function ProfileView({ loaded }: { loaded: LoadedProfile }) {
             <Link to={`/p/${profile.slug}/report`}>{t('profile.report')}</Link>
           </li>
           <li>
-            <BlockLink slug={profile.slug} name={name} isBlocked={loaded.isBlocked} />
+            {/* Block or Unblock (decisions 034, 041): in place with JavaScript, else the confirmation page, coming back here. */}
+            <BlockControl slug={profile.slug} name={name} isBlocked={loaded.isBlocked} returnTo={`/p/${profile.slug}`} />
           </li>
         </ul>
       )}
     </>
   )
-}
-
-/** To the block (or unblock) confirmation, coming back to this profile (decision 034). */
-function BlockLink({ slug, name, isBlocked }: { slug: string; name: string; isBlocked: boolean }) {
-  const { t } = useTranslation('blocking')
-  const here = `/p/${slug}`
-  return <Link to={`${here}/block?returnTo=${encodeURIComponent(here)}`}>{t(isBlocked ? 'unblock.link' : 'block.link', { name })}</Link>
 }
 
 /** Opens the conversation with this member, or starts a message request (works without JavaScript). */

@@ -3,7 +3,7 @@ import { createExperience, createUser, TEST_PUBLIC_URL } from '#tests/api-harnes
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { htmlProblems } from '#tests/html-validate.ts'
 import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
-import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
+import { createWebHarness, testContext, testWebServices, type WebHarness } from '#tests/web-harness.ts'
 import * as activity from '../activities+/$id.tsx'
 import * as messenger from '../messenger+/_index.tsx'
 import * as newMessage from '../messenger+/new.tsx'
@@ -114,6 +114,77 @@ describe('/p/{slug}/block', () => {
     expect((await page('/p/nobody-here/block', ann.cookie)).status).toBe(404)
     expect((await page(`/p/${cy.user.slug}/block`, ann.cookie)).status).toBe(404)
     expect((await post(`/p/${bob.user.slug}/block`, ann.cookie, { intent: 'delete' })).response.status).toBe(400)
+    expect(await isBlocked(ann, bob.user.id)).toBe(false)
+  })
+})
+
+/** A load context whose API refuses every block and unblock with `status` (reading the state still works). */
+function failingBlocks(status: number) {
+  return testContext(
+    testWebServices(web.api, web.db, {
+      apiFetch: async (request) =>
+        request.method !== 'GET' && /\/v1\/block\/[^/]+$/.test(new URL(request.url).pathname)
+          ? new Response(JSON.stringify({ title: 'Broken', status }), { status, headers: { 'content-type': 'application/problem+json' } })
+          : web.api.app.fetch(request),
+    }),
+  )
+}
+
+/** The block page's action as the in-place dialog calls it (a fetcher: `inPlace=1`, no redirect). */
+async function inPlace(slug: string, cookie: string, intent: string, context = web.newContext()) {
+  const request = new Request(`${TEST_PUBLIC_URL}/p/${slug}/block`, {
+    method: 'POST',
+    headers: { cookie },
+    body: new URLSearchParams({ intent, returnTo: `/p/${slug}`, inPlace: '1' }),
+  })
+  const answer = await block.action({ request, params: { slug }, context })
+  if (!('data' in answer)) throw new Error(`A response, not data: ${answer.status} ${answer.headers.get('location')}`)
+  return { status: answer.init?.status ?? 200, data: answer.data, headers: new Headers(answer.init?.headers) }
+}
+
+describe('/p/{slug}/block in place (decision 041)', () => {
+  it('blocks and unblocks without leaving the page, with the thank-you toast', async () => {
+    const [ann, bob] = [await member('Ann', 'Lee'), await member('Bob', 'Marsh')]
+    const blocked = await inPlace(bob.user.slug, ann.cookie, 'block')
+    expect(blocked.status).toBe(200)
+    expect(blocked.data).toEqual({ done: 'block', isBlocked: true })
+    expect(blocked.headers.get('set-cookie')).toContain('toast')
+    expect(await isBlocked(ann, bob.user.id)).toBe(true)
+    const unblocked = await inPlace(bob.user.slug, ann.cookie, 'unblock')
+    expect(unblocked.data).toEqual({ done: 'unblock', isBlocked: false })
+    expect(await isBlocked(ann, bob.user.id)).toBe(false)
+  })
+
+  it('when the API fails, says so with the state read again, and changes nothing', async () => {
+    const [ann, bob, cy] = [await member('Ann', 'Lee'), await member('Bob', 'Marsh'), await member('Cy', 'Ng')]
+    const failedBlock = await inPlace(bob.user.slug, ann.cookie, 'block', failingBlocks(500))
+    expect(failedBlock.status).toBe(503)
+    expect(failedBlock.data).toEqual({ failed: 'block', isBlocked: false, returnTo: `/p/${bob.user.slug}` })
+    expect(await isBlocked(ann, bob.user.id)).toBe(false)
+
+    await web.api.request('PUT', `v1/block/${cy.user.id}`, { token: ann.token })
+    const failedUnblock = await inPlace(cy.user.slug, ann.cookie, 'unblock', failingBlocks(502))
+    expect(failedUnblock.status).toBe(503)
+    expect(failedUnblock.data).toEqual({ failed: 'unblock', isBlocked: true, returnTo: `/p/${cy.user.slug}` })
+    expect(await isBlocked(ann, cy.user.id)).toBe(true)
+  })
+
+  it('without JavaScript, a failure shows the page again: the message, the state read again, where it goes back to', async () => {
+    const [ann, bob] = [await member('Ann', 'Lee'), await member('Bob', 'Marsh')]
+    const returnTo = '/messenger?channel=abc'
+    const response = await handle(
+      new Request(`${TEST_PUBLIC_URL}/p/${bob.user.slug}/block`, { method: 'POST', headers: { cookie: ann.cookie }, body: new URLSearchParams({ intent: 'block', returnTo }) }),
+      failingBlocks(500),
+    )
+    expect(response.status).toBe(503)
+    const html = readableHtml(await response.text())
+    expect(html).toMatch(/<title>Error: Block Bob M\.\?/)
+    expect(html).toContain('Blocking Bob M. did not work. Please try again.')
+    expect(html).toContain('We checked again: Bob M. is not blocked.')
+    // Nothing lost: the same confirmation, ready to try again, still going back where the member was.
+    expect(html).toContain(`name="returnTo" value="${returnTo}"`)
+    expect(html).toContain('Neither of you can send the other a message.')
+    expect(await validationOf(html)).toEqual([])
     expect(await isBlocked(ann, bob.user.id)).toBe(false)
   })
 })
