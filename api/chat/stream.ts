@@ -110,11 +110,12 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
   /** The cursor is set: until then a wake is covered by the first catch-up. */
   let positioned = false
   /**
-   * Every message this member may read, up to this number, has been sent (null: not known). Kept
-   * by the catch-ups and moved by the messages the hub hands over; while it reaches the hub's
-   * previous event, the next one the hub hands over is sent as it is, without a query.
+   * Every message this member may read has been sent, as far as the hub has told: a catch-up ran
+   * to its end after the stream subscribed, and every signal since was handled. The hub tells
+   * every reader of every message, in `seq` order, so while this holds the next message it hands
+   * over is sent as it is, without a query; a resync (the hub lost notifications) ends it.
    */
-  let completeTo: number | null = null
+  let upToDate = false
   /** Counts the unread totals asked for: only the latest answer is sent. */
   let unreadAsked = 0
   const cleanups: Array<() => void> = []
@@ -144,8 +145,6 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
 
   /** Sends every readable message after the cursor, then the unread total. */
   async function catchUp(initial: boolean) {
-    // Every event the hub dispatched so far was committed before this catch-up reads.
-    const hubAt = hub?.lastSeq ?? null
     let sent = 0
     for (;;) {
       const rows = await readableMessagesAfter(db, caller.id, cursor, limits.batch)
@@ -168,7 +167,8 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
       sent += rows.length
       if (rows.length < limits.batch) break
     }
-    completeTo = hubAt === null ? cursor : Math.max(cursor, hubAt)
+    // What the hub told meanwhile ran this again (`again`), so the stream is up to date now.
+    upToDate = true
     if (closed || (sent === 0 && !initial)) return
     const asked = ++unreadAsked
     const total = await countUnread(db, caller.id)
@@ -190,19 +190,18 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
   }
 
   /**
-   * A message the hub read for every reader here: sent as it is when this stream has sent
-   * everything up to the hub's previous event (nothing readable can lie between), then the unread
-   * total; false when the stream must catch up instead.
+   * A message the hub read for every reader here: sent as it is when this stream is up to date
+   * (a message committed earlier was either read by the last catch-up or told before this one),
+   * then the unread total; false when the stream must catch up instead.
    */
   function handOver(signal: Extract<HubSignal, { type: 'message' }>) {
     const loaded = signal.loaded as EventMessage | null
-    if (!loaded || running || completeTo === null || signal.previous === null || completeTo < signal.previous) return false
+    if (!loaded || running || !upToDate) return false
     const { row, members } = loaded
     if (row.seq <= cursor) return true
     const event: ChatMessageEvent = { channel_id: row.channel_id, message_id: row.id, seq: row.seq, message: serializeMessage(row, members, caller) }
     send(frame({ id: row.seq, event: 'message', data: event }))
     cursor = row.seq
-    completeTo = row.seq
     refreshUnread()
     return true
   }
@@ -210,7 +209,7 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
   function onSignal(signal: HubSignal) {
     if (closed || !positioned) return
     if (signal.type === 'message' && handOver(signal)) return
-    if (signal.type === 'resync') completeTo = null
+    if (signal.type === 'resync') upToDate = false
     wake()
   }
 

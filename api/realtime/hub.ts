@@ -20,8 +20,6 @@ export type HubSignal =
   | {
       type: 'message'
       event: ChatEvent
-      /** The event the hub dispatched just before this one (null: none since it connected). */
-      previous: number | null
       /** The message as `prepare` read it, once for every stream of this instance (null: not loaded). */
       loaded: unknown
     }
@@ -33,14 +31,12 @@ export interface RealtimeHub {
   subscribe(memberId: string, listener: HubListener): () => void
   /** Streams open here for one member (to limit them). */
   subscriptions(memberId: string): number
-  /** Whether the LISTEN connection is up now. */
-  readonly listening: boolean
   /**
-   * The last event dispatched since the connection was made (null: none yet). Events come in
-   * commit order, which is `seq` order, and every one is dispatched: a stream that has sent every
-   * readable message up to this number, and stays subscribed, misses nothing that is not told.
+   * Whether the LISTEN connection is up now. Events come in commit order, which is `seq` order,
+   * and every reader here is told of every one (or every stream resyncs): a stream that has sent
+   * every readable message once, and stays subscribed, misses nothing it is not told.
    */
-  readonly lastSeq: number | null
+  readonly listening: boolean
   /** Ends every subscription (each listener gets `closed`) and the LISTEN connection. */
   close(): Promise<void>
   /** Listeners told when the hub closes, so that streams end with it. */
@@ -72,7 +68,6 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
   let closed = false
   let attempt = 0
   let retryTimer: NodeJS.Timeout | undefined
-  let lastSeq: number | null = null
   /** Counts resyncs: what was prepared before one is not told after it. */
   let epoch = 0
   /** Notifications not prepared yet, in the order they came, and whether a batch is being prepared. */
@@ -91,7 +86,6 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
 
   /** Every stream catches up from the database, which covers whatever was waiting to be told too. */
   function resyncAll() {
-    lastSeq = null
     epoch += 1
     waiting = []
     for (const memberId of subscribers.keys()) tell(memberId, { type: 'resync' })
@@ -121,9 +115,7 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
   /** …and told in the order the notifications came (commit order, which is `seq` order). */
   function dispatch(prepared: Prepared) {
     if (prepared === 'resync') return resyncAll()
-    const previous = lastSeq
-    for (const memberId of prepared.readers) tell(memberId, { type: 'message', event: prepared.event, previous, loaded: prepared.loaded })
-    lastSeq = prepared.event.seq
+    for (const memberId of prepared.readers) tell(memberId, { type: 'message', event: prepared.event, loaded: prepared.loaded })
   }
 
   /** Prepares what came, tells it, and goes on with what came meanwhile, until nothing waits. */
@@ -233,9 +225,6 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
     subscriptions: (memberId) => subscribers.get(memberId)?.size ?? 0,
     get listening() {
       return listening
-    },
-    get lastSeq() {
-      return lastSeq
     },
     onClose(listener) {
       closeListeners.add(listener)
