@@ -115,8 +115,11 @@ function describe(row: Row, titles: Map<string, string>, t: T): { title: string;
     }
   }
   if (row.type === 'verification.decided') {
-    const outcome = verificationData.safeParse(row.data).data?.outcome ?? 'approved'
+    const outcome = verificationData.safeParse(row.data).data?.outcome
+    if (!outcome) return { title: t('types.other.title'), body: t('types.other.body'), link: '/account/verification' }
     return { title: t(`types.verification.${outcome}.title`), body: t(`types.verification.${outcome}.body`), link: '/account/verification' }
   }
-  return { title: t('types.sample.title'), body: t('types.sample.body'), link: '/notifications' }
+  if (row.type === 'sample') return { title: t('types.sample.title'), body: t('types.sample.body'), link: '/notifications' }
+  // A type this code does not know yet still reads as something, never an error page.
+  return { title: t('types.other.title'), body: t('types.other.body'), link: '/notifications' }
 }

@@ -100,6 +100,14 @@ describe('GET /api/users/notifications', () => {
     expect(byType['verification.decided']).toMatchObject({ title: 'Nous n’avons pas pu vérifier votre identité', link: '/account/verification' })
   })
 
+  it('reads a type it does not know, or data it cannot read, as something new rather than failing', async () => {
+    const reader = await member()
+    await database.db.insertInto('notifications').values({ user_id: reader.id, type: 'future.event', data: '{}' }).execute()
+    await database.db.insertInto('notifications').values({ user_id: reader.id, type: 'verification.decided', data: '{"outcome":"maybe"}' }).execute()
+    const { data } = page.parse((await (await as(reader))('GET', 'users/notifications')).json)
+    expect(data.map((n) => n.title)).toEqual(['Something new for you', 'Something new for you'])
+  })
+
   it('refuses a query it cannot read', async () => {
     const call = await as(await member())
     expect((await call('GET', 'users/notifications?seen_at=yesterday')).status).toBe(422)
