@@ -14,6 +14,7 @@ import type { TokenVerifier } from './providers/identity/token-verifier.ts'
 import type { Logger } from './logger.ts'
 import type { PhotoChecker } from './media/photo-check.ts'
 import { mediaRoutes } from './media/routes.ts'
+import { notificationRoutes } from './notifications/routes.ts'
 import type { Notify } from './notifications/service.ts'
 import type { Mailer } from './providers/email/mailer.ts'
 import { placeRoutes } from './places/routes.ts'
@@ -87,6 +88,7 @@ export function createApiApp(services: ApiServices) {
   mediaRoutes(routes)
   reportRoutes(routes)
   verificationRoutes(routes)
+  notificationRoutes(routes) // before memberRoutes: `GET /users/notifications` is not `GET /users/{id}`
   memberRoutes(routes)
   blockRoutes(routes)
   chatRoutes(routes)

@@ -59,7 +59,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (context.sessionEnded) {
     headers.append('Set-Cookie', await destroySession(await getSession(request, context), context))
   }
-  const [t, unread] = await Promise.all([getT(request, context), user ? unreadTotal(request, context) : 0])
+  const [t, unread, notifications] = await Promise.all([
+    getT(request, context),
+    user ? unreadTotal(request, context) : 0,
+    user ? unreadNotifications(request, context) : 0,
+  ])
   return data(
     {
       brand: t('brand'),
@@ -67,6 +71,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       language,
       user,
       unread,
+      notifications,
       suspended: auth.status === 'suspended',
       toast: auth.status === 'suspended' ? { kind: 'error' as const, key: 'errors.user_suspended' } : toast,
       year: new Date().getFullYear(),
@@ -84,6 +89,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 async function unreadTotal(request: Request, context: LoaderFunctionArgs['context']) {
   try {
     return (await getApi(request, context).chat.list({ page: 1, perPage: 1 })).metadata.total_unread
+  } catch {
+    return 0
+  }
+}
+
+/** The notifications badge (decision 043): the unread total alone, one cheap call; never worth failing a page over. */
+async function unreadNotifications(request: Request, context: LoaderFunctionArgs['context']) {
+  try {
+    return await getApi(request, context).notifications.unreadTotal()
   } catch {
     return 0
   }
@@ -129,7 +143,7 @@ export default function App() {
 }
 
 function AppShell() {
-  const { language, user, unread: loadedUnread, toast, year, suspended } = useLoaderData<typeof loader>()
+  const { language, user, unread: loadedUnread, notifications, toast, year, suspended } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   useChangeLanguage(language)
   const unread = useChatLive().unread ?? loadedUnread
@@ -138,7 +152,7 @@ function AppShell() {
       <a href="#main-content" className="skip-link">
         {t('skipLink')}
       </a>
-      <SiteHeader user={user} unread={unread} />
+      <SiteHeader user={user} unread={unread} notifications={notifications} />
       {suspended ? (
         <div className="container">
           <div className="notice notice--error" role="alert">
@@ -151,7 +165,7 @@ function AppShell() {
         <Outlet />
       </main>
       <SiteFooter year={year} />
-      <BottomNav user={user} unread={unread} />
+      <BottomNav user={user} unread={unread} notifications={notifications} />
       <ToastRegion toast={suspended ? null : toast} />
     </>
   )

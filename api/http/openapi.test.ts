@@ -474,6 +474,18 @@ describe('every endpoint answers as documented', () => {
     expect((await call('GET', `v1/block/${other.user.id}/me`)).status).toBe(401)
   })
 
+  it('notifications: the list, the unread total, one and all marked seen, and the refusals', async () => {
+    const reader = await member()
+    const row = await database.db.insertInto('notifications').values({ user_id: reader.user.id, type: 'sample', data: '{}' }).returning('id').executeTakeFirstOrThrow()
+    expect((await call('GET', 'users/notifications', { token: reader.token })).json.data[0].id).toBe(row.id)
+    expect((await call('GET', 'users/notifications?seen_at=null&exclude_results=true', { token: reader.token })).json.metadata.total_count).toBe(1)
+    expect((await call('PUT', `users/notifications/${row.id}/seen`, { token: reader.token })).json.data[0].seen_at).not.toBeNull()
+    expect((await call('PUT', `users/notifications/${row.id}/seen`, { token: guest.token })).status).toBe(404)
+    expect((await call('PUT', 'users/notifications/seen', { token: reader.token })).status).toBe(204)
+    expect((await call('GET', 'users/notifications?per_page=0', { token: reader.token })).status).toBe(422)
+    expect((await call('GET', 'users/notifications')).status).toBe(401)
+  })
+
   it('verification: status, initiate, the review queue, its photos, decisions, the Stripe webhook', async () => {
     const applicant = await member()
     expect((await call('GET', 'v1/verification', { token: applicant.token })).json.data[0].status).toBe('not_verified')

@@ -54,6 +54,7 @@ type FixtureName =
   | 'directMessage'
   | 'report'
   | 'dismissable'
+  | 'notification'
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -235,6 +236,11 @@ const rows: Row[] = [
   row('POST', '/v1/admin/support/{id}/messages',              '401 403 403 403 201 403', { params: { id: 'support' }, body: () => ({ text: 'An answer' }) }),
   row('POST', '/v1/admin/support/{id}/messages',              '401 403 403 403 404 403', { params: { id: 'direct' }, body: () => ({ text: 'An answer' }) }),
   row('POST', '/v1/admin/support/{id}/done',                  '401 403 403 403 200 403', { params: { id: 'support' } }),
+  // in-app notifications (decision 043): each member reads and marks only their own.
+  row('GET', '/users/notifications',                          '401 200 200 200 200 403'),
+  row('GET', '/users/notifications',                          '401 200 200 200 200 403', { query: 'seen_at=null&exclude_results=true' }),
+  row('PUT', '/users/notifications/{id}/seen',                '401 200 404 404 404 403', { params: { id: 'notification' } }),
+  row('PUT', '/users/notifications/seen',                     '401 204 204 204 204 403'),
   // Stripe Identity is not configured here; with it, only a signed delivery is accepted (stripe.test.ts).
   row('POST', '/v1/webhooks/stripe-identity',                 '404 404 404 404 404 403', { body: () => ({ type: 'identity.verification_session.verified' }) }),
 ]
@@ -346,6 +352,7 @@ beforeAll(async () => {
   ids.place = 'us-or-portland'
   ids.verificationRequest = await verificationRequest()
   ids.documentFile = 'document'
+  ids.notification = (await database.db.insertInto('notifications').values({ user_id: users.member.id, type: 'sample', data: '{}' }).returning('id').executeTakeFirstOrThrow()).id
   for (const name of ['approvable', 'rejectable'] as const) {
     const applicant = await member()
     const pending = await database.db.insertInto('verifications').values({ user_id: applicant.id }).returning('id').executeTakeFirstOrThrow()

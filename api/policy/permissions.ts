@@ -139,6 +139,9 @@ const plainActions = [
   'review:verification',
   /** Write to Circle 55 support: one's own support conversation (decision 039). */
   'contact:support',
+  /** One's own in-app notifications: read them, mark them seen (decision 043); nobody reads another's. */
+  'read:notifications',
+  'update:notifications',
   /** Read every member's support conversation and answer it as "Circle 55 support" (decision 039). */
   'answer:support',
   /** Later (moderation, admin): read and resolve reports; act as another member. */
@@ -194,6 +197,8 @@ const member = [
   'write:channel:own',
   'read:chat:events',
   'contact:support',
+  'read:notifications',
+  'update:notifications',
 ] as const satisfies Permission[]
 const admin = [
   ...member,

@@ -15,6 +15,8 @@ interface Item {
   short: string
   icon: 'home' | 'person' | 'sign-in' | 'search' | 'calendar' | 'people' | 'messages'
   badge?: number
+  /** What the badge says to a screen reader (`nav.unread` by default). */
+  badgeText?: string
   avatarUrl?: string | null
 }
 
@@ -23,7 +25,7 @@ interface Item {
  * the bar has little room for its text (a phone with large text) it shows short labels, each on
  * one line (issue 12 §1); where the screen is short it gives way to the header's links (app.css).
  */
-export function BottomNav({ user, unread = 0 }: { user: User | null; unread?: number }) {
+export function BottomNav({ user, unread = 0, notifications = 0 }: { user: User | null; unread?: number; notifications?: number }) {
   const { t } = useTranslation()
   const signIn = useSignInHref('/login')
   const items: Item[] = [
@@ -38,7 +40,8 @@ export function BottomNav({ user, unread = 0 }: { user: User | null; unread?: nu
         ]
       : []),
     user
-      ? { to: '/account', label: t('nav.account'), short: t('nav.short.account'), icon: 'person', avatarUrl: user.avatar?.url ?? null }
+      ? // No room for a sixth item (decision 033): Account carries the notifications badge and leads to them (decision 043).
+        { to: '/account', label: t('nav.account'), short: t('nav.short.account'), icon: 'person', avatarUrl: user.avatar?.url ?? null, badge: notifications, badgeText: 'nav.unreadNotifications' }
       : { to: signIn, label: t('nav.signIn'), short: t('nav.short.signIn'), icon: 'sign-in' },
   ]
   return (
@@ -54,7 +57,7 @@ export function BottomNav({ user, unread = 0 }: { user: User | null; unread?: nu
               {item.badge ? (
                 <span className="badge">
                   {badgeLabel(item.badge)}
-                  <span className="visually-hidden"> {t('nav.unread', { count: item.badge })}</span>
+                  <span className="visually-hidden"> {t(item.badgeText ?? 'nav.unread', { count: item.badge })}</span>
                 </span>
               ) : null}
             </NavLink>

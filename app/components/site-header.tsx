@@ -5,7 +5,7 @@ import { badgeLabel } from './bottom-nav.tsx'
 import { useDisplayName } from '#app/utils/use-display-name.ts'
 import { useSignInHref } from '#app/utils/use-return-to.ts'
 
-export function SiteHeader({ user, unread = 0 }: { user: User | null; unread?: number }) {
+export function SiteHeader({ user, unread = 0, notifications = 0 }: { user: User | null; unread?: number; notifications?: number }) {
   const { t } = useTranslation()
   const name = useDisplayName(user)
   const signIn = useSignInHref('/login')
@@ -41,6 +41,17 @@ export function SiteHeader({ user, unread = 0 }: { user: User | null; unread?: n
                       <span className="badge">
                         {badgeLabel(unread)}
                         <span className="visually-hidden"> {t('nav.unread', { count: unread })}</span>
+                      </span>
+                    ) : null}
+                  </NavLink>
+                </li>
+                <li>
+                  <NavLink to="/notifications">
+                    {t('nav.notifications')}
+                    {notifications > 0 ? (
+                      <span className="badge">
+                        {badgeLabel(notifications)}
+                        <span className="visually-hidden"> {t('nav.unread', { count: notifications })}</span>
                       </span>
                     ) : null}
                   </NavLink>

@@ -72,6 +72,8 @@ const identical: Record<string, unknown> = {
     'common:nav.short.messages',
     'messenger:open.button',
     'messenger:title',
+    'notifications:title',
+    'common:nav.notifications',
     'pages:privacy.sections.5.heading',
     'profile:edit.prompts.question',
     'profile:interests.bridge',

@@ -72,6 +72,11 @@ function AccountOverview({ user }: { user: ReturnType<typeof useLoaderData<typeo
       {/* Buttons, not text links: each at least 44px tall and easy to tell apart (issue 12 §6). */}
       <ul className="actions" role="list">
         <li>
+          <Link to="/notifications" className="button button--secondary">
+            {t('common:nav.notifications')}
+          </Link>
+        </li>
+        <li>
           <Link to="/account/edit" className="button button--secondary">
             {t('links.edit')}
           </Link>

@@ -1,0 +1,125 @@
+import { sql } from 'kysely'
+import { z } from 'zod'
+import { pageMetadata, type Page } from '#contract/common.ts'
+import type { Notification, NotificationsQuery } from '#contract/notifications.ts'
+import type { DB } from '../db/database.ts'
+import type { User } from '../db/schema.ts'
+import { problems } from '../http/errors.ts'
+import { isUuid } from '../http/request.ts'
+import { notificationsT } from '../i18n.ts'
+import { requirePermission } from '../policy/permissions.ts'
+
+/**
+ * The member's in-app notifications (issue 15 §3 "In-app", decision 043): only their own, newest
+ * first, each written in the reader's language from its type and data when it is read (so a
+ * member who changes language reads them all in the new one, and an activity renamed since shows
+ * its new title).
+ */
+
+interface Row {
+  id: string
+  type: string
+  data: unknown
+  seen_at: Date | null
+  created_at: Date
+}
+
+const uuid = z.uuid()
+const experienceData = z.object({ experience_id: uuid })
+const messageData = z.object({ channel_id: uuid })
+const verificationData = z.object({ outcome: z.enum(['approved', 'rejected']) })
+
+const experienceTypes = {
+  'waitlist.selected': 'waitlistSelected',
+  'waitlist.seat_available': 'waitlistSeatAvailable',
+  'experience.canceled': 'experienceCanceled',
+  'experience.invited': 'experienceInvited',
+} as const
+
+/** `GET users/notifications`: a page of the caller's notifications, or only the metadata. */
+export async function listNotifications(db: DB, caller: User, query: NotificationsQuery): Promise<Page<Notification>> {
+  requirePermission(caller, 'read:notifications')
+  let mine = db.selectFrom('notifications').where('user_id', '=', caller.id)
+  if (query.seen_at === 'null') mine = mine.where('seen_at', 'is', null)
+  const { total } = await mine.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow()
+  const metadata = pageMetadata(query.page, query.per_page, total)
+  if (query.exclude_results === 'true' || total === 0) return { data: [], metadata }
+  const rows = await mine
+    .select(['id', 'type', 'data', 'seen_at', 'created_at'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(query.per_page)
+    .offset((query.page - 1) * query.per_page)
+    .execute()
+  return { data: await present(db, rows, caller.locale), metadata }
+}
+
+/** `PUT users/notifications/{id}/seen`: marks one of the caller's notifications seen (the first time is kept); 404 for anyone else's. */
+export async function markNotificationSeen(db: DB, caller: User, id: string): Promise<Notification> {
+  requirePermission(caller, 'update:notifications')
+  if (!isUuid(id)) throw problems.notFound('Notification not found')
+  const row = await db
+    .updateTable('notifications')
+    .set({ seen_at: sql<Date>`coalesce(seen_at, now())` })
+    .where('id', '=', id)
+    .where('user_id', '=', caller.id)
+    .returning(['id', 'type', 'data', 'seen_at', 'created_at'])
+    .executeTakeFirst()
+  if (!row) throw problems.notFound('Notification not found')
+  const [notification] = await present(db, [row], caller.locale)
+  return notification!
+}
+
+/** `PUT users/notifications/seen`: marks every unread notification of the caller seen. */
+export async function markAllNotificationsSeen(db: DB, caller: User): Promise<void> {
+  requirePermission(caller, 'update:notifications')
+  await db.updateTable('notifications').set({ seen_at: sql<Date>`now()` }).where('user_id', '=', caller.id).where('seen_at', 'is', null).execute()
+}
+
+/** The rows as members read them: the activities they name are read in one query. */
+async function present(db: DB, rows: Row[], language: string | null): Promise<Notification[]> {
+  const t = notificationsT(language)
+  const experienceIds = [...new Set(rows.flatMap((row) => (row.type in experienceTypes ? (experienceData.safeParse(row.data).data?.experience_id ?? []) : [])))]
+  const titles = new Map<string, string>()
+  if (experienceIds.length > 0) {
+    const experiences = await db.selectFrom('experiences').select(['id', 'title']).where('id', 'in', experienceIds).execute()
+    for (const experience of experiences) titles.set(experience.id, experience.title)
+  }
+  return rows.map((row) => {
+    const text = describe(row, titles, t)
+    return {
+      id: row.id,
+      type: row.type,
+      ...text,
+      seen_at: row.seen_at?.toISOString() ?? null,
+      created_at: row.created_at.toISOString(),
+    }
+  })
+}
+
+type T = ReturnType<typeof notificationsT>
+
+function describe(row: Row, titles: Map<string, string>, t: T): { title: string; body: string; link: string } {
+  if (row.type in experienceTypes) {
+    const key = experienceTypes[row.type as keyof typeof experienceTypes]
+    const id = experienceData.safeParse(row.data).data?.experience_id
+    const title = (id && titles.get(id)) || t('types.anActivity')
+    return { title: t(`types.${key}.title`), body: t(`types.${key}.body`, { title }), link: id ? `/activities/${id}` : '/attending' }
+  }
+  if (row.type === 'message.new') {
+    const channel = messageData.safeParse(row.data).data?.channel_id
+    return {
+      title: t('types.messageNew.title'),
+      body: t('types.messageNew.body'),
+      link: channel ? `/messenger?channel=${encodeURIComponent(channel)}` : '/messenger',
+    }
+  }
+  if (row.type === 'verification.decided') {
+    const outcome = verificationData.safeParse(row.data).data?.outcome
+    if (!outcome) return { title: t('types.other.title'), body: t('types.other.body'), link: '/account/verification' }
+    return { title: t(`types.verification.${outcome}.title`), body: t(`types.verification.${outcome}.body`), link: '/account/verification' }
+  }
+  if (row.type === 'sample') return { title: t('types.sample.title'), body: t('types.sample.body'), link: '/notifications' }
+  // A type this code does not know yet still reads as something, never an error page.
+  return { title: t('types.other.title'), body: t('types.other.body'), link: '/notifications' }
+}

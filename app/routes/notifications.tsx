@@ -1,0 +1,142 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { ApiError } from '#app/utils/api.server.ts'
+import { getApi, requireUser } from '#app/utils/auth.server.ts'
+import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import { pageFrom } from '#app/utils/paging.server.ts'
+import { setToast } from '#app/utils/toast.server.ts'
+
+/**
+ * `/notifications` (issue 15 §3 "In-app", decision 043): what the member was told, newest first,
+ * paged, unread ones marked. Opening one and "Mark all as read" are plain forms: the action marks
+ * them seen, then redirects (to the notification's page, or back here), so both work without
+ * JavaScript.
+ */
+export const handle = { i18n: ['common', 'notifications'] }
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireUser(request, context)
+  const page = pageFrom(new URL(request.url))
+  const api = getApi(request, context)
+  const [notifications, unread, t] = await Promise.all([api.notifications.list(page), api.notifications.unreadTotal(), getT(request, context, 'notifications')])
+  const language = await detectLanguage(request, context)
+  const now = Date.now()
+  return {
+    page,
+    unread,
+    totalPages: notifications.metadata.total_pages,
+    // Written here, not in the browser: the same words on the server and after hydration.
+    items: notifications.data.map((item) => ({ ...item, when: ago(item.created_at, now, language) })),
+    title: t('title'),
+  }
+}
+
+/** "3 hours ago", "yesterday": when it happened, in the member's language. */
+function ago(iso: string, now: number, language: string) {
+  const seconds = Math.round((Date.parse(iso) - now) / 1000)
+  const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' })
+  const units: [Intl.RelativeTimeFormatUnit, number][] = [
+    ['day', 86_400],
+    ['hour', 3_600],
+    ['minute', 60],
+  ]
+  for (const [unit, size] of units) if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit)
+  return format.format(0, 'minute')
+}
+
+/** A link of ours only: a path on this site, never another site's address. */
+const isLocalPath = (link: string) => link.startsWith('/') && !link.startsWith('//') && !link.startsWith('/\\')
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireUser(request, context)
+  const form = await request.formData()
+  const api = getApi(request, context)
+  switch (form.get('intent')) {
+    case 'open': {
+      const id = form.get('id')
+      if (typeof id !== 'string') throw data({ error: 'Which notification?' }, { status: 400 })
+      try {
+        const notification = await api.notifications.markSeen(id)
+        return redirect(isLocalPath(notification.link) ? notification.link : '/notifications')
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 404) throw error
+        const headers = { 'Set-Cookie': await setToast(context, { kind: 'error', key: 'notifications:notFound' }) }
+        return redirect('/notifications', { headers })
+      }
+    }
+    case 'mark-all': {
+      await api.notifications.markAllSeen()
+      const headers = { 'Set-Cookie': await setToast(context, { kind: 'success', key: 'notifications:markedAllRead' }) }
+      return redirect('/notifications', { headers })
+    }
+    default:
+      throw data({ error: 'Unknown intent' }, { status: 400 })
+  }
+}
+
+export default function Notifications() {
+  const { items, unread, page, totalPages } = useLoaderData<typeof loader>()
+  const { t } = useTranslation('notifications')
+  const pageLink = (to: number) => (to > 1 ? `/notifications?page=${to}` : '/notifications')
+  return (
+    <>
+      <h1>{t('title')}</h1>
+      <p>{t('intro')}</p>
+      <p>
+        <Link to="/account/notification-settings">{t('settings')}</Link>
+      </p>
+      {items.length === 0 && page === 1 ? (
+        <div className="card">
+          <h2>{t('empty.title')}</h2>
+          <p>{t('empty.body')}</p>
+        </div>
+      ) : (
+        <>
+          <div className="notifications__summary">
+            <p role="status">{unread > 0 ? t('unreadCount', { count: unread }) : t('allRead')}</p>
+            {unread > 0 ? (
+              <Form method="post">
+                <button type="submit" name="intent" value="mark-all" className="button button--secondary">
+                  {t('markAllRead')}
+                </button>
+              </Form>
+            ) : null}
+          </div>
+          <ul className="notification-list" role="list">
+            {items.map((item) => (
+              <li key={item.id} className={item.seen_at ? 'notification' : 'notification notification--unread'}>
+                <Form method="post">
+                  <input type="hidden" name="id" value={item.id} />
+                  <button type="submit" name="intent" value="open" className="notification__open">
+                    {item.seen_at ? null : <span className="notification__tag">{t('unread')}</span>}
+                    <span className="notification__title">{item.title}</span>
+                    <span className="notification__body">{item.body}</span>
+                    <time dateTime={item.created_at} className="notification__when">
+                      {item.when}
+                    </time>
+                  </button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {totalPages > 1 ? (
+        <nav className="pagination" aria-label={t('pages')}>
+          {page > 1 ? <Link to={pageLink(page - 1)}>{t('newer')}</Link> : <span />}
+          <span>{t('pageOf', { page, total: totalPages })}</span>
+          {page < totalPages ? <Link to={pageLink(page + 1)}>{t('older')}</Link> : <span />}
+        </nav>
+      ) : null}
+    </>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}
