@@ -235,6 +235,13 @@ const rows: Row[] = [
   row('POST', '/v1/admin/support/{id}/messages',              '401 403 403 403 201 403', { params: { id: 'support' }, body: () => ({ text: 'An answer' }) }),
   row('POST', '/v1/admin/support/{id}/messages',              '401 403 403 403 404 403', { params: { id: 'direct' }, body: () => ({ text: 'An answer' }) }),
   row('POST', '/v1/admin/support/{id}/done',                  '401 403 403 403 200 403', { params: { id: 'support' } }),
+  // notification settings (decision 044): each caller reads and changes only their own.
+  row('GET', '/v1/notifications/settings/global',             '401 200 200 200 200 403'),
+  row('PUT', '/v1/notifications/settings/global',             '401 200 200 200 200 403', { body: () => ({ preferences: [{ type: 'email', enabled: true }] }) }),
+  row('PUT', '/v1/notifications/settings/global',             '401 422 422 422 422 403', { body: () => ({ preferences: [{ type: 'fax', enabled: true }] }) }),
+  row('GET', '/v1/notifications/settings/workflow',           '401 200 200 200 200 403'),
+  row('PUT', '/v1/notifications/settings/workflow',           '401 200 200 200 200 403', { body: () => ({ settings: [{ template_id: 'reminders', preference: { channels: { email: true } } }] }) }),
+  row('PUT', '/v1/notifications/settings/workflow',           '401 422 422 422 422 403', { body: () => ({ settings: [] }) }),
   // Stripe Identity is not configured here; with it, only a signed delivery is accepted (stripe.test.ts).
   row('POST', '/v1/webhooks/stripe-identity',                 '404 404 404 404 404 403', { body: () => ({ type: 'identity.verification_session.verified' }) }),
 ]

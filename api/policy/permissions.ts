@@ -141,6 +141,9 @@ const plainActions = [
   'contact:support',
   /** Read every member's support conversation and answer it as "Circle 55 support" (decision 039). */
   'answer:support',
+  /** One's own notification settings, read and changed (decision 044): always the caller's own. */
+  'read:notification_settings',
+  'update:notification_settings',
   /** Later (moderation, admin): read and resolve reports; act as another member. */
   'review:reports',
   'impersonate:user',
@@ -194,6 +197,8 @@ const member = [
   'write:channel:own',
   'read:chat:events',
   'contact:support',
+  'read:notification_settings',
+  'update:notification_settings',
 ] as const satisfies Permission[]
 const admin = [
   ...member,
