@@ -7,6 +7,7 @@ import { experiencesClient } from './experiences.server.ts'
 import { mediaClient } from './media.server.ts'
 import { membersClient } from './members.server.ts'
 import { moderationClient } from './moderation.server.ts'
+import { notificationSettingsClient } from './notification-settings.server.ts'
 import { placesClient } from './places.server.ts'
 import { profilesClient } from './profiles.server.ts'
 import { reportsClient } from './reports.server.ts'
@@ -36,6 +37,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     chatEvents: chatEventsClient(transport),
     support: supportClient(transport),
     moderation: moderationClient(transport),
+    notificationSettings: notificationSettingsClient(transport),
   }
 }
 export type Api = ReturnType<typeof createApi>
