@@ -51,7 +51,10 @@ export const channelSwitchesSchema = z
     push: z.boolean(),
     sms: z.boolean(),
   })
-  .meta({ id: 'NotificationChannels', description: 'Channels keyed by type, each on (true) or off.' })
+  .meta({
+    id: 'NotificationChannels',
+    description: 'Channels keyed by type, each on (true) or off.',
+  })
 export type ChannelSwitches = z.infer<typeof channelSwitchesSchema>
 
 /** `GET/PUT v1/notifications/settings/global`. */
@@ -74,7 +77,10 @@ export const updateGlobalSettingsSchema = z
       .array(z.object({ type: channelSchema, enabled: z.boolean() }).strict())
       .min(1, 'preferences_required')
       .max(notificationChannels.length, 'too_many_preferences')
-      .refine((list) => new Set(list.map((entry) => entry.type)).size === list.length, 'duplicate_type'),
+      .refine(
+        (list) => new Set(list.map((entry) => entry.type)).size === list.length,
+        'duplicate_type',
+      ),
   })
   .strict()
   .meta({ id: 'NotificationGlobalSettingsUpdate' })
@@ -109,7 +115,10 @@ export const updateWorkflowSettingsSchema = z
       )
       .min(1, 'settings_required')
       .max(notificationTopics.length, 'too_many_settings')
-      .refine((list) => new Set(list.map((entry) => entry.template_id)).size === list.length, 'duplicate_template_id'),
+      .refine(
+        (list) => new Set(list.map((entry) => entry.template_id)).size === list.length,
+        'duplicate_template_id',
+      ),
   })
   .strict()
   .meta({ id: 'NotificationWorkflowSettingsUpdate' })

@@ -14,7 +14,12 @@ import {
  * delivery asks before sending anything.
  */
 
-const all = (value: boolean): ChannelSwitches => ({ in_app: value, email: value, push: value, sms: value })
+const all = (value: boolean): ChannelSwitches => ({
+  in_app: value,
+  email: value,
+  push: value,
+  sms: value,
+})
 
 /**
  * The global switches before the member chooses: in-app and email on; push once the member
@@ -41,13 +46,19 @@ export const defaultTopics: Record<NotificationTopic, ChannelSwitches> = {
   product_updates: { in_app: true, email: true, push: false, sms: false },
 }
 
-const isChannel = (value: string): value is NotificationChannel => (notificationChannels as readonly string[]).includes(value)
-const isTopic = (value: string): value is NotificationTopic => (notificationTopics as readonly string[]).includes(value)
+const isChannel = (value: string): value is NotificationChannel =>
+  (notificationChannels as readonly string[]).includes(value)
+const isTopic = (value: string): value is NotificationTopic =>
+  (notificationTopics as readonly string[]).includes(value)
 
 /** The member's global switches: their choices over the defaults. */
 export async function globalSwitches(db: DB, userId: string): Promise<ChannelSwitches> {
   const [rows, device] = await Promise.all([
-    db.selectFrom('notification_global_settings').select(['channel', 'enabled']).where('user_id', '=', userId).execute(),
+    db
+      .selectFrom('notification_global_settings')
+      .select(['channel', 'enabled'])
+      .where('user_id', '=', userId)
+      .execute(),
     db.selectFrom('devices').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst(),
   ])
   const switches = defaultGlobal(device !== undefined)
@@ -56,12 +67,23 @@ export async function globalSwitches(db: DB, userId: string): Promise<ChannelSwi
 }
 
 /** Every topic's channels for the member: their choices over the defaults. */
-export async function topicSwitches(db: DB, userId: string, only?: NotificationTopic): Promise<Record<NotificationTopic, ChannelSwitches>> {
-  let query = db.selectFrom('notification_workflow_settings').select(['template_id', 'channel', 'enabled']).where('user_id', '=', userId)
+export async function topicSwitches(
+  db: DB,
+  userId: string,
+  only?: NotificationTopic,
+): Promise<Record<NotificationTopic, ChannelSwitches>> {
+  let query = db
+    .selectFrom('notification_workflow_settings')
+    .select(['template_id', 'channel', 'enabled'])
+    .where('user_id', '=', userId)
   if (only) query = query.where('template_id', '=', only)
   const rows = await query.execute()
-  const topics = Object.fromEntries(notificationTopics.map((topic) => [topic, { ...defaultTopics[topic] }])) as Record<NotificationTopic, ChannelSwitches>
-  for (const row of rows) if (isTopic(row.template_id) && isChannel(row.channel)) topics[row.template_id][row.channel] = row.enabled
+  const topics = Object.fromEntries(
+    notificationTopics.map((topic) => [topic, { ...defaultTopics[topic] }]),
+  ) as Record<NotificationTopic, ChannelSwitches>
+  for (const row of rows)
+    if (isTopic(row.template_id) && isChannel(row.channel))
+      topics[row.template_id][row.channel] = row.enabled
   return topics
 }
 
@@ -70,7 +92,14 @@ export async function topicSwitches(db: DB, userId: string, only?: NotificationT
  * switch for that channel. Whether a text can be sent (a confirmed phone) or a push (a live
  * subscription) is the channel's own business at delivery.
  */
-export async function channelsFor(db: DB, userId: string, topic: NotificationTopic): Promise<NotificationChannel[]> {
-  const [global, topics] = await Promise.all([globalSwitches(db, userId), topicSwitches(db, userId, topic)])
+export async function channelsFor(
+  db: DB,
+  userId: string,
+  topic: NotificationTopic,
+): Promise<NotificationChannel[]> {
+  const [global, topics] = await Promise.all([
+    globalSwitches(db, userId),
+    topicSwitches(db, userId, topic),
+  ])
   return notificationChannels.filter((channel) => global[channel] && topics[topic][channel])
 }

@@ -5,9 +5,23 @@ import {
   updateWorkflowSettingsSchema,
   workflowSettingsSchema,
 } from '#contract/notification-settings.ts'
-import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
+import {
+  auth,
+  errors,
+  jsonBody,
+  jsonBodyErrors,
+  jsonContent,
+  readJson,
+  serve,
+  type ApiRoutes,
+} from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
-import { getGlobalSettings, getWorkflowSettings, updateGlobalSettings, updateWorkflowSettings } from './settings.ts'
+import {
+  getGlobalSettings,
+  getWorkflowSettings,
+  updateGlobalSettings,
+  updateWorkflowSettings,
+} from './settings.ts'
 
 /** Notification settings (spec §7, issue 15 §4, decision 044): only ever the caller's own. */
 export function notificationSettingsRoutes(routes: ApiRoutes) {
@@ -18,7 +32,8 @@ export function notificationSettingsRoutes(routes: ApiRoutes) {
     path: '/v1/notifications/settings/global',
     tags,
     security: auth.required,
-    summary: 'The caller’s channel switches (`email`: the email subscription; `push`: push allowed), defaults included.',
+    summary:
+      'The caller’s channel switches (`email`: the email subscription; `push`: push allowed), defaults included.',
     responses: {
       200: jsonContent('The caller’s global settings', globalSettingsSchema),
       ...errors(auth.required),
@@ -34,11 +49,15 @@ export function notificationSettingsRoutes(routes: ApiRoutes) {
     path: '/v1/notifications/settings/global',
     tags,
     security: auth.required,
-    summary: 'Turn channels on or off for the caller: a list of `type` and `enabled`; channels not listed keep their state.',
+    summary:
+      'Turn channels on or off for the caller: a list of `type` and `enabled`; channels not listed keep their state.',
     request: { body: jsonBody(updateGlobalSettingsSchema) },
     responses: {
       200: jsonContent('The caller’s global settings after the change', globalSettingsSchema),
-      ...errors(auth.required, { ...jsonBodyErrors, 422: 'preferences_required, duplicate_type, an unknown type or a non-boolean enabled' }),
+      ...errors(auth.required, {
+        ...jsonBodyErrors,
+        422: 'preferences_required, duplicate_type, an unknown type or a non-boolean enabled',
+      }),
     },
   })
   serve(routes, putGlobalRoute, async (c) => {
@@ -52,7 +71,8 @@ export function notificationSettingsRoutes(routes: ApiRoutes) {
     path: '/v1/notifications/settings/workflow',
     tags,
     security: auth.required,
-    summary: 'Every topic (`template_id`) with its trigger and the caller’s channels for it, defaults included.',
+    summary:
+      'Every topic (`template_id`) with its trigger and the caller’s channels for it, defaults included.',
     responses: {
       200: jsonContent('The caller’s settings per topic', workflowSettingsSchema),
       ...errors(auth.required),
@@ -68,11 +88,15 @@ export function notificationSettingsRoutes(routes: ApiRoutes) {
     path: '/v1/notifications/settings/workflow',
     tags,
     security: auth.required,
-    summary: 'Turn channels on or off per topic for the caller; topics and channels not listed keep their state.',
+    summary:
+      'Turn channels on or off per topic for the caller; topics and channels not listed keep their state.',
     request: { body: jsonBody(updateWorkflowSettingsSchema) },
     responses: {
       200: jsonContent('The caller’s settings per topic after the change', workflowSettingsSchema),
-      ...errors(auth.required, { ...jsonBodyErrors, 422: 'settings_required, duplicate_template_id, an unknown topic or channel, or a non-boolean' }),
+      ...errors(auth.required, {
+        ...jsonBodyErrors,
+        422: 'settings_required, duplicate_template_id, an unknown topic or channel, or a non-boolean',
+      }),
     },
   })
   serve(routes, putWorkflowRoute, async (c) => {

@@ -23,12 +23,26 @@ export async function getGlobalSettings(db: DB, caller: User): Promise<GlobalSet
   return { global: { channels: await globalSwitches(db, caller.id) } }
 }
 
-export async function updateGlobalSettings(db: DB, caller: User, input: UpdateGlobalSettings): Promise<GlobalSettings> {
+export async function updateGlobalSettings(
+  db: DB,
+  caller: User,
+  input: UpdateGlobalSettings,
+): Promise<GlobalSettings> {
   requirePermission(caller, 'update:notification_settings')
   await db
     .insertInto('notification_global_settings')
-    .values(input.preferences.map((entry) => ({ user_id: caller.id, channel: entry.type, enabled: entry.enabled })))
-    .onConflict((conflict) => conflict.columns(['user_id', 'channel']).doUpdateSet((eb) => ({ enabled: eb.ref('excluded.enabled') })))
+    .values(
+      input.preferences.map((entry) => ({
+        user_id: caller.id,
+        channel: entry.type,
+        enabled: entry.enabled,
+      })),
+    )
+    .onConflict((conflict) =>
+      conflict
+        .columns(['user_id', 'channel'])
+        .doUpdateSet((eb) => ({ enabled: eb.ref('excluded.enabled') })),
+    )
     .execute()
   return getGlobalSettings(db, caller)
 }
@@ -38,17 +52,27 @@ export async function getWorkflowSettings(db: DB, caller: User): Promise<Workflo
   const topics = await topicSwitches(db, caller.id)
   return {
     workflow: {
-      settings: notificationTopics.map((topic) => ({ template_id: topic, trigger: topicTriggers[topic], preference: { channels: topics[topic] } })),
+      settings: notificationTopics.map((topic) => ({
+        template_id: topic,
+        trigger: topicTriggers[topic],
+        preference: { channels: topics[topic] },
+      })),
     },
   }
 }
 
-export async function updateWorkflowSettings(db: DB, caller: User, input: UpdateWorkflowSettings): Promise<WorkflowSettings> {
+export async function updateWorkflowSettings(
+  db: DB,
+  caller: User,
+  input: UpdateWorkflowSettings,
+): Promise<WorkflowSettings> {
   requirePermission(caller, 'update:notification_settings')
   const values = input.settings.flatMap((setting) =>
     notificationChannels.flatMap((channel) => {
       const enabled = setting.preference.channels[channel]
-      return enabled === undefined ? [] : [{ user_id: caller.id, template_id: setting.template_id, channel, enabled }]
+      return enabled === undefined
+        ? []
+        : [{ user_id: caller.id, template_id: setting.template_id, channel, enabled }]
     }),
   )
   if (values.length > 0) {
@@ -56,7 +80,9 @@ export async function updateWorkflowSettings(db: DB, caller: User, input: Update
       .insertInto('notification_workflow_settings')
       .values(values)
       .onConflict((conflict) =>
-        conflict.columns(['user_id', 'template_id', 'channel']).doUpdateSet((eb) => ({ enabled: eb.ref('excluded.enabled') })),
+        conflict
+          .columns(['user_id', 'template_id', 'channel'])
+          .doUpdateSet((eb) => ({ enabled: eb.ref('excluded.enabled') })),
       )
       .execute()
   }

@@ -22,7 +22,13 @@ afterAll(async () => {
 })
 
 const path = '/account/notification-settings'
-const handle = createDocumentHandler([{ id: 'routes/account+/notification-settings', path: 'account/notification-settings', module: settingsPage as never }])
+const handle = createDocumentHandler([
+  {
+    id: 'routes/account+/notification-settings',
+    path: 'account/notification-settings',
+    module: settingsPage as never,
+  },
+])
 
 async function member() {
   const user = await createUser(database.db, { first_name: 'Margaret', last_name: 'Hughes' })
@@ -30,12 +36,22 @@ async function member() {
 }
 
 async function page(cookie: string, language = 'en') {
-  const response = await handle(new Request(`${TEST_PUBLIC_URL}${path}`, { headers: { cookie, 'accept-language': language } }), web.newContext())
+  const response = await handle(
+    new Request(`${TEST_PUBLIC_URL}${path}`, { headers: { cookie, 'accept-language': language } }),
+    web.newContext(),
+  )
   return { status: response.status, html: readableHtml(await response.text()) }
 }
 
 async function post(cookie: string, fields: [string, string][]) {
-  const response = await handle(new Request(`${TEST_PUBLIC_URL}${path}`, { method: 'POST', headers: { cookie }, body: new URLSearchParams(fields) }), web.newContext())
+  const response = await handle(
+    new Request(`${TEST_PUBLIC_URL}${path}`, {
+      method: 'POST',
+      headers: { cookie },
+      body: new URLSearchParams(fields),
+    }),
+    web.newContext(),
+  )
   return { response, html: readableHtml(await response.text()) }
 }
 
@@ -75,7 +91,14 @@ describe('the page', () => {
     expect(ticked(html, 'reminders.email')).toBe(true)
     expect(ticked(html, 'recommendations.email')).toBe(false)
     // Vitest bundles no CSS: root's stylesheet link is given the address a build gives it.
-    expect(await htmlProblems(html.replace('<link rel="stylesheet" href=""/>', '<link rel="stylesheet" href="/assets/app.css"/>'))).toEqual([])
+    expect(
+      await htmlProblems(
+        html.replace(
+          '<link rel="stylesheet" href=""/>',
+          '<link rel="stylesheet" href="/assets/app.css"/>',
+        ),
+      ),
+    ).toEqual([])
   })
 
   it('is translated', async () => {
@@ -88,7 +111,9 @@ describe('the page', () => {
 describe('saving without JavaScript', () => {
   it('saves every box as sent, comes back with a toast, and shows the choices kept', async () => {
     const { user, cookie } = await member()
-    const sent = defaults((await page(cookie)).html).filter(([name]) => name !== 'direct_messages.email')
+    const sent = defaults((await page(cookie)).html).filter(
+      ([name]) => name !== 'direct_messages.email',
+    )
     sent.push(['global.sms', 'on'], ['recommendations.email', 'on'], ['intent', 'save'])
     const { response } = await post(cookie, sent)
     expect(response.status).toBe(302)
@@ -107,7 +132,11 @@ describe('saving without JavaScript', () => {
 
   it('says beside the box when a value was not understood, and keeps the other choices', async () => {
     const { cookie } = await member()
-    const { response, html } = await post(cookie, [['intent', 'save'], ['global.email', 'on'], ['global.sms', 'maybe']])
+    const { response, html } = await post(cookie, [
+      ['intent', 'save'],
+      ['global.email', 'on'],
+      ['global.sms', 'maybe'],
+    ])
     expect(response.status).toBe(400)
     expect(html).toContain('id="ns-global-sms-error"')
     expect(html).toContain('This choice was not understood')
@@ -121,14 +150,22 @@ describe('saving without JavaScript', () => {
 describe('one box at a time (the JavaScript fetcher)', () => {
   it('saves one box and answers which', async () => {
     const { user, cookie } = await member()
-    const { response } = await post(cookie, [['intent', 'toggle'], ['field', 'hosting.email'], ['enabled', 'false']])
+    const { response } = await post(cookie, [
+      ['intent', 'toggle'],
+      ['field', 'hosting.email'],
+      ['enabled', 'false'],
+    ])
     expect(response.status).toBe(200)
     expect(await channelsFor(database.db, user.id, 'hosting')).toEqual(['in_app'])
   })
 
   it('refuses an unknown box', async () => {
     const { cookie } = await member()
-    const { response } = await post(cookie, [['intent', 'toggle'], ['field', 'weather.email'], ['enabled', 'true']])
+    const { response } = await post(cookie, [
+      ['intent', 'toggle'],
+      ['field', 'weather.email'],
+      ['enabled', 'true'],
+    ])
     expect(response.status).toBe(400)
   })
 })

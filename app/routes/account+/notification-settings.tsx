@@ -7,11 +7,13 @@ import {
 } from '@remix-run/node'
 import {
   Form,
+  isRouteErrorResponse,
   Link,
   useActionData,
   useFetcher,
   useLoaderData,
   useRevalidator,
+  type ClientActionFunctionArgs,
 } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -19,7 +21,12 @@ import { ErrorSummary, type SummaryError } from '#app/components/error-summary.t
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { FieldErrors } from '#app/components/ui/field.tsx'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
-import { formPageHeaders, formText, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
+import {
+  formPageHeaders,
+  formText,
+  keepFormOnOutage,
+  loadFormPage,
+} from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 import { setToast } from '#app/utils/toast.server.ts'
@@ -169,6 +176,22 @@ async function toggle(request: Request, context: ActionFunctionArgs['context'], 
       error: String(error),
     })
     return data<ToggleAnswer>({ failed: name }, { status: 503 })
+  }
+}
+
+/**
+ * A checkbox's save that never reached the server or came back unreadable (network down, proxy
+ * error) is answered as a failure beside the checkbox, not as an error page (as decision 041).
+ */
+export async function clientAction({ request, serverAction }: ClientActionFunctionArgs) {
+  const form = await request.clone().formData()
+  if (form.get('intent') !== 'toggle') return serverAction<typeof action>()
+  try {
+    return await serverAction<typeof action>()
+  } catch (error) {
+    if (error instanceof Response || isRouteErrorResponse(error)) throw error
+    const field = form.get('field')
+    return { failed: typeof field === 'string' ? field : '' } satisfies ToggleAnswer
   }
 }
 

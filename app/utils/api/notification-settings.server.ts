@@ -12,11 +12,13 @@ import type { ApiTransport } from '../api.server.ts'
 export function notificationSettingsClient(api: ApiTransport) {
   return {
     /** The member's channel switches (email subscription, push allowed, in-app, texts). */
-    global: (): Promise<GlobalSettings> => api.json('GET', 'v1/notifications/settings/global', globalSettingsSchema),
+    global: (): Promise<GlobalSettings> =>
+      api.json('GET', 'v1/notifications/settings/global', globalSettingsSchema),
     updateGlobal: (body: UpdateGlobalSettings): Promise<GlobalSettings> =>
       api.json('PUT', 'v1/notifications/settings/global', globalSettingsSchema, { body }),
     /** Every topic with the member's channels for it. */
-    workflow: (): Promise<WorkflowSettings> => api.json('GET', 'v1/notifications/settings/workflow', workflowSettingsSchema),
+    workflow: (): Promise<WorkflowSettings> =>
+      api.json('GET', 'v1/notifications/settings/workflow', workflowSettingsSchema),
     updateWorkflow: (body: UpdateWorkflowSettings): Promise<WorkflowSettings> =>
       api.json('PUT', 'v1/notifications/settings/workflow', workflowSettingsSchema, { body }),
   }
