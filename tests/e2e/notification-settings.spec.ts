@@ -82,6 +82,8 @@ test('with JavaScript: a box saves at once, and a failed save is put back and sa
 })
 
 test('axe finds nothing on the page in en, fr and nl', async ({ browser }) => {
+  // Three scans of a long form (the English one in full) on a shared machine.
+  test.setTimeout(180_000)
   const page = await member(browser, 'member177@demo.test')
   const found = []
   for (const lng of languages) {
