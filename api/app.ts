@@ -26,6 +26,7 @@ import type { RealtimeHub } from './realtime/hub.ts'
 import { reportRoutes } from './reports/routes.ts'
 import { supportRoutes } from './support/routes.ts'
 import { moderationRoutes } from './moderation/routes.ts'
+import { notificationSettingsRoutes } from './notifications/settings-routes.ts'
 import { liftEndedSuspension } from './moderation/service.ts'
 import { systemRoutes } from './system/routes.ts'
 import { findUserBySubject, provisionUser } from './users/service.ts'
@@ -94,6 +95,7 @@ export function createApiApp(services: ApiServices) {
   chatRoutes(routes)
   supportRoutes(routes)
   moderationRoutes(routes)
+  notificationSettingsRoutes(routes)
   app.route('/', routes)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))

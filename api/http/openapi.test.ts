@@ -486,6 +486,19 @@ describe('every endpoint answers as documented', () => {
     expect((await call('GET', 'users/notifications')).status).toBe(401)
   })
 
+  it('notification settings: global and workflow, read and changed, and the refusals (decision 044)', async () => {
+    const reader = await member()
+    expect((await call('GET', 'v1/notifications/settings/global', { token: reader.token })).json.global.channels.email).toBe(true)
+    const global = await call('PUT', 'v1/notifications/settings/global', { token: reader.token, body: { preferences: [{ type: 'sms', enabled: true }] } })
+    expect(global.json.global.channels.sms).toBe(true)
+    expect((await call('PUT', 'v1/notifications/settings/global', { token: reader.token, body: { preferences: [] } })).status).toBe(422)
+    expect((await call('GET', 'v1/notifications/settings/workflow', { token: reader.token })).json.workflow.settings).toHaveLength(9)
+    const body = { settings: [{ template_id: 'recommendations', preference: { channels: { email: true } } }] }
+    expect((await call('PUT', 'v1/notifications/settings/workflow', { token: reader.token, body })).status).toBe(200)
+    expect((await call('PUT', 'v1/notifications/settings/workflow', { token: reader.token, body: { settings: [{ template_id: 'weather' }] } })).status).toBe(422)
+    expect((await call('GET', 'v1/notifications/settings/workflow')).status).toBe(401)
+  })
+
   it('verification: status, initiate, the review queue, its photos, decisions, the Stripe webhook', async () => {
     const applicant = await member()
     expect((await call('GET', 'v1/verification', { token: applicant.token })).json.data[0].status).toBe('not_verified')

@@ -241,6 +241,13 @@ const rows: Row[] = [
   row('GET', '/users/notifications',                          '401 200 200 200 200 403', { query: 'seen_at=null&exclude_results=true' }),
   row('PUT', '/users/notifications/{id}/seen',                '401 200 404 404 404 403', { params: { id: 'notification' } }),
   row('PUT', '/users/notifications/seen',                     '401 204 204 204 204 403'),
+  // notification settings (decision 044): each caller reads and changes only their own.
+  row('GET', '/v1/notifications/settings/global',             '401 200 200 200 200 403'),
+  row('PUT', '/v1/notifications/settings/global',             '401 200 200 200 200 403', { body: () => ({ preferences: [{ type: 'email', enabled: true }] }) }),
+  row('PUT', '/v1/notifications/settings/global',             '401 422 422 422 422 403', { body: () => ({ preferences: [{ type: 'fax', enabled: true }] }) }),
+  row('GET', '/v1/notifications/settings/workflow',           '401 200 200 200 200 403'),
+  row('PUT', '/v1/notifications/settings/workflow',           '401 200 200 200 200 403', { body: () => ({ settings: [{ template_id: 'reminders', preference: { channels: { email: true } } }] }) }),
+  row('PUT', '/v1/notifications/settings/workflow',           '401 422 422 422 422 403', { body: () => ({ settings: [] }) }),
   // Stripe Identity is not configured here; with it, only a signed delivery is accepted (stripe.test.ts).
   row('POST', '/v1/webhooks/stripe-identity',                 '404 404 404 404 404 403', { body: () => ({ type: 'identity.verification_session.verified' }) }),
 ]

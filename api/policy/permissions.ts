@@ -144,6 +144,9 @@ const plainActions = [
   'update:notifications',
   /** Read every member's support conversation and answer it as "Circle 55 support" (decision 039). */
   'answer:support',
+  /** One's own notification settings, read and changed (decision 044): always the caller's own. */
+  'read:notification_settings',
+  'update:notification_settings',
   /** Later (moderation, admin): read and resolve reports; act as another member. */
   'review:reports',
   'impersonate:user',
@@ -199,6 +202,8 @@ const member = [
   'contact:support',
   'read:notifications',
   'update:notifications',
+  'read:notification_settings',
+  'update:notification_settings',
 ] as const satisfies Permission[]
 const admin = [
   ...member,

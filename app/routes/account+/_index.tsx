@@ -82,6 +82,11 @@ function AccountOverview({ user }: { user: ReturnType<typeof useLoaderData<typeo
           </Link>
         </li>
         <li>
+          <Link to="/account/notification-settings" className="button button--secondary">
+            {t('links.notifications')}
+          </Link>
+        </li>
+        <li>
           <Link to="/account/email" className="button button--secondary">
             {t('links.email')}
           </Link>

@@ -8,6 +8,7 @@ import { mediaClient } from './media.server.ts'
 import { membersClient } from './members.server.ts'
 import { moderationClient } from './moderation.server.ts'
 import { notificationsClient } from './notifications.server.ts'
+import { notificationSettingsClient } from './notification-settings.server.ts'
 import { placesClient } from './places.server.ts'
 import { profilesClient } from './profiles.server.ts'
 import { reportsClient } from './reports.server.ts'
@@ -38,6 +39,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     support: supportClient(transport),
     moderation: moderationClient(transport),
     notifications: notificationsClient(transport),
+    notificationSettings: notificationSettingsClient(transport),
   }
 }
 export type Api = ReturnType<typeof createApi>
