@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { offlineLanguage, requestKind, serviceWorkerScript } from '#app/utils/service-worker.server.ts'
 import { shouldRegister } from '#app/utils/service-worker.client.ts'
 import { TEST_PUBLIC_URL } from '#tests/api-harness.ts'
+import { htmlProblems } from '#tests/html-validate.ts'
 import * as manifestRoute from './manifest[.webmanifest].ts'
 import * as offlineRoute from './offline.$lang.ts'
 import * as serviceWorkerRoute from './sw[.js].ts'
@@ -48,6 +49,7 @@ describe('/offline/:lang', () => {
       expect(html).toContain(`<html lang="${lang}">`)
       expect(html).toContain(`<h1>${title}</h1>`)
       expect(html).not.toContain('<script')
+      expect(await htmlProblems(html)).toEqual([])
     }
   })
 
