@@ -1,7 +1,7 @@
 import type { Browser } from '@playwright/test'
 import { demoPassword } from './activity-helpers.ts'
 import { Scanner } from './axe.ts'
-import { expect, newVisitor, signIn, switchLanguage, test, untilHydrated, type Language } from './helpers.ts'
+import { expect, expectConsoleError, newVisitor, signIn, switchLanguage, test, untilHydrated, type Language } from './helpers.ts'
 
 /**
  * The installable app (issue 15 §5, decision 045) in Chromium with the production build: the
@@ -62,6 +62,7 @@ test('the service worker keeps hashed assets and the offline page, never a page;
   await page.goto('/attending')
   await expect(page.locator('h1')).not.toHaveText('No internet connection')
 
+  expectConsoleError(/^Failed to load resource: net::ERR_INTERNET_DISCONNECTED$/, 'offline, the service worker tries the network first (as it must) before it answers with the offline page')
   await page.context().setOffline(true)
   await page.goto('/activities').catch(() => undefined)
   await expect(page.getByRole('heading', { level: 1, name: 'No internet connection' })).toBeVisible()
