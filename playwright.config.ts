@@ -18,6 +18,9 @@ export default defineConfig({
     // test, failed while writing ("file data stream has unexpected number of bytes"). A failure
     // still leaves its error context (page snapshot) in test-results/; E2E_TRACE=1 records traces.
     trace: process.env.E2E_TRACE ? 'retain-on-failure' : 'off',
+    // The service worker (decision 045) stays out of every test but its own (pwa.spec.ts allows
+    // it): Playwright's request routing does not see what a service worker fetches.
+    serviceWorkers: 'block',
     actionTimeout: 15_000,
     navigationTimeout: 30_000,
   },

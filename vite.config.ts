@@ -16,6 +16,23 @@ function localesVersion() {
   return hash.digest('hex').slice(0, 10)
 }
 
+/**
+ * What the browser and the server each run (decision 045): the same in the client and the server
+ * bundle of one build, different after any change to the web app or the contract. BUILD_VERSION
+ * (a commit, a release) wins when the deploy sets it.
+ */
+function buildVersion() {
+  if (process.env.BUILD_VERSION) return process.env.BUILD_VERSION
+  const hash = createHash('sha256')
+  for (const dir of ['app', 'contract']) {
+    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
+      if (/\.(tsx?|css)$/.test(file) && !file.includes('.test.')) hash.update(file).update(readFileSync(`${dir}/${file}`))
+    }
+  }
+  hash.update(readFileSync('package-lock.json'))
+  return hash.digest('hex').slice(0, 12)
+}
+
 declare module '@remix-run/node' {
   interface Future {
     v3_singleFetch: true
@@ -23,7 +40,7 @@ declare module '@remix-run/node' {
 }
 
 export default defineConfig({
-  define: { __LOCALES_VERSION__: JSON.stringify(localesVersion()) },
+  define: { __LOCALES_VERSION__: JSON.stringify(localesVersion()), __BUILD_VERSION__: JSON.stringify(buildVersion()) },
   build: { target: 'es2020', cssMinify: true, assetsInlineLimit: 0 },
   server: { hmr: { port: 24678 } },
   plugins: [

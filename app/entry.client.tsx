@@ -4,8 +4,10 @@ import { startTransition, StrictMode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { I18nextProvider, initReactI18next } from 'react-i18next'
 import { getInitialNamespaces } from 'remix-i18next/client'
+import { watchBuildVersion } from './utils/build-version.ts'
 import { registerErrorPageTranslator } from './utils/error-page.ts'
 import { defaultNamespace, fallbackLanguage, languages } from './utils/i18n.ts'
+import { registerServiceWorker } from './utils/service-worker.client.ts'
 
 /** Loads one namespace of one language from /locales (cached by the browser). */
 const fetchBackend: BackendModule = {
@@ -49,4 +51,7 @@ async function hydrate() {
   })
 }
 
+// Decision 045: notice a newer server build (the update-required page), and install the app.
+watchBuildVersion()
+registerServiceWorker()
 void hydrate()

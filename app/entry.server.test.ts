@@ -134,3 +134,12 @@ describe('pages and page data are never cached (Cache-Control: private, no-store
     }
   })
 })
+
+describe('every page and its page data say which build answered (decision 045)', () => {
+  it('the build the browser compares with its own', async () => {
+    for (const request of [get('/no-such-page'), get('/broken.data')]) {
+      const { response } = await send(request)
+      expect(response.headers.get('X-Build-Version'), request.url).toBe(__BUILD_VERSION__)
+    }
+  })
+})

@@ -5,6 +5,7 @@ import { isRouteErrorResponse, RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
+import { buildVersion, buildVersionHeader } from './utils/build-version.ts'
 import { NonceContext } from './utils/nonce.ts'
 import { registerErrorPageTranslator } from './utils/error-page.ts'
 import { createI18nInstance } from './utils/i18next.server.ts'
@@ -24,6 +25,11 @@ function keepPrivate(headers: Headers) {
   if (!headers.has('Cache-Control')) headers.set('Cache-Control', pageCacheControl)
 }
 
+/** Which build answered: a browser running an older one offers a reload (decision 045). */
+function stampBuild(headers: Headers) {
+  headers.set(buildVersionHeader, buildVersion)
+}
+
 const handleRequest: HandleDocumentRequestFunction = async (
   request: Request,
   responseStatusCode: number,
@@ -37,6 +43,7 @@ const handleRequest: HandleDocumentRequestFunction = async (
   // One instance per language, so registering it again is harmless (error-page.ts).
   registerErrorPageTranslator(language, (key) => i18n.t(key, { lng: language }))
   keepPrivate(responseHeaders)
+  stampBuild(responseHeaders)
   const nonce = loadContext.cspNonce
   const readyEvent = isbot(request.headers.get('user-agent')) ? 'onAllReady' : 'onShellReady'
 
@@ -81,6 +88,7 @@ export default handleRequest
 /** Page data (single fetch `.data` requests) depends on the member as much as the page. */
 export const handleDataRequest: HandleDataRequestFunction = (response) => {
   keepPrivate(response.headers)
+  stampBuild(response.headers)
   return response
 }
 

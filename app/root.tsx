@@ -35,6 +35,7 @@ import { startBrowserErrorReporting } from './utils/error-reporting.client.ts'
 import { detectLanguage, getT } from './utils/i18next.server.ts'
 import { pageTitle } from './utils/meta.ts'
 import { useNonce } from './utils/nonce.ts'
+import { themeColor } from './utils/theme.ts'
 import { commitSession, destroySession, getSession } from './utils/session.server.ts'
 import { takeToast } from './utils/toast.server.ts'
 
@@ -43,6 +44,9 @@ export const handle = { i18n: ['common'] }
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: appStyles },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+  // The installable app (decision 045).
+  { rel: 'manifest', href: '/manifest.webmanifest' },
+  { rel: 'apple-touch-icon', href: '/icons/apple-touch-icon.png' },
 ]
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -118,6 +122,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content={themeColor} />
         <Meta />
         {/* The root loader failed, so meta has no translations: the error page's title is written here. */}
         {error && !data ? <title>{`${t(`errorPage.${errorPageKind(isRouteErrorResponse(error) ? error.status : 500)}.title`)} – ${t('brand')}`}</title> : null}

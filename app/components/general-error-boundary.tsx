@@ -2,9 +2,11 @@ import { isRouteErrorResponse, Link, useRouteError, useRouteLoaderData, type Err
 import { useEffect, useRef, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { loader as rootLoader } from '#app/root.tsx'
+import { useBuildChanged } from '#app/utils/build-version.ts'
 import { errorPageKind, type ErrorPageKind } from '#app/utils/error-page.ts'
 import { reportBrowserError } from '#app/utils/error-reporting.client.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
+import { UpdateRequired } from './update-required.tsx'
 
 type StatusHandler = (info: { error: ErrorResponse }) => ReactNode
 
@@ -31,6 +33,9 @@ export function GeneralErrorBoundary({
 }) {
   const error = useRouteError()
   useReportBrowserError(error)
+  const buildChanged = useBuildChanged()
+  // The server now runs a newer build: the error is the old page meeting it (decision 045).
+  if (buildChanged && !(isRouteErrorResponse(error) && (error.status === 403 || error.status === 404))) return <UpdateRequired />
   if (isRouteErrorResponse(error)) {
     const handler = statusHandlers?.[error.status] ?? defaultStatusHandlers[error.status] ?? defaultStatusHandler
     return <>{handler({ error })}</>

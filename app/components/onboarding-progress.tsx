@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { onboardingPosition, type OnboardingPage } from '#app/utils/onboarding.ts'
 import { pathWithReturnTo } from '#app/utils/redirect.ts'
 
-/** "Step 2 of 5" above an onboarding page's heading, with Back to the step before it. */
+/** "Step 2 of 6" above an onboarding page's heading, with Back to the step before it. */
 export function OnboardingProgress({ page, returnTo = '/' }: { page: OnboardingPage; returnTo?: string }) {
   const { t } = useTranslation('onboarding')
   const { step, total, previous } = onboardingPosition(page)

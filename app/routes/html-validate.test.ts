@@ -28,6 +28,7 @@ import * as outbox from './dev+/outbox.tsx'
 import * as duplicateActivity from './duplicate-activity.tsx'
 import * as getStarted from './get-started+/_index.tsx'
 import * as location from './get-started+/location.tsx'
+import * as notificationsStep from './get-started+/notifications.tsx'
 import * as onboarded from './get-started+/success.tsx'
 
 /**
@@ -51,6 +52,7 @@ const handle = createDocumentHandler(
       ['routes/account+/email', 'account/email', changeEmail],
       ['routes/get-started+/_index', 'get-started', getStarted],
       ['routes/get-started+/location', 'get-started/location', location],
+      ['routes/get-started+/notifications', 'get-started/notifications', notificationsStep],
       ['routes/get-started+/success', 'get-started/success', onboarded],
       ['routes/_auth+/welcome-back', 'welcome-back', welcomeBack],
       ['routes/_auth+/logout', 'logout', logout],
@@ -200,6 +202,7 @@ const visits = (): Record<string, Visit> => ({
   'get started, with errors': { path: '/get-started', cookie: asMember, status: 400, form: { phone: 'not a phone' } },
   'get started, home city': { path: '/get-started/location', cookie: asMember },
   'get started, home city not found': { path: '/get-started/location', cookie: asMember, status: 400, form: { intent: 'save', q: 'Qwxzzy' } },
+  'get started, notifications': { path: '/get-started/notifications', cookie: asMember, language: 'nl' },
   'get started, done': { path: '/get-started/success', cookie: asMember },
   'welcome back': { path: '/welcome-back', cookie: asMember },
   'sign out': { path: '/logout', cookie: asMember },

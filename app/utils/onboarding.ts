@@ -6,6 +6,7 @@ export const onboardingPath = {
   location: '/get-started/location',
   'profile-photo': '/get-started/profile-photo',
   verification: '/get-started/verification',
+  notifications: '/get-started/notifications',
   done: '/get-started/success',
 } as const satisfies Record<OnboardingStep | 'basicInfo', string>
 
@@ -13,7 +14,7 @@ export type OnboardingPage = keyof typeof onboardingPath
 const order = Object.keys(onboardingPath) as OnboardingPage[]
 
 /**
- * "Step 2 of 5": the page's place in onboarding, and the page before it for Back. The last page
+ * "Step 2 of 6": the page's place in onboarding, and the page before it for Back. The last page
  * greets a member who has finished, so it leads forward only.
  */
 export function onboardingPosition(page: OnboardingPage) {

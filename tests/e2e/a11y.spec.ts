@@ -78,6 +78,7 @@ async function signedInPages(s: Scanner) {
   await submitWithoutNativeValidation(page, '#photo')
   await s.scan('/get-started/profile-photo with errors')
   await s.visit('/get-started/verification')
+  await s.visit('/get-started/notifications')
   await s.visit('/get-started/success')
   await s.visit('/logout')
   await s.visit('/company/about')

@@ -237,10 +237,10 @@ export async function completeOnboarding(page: Page) {
   await page.locator('input[name="reasons"]').first().check()
   await page.locator('#phone').fill('')
   await submit(page, 'Save and continue')
-  // The optional steps (issue 13 §6): home city, photo, verification.
-  for (const step of ['location', 'profile-photo', 'verification']) {
+  // The optional steps (issue 13 §6, issue 15 §5): home city, photo, verification, notifications.
+  for (const [step, skip] of [['location', 'Skip for now'], ['profile-photo', 'Skip for now'], ['verification', 'Skip for now'], ['notifications', 'Not now']] as const) {
     await expect(page).toHaveURL(new RegExp(`/get-started/${step}`))
-    await submit(page, 'Skip for now')
+    await submit(page, skip)
   }
   await expect(page).toHaveURL(/\/get-started\/success/)
 }

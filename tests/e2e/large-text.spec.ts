@@ -319,6 +319,7 @@ test.describe('text at 200% on a 390 px phone', () => {
     await s.visit('/get-started/location')
     await s.visit('/get-started/profile-photo')
     await s.visit('/get-started/verification')
+    await s.visit('/get-started/notifications')
     await s.visit('/get-started/success')
     await s.visit('/account/verification')
     await s.visit('/welcome-back')

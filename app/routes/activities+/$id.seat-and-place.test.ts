@@ -31,9 +31,10 @@ afterAll(async () => {
 
 const handle = createDocumentHandler([{ id: 'routes/activities+/$id', path: 'activities/:id', module: activityPage as never }])
 
-async function drawPage(id: string, user: User | null, language = 'en') {
+async function drawPage(id: string, user: User | null, language = 'en', userAgent?: string) {
   const cookie = user ? await sessionCookie(api, services, user.id) : ''
-  const response = await handle(new Request(`${TEST_PUBLIC_URL}/activities/${id}`, { headers: { cookie, 'accept-language': language } }), testContext(services))
+  const headers: Record<string, string> = { cookie, 'accept-language': language, ...(userAgent ? { 'user-agent': userAgent } : {}) }
+  const response = await handle(new Request(`${TEST_PUBLIC_URL}/activities/${id}`, { headers }), testContext(services))
   expect(response.status).toBe(200)
   return readableHtml(await response.text())
 }
@@ -103,5 +104,15 @@ describe('an address typed without its city', () => {
     const html = await drawPage(experience.id, member)
     expect(html).toContain('<dd>Central Library, 801 SW 10th Ave, Portland, OR 97205<br/>')
     expect(directions(html)).toBe('Central Library, 801 SW 10th Ave, Portland, OR 97205')
+  })
+})
+
+describe('Open in maps (issue 15 §5)', () => {
+  it('opens the phone’s own maps: a geo: link on Android, Apple Maps on an iPhone', async () => {
+    const experience = await createExperience(database.db, host.id, { formatted_address: '120 Main St', city: 'Portland', region: 'OR' })
+    const android = await drawPage(experience.id, member, 'en', 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36')
+    expect(android).toMatch(/href="geo:[-\d.,]+\?q=120%20Main%20St%2C%20Portland%2C%20OR"/)
+    const iphone = await drawPage(experience.id, member, 'en', 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Version/17.5 Mobile/15E148 Safari/604.1')
+    expect(iphone).toContain('href="https://maps.apple.com/?q=120%20Main%20St%2C%20Portland%2C%20OR')
   })
 })

@@ -12,6 +12,7 @@ import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
 import { formatCurrency, formatStart, type Experience } from '#app/utils/experience.ts'
 import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
+import { mapsLink, mapsPlatform, type MapsPlatform } from '#app/utils/maps-link.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useCancellation } from '#app/utils/use-cancellation.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
@@ -49,6 +50,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     attendees,
     waitlist,
     signedIn: Boolean(user),
+    maps: mapsPlatform(request.headers.get('user-agent')),
     canContactHost: mayContactHost && (reach?.can_message ?? true),
     confirmCancel: url.searchParams.get('confirm') === 'cancel' && Boolean(experience.viewer?.is_attending),
     confirmCancelActivity: url.searchParams.get('confirm') === 'cancel-activity' && Boolean(experience.viewer?.can_manage),
@@ -79,7 +81,7 @@ export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
 }
 
 export default function ActivityDetail() {
-  const { experience, attendees, waitlist, signedIn, canContactHost, confirmCancel, confirmCancelActivity, pageUrl, supportEmail } =
+  const { experience, attendees, waitlist, signedIn, maps, canContactHost, confirmCancel, confirmCancelActivity, pageUrl, supportEmail } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { t, i18n } = useTranslation('activities')
@@ -109,7 +111,7 @@ export default function ActivityDetail() {
             <dd>{when}</dd>
             <dt>{t('detail.where')}</dt>
             <dd>
-              <Where experience={experience} signedIn={signedIn} />
+              <Where experience={experience} signedIn={signedIn} maps={maps} />
             </dd>
             <dt>{t('detail.host')}</dt>
             <dd>
@@ -248,7 +250,7 @@ function AttendeeList({ attendees, total }: { attendees: Attendee[]; total: numb
   )
 }
 
-function Where({ experience, signedIn }: { experience: Experience; signedIn: boolean }) {
+function Where({ experience, signedIn, maps }: { experience: Experience; signedIn: boolean; maps: MapsPlatform }) {
   const { t } = useTranslation('activities')
   if (experience.venue_type === 'online') {
     return experience.url ? (
@@ -268,12 +270,13 @@ function Where({ experience, signedIn }: { experience: Experience; signedIn: boo
   // Issue 12 §6: an address typed without its city ("120 Main St") gets the activity's city, on
   // the page and in the directions, so a maps search never lands in another town's Main St.
   const full = addressWithCity(address, experience.location?.city ?? null, experience.location?.region ?? null)
-  const directions = `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(full)}`
+  // The platform's own maps (decision 045): a geo: link opens an app, so it needs no new tab.
+  const directions = mapsLink(maps, { address: full, latitude: experience.location?.latitude, longitude: experience.location?.longitude })
   return (
     <>
       {full}
       <br />
-      <a href={directions} rel="noopener noreferrer" target="_blank">
+      <a href={directions} rel="noopener noreferrer" target={maps === 'android' ? undefined : '_blank'}>
         {t('detail.directions')}
       </a>
     </>

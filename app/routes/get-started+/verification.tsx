@@ -26,12 +26,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   if (await isSkip(request)) {
     await requireUser(request, context)
-    return continueOnboarding(request, context, 'done')
+    return continueOnboarding(request, context, 'notifications')
   }
   return submitVerification(request, context, {
-    to: pathWithReturnTo(onboardingPath.done, returnToFrom(request)),
+    to: pathWithReturnTo(onboardingPath.notifications, returnToFrom(request)),
     toast: false,
-    onSent: () => getApi(request, context).users.updateMe({ onboarding_step: 'done' }),
+    onSent: () => getApi(request, context).users.updateMe({ onboarding_step: 'notifications' }),
   })
 }
 
