@@ -24,6 +24,7 @@ import { memberRoutes } from './members/routes.ts'
 import type { RealtimeHub } from './realtime/hub.ts'
 import { reportRoutes } from './reports/routes.ts'
 import { supportRoutes } from './support/routes.ts'
+import { surveyRoutes } from './surveys/routes.ts'
 import { moderationRoutes } from './moderation/routes.ts'
 import { liftEndedSuspension } from './moderation/service.ts'
 import { systemRoutes } from './system/routes.ts'
@@ -92,6 +93,7 @@ export function createApiApp(services: ApiServices) {
   chatRoutes(routes)
   supportRoutes(routes)
   moderationRoutes(routes)
+  surveyRoutes(routes)
   app.route('/', routes)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))
