@@ -11,6 +11,7 @@ import { placesClient } from './places.server.ts'
 import { profilesClient } from './profiles.server.ts'
 import { reportsClient } from './reports.server.ts'
 import { supportClient } from './support.server.ts'
+import { surveysClient } from './surveys.server.ts'
 import { usersClient } from './users.server.ts'
 import { verificationClient } from './verification.server.ts'
 
@@ -36,6 +37,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     chatEvents: chatEventsClient(transport),
     support: supportClient(transport),
     moderation: moderationClient(transport),
+    surveys: surveysClient(transport),
   }
 }
 export type Api = ReturnType<typeof createApi>
