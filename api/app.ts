@@ -25,6 +25,7 @@ import { memberRoutes } from './members/routes.ts'
 import type { RealtimeHub } from './realtime/hub.ts'
 import { reportRoutes } from './reports/routes.ts'
 import { supportRoutes } from './support/routes.ts'
+import { surveyRoutes } from './surveys/routes.ts'
 import { moderationRoutes } from './moderation/routes.ts'
 import { notificationSettingsRoutes } from './notifications/settings-routes.ts'
 import { liftEndedSuspension } from './moderation/service.ts'
@@ -96,6 +97,7 @@ export function createApiApp(services: ApiServices) {
   supportRoutes(routes)
   moderationRoutes(routes)
   notificationSettingsRoutes(routes)
+  surveyRoutes(routes)
   app.route('/', routes)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))

@@ -108,3 +108,8 @@ export const maxMessagesPerPage = 50
 export const newAccountDays = 14
 /** New direct conversations a new or unverified member may start in any 24 hours. */
 export const newConversationsPerDay = 5
+
+/** The post-activity survey's feedback text (decision 046): a few paragraphs at most. */
+export const maxSurveyFeedbackLength = 1000
+/** How long after an activity ends its attendees are asked whether they went (decision 046). */
+export const surveyWindowDays = 14

@@ -888,6 +888,43 @@ function generateUsers(random: Random, now: Date) {
   return users
 }
 
+/**
+ * An activity that ended two hours before seeding, for the post-activity survey's end-to-end spec
+ * (decision 046): member185 hosted it, members 186–188 attended. Made after the random draws and
+ * without them, so nothing else in the demo data changes.
+ */
+function surveyDemo(now: Date, users: SeedUser[]) {
+  const byEmail = (email: string) => users.find((user) => user.row.email === email)
+  const host = byEmail('member185@demo.test')
+  if (!host) return null
+  const start = new Date(now.getTime() - 4 * HOUR)
+  const row: Insertable<ExperiencesTable> = {
+    id: '0e5e0c46-7d1a-4b6e-9c55-000000000185',
+    slug: 'afternoon-tea-in-the-rose-garden-s185',
+    host_id: host.row.id,
+    title: 'Afternoon tea in the rose garden',
+    description: 'Tea, scones and a slow stroll among the roses.',
+    max_attendees: null,
+    start_at: start,
+    end_at: new Date(start.getTime() + 2 * HOUR),
+    timezone: host.city.timeZone,
+    venue_type: 'in_person',
+    latitude: host.city.lat,
+    longitude: host.city.lng,
+    formatted_address: `Rose Garden, 400 Main St, ${host.city.name}, ${host.city.state} ${host.city.zip}`,
+    place_id: `us-${host.city.state.toLowerCase()}-${kebab(host.city.name)}`,
+    city: host.city.name,
+    region: host.city.state,
+    created_at: new Date(start.getTime() - 10 * DAY),
+    updated_at: new Date(start.getTime() - 10 * DAY),
+  }
+  const attendees = ['member186@demo.test', 'member187@demo.test', 'member188@demo.test']
+    .map(byEmail)
+    .filter((user): user is SeedUser => user !== undefined)
+    .map((user) => ({ experience_id: row.id as string, user_id: user.row.id }))
+  return { row, attendees }
+}
+
 /** Seeded members who are also admins (tests/e2e/moderation.spec.ts, support.spec.ts). */
 export const seededAdmins = ['member198@demo.test', 'member199@demo.test']
 
@@ -1241,6 +1278,11 @@ export async function seedDemoData(
     await insertInBatches(waitlistRows, (batch) =>
       trx.insertInto('waitlist_entries').values(batch).execute(),
     )
+    const survey = surveyDemo(now, users)
+    if (survey) {
+      await trx.insertInto('experiences').values(survey.row).execute()
+      await trx.insertInto('experience_attendees').values(survey.attendees).execute()
+    }
     await sql`
       UPDATE experiences e
       SET attendees_count = (SELECT count(*) FROM experience_attendees a WHERE a.experience_id = e.id)

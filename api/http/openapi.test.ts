@@ -554,6 +554,21 @@ describe('every endpoint answers as documented', () => {
     expect((await call('GET', `v1/admin/support/${crypto.randomUUID()}`, { token: admin.token })).status).toBe(404)
   })
 
+  it('surveys: popups, dismissing, answering, and the host’s results (decision 046)', async () => {
+    const experience = await createExperience(database.db, host.user.id, { start_at: new Date(Date.now() - 86_400_000) })
+    await database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: guest.user.id }).execute()
+    expect((await call('GET', 'v1/users/me/popups', { token: guest.token })).json.data).toHaveLength(1)
+    const survey = { type: 'POST_EXPERIENCE_SURVEY', experience_id: experience.id, rating: 4, feedback: 'Lovely' }
+    expect((await call('POST', 'v1/users/me/surveys', { token: guest.token, body: survey })).status).toBe(200)
+    expect((await call('POST', 'v1/users/me/surveys', { token: guest.token, body: { ...survey, rating: 9 } })).status).toBe(422)
+    expect((await call('POST', 'v1/users/me/surveys', { token: host.token, body: survey })).status).toBe(403)
+    const popup = { type: 'EXPERIENCE_ATTENDANCE', experience_id: experience.id }
+    expect((await call('PUT', 'v1/users/me/popups', { token: guest.token, body: popup })).status).toBe(204)
+    expect((await call('PUT', 'v1/users/me/popups', { token: guest.token, body: { ...popup, experience_id: crypto.randomUUID() } })).status).toBe(404)
+    expect((await call('GET', `v1/experiences/${experience.id}/survey-results`, { token: host.token })).json.rating_count).toBe(1)
+    expect((await call('GET', `v1/experiences/${experience.id}/survey-results`, { token: guest.token })).status).toBe(403)
+  })
+
   it('chat: activity channels, direct messages and their refusals', async () => {
     const experience = await createExperience(database.db, host.user.id)
     await database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: guest.user.id }).execute()

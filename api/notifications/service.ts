@@ -31,6 +31,8 @@ export interface NotificationData {
   'experience.invited': { experience_id: string; invited_by: string }
   /** An identity verification request was approved or rejected (decision 025); the reason is read from the row. */
   'verification.decided': { verification_id: string; outcome: 'approved' | 'rejected' }
+  /** "Did you go to …?" after an activity ended (decision 046): once per attendee per activity. */
+  'experience.attendance_survey': { experience_id: string }
 }
 
 export type NotificationType = keyof NotificationData
@@ -43,6 +45,7 @@ export const notificationTypes = [
   'experience.canceled',
   'experience.invited',
   'verification.decided',
+  'experience.attendance_survey',
 ] as const satisfies readonly NotificationType[]
 
 /** One event for its recipients (user ids); nobody to tell is not an error. */

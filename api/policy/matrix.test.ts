@@ -248,6 +248,12 @@ const rows: Row[] = [
   row('GET', '/v1/notifications/settings/workflow',           '401 200 200 200 200 403'),
   row('PUT', '/v1/notifications/settings/workflow',           '401 200 200 200 200 403', { body: () => ({ settings: [{ template_id: 'reminders', preference: { channels: { email: true } } }] }) }),
   row('PUT', '/v1/notifications/settings/workflow',           '401 422 422 422 422 403', { body: () => ({ settings: [] }) }),
+  // the post-activity survey (decision 046): `past` has ended and only the member attended it.
+  row('GET', '/v1/users/me/popups',                           '401 200 200 200 200 403'),
+  row('PUT', '/v1/users/me/popups',                           '401 204 403 403 403 403', { params: { id: 'past' }, body: (ids) => ({ type: 'EXPERIENCE_ATTENDANCE', experience_id: ids.past }) }),
+  row('POST', '/v1/users/me/surveys',                         '401 200 403 403 403 403', { params: { id: 'past' }, body: (ids) => ({ type: 'POST_EXPERIENCE_SURVEY', experience_id: ids.past, rating: 4 }) }),
+  row('POST', '/v1/users/me/surveys',                         '401 409 403 403 403 403', { body: (ids) => ({ type: 'EXPERIENCE_ATTENDANCE_SURVEY', experience_id: ids.experience, attended: true }) }),
+  row('GET', '/v1/experiences/{id}/survey-results',           '401 403 403 200 200 403', { params: { id: 'past' } }),
   // Stripe Identity is not configured here; with it, only a signed delivery is accepted (stripe.test.ts).
   row('POST', '/v1/webhooks/stripe-identity',                 '404 404 404 404 404 403', { body: () => ({ type: 'identity.verification_session.verified' }) }),
 ]

@@ -101,6 +101,10 @@ const ownership = {
   'use:media': isOwner,
   /** Private photos (ID verification): their owner and admins. */
   'read:media:private': isOwner,
+  /** Answer the post-activity survey (decision 046): only whoever held a seat at the activity. */
+  'answer:survey': (_caller: Member, experience: ExperienceResource) => experience.holds_seat === true,
+  /** An activity's ratings and comments (decision 046): its host, and admins. */
+  'read:survey:results': isHost,
 } satisfies Record<string, (caller: Member, resource: never) => boolean>
 
 /** Actions that need no resource: the role alone decides. */
@@ -150,6 +154,8 @@ const plainActions = [
   /** Later (moderation, admin): read and resolve reports; act as another member. */
   'review:reports',
   'impersonate:user',
+  /** One's own open popups, and dismissing them (decision 046). */
+  'read:popups',
 ] as const
 
 type OwnedAction = keyof typeof ownership
@@ -204,6 +210,9 @@ const member = [
   'update:notifications',
   'read:notification_settings',
   'update:notification_settings',
+  'read:popups',
+  'answer:survey:own',
+  'read:survey:results:own',
 ] as const satisfies Permission[]
 const admin = [
   ...member,
@@ -219,6 +228,7 @@ const admin = [
   'read:user:experiences:any',
   'use:media:any',
   'read:media:private:any',
+  'read:survey:results:any',
   'review:reports',
   'review:verification',
   'impersonate:user',
@@ -227,6 +237,7 @@ const admin = [
   // Not `join:channel:any`, `read:channel:any` or `write:channel:any`: chats are private to
   // those in them; moderation reads reported messages from the report (decision 029).
   // Not `respond:invitation:any`: nobody accepts or declines an invitation for its member.
+  // Not `answer:survey:any`: nobody answers a survey for another member.
   // Not `update:user:any` or `delete:user:any`: an admin changes or deletes another member's
   // account through the moderation tools (with an audit trail), not the member's own calls.
 ] as const satisfies Permission[]
@@ -288,6 +299,8 @@ const refusals: Partial<Record<Action, () => ApiProblem>> = {
   'join:channel': () => problems.forbidden('Only the activity’s attendees and host can join its chat.'),
   'read:channel': () => problems.forbidden('Only the activity’s attendees and host can read its chat.'),
   'write:channel': () => problems.forbidden('Only the activity’s attendees and host can write in its chat.'),
+  'answer:survey': () => problems.forbidden('Only the activity’s attendees can answer its survey.'),
+  'read:survey:results': () => problems.forbidden('Only the host or an admin can do this.'),
 }
 
 /**

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { ExperienceCard } from '#app/components/experience-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { GuessedPlace } from '#app/components/guessed-place.tsx'
+import { SurveyBanner } from '#app/components/survey-banner.tsx'
 import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
 import { exploreChoice, placeFromAddress } from '#app/utils/explore.server.ts'
 import { ignoreUnlessUnavailable, unavailableOnServerError } from '#app/utils/http.server.ts'
@@ -12,7 +13,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { greetingName } from '#contract/display-name.ts'
 import type { User } from '#contract/users.ts'
 
-export const handle = { i18n: ['common', 'home', 'activities'] }
+export const handle = { i18n: ['common', 'home', 'activities', 'survey'] }
 
 /** Who invited the visitor (spec §2 referral banner), kept for the sign-up that may follow. */
 const referralCookie = createCookie('ref', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 30 * 24 * 60 * 60 })
@@ -28,10 +29,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       : null
   const now = new Date().toISOString()
   const near = await homePlace(request, context, user)
-  const [mine, nearby] = await Promise.all([
+  const [mine, nearby, popups] = await Promise.all([
     user ? api.users.experiences(user.id, { type: 'upcoming', page: 1 }) : Promise.resolve(null),
     // Nowhere known: no list of other people's cities, an invitation to choose one instead.
     near ? api.experiences.list({ page: 1, perPage: 6, from: now, datedOnly: true, near: { ...near.origin, miles: 25 } }) : Promise.resolve(null),
+    // "Did you go to …?" (decision 046): one question at a time, the most recent activity first.
+    user ? api.surveys.popups().catch(ignoreUnlessUnavailable) : Promise.resolve(null),
   ]).catch(unavailableOnServerError)
   const headers = new Headers()
   if (referrer && ref) headers.append('Set-Cookie', await referralCookie.serialize(ref))
@@ -42,6 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       signedIn: Boolean(user),
       referrer,
       upcoming: mine?.data.slice(0, 3) ?? [],
+      popup: popups?.[0] ?? null,
       nearby: nearby?.data ?? [],
       place: near ? { label: near.label, source: near.source } : null,
       firstName: user ? greetingName(user) : null,
@@ -75,7 +79,7 @@ async function homePlace(request: Request, context: LoaderFunctionArgs['context'
 }
 
 export default function Home() {
-  const { signedIn, referrer, upcoming, nearby, place, firstName } = useLoaderData<typeof loader>()
+  const { signedIn, referrer, upcoming, nearby, place, firstName, popup } = useLoaderData<typeof loader>()
   const { t } = useTranslation('home')
   const name = firstName ?? t('common:member.generic')
   return (
@@ -110,6 +114,7 @@ export default function Home() {
           )}
         </div>
       </section>
+      {popup ? <SurveyBanner popup={popup} /> : null}
       {signedIn ? (
         <section aria-labelledby="mine-title">
           <h2 id="mine-title">{t('mine.title')}</h2>

@@ -3,6 +3,7 @@ import { isRouteErrorResponse, Link, useActionData, useLoaderData, useLocation, 
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Attendee } from '#app/utils/api/experiences.server.ts'
+import { hasStarted } from '#contract/experience-rules.ts'
 import { addressWithCity } from '#contract/place-line.ts'
 import { BlockControl } from '#app/components/block-control.tsx'
 import { ContactSupport } from '#app/components/contact-support.tsx'
@@ -21,8 +22,9 @@ import { runIntent } from './$id.server.ts'
 import { Conversations } from './__conversations.tsx'
 import { ConfirmCancelActivity, HostTools, InvitedResult } from './__host-tools.tsx'
 import { ConfirmCancel, Rsvp, useOptimisticExperience } from './__rsvp.tsx'
+import { SurveyResults } from './__survey-results.tsx'
 
-export const handle = { i18n: ['common', 'activities', 'verification', 'blocking', 'support'] }
+export const handle = { i18n: ['common', 'activities', 'verification', 'blocking', 'support', 'survey'] }
 
 const previewCount = 6
 
@@ -33,7 +35,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // "Contact host" shows when the API says the host can be messaged (decision 030: not when either
   // blocked the other or the host is suspended); if that question fails, it shows and a refusal explains.
   const mayContactHost = Boolean(user && experience.host && !experience.is_hostless && !experience.viewer?.is_host)
-  const [attendees, waitlist, reach] = user
+  // What attendees said (decision 046): for the host (or an admin) once the activity has begun.
+  const showSurvey = Boolean(experience.viewer?.can_manage && !experience.canceled_at && hasStarted(experience.start_date))
+  const [attendees, waitlist, reach, surveyResults] = user
     ? await Promise.all([
         api.experiences.attendees(experience.id, { page: 1, perPage: 50 }),
         // Spec §4: the notify list is loaded only when max_attendees is above 0.
@@ -41,14 +45,16 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           ? api.experiences.waitlist(experience.id).catch(() => null)
           : Promise.resolve(null),
         mayContactHost && experience.host ? api.blocks.reachability(experience.host.id).catch(() => null) : Promise.resolve(null),
+        showSurvey ? api.surveys.results(experience.id).catch(() => null) : Promise.resolve(null),
       ])
-    : [null, null, null]
+    : [null, null, null, null]
   const url = new URL(request.url)
   const t = await getT(request, context, 'activities')
   return {
     experience,
     attendees,
     waitlist,
+    surveyResults,
     signedIn: Boolean(user),
     maps: mapsPlatform(request.headers.get('user-agent')),
     canContactHost: mayContactHost && (reach?.can_message ?? true),
@@ -81,7 +87,7 @@ export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
 }
 
 export default function ActivityDetail() {
-  const { experience, attendees, waitlist, signedIn, maps, canContactHost, confirmCancel, confirmCancelActivity, pageUrl, supportEmail } =
+  const { experience, attendees, waitlist, surveyResults, signedIn, maps, canContactHost, confirmCancel, confirmCancelActivity, pageUrl, supportEmail } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { t, i18n } = useTranslation('activities')
@@ -160,6 +166,7 @@ export default function ActivityDetail() {
               </Link>
             </div>
           )}
+          {surveyResults ? <SurveyResults results={surveyResults} /> : null}
         </div>
         <aside aria-labelledby="actions-title">
           <h2 id="actions-title" className="visually-hidden">

@@ -13,6 +13,7 @@ import { placesClient } from './places.server.ts'
 import { profilesClient } from './profiles.server.ts'
 import { reportsClient } from './reports.server.ts'
 import { supportClient } from './support.server.ts'
+import { surveysClient } from './surveys.server.ts'
 import { usersClient } from './users.server.ts'
 import { verificationClient } from './verification.server.ts'
 
@@ -40,6 +41,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     moderation: moderationClient(transport),
     notifications: notificationsClient(transport),
     notificationSettings: notificationSettingsClient(transport),
+    surveys: surveysClient(transport),
   }
 }
 export type Api = ReturnType<typeof createApi>

@@ -1,0 +1,18 @@
+import { sql, type Expression, type SqlBool } from 'kysely'
+import { defaultDurationMinutes, surveyWindowDays } from '#contract/limits.ts'
+
+/**
+ * The SQL the survey shares (decision 046). An activity's end is its `end_at`, or its start plus
+ * the default length when it has none (as the calendar file reads it, api/experiences/ical.ts).
+ */
+export const experienceEnd = sql<Date>`coalesce(experiences.end_at, experiences.start_at + make_interval(mins => ${defaultDurationMinutes}))`
+
+/** The activity has ended (and was not cancelled). */
+export function hasEnded(now: Date): Expression<SqlBool> {
+  return sql<SqlBool>`experiences.canceled_at is null and ${experienceEnd} <= ${now}`
+}
+
+/** The activity ended within the survey's window: its attendees are still asked whether they went. */
+export function endedWithinWindow(now: Date): Expression<SqlBool> {
+  return sql<SqlBool>`${hasEnded(now)} and ${experienceEnd} > ${now}::timestamptz - make_interval(days => ${surveyWindowDays})`
+}

@@ -1,0 +1,39 @@
+import { Form } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import type { Popup } from '#contract/surveys.ts'
+
+/**
+ * The `EXPERIENCE_ATTENDANCE` popup as a banner (decision 046): "Did you go to …?" with three
+ * buttons in one plain form, posted to the activity's survey page. It works without JavaScript;
+ * "Yes" leads on to the rating, "No" and "Not now" come back here.
+ */
+export function SurveyBanner({ popup }: { popup: Popup }) {
+  const { t } = useTranslation('survey')
+  const headingId = `survey-banner-${popup.experience_id}`
+  return (
+    <section className="notice survey-banner" aria-labelledby={headingId}>
+      <h2 id={headingId}>{t('banner.question', { title: popup.experience.title })}</h2>
+      <p>{t('banner.why')}</p>
+      <Form
+        method="post"
+        action={`/activities/${popup.experience_id}/survey`}
+        className="button-row"
+      >
+        <button type="submit" name="intent" value="attended" className="button">
+          {t('banner.yes')}
+        </button>
+        <button
+          type="submit"
+          name="intent"
+          value="not-attended"
+          className="button button--secondary"
+        >
+          {t('banner.no')}
+        </button>
+        <button type="submit" name="intent" value="dismiss" className="button button--secondary">
+          {t('banner.notNow')}
+        </button>
+      </Form>
+    </section>
+  )
+}

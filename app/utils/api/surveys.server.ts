@@ -1,0 +1,33 @@
+import {
+  popupListSchema,
+  surveyAnswerSchema,
+  surveyResultsSchema,
+  type Popup,
+  type SurveyAnswer,
+  type SurveyInput,
+  type SurveyResults,
+} from '#contract/surveys.ts'
+import type { ApiTransport } from '../api.server.ts'
+
+/** The post-activity survey (spec §7 `v1/users/me/popups`, `v1/users/me/surveys`; decision 046): the only code that knows its paths. */
+export function surveysClient(api: ApiTransport) {
+  return {
+    /** The signed-in member's open popups ("Did you go to …?"). */
+    popups: async (): Promise<Popup[]> =>
+      (await api.json('GET', 'v1/users/me/popups', popupListSchema)).data,
+    /** "Not now", for good. */
+    dismiss: (experienceId: string) =>
+      api.empty('PUT', 'v1/users/me/popups', {
+        body: { type: 'EXPERIENCE_ATTENDANCE', experience_id: experienceId },
+      }),
+    answer: (input: SurveyInput): Promise<SurveyAnswer> =>
+      api.json('POST', 'v1/users/me/surveys', surveyAnswerSchema, { body: input }),
+    /** Ratings and comments of an activity, for its host. */
+    results: (experienceId: string): Promise<SurveyResults> =>
+      api.json(
+        'GET',
+        `v1/experiences/${encodeURIComponent(experienceId)}/survey-results`,
+        surveyResultsSchema,
+      ),
+  }
+}
