@@ -34,6 +34,7 @@ const experienceTypes = {
   'waitlist.seat_available': 'waitlistSeatAvailable',
   'experience.canceled': 'experienceCanceled',
   'experience.invited': 'experienceInvited',
+  'experience.attendance_survey': 'attendanceSurvey',
 } as const
 
 /** `GET users/notifications`: a page of the caller's notifications, or only the metadata. */
@@ -104,7 +105,9 @@ function describe(row: Row, titles: Map<string, string>, t: T): { title: string;
     const key = experienceTypes[row.type as keyof typeof experienceTypes]
     const id = experienceData.safeParse(row.data).data?.experience_id
     const title = (id && titles.get(id)) || t('types.anActivity')
-    return { title: t(`types.${key}.title`), body: t(`types.${key}.body`, { title }), link: id ? `/activities/${id}` : '/attending' }
+    // The survey's notification opens the survey itself (decision 046).
+    const page = id ? (row.type === 'experience.attendance_survey' ? `/activities/${id}/survey` : `/activities/${id}`) : '/attending'
+    return { title: t(`types.${key}.title`, { title }), body: t(`types.${key}.body`, { title }), link: page }
   }
   if (row.type === 'message.new') {
     const channel = messageData.safeParse(row.data).data?.channel_id

@@ -313,6 +313,9 @@ describe('the "Did you go?" notification', () => {
       .where('user_id', 'in', [attendee.id, answered.id])
       .execute()
     expect(sent).toEqual([{ user_id: attendee.id, data: { experience_id: experience.id } }])
+    // In the member's list: the question, leading to the survey.
+    const listed = await (await as(attendee))('GET', 'users/notifications')
+    expect(listed.json.data[0]).toMatchObject({ title: `Did you go to “${experience.title}”?`, link: `/activities/${experience.id}/survey` })
     // Told is not dismissed: the popup still shows until answered.
     expect(await popupsOf(attendee)).toHaveLength(1)
   })
