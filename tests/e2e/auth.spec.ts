@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test'
-import { baseURL, completeOnboarding, expect, fillSignUpDetails, latestCode, password, signIn, signUp, submit, switchLanguage, test, uniqueEmail, visitorIp, yearOptions } from './helpers.ts'
+import { baseURL, completeOnboarding, expect, fillSignUpDetails, latestCode, password, signIn, signUp, skipNotificationsStep, submit, switchLanguage, test, uniqueEmail, visitorIp, yearOptions } from './helpers.ts'
 
 // Every flow must work without JavaScript (server-rendered forms only).
 test.use({ javaScriptEnabled: false })
@@ -71,7 +71,7 @@ test('sign-up is refused under 55, then accepted at 55+ through code, basic info
   await expect(page).toHaveURL(/\/get-started\/verification$/)
   await submit(page, 'Skip for now')
   await expect(page).toHaveURL(/\/get-started\/notifications$/)
-  await submit(page, 'Not now')
+  await skipNotificationsStep(page)
   await expect(page).toHaveURL(/\/get-started\/success$/)
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Maria')
 })
