@@ -544,7 +544,7 @@ test.describe('with JavaScript', () => {
 
     const page = await member(browser, 'member27@demo.test', { js: true })
     await page.goto(`/activities/${id}`)
-    await expect(page.locator('article .attendee-list').first().locator('li')).toHaveCount(6)
+    await expect(page.locator('article .attendee-list').first().locator(':scope > li')).toHaveCount(6)
     await page.getByRole('button', { name: 'See everyone going (7)' }).click()
     const dialog = page.getByRole('dialog', { name: '7 people going' })
     await expect(dialog).toBeVisible()

@@ -205,6 +205,8 @@ test('signing up from an activity page comes back to it, through the code step a
     await expect(page).toHaveURL(new RegExp(`/get-started/${step}\\?returnTo=`))
     await submit(page, 'Skip for now')
   }
+  await expect(page).toHaveURL(/\/get-started\/notifications\?returnTo=/)
+  await skipNotificationsStep(page)
   await expect(page).toHaveURL(/\/get-started\/success\?returnTo=/)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome to Circle 55, Walter!')
   await page.getByRole('link', { name: 'Continue where you left off' }).click()

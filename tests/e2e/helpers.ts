@@ -175,7 +175,7 @@ export async function latestCode(request: APIRequestContext, email: string, afte
 
 /** The text of the newest email to `email` whose subject matches, read from /dev/outbox (waits for it). */
 export async function latestMail(request: APIRequestContext, email: string, subject: RegExp): Promise<string> {
-  const deadline = Date.now() + 20_000
+  const deadline = Date.now() + 60_000
   for (;;) {
     const response = await request.get(`${baseURL}/dev/outbox`, { headers: { 'x-forwarded-for': loopbackIp() } })
     expect(response.status(), 'GET /dev/outbox').toBe(200)
