@@ -65,8 +65,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   const [t, unread, notifications] = await Promise.all([
     getT(request, context),
-    user ? unreadTotal(request, context) : 0,
-    user ? unreadNotifications(request, context) : 0,
+    user ? badgeCount(() => getApi(request, context).chat.unreadTotal()) : 0,
+    user ? badgeCount(() => getApi(request, context).notifications.unreadTotal()) : 0,
   ])
   return data(
     {
@@ -87,21 +87,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /**
- * The Messages badge (issue 14 §1): the unread total from the channel list's metadata, asked for
- * one channel so the API does the least work (decision 033). Never worth failing a page over.
+ * A badge's count (the unread messages, issue 14 §1; the unread notifications, decision 043): the
+ * API's total alone (`exclude_results=true`), a cheap call on every page, never worth failing one over.
  */
-async function unreadTotal(request: Request, context: LoaderFunctionArgs['context']) {
+async function badgeCount(count: () => Promise<number>) {
   try {
-    return (await getApi(request, context).chat.list({ page: 1, perPage: 1 })).metadata.total_unread
-  } catch {
-    return 0
-  }
-}
-
-/** The notifications badge (decision 043): the unread total alone, one cheap call; never worth failing a page over. */
-async function unreadNotifications(request: Request, context: LoaderFunctionArgs['context']) {
-  try {
-    return await getApi(request, context).notifications.unreadTotal()
+    return await count()
   } catch {
     return 0
   }

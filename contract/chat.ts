@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { memberText, memberTextCodes, queryInteger } from './input-validation.ts'
 import { defaultMessagesPerPage, maxMemberSearchLength, maxMessageLength, maxMessagesPerPage } from './limits.ts'
-import { pageMetadataSchema, pageQuerySchema } from './common.ts'
+import { excludeResultsParameter, pageMetadataSchema, pageQuerySchema } from './common.ts'
 
 /**
  * Chat (issue 14 §1, spec §3 "Message channel", §7, decision 029): activity channels and direct
@@ -127,7 +127,12 @@ export const channelListSchema = z
     }),
   })
   .meta({ id: 'MessageChannelList' })
-export const channelListQuerySchema = pageQuerySchema
+export const channelListQuerySchema = pageQuerySchema.extend({
+  exclude_results: excludeResultsParameter.meta({
+    description: '`true`: answer the metadata only (`data` empty): `metadata.total_unread` is the Messages badge.',
+  }),
+})
+export type ChannelListQuery = z.infer<typeof channelListQuerySchema>
 
 /** `GET message-channels/{id}/users`: a member of the channel. */
 export const channelUserSchema = chatMemberSchema

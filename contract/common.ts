@@ -142,6 +142,12 @@ export const perPageParameter = queryInteger('per_page_invalid', (perPage) => pe
 
 /** The paging query of every paged list. */
 export const pageQuerySchema = z.object({ page: pageParameter, per_page: perPageParameter })
+
+/** `exclude_results=true`: a list answers its metadata only (`data` empty), e.g. a badge's total. */
+export const excludeResultsParameter = z
+  .enum(['true', 'false'], { error: 'exclude_results_invalid' })
+  .optional()
+  .meta({ description: '`true`: answer the metadata only (`data` empty).' })
 export type PageQuery = z.infer<typeof pageQuerySchema>
 
 /** The metadata of page `page` of `total` items, `perPage` a page. */

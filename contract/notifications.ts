@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { pageQuerySchema } from './common.ts'
+import { excludeResultsParameter, pageQuerySchema } from './common.ts'
 
 /**
  * In-app notifications (issue 15 §1, §3 "In-app", spec §7 `GET users/notifications`, decision
@@ -19,16 +19,14 @@ export const notificationSchema = z
   .meta({ id: 'Notification' })
 export type Notification = z.infer<typeof notificationSchema>
 
-const flag = z.enum(['true', 'false'], { error: 'exclude_results_invalid' })
-
 /** `GET users/notifications`: the paging query, `seen_at=null` (unread only) and `exclude_results=true` (metadata only). */
 export const notificationsQuerySchema = pageQuerySchema.extend({
   seen_at: z
     .literal('null', { error: 'seen_at_invalid' })
     .optional()
     .meta({ description: '`null`: only the notifications not seen yet.' }),
-  exclude_results: flag
-    .optional()
-    .meta({ description: '`true`: answer the metadata only (`data` empty); with `seen_at=null`, `metadata.total_count` is the unread total.' }),
+  exclude_results: excludeResultsParameter.meta({
+    description: '`true`: answer the metadata only (`data` empty); with `seen_at=null`, `metadata.total_count` is the unread total.',
+  }),
 })
 export type NotificationsQuery = z.infer<typeof notificationsQuerySchema>

@@ -101,21 +101,37 @@ export async function channelRow(db: Db, meId: string, channelId: string) {
   return rows.rows[0]
 }
 
-const listedChannels = sql`base.is_member AND (base.left_at IS NULL OR (base.kind IN ('direct', 'support') AND base.last_message_at > base.left_at))`
-
 /**
- * The channels in `meId`'s list: those they are a member of and did not leave (a direct channel
- * comes back when a message arrives after they left), newest first.
+ * A membership stays in its member's list until they leave it; a direct or support channel comes
+ * back when a message arrives after they left. `channel` names the row with `kind` and
+ * `last_message_at`, `membership` the one with `left_at` (the same row in `channelRowsSql`).
  */
+function listedRule(channel: string, membership: string) {
+  const ref = (table: string, column: string) => sql.ref(`${table}.${column}`)
+  return sql`(${ref(membership, 'left_at')} IS NULL
+    OR (${ref(channel, 'kind')} IN ('direct', 'support') AND ${ref(channel, 'last_message_at')} > ${ref(membership, 'left_at')}))`
+}
+const listedChannels = sql`base.is_member AND ${listedRule('base', 'base')}`
+
+/** The channels in `meId`'s list (`listedRule`), newest first. */
 export async function listedChannelRows(db: Db, meId: string, limit: number, offset: number) {
-  const from = channelRowsSql(meId, listedChannels)
   const [rows, totals] = await Promise.all([
-    sql<ChannelRow>`SELECT * FROM ${from} listed
+    sql<ChannelRow>`SELECT * FROM ${channelRowsSql(meId, listedChannels)} listed
       ORDER BY coalesce(listed.last_message_at, listed.created_at) DESC, listed.id
       LIMIT ${limit} OFFSET ${offset}`.execute(db),
-    sql<{ count: number; unread: number }>`SELECT count(*)::int AS count, coalesce(sum(unread_count), 0)::int AS unread FROM ${from} listed`.execute(db),
+    listedChannelTotals(db, meId),
   ])
-  return { rows: rows.rows, total: totals.rows[0]?.count ?? 0, totalUnread: totals.rows[0]?.unread ?? 0 }
+  return { rows: rows.rows, ...totals }
+}
+
+/** How many channels `meId`'s list holds and their unread total (the header badge), without the list's facts. */
+export async function listedChannelTotals(db: Db, meId: string) {
+  const [count, unread] = await Promise.all([
+    sql<{ count: number }>`SELECT count(*)::int AS count FROM channel_memberships cm JOIN message_channels ch ON ch.id = cm.channel_id
+      WHERE cm.user_id = ${meId} AND ${listedRule('ch', 'cm')}`.execute(db),
+    unreadTotals(db, [meId]),
+  ])
+  return { total: count.rows[0]?.count ?? 0, totalUnread: unread.get(meId) ?? 0 }
 }
 
 export interface MessageRow {
@@ -315,11 +331,10 @@ export async function latestSeq(db: Db) {
 }
 
 /**
- * Unread messages over all of each member's listed channels (the header badge), as `GET
- * v1/chat/message-channels` counts them (`channelRowsSql`'s `unread_count` over `listedChannels`),
- * without the list's other facts: the live streams ask it after the messages they deliver, for
- * many members at once, so it starts from each member's own memberships and reads only their
- * messages since `last_read_at`.
+ * Unread messages over all of each member's listed channels (the header badge), by the rule of
+ * `channelRowsSql`'s `unread_count`, without the list's other facts: the live streams ask it after
+ * the messages they deliver, for many members at once, so it starts from each member's own
+ * memberships and reads only their messages since `last_read_at`.
  */
 export async function unreadTotals(db: Db, memberIds: string[]): Promise<Map<string, number>> {
   if (memberIds.length === 0) return new Map()
@@ -337,8 +352,7 @@ export async function unreadTotals(db: Db, memberIds: string[]): Promise<Map<str
       JOIN messages m ON m.channel_id = ch.id AND m.created_at > coalesce(cm.last_read_at, '-infinity'::timestamptz)
         AND (r.read_until IS NULL OR m.created_at <= r.read_until)
       LEFT JOIN users u ON u.id = m.user_id
-      WHERE cm.user_id = ${me}
-        AND (cm.left_at IS NULL OR (ch.kind IN ('direct', 'support') AND ch.last_message_at > cm.left_at))
+      WHERE cm.user_id = ${me} AND ${listedRule('ch', 'cm')}
         AND m.user_id IS DISTINCT FROM ${me} AND ${visibleMessages()} AND NOT ${fromBlockedMember(me)}
     ) AS unread
     FROM unnest(${[...new Set(memberIds)]}::uuid[]) AS me(id)`.execute(db)

@@ -17,12 +17,14 @@ import {
   hiddenMessageCount,
   lastMessages,
   listedChannelRows,
+  listedChannelTotals,
   pageOfMessages,
   type ChannelRow,
   type MessageRow,
 } from './queries.ts'
 import type {
   Channel,
+  ChannelListQuery,
   ChannelMessagesQuery,
   ChannelWithMessages,
   ChatMember,
@@ -33,7 +35,7 @@ import type {
   SendMessageInput,
   WriteBlock,
 } from '#contract/chat.ts'
-import { pageMetadata, type PageQuery } from '#contract/common.ts'
+import { pageMetadata } from '#contract/common.ts'
 import { displayName } from '#contract/display-name.ts'
 import { chatClosesDaysAfterEnd, defaultDurationMinutes, maxPerPage, messagesPerChannelInList, pendingMessagesBeforeAccept } from '#contract/limits.ts'
 import { foldName } from '#contract/members.ts'
@@ -309,9 +311,16 @@ export async function acceptChannel(db: DB, caller: User, id: string) {
 
 // Reading -----------------------------------------------------------------------------------------
 
-/** `GET v1/chat/message-channels`: the caller's channels, newest first, each with its last 5 messages; the unread total. */
-export async function listChannels(db: DB, caller: User, query: PageQuery) {
+/**
+ * `GET v1/chat/message-channels`: the caller's channels, newest first, each with its last 5
+ * messages; the unread total. `exclude_results=true`: the totals alone (every page's badge).
+ */
+export async function listChannels(db: DB, caller: User, query: ChannelListQuery) {
   requirePermission(caller, 'read:channels')
+  if (query.exclude_results === 'true') {
+    const { total, totalUnread } = await listedChannelTotals(db, caller.id)
+    return { data: [] as Channel[], metadata: { ...pageMetadata(query.page, query.per_page, total), total_unread: totalUnread } }
+  }
   const { rows, total, totalUnread } = await listedChannelRows(db, caller.id, query.per_page, (query.page - 1) * query.per_page)
   return {
     data: await serializeChannels(db, caller, rows),

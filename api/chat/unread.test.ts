@@ -40,6 +40,9 @@ async function expectUnread(user: User, expected: number) {
   const response = await as(user, 'GET', 'v1/chat/message-channels')
   expect(response.status).toBe(200)
   expect(response.json.metadata.total_unread).toBe(expected)
+  // The badge's call: the same totals without the channels.
+  const badge = await as(user, 'GET', 'v1/chat/message-channels?exclude_results=true')
+  expect(badge.json).toEqual({ data: [], metadata: { ...response.json.metadata, page: 1 } })
   expect((await unreadTotals(database.db, [user.id])).get(user.id)).toBe(expected)
 }
 

@@ -210,6 +210,7 @@ const rows: Row[] = [
   row('GET', '/message-channels/{id}/users',                  '401 200 403 200 403 403', { params: { id: 'channel' } }),
   row('GET', '/message-channels/{id}/users',                  '401 200 200 404 404 403', { params: { id: 'direct' } }),
   row('GET', '/v1/chat/message-channels',                     '401 200 200 200 200 403'),
+  row('GET', '/v1/chat/message-channels',                     '401 200 200 200 200 403', { query: 'exclude_results=true' }),
   row('POST', '/v1/chat/message-channels/{id}/messages',      '401 201 403 201 403 403', { params: { id: 'channel' }, body: () => ({ text: 'Hello' }) }),
   // The request's sender writes (its first message); the recipient's reply accepts it.
   row('POST', '/v1/chat/message-channels/{id}/messages',      '401 201 201 404 404 403', { params: { id: 'direct' }, body: () => ({ text: 'Hello' }) }),
