@@ -1,7 +1,8 @@
-import { Link, useFetcher, useRevalidator } from '@remix-run/react'
-import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { Link, useFetcher } from '@remix-run/react'
+import { useId, useRef, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
+import { useRefetchOnFailure } from '#app/utils/use-refetch-on-failure.ts'
 
 /**
  * Block and Unblock wherever a member meets another (issue 14 §4, decisions 034 and 041): the
@@ -98,15 +99,7 @@ export function BlockControl({
   const titleId = useId()
   const messageId = useId()
 
-  // Spec §4, §8: a failed block is refetched. A 4xx/5xx answer from the server does not reload the
-  // page's data by itself (single fetch); one that never arrived does, and is then read once more.
-  const revalidator = useRevalidator()
-  const revalidate = useRef(revalidator.revalidate)
-  revalidate.current = revalidator.revalidate
-  const failedAnswer = failed ? fetcher.data : undefined
-  useEffect(() => {
-    if (failedAnswer) revalidate.current()
-  }, [failedAnswer])
+  const refetching = useRefetchOnFailure(failed ? fetcher.data : undefined)
 
   if (!hydrated) {
     return (
@@ -142,7 +135,7 @@ export function BlockControl({
       {failed ? (
         <span className="field-error block-control__error" id={messageId} role="alert">
           {t(`${failed}.failed`, { name })}
-          {isBlocked === null || revalidator.state !== 'idle' ? null : <> {t(isBlocked ? 'nowBlocked' : 'nowNotBlocked', { name })}</>}
+          {isBlocked === null || refetching ? null : <> {t(isBlocked ? 'nowBlocked' : 'nowNotBlocked', { name })}</>}
         </span>
       ) : null}
       {/* Escape and "No, go back" close it; focus goes back to the button either way. */}

@@ -12,10 +12,8 @@ import {
   useActionData,
   useFetcher,
   useLoaderData,
-  useRevalidator,
   type ClientActionFunctionArgs,
 } from '@remix-run/react'
-import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ErrorSummary, type SummaryError } from '#app/components/error-summary.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
@@ -31,6 +29,7 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
+import { useRefetchOnFailure } from '#app/utils/use-refetch-on-failure.ts'
 import {
   notificationChannels,
   notificationTopics,
@@ -301,14 +300,7 @@ function Toggle({
   const id = fieldId(name)
   const errorId = `${id}-error`
 
-  // Spec §4: a failed save is refetched (a 4xx/5xx answer does not reload the page's data by itself).
-  const revalidator = useRevalidator()
-  const revalidate = useRef(revalidator.revalidate)
-  revalidate.current = revalidator.revalidate
-  const failedAnswer = failed ? fetcher.data : undefined
-  useEffect(() => {
-    if (failedAnswer) revalidate.current()
-  }, [failedAnswer])
+  useRefetchOnFailure(failed ? fetcher.data : undefined)
 
   const shownErrors = failed ? ['notification-settings:errors.notSaved'] : errors
   return (
