@@ -1,5 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
 import { defaultDurationMinutes, surveyWindowDays } from '#contract/limits.ts'
+import type { DB } from '../db/database.ts'
+import type { Trx } from '../experiences/service.ts'
 
 /**
  * The SQL the survey shares (decision 046). An activity's end is its `end_at`, or its start plus
@@ -8,11 +10,19 @@ import { defaultDurationMinutes, surveyWindowDays } from '#contract/limits.ts'
 export const experienceEnd = sql<Date>`coalesce(experiences.end_at, experiences.start_at + make_interval(mins => ${defaultDurationMinutes}))`
 
 /** The activity has ended (and was not cancelled). */
-export function hasEnded(now: Date): Expression<SqlBool> {
+function hasEnded(now: Date): Expression<SqlBool> {
   return sql<SqlBool>`experiences.canceled_at is null and ${experienceEnd} <= ${now}`
 }
 
 /** The activity ended within the survey's window: its attendees are still asked whether they went. */
-export function endedWithinWindow(now: Date): Expression<SqlBool> {
+function endedWithinWindow(now: Date): Expression<SqlBool> {
   return sql<SqlBool>`${hasEnded(now)} and ${experienceEnd} > ${now}::timestamptz - make_interval(days => ${surveyWindowDays})`
+}
+
+/** The seats (`experience_attendees` with their `experiences`) at activities that ended within the survey's window. */
+export function recentlyEndedSeats(db: DB | Trx, now: Date) {
+  return db
+    .selectFrom('experience_attendees')
+    .innerJoin('experiences', 'experiences.id', 'experience_attendees.experience_id')
+    .where(endedWithinWindow(now))
 }

@@ -13,7 +13,7 @@ import { problems } from '../http/errors.ts'
 import { isUuid } from '../http/request.ts'
 import type { Notify } from '../notifications/service.ts'
 import { requirePermission } from '../policy/permissions.ts'
-import { endedWithinWindow, experienceEnd } from './queries.ts'
+import { experienceEnd, recentlyEndedSeats } from './queries.ts'
 
 /**
  * The post-activity survey (issue 15 §6, decision 046). The `EXPERIENCE_ATTENDANCE` popup is
@@ -25,12 +25,9 @@ import { endedWithinWindow, experienceEnd } from './queries.ts'
 /** `GET v1/users/me/popups`: the caller's open popups, the most recently ended activity first. */
 export async function listPopups(db: DB, caller: User, now = new Date()): Promise<Popup[]> {
   requirePermission(caller, 'read:popups')
-  const rows = await db
-    .selectFrom('experience_attendees')
-    .innerJoin('experiences', 'experiences.id', 'experience_attendees.experience_id')
+  const rows = await recentlyEndedSeats(db, now)
     .select(['experiences.id', 'experiences.title', 'experiences.start_at', 'experiences.timezone'])
     .where('experience_attendees.user_id', '=', caller.id)
-    .where(endedWithinWindow(now))
     .where((eb) =>
       eb.not(
         eb.exists(
@@ -258,15 +255,12 @@ export async function askAttendance(db: DB, notify: Notify, now = new Date()) {
       .insertInto('popups')
       .columns(['user_id', 'type', 'experience_id'])
       .expression(
-        trx
-          .selectFrom('experience_attendees')
-          .innerJoin('experiences', 'experiences.id', 'experience_attendees.experience_id')
+        recentlyEndedSeats(trx, now)
           .select([
             'experience_attendees.user_id',
             sql<'EXPERIENCE_ATTENDANCE'>`'EXPERIENCE_ATTENDANCE'::popup_type`.as('type'),
             'experiences.id',
           ])
-          .where(endedWithinWindow(now))
           // Who already answered (before this run found the activity ended) is not asked again.
           .where((eb) =>
             eb.not(
