@@ -16,7 +16,10 @@ const validator = new HtmlValidate(new FileSystemConfigLoader())
 /** The problems html-validate finds in `html`, one line each ("rule: message (line:column, selector)"). */
 export async function htmlProblems(html: string): Promise<string[]> {
   const report = await validator.validateString(html, path.join(root, 'page.html'))
-  return report.results.flatMap((result) =>
+  const problems = report.results.flatMap((result) =>
     result.messages.map((message) => `${message.ruleId}: ${message.message} (${message.line}:${message.column}${message.selector ? `, ${message.selector}` : ''})`),
   )
+  // i18next shows a key that names a group of strings as this sentence instead of a word.
+  for (const match of html.matchAll(/key '([^']+)' returned an object instead of string/g)) problems.push(`translation: the key ${match[1]} names a group, not a string`)
+  return problems
 }

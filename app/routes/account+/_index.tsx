@@ -60,7 +60,7 @@ function AccountOverview({ user }: { user: ReturnType<typeof useLoaderData<typeo
       <dl className="details">
         <dt>{t('name')}</dt>
         <dd>{name}</dd>
-        <dt>{t('email')}</dt>
+        <dt>{t('emailLabel')}</dt>
         <dd>{user.email ? <BreakableText text={user.email} /> : t('notGiven')}</dd>
         <dt>{t('phone')}</dt>
         <dd>{user.formatted_phone ?? t('notGiven')}</dd>

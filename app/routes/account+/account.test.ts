@@ -33,6 +33,15 @@ function visit(path: string, cookie: string, form?: Record<string, string>) {
   return handle(new Request(`${TEST_PUBLIC_URL}${path}`, init), web.newContext())
 }
 
+describe('/account', () => {
+  it('shows the member’s details, each under its label', async () => {
+    const member = await createUser(database.db, { email: 'gary.w@example.org' })
+    const page = await (await visit('/account', await web.signedInCookie(member.id))).text()
+    expect(page).toContain('<dt>Email address</dt><dd>gary<wbr/>.w<wbr/>@example<wbr/>.org</dd>')
+    expect(page).not.toContain('returned an object')
+  })
+})
+
 describe('Sign out everywhere', () => {
   it('ends this session and every other one: a copied cookie no longer opens the account', async () => {
     const member = await createUser(database.db)
