@@ -1,55 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createExperience, createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
-import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { describe, expect, it } from 'vitest'
+import { createExperience, createUser } from '#tests/api-harness.ts'
 import { htmlProblems } from '#tests/html-validate.ts'
-import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
-import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
+import { readableHtml } from '#tests/web-document.ts'
 import * as activity from './$id.tsx'
 import * as report from './$id_.report.tsx'
+import { routePages } from '#tests/route-pages.ts'
 
 /** Reporting an activity (issue 14 §4, decision 041) as a browser without JavaScript does it, over the real API and PostgreSQL. */
-const handle = createDocumentHandler([
+const pages = routePages([
   { id: 'routes/activities+/$id', path: 'activities/:id', module: activity as never },
   { id: 'routes/activities+/$id_.report', path: 'activities/:id/report', module: report as never },
 ])
-
-let database: TestDatabase
-let web: WebHarness
-
-beforeAll(async () => {
-  database = await createTestDatabase()
-  web = await createWebHarness(database)
-})
-
-afterAll(async () => {
-  await web?.close()
-  await database?.drop()
-})
-
-async function page(path: string, cookie: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers)
-  headers.set('cookie', cookie)
-  return handle(new Request(`${TEST_PUBLIC_URL}${path}`, { ...init, headers }), web.newContext())
-}
-
-async function text(path: string, cookie: string) {
-  const response = await page(path, cookie)
-  expect(response.status).toBe(200)
-  return readableHtml(await response.text())
-}
+const { page, text } = pages
 
 async function member(first: string, last: string) {
-  const user = await createUser(database.db, { first_name: first, last_name: last })
-  return { user, cookie: await web.signedInCookie(user.id), token: await web.api.signToken(user.id) }
+  const user = await createUser(pages.database.db, { first_name: first, last_name: last })
+  return { user, cookie: await pages.web.signedInCookie(user.id), token: await pages.web.api.signToken(user.id) }
 }
 
 const isBlocked = async (blocker: { token: string }, blockedId: string) =>
-  ((await web.api.request('GET', `v1/block/${blockedId}`, { token: blocker.token })).json as { is_blocked: boolean }).is_blocked
+  ((await pages.web.api.request('GET', `v1/block/${blockedId}`, { token: blocker.token })).json as { is_blocked: boolean }).is_blocked
 
 describe('/activities/{id}/report', () => {
   it('offers to block the host in the same step, names them, and blocks them with the report', async () => {
     const [ann, host] = [await member('Ann', 'Lee'), await member('Walter', 'Brooks')]
-    const experience = await createExperience(database.db, host.user.id, { title: 'Riverside walk' })
+    const experience = await createExperience(pages.database.db, host.user.id, { title: 'Riverside walk' })
     const form = await text(`/activities/${experience.id}/report`, ann.cookie)
     expect(form).toContain('<label for="block">Also block the host, Walter B.</label>')
     expect(form).toContain('Walter B. is not told.')
@@ -71,7 +46,7 @@ describe('/activities/{id}/report', () => {
     expect(sent.status).toBe(302)
     expect(sent.headers.get('location')).toBe(`/activities/${experience.id}`)
     expect(await isBlocked(ann, host.user.id)).toBe(true)
-    const stored = await database.db.selectFrom('reports').selectAll().where('experience_id', '=', experience.id).execute()
+    const stored = await pages.database.db.selectFrom('reports').selectAll().where('experience_id', '=', experience.id).execute()
     expect(stored).toMatchObject([{ reporter_id: ann.user.id, reported_user_id: host.user.id, reason: 'fake_or_scam', details: 'Asked for money up front' }])
 
     // The activity page thanks the member and says the host is blocked.
@@ -81,7 +56,7 @@ describe('/activities/{id}/report', () => {
 
   it('reports without blocking when the box is left empty; offers nothing to block on one’s own activity', async () => {
     const [ann, host] = [await member('Ann', 'Lee'), await member('Walter', 'Brooks')]
-    const experience = await createExperience(database.db, host.user.id)
+    const experience = await createExperience(pages.database.db, host.user.id)
     const sent = await page(`/activities/${experience.id}/report`, ann.cookie, { method: 'POST', body: new URLSearchParams({ reason: 'low_quality_or_spam' }) })
     expect(sent.status).toBe(302)
     expect(await isBlocked(ann, host.user.id)).toBe(false)

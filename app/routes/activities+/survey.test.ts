@@ -1,44 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createExperience, createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
-import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { describe, expect, it } from 'vitest'
+import { createExperience, createUser } from '#tests/api-harness.ts'
 import { htmlProblems } from '#tests/html-validate.ts'
-import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
-import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
+import { readableHtml } from '#tests/web-document.ts'
 import * as home from '../_index.tsx'
 import * as activity from './$id.tsx'
 import * as survey from './$id_.survey.tsx'
+import { routePages } from '#tests/route-pages.ts'
 
 /** The post-activity survey (issue 15 §6, decision 046) as a browser without JavaScript answers it, over the real API and PostgreSQL. */
-const handle = createDocumentHandler([
+const pages = routePages([
   { id: 'routes/_index', path: '', module: home as never },
   { id: 'routes/activities+/$id', path: 'activities/:id', module: activity as never },
   { id: 'routes/activities+/$id_.survey', path: 'activities/:id/survey', module: survey as never },
 ])
-
-let database: TestDatabase
-let web: WebHarness
-
-beforeAll(async () => {
-  database = await createTestDatabase()
-  web = await createWebHarness(database)
-})
-
-afterAll(async () => {
-  await web?.close()
-  await database?.drop()
-})
-
-async function page(path: string, cookie: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers)
-  headers.set('cookie', cookie)
-  return handle(new Request(`${TEST_PUBLIC_URL}${path}`, { ...init, headers }), web.newContext())
-}
-
-async function text(path: string, cookie: string) {
-  const response = await page(path, cookie)
-  expect(response.status).toBe(200)
-  return readableHtml(await response.text())
-}
+const { page, text } = pages
 
 const post = (path: string, cookie: string, fields: Record<string, string>) =>
   page(path, cookie, { method: 'POST', body: new URLSearchParams(fields) })
@@ -46,18 +21,18 @@ const toastOf = (response: Response) =>
   (response.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
 
 async function member(first: string, last: string) {
-  const user = await createUser(database.db, { first_name: first, last_name: last })
-  return { user, cookie: await web.signedInCookie(user.id) }
+  const user = await createUser(pages.database.db, { first_name: first, last_name: last })
+  return { user, cookie: await pages.web.signedInCookie(user.id) }
 }
 
 /** An activity of `host` that ended an hour ago, with `attendees` seated. */
 async function endedActivity(hostId: string, attendees: string[], title = 'Riverside walk') {
-  const experience = await createExperience(database.db, hostId, {
+  const experience = await createExperience(pages.database.db, hostId, {
     title,
     start_at: new Date(Date.now() - 3 * 3_600_000),
   })
   for (const userId of attendees)
-    await database.db
+    await pages.database.db
       .insertInto('experience_attendees')
       .values({ experience_id: experience.id, user_id: userId })
       .execute()
@@ -82,7 +57,7 @@ describe('the "Did you go?" banner', () => {
     expect(yes.status).toBe(302)
     expect(yes.headers.get('location')).toBe(`/activities/${experience.id}/survey`)
     expect(await text('/', ann.cookie)).not.toContain('Did you go to')
-    const stored = await database.db
+    const stored = await pages.database.db
       .selectFrom('surveys')
       .select(['type', 'attended'])
       .where('user_id', '=', ann.user.id)
@@ -106,7 +81,7 @@ describe('the "Did you go?" banner', () => {
     expect(await text('/', ann.cookie)).toContain('Did you go to “Book club”?')
     const no = await post(`/activities/${second.id}/survey`, ann.cookie, { intent: 'not-attended' })
     expect(no.headers.get('location')).toBe('/')
-    const answer = await database.db
+    const answer = await pages.database.db
       .selectFrom('surveys')
       .select('attended')
       .where('user_id', '=', ann.user.id)

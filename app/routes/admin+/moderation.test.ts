@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
-import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { htmlProblems } from '#tests/html-validate.ts'
-import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
-import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
+import { describe, expect, it } from 'vitest'
+import { createUser } from '#tests/api-harness.ts'
 import * as messenger from '../messenger+/_index.tsx'
 import * as messengerReport from '../messenger+/report.tsx'
 import * as memberReport from '../p+/$slug_.report.tsx'
 import * as adminHome from './_index.tsx'
 import * as queue from './reports.tsx'
 import * as review from './reports_.$id.tsx'
+import { routePages, validationOf } from '#tests/route-pages.ts'
 
 /** Reporting from /messenger and the admins' report pages (issue 14 §4–5, decision 037), without JavaScript. */
-const handle = createDocumentHandler([
+const pages = routePages([
   { id: 'routes/messenger+/_index', path: 'messenger', module: messenger as never },
   { id: 'routes/messenger+/report', path: 'messenger/report', module: messengerReport as never },
   { id: 'routes/p+/$slug_.report', path: 'p/:slug/report', module: memberReport as never },
@@ -20,51 +17,19 @@ const handle = createDocumentHandler([
   { id: 'routes/admin+/reports', path: 'admin/reports', module: queue as never },
   { id: 'routes/admin+/reports_.$id', path: 'admin/reports/:id', module: review as never },
 ])
-
-let database: TestDatabase
-let web: WebHarness
-
-beforeAll(async () => {
-  database = await createTestDatabase()
-  web = await createWebHarness(database)
-})
-
-afterAll(async () => {
-  await web?.close()
-  await database?.drop()
-})
-
-async function page(path: string, cookie: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers)
-  headers.set('cookie', cookie)
-  return handle(new Request(`${TEST_PUBLIC_URL}${path}`, { ...init, headers }), web.newContext())
-}
-
-async function get(path: string, cookie: string) {
-  const response = await page(path, cookie)
-  return { response, html: readableHtml(await response.text()) }
-}
-
-async function post(path: string, cookie: string, fields: Record<string, string>) {
-  const response = await page(path, cookie, { method: 'POST', body: new URLSearchParams(fields) })
-  return { response, html: readableHtml(await response.text()) }
-}
-
-async function validationOf(html: string) {
-  return htmlProblems(html.replace('<link rel="stylesheet" href=""/>', '<link rel="stylesheet" href="/assets/app.css"/>'))
-}
+const { get, post } = pages
 
 async function member(first: string, last: string, admin = false) {
-  const user = await createUser(database.db, { first_name: first, last_name: last, is_admin: admin })
-  return { user, cookie: await web.signedInCookie(user.id), token: await web.api.signToken(user.id) }
+  const user = await createUser(pages.database.db, { first_name: first, last_name: last, is_admin: admin })
+  return { user, cookie: await pages.web.signedInCookie(user.id), token: await pages.web.api.signToken(user.id) }
 }
 type Member = Awaited<ReturnType<typeof member>>
 
 /** `from` writes to `to`: the channel and the message. */
 async function conversation(from: Member, to: Member, text: string) {
-  const opened = await web.api.request('POST', 'users/message-channels', { token: from.token, body: { user_id: to.user.id } })
+  const opened = await pages.web.api.request('POST', 'users/message-channels', { token: from.token, body: { user_id: to.user.id } })
   const channel = (opened.json as { data: [{ id: string }] }).data[0].id
-  const sent = await web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: from.token, body: { text } })
+  const sent = await pages.web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: from.token, body: { text } })
   return { channel, message: (sent.json as { data: [{ id: string }] }).data[0].id }
 }
 
@@ -100,9 +65,9 @@ describe('/messenger/report', () => {
     const sent = await post(path, bea.cookie, { reason: 'fake_or_scam', details: 'Asked for a gift card.', block: 'on' })
     expect(sent.response.status).toBe(302)
     expect(sent.response.headers.get('location')).toBe(`/messenger?channel=${channel}`)
-    const report = await database.db.selectFrom('reports').selectAll().where('reporter_id', '=', bea.user.id).executeTakeFirstOrThrow()
+    const report = await pages.database.db.selectFrom('reports').selectAll().where('reporter_id', '=', bea.user.id).executeTakeFirstOrThrow()
     expect(report).toMatchObject({ message_id: message, reported_user_id: ann.user.id, reason: 'fake_or_scam', details: 'Asked for a gift card.' })
-    const block = await database.db.selectFrom('blocks').selectAll().where('blocker_id', '=', bea.user.id).execute()
+    const block = await pages.database.db.selectFrom('blocks').selectAll().where('blocker_id', '=', bea.user.id).execute()
     expect(block.map((row) => row.blocked_id)).toEqual([ann.user.id])
   })
 
@@ -121,9 +86,9 @@ describe('/messenger/report', () => {
   it('finds a message beyond the newest page of the conversation', async () => {
     const [ann, bea] = [await member('Ann', 'Baker'), await member('Bea', 'Cole')]
     const { channel, message } = await conversation(ann, bea, 'An early message')
-    await web.api.request('POST', `v1/chat/message-channels/${channel}/accept`, { token: bea.token })
+    await pages.web.api.request('POST', `v1/chat/message-channels/${channel}/accept`, { token: bea.token })
     for (let index = 0; index < 31; index++) {
-      await web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: ann.token, body: { text: `Later ${index}` } })
+      await pages.web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: ann.token, body: { text: `Later ${index}` } })
     }
     const form = await get(`/messenger/report?channel=${channel}&message=${message}`, bea.cookie)
     expect(form.response.status).toBe(200)
@@ -136,7 +101,7 @@ describe('/messenger/report', () => {
     expect(form.html).toContain('<label for="block">Also block Ann B.</label>')
     const sent = await post(`/p/${ann.user.slug}/report`, bea.cookie, { reason: 'something_else', block: 'on' })
     expect(sent.response.status).toBe(302)
-    expect(await database.db.selectFrom('blocks').select('blocked_id').where('blocker_id', '=', bea.user.id).execute()).toEqual([{ blocked_id: ann.user.id }])
+    expect(await pages.database.db.selectFrom('blocks').select('blocked_id').where('blocker_id', '=', bea.user.id).execute()).toEqual([{ blocked_id: ann.user.id }])
   })
 })
 
@@ -157,7 +122,7 @@ describe('/admin/reports', () => {
     const [ann, bea] = [await member('Vic', 'Crane'), await member('Bea', 'Cole')]
     const { channel, message } = await conversation(ann, bea, 'Wire me the money today')
     await post(`/messenger/report?channel=${channel}&message=${message}`, bea.cookie, { reason: 'fake_or_scam', details: 'Money again.' })
-    const report = await database.db.selectFrom('reports').select('id').where('reporter_id', '=', bea.user.id).executeTakeFirstOrThrow()
+    const report = await pages.database.db.selectFrom('reports').select('id').where('reporter_id', '=', bea.user.id).executeTakeFirstOrThrow()
 
     const list = await get('/admin/reports', admin.cookie)
     expect(list.response.status).toBe(200)
@@ -188,7 +153,7 @@ describe('/admin/reports', () => {
     const done = await post(path, admin.cookie, { intent: 'remove_message', reason: 'Asks for money.' })
     expect(done.response.status).toBe(302)
     expect(done.response.headers.get('location')).toBe('/admin/reports')
-    const row = await database.db.selectFrom('messages').select('deleted_at').where('id', '=', message).executeTakeFirstOrThrow()
+    const row = await pages.database.db.selectFrom('messages').select('deleted_at').where('id', '=', message).executeTakeFirstOrThrow()
     expect(row.deleted_at).toBeInstanceOf(Date)
 
     const handled = await get(path, admin.cookie)

@@ -1,67 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createExperience, createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
-import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { htmlProblems } from '#tests/html-validate.ts'
-import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
-import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
 import * as activity from '../activities+/$id.tsx'
 import * as messenger from '../messenger+/_index.tsx'
 import * as newChannel from '../messenger+/new.tsx'
 import * as inbox from './support.tsx'
 import * as conversation from './support_.$id.tsx'
+import { navigationHeaders as navigation, routePages, validationOf } from '#tests/route-pages.ts'
 
 /**
  * "Contact the product", "Contact host" and the activity's group button, and the admins'
  * support inbox (issue 14 §1, decision 039), as a browser without JavaScript gets them, over the
  * real API and PostgreSQL.
  */
-const handle = createDocumentHandler([
+const pages = routePages([
   { id: 'routes/messenger+/_index', path: 'messenger', module: messenger as never },
   { id: 'routes/messenger+/new', path: 'messenger/new', module: newChannel as never },
   { id: 'routes/activities+/$id', path: 'activities/:id', module: activity as never },
   { id: 'routes/admin+/support', path: 'admin/support', module: inbox as never },
   { id: 'routes/admin+/support_.$id', path: 'admin/support/:id', module: conversation as never },
-])
-
-let database: TestDatabase
-let web: WebHarness
-
-beforeAll(async () => {
-  database = await createTestDatabase()
-  web = await createWebHarness(database)
-})
-
-afterAll(async () => {
-  await web?.close()
-  await database?.drop()
-})
-
-const navigation = { 'sec-fetch-dest': 'document', 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'same-origin' }
-
-async function page(path: string, cookie: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers)
-  headers.set('cookie', cookie)
-  return handle(new Request(`${TEST_PUBLIC_URL}${path}`, { ...init, headers }), web.newContext())
-}
-
-async function text(path: string, cookie: string) {
-  const response = await page(path, cookie, { headers: navigation })
-  expect(response.status).toBe(200)
-  return readableHtml(await response.text())
-}
-
-async function post(path: string, cookie: string, fields: Record<string, string>) {
-  const response = await page(path, cookie, { method: 'POST', body: new URLSearchParams(fields) })
-  return { response, html: readableHtml(await response.text()) }
-}
-
-async function validationOf(html: string) {
-  return htmlProblems(html.replace('<link rel="stylesheet" href=""/>', '<link rel="stylesheet" href="/assets/app.css"/>'))
-}
+], { navigation: true })
+const { page, text, post } = pages
 
 async function member(first: string, last: string, isAdmin = false) {
-  const user = await createUser(database.db, { first_name: first, last_name: last, is_admin: isAdmin })
-  return { user, cookie: await web.signedInCookie(user.id), token: await web.api.signToken(user.id) }
+  const user = await createUser(pages.database.db, { first_name: first, last_name: last, is_admin: isAdmin })
+  return { user, cookie: await pages.web.signedInCookie(user.id), token: await pages.web.api.signToken(user.id) }
 }
 
 describe('contacting Circle 55 support', () => {
@@ -134,8 +96,8 @@ describe('the activity page’s conversations', () => {
     const host = await member('Walter', 'Brooks')
     const guest = await member('Margaret', 'Hughes')
     const visitor = await member('Peter', 'Grey')
-    const experience = await createExperience(database.db, host.user.id, { start_at: new Date(Date.now() + 5 * 86_400_000), max_attendees: 10 })
-    await database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: guest.user.id }).execute()
+    const experience = await createExperience(pages.database.db, host.user.id, { start_at: new Date(Date.now() + 5 * 86_400_000), max_attendees: 10 })
+    await pages.database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: guest.user.id }).execute()
 
     const asVisitor = await text(`/activities/${experience.id}`, visitor.cookie)
     expect(asVisitor).toContain('Contact host')
@@ -160,7 +122,7 @@ describe('the activity page’s conversations', () => {
     expect(await text(group.response.headers.get('location')!, guest.cookie)).toContain('See the activity')
 
     // A host who blocked the member: the button is gone (the API says they cannot message).
-    await web.api.request('PUT', `v1/block/${visitor.user.id}`, { token: host.token })
+    await pages.web.api.request('PUT', `v1/block/${visitor.user.id}`, { token: host.token })
     expect(await text(`/activities/${experience.id}`, visitor.cookie)).not.toContain('Contact host')
     // And refused if posted anyway, back to the activity with a toast.
     const refused = await post('/messenger/new', visitor.cookie, { user_id: host.user.id, from_activity: experience.id })

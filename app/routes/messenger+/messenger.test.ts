@@ -1,77 +1,38 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createExperience, createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
-import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { htmlProblems } from '#tests/html-validate.ts'
-import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
-import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
+import { describe, expect, it } from 'vitest'
+import { createExperience, createUser } from '#tests/api-harness.ts'
 import * as profile from '../p+/$slug.tsx'
 import * as messenger from './_index.tsx'
 import * as newChannel from './new.tsx'
+import { routePages, validationOf } from '#tests/route-pages.ts'
 
 /** `/messenger` (issue 14 §1–2, decision 033) as a browser without JavaScript gets it, over the real API and PostgreSQL. */
-const handle = createDocumentHandler([
+const pages = routePages([
   { id: 'routes/messenger+/_index', path: 'messenger', module: messenger as never },
   { id: 'routes/messenger+/new', path: 'messenger/new', module: newChannel as never },
   { id: 'routes/p+/$slug', path: 'p/:slug', module: profile as never },
-])
-
-let database: TestDatabase
-let web: WebHarness
-
-beforeAll(async () => {
-  database = await createTestDatabase()
-  web = await createWebHarness(database)
-})
-
-afterAll(async () => {
-  await web?.close()
-  await database?.drop()
-})
-
-const navigation = { 'sec-fetch-dest': 'document', 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'same-origin' }
-
-async function page(path: string, cookie: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers)
-  headers.set('cookie', cookie)
-  return handle(new Request(`${TEST_PUBLIC_URL}${path}`, { ...init, headers }), web.newContext())
-}
-
-async function text(path: string, cookie: string, headers: Record<string, string> = navigation) {
-  const response = await page(path, cookie, { headers })
-  expect(response.status).toBe(200)
-  return readableHtml(await response.text())
-}
-
-async function post(path: string, cookie: string, fields: Record<string, string>) {
-  const response = await page(path, cookie, { method: 'POST', body: new URLSearchParams(fields) })
-  return { response, html: readableHtml(await response.text()) }
-}
-
-/** html-validate's findings; Vitest bundles no CSS, so root's stylesheet link is given the address a build gives it. */
-async function validationOf(html: string) {
-  return htmlProblems(html.replace('<link rel="stylesheet" href=""/>', '<link rel="stylesheet" href="/assets/app.css"/>'))
-}
+], { navigation: true })
+const { page, text, post } = pages
 
 async function member(first: string, last: string) {
-  const user = await createUser(database.db, { first_name: first, last_name: last })
-  return { user, cookie: await web.signedInCookie(user.id), token: await web.api.signToken(user.id) }
+  const user = await createUser(pages.database.db, { first_name: first, last_name: last })
+  return { user, cookie: await pages.web.signedInCookie(user.id), token: await pages.web.api.signToken(user.id) }
 }
 
 type Member = Awaited<ReturnType<typeof member>>
 
 async function directChannel(from: Member, to: Member) {
-  const answer = await web.api.request('POST', 'users/message-channels', { token: from.token, body: { user_id: to.user.id } })
+  const answer = await pages.web.api.request('POST', 'users/message-channels', { token: from.token, body: { user_id: to.user.id } })
   return (answer.json as { data: [{ id: string }] }).data[0].id
 }
 
 async function say(from: Member, channel: string, words: string) {
-  const answer = await web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: from.token, body: { text: words } })
+  const answer = await pages.web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: from.token, body: { text: words } })
   expect(answer.status).toBe(201)
   return (answer.json as { data: [{ id: string }] }).data[0].id
 }
 
 const unread = async (who: Member) =>
-  ((await web.api.request('GET', 'v1/chat/message-channels', { token: who.token })).json as { metadata: { total_unread: number } }).metadata.total_unread
+  ((await pages.web.api.request('GET', 'v1/chat/message-channels', { token: who.token })).json as { metadata: { total_unread: number } }).metadata.total_unread
 
 describe('/messenger', () => {
   it('lists the channels newest first with names, last messages, time ago and the unread badge (9+)', async () => {
@@ -82,7 +43,7 @@ describe('/messenger', () => {
     await say(ann, older, 'Hello from Ann')
     const newer = await directChannel(me, bob)
     await say(me, newer, 'Hi Bob')
-    await web.api.request('POST', `v1/chat/message-channels/${older}/accept`, { token: me.token })
+    await pages.web.api.request('POST', `v1/chat/message-channels/${older}/accept`, { token: me.token })
     for (let index = 0; index < 10; index++) await say(ann, older, `Message ${index} see https://example.org/x.`)
     await say(bob, newer, 'Hello Mary')
 
@@ -104,7 +65,7 @@ describe('/messenger', () => {
     const me = await member('Iris', 'Moss')
     const ann = await member('Ann', 'Lee')
     const channel = await directChannel(me, ann)
-    await web.api.request('POST', `v1/chat/message-channels/${channel}/accept`, { token: ann.token })
+    await pages.web.api.request('POST', `v1/chat/message-channels/${channel}/accept`, { token: ann.token })
     await say(ann, channel, 'First <b>bold</b>')
     await say(ann, channel, 'Second https://example.org/page')
     // A prefetch does not mark it read.
@@ -144,7 +105,7 @@ describe('/messenger', () => {
 
     const sent = await post(`/messenger?index&channel=${channel}`, me.cookie, { intent: 'send', channel, text: 'Hello Ann' })
     expect(sent.response.status).toBe(302)
-    const stored = await database.db.selectFrom('messages').select('id').where('channel_id', '=', channel).executeTakeFirstOrThrow()
+    const stored = await pages.database.db.selectFrom('messages').select('id').where('channel_id', '=', channel).executeTakeFirstOrThrow()
     expect(sent.response.headers.get('location')).toBe(`/messenger?channel=${channel}#m-${stored.id}`)
     const html = await text(`/messenger?channel=${channel}`, me.cookie)
     expect(html).toContain(`id="m-${stored.id}"`)
@@ -190,7 +151,7 @@ describe('/messenger', () => {
     const me = await member('Olga', 'Berg')
     const ann = await member('Ann', 'Fox')
     const channel = await directChannel(me, ann)
-    await web.api.request('POST', `v1/chat/message-channels/${channel}/accept`, { token: ann.token })
+    await pages.web.api.request('POST', `v1/chat/message-channels/${channel}/accept`, { token: ann.token })
     for (let index = 0; index < 32; index++) await say(index % 2 ? ann : me, channel, `Number ${String(index).padStart(2, '0')}`)
     const newest = await text(`/messenger?channel=${channel}`, me.cookie)
     expect(newest).not.toContain('Number 01')
@@ -206,11 +167,11 @@ describe('/messenger', () => {
   it('shows an activity chat with product messages styled apart', async () => {
     const host = await member('Hana', 'Ito')
     const guest = await member('Gus', 'Ray')
-    const experience = await createExperience(database.db, host.user.id, { title: 'Chess in the park' })
-    await database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: guest.user.id }).execute()
-    const joined = await web.api.request('PUT', `experiences/${experience.id}/message-channels/join`, { token: host.token })
+    const experience = await createExperience(pages.database.db, host.user.id, { title: 'Chess in the park' })
+    await pages.database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: guest.user.id }).execute()
+    const joined = await pages.web.api.request('PUT', `experiences/${experience.id}/message-channels/join`, { token: host.token })
     const channel = (joined.json as { data: [{ id: string }] }).data[0].id
-    await web.api.request('PUT', `experiences/${experience.id}/message-channels/join`, { token: guest.token })
+    await pages.web.api.request('PUT', `experiences/${experience.id}/message-channels/join`, { token: guest.token })
     await say(host, channel, 'Welcome all')
     const html = await text(`/messenger?channel=${channel}`, guest.cookie)
     expect(html).toContain('<h1 id="channel-title">Chess in the park</h1>')
@@ -231,7 +192,7 @@ describe('Message on a public profile', () => {
     expect(opened.response.headers.get('location')).toMatch(/^\/messenger\?channel=[\w-]+$/)
     expect(await text(opened.response.headers.get('location')!, me.cookie)).toContain('Waiting for Harold Li to accept your message request.')
 
-    const suspended = await createUser(database.db, { first_name: 'Sid', is_suspended: true })
+    const suspended = await createUser(pages.database.db, { first_name: 'Sid', is_suspended: true })
     const refused = await post('/messenger/new', me.cookie, { user_id: suspended.id, slug: suspended.slug })
     expect(refused.response.status).toBe(302)
     expect(refused.response.headers.get('location')).toBe(`/p/${suspended.slug}`)
@@ -240,7 +201,7 @@ describe('Message on a public profile', () => {
 
     // A member one blocked: no button (and the API refuses the conversation anyway).
     const blocked = await member('Bea', 'Stone')
-    await web.api.request('PUT', `v1/block/${blocked.user.id}`, { token: me.token })
+    await pages.web.api.request('PUT', `v1/block/${blocked.user.id}`, { token: me.token })
     expect(await text(`/p/${blocked.user.slug}`, me.cookie)).not.toContain('>Message</button>')
     const refusedBlocked = await post('/messenger/new', me.cookie, { user_id: blocked.user.id, slug: blocked.user.slug })
     expect(refusedBlocked.response.headers.get('location')).toBe(`/p/${blocked.user.slug}`)

@@ -1,77 +1,39 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { newConversationsPerDay } from '#contract/limits.ts'
-import { createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
-import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { htmlProblems } from '#tests/html-validate.ts'
-import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
-import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
+import { createUser } from '#tests/api-harness.ts'
 import * as profile from '../p+/$slug.tsx'
 import * as messenger from './_index.tsx'
 import * as newChannel from './new.tsx'
+import { routePages, validationOf } from '#tests/route-pages.ts'
 
 /** The scam shield on `/messenger` (issue 14 §6, decision 038) as a browser without JavaScript gets it, over the real API. */
-const handle = createDocumentHandler([
+const pages = routePages([
   { id: 'routes/messenger+/_index', path: 'messenger', module: messenger as never },
   { id: 'routes/messenger+/new', path: 'messenger/new', module: newChannel as never },
   { id: 'routes/p+/$slug', path: 'p/:slug', module: profile as never },
-])
-
-let database: TestDatabase
-let web: WebHarness
-
-beforeAll(async () => {
-  database = await createTestDatabase()
-  web = await createWebHarness(database)
-})
-
-afterAll(async () => {
-  await web?.close()
-  await database?.drop()
-})
+], { navigation: true })
+const { text, post } = pages
 
 const DAY = 86_400_000
 const warning = 'Never send money to someone you have not met. Report anything that feels wrong.'
 const reminder = 'Sharing your phone number or email? Only share it with people you have met and trust.'
-const navigation = { 'sec-fetch-dest': 'document', 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'same-origin' }
-
-async function page(path: string, cookie: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers)
-  headers.set('cookie', cookie)
-  return handle(new Request(`${TEST_PUBLIC_URL}${path}`, { ...init, headers }), web.newContext())
-}
-
-async function text(path: string, cookie: string) {
-  const response = await page(path, cookie, { headers: navigation })
-  expect(response.status).toBe(200)
-  return readableHtml(await response.text())
-}
-
-async function post(path: string, cookie: string, fields: Record<string, string>) {
-  const response = await page(path, cookie, { method: 'POST', body: new URLSearchParams(fields) })
-  return { response, html: readableHtml(await response.text()) }
-}
-
-async function validationOf(html: string) {
-  return htmlProblems(html.replace('<link rel="stylesheet" href=""/>', '<link rel="stylesheet" href="/assets/app.css"/>'))
-}
-
 /** A member: new and unverified unless `trusted` (a year old and verified). */
 async function member(first: string, last: string, trusted = false) {
-  const user = await createUser(database.db, { first_name: first, last_name: last, created_at: new Date(Date.now() - (trusted ? 365 : 1) * DAY) })
-  if (trusted) await database.db.insertInto('verifications').values({ user_id: user.id, status: 'verified', decided_at: new Date() }).execute()
-  return { user, cookie: await web.signedInCookie(user.id), token: await web.api.signToken(user.id) }
+  const user = await createUser(pages.database.db, { first_name: first, last_name: last, created_at: new Date(Date.now() - (trusted ? 365 : 1) * DAY) })
+  if (trusted) await pages.database.db.insertInto('verifications').values({ user_id: user.id, status: 'verified', decided_at: new Date() }).execute()
+  return { user, cookie: await pages.web.signedInCookie(user.id), token: await pages.web.api.signToken(user.id) }
 }
 
 type Member = Awaited<ReturnType<typeof member>>
 
 async function directChannel(from: Member, to: Member) {
-  const answer = await web.api.request('POST', 'users/message-channels', { token: from.token, body: { user_id: to.user.id } })
+  const answer = await pages.web.api.request('POST', 'users/message-channels', { token: from.token, body: { user_id: to.user.id } })
   expect(answer.status).toBe(201)
   return (answer.json as { data: [{ id: string }] }).data[0].id
 }
 
 async function say(from: Member, channel: string, words: string) {
-  const answer = await web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: from.token, body: { text: words } })
+  const answer = await pages.web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: from.token, body: { text: words } })
   expect(answer.status).toBe(201)
   return (answer.json as { data: [{ id: string }] }).data[0].id
 }
@@ -105,7 +67,7 @@ describe('the warning under a message', () => {
   it('is in the reader’s language', async () => {
     const sender = await member('Rex', 'Vale', true)
     const me = await member('Anne', 'Roy')
-    await database.db.updateTable('users').set({ locale: 'fr' }).where('id', '=', me.user.id).execute()
+    await pages.database.db.updateTable('users').set({ locale: 'fr' }).where('id', '=', me.user.id).execute()
     const channel = await directChannel(sender, me)
     await say(sender, channel, 'Add me on WhatsApp, it is easier')
     const html = await text(`/messenger?channel=${channel}&lng=fr`, `${me.cookie}; lng=fr`)
@@ -130,11 +92,11 @@ describe('the send form', () => {
     expect(reminded.html).toContain('>Send anyway</button>')
     expect(reminded.html).not.toContain('aria-invalid="true"')
     expect(await validationOf(reminded.html)).toEqual([])
-    expect(await database.db.selectFrom('messages').select('id').where('channel_id', '=', channel).execute()).toEqual([])
+    expect(await pages.database.db.selectFrom('messages').select('id').where('channel_id', '=', channel).execute()).toEqual([])
 
     const sent = await post(`/messenger?index&channel=${channel}`, me.cookie, { intent: 'send', channel, text: typed, acknowledge_contact_reminder: 'true' })
     expect(sent.response.status).toBe(302)
-    const stored = await database.db.selectFrom('messages').select(['id', 'body']).where('channel_id', '=', channel).executeTakeFirstOrThrow()
+    const stored = await pages.database.db.selectFrom('messages').select(['id', 'body']).where('channel_id', '=', channel).executeTakeFirstOrThrow()
     expect(stored.body).toBe(typed)
     expect(sent.response.headers.get('location')).toBe(`/messenger?channel=${channel}#m-${stored.id}`)
 

@@ -1,67 +1,33 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createExperience, createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
-import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { htmlProblems } from '#tests/html-validate.ts'
-import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
-import { createWebHarness, testContext, testWebServices, type WebHarness } from '#tests/web-harness.ts'
+import { readableHtml } from '#tests/web-document.ts'
+import { testContext, testWebServices } from '#tests/web-harness.ts'
 import * as activity from '../activities+/$id.tsx'
 import * as messenger from '../messenger+/_index.tsx'
 import * as newMessage from '../messenger+/new.tsx'
 import * as profile from './$slug.tsx'
 import * as block from './$slug_.block.tsx'
+import { routePages, validationOf } from '#tests/route-pages.ts'
 
 /** Blocking on the web (issue 14 §4, decision 034) as a browser without JavaScript gets it, over the real API and PostgreSQL. */
-const handle = createDocumentHandler([
+const pages = routePages([
   { id: 'routes/p+/$slug', path: 'p/:slug', module: profile as never },
   { id: 'routes/p+/$slug_.block', path: 'p/:slug/block', module: block as never },
   { id: 'routes/messenger+/_index', path: 'messenger', module: messenger as never },
   { id: 'routes/messenger+/new', path: 'messenger/new', module: newMessage as never },
   { id: 'routes/activities+/$id', path: 'activities/:id', module: activity as never },
 ])
-
-let database: TestDatabase
-let web: WebHarness
-
-beforeAll(async () => {
-  database = await createTestDatabase()
-  web = await createWebHarness(database)
-})
-
-afterAll(async () => {
-  await web?.close()
-  await database?.drop()
-})
+const { handle, page, text, post } = pages
 
 const DAY = 86_400_000
 
-async function page(path: string, cookie: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers)
-  headers.set('cookie', cookie)
-  return handle(new Request(`${TEST_PUBLIC_URL}${path}`, { ...init, headers }), web.newContext())
-}
-
-async function text(path: string, cookie: string) {
-  const response = await page(path, cookie)
-  expect(response.status).toBe(200)
-  return readableHtml(await response.text())
-}
-
-async function post(path: string, cookie: string, fields: Record<string, string>) {
-  const response = await page(path, cookie, { method: 'POST', body: new URLSearchParams(fields) })
-  return { response, html: readableHtml(await response.text()) }
-}
-
-async function validationOf(html: string) {
-  return htmlProblems(html.replace('<link rel="stylesheet" href=""/>', '<link rel="stylesheet" href="/assets/app.css"/>'))
-}
-
 async function member(first: string, last: string) {
-  const user = await createUser(database.db, { first_name: first, last_name: last })
-  return { user, cookie: await web.signedInCookie(user.id), token: await web.api.signToken(user.id) }
+  const user = await createUser(pages.database.db, { first_name: first, last_name: last })
+  return { user, cookie: await pages.web.signedInCookie(user.id), token: await pages.web.api.signToken(user.id) }
 }
 
 const isBlocked = async (blocker: { token: string }, blockedId: string) =>
-  ((await web.api.request('GET', `v1/block/${blockedId}`, { token: blocker.token })).json as { is_blocked: boolean }).is_blocked
+  ((await pages.web.api.request('GET', `v1/block/${blockedId}`, { token: blocker.token })).json as { is_blocked: boolean }).is_blocked
 
 describe('/p/{slug}/block', () => {
   it('says what blocking does, blocks, goes back to the profile, then offers to unblock', async () => {
@@ -109,7 +75,7 @@ describe('/p/{slug}/block', () => {
 
   it('answers 404 for oneself, an unknown member and a member who blocked the caller; 400 for an unknown intent', async () => {
     const [ann, bob, cy] = [await member('Ann', 'Lee'), await member('Bob', 'Marsh'), await member('Cy', 'Ng')]
-    await web.api.request('PUT', `v1/block/${ann.user.id}`, { token: cy.token })
+    await pages.web.api.request('PUT', `v1/block/${ann.user.id}`, { token: cy.token })
     expect((await page(`/p/${ann.user.slug}/block`, ann.cookie)).status).toBe(404)
     expect((await page('/p/nobody-here/block', ann.cookie)).status).toBe(404)
     expect((await page(`/p/${cy.user.slug}/block`, ann.cookie)).status).toBe(404)
@@ -121,17 +87,17 @@ describe('/p/{slug}/block', () => {
 /** A load context whose API refuses every block and unblock with `status` (reading the state still works). */
 function failingBlocks(status: number) {
   return testContext(
-    testWebServices(web.api, web.db, {
+    testWebServices(pages.web.api, pages.web.db, {
       apiFetch: async (request) =>
         request.method !== 'GET' && /\/v1\/block\/[^/]+$/.test(new URL(request.url).pathname)
           ? new Response(JSON.stringify({ title: 'Broken', status }), { status, headers: { 'content-type': 'application/problem+json' } })
-          : web.api.app.fetch(request),
+          : pages.web.api.app.fetch(request),
     }),
   )
 }
 
 /** The block page's action as the in-place dialog calls it (a fetcher: `inPlace=1`, no redirect). */
-async function inPlace(slug: string, cookie: string, intent: string, context = web.newContext()) {
+async function inPlace(slug: string, cookie: string, intent: string, context = pages.web.newContext()) {
   const request = new Request(`${TEST_PUBLIC_URL}/p/${slug}/block`, {
     method: 'POST',
     headers: { cookie },
@@ -162,7 +128,7 @@ describe('/p/{slug}/block in place (decision 041)', () => {
     expect(failedBlock.data).toEqual({ failed: 'block', isBlocked: false, returnTo: `/p/${bob.user.slug}` })
     expect(await isBlocked(ann, bob.user.id)).toBe(false)
 
-    await web.api.request('PUT', `v1/block/${cy.user.id}`, { token: ann.token })
+    await pages.web.api.request('PUT', `v1/block/${cy.user.id}`, { token: ann.token })
     const failedUnblock = await inPlace(cy.user.slug, ann.cookie, 'unblock', failingBlocks(502))
     expect(failedUnblock.status).toBe(503)
     expect(failedUnblock.data).toEqual({ failed: 'unblock', isBlocked: true, returnTo: `/p/${cy.user.slug}` })
@@ -192,17 +158,17 @@ describe('/p/{slug}/block in place (decision 041)', () => {
 describe('blocking in /messenger and on the activity page', () => {
   it('offers Block on a message request and in a conversation; hides a blocked member’s messages in an activity group with a way to show them', async () => {
     const [ann, bob, host] = [await member('Ann', 'Lee'), await member('Bob', 'Marsh'), await member('Walter', 'Brooks')]
-    const request = (await web.api.request('POST', 'users/message-channels', { token: bob.token, body: { user_id: ann.user.id } })).json as { data: [{ id: string }] }
+    const request = (await pages.web.api.request('POST', 'users/message-channels', { token: bob.token, body: { user_id: ann.user.id } })).json as { data: [{ id: string }] }
     const direct = request.data[0].id
     const requestHtml = await text(`/messenger?channel=${direct}`, ann.cookie)
     expect(requestHtml).toContain(`/p/${bob.user.slug}/block?returnTo=${encodeURIComponent(`/messenger?channel=${direct}`)}`)
 
-    const experience = await createExperience(database.db, host.user.id, { start_at: new Date(Date.now() + 5 * DAY), max_attendees: 10 })
-    for (const who of [ann, bob]) await database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: who.user.id }).execute()
-    const channel = ((await web.api.request('PUT', `experiences/${experience.id}/message-channels/join`, { token: host.token })).json as { data: [{ id: string }] }).data[0].id
-    await web.api.request('PUT', `experiences/${experience.id}/message-channels/join`, { token: bob.token })
-    await web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: bob.token, body: { text: 'Anyone need a lift?' } })
-    await web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: host.token, body: { text: 'Meet at ten' } })
+    const experience = await createExperience(pages.database.db, host.user.id, { start_at: new Date(Date.now() + 5 * DAY), max_attendees: 10 })
+    for (const who of [ann, bob]) await pages.database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: who.user.id }).execute()
+    const channel = ((await pages.web.api.request('PUT', `experiences/${experience.id}/message-channels/join`, { token: host.token })).json as { data: [{ id: string }] }).data[0].id
+    await pages.web.api.request('PUT', `experiences/${experience.id}/message-channels/join`, { token: bob.token })
+    await pages.web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: bob.token, body: { text: 'Anyone need a lift?' } })
+    await pages.web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: host.token, body: { text: 'Meet at ten' } })
 
     // The activity page links each other attendee's Block, never one's own.
     const activityHtml = await text(`/activities/${experience.id}`, ann.cookie)
@@ -233,8 +199,8 @@ describe('blocking in /messenger and on the activity page', () => {
 describe('/messenger/new', () => {
   it('finds members by first name, those met first, each with Message', async () => {
     const [vera, hal, hana] = [await member('Vera', 'Stone'), await member('Hal', 'Ray'), await member('Hana', 'Ito')]
-    await web.api.request('POST', 'users/message-channels', { token: hal.token, body: { user_id: vera.user.id } })
-    await createUser(database.db, { first_name: 'Hugo' })
+    await pages.web.api.request('POST', 'users/message-channels', { token: hal.token, body: { user_id: vera.user.id } })
+    await createUser(pages.database.db, { first_name: 'Hugo' })
     const all = await text('/messenger/new', vera.cookie)
     expect(all).toContain('<h1>New message</h1>')
     expect(all).toContain('People you have met')
