@@ -119,6 +119,8 @@ export const databaseColumns = {
     locale: 'text',
     created_at: 'timestamptz default',
     sent_at: 'timestamptz null',
+    headers: 'jsonb null',
+    attachments: 'jsonb null',
   },
   profiles: {
     user_id: 'uuid',
@@ -258,6 +260,7 @@ export const databaseColumns = {
     seen_at: 'timestamptz null',
     created_at: 'timestamptz default',
     delivered_at: 'timestamptz null',
+    in_app: 'bool default',
   },
   notification_global_settings: {
     user_id: 'uuid',

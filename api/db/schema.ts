@@ -245,6 +245,17 @@ export interface EmailOutboxTable {
   locale: string
   created_at: CreatedAt
   sent_at: NullableTimestamp
+  /** Extra headers, e.g. RFC 8058's List-Unsubscribe and List-Unsubscribe-Post (migration 0020). */
+  headers: NullableJson<Record<string, string>>
+  /** Files sent with the email, e.g. a calendar file; content in base64 (migration 0020). */
+  attachments: NullableJson<EmailAttachment[]>
+}
+
+/** A file attached to an email; `content` is base64. */
+export interface EmailAttachment {
+  filename: string
+  content_type: string
+  content: string
 }
 
 export interface ProfilesTable {
@@ -417,6 +428,8 @@ export interface NotificationsTable {
   seen_at: NullableTimestamp
   /** When the delivery job ran (migration 0003). */
   delivered_at: NullableTimestamp
+  /** Whether it shows in the member's list: their in-app switches when it was recorded (migration 0020). */
+  in_app: Generated<boolean>
   created_at: CreatedAt
 }
 

@@ -27,6 +27,8 @@ export interface JobQueue {
 export interface SendOptions {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database or transaction of ours
   transaction?: Kysely<any>
+  /** Not before this time (a reminder, a delayed message notification). */
+  startAfter?: Date
 }
 
 /** pg-boss runs its statements through this (its `db` option) to write inside our transaction. */
@@ -71,12 +73,13 @@ export async function startJobQueue(options: {
     async send(name, data, sendOptions = {}) {
       const items = Array.isArray(data) ? data : [data]
       if (items.length === 0) return
+      const { startAfter } = sendOptions
       const db = sendOptions.transaction ? executorFor(sendOptions.transaction) : undefined
       if (!db && items.length === 1) {
-        await boss.send(name, items[0] as object)
+        await boss.send(name, items[0] as object, startAfter ? { startAfter } : {})
         return
       }
-      await boss.insert(name, items.map((item: object) => ({ name, data: item })), db ? { db } : {})
+      await boss.insert(name, items.map((item: object) => ({ name, data: item, ...(startAfter ? { startAfter } : {}) })), db ? { db } : {})
     },
     async work(name, handler) {
       await boss.work<object>(name, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {

@@ -33,6 +33,17 @@ export interface NotificationData {
   'verification.decided': { verification_id: string; outcome: 'approved' | 'rejected' }
   /** "Did you go to …?" after an activity ended (decision 046): once per attendee per activity. */
   'experience.attendance_survey': { experience_id: string }
+  /** A reminder 24 or 2 hours before an activity (`start_at`: the start it was scheduled for, ISO). */
+  'experience.reminder': { experience_id: string; slot: '24h' | '2h'; start_at: string }
+  /** The host or an admin changed the time or the place of an activity the member attends. */
+  'experience.changed': { experience_id: string; changes: ('time' | 'place')[] }
+  /** Someone took a seat at, or left, an activity the member hosts. */
+  'experience.attendee_joined': { experience_id: string; attendee_id: string }
+  'experience.attendee_left': { experience_id: string; attendee_id: string }
+  /** A report the member made was handled (never its outcome, issue 14 §5). */
+  'report.handled': { report_id: string }
+  /** The weekly "activities near you" (opt-in). */
+  'experience.recommended': { experience_ids: string[] }
 }
 
 export type NotificationType = keyof NotificationData
@@ -46,6 +57,12 @@ export const notificationTypes = [
   'experience.invited',
   'verification.decided',
   'experience.attendance_survey',
+  'experience.reminder',
+  'experience.changed',
+  'experience.attendee_joined',
+  'experience.attendee_left',
+  'report.handled',
+  'experience.recommended',
 ] as const satisfies readonly NotificationType[]
 
 /** One event for its recipients (user ids); nobody to tell is not an error. */

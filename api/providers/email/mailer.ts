@@ -10,6 +10,10 @@ export interface OutgoingEmail {
   html?: string
   kind: string
   locale: string
+  /** Extra headers (RFC 8058's List-Unsubscribe and List-Unsubscribe-Post for a topic's email). */
+  headers?: Record<string, string>
+  /** Files to attach, e.g. an activity's calendar file. */
+  attachments?: { filename: string; contentType: string; content: Buffer | string }[]
 }
 
 export interface Mailer {
@@ -48,6 +52,16 @@ export function createMailer(options: { db: DB; smtp?: SmtpOptions | undefined; 
         html_body: message.html ?? null,
         kind: message.kind,
         locale: message.locale,
+        headers: message.headers ? JSON.stringify(message.headers) : null,
+        attachments: message.attachments
+          ? JSON.stringify(
+              message.attachments.map((file) => ({
+                filename: file.filename,
+                content_type: file.contentType,
+                content: Buffer.from(file.content).toString('base64'),
+              })),
+            )
+          : null,
       })
       .returning('id')
       .executeTakeFirstOrThrow()

@@ -30,6 +30,12 @@ export function createSmtpDelivery(db: DB, smtp: SmtpOptions) {
       subject: email.subject,
       text: email.text_body,
       html: email.html_body ?? undefined,
+      headers: email.headers ?? {},
+      attachments: (email.attachments ?? []).map((file) => ({
+        filename: file.filename,
+        contentType: file.content_type,
+        content: Buffer.from(file.content, 'base64'),
+      })),
     })
     await db.updateTable('email_outbox').set({ sent_at: new Date() }).where('id', '=', id).execute()
     return email
