@@ -6,7 +6,8 @@ import { initErrorReporting, type ReportError } from './error-reporting.ts'
 import { scheduleCleanup } from './jobs/cleanup.ts'
 import { startJobQueue, type JobQueue } from './jobs/queue.ts'
 import { createLogger, type Logger } from './logger.ts'
-import { createNotifier, startNotificationDelivery, type Notify } from './notifications/service.ts'
+import { startNotificationDelivery } from './notifications/delivery.ts'
+import { createNotifier, type Notify } from './notifications/service.ts'
 import { createProviders, createTokenVerifierFor, smtpOptions, type Providers } from './providers.ts'
 import { photoChecker } from './media/photo-check.ts'
 import { createMailer, type Mailer } from './providers/email/mailer.ts'
@@ -86,7 +87,15 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
     const smtp = smtpOptions(env)
     if (smtp) await startEmailDelivery({ db, queue: jobs, smtp, logger })
     const mailer = createMailer({ db, smtp, queue: jobs, logger })
-    await startNotificationDelivery({ db, queue: jobs, logger, mailer, publicUrl: env.PUBLIC_URL })
+    await startNotificationDelivery({
+      db,
+      queue: jobs,
+      logger,
+      mailer,
+      publicUrl: env.PUBLIC_URL,
+      apiUrl: env.API_BASE_URL ?? `${env.PUBLIC_URL}/api/`,
+      unsubscribeSecret: secrets.codeSecret,
+    })
     const notify = createNotifier({ db, queue: jobs })
 
     const verifyToken = createTokenVerifierFor(env, {

@@ -123,3 +123,9 @@ export const updateWorkflowSettingsSchema = z
   .strict()
   .meta({ id: 'NotificationWorkflowSettingsUpdate' })
 export type UpdateWorkflowSettings = z.infer<typeof updateWorkflowSettingsSchema>
+
+/** `GET/POST v1/notifications/unsubscribe/{token}`: the topic whose emails the link stops. */
+export const unsubscribeSchema = z
+  .object({ topic: topicSchema })
+  .meta({ id: 'Unsubscribe', description: 'The topic whose emails the one-click link turns off.' })
+export type Unsubscribe = z.infer<typeof unsubscribeSchema>

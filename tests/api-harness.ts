@@ -12,6 +12,7 @@ import { createBuiltinPlacesProvider } from '#api/providers/maps/builtin.ts'
 import { createLocalStorage } from '#api/providers/storage/local.ts'
 import { createLogger } from '#api/logger.ts'
 import { createMailer } from '#api/providers/email/mailer.ts'
+import type { DeliveryDeps } from '#api/notifications/delivery.ts'
 import { createNotifier, type Notify } from '#api/notifications/service.ts'
 import { createChatProvider } from '#api/providers.ts'
 
@@ -51,6 +52,30 @@ export interface ApiResponse {
 }
 
 export const TEST_PUBLIC_URL = 'http://localhost:3999'
+/** The code secret test harnesses sign unsubscribe links with. */
+export const TEST_UNSUBSCRIBE_SECRET = 'a test code secret'
+
+/**
+ * What notification delivery needs in tests: the outbox mailer and a queue that records what it
+ * was asked to send later (quiet hours), unless `overrides` bring real ones.
+ */
+export function testDeliveryDeps(db: Kysely<Database>, overrides: Partial<DeliveryDeps> = {}): DeliveryDeps & { later: { name: string; data: unknown; startAfter?: Date | undefined }[] } {
+  const later: { name: string; data: unknown; startAfter?: Date | undefined }[] = []
+  return {
+    db,
+    mailer: createMailer({ db }),
+    publicUrl: TEST_PUBLIC_URL,
+    apiUrl: `${TEST_PUBLIC_URL}/api/`,
+    unsubscribeSecret: TEST_UNSUBSCRIBE_SECRET,
+    queue: {
+      async send(name, data, options) {
+        later.push({ name, data, startAfter: options?.startAfter })
+      },
+    },
+    later,
+    ...overrides,
+  }
+}
 
 export async function createApiHarness(
   db: Kysely<Database>,

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatZonedDateTime } from '#contract/zoned-time.ts'
 import { createDatabase } from '#api/db/database.ts'
 import type { NewExperience, NewUser, User } from '#api/db/schema.ts'
-import { TEST_PUBLIC_URL, createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { TEST_PUBLIC_URL, testDeliveryDeps, createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { createMailer } from '../providers/email/mailer.ts'
-import { NOTIFICATION_DELIVERY_JOB, deliverNotification } from '../notifications/service.ts'
+import { deliverNotification } from '../notifications/delivery.ts'
+import { NOTIFICATION_DELIVERY_JOB } from '../notifications/service.ts'
 
 /**
  * Issue 12 §3 (decision 019): adding people by email seated them without asking. Now each member
@@ -53,7 +53,7 @@ async function deliverFrom(from: number) {
     .slice(from)
     .filter((job) => job.name === NOTIFICATION_DELIVERY_JOB)
     .map((job) => (job.data as { id: string }).id)
-  const deps = { db: database.db, mailer: createMailer({ db: database.db }), publicUrl: TEST_PUBLIC_URL }
+  const deps = testDeliveryDeps(database.db)
   for (const id of [...ids, ...ids]) await deliverNotification(deps, id)
   return ids
 }

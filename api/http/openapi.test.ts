@@ -7,7 +7,8 @@ import type { User } from '#api/db/schema.ts'
 import { createDatabase } from '#api/db/database.ts'
 import { gazetteerRows } from '#api/providers/maps/gazetteer.ts'
 import { signStripePayload } from '#api/providers/verification/stripe.ts'
-import { createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { unsubscribeToken } from '#api/notifications/unsubscribe.ts'
+import { TEST_UNSUBSCRIBE_SECRET, createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 
 /**
@@ -497,6 +498,10 @@ describe('every endpoint answers as documented', () => {
     expect((await call('PUT', 'v1/notifications/settings/workflow', { token: reader.token, body })).status).toBe(200)
     expect((await call('PUT', 'v1/notifications/settings/workflow', { token: reader.token, body: { settings: [{ template_id: 'weather' }] } })).status).toBe(422)
     expect((await call('GET', 'v1/notifications/settings/workflow')).status).toBe(401)
+    const token = unsubscribeToken(TEST_UNSUBSCRIBE_SECRET, reader.user.id, 'hosting')
+    expect((await call('GET', `v1/notifications/unsubscribe/${token}`)).json.data[0].topic).toBe('hosting')
+    expect((await call('POST', `v1/notifications/unsubscribe/${token}`)).json.data[0].topic).toBe('hosting')
+    expect((await call('POST', 'v1/notifications/unsubscribe/not-ours')).status).toBe(404)
   })
 
   it('verification: status, initiate, the review queue, its photos, decisions, the Stripe webhook', async () => {

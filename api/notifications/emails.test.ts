@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TEST_PUBLIC_URL, createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { TEST_PUBLIC_URL, testDeliveryDeps, createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { formatZonedDateTime } from '#contract/zoned-time.ts'
 import type { NewUser, User } from '../db/schema.ts'
 import { createMailer } from '../providers/email/mailer.ts'
-import { NOTIFICATION_DELIVERY_JOB, deliverNotification } from './service.ts'
+import { deliverNotification } from './delivery.ts'
+import { NOTIFICATION_DELIVERY_JOB } from './service.ts'
 
 /**
  * Issue 12 §2: the pages promise "we will tell you if a seat frees up", "everyone going has been
@@ -26,7 +27,7 @@ afterAll(async () => {
 })
 
 const mailer = () => createMailer({ db: database.db })
-const deps = () => ({ db: database.db, mailer: mailer(), publicUrl: TEST_PUBLIC_URL })
+const deps = () => testDeliveryDeps(database.db, { mailer: mailer() })
 
 /** Runs the delivery job for every notification queued since `from` (an index in queuedJobs). */
 async function runDeliveries(from: number) {
@@ -231,12 +232,12 @@ describe('exactly once', () => {
         },
       },
     })
-    const flakyDeps = { db: database.db, mailer: flaky, publicUrl: TEST_PUBLIC_URL }
+    const flakyDeps = testDeliveryDeps(database.db, { mailer: flaky })
     await expect(deliverNotification(flakyDeps, id!)).rejects.toThrow('queue unavailable')
     expect(await outboxFor(ann.user)).toEqual([])
     const stamped = () => database.db.selectFrom('notifications').select('delivered_at').where('id', '=', id!).executeTakeFirstOrThrow()
     expect((await stamped()).delivered_at).toBeNull()
-    expect(await deliverNotification(flakyDeps, id!)).toMatchObject({ emailed: true })
+    expect(await deliverNotification(flakyDeps, id!)).toMatchObject({ sent: ['email'] })
     expect(await deliverNotification(flakyDeps, id!)).toBeNull()
     expect(await outboxFor(ann.user)).toHaveLength(1)
     expect((await stamped()).delivered_at).not.toBeNull()

@@ -76,7 +76,7 @@ export async function composeNotificationEmail(db: DB, notification: Notificatio
     .where('id', '=', data.experience_id)
     .executeTakeFirst()
   if (!experience) return null
-  if (!(await stillTrue(db, type, experience, notification.user_id))) return null
+  if (!(await experienceStillTrue(db, type, experience, notification.user_id))) return null
 
   const language = member.locale ?? 'en'
   const t = emailT(language)
@@ -123,7 +123,7 @@ export async function composeNotificationEmail(db: DB, notification: Notificatio
  * is still worth taking (the member is still waiting, the activity still on), the invitation
  * still waits for an answer at an activity that still takes place. A cancellation always is.
  */
-async function stillTrue(db: DB, type: EmailedType, experience: { id: string; start_at: Date | null; canceled_at: Date | null }, userId: string) {
+async function experienceStillTrue(db: DB, type: EmailedType, experience: { id: string; start_at: Date | null; canceled_at: Date | null }, userId: string) {
   if (type === 'experience.canceled') return experience.canceled_at !== null
   if (experience.canceled_at || hasStarted(experience.start_at)) return false
   if (type === 'experience.invited') {
@@ -140,6 +140,47 @@ async function stillTrue(db: DB, type: EmailedType, experience: { id: string; st
   const row = await db.selectFrom(table).select('user_id').where('experience_id', '=', experience.id).where('user_id', '=', userId).executeTakeFirst()
   return row !== undefined
 }
+
+/**
+ * Whether a notification is still worth sending on any channel when its delivery runs: the
+ * news about an activity is still true (above); a new message is still unread (a member who
+ * read it, or has the channel open, hears nothing more of it); a seat taken at a hosted activity
+ * is still held. Everything else always is.
+ */
+export async function stillTrue(db: DB, notification: NotificationRow): Promise<boolean> {
+  const { type } = notification
+  if (isEmailed(type)) {
+    const data = dataSchemas[type].safeParse(notification.data).data
+    if (!data) return false
+    const experience = await db.selectFrom('experiences').select(['id', 'start_at', 'canceled_at']).where('id', '=', data.experience_id).executeTakeFirst()
+    return experience !== undefined && experienceStillTrue(db, type, experience, notification.user_id)
+  }
+  if (type === 'message.new') {
+    const data = messageData.safeParse(notification.data).data
+    if (!data) return false
+    const unread = await db
+      .selectFrom('messages')
+      .innerJoin('channel_memberships as m', 'm.channel_id', 'messages.channel_id')
+      .select('messages.id')
+      .where('messages.id', '=', data.message_id)
+      .where('messages.deleted_at', 'is', null)
+      .where('m.user_id', '=', notification.user_id)
+      .where('m.left_at', 'is', null)
+      .where((eb) => eb.or([eb('m.last_read_at', 'is', null), eb('m.last_read_at', '<', eb.ref('messages.created_at'))]))
+      .executeTakeFirst()
+    return unread !== undefined
+  }
+  if (type === 'experience.attendee_joined') {
+    const data = attendeeData.safeParse(notification.data).data
+    if (!data) return false
+    const seat = await db.selectFrom('experience_attendees').select('user_id').where('experience_id', '=', data.experience_id).where('user_id', '=', data.attendee_id).executeTakeFirst()
+    return seat !== undefined
+  }
+  return true
+}
+
+const messageData = z.object({ channel_id: uuid, message_id: uuid })
+const attendeeData = z.object({ experience_id: uuid, attendee_id: uuid })
 
 /** Where an activity takes place, in one line: its address with its city, or "Online". */
 function placeOf(

@@ -40,7 +40,8 @@ const experienceTypes = {
 /** `GET users/notifications`: a page of the caller's notifications, or only the metadata. */
 export async function listNotifications(db: DB, caller: User, query: NotificationsQuery): Promise<Page<Notification>> {
   requirePermission(caller, 'read:notifications')
-  let mine = db.selectFrom('notifications').where('user_id', '=', caller.id)
+  // Only those the member's in-app switches let through when they were recorded (decision 047).
+  let mine = db.selectFrom('notifications').where('user_id', '=', caller.id).where('in_app', '=', true)
   if (query.seen_at === 'null') mine = mine.where('seen_at', 'is', null)
   const { total } = await mine.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow()
   const metadata = pageMetadata(query.page, query.per_page, total)
@@ -75,6 +76,12 @@ export async function markNotificationSeen(db: DB, caller: User, id: string): Pr
 export async function markAllNotificationsSeen(db: DB, caller: User): Promise<void> {
   requirePermission(caller, 'update:notifications')
   await db.updateTable('notifications').set({ seen_at: sql<Date>`now()` }).where('user_id', '=', caller.id).where('seen_at', 'is', null).execute()
+}
+
+/** One notification as its member reads it in `language`: title, body and the page it leads to. */
+export async function describeNotification(db: DB, row: Omit<Row, 'seen_at' | 'created_at'>, language: string | null) {
+  const [notification] = await present(db, [{ ...row, seen_at: null, created_at: new Date() }], language)
+  return { title: notification!.title, body: notification!.body, link: notification!.link }
 }
 
 /** The rows as members read them: the activities they name are read in one query. */

@@ -1,12 +1,12 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TEST_PUBLIC_URL, createApiHarness, createExperience, createUser } from '#tests/api-harness.ts'
+import { testDeliveryDeps, createApiHarness, createExperience, createUser } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { parseEnv } from '../env.ts'
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts'
 import { createLogger } from '../logger.ts'
-import { createMailer } from '../providers/email/mailer.ts'
-import { NOTIFICATION_DELIVERY_JOB, createNotifier, startNotificationDelivery, type Notify } from './service.ts'
+import { startNotificationDelivery } from './delivery.ts'
+import { NOTIFICATION_DELIVERY_JOB, createNotifier, type Notify } from './service.ts'
 
 /**
  * Issue 11 §4: `notify(event)` records the notification and queues its delivery job on the real
@@ -22,7 +22,7 @@ beforeAll(async () => {
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent' })
   const logger = createLogger(env)
   queue = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5 })
-  await startNotificationDelivery({ db: database.db, queue, logger, mailer: createMailer({ db: database.db }), publicUrl: TEST_PUBLIC_URL })
+  await startNotificationDelivery({ ...testDeliveryDeps(database.db), queue, logger })
   notify = createNotifier({ db: database.db, queue })
 })
 

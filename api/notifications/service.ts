@@ -1,18 +1,14 @@
 import { sql, type Kysely, type Transaction } from 'kysely'
-import type { DB } from '../db/database.ts'
 import type { Database } from '../db/schema.ts'
 import type { JobQueue } from '../jobs/queue.ts'
-import type { Logger } from '../logger.ts'
-import type { Mailer } from '../providers/email/mailer.ts'
-import { composeNotificationEmail } from './emails.ts'
+import { defaultTopics } from './preferences.ts'
+import { topicOf } from './topics.ts'
 
 /**
  * Notifications (ARCHITECTURE §1 "Events"): `notify(event)` records one notification per
  * recipient and queues its delivery job, both in the caller's transaction when it passes one,
- * so a rolled-back cancellation notifies nobody and a committed one always has its jobs.
- * Delivery by the member's settings (email, push, SMS) comes with the notifications issue;
- * until then the job emails the events a page promises to tell (emails.ts, decision 018) and
- * records that it ran (`delivered_at`).
+ * so a rolled-back cancellation notifies nobody and a committed one always has its jobs. The
+ * job delivers it by the member's settings (delivery.ts, decision 047).
  */
 
 /**
@@ -83,53 +79,22 @@ export function createNotifier(options: { db: Kysely<Database>; queue: Pick<JobQ
   async function record(trx: Transaction<Database>, event: NotificationEvent) {
     const recipients = [...new Set(event.to)]
     if (recipients.length === 0) return []
-    const rows = await trx
-      .insertInto('notifications')
-      .values(recipients.map((userId) => ({ user_id: userId, type: event.type, data: JSON.stringify(event.data) })))
-      .returning('id')
-      .execute()
+    const topic = topicOf[event.type]
+    // Whether it shows in each member's list: their in-app switches (global and the topic's) over
+    // the defaults, read in this one statement however many members are told (decision 047).
+    const inApp = topic
+      ? sql<boolean>`coalesce(g.enabled, true) AND coalesce(w.enabled, ${defaultTopics[topic].in_app})`
+      : sql<boolean>`true`
+    const { rows } = await sql<{ id: string }>`
+      INSERT INTO notifications (user_id, type, data, in_app)
+      SELECT r.id, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${inApp}
+      FROM unnest(${recipients}::uuid[]) AS r(id)
+      LEFT JOIN notification_global_settings g ON g.user_id = r.id AND g.channel = 'in_app'
+      LEFT JOIN notification_workflow_settings w ON w.user_id = r.id AND w.template_id = ${topic ?? ''} AND w.channel = 'in_app'
+      RETURNING id`.execute(trx)
     const ids = rows.map((row) => row.id)
     await queue.send(NOTIFICATION_DELIVERY_JOB, ids.map((id) => ({ id })), { transaction: trx })
     return ids
   }
   return (event, transaction) => (transaction ? record(transaction, event) : db.transaction().execute((trx) => record(trx, event)))
-}
-
-/** What delivery needs: the mailer (outbox, and SMTP when configured) and the published address. */
-export interface DeliveryDeps {
-  db: DB
-  mailer: Pick<Mailer, 'send'>
-  /** PUBLIC_URL: links in emails come from configuration, never a Host header. */
-  publicUrl: string
-}
-
-/**
- * Delivers one notification, exactly once (decision 018): in one transaction, stamps
- * `delivered_at` where it is still null and queues its email (outbox row and send job). A
- * retried job finds it stamped and does nothing; a failure rolls both back and the retry starts
- * over. A notification deleted with its member, or with no email to send, is only stamped.
- */
-export async function deliverNotification(deps: DeliveryDeps, id: string) {
-  return deps.db.transaction().execute(async (trx) => {
-    const notification = await trx
-      .updateTable('notifications')
-      .set({ delivered_at: sql<Date>`now()` })
-      .where('id', '=', id)
-      .where('delivered_at', 'is', null)
-      .returning(['id', 'type', 'user_id', 'data'])
-      .executeTakeFirst()
-    if (!notification) return null
-    const email = await composeNotificationEmail(trx, notification, deps.publicUrl)
-    if (email) await deps.mailer.send(email, { transaction: trx })
-    return { id: notification.id, type: notification.type, emailed: email !== null }
-  })
-}
-
-/** Defines the delivery queue and works it here; safe on every instance. */
-export async function startNotificationDelivery(options: DeliveryDeps & { queue: JobQueue; logger: Logger }) {
-  await options.queue.define(NOTIFICATION_DELIVERY_JOB, { retryLimit: 5, retryDelaySeconds: 15 })
-  await options.queue.work<{ id: string }>(NOTIFICATION_DELIVERY_JOB, async ({ id }) => {
-    const delivered = await deliverNotification(options, id)
-    if (delivered) options.logger.debug({ job: NOTIFICATION_DELIVERY_JOB, type: delivered.type, emailed: delivered.emailed }, 'Notification delivered')
-  })
 }

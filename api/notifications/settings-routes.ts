@@ -2,15 +2,18 @@ import { createRoute } from '@hono/zod-openapi'
 import {
   globalSettingsSchema,
   updateGlobalSettingsSchema,
+  unsubscribeSchema,
   updateWorkflowSettingsSchema,
   workflowSettingsSchema,
 } from '#contract/notification-settings.ts'
+import { oneOf } from '#contract/common.ts'
 import {
   auth,
   errors,
   jsonBody,
   jsonBodyErrors,
   jsonContent,
+  pathParams,
   readJson,
   serve,
   type ApiRoutes,
@@ -22,6 +25,7 @@ import {
   updateGlobalSettings,
   updateWorkflowSettings,
 } from './settings.ts'
+import { unsubscribe, unsubscribeTopic } from './unsubscribe.ts'
 
 /** Notification settings (spec §7, issue 15 §4, decision 044): only ever the caller's own. */
 export function notificationSettingsRoutes(routes: ApiRoutes) {
@@ -103,5 +107,41 @@ export function notificationSettingsRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     const input = await readJson(c, putWorkflowRoute)
     return c.json(await updateWorkflowSettings(c.var.services.db, caller, input))
+  })
+
+  // One-click unsubscribe (RFC 8058, decision 047): the link in an email is the credential.
+  const unsubscribeInfoRoute = createRoute({
+    method: 'get',
+    path: '/v1/notifications/unsubscribe/{token}',
+    tags,
+    security: auth.none,
+    summary: 'Which topic an email’s unsubscribe link stops (for the page that asks to confirm). No sign-in: the signed link is enough.',
+    request: { params: pathParams('token') },
+    responses: {
+      200: jsonContent('The topic', oneOf(unsubscribeSchema)),
+      ...errors(auth.none, { 404: 'The link was not made by Circle 55' }),
+    },
+  })
+  serve(routes, unsubscribeInfoRoute, (c) => {
+    const topic = unsubscribeTopic(c.var.services.codeSecret, c.req.param('token'))
+    return c.json({ data: [{ topic }] as [{ topic: typeof topic }] })
+  })
+
+  const unsubscribeRoute = createRoute({
+    method: 'post',
+    path: '/v1/notifications/unsubscribe/{token}',
+    tags,
+    security: auth.none,
+    summary:
+      'Turn off the emails of the link’s topic for its member: what mail programs POST (`List-Unsubscribe=One-Click`, RFC 8058) and what the confirmation page sends. No sign-in; doing it twice changes nothing.',
+    request: { params: pathParams('token') },
+    responses: {
+      200: jsonContent('The topic now off by email', oneOf(unsubscribeSchema)),
+      ...errors(auth.none, { 404: 'The link was not made by Circle 55' }),
+    },
+  })
+  serve(routes, unsubscribeRoute, async (c) => {
+    const topic = await unsubscribe(c.var.services.db, c.var.services.codeSecret, c.req.param('token'))
+    return c.json({ data: [{ topic }] as [{ topic: typeof topic }] })
   })
 }

@@ -243,6 +243,9 @@ const rows: Row[] = [
   row('PUT', '/users/notifications/{id}/seen',                '401 200 404 404 404 403', { params: { id: 'notification' } }),
   row('PUT', '/users/notifications/seen',                     '401 204 204 204 204 403'),
   // notification settings (decision 044): each caller reads and changes only their own.
+  // One-click unsubscribe: no sign-in, the signed link is the only credential (a valid one: delivery.test.ts).
+  row('GET', '/v1/notifications/unsubscribe/{token}',        '404 404 404 404 404 403', { params: { token: 'member' } }),
+  row('POST', '/v1/notifications/unsubscribe/{token}',       '404 404 404 404 404 403', { params: { token: 'member' } }),
   row('GET', '/v1/notifications/settings/global',             '401 200 200 200 200 403'),
   row('PUT', '/v1/notifications/settings/global',             '401 200 200 200 200 403', { body: () => ({ preferences: [{ type: 'email', enabled: true }] }) }),
   row('PUT', '/v1/notifications/settings/global',             '401 422 422 422 422 403', { body: () => ({ preferences: [{ type: 'fax', enabled: true }] }) }),

@@ -4,11 +4,11 @@ import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser } from '#api/db/schema.ts'
-import { TEST_PUBLIC_URL, createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { TEST_PUBLIC_URL, testDeliveryDeps, createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { createMailer } from '../providers/email/mailer.ts'
 import { createLocalStorage } from '../providers/storage/local.ts'
-import { NOTIFICATION_DELIVERY_JOB, deliverNotification } from '../notifications/service.ts'
+import { deliverNotification } from '../notifications/delivery.ts'
+import { NOTIFICATION_DELIVERY_JOB } from '../notifications/service.ts'
 import { forgetVerificationPhotos, verifiedUserIds } from './service.ts'
 import { createVerificationProvider } from '../providers.ts'
 import { createLogger } from '../logger.ts'
@@ -186,7 +186,7 @@ describe('review by an admin', () => {
     expect(jobs).toHaveLength(1)
     const notification = await database.db.selectFrom('notifications').selectAll().where('user_id', '=', applicant.user.id).executeTakeFirstOrThrow()
     expect(notification).toMatchObject({ type: 'verification.decided', data: { verification_id: row.id, outcome: 'approved' } })
-    await deliverNotification({ db: database.db, mailer: createMailer({ db: database.db }), publicUrl: TEST_PUBLIC_URL }, notification.id)
+    await deliverNotification(testDeliveryDeps(database.db), notification.id)
     const email = await database.db.selectFrom('email_outbox').selectAll().where('to_address', '=', applicant.user.email!).executeTakeFirstOrThrow()
     expect(email).toMatchObject({ subject: 'Your identity is verified', kind: 'verificationApproved' })
     expect(email.text_body).toContain(`${TEST_PUBLIC_URL}/account/verification`)
@@ -224,7 +224,7 @@ describe('review by an admin', () => {
     expect(audit).toMatchObject({ action: 'verification.reject', data: { user_id: applicant.user.id, reason } })
 
     const notification = await database.db.selectFrom('notifications').selectAll().where('user_id', '=', applicant.user.id).executeTakeFirstOrThrow()
-    await deliverNotification({ db: database.db, mailer: createMailer({ db: database.db }), publicUrl: TEST_PUBLIC_URL }, notification.id)
+    await deliverNotification(testDeliveryDeps(database.db), notification.id)
     const email = await database.db.selectFrom('email_outbox').selectAll().where('to_address', '=', applicant.user.email!).executeTakeFirstOrThrow()
     expect(email.subject).toBe("Nous n'avons pas pu vérifier votre identité")
     expect(email.text_body).toContain(reason)

@@ -1,11 +1,13 @@
 import {
   globalSettingsSchema,
   workflowSettingsSchema,
+  unsubscribeSchema,
   type GlobalSettings,
   type UpdateGlobalSettings,
   type UpdateWorkflowSettings,
   type WorkflowSettings,
 } from '#contract/notification-settings.ts'
+import { oneOf } from '#contract/common.ts'
 import type { ApiTransport } from '../api.server.ts'
 
 /** Notification settings (spec §7, decision 044): the only code that knows their paths. */
@@ -21,5 +23,10 @@ export function notificationSettingsClient(api: ApiTransport) {
       api.json('GET', 'v1/notifications/settings/workflow', workflowSettingsSchema),
     updateWorkflow: (body: UpdateWorkflowSettings): Promise<WorkflowSettings> =>
       api.json('PUT', 'v1/notifications/settings/workflow', workflowSettingsSchema, { body }),
+    /** The topic an email's one-click link stops (no sign-in: the link is the credential). */
+    unsubscribeTopic: async (token: string) =>
+      (await api.json('GET', `v1/notifications/unsubscribe/${encodeURIComponent(token)}`, oneOf(unsubscribeSchema))).data[0].topic,
+    unsubscribe: async (token: string) =>
+      (await api.json('POST', `v1/notifications/unsubscribe/${encodeURIComponent(token)}`, oneOf(unsubscribeSchema))).data[0].topic,
   }
 }

@@ -1,0 +1,228 @@
+import { sql } from 'kysely'
+import type { NotificationChannel, NotificationTopic } from '#contract/notification-settings.ts'
+import type { DB } from '../db/database.ts'
+import type { JobQueue } from '../jobs/queue.ts'
+import type { Logger } from '../logger.ts'
+import { emailGreeting, emailT } from '../i18n.ts'
+import { visibleMembers } from '../policy/members.ts'
+import { timeZoneAt } from '../providers/maps/gazetteer.ts'
+import type { Mailer, OutgoingEmail } from '../providers/email/mailer.ts'
+import { composeNotificationEmail, stillTrue } from './emails.ts'
+import { describeNotification } from './inbox.ts'
+import { channelsFor, globalSwitches } from './preferences.ts'
+import { quietUntil } from './quiet-hours.ts'
+import { NOTIFICATION_DELIVERY_JOB, notificationTypes, type NotificationType } from './service.ts'
+import { topicOf } from './topics.ts'
+import { unsubscribeHeaders, unsubscribeToken } from './unsubscribe.ts'
+
+/**
+ * Delivery by the member's settings (issue 15 §1 and §3, decision 047). The notification row is
+ * the in-app channel (recorded by `notify`, shown when the member's in-app switches allow it);
+ * its delivery job then sends, once, what the member's settings ask for:
+ * - email: the type's own email (emails.ts) or one written from the in-app text, with the
+ *   topic's one-click unsubscribe (RFC 8058);
+ * - push and text: the in-app title, body and link, held back during quiet hours and sent at
+ *   08:00 by a later job (which checks the news is still true then).
+ * Everything is queued in the transaction that stamps `delivered_at`: a retried job finds the
+ * stamp and does nothing; a failed one rolls back and starts over.
+ */
+
+export const NOTIFICATION_LATER_JOB = 'notification.deliver-later'
+
+/** The text-message copy and the push payload (the service worker shows it). */
+export interface PushPayload {
+  title: string
+  body: string
+  url: string
+  tag?: string
+}
+
+/** Web push (api/providers/push): queues one push per device of the member, in `trx`. */
+export interface PushChannel {
+  queue(trx: DB, userId: string, payload: PushPayload): Promise<void>
+}
+
+/** Text messages (api/providers/sms): false when the member has no confirmed phone. */
+export interface SmsChannel {
+  send(message: { userId: string; text: string; kind: string; locale: string; experienceId?: string }, options: { transaction: DB }): Promise<boolean>
+}
+
+export interface DeliveryDeps {
+  db: DB
+  mailer: Pick<Mailer, 'send'>
+  /** PUBLIC_URL: links come from configuration, never a Host header. */
+  publicUrl: string
+  /** Where the API answers from outside (`…/api/`): the one-click unsubscribe address. */
+  apiUrl: string
+  /** Signs the unsubscribe links (derived from the code secret). */
+  unsubscribeSecret: string
+  queue: Pick<JobQueue, 'send'>
+  push?: PushChannel | undefined
+  sms?: SmsChannel | undefined
+  now?: () => Date
+}
+
+const isType = (type: string): type is NotificationType => (notificationTypes as readonly string[]).includes(type)
+const outside = ['push', 'sms'] as const satisfies NotificationChannel[]
+
+interface Stamped {
+  id: string
+  type: string
+  user_id: string
+  data: unknown
+}
+
+/** Sends `id` by the member's settings, exactly once; answers what it sent (null: already done). */
+export async function deliverNotification(deps: DeliveryDeps, id: string) {
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('notifications')
+      .set({ delivered_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .where('delivered_at', 'is', null)
+      .returning(['id', 'type', 'user_id', 'data'])
+      .executeTakeFirst()
+    if (!row) return null
+    const sent: NotificationChannel[] = []
+    const { type } = row
+    if (!isType(type) || !(await stillTrue(trx, row))) return { id, type, sent }
+    const member = await recipient(trx, row.user_id)
+    if (!member) return { id, type, sent }
+
+    const topic = topicOf[type]
+    const channels = topic
+      ? await channelsFor(trx, row.user_id, topic)
+      : (['in_app', ...((await globalSwitches(trx, row.user_id)).email ? (['email'] as const) : [])] as NotificationChannel[])
+
+    if (channels.includes('email') && member.email) {
+      const email = await emailFor(trx, deps, { ...row, type }, { ...member, email: member.email }, topic)
+      if (email) {
+        await deps.mailer.send(email, { transaction: trx })
+        sent.push('email')
+      }
+    }
+    const wanted = outside.filter((channel) => channels.includes(channel))
+    if (wanted.length > 0) {
+      const now = deps.now?.() ?? new Date()
+      const activity = await activityOf(trx, row.data)
+      const timeZone = member.lat !== null && member.long !== null ? timeZoneAt(member.lat, member.long) : (activity?.timeZone ?? 'America/New_York')
+      const later = quietUntil(now, timeZone, activity)
+      if (later) await deps.queue.send(NOTIFICATION_LATER_JOB, { id, channels: wanted }, { transaction: trx, startAfter: later })
+      else sent.push(...(await sendOutside(trx, deps, row, member.locale, wanted)))
+    }
+    return { id, type, sent }
+  })
+}
+
+/** Push and text held back by quiet hours, at 08:00: only if the news is still true. */
+export async function deliverLater(deps: DeliveryDeps, job: { id: string; channels: (typeof outside)[number][] }) {
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('notifications').select(['id', 'type', 'user_id', 'data']).where('id', '=', job.id).executeTakeFirst()
+    if (!row || !(await stillTrue(trx, row))) return []
+    const activity = await activityOf(trx, row.data)
+    if (activity && activity.startAt.getTime() <= (deps.now?.() ?? new Date()).getTime()) return []
+    const member = await recipient(trx, row.user_id)
+    if (!member) return []
+    return sendOutside(trx, deps, row, member.locale, job.channels)
+  })
+}
+
+async function sendOutside(trx: DB, deps: DeliveryDeps, row: Stamped, locale: string | null, channels: readonly (typeof outside)[number][]) {
+  const text = await describeNotification(trx, row, locale)
+  const url = `${deps.publicUrl}${text.link}`
+  const sent: NotificationChannel[] = []
+  if (channels.includes('push') && deps.push) {
+    await deps.push.queue(trx, row.user_id, { title: text.title, body: text.body, url, tag: row.id })
+    sent.push('push')
+  }
+  if (channels.includes('sms') && deps.sms) {
+    const experienceId = experienceIdOf(row.data)
+    const language = locale ?? 'en'
+    const reply = row.type === 'experience.reminder' || row.type === 'waitlist.selected' ? [emailT(language)('replyToCancel')] : []
+    const texted = await deps.sms.send(
+      { userId: row.user_id, text: [text.title, text.body, url, ...reply].join('\n'), kind: row.type, locale: language, ...(experienceId ? { experienceId } : {}) },
+      { transaction: trx },
+    )
+    if (texted) sent.push('sms')
+  }
+  return sent
+}
+
+/** The member told, if others may still see them (never a suspended or deleted member). */
+function recipient(db: DB, userId: string) {
+  return db.selectFrom('users').select(['email', 'first_name', 'locale', 'lat', 'long']).where('id', '=', userId).where(visibleMembers()).executeTakeFirst()
+}
+
+function experienceIdOf(data: unknown) {
+  const id = (data as { experience_id?: unknown } | null)?.experience_id
+  return typeof id === 'string' ? id : undefined
+}
+
+/** The activity the news is about, for quiet hours (its start and time zone). */
+async function activityOf(db: DB, data: unknown) {
+  const id = experienceIdOf(data)
+  if (!id) return null
+  const experience = await db.selectFrom('experiences').select(['start_at', 'timezone']).where('id', '=', id).executeTakeFirst().catch(() => undefined)
+  return experience?.start_at ? { startAt: experience.start_at, timeZone: experience.timezone } : null
+}
+
+/**
+ * The email: the type's own (a seat, a cancellation, an invitation, a verification, a reminder),
+ * else one written from the in-app text. Emails about a topic end with its one-click unsubscribe.
+ */
+async function emailFor(
+  trx: DB,
+  deps: DeliveryDeps,
+  row: Stamped & { type: NotificationType },
+  member: { email: string; first_name: string | null; locale: string | null },
+  topic: NotificationTopic | null,
+): Promise<OutgoingEmail | null> {
+  const language = member.locale ?? 'en'
+  const t = emailT(language)
+  let email = await composeNotificationEmail(trx, row, deps.publicUrl)
+  if (!email) {
+    if (row.type in ownEmailOnly) return null
+    const text = await describeNotification(trx, row, language)
+    email = {
+      to: member.email,
+      kind: row.type,
+      locale: language,
+      subject: text.title,
+      text: [emailGreeting(t, member.first_name), text.body, `${t('notification.open')}\n${deps.publicUrl}${text.link}`, t('signature')].join('\n\n'),
+    }
+  }
+  if (!topic) return email
+  const token = unsubscribeToken(deps.unsubscribeSecret, row.user_id, topic)
+  const footer = t('unsubscribe.footer', { topic: t(`unsubscribe.topics.${topic}`) })
+  return {
+    ...email,
+    text: `${email.text}\n\n--\n${footer}\n${deps.publicUrl}/unsubscribe/${token}`,
+    headers: { ...email.headers, ...unsubscribeHeaders(deps.apiUrl, token) },
+  }
+}
+
+/**
+ * Types whose own email decides alone: when it sends none (a seat given and since taken back, a
+ * member's own action), no email at all rather than a generic one.
+ */
+const ownEmailOnly: Partial<Record<NotificationType, true>> = {
+  'waitlist.selected': true,
+  'waitlist.seat_available': true,
+  'experience.canceled': true,
+  'experience.invited': true,
+  'verification.decided': true,
+}
+
+/** Defines the delivery queues and works them here; safe on every instance. */
+export async function startNotificationDelivery(options: DeliveryDeps & { queue: JobQueue; logger: Logger }) {
+  await options.queue.define(NOTIFICATION_DELIVERY_JOB, { retryLimit: 5, retryDelaySeconds: 15 })
+  await options.queue.define(NOTIFICATION_LATER_JOB, { retryLimit: 5, retryDelaySeconds: 60 })
+  await options.queue.work<{ id: string }>(NOTIFICATION_DELIVERY_JOB, async ({ id }) => {
+    const delivered = await deliverNotification(options, id)
+    if (delivered) options.logger.debug({ job: NOTIFICATION_DELIVERY_JOB, type: delivered.type, sent: delivered.sent }, 'Notification delivered')
+  })
+  await options.queue.work<{ id: string; channels: (typeof outside)[number][] }>(NOTIFICATION_LATER_JOB, async (job) => {
+    const sent = await deliverLater(options, job)
+    options.logger.debug({ job: NOTIFICATION_LATER_JOB, sent }, 'Notification delivered after quiet hours')
+  })
+}
