@@ -220,7 +220,7 @@ export function chatRoutes(routes: ApiRoutes) {
   serve(routes, sendRoute, async (c) => {
     const caller = requireCaller(c)
     const input = await readJson(c, sendRoute)
-    const sent = await sendMessage(c.var.services.db, caller, c.req.param('id'), input)
+    const sent = await sendMessage(c.var.services.db, caller, c.req.param('id'), input, c.var.services.notify)
     await mirrorChat(c.var.services, { type: 'message', message_id: sent.data[0].id })
     return c.json(sent, 201)
   })

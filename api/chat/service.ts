@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
+import type { Notify } from '../notifications/service.ts'
 import { getReadableExperience, holdsSeat, type Trx } from '../experiences/service.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
 import { isUuid } from '../http/request.ts'
@@ -389,7 +390,7 @@ export async function channelUsers(db: DB, caller: User, id: string, userId: str
  * checked, so two sends at once cannot both pass the 2-message limit of a request. Sending
  * accepts a request one received, and brings a left channel back into one's list.
  */
-export async function sendMessage(db: DB, caller: User, id: string, input: SendMessageInput) {
+export async function sendMessage(db: DB, caller: User, id: string, input: SendMessageInput, notify?: Notify) {
   if (!isUuid(id)) throw problems.notFound('Channel not found')
   const message = await db.transaction().execute(async (trx) => {
     // The channel's row first: sends to one channel wait here, so its rules (the request's 2
@@ -402,10 +403,48 @@ export async function sendMessage(db: DB, caller: User, id: string, input: SendM
     if (row.kind === 'direct' && row.other_accepted === false) await checkOpeningMessage(trx, caller, other ? displayName(other) : null, input)
     // One's own message is read: the member's read marker is the message's time.
     await enter(trx, id, caller.id, { readNow: true })
-    return postMessage(trx, { channel_id: id, user_id: caller.id, body: input.text })
+    const posted = await postMessage(trx, { channel_id: id, user_id: caller.id, body: input.text })
+    if (notify) await notifyNewMessage(trx, notify, caller, id, posted.id)
+    return posted
   })
   const members = await chatMembers(db, [caller.id])
   return { data: [serializeMessage(message, members, caller)] as [Message] }
+}
+
+/** How long a new message waits before its email or push: a member with the chat open has read it by then. */
+const newMessageDelaySeconds = 60
+
+/**
+ * `message.new` (issue 15 §1, decision 047) for the channel's other members, at most one per
+ * member and channel an hour (the first message of a busy hour tells; the rest are in the
+ * chat), never to a member who left or who blocked the sender.
+ */
+async function notifyNewMessage(trx: Trx, notify: Notify, sender: User, channelId: string, messageId: string) {
+  const recipients = await trx
+    .selectFrom('channel_memberships as cm')
+    .select('cm.user_id')
+    .where('cm.channel_id', '=', channelId)
+    .where('cm.user_id', '<>', sender.id)
+    .where('cm.left_at', 'is', null)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('blocks').select('blocker_id').whereRef('blocks.blocker_id', '=', 'cm.user_id').where('blocks.blocked_id', '=', sender.id))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('notifications as n')
+            .select('n.id')
+            .whereRef('n.user_id', '=', 'cm.user_id')
+            .where('n.type', '=', 'message.new')
+            .where(sql<string>`n.data->>'channel_id'`, '=', channelId)
+            .where('n.created_at', '>', sql<Date>`now() - interval '1 hour'`),
+        ),
+      ),
+    )
+    .execute()
+  await notify(
+    { type: 'message.new', to: recipients.map((row) => row.user_id), data: { channel_id: channelId, message_id: messageId }, deliverAfterSeconds: newMessageDelaySeconds },
+    trx,
+  )
 }
 
 /** `POST v1/chat/message-channels/{id}/read`: everything in the channel up to now is read. */
@@ -420,6 +459,15 @@ export async function markRead(db: DB, caller: User, id: string) {
     .set({ last_read_at: sql`greatest(now(), (SELECT last_message_at FROM message_channels WHERE id = ${id}))` })
     .where('channel_id', '=', id)
     .where('user_id', '=', caller.id)
+    .execute()
+  // What told the member of this chat's new messages is read with them.
+  await db
+    .updateTable('notifications')
+    .set({ seen_at: sql<Date>`now()` })
+    .where('user_id', '=', caller.id)
+    .where('type', '=', 'message.new')
+    .where('seen_at', 'is', null)
+    .where(sql<string>`data->>'channel_id'`, '=', id)
     .execute()
 }
 

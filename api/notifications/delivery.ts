@@ -85,7 +85,12 @@ export async function deliverNotification(deps: DeliveryDeps, id: string) {
     if (!row) return null
     const sent: NotificationChannel[] = []
     const { type } = row
-    if (!isType(type) || !(await stillTrue(trx, row))) return { id, type, sent }
+    if (!isType(type)) return { id, type, sent }
+    if (!(await stillTrue(trx, row))) {
+      // A new message read before its delivery (the chat was open): nothing to hear of it either.
+      if (type === 'message.new') await trx.updateTable('notifications').set({ seen_at: sql<Date>`coalesce(seen_at, now())` }).where('id', '=', id).execute()
+      return { id, type, sent }
+    }
     const member = await recipient(trx, row.user_id)
     if (!member) return { id, type, sent }
 

@@ -61,9 +61,12 @@ export const notificationTypes = [
   'experience.recommended',
 ] as const satisfies readonly NotificationType[]
 
-/** One event for its recipients (user ids); nobody to tell is not an error. */
+/**
+ * One event for its recipients (user ids); nobody to tell is not an error. `deliverAfterSeconds`
+ * holds delivery back (a new message: a member reading the chat hears nothing more of it).
+ */
 export type NotificationEvent = {
-  [T in NotificationType]: { type: T; to: readonly string[]; data: NotificationData[T] }
+  [T in NotificationType]: { type: T; to: readonly string[]; data: NotificationData[T]; deliverAfterSeconds?: number }
 }[NotificationType]
 
 export const NOTIFICATION_DELIVERY_JOB = 'notification.deliver'
@@ -93,7 +96,8 @@ export function createNotifier(options: { db: Kysely<Database>; queue: Pick<JobQ
       LEFT JOIN notification_workflow_settings w ON w.user_id = r.id AND w.template_id = ${topic ?? ''} AND w.channel = 'in_app'
       RETURNING id`.execute(trx)
     const ids = rows.map((row) => row.id)
-    await queue.send(NOTIFICATION_DELIVERY_JOB, ids.map((id) => ({ id })), { transaction: trx })
+    const later = event.deliverAfterSeconds ? { startAfter: new Date(Date.now() + event.deliverAfterSeconds * 1000) } : {}
+    await queue.send(NOTIFICATION_DELIVERY_JOB, ids.map((id) => ({ id })), { transaction: trx, ...later })
     return ids
   }
   return (event, transaction) => (transaction ? record(transaction, event) : db.transaction().execute((trx) => record(trx, event)))

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { User } from '#api/db/schema.ts'
+import { createApiHarness, createExperience, createUser, testDeliveryDeps, type ApiHarness } from '#tests/api-harness.ts'
+import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { deliverNotification } from '../notifications/delivery.ts'
+
+/**
+ * `message.new` (issue 15 §1, decision 047): a new message tells the channel's other members,
+ * batched to one per member and channel an hour, never while the member is reading it, never
+ * from someone the member blocked.
+ */
+let database: TestDatabase
+let api: ApiHarness
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  api = await createApiHarness(database.db)
+})
+
+afterAll(async () => {
+  await database?.drop()
+})
+
+async function as(user: User, method: string, path: string, body?: unknown) {
+  return api.request(method, path, { token: await api.signToken(user.id), body })
+}
+
+const newMessages = (user: User) =>
+  database.db.selectFrom('notifications').select(['id', 'data', 'seen_at']).where('user_id', '=', user.id).where('type', '=', 'message.new').execute()
+
+/** An activity chat with its host and one attendee in it. */
+async function activityChat() {
+  const [host, guest] = [await createUser(database.db, { first_name: 'Walter' }), await createUser(database.db, { first_name: 'Margaret' })]
+  const experience = await createExperience(database.db, host.id, { start_at: new Date(Date.now() + 5 * 86_400_000), max_attendees: 10 })
+  await database.db.insertInto('experience_attendees').values({ experience_id: experience.id, user_id: guest.id }).execute()
+  const joined = await as(host, 'PUT', `experiences/${experience.id}/message-channels/join`)
+  await as(guest, 'PUT', `experiences/${experience.id}/message-channels/join`)
+  return { host, guest, channelId: joined.json.data[0].id as string }
+}
+
+describe('message.new', () => {
+  it('tells the other members once an hour per channel, not the sender', async () => {
+    const { host, guest, channelId } = await activityChat()
+    const first = await as(host, 'POST', `v1/chat/message-channels/${channelId}/messages`, { text: 'See you at the gate' })
+    await as(host, 'POST', `v1/chat/message-channels/${channelId}/messages`, { text: 'Bring water' })
+    expect(await newMessages(guest)).toEqual([{ id: expect.any(String), data: { channel_id: channelId, message_id: first.json.data[0].id }, seen_at: null }])
+    expect(await newMessages(host)).toEqual([])
+    const [told] = await newMessages(guest)
+    expect(api.queuedJobs.some((queued) => (queued.data as { id?: string }).id === told!.id)).toBe(true)
+    // The guest answers: the host is told.
+    await as(guest, 'POST', `v1/chat/message-channels/${channelId}/messages`, { text: 'Will do' })
+    expect(await newMessages(host)).toHaveLength(1)
+  })
+
+  it('sends no email once the member has read the chat, and reading marks the notification seen', async () => {
+    const { host, guest, channelId } = await activityChat()
+    await as(host, 'POST', `v1/chat/message-channels/${channelId}/messages`, { text: 'Parking is behind the library' })
+    const [told] = await newMessages(guest)
+    expect((await as(guest, 'POST', `v1/chat/message-channels/${channelId}/read`)).status).toBeLessThan(300)
+    expect((await newMessages(guest))[0]?.seen_at).not.toBeNull()
+    expect((await deliverNotification(testDeliveryDeps(database.db), told!.id))?.sent).toEqual([])
+    expect(await database.db.selectFrom('email_outbox').select('id').where('to_address', '=', guest.email!).execute()).toEqual([])
+  })
+
+  it('emails a member who has not read it, with the way to the chat', async () => {
+    const { host, guest, channelId } = await activityChat()
+    await as(host, 'POST', `v1/chat/message-channels/${channelId}/messages`, { text: 'Meet at ten' })
+    const [told] = await newMessages(guest)
+    expect((await deliverNotification(testDeliveryDeps(database.db), told!.id))?.sent).toEqual(['email'])
+    const [email] = await database.db.selectFrom('email_outbox').selectAll().where('to_address', '=', guest.email!).execute()
+    expect(email?.text_body).toContain(`/messenger?channel=${channelId}`)
+    expect(email?.headers?.['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click')
+  })
+
+  it('never tells a member about a message from someone they blocked', async () => {
+    const { host, guest, channelId } = await activityChat()
+    expect((await as(guest, 'PUT', `v1/block/${host.id}`)).status).toBeLessThan(300)
+    await as(host, 'POST', `v1/chat/message-channels/${channelId}/messages`, { text: 'Hello again' })
+    expect(await newMessages(guest)).toEqual([])
+  })
+})
