@@ -200,8 +200,8 @@ describe('running a reminder', () => {
     const both = await Promise.all([runReminder(database.db, notify, job2!.data), runReminder(database.db, notify, job2!.data)])
     expect(both.flatMap((run) => run.reminded)).toHaveLength(3)
     const sent = await reminders(experience.id)
-    expect(sent.filter((n) => (n.data as RemindJob).slot === '24h')).toHaveLength(3)
-    expect(sent.filter((n) => (n.data as RemindJob).slot === '2h')).toHaveLength(3)
+    expect(sent.filter((n) => (n.data as unknown as RemindJob).slot === '24h')).toHaveLength(3)
+    expect(sent.filter((n) => (n.data as unknown as RemindJob).slot === '2h')).toHaveLength(3)
   })
 
   it('exactly once across a stopped queue: a fresh queue working the same job again reminds nobody twice', { timeout: 60_000 }, async () => {
