@@ -21,6 +21,7 @@ import { chatEventsFor } from './chat/queries.ts'
 import { startChatMirror } from './chat/mirror.ts'
 import { scheduleSuspensionLifts } from './moderation/suspension-job.ts'
 import { scheduleAttendanceSurveys } from './surveys/job.ts'
+import { startReminders } from './reminders/service.ts'
 import { loadSecrets, publicJwks, type Secrets } from './secrets.ts'
 
 /**
@@ -106,6 +107,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
     if (providers.chat) await startChatMirror({ queue: jobs, chat: providers.chat, logger })
     await scheduleSuspensionLifts({ db, queue: jobs, jobs, chat: providers.chat, logger })
     await scheduleAttendanceSurveys({ db, queue: jobs, notify, logger })
+    await startReminders({ db, queue: jobs, notify, logger })
     if (options.servesApi !== false) {
       await ensureGazetteer(db)
       // The profile-photo check's models load in their worker thread meanwhile (decision 024).

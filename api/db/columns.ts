@@ -2,7 +2,7 @@ import type { InsertType, SelectType } from 'kysely'
 import type { Database } from './schema.ts'
 import { reportOutcomes } from '#contract/moderation.ts'
 import { nearbyVisibilities } from '#contract/profile.ts'
-import { cardBrands, codePurposes, coverageTypes, familyMembers, invitationStates, joinReasons, locales, pgEnums, placeKinds } from './schema.ts'
+import { cardBrands, codePurposes, coverageTypes, familyMembers, invitationStates, joinReasons, reminderSlots, locales, pgEnums, placeKinds } from './schema.ts'
 
 /**
  * Every column of every table as the migrations create it: `'<type>[ null][ default]'`, where the
@@ -199,6 +199,17 @@ export const databaseColumns = {
     state: 'text default',
     created_at: 'timestamptz default',
     answered_at: 'timestamptz null',
+  },
+  experience_reminders: {
+    experience_id: 'uuid',
+    user_id: 'uuid',
+    slot: 'text',
+    start_at: 'timestamptz',
+    created_at: 'timestamptz default',
+  },
+  experience_reminder_schedules: {
+    experience_id: 'uuid',
+    start_at: 'timestamptz',
   },
   message_channels: {
     id: 'uuid default',
@@ -418,6 +429,7 @@ export const checkedColumns = {
   medicare_registrations: { coverage_types: coverageTypes },
   places: { kind: placeKinds },
   experience_invitations: { state: invitationStates },
+  experience_reminders: { slot: reminderSlots },
   reports: { outcome: reportOutcomes },
 } as const satisfies { [T in keyof Database]?: { [C in keyof Database[T]]?: readonly Element<Database[T][C]>[] } }
 

@@ -336,6 +336,25 @@ export interface WaitlistEntriesTable {
   created_at: CreatedAt
 }
 
+/** The reminder slots before an activity's start (issue 15 §2, decision 050). */
+export const reminderSlots = ['24h', '2h'] as const
+export type ReminderSlot = (typeof reminderSlots)[number]
+
+/** One reminder sent: one member, one activity, one slot, one start (migration 0023). */
+export interface ExperienceRemindersTable {
+  experience_id: string
+  user_id: string
+  slot: ReminderSlot
+  start_at: Date
+  created_at: CreatedAt
+}
+
+/** The start an activity's reminder jobs were queued for (migration 0023). */
+export interface ExperienceReminderSchedulesTable {
+  experience_id: string
+  start_at: Date
+}
+
 /** `experience_invitations.state`: an invitation waits for its member's answer, or has it. */
 export const invitationStates = ['pending', 'accepted', 'declined'] as const
 export type InvitationState = (typeof invitationStates)[number]
@@ -617,6 +636,8 @@ export interface Database {
   attendance_cancellations: AttendanceCancellationsTable
   waitlist_entries: WaitlistEntriesTable
   experience_invitations: ExperienceInvitationsTable
+  experience_reminders: ExperienceRemindersTable
+  experience_reminder_schedules: ExperienceReminderSchedulesTable
   message_channels: MessageChannelsTable
   channel_memberships: ChannelMembershipsTable
   messages: MessagesTable

@@ -42,8 +42,8 @@ import {
 } from './service.ts'
 
 function deps(c: Context<ApiEnv>): ExperienceDeps {
-  const { db, env, places, notify } = c.var.services
-  return { db, env, places, notify }
+  const { db, env, places, notify, jobs } = c.var.services
+  return { db, env, places, notify, jobs }
 }
 
 const tags = ['experiences']

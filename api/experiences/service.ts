@@ -6,7 +6,9 @@ import type { Env } from '../env.ts'
 import { problems } from '../http/errors.ts'
 import { isLookupKey } from '../http/params.ts'
 import { isUuid } from '../http/request.ts'
+import type { JobQueue } from '../jobs/queue.ts'
 import type { Notify } from '../notifications/service.ts'
+import { notifyChanges, scheduleReminders } from '../reminders/service.ts'
 import { announceCancellation } from '../chat/product-messages.ts'
 import { offerFreedSeats } from './attendance.ts'
 import { pageMetadata } from '#contract/common.ts'
@@ -62,6 +64,8 @@ export interface ExperienceDeps {
   places: ExperiencePlaces
   /** Attendees and the notify list hear of cancellations and freed seats through it. */
   notify: Notify
+  /** Reminder jobs are queued with the activity (decision 050); without it the reminder sweep queues them. */
+  jobs?: Pick<JobQueue, 'send'> | undefined
 }
 
 /** What the attendance changes need: they may free a seat or cancel, and then notify. */
@@ -693,17 +697,22 @@ async function resolveColumns(deps: ExperienceDeps, caller: User, input: Experie
 export async function createExperience(deps: ExperienceDeps, caller: User, input: ExperienceInput) {
   requirePermission(caller, 'create:experience')
   const columns = await resolveColumns(deps, caller, input, null)
-  const created = await deps.db
-    .insertInto('experiences')
-    .values({
-      ...columns,
-      title: columns.title ?? '',
-      venue_type: columns.venue_type ?? 'in_person',
-      slug: await uniqueSlug(deps.db, columns.title ?? ''),
-      host_id: caller.id,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow()
+  const slug = await uniqueSlug(deps.db, columns.title ?? '')
+  const created = await deps.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('experiences')
+      .values({
+        ...columns,
+        title: columns.title ?? '',
+        venue_type: columns.venue_type ?? 'in_person',
+        slug,
+        host_id: caller.id,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await scheduleReminders(trx, deps.jobs, row)
+    return row
+  })
   return serializeExperience(deps.db, created, caller)
 }
 
@@ -727,6 +736,9 @@ export async function updateExperience(deps: ExperienceDeps, caller: User, idOrS
     if (isLimited(current) && after > Math.max(before, 0)) {
       await offerFreedSeats(trx, deps.notify, row, after === Infinity ? Number.MAX_SAFE_INTEGER : after - Math.max(before, 0))
     }
+    // A new start: its reminders (the old jobs find the start moved and do nothing); attendees hear of a new time or place.
+    if (row.start_at?.getTime() !== current.start_at?.getTime()) await scheduleReminders(trx, deps.jobs, row)
+    await notifyChanges(trx, deps.notify, current, row, caller.id)
     return trx.selectFrom('experiences').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()
   })
   return serializeExperience(deps.db, updated, caller)

@@ -29,6 +29,8 @@ export interface SendOptions {
   transaction?: Kysely<any>
   /** Not before this time (a reminder, a delayed message notification). */
   startAfter?: Date
+  /** Each item's own start instead (many reminders in one statement, each at its time). */
+  startAfterOf?: (item: object) => Date
 }
 
 /** pg-boss runs its statements through this (its `db` option) to write inside our transaction. */
@@ -73,13 +75,14 @@ export async function startJobQueue(options: {
     async send(name, data, sendOptions = {}) {
       const items = Array.isArray(data) ? data : [data]
       if (items.length === 0) return
-      const { startAfter } = sendOptions
+      const { startAfter, startAfterOf } = sendOptions
       const db = sendOptions.transaction ? executorFor(sendOptions.transaction) : undefined
-      if (!db && items.length === 1) {
+      if (!db && items.length === 1 && !startAfterOf) {
         await boss.send(name, items[0] as object, startAfter ? { startAfter } : {})
         return
       }
-      await boss.insert(name, items.map((item: object) => ({ name, data: item, ...(startAfter ? { startAfter } : {}) })), db ? { db } : {})
+      const startOf = (item: object) => startAfterOf?.(item) ?? startAfter
+      await boss.insert(name, items.map((item: object) => ({ name, data: item, ...(startOf(item) ? { startAfter: startOf(item) } : {}) })), db ? { db } : {})
     },
     async work(name, handler) {
       await boss.work<object>(name, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {

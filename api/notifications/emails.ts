@@ -10,6 +10,7 @@ import { emailGreeting, emailT } from '../i18n.ts'
 import { visibleMembers } from '../policy/members.ts'
 import type { OutgoingEmail } from '../providers/email/mailer.ts'
 import { composeVerificationEmail } from '../verification/email.ts'
+import { composeActivityEmail } from '../reminders/email.ts'
 
 /**
  * The email each notification sends (decision 018), in the member's language, until the
@@ -61,6 +62,7 @@ export async function emailRecipient(db: DB, userId: string) {
 export async function composeNotificationEmail(db: DB, notification: NotificationRow, publicUrl: string): Promise<OutgoingEmail | null> {
   const { type } = notification
   if (type === 'verification.decided') return composeVerificationEmail(db, notification, publicUrl)
+  if (type === 'experience.reminder' || type === 'experience.changed') return composeActivityEmail(db, notification, publicUrl)
   if (!isEmailed(type)) return null
   const parsed = dataSchemas[type].safeParse(notification.data)
   if (!parsed.success) return null
@@ -183,7 +185,7 @@ const messageData = z.object({ channel_id: uuid, message_id: uuid })
 const attendeeData = z.object({ experience_id: uuid, attendee_id: uuid })
 
 /** Where an activity takes place, in one line: its address with its city, or "Online". */
-function placeOf(
+export function placeOf(
   experience: Pick<Experience, 'venue_type' | 'formatted_address' | 'city' | 'region'>,
   online: string,
 ) {
@@ -205,7 +207,7 @@ async function memberName(db: DB, userId: string | null, fallback: string) {
 }
 
 /** Spec §9 money: whole dollars, or two decimals when there are cents (as the activity page shows it). */
-function formatFee(cents: number, language: string) {
+export function formatFee(cents: number, language: string) {
   const whole = cents % 100 === 0
   return new Intl.NumberFormat(language, {
     style: 'currency',

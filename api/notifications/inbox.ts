@@ -35,6 +35,8 @@ const experienceTypes = {
   'experience.canceled': 'experienceCanceled',
   'experience.invited': 'experienceInvited',
   'experience.attendance_survey': 'attendanceSurvey',
+  'experience.reminder': 'experienceReminder',
+  'experience.changed': 'experienceChanged',
 } as const
 
 /** `GET users/notifications`: a page of the caller's notifications, or only the metadata. */

@@ -89,6 +89,7 @@ const identical: Record<string, unknown> = {
     'moderation:admin.report.status',
     'common:nav.account',
     'common:nav.short.account',
+    'email:experienceReminder.online',
     'onboarding:gender.man',
     'pages:privacy.sections.5.heading',
     'profile:edit.privacy.heading',
