@@ -10,6 +10,7 @@ import { cleanupJob } from './jobs/cleanup.ts'
 import { liftSuspensionsJob } from './moderation/suspension-job.ts'
 import { REMIND_JOB, REMIND_SWEEP_JOB } from './reminders/service.ts'
 import { askAttendanceJob } from './surveys/job.ts'
+import { NOTIFICATION_LATER_JOB } from './notifications/delivery.ts'
 import { NOTIFICATION_DELIVERY_JOB } from './notifications/service.ts'
 import { gazetteerRows } from './providers/maps/gazetteer.ts'
 import { createApiRuntime, type ApiRuntime } from './runtime.ts'
@@ -52,7 +53,7 @@ describe('the API runtime', () => {
     // pg-boss's own queues start with `__pgboss__`.
     const { rows: queues } = await sql<{ name: string }>`SELECT name FROM pgboss.queue WHERE NOT starts_with(name, '__pgboss__') ORDER BY name`.execute(database.db)
     // No SMTP_URL: mail stays in the outbox, so no email delivery queue.
-    expect(queues.map((queue) => queue.name)).toEqual([cleanupJob, NOTIFICATION_DELIVERY_JOB, liftSuspensionsJob, askAttendanceJob, REMIND_JOB, REMIND_SWEEP_JOB].sort())
+    expect(queues.map((queue) => queue.name)).toEqual([cleanupJob, NOTIFICATION_DELIVERY_JOB, NOTIFICATION_LATER_JOB, liftSuspensionsJob, askAttendanceJob, REMIND_JOB, REMIND_SWEEP_JOB].sort())
   })
 
   it('works queued jobs: the cleanup removes expired rows', async () => {

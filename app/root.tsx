@@ -139,10 +139,12 @@ export default function App() {
 }
 
 function AppShell() {
-  const { language, user, unread: loadedUnread, notifications, toast, year, suspended } = useLoaderData<typeof loader>()
+  const { language, user, unread: loadedUnread, notifications: loadedNotifications, toast, year, suspended } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   useChangeLanguage(language)
-  const unread = useChatLive().unread ?? loadedUnread
+  const live = useChatLive()
+  const unread = live.unread ?? loadedUnread
+  const notifications = live.notifications ?? loadedNotifications
   return (
     <>
       <a href="#main-content" className="skip-link">

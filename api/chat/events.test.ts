@@ -138,6 +138,20 @@ describe('GET v1/chat/events', () => {
     for (const stream of [hostStream, guestStream, strangerStream]) await close(stream.reader)
   })
 
+  it('tells the member’s streams their unread notifications’ total when a notification is recorded, and nobody else’s (decision 047)', async () => {
+    const { host, guest, channelId } = await activityChat()
+    const hostStream = await connect(host)
+    const guestStream = await connect(guest)
+    // The guest's message records `message.new` for the host: the Notifications badge goes live.
+    await send(guest, channelId, 'Is there parking?')
+    const told = await hostStream.reader.next((entry) => entry.event === 'notifications')
+    expect(JSON.parse(told.data)).toEqual({ total_unread: 1 })
+    expect(told.id).toBeUndefined()
+    await guestStream.reader.next((entry) => entry.event === 'message')
+    expect(guestStream.reader.events.some((entry) => entry.event === 'notifications')).toBe(false)
+    for (const stream of [hostStream, guestStream]) await close(stream.reader)
+  })
+
   it('resumes from Last-Event-ID with exactly what was missed, in order, then live, without duplicates', async () => {
     const { host, guest, channelId } = await activityChat()
     const first = await connect(host)

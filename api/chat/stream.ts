@@ -6,6 +6,7 @@ import { requirePermission } from '../policy/permissions.ts'
 import type { HubSignal, RealtimeHub } from '../realtime/hub.ts'
 import { chatMembers, latestSeq, readableMessagesAfter, unreadTotals, type EventMessage } from './queries.ts'
 import { serializeMessage } from './service.ts'
+import { unreadNotifications } from '../notifications/inbox.ts'
 import { lastEventIdSchema, maxChatStreamsPerMember, type ChatMessageEvent, type ChatUnreadEvent } from '#contract/chat.ts'
 
 /**
@@ -206,8 +207,17 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
     return true
   }
 
+  /** The unread notifications' total (the Notifications badge, decision 047), after a new one. */
+  function refreshNotifications() {
+    unreadNotifications(db, caller.id).then(
+      (total) => send(frame({ event: 'notifications', data: { total_unread: total } satisfies ChatUnreadEvent })),
+      (error: unknown) => logger.warn({ err: error, userId: caller.id }, 'Could not count unread notifications'),
+    )
+  }
+
   function onSignal(signal: HubSignal) {
     if (closed || !positioned) return
+    if (signal.type === 'notifications') return refreshNotifications()
     if (signal.type === 'message' && handOver(signal)) return
     if (signal.type === 'resync') upToDate = false
     wake()

@@ -216,6 +216,8 @@ const ownEmailOnly: Partial<Record<NotificationType, true>> = {
   'experience.canceled': true,
   'experience.invited': true,
   'verification.decided': true,
+  'experience.reminder': true,
+  'experience.changed': true,
 }
 
 /** Defines the delivery queues and works them here; safe on every instance. */

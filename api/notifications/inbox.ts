@@ -58,6 +58,18 @@ export async function listNotifications(db: DB, caller: User, query: Notificatio
   return { data: await present(db, rows, caller.locale), metadata }
 }
 
+/** How many notifications the member has not read (the badge), as the list counts them. */
+export async function unreadNotifications(db: DB, userId: string) {
+  const row = await db
+    .selectFrom('notifications')
+    .select(sql<number>`count(*)::int`.as('total'))
+    .where('user_id', '=', userId)
+    .where('in_app', '=', true)
+    .where('seen_at', 'is', null)
+    .executeTakeFirstOrThrow()
+  return row.total
+}
+
 /** `PUT users/notifications/{id}/seen`: marks one of the caller's notifications seen (the first time is kept); 404 for anyone else's. */
 export async function markNotificationSeen(db: DB, caller: User, id: string): Promise<Notification> {
   requirePermission(caller, 'update:notifications')

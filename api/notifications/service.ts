@@ -71,6 +71,9 @@ export type NotificationEvent = {
 
 export const NOTIFICATION_DELIVERY_JOB = 'notification.deliver'
 
+/** The PostgreSQL channel that tells every instance whose notifications changed (payload: the member's id), for live badges. */
+export const notificationsNotifyChannel = 'notifications'
+
 /**
  * Records `event` and queues its delivery; inside `transaction` when given (both happen only if
  * it commits), else in a transaction of its own. Answers the new notifications' ids.
@@ -96,6 +99,8 @@ export function createNotifier(options: { db: Kysely<Database>; queue: Pick<JobQ
       LEFT JOIN notification_workflow_settings w ON w.user_id = r.id AND w.template_id = ${topic ?? ''} AND w.channel = 'in_app'
       RETURNING id`.execute(trx)
     const ids = rows.map((row) => row.id)
+    // Open pages' badges, on every instance, once this commits (decision 047).
+    await sql`SELECT pg_notify(${notificationsNotifyChannel}, r.id::text) FROM unnest(${recipients}::uuid[]) AS r(id)`.execute(trx)
     const later = event.deliverAfterSeconds ? { startAfter: new Date(Date.now() + event.deliverAfterSeconds * 1000) } : {}
     await queue.send(NOTIFICATION_DELIVERY_JOB, ids.map((id) => ({ id })), { transaction: trx, ...later })
     return ids

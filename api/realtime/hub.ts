@@ -1,5 +1,6 @@
 import pg from 'pg'
 import { chatNotifyChannel, type ChatEvent } from '../chat/events.ts'
+import { notificationsNotifyChannel } from '../notifications/service.ts'
 import type { Logger } from '../logger.ts'
 
 /**
@@ -24,6 +25,8 @@ export type HubSignal =
       loaded: unknown
     }
   | { type: 'resync' }
+  /** The member's notifications changed (a new one was recorded, decision 047): send the unread total. */
+  | { type: 'notifications' }
 export type HubListener = (signal: HubSignal) => void
 
 export interface RealtimeHub {
@@ -173,6 +176,11 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
     next.on('error', onDrop)
     next.on('end', () => onDrop())
     next.on('notification', (message) => {
+      // A member's new notification: only their streams here hear of it, nothing to prepare.
+      if (message.channel === notificationsNotifyChannel) {
+        if (message.payload && subscribers.has(message.payload)) tell(message.payload, { type: 'notifications' })
+        return
+      }
       if (message.channel !== chatNotifyChannel) return
       waiting.push(message.payload)
       void pump()
@@ -180,6 +188,7 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
     try {
       await next.connect()
       await next.query(`LISTEN ${chatNotifyChannel}`)
+      await next.query(`LISTEN ${notificationsNotifyChannel}`)
     } catch (error) {
       onDrop(error)
       return

@@ -26,10 +26,12 @@ type Listener = (event: ChatLiveEvent) => void
 interface ChatLive {
   /** The unread total the stream last reported, or null when the loader's is as fresh. */
   unread: number | null
+  /** The unread notifications' total the stream last reported (decision 047), or null likewise. */
+  notifications: number | null
   subscribe: (listener: Listener) => () => void
 }
 
-const ChatLiveContext = createContext<ChatLive>({ unread: null, subscribe: () => () => {} })
+const ChatLiveContext = createContext<ChatLive>({ unread: null, notifications: null, subscribe: () => () => {} })
 
 /** How long a hidden tab keeps its stream (switching tabs briefly does not reconnect). */
 export const hiddenGraceMs = 30_000
@@ -51,6 +53,7 @@ function parse(data: unknown) {
 export function ChatLiveProvider({ enabled, revision, children }: { enabled: boolean; revision: unknown; children: ReactNode }) {
   const listeners = useRef(new Set<Listener>())
   const [unread, setUnread] = useState<{ total: number; revision: unknown } | null>(null)
+  const [notifications, setNotifications] = useState<{ total: number; revision: unknown } | null>(null)
   const revisionRef = useRef(revision)
   revisionRef.current = revision
   const revalidator = useRevalidator()
@@ -89,6 +92,11 @@ export function ChatLiveProvider({ enabled, revision, children }: { enabled: boo
       current.addEventListener('unread', (event) => {
         const parsed = chatUnreadEventSchema.safeParse(parse(event.data))
         if (parsed.success) setUnread({ total: parsed.data.total_unread, revision: revisionRef.current })
+      })
+      // A new notification (issue 15 §3): the Notifications badge, live on every page.
+      current.addEventListener('notifications', (event) => {
+        const parsed = chatUnreadEventSchema.safeParse(parse(event.data))
+        if (parsed.success) setNotifications({ total: parsed.data.total_unread, revision: revisionRef.current })
       })
       current.addEventListener('resync', () => {
         emit({ type: 'resync' })
@@ -129,8 +137,12 @@ export function ChatLiveProvider({ enabled, revision, children }: { enabled: boo
     }
   }, [])
   const value = useMemo<ChatLive>(
-    () => ({ unread: enabled && unread && unread.revision === revision ? unread.total : null, subscribe }),
-    [enabled, unread, revision, subscribe],
+    () => ({
+      unread: enabled && unread && unread.revision === revision ? unread.total : null,
+      notifications: enabled && notifications && notifications.revision === revision ? notifications.total : null,
+      subscribe,
+    }),
+    [enabled, unread, notifications, revision, subscribe],
   )
   return <ChatLiveContext.Provider value={value}>{children}</ChatLiveContext.Provider>
 }
