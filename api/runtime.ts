@@ -20,7 +20,8 @@ import { chatEventsFor } from './chat/queries.ts'
 import { startChatMirror } from './chat/mirror.ts'
 import { scheduleSuspensionLifts } from './moderation/suspension-job.ts'
 import { scheduleAttendanceSurveys } from './surveys/job.ts'
-import { loadSecrets, publicJwks, type Secrets } from './secrets.ts'
+import { loadSecrets, loadVapidKeys, publicJwks, type Secrets } from './secrets.ts'
+import { startPushDelivery } from './notifications/push.ts'
 
 /**
  * Everything the product API needs to run, built once from the environment (ARCHITECTURE §1,
@@ -88,6 +89,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
     const mailer = createMailer({ db, smtp, queue: jobs, logger })
     await startNotificationDelivery({ db, queue: jobs, logger, mailer, publicUrl: env.PUBLIC_URL })
     const notify = createNotifier({ db, queue: jobs })
+    await startPushDelivery({ db, queue: jobs, logger, vapid: await loadVapidKeys(db, env) })
 
     const verifyToken = createTokenVerifierFor(env, {
       localJwks: options.servesIdentity && env.auth === 'builtin' ? publicJwks(secrets.oidcJwks) : undefined,
