@@ -9,7 +9,7 @@ import { parseEnv } from '../env.ts'
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts'
 import { createLogger } from '../logger.ts'
 import { loadVapidKeys, type VapidKeys } from '../secrets.ts'
-import { PUSH_DELIVERY_JOB, deliverPush, queuePush, startPushDelivery } from './push.ts'
+import { PUSH_DELIVERY_JOB, deliverPush, queuePush, registerDevice, startPushDelivery } from './push.ts'
 
 /**
  * Web push (issue 15 §3 and §7, decision 048) against a local push service that checks the VAPID
@@ -94,6 +94,13 @@ describe('PUT and DELETE /api/v1/notifications/register-device', () => {
     expect(await invalid({ endpoint: 'not a url', keys })).toEqual({ endpoint: ['endpoint_invalid'] })
     expect(await invalid({ endpoint: 'https://push.example/abc', keys: { ...keys, p256dh: keys.auth } })).toEqual({ 'keys.p256dh': ['key_invalid'] })
     expect(await invalid({ endpoint: 'https://push.example/abc', keys: { ...keys, auth: 'short' } })).toEqual({ 'keys.auth': ['auth_invalid'] })
+  })
+
+  it('takes a push service on this machine (http://127.0.0.1) only outside production', async () => {
+    const user = await createUser(database.db)
+    const local = endpoint.subscribe()
+    await expect(registerDevice(database.db, { isProduction: true }, user, local)).rejects.toMatchObject({ status: 422, fields: { endpoint: ['endpoint_invalid'] } })
+    expect((await registerDevice(database.db, { isProduction: false }, user, local)).endpoint).toBe(local.endpoint)
   })
 
   it('unregisters only the caller’s own browser', async () => {
