@@ -28,6 +28,7 @@ import { supportRoutes } from './support/routes.ts'
 import { surveyRoutes } from './surveys/routes.ts'
 import { moderationRoutes } from './moderation/routes.ts'
 import { notificationSettingsRoutes } from './notifications/settings-routes.ts'
+import { pushRoutes } from './notifications/push-routes.ts'
 import { liftEndedSuspension } from './moderation/service.ts'
 import { systemRoutes } from './system/routes.ts'
 import { findUserBySubject, provisionUser } from './users/service.ts'
@@ -97,6 +98,7 @@ export function createApiApp(services: ApiServices) {
   supportRoutes(routes)
   moderationRoutes(routes)
   notificationSettingsRoutes(routes)
+  pushRoutes(routes)
   surveyRoutes(routes)
   app.route('/', routes)
 

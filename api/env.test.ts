@@ -134,6 +134,16 @@ describe('parseEnv', () => {
     expect(message).toMatch(/AUTH0_CLIENT_SECRET/)
   })
 
+  it('takes a VAPID key pair only whole and well-formed, and a mailto: or https subject', () => {
+    const publicKey = `B${'a'.repeat(86)}`
+    const privateKey = 'k'.repeat(43)
+    const env = parseEnv({ VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey, VAPID_SUBJECT: 'mailto:push@circle55.example' })
+    expect([env.VAPID_PUBLIC_KEY, env.VAPID_PRIVATE_KEY, env.VAPID_SUBJECT]).toEqual([publicKey, privateKey, 'mailto:push@circle55.example'])
+    expect(configError({ VAPID_PUBLIC_KEY: publicKey }).message).toMatch(/VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY/)
+    expect(configError({ VAPID_PUBLIC_KEY: 'short', VAPID_PRIVATE_KEY: privateKey }).message).toMatch(/VAPID_PUBLIC_KEY/)
+    expect(configError({ VAPID_SUBJECT: 'http://circle55.example' }).message).toMatch(/VAPID_SUBJECT/)
+  })
+
   describe('in production', () => {
     it('starts with every secret set', () => {
       const env = parseEnv(production)

@@ -71,6 +71,11 @@ export const envSchema = z.object({
   STREAM_API_SECRET: optionalString,
   /** Stream's REST base URL; its default is Stream's global edge. Tests and self-hosted proxies set it. */
   STREAM_BASE_URL: z.url().default('https://chat.stream-io-api.com'),
+  // Web push (decision 048): the VAPID key pair (base64url, P-256) set together, else generated once and kept.
+  VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{87}$/, 'must be a base64url P-256 public key (65 bytes)').optional(),
+  VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url P-256 private key (32 bytes)').optional(),
+  /** Who push services may contact about our pushes: a `mailto:` or https URL; default PUBLIC_URL when it is https, else `mailto:` SUPPORT_EMAIL. */
+  VAPID_SUBJECT: z.string().regex(/^(?:mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: or https: URL').optional(),
 })
 
 export type Env = Readonly<
@@ -118,6 +123,9 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     throw new ConfigError(
       'Invalid configuration:\n  STRIPE_SECRET_KEY and STRIPE_IDENTITY_WEBHOOK_SECRET must be set together',
     )
+  }
+  if (Boolean(raw.VAPID_PUBLIC_KEY) !== Boolean(raw.VAPID_PRIVATE_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together')
   }
   if (Boolean(raw.STREAM_API_KEY) !== Boolean(raw.STREAM_API_SECRET)) {
     throw new ConfigError('Invalid configuration:\n  STREAM_API_KEY and STREAM_API_SECRET must be set together')

@@ -12,6 +12,7 @@ import { REMIND_JOB, REMIND_SWEEP_JOB } from './reminders/service.ts'
 import { askAttendanceJob } from './surveys/job.ts'
 import { NOTIFICATION_LATER_JOB } from './notifications/delivery.ts'
 import { NOTIFICATION_DELIVERY_JOB } from './notifications/service.ts'
+import { PUSH_DELIVERY_JOB } from './notifications/push.ts'
 import { gazetteerRows } from './providers/maps/gazetteer.ts'
 import { createApiRuntime, type ApiRuntime } from './runtime.ts'
 
@@ -40,7 +41,7 @@ afterAll(async () => {
 })
 
 describe('the API runtime', () => {
-  it('schedules the cleanup and the end of suspensions, and defines the delivery queues', async () => {
+  it('schedules the cleanup and the end of suspensions, and defines the delivery queues (web push among them)', async () => {
     const { rows: schedules } = await sql<{ name: string; cron: string }>`SELECT name, cron FROM pgboss.schedule ORDER BY name`.execute(database.db)
     expect(schedules).toEqual(
       [
@@ -53,7 +54,7 @@ describe('the API runtime', () => {
     // pg-boss's own queues start with `__pgboss__`.
     const { rows: queues } = await sql<{ name: string }>`SELECT name FROM pgboss.queue WHERE NOT starts_with(name, '__pgboss__') ORDER BY name`.execute(database.db)
     // No SMTP_URL: mail stays in the outbox, so no email delivery queue.
-    expect(queues.map((queue) => queue.name)).toEqual([cleanupJob, NOTIFICATION_DELIVERY_JOB, NOTIFICATION_LATER_JOB, liftSuspensionsJob, askAttendanceJob, REMIND_JOB, REMIND_SWEEP_JOB].sort())
+    expect(queues.map((queue) => queue.name)).toEqual([cleanupJob, NOTIFICATION_DELIVERY_JOB, NOTIFICATION_LATER_JOB, PUSH_DELIVERY_JOB, liftSuspensionsJob, askAttendanceJob, REMIND_JOB, REMIND_SWEEP_JOB].sort())
   })
 
   it('works queued jobs: the cleanup removes expired rows', async () => {

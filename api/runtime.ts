@@ -22,7 +22,8 @@ import { startChatMirror } from './chat/mirror.ts'
 import { scheduleSuspensionLifts } from './moderation/suspension-job.ts'
 import { scheduleAttendanceSurveys } from './surveys/job.ts'
 import { startReminders } from './reminders/service.ts'
-import { loadSecrets, publicJwks, type Secrets } from './secrets.ts'
+import { loadSecrets, loadVapidKeys, publicJwks, type Secrets } from './secrets.ts'
+import { queuePush, startPushDelivery } from './notifications/push.ts'
 
 /**
  * Everything the product API needs to run, built once from the environment (ARCHITECTURE §1,
@@ -96,8 +97,10 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       publicUrl: env.PUBLIC_URL,
       apiUrl: env.API_BASE_URL ?? `${env.PUBLIC_URL}/api/`,
       unsubscribeSecret: secrets.codeSecret,
+      push: { queue: async (trx, userId, payload) => void (await queuePush(jobs!, trx, userId, payload)) },
     })
     const notify = createNotifier({ db, queue: jobs })
+    await startPushDelivery({ db, queue: jobs, logger, vapid: await loadVapidKeys(db, env) })
 
     const verifyToken = createTokenVerifierFor(env, {
       localJwks: options.servesIdentity && env.auth === 'builtin' ? publicJwks(secrets.oidcJwks) : undefined,

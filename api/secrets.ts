@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { exportJWK, generateKeyPair, type JWK } from 'jose'
+import webPush from 'web-push'
 import type { DB } from './db/database.ts'
 import type { Env } from './env.ts'
 
@@ -67,4 +68,30 @@ export async function loadVerificationKey(db: DB, configured: string | undefined
   const key = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64')
   if (key.byteLength !== 32) throw new Error('VERIFICATION_ENCRYPTION_KEY must be 32 bytes (64 hex digits or base64)')
   return key
+}
+
+/** The VAPID identity our pushes are signed with (RFC 8292): base64url P-256 keys and a contact. */
+export interface VapidKeys {
+  publicKey: string
+  privateKey: string
+  subject: string
+}
+
+/**
+ * The web push keys (decision 048): VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or a pair generated
+ * once and kept in the secrets table, so restarts and instances sign alike and the browsers'
+ * subscriptions (tied to the public key) stay valid. The subject is VAPID_SUBJECT, else
+ * PUBLIC_URL when it is https, else `mailto:` SUPPORT_EMAIL.
+ */
+export async function loadVapidKeys(
+  db: DB,
+  env: Pick<Env, 'VAPID_PUBLIC_KEY' | 'VAPID_PRIVATE_KEY' | 'VAPID_SUBJECT' | 'PUBLIC_URL' | 'SUPPORT_EMAIL'>,
+): Promise<VapidKeys> {
+  const pair =
+    env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY
+      ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY }
+      : await stored(db, 'vapid_keys', () => webPush.generateVAPIDKeys())
+  const subject =
+    env.VAPID_SUBJECT ?? (env.PUBLIC_URL.startsWith('https://') ? env.PUBLIC_URL : `mailto:${env.SUPPORT_EMAIL}`)
+  return { publicKey: pair.publicKey, privateKey: pair.privateKey, subject }
 }

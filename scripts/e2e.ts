@@ -178,6 +178,8 @@ async function main() {
       await waitForHealth(url2, started)
       extraEnv.BASE_URL_2 = url2
     }
+    // Specs that queue work for the server's own workers (push.spec.ts) reach its database here.
+    extraEnv.E2E_DATABASE_URL = embeddedDatabaseUrl(dataDir)
     console.log('[e2e] Server is healthy; running Playwright')
     exitCode = await run('npx', ['playwright', 'test', ...playwrightArgs], {
       ...process.env,

@@ -504,6 +504,16 @@ describe('every endpoint answers as documented', () => {
     expect((await call('POST', 'v1/notifications/unsubscribe/not-ours')).status).toBe(404)
   })
 
+  it('web push: the key, a browser registered and unregistered, and the refusals (decision 048)', async () => {
+    const owner = await member()
+    expect((await call('GET', 'v1/notifications/push-key', { token: owner.token })).json.public_key).toMatch(/^[A-Za-z0-9_-]{87}$/)
+    const subscription = { endpoint: 'https://push.example/openapi', keys: { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: Buffer.alloc(16, 1).toString('base64url') } }
+    expect((await call('PUT', 'v1/notifications/register-device', { token: owner.token, body: subscription })).json.data[0].endpoint).toBe(subscription.endpoint)
+    expect((await call('PUT', 'v1/notifications/register-device', { token: owner.token, body: { ...subscription, keys: {} } })).status).toBe(422)
+    expect((await call('DELETE', 'v1/notifications/register-device', { token: owner.token, body: { endpoint: subscription.endpoint } })).status).toBe(204)
+    expect((await call('PUT', 'v1/notifications/register-device', { body: subscription })).status).toBe(401)
+  })
+
   it('verification: status, initiate, the review queue, its photos, decisions, the Stripe webhook', async () => {
     const applicant = await member()
     expect((await call('GET', 'v1/verification', { token: applicant.token })).json.data[0].status).toBe('not_verified')

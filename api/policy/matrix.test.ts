@@ -75,6 +75,12 @@ const row = (method: Row['method'], path: string, statuses: string, options: Omi
   ...options,
 })
 
+/** A browser's push subscription (65-byte key, 16-byte secret) at a push service. */
+const pushSubscription = {
+  endpoint: 'https://push.example/matrix',
+  keys: { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: Buffer.alloc(16, 1).toString('base64url') },
+}
+
 // prettier-ignore
 const rows: Row[] = [
   //                                                         anon mbr other host admin susp
@@ -252,6 +258,11 @@ const rows: Row[] = [
   row('GET', '/v1/notifications/settings/workflow',           '401 200 200 200 200 403'),
   row('PUT', '/v1/notifications/settings/workflow',           '401 200 200 200 200 403', { body: () => ({ settings: [{ template_id: 'reminders', preference: { channels: { email: true } } }] }) }),
   row('PUT', '/v1/notifications/settings/workflow',           '401 422 422 422 422 403', { body: () => ({ settings: [] }) }),
+  // web push (decision 048): each caller registers and unregisters only their own browsers.
+  row('GET', '/v1/notifications/push-key',                    '401 200 200 200 200 403'),
+  row('PUT', '/v1/notifications/register-device',             '401 200 200 200 200 403', { body: () => pushSubscription }),
+  row('PUT', '/v1/notifications/register-device',             '401 422 422 422 422 403', { body: () => ({ ...pushSubscription, endpoint: 'http://push.example/abc' }) }),
+  row('DELETE', '/v1/notifications/register-device',          '401 204 204 204 204 403', { body: () => ({ endpoint: pushSubscription.endpoint }) }),
   // the post-activity survey (decision 046): `past` has ended and only the member attended it.
   row('GET', '/v1/users/me/popups',                           '401 200 200 200 200 403'),
   row('PUT', '/v1/users/me/popups',                           '401 204 403 403 403 403', { params: { id: 'past' }, body: (ids) => ({ type: 'EXPERIENCE_ATTENDANCE', experience_id: ids.past }) }),

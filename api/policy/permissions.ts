@@ -151,6 +151,8 @@ const plainActions = [
   /** One's own notification settings, read and changed (decision 044): always the caller's own. */
   'read:notification_settings',
   'update:notification_settings',
+  /** Register and unregister one's own browsers for web push (decision 048). */
+  'register:device',
   /** Later (moderation, admin): read and resolve reports; act as another member. */
   'review:reports',
   'impersonate:user',
@@ -210,6 +212,7 @@ const member = [
   'update:notifications',
   'read:notification_settings',
   'update:notification_settings',
+  'register:device',
   'read:popups',
   'answer:survey:own',
   'read:survey:results:own',

@@ -80,8 +80,8 @@ async function page(request) {
   }
 }
 
-// Web push (issue 15 §3): shows the notification the payload describes ({ title, body, url })
-// and opens its page on a click. The push slice sends these; the payload is its contract.
+// Web push (issue 15 §3, decision 048): shows the notification the payload describes
+// ({ title, body, url, tag }) and opens its page on a click. api/notifications/push.ts sends these.
 self.addEventListener('push', (event) => {
   let payload = {};
   try {
@@ -90,11 +90,15 @@ self.addEventListener('push', (event) => {
     payload = { body: event.data ? event.data.text() : '' };
   }
   const title = typeof payload.title === 'string' && payload.title ? payload.title : 'Circle 55';
-  event.waitUntil(self.registration.showNotification(title, {
+  const options = {
     body: typeof payload.body === 'string' ? payload.body : '',
     icon: '/icons/icon-192.png',
+    badge: '/icons/icon-192.png',
     data: { url: typeof payload.url === 'string' ? payload.url : '/' },
-  }));
+  };
+  // A newer notification with the same tag (the same conversation, say) replaces the older one.
+  if (typeof payload.tag === 'string' && payload.tag) Object.assign(options, { tag: payload.tag, renotify: true });
+  event.waitUntil(self.registration.showNotification(title, options));
 });
 
 self.addEventListener('notificationclick', (event) => {
@@ -103,9 +107,16 @@ self.addEventListener('notificationclick', (event) => {
   // Only pages of this site: a payload cannot send the member elsewhere.
   const url = target.origin === self.location.origin ? target.href : self.location.origin + '/';
   event.waitUntil(
-    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
-      const open = windows.find((client) => client.url === url);
-      return open ? open.focus() : self.clients.openWindow(url);
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(async (windows) => {
+      // The tab already on that page, else any open tab of the app taken there, else a new one.
+      const same = windows.find((client) => client.url === url);
+      if (same) return same.focus();
+      const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+      if (open) {
+        const focused = await open.focus();
+        return focused.navigate ? focused.navigate(url) : focused;
+      }
+      return self.clients.openWindow(url);
     }),
   );
 });

@@ -14,6 +14,7 @@ import {
   useLoaderData,
   type ClientActionFunctionArgs,
 } from '@remix-run/react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ErrorSummary, type SummaryError } from '#app/components/error-summary.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
@@ -28,6 +29,7 @@ import {
 import { getT } from '#app/utils/i18next.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 import { setToast } from '#app/utils/toast.server.ts'
+import { subscribeToPush, type PushOutcome } from '#app/utils/push.client.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { useRefetchOnFailure } from '#app/utils/use-refetch-on-failure.ts'
 import {
@@ -301,6 +303,8 @@ function Toggle({
   const errorId = `${id}-error`
 
   useRefetchOnFailure(failed ? fetcher.data : undefined)
+  // Turning push on with JavaScript also connects this browser (decision 048); how that went is said beside the box.
+  const [push, setPush] = useState<PushOutcome | null>(null)
 
   const shownErrors = failed ? ['notification-settings:errors.notSaved'] : errors
   return (
@@ -319,12 +323,17 @@ function Toggle({
               { intent: 'toggle', field: name, enabled: String(event.currentTarget.checked) },
               { method: 'post' },
             )
+            if (name === fieldName('global', 'push')) {
+              if (event.currentTarget.checked) void subscribeToPush().then(setPush)
+              else setPush(null)
+            }
           }}
         />
         <label htmlFor={id}>{t(`channels.${channel}`)}</label>
       </div>
       <span aria-live="polite">
         <FieldErrors id={errorId} errors={shownErrors} />
+        {push ? <span className="hint">{t(`push.${push === 'subscribed' ? 'connected' : push}`)}</span> : null}
       </span>
     </div>
   )

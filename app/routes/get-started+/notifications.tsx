@@ -8,6 +8,7 @@ import { requireUser, returnToFrom } from '#app/utils/auth.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { continueOnboarding } from '#app/utils/onboarding.server.ts'
+import { subscribeToPush, type PushOutcome } from '#app/utils/push.client.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 
 /**
@@ -54,9 +55,13 @@ export default function OnboardingNotifications() {
 
 type PermissionState = NotificationPermission | 'unsupported' | 'dismissed'
 
-/** The browser's notification permission, and asking for it. */
+/**
+ * The browser's notification permission, and asking for it. Once allowed, this browser is
+ * connected for push (decision 048); when that fails the member is told and simply goes on.
+ */
 function useNotificationPermission() {
   const [state, setState] = useState<PermissionState>('default')
+  const [push, setPush] = useState<PushOutcome | null>(null)
   useEffect(() => {
     setState(typeof Notification === 'undefined' ? 'unsupported' : Notification.permission)
   }, [])
@@ -64,13 +69,14 @@ function useNotificationPermission() {
     const answer = await Notification.requestPermission()
     // Closing the browser's question leaves it undecided: say so rather than nothing.
     setState(answer === 'default' ? 'dismissed' : answer)
+    if (answer === 'granted') setPush(await subscribeToPush())
   }
-  return { state, ask }
+  return { state, push, ask }
 }
 
 function Permission({ permission }: { permission: ReturnType<typeof useNotificationPermission> }) {
   const { t } = useTranslation('pwa')
-  const { state, ask } = permission
+  const { state, push, ask } = permission
   return (
     <div role="status">
       {state === 'default' || state === 'dismissed' ? (
@@ -83,7 +89,10 @@ function Permission({ permission }: { permission: ReturnType<typeof useNotificat
           </p>
         </>
       ) : state === 'granted' ? (
-        <p className="notice notice--success">{t('permission.granted')}</p>
+        <>
+          <p className="notice notice--success">{t('permission.granted')}</p>
+          {push === 'failed' || push === 'unsupported' ? <p>{t('permission.pushFailed')}</p> : null}
+        </>
       ) : state === 'denied' ? (
         <div className="notice">
           <h2>{t('permission.blocked.title')}</h2>

@@ -11,6 +11,7 @@ import { notificationsClient } from './notifications.server.ts'
 import { notificationSettingsClient } from './notification-settings.server.ts'
 import { placesClient } from './places.server.ts'
 import { profilesClient } from './profiles.server.ts'
+import { pushClient } from './push.server.ts'
 import { reportsClient } from './reports.server.ts'
 import { supportClient } from './support.server.ts'
 import { surveysClient } from './surveys.server.ts'
@@ -42,6 +43,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     notifications: notificationsClient(transport),
     notificationSettings: notificationSettingsClient(transport),
     surveys: surveysClient(transport),
+    push: pushClient(transport),
   }
 }
 export type Api = ReturnType<typeof createApi>

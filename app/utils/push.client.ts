@@ -1,0 +1,49 @@
+/**
+ * Turns web push on in this browser (decision 048): asks the push service for a subscription
+ * with our VAPID key and hands it to the server through /resources/push-subscription. Called
+ * after the member pressed a button or ticked a box; never blocks anything. `failed`: the
+ * browser could not reach its push service (offline, a browser without one, headless tests).
+ */
+export type PushOutcome = 'subscribed' | 'unsupported' | 'denied' | 'failed'
+
+const resource = '/resources/push-subscription'
+
+export async function subscribeToPush(): Promise<PushOutcome> {
+  if (!('serviceWorker' in navigator) || !('PushManager' in window) || typeof Notification === 'undefined') return 'unsupported'
+  try {
+    if (Notification.permission === 'default' && (await Notification.requestPermission()) !== 'granted') return 'denied'
+    if (Notification.permission === 'denied') return 'denied'
+    const registration = await serviceWorkerRegistration()
+    if (!registration) return 'failed'
+    let subscription = await registration.pushManager.getSubscription()
+    if (!subscription) {
+      const answer = await fetch(resource, { headers: { Accept: 'application/json' } })
+      if (!answer.ok) return 'failed'
+      const { public_key: key } = (await answer.json()) as { public_key: string }
+      subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: fromBase64url(key) })
+    }
+    const kept = await fetch(resource, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ subscription: subscription.toJSON() }),
+    })
+    return kept.ok ? 'subscribed' : 'failed'
+  } catch {
+    return 'failed'
+  }
+}
+
+/** The service worker's registration; it registers after the page's load event, so wait a little for it. */
+async function serviceWorkerRegistration(): Promise<ServiceWorkerRegistration | undefined> {
+  const existing = await navigator.serviceWorker.getRegistration('/')
+  if (existing) return existing
+  return Promise.race([
+    navigator.serviceWorker.ready,
+    new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10_000)),
+  ])
+}
+
+function fromBase64url(value: string) {
+  const base64 = value.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(value.length / 4) * 4, '=')
+  return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))
+}
