@@ -115,6 +115,7 @@ export async function offerFreedSeats(trx: Trx, notify: Notify, experience: Expe
     if (outcome === 'added') {
       seated++
       await notify({ type: 'waitlist.selected', to: [next.user_id], data: { experience_id: experience.id } }, trx)
+      await tellHost(trx, notify, experience, next.user_id, 'experience.attendee_joined')
     }
   }
 }
@@ -125,7 +126,13 @@ export function checkOpen(experience: Experience) {
   if (hasStarted(experience, Date.now())) throw pastProblem()
 }
 
-export async function attend(db: DB, caller: User, idOrSlug: string, userId: string) {
+/** The host hears that someone took or gave up a seat at their activity (the `hosting` topic), never of their own. */
+async function tellHost(trx: Trx, notify: Notify, experience: Pick<Experience, 'id' | 'host_id'>, attendeeId: string, type: 'experience.attendee_joined' | 'experience.attendee_left') {
+  if (!experience.host_id || experience.host_id === attendeeId) return
+  await notify({ type, to: [experience.host_id], data: { experience_id: experience.id, attendee_id: attendeeId } }, trx)
+}
+
+export async function attend(db: DB, caller: User, idOrSlug: string, userId: string, notify?: Notify) {
   requirePermission(caller, 'create:attendance', { user_id: userId })
   const experience = await getExperience(db, idOrSlug)
   checkOpen(experience)
@@ -135,7 +142,9 @@ export async function attend(db: DB, caller: User, idOrSlug: string, userId: str
   }
   await db.transaction().execute(async (trx) => {
     // A full activity throws, which rolls the attendee row back with the transaction.
-    if ((await takeSeat(trx, experience.id, userId)) === 'full') throw fullProblem()
+    const outcome = await takeSeat(trx, experience.id, userId)
+    if (outcome === 'full') throw fullProblem()
+    if (outcome === 'added' && notify) await tellHost(trx, notify, experience, userId, 'experience.attendee_joined')
   })
   const fresh = await getExperience(db, experience.id)
   return serializeExperience(db, fresh, caller)
@@ -173,6 +182,7 @@ export async function releaseSeat(trx: Trx, notify: Notify, experienceId: string
     .execute()
   // Their activity chat: they keep what was posted until now, and nothing new (decision 029).
   await leaveExperienceChannel(trx, row.id, userId)
+  if (!row.canceled_at) await tellHost(trx, notify, row, userId, 'experience.attendee_left')
   if (isLimited(row)) await offerFreedSeats(trx, notify, row, 1)
   return { late }
 }

@@ -230,7 +230,7 @@ export function experienceRoutes(routes: ApiRoutes) {
   serve(routes, attendRoute, async (c) => {
     const caller = requireCaller(c)
     const { user_id } = await readJson(c, attendRoute)
-    return c.json({ data: [await attend(c.var.services.db, caller, c.req.param('id'), user_id)] })
+    return c.json({ data: [await attend(c.var.services.db, caller, c.req.param('id'), user_id, c.var.services.notify)] })
   })
 
   const cancelAttendanceRoute = createRoute({

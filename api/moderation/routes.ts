@@ -73,7 +73,7 @@ export function moderationRoutes(routes: ApiRoutes) {
   serve(routes, actionRoute, async (c) => {
     const caller = requireCaller(c)
     const input = await readJson(c, actionRoute)
-    const result = await actOnReport(c.var.services.db, caller, c.req.param('id'), input, { requestId: c.var.requestId })
+    const result = await actOnReport(c.var.services.db, caller, c.req.param('id'), input, { requestId: c.var.requestId, notify: c.var.services.notify })
     // With Stream as the chat service, the removed message goes from it too (decision 036), and a
     // suspended or banned member is banned there and leaves their channels (decision 042).
     if (input.action === 'remove_message' || input.action === 'suspend' || input.action === 'ban') {

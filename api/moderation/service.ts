@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { postProductMessages, type ProductMessageKey } from '../chat/product-messages.ts'
 import type { DB } from '../db/database.ts'
+import type { Notify } from '../notifications/service.ts'
 import type { User } from '../db/schema.ts'
 import type { Trx } from '../experiences/service.ts'
 import { problems } from '../http/errors.ts'
@@ -149,7 +150,7 @@ export async function actOnReport(
   caller: User,
   id: string,
   input: ModerationActionInput,
-  options: { requestId?: string; now?: Date } = {},
+  options: { requestId?: string; now?: Date; notify?: Notify } = {},
 ): Promise<ModerationResult> {
   requirePermission(caller, 'review:reports')
   const now = options.now ?? new Date()
@@ -209,6 +210,9 @@ export async function actOnReport(
     const reporters = new Set(resolved.flatMap((row) => (row.reporter_id && row.reporter_id !== memberId ? [row.reporter_id] : [])))
     for (const reporterId of reporters) notices.push({ userId: reporterId, key: 'reportHandled' })
     await postProductMessages(trx, notices)
+    // And a notification per report (issue 15 §1): in-app, and by email while email is on.
+    for (const row of resolved)
+      if (row.reporter_id && reporters.has(row.reporter_id)) await options.notify?.({ type: 'report.handled', to: [row.reporter_id], data: { report_id: row.id } }, trx)
     await trx
       .insertInto('audit_log')
       .values({

@@ -35,6 +35,8 @@ const experienceTypes = {
   'experience.canceled': 'experienceCanceled',
   'experience.invited': 'experienceInvited',
   'experience.attendance_survey': 'attendanceSurvey',
+  'experience.attendee_joined': 'attendeeJoined',
+  'experience.attendee_left': 'attendeeLeft',
   'experience.reminder': 'experienceReminder',
   'experience.changed': 'experienceChanged',
 } as const
@@ -143,6 +145,8 @@ function describe(row: Row, titles: Map<string, string>, t: T): { title: string;
     if (!outcome) return { title: t('types.other.title'), body: t('types.other.body'), link: '/account/verification' }
     return { title: t(`types.verification.${outcome}.title`), body: t(`types.verification.${outcome}.body`), link: '/account/verification' }
   }
+  if (row.type === 'report.handled') return { title: t('types.reportHandled.title'), body: t('types.reportHandled.body'), link: '/notifications' }
+  if (row.type === 'experience.recommended') return { title: t('types.recommended.title'), body: t('types.recommended.body'), link: '/' }
   if (row.type === 'sample') return { title: t('types.sample.title'), body: t('types.sample.body'), link: '/notifications' }
   // A type this code does not know yet still reads as something, never an error page.
   return { title: t('types.other.title'), body: t('types.other.body'), link: '/notifications' }
