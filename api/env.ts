@@ -71,6 +71,11 @@ export const envSchema = z.object({
   STREAM_API_SECRET: optionalString,
   /** Stream's REST base URL; its default is Stream's global edge. Tests and self-hosted proxies set it. */
   STREAM_BASE_URL: z.url().default('https://chat.stream-io-api.com'),
+  // Text messages (decision 049): Twilio when the sid and token are set, the outbox otherwise.
+  TWILIO_ACCOUNT_SID: optionalString,
+  TWILIO_AUTH_TOKEN: optionalString,
+  TWILIO_FROM_NUMBER: optionalString,
+  TWILIO_MESSAGING_SERVICE_SID: optionalString,
 })
 
 export type Env = Readonly<
@@ -121,6 +126,12 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   }
   if (Boolean(raw.STREAM_API_KEY) !== Boolean(raw.STREAM_API_SECRET)) {
     throw new ConfigError('Invalid configuration:\n  STREAM_API_KEY and STREAM_API_SECRET must be set together')
+  }
+  if (Boolean(raw.TWILIO_ACCOUNT_SID) !== Boolean(raw.TWILIO_AUTH_TOKEN)) {
+    throw new ConfigError('Invalid configuration:\n  TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set together')
+  }
+  if (raw.TWILIO_ACCOUNT_SID && !raw.TWILIO_FROM_NUMBER && !raw.TWILIO_MESSAGING_SERVICE_SID) {
+    throw new ConfigError('Invalid configuration:\n  TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID is required with TWILIO_ACCOUNT_SID')
   }
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '')
   const seed = raw.SEED_DEMO_DATA ?? !isProduction
