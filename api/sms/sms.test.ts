@@ -96,7 +96,7 @@ describe('the sender', () => {
 
   it('writes the text and its delivery job with the transaction, so both vanish when it rolls back', async () => {
     const jobs: { name: string; data: object }[] = []
-    const sms = createSmsSender({ db: database.db, twilio: twilioOptions, queue: { send: async (name, data) => void jobs.push({ name, data: data as object }) } })
+    const sms = createSmsSender({ db: database.db, twilio: twilioOptions, queue: { send: async (name, data) => void jobs.push({ name, data }) } })
     const { user } = await member()
     await database.db
       .transaction()
