@@ -130,6 +130,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
     sessions: createSessionStore(db),
     identity: identity?.bridge ?? null,
     outbox: env.DEV_OUTBOX === 'off' ? null : (limit) => runtime.outbox.read(limit),
+    smsOutbox: env.DEV_OUTBOX === 'off' ? null : (limit) => runtime.smsOutbox.read(limit),
     reportError,
     log: (level, message, data) => logger[level](data ?? {}, message),
   }

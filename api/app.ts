@@ -33,6 +33,8 @@ import { liftEndedSuspension } from './moderation/service.ts'
 import { systemRoutes } from './system/routes.ts'
 import { findUserBySubject, provisionUser } from './users/service.ts'
 import { accountRoutes } from './users/account-routes.ts'
+import { smsRoutes } from './sms/routes.ts'
+import type { SmsSender } from './providers/sms/sender.ts'
 import { userRoutes } from './users/routes.ts'
 import { verificationRoutes } from './verification/routes.ts'
 
@@ -53,6 +55,8 @@ export interface ApiServices extends Providers {
   realtime?: RealtimeHub
   /** The job queue, for work retried later (the chat provider's mirror, api/chat/mirror.ts). */
   jobs?: Pick<JobQueue, 'send'>
+  /** Text messages (api/providers/sms/sender.ts); the built-in outbox (or Twilio from env) when absent. */
+  sms?: SmsSender
 }
 
 export interface ApiEnv {
@@ -85,6 +89,7 @@ export function createApiApp(services: ApiServices) {
   systemRoutes(routes)
   userRoutes(routes)
   accountRoutes(routes)
+  smsRoutes(routes)
   profileRoutes(routes)
   experienceRoutes(routes)
   placeRoutes(routes)

@@ -144,6 +144,12 @@ describe('parseEnv', () => {
     expect(configError({ VAPID_SUBJECT: 'http://circle55.example' }).message).toMatch(/VAPID_SUBJECT/)
   })
 
+  it('needs the Twilio sid and token together, and a sender with them', () => {
+    expect(configError({ TWILIO_ACCOUNT_SID: 'AC123' }).message).toMatch(/TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN/)
+    expect(configError({ TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'token' }).message).toMatch(/TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID/)
+    expect(parseEnv({ TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'token', TWILIO_FROM_NUMBER: '+15035550100' })).toMatchObject({ TWILIO_FROM_NUMBER: '+15035550100' })
+  })
+
   describe('in production', () => {
     it('starts with every secret set', () => {
       const env = parseEnv(production)

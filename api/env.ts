@@ -76,6 +76,11 @@ export const envSchema = z.object({
   VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url P-256 private key (32 bytes)').optional(),
   /** Who push services may contact about our pushes: a `mailto:` or https URL; default PUBLIC_URL when it is https, else `mailto:` SUPPORT_EMAIL. */
   VAPID_SUBJECT: z.string().regex(/^(?:mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: or https: URL').optional(),
+  // Text messages (decision 049): Twilio when the sid and token are set, the outbox otherwise.
+  TWILIO_ACCOUNT_SID: optionalString,
+  TWILIO_AUTH_TOKEN: optionalString,
+  TWILIO_FROM_NUMBER: optionalString,
+  TWILIO_MESSAGING_SERVICE_SID: optionalString,
 })
 
 export type Env = Readonly<
@@ -129,6 +134,12 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   }
   if (Boolean(raw.STREAM_API_KEY) !== Boolean(raw.STREAM_API_SECRET)) {
     throw new ConfigError('Invalid configuration:\n  STREAM_API_KEY and STREAM_API_SECRET must be set together')
+  }
+  if (Boolean(raw.TWILIO_ACCOUNT_SID) !== Boolean(raw.TWILIO_AUTH_TOKEN)) {
+    throw new ConfigError('Invalid configuration:\n  TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set together')
+  }
+  if (raw.TWILIO_ACCOUNT_SID && !raw.TWILIO_FROM_NUMBER && !raw.TWILIO_MESSAGING_SERVICE_SID) {
+    throw new ConfigError('Invalid configuration:\n  TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID is required with TWILIO_ACCOUNT_SID')
   }
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '')
   const seed = raw.SEED_DEMO_DATA ?? !isProduction

@@ -12,7 +12,7 @@ const localesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 export type ServerLanguage = Language
 
 /** `onboarding` names the genders and reasons for joining that the profile catalogue lists too; `chat` holds product messages. */
-const namespaces = ['email', 'profile', 'onboarding', 'chat', 'notifications'] as const
+const namespaces = ['email', 'profile', 'onboarding', 'chat', 'notifications', 'sms'] as const
 
 const instance = i18next.createInstance()
 const resources = Object.fromEntries(
@@ -67,4 +67,9 @@ export function emailGreeting(t: TFunction, firstName: string | null | undefined
 /** In-app notifications' titles and bodies (`notifications:types.*`, decision 043) in `language` (en otherwise). */
 export function notificationsT(language: string | null | undefined): TFunction {
   return instance.getFixedT(supported(language), 'notifications')
+}
+
+/** Text messages' copy (`sms:*`, decision 049) in `language` (en otherwise). */
+export function smsT(language: string | null | undefined): TFunction {
+  return instance.getFixedT(supported(language), 'sms')
 }

@@ -13,6 +13,8 @@ import { photoChecker } from './media/photo-check.ts'
 import { createMailer, type Mailer } from './providers/email/mailer.ts'
 import { readOutbox } from './providers/email/outbox.ts'
 import { startEmailDelivery } from './providers/email/smtp.ts'
+import { createSmsSender, readSmsOutbox, startSmsDelivery, type SmsSender } from './providers/sms/sender.ts'
+import { twilioOptionsFrom } from './providers/sms/twilio.ts'
 import type { TokenVerifier } from './providers/identity/token-verifier.ts'
 import { ensureGazetteer } from './providers/maps/gazetteer.ts'
 import { createIpLocator, type IpLocator } from './providers/maps/ip-location.ts'
@@ -43,6 +45,8 @@ export interface ApiRuntime {
   ipLocator: IpLocator
   jobs: JobQueue
   mailer: Mailer
+  /** Text messages to confirmed phones (decision 049): `sms.send(...)` from notification delivery. */
+  sms: SmsSender
   notify: Notify
   verifyToken: TokenVerifier
   reportError: ReportError
@@ -50,6 +54,8 @@ export interface ApiRuntime {
   realtime: RealtimeHub
   /** The newest emails, for the development outbox page (the host decides whether it is shown). */
   outbox: { read(limit: number): ReturnType<typeof readOutbox> }
+  /** The newest texts, for the same page. */
+  smsOutbox: { read(limit: number): ReturnType<typeof readSmsOutbox> }
   /** What `createApiApp` takes. */
   services: ApiServices
   /** Ends the live streams and the LISTEN connection, stops the jobs (letting a running one finish) and closes the database; HTTP is the host's. */
@@ -89,6 +95,9 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
     const smtp = smtpOptions(env)
     if (smtp) await startEmailDelivery({ db, queue: jobs, smtp, logger })
     const mailer = createMailer({ db, smtp, queue: jobs, logger })
+    const twilio = twilioOptionsFrom(env)
+    if (twilio) await startSmsDelivery({ db, queue: jobs, twilio, logger })
+    const sms = createSmsSender({ db, twilio, queue: jobs, logger })
     await startNotificationDelivery({
       db,
       queue: jobs,
@@ -98,6 +107,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       apiUrl: env.API_BASE_URL ?? `${env.PUBLIC_URL}/api/`,
       unsubscribeSecret: secrets.codeSecret,
       push: { queue: async (trx, userId, payload) => void (await queuePush(jobs!, trx, userId, payload)) },
+      sms: { send: (message, options) => sms.send(message, options) },
     })
     const notify = createNotifier({ db, queue: jobs })
     await startPushDelivery({ db, queue: jobs, logger, vapid: await loadVapidKeys(db, env) })
@@ -135,12 +145,14 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       ipLocator: createIpLocator(),
       jobs: queue,
       mailer,
+      sms,
       notify,
       verifyToken,
       reportError,
       realtime: hub,
       outbox: { read: (limit) => readOutbox(db, limit) },
-      services: { env, db, logger, verifyToken, notify, photoChecker, mailer, codeSecret: secrets.codeSecret, realtime: hub, jobs: queue, ...providers },
+      smsOutbox: { read: (limit) => readSmsOutbox(db, limit) },
+      services: { env, db, logger, verifyToken, notify, photoChecker, mailer, sms, codeSecret: secrets.codeSecret, realtime: hub, jobs: queue, ...providers },
       async close() {
         // Open streams end first (their clients reconnect elsewhere), then the LISTEN connection.
         await hub.close()

@@ -48,6 +48,8 @@ export const errorCodes = [
   'chat_closed',
   'product_messages',
   'contact_reminder',
+  'phone_missing',
+  'phone_confirmed',
   // 413
   'payload_too_large',
   'too_large',
@@ -60,9 +62,11 @@ export const errorCodes = [
   'too_many_invitations',
   'too_many_streams',
   'new_conversations_limit',
+  'too_many_attempts',
   // 500, 503
   'internal',
   'service_unavailable',
+  'sms_not_sent',
 ] as const
 export type ErrorCode = (typeof errorCodes)[number]
 

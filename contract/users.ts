@@ -17,6 +17,7 @@ export const userSchema = z
     email: nullableString,
     phone: nullableString.meta({ description: 'E.164.' }),
     formatted_phone: nullableString.meta({ description: 'US national format (international for other countries).' }),
+    phone_confirmed: z.boolean().meta({ description: 'Whether the member confirmed the phone with a texted code; texts go only to a confirmed phone.' }),
     first_name: nullableString,
     last_name: nullableString,
     name: nullableString,

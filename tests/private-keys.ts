@@ -2,7 +2,7 @@
  * The privacy walk of decision 027: keys no answer about another member may hold. Activity
  * coordinates are fine (under `location`).
  */
-const privateKeys = new Set(['email', 'phone', 'formatted_phone', 'dob', 'age', 'lat', 'long', 'auth_subject', 'stream_token'])
+const privateKeys = new Set(['email', 'phone', 'formatted_phone', 'phone_confirmed', 'dob', 'age', 'lat', 'long', 'auth_subject', 'stream_token'])
 const coordinateKeys = new Set(['latitude', 'longitude'])
 
 /** The paths of every private key in `value` (`$.data[0].host.lat`). */

@@ -64,6 +64,7 @@ export const databaseColumns = {
     show_blocked_in_chat_search: 'bool default',
     contact_reminder_seen_at: 'timestamptz null',
     suspended_until: 'timestamptz null',
+    phone_confirmed_at: 'timestamptz null',
   },
   credentials: {
     user_id: 'uuid',
@@ -121,6 +122,18 @@ export const databaseColumns = {
     sent_at: 'timestamptz null',
     headers: 'jsonb null',
     attachments: 'jsonb null',
+  },
+  sms_outbox: {
+    id: 'uuid default',
+    user_id: 'uuid null',
+    to_number: 'text',
+    body: 'text',
+    kind: 'text',
+    locale: 'text',
+    experience_id: 'uuid null',
+    created_at: 'timestamptz default',
+    sent_at: 'timestamptz null',
+    provider_ref: 'text null',
   },
   profiles: {
     user_id: 'uuid',

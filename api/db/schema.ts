@@ -124,7 +124,7 @@ export const pgEnums = {
 /** `users.locale`: the languages of spec §9. */
 export const locales = languages
 export type Locale = Language
-export const codePurposes = ['sign_in', 'sign_up', 'reset_password', 'change_email'] as const
+export const codePurposes = ['sign_in', 'sign_up', 'reset_password', 'change_email', 'confirm_phone'] as const
 export type CodePurpose = (typeof codePurposes)[number]
 /** `payment_methods.brand`: the brands of spec §3, or one without a logo. */
 export const cardBrands = [...logoCardBrands, 'unknown'] as const
@@ -183,6 +183,8 @@ export interface UsersTable {
   contact_reminder_seen_at: NullableTimestamp
   /** When a suspension ends (migration 0013, decision 037); null: until an admin lifts it. */
   suspended_until: NullableTimestamp
+  /** When the member confirmed their phone with a texted code (migration 0022); cleared when the phone changes. */
+  phone_confirmed_at: NullableTimestamp
 }
 
 export interface CredentialsTable {
@@ -249,6 +251,22 @@ export interface EmailOutboxTable {
   headers: NullableJson<Record<string, string>>
   /** Files sent with the email, e.g. a calendar file; content in base64 (migration 0020). */
   attachments: NullableJson<EmailAttachment[]>
+}
+
+/** A text message sent or waiting (migration 0022, decision 049). */
+export interface SmsOutboxTable {
+  id: Generated<string>
+  user_id: string | null
+  to_number: string
+  body: string
+  kind: string
+  locale: string
+  /** The activity the text is about: a reply "C" cancels the seat there. */
+  experience_id: string | null
+  created_at: CreatedAt
+  sent_at: NullableTimestamp
+  /** Twilio's message sid once it accepted the text. */
+  provider_ref: string | null
 }
 
 /** A file attached to an email; `content` is base64. */
@@ -628,6 +646,7 @@ export interface Database {
   rate_limits: RateLimitsTable
   app_secrets: AppSecretsTable
   email_outbox: EmailOutboxTable
+  sms_outbox: SmsOutboxTable
   profiles: ProfilesTable
   user_interests: UserInterestsTable
   profile_prompts: ProfilePromptsTable

@@ -925,6 +925,52 @@ function surveyDemo(now: Date, users: SeedUser[]) {
   return { row, attendees }
 }
 
+/**
+ * The text-message scene (tests/e2e/sms.spec.ts, decision 049): member193 hosts a one-seat
+ * activity in three days, member192 holds the seat and was texted a reminder about it (their
+ * phone not yet confirmed), member194 is first on the notify list.
+ */
+function smsDemo(now: Date, users: SeedUser[]) {
+  const byEmail = (email: string) => users.find((user) => user.row.email === email)
+  const [attendee, host, waiting] = ['member192@demo.test', 'member193@demo.test', 'member194@demo.test'].map(byEmail)
+  if (!host || !attendee || !waiting || !attendee.row.phone) return null
+  const start = new Date(Math.ceil((now.getTime() + 3 * DAY) / HOUR) * HOUR)
+  const row: Insertable<ExperiencesTable> = {
+    id: '0e5e0c46-7d1a-4b6e-9c55-000000000192',
+    slug: 'coffee-and-crosswords-s192',
+    host_id: host.row.id,
+    title: 'Coffee and crosswords',
+    description: 'Bring a pencil; the coffee is on the café.',
+    max_attendees: 1,
+    start_at: start,
+    end_at: new Date(start.getTime() + 2 * HOUR),
+    timezone: host.city.timeZone,
+    venue_type: 'in_person',
+    latitude: host.city.lat,
+    longitude: host.city.lng,
+    formatted_address: `Corner Café, 12 Main St, ${host.city.name}, ${host.city.state} ${host.city.zip}`,
+    place_id: `us-${host.city.state.toLowerCase()}-${kebab(host.city.name)}`,
+    city: host.city.name,
+    region: host.city.state,
+    created_at: new Date(now.getTime() - 2 * DAY),
+    updated_at: new Date(now.getTime() - 2 * DAY),
+  }
+  return {
+    row,
+    attendee: { experience_id: row.id as string, user_id: attendee.row.id },
+    waiting: { experience_id: row.id as string, user_id: waiting.row.id, created_at: new Date(now.getTime() - DAY) },
+    text: {
+      user_id: attendee.row.id,
+      to_number: attendee.row.phone,
+      body: 'Circle 55: “Coffee and crosswords” is in 3 days. Reply C to cancel your seat.',
+      kind: 'reminder',
+      locale: 'en',
+      experience_id: row.id as string,
+      created_at: new Date(now.getTime() - HOUR),
+    },
+  }
+}
+
 /** Seeded members who are also admins (tests/e2e/moderation.spec.ts, support.spec.ts). */
 export const seededAdmins = ['member198@demo.test', 'member199@demo.test']
 
@@ -1282,6 +1328,13 @@ export async function seedDemoData(
     if (survey) {
       await trx.insertInto('experiences').values(survey.row).execute()
       await trx.insertInto('experience_attendees').values(survey.attendees).execute()
+    }
+    const texts = smsDemo(now, users)
+    if (texts) {
+      await trx.insertInto('experiences').values(texts.row).execute()
+      await trx.insertInto('experience_attendees').values(texts.attendee).execute()
+      await trx.insertInto('waitlist_entries').values(texts.waiting).execute()
+      await trx.insertInto('sms_outbox').values(texts.text).execute()
     }
     await sql`
       UPDATE experiences e

@@ -250,6 +250,19 @@ describe('every endpoint answers as documented', () => {
     expect((await call('DELETE', 'v1/users/me/sessions')).status).toBe(401)
   })
 
+  it('text messages: phone confirmation and the inbound webhook (decision 049)', async () => {
+    const texter = await member({ phone: '+15035550177' })
+    expect((await call('POST', 'v1/users/me/phone/confirmation')).status).toBe(401)
+    expect((await call('POST', 'v1/users/me/phone/confirmation', { token: texter.token })).status).toBe(202)
+    expect((await call('PUT', 'v1/users/me/phone/confirmation', { token: texter.token, body: { code: '12' } })).status).toBe(422)
+    const text = await database.db.selectFrom('sms_outbox').select('body').where('user_id', '=', texter.user.id).executeTakeFirstOrThrow()
+    const confirmed = await call('PUT', 'v1/users/me/phone/confirmation', { token: texter.token, body: { code: /\b(\d{6})\b/.exec(text.body)?.[1] } })
+    expect(confirmed.json.data[0].phone_confirmed).toBe(true)
+    expect((await call('POST', 'v1/users/me/phone/confirmation', { token: texter.token })).status).toBe(409)
+    expect((await call('POST', 'v1/sms/inbound', { body: 'From=%2B15035550177&Body=Hello' })).status).toBe(200)
+    expect((await call('POST', 'v1/sms/inbound', { body: 'Body=Hello' })).status).toBe(400)
+  })
+
   it('experiences: create, read, list, change, attend, the notify list, files, cancel', async () => {
     const created = await call('POST', 'v1/experiences', { token: host.token, body: onlineActivity() })
     expect(created.status).toBe(201)

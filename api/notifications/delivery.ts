@@ -7,6 +7,7 @@ import { emailGreeting, emailT } from '../i18n.ts'
 import { visibleMembers } from '../policy/members.ts'
 import { timeZoneAt } from '../providers/maps/gazetteer.ts'
 import type { Mailer, OutgoingEmail } from '../providers/email/mailer.ts'
+import { smsReplyHint } from '../sms/service.ts'
 import { composeNotificationEmail, stillTrue } from './emails.ts'
 import { describeNotification } from './inbox.ts'
 import { channelsFor, globalSwitches } from './preferences.ts'
@@ -143,7 +144,7 @@ async function sendOutside(trx: DB, deps: DeliveryDeps, row: Stamped, locale: st
   if (channels.includes('sms') && deps.sms) {
     const experienceId = experienceIdOf(row.data)
     const language = locale ?? 'en'
-    const reply = row.type === 'experience.reminder' || row.type === 'waitlist.selected' ? [emailT(language)('replyToCancel')] : []
+    const reply = row.type === 'experience.reminder' || row.type === 'waitlist.selected' ? [smsReplyHint(language)] : []
     const texted = await deps.sms.send(
       { userId: row.user_id, text: [text.title, text.body, url, ...reply].join('\n'), kind: row.type, locale: language, ...(experienceId ? { experienceId } : {}) },
       { transaction: trx },

@@ -117,6 +117,11 @@ const rows: Row[] = [
   row('POST', '/v1/users/me/email-change/confirm',            '401 422 422 422 422 403', { body: () => ({ code: '000000' }) }),
   // Ends web sessions and identity-provider grants; the matrix calls with bearer tokens only.
   row('DELETE', '/v1/users/me/sessions',                      '401 204 204 204 204 403'),
+  // text messages (decision 049): the fixtures have no phone, so the permission check passes and 409 phone_missing follows.
+  row('POST', '/v1/users/me/phone/confirmation',              '401 409 409 409 409 403'),
+  row('PUT', '/v1/users/me/phone/confirmation',               '401 409 409 409 409 403', { body: () => ({ code: '000000' }) }),
+  // Twilio's webhook (built in here: no signature); an unknown number is ignored with an empty answer.
+  row('POST', '/v1/sms/inbound',                              '200 200 200 200 200 403', { body: () => 'From=%2B15035559999&Body=C' }),
   // profiles: members read each other's; suspended, banned and deleted members are not found.
   row('GET', '/v1/users/{id}/interests',                      '401 200 200 200 200 403', { params: { id: 'member' } }),
   row('GET', '/v1/users/{id}/interests',                      '401 404 404 404 404 403', { params: { id: 'deleted' } }),

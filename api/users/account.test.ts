@@ -312,7 +312,7 @@ describe('deleting the account (DELETE v1/users/{id})', () => {
   })
 
   it('erases the personal data in the same transaction, and the photo files after it', async () => {
-    const { user, token } = await member({ phone: '+15035550142' })
+    const { user, token } = await member({ phone: '+15035550142', phone_confirmed_at: new Date() })
     const db = database.db
     const photo = await db
       .insertInto('media')
@@ -349,7 +349,7 @@ describe('deleting the account (DELETE v1/users/{id})', () => {
     expect(await db.selectFrom('oidc_payloads').select('id').where('id', '=', `g-${user.id}`).execute()).toEqual([])
     expect(await db.selectFrom('login_codes').select('id').where('email', '=', user.email!).execute()).toEqual([])
     expect(await db.selectFrom('login_codes').select('id').where('purpose', '=', 'change_email').where((eb) => eb(eb.ref('payload', '->>').key('user_id' as never), '=', user.id)).execute()).toEqual([])
-    expect(await loadUser(user.id)).toMatchObject({ state: 'deleted', email: null, phone: null, dob: null, first_name: null, avatar_media_id: null, slug: `member-${user.id}` })
+    expect(await loadUser(user.id)).toMatchObject({ state: 'deleted', email: null, phone: null, phone_confirmed_at: null, dob: null, first_name: null, avatar_media_id: null, slug: `member-${user.id}` })
 
     // The audit log says who and when, nothing personal.
     const [audit] = await db.selectFrom('audit_log').selectAll().where('target_id', '=', user.id).where('action', '=', 'user.delete').execute()

@@ -49,6 +49,7 @@ export function serializeUser(user: User, avatarUrl: string | null = null, profi
     email: user.email,
     phone: user.phone,
     formatted_phone: formatPhone(user.phone),
+    phone_confirmed: user.phone !== null && user.phone_confirmed_at !== null,
     first_name: user.first_name,
     last_name: user.last_name,
     name: user.name,
@@ -152,7 +153,8 @@ export async function updateMe(db: DB, user: User, input: UpdateMe, places?: Pla
         ...(input.last_name !== undefined ? { last_name: input.last_name } : {}),
         ...(input.gender !== undefined ? { gender: input.gender } : {}),
         ...(input.join_reasons !== undefined ? { join_reasons: input.join_reasons } : {}),
-        ...(phone !== undefined ? { phone } : {}),
+        // A new number must be confirmed again before any text goes to it (decision 049).
+        ...(phone !== undefined ? { phone, ...(phone !== user.phone ? { phone_confirmed_at: null } : {}) } : {}),
         ...(input.locale !== undefined ? { locale: input.locale } : {}),
         ...(input.show_blocked_in_chat_search !== undefined ? { show_blocked_in_chat_search: input.show_blocked_in_chat_search } : {}),
         ...(home ?? {}),

@@ -25,6 +25,7 @@ import * as explore from './activities+/_index.tsx'
 import * as attending from './attending.tsx'
 import * as createActivity from './create-activity.tsx'
 import * as outbox from './dev+/outbox.tsx'
+import * as phone from './account+/phone.tsx'
 import * as duplicateActivity from './duplicate-activity.tsx'
 import * as getStarted from './get-started+/_index.tsx'
 import * as location from './get-started+/location.tsx'
@@ -50,6 +51,7 @@ const handle = createDocumentHandler(
       ['routes/duplicate-activity', 'duplicate-activity', duplicateActivity],
       ['routes/account+/_index', 'account', account],
       ['routes/account+/email', 'account/email', changeEmail],
+      ['routes/account+/phone', 'account/phone', phone],
       ['routes/get-started+/_index', 'get-started', getStarted],
       ['routes/get-started+/location', 'get-started/location', location],
       ['routes/get-started+/notifications', 'get-started/notifications', notificationsStep],
@@ -100,6 +102,7 @@ beforeAll(async () => {
   web.services.identity = identity
   web.services.config = { ...web.services.config, devOutbox: 'loopback' }
   web.services.outbox = async () => [{ id: '1', to: 'margaret@example.com', subject: 'Your code', text: 'Your code is 123456.', createdAt: new Date().toISOString() }]
+  web.services.smsOutbox = async () => [{ id: '2', to: '+15035550142', text: 'Your walk is tomorrow. Reply C to cancel your seat.', kind: 'reminder', aboutActivity: true, createdAt: new Date().toISOString() }]
   const stepCookie = async (sent: 'sign_in' | 'sign_up') =>
     (await redirectWithStep(web.newContext(), '/', { uid: 'prompt-1', email: 'margaret@example.com', sent })).headers.get('set-cookie')?.split(';')[0] ?? ''
   codeSentForSignIn = await stepCookie('sign_in')
@@ -198,6 +201,8 @@ const visits = (): Record<string, Visit> => ({
   'change email': { path: '/account/email', cookie: asMember, language: 'fr' },
   'change email, with errors': { path: '/account/email', cookie: asMember, status: 400, form: { intent: 'send', email: 'not an email' } },
   'change email, a wrong code': { path: '/account/email', cookie: asMember, status: 400, form: { intent: 'verify', code: '12' }, language: 'nl' },
+  'phone confirmation': { path: '/account/phone', cookie: asMember, language: 'fr' },
+  'phone confirmation, a wrong code': { path: '/account/phone', cookie: asMember, status: 400, form: { intent: 'verify', code: '12' }, language: 'nl' },
   'get started': { path: '/get-started', cookie: asMember },
   'get started, with errors': { path: '/get-started', cookie: asMember, status: 400, form: { phone: 'not a phone' } },
   'get started, home city': { path: '/get-started/location', cookie: asMember },

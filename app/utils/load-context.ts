@@ -51,6 +51,17 @@ export interface OutboxMessage {
   createdAt: string
 }
 
+/** A text message in the outbox (decision 049), for the development outbox page. */
+export interface SmsOutboxMessage {
+  id: string
+  to: string
+  text: string
+  kind: string
+  /** Whether it is about an activity (a reply "C" cancels the seat there). */
+  aboutActivity: boolean
+  createdAt: string
+}
+
 export interface IdentityBridge {
   /** Details of an OIDC interaction (sign-in prompt) for the page at /oidc/interaction/:uid. */
   interaction(uid: string): Promise<InteractionDetails | null>
@@ -103,6 +114,8 @@ export interface WebServices {
   identity: IdentityBridge | null
   /** The dev outbox (sent emails), outside production only; `config.devOutbox` says to whom. */
   outbox: ((limit: number) => Promise<OutboxMessage[]>) | null
+  /** The texts in the SMS outbox, shown on the same page under the same rule. */
+  smsOutbox?: ((limit: number) => Promise<SmsOutboxMessage[]>) | null
   reportError: (error: unknown, context: Record<string, unknown>) => void
   log: (level: 'info' | 'warn' | 'error', message: string, data?: Record<string, unknown>) => void
 }

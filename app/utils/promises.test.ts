@@ -26,7 +26,7 @@ function strings(value: unknown, path = ''): [string, string][] {
   return []
 }
 
-const namespaces = ['pages', 'activities', 'common', 'home', 'onboarding', 'account', 'auth', 'email', 'reports', 'profile', 'members', 'photo', 'verification', 'messenger', 'blocking', 'chat', 'support', 'moderation', 'notifications', 'notification-settings', 'pwa', 'survey']
+const namespaces = ['pages', 'activities', 'common', 'home', 'onboarding', 'account', 'auth', 'email', 'reports', 'profile', 'members', 'photo', 'verification', 'messenger', 'blocking', 'chat', 'support', 'moderation', 'notifications', 'notification-settings', 'pwa', 'survey', 'sms']
 
 describe('what the product says it does (issue 12 §2)', () => {
   for (const language of ['en', 'fr', 'nl'] as const) {

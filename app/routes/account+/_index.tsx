@@ -87,6 +87,11 @@ function AccountOverview({ user }: { user: ReturnType<typeof useLoaderData<typeo
           </Link>
         </li>
         <li>
+          <Link to="/account/phone" className="button button--secondary">
+            {t('links.phone')}
+          </Link>
+        </li>
+        <li>
           <Link to="/account/email" className="button button--secondary">
             {t('links.email')}
           </Link>

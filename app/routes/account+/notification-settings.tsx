@@ -47,7 +47,7 @@ import {
  * fetcher (optimistic), and a failed save reads the settings again and says so beside it.
  */
 
-export const handle = { i18n: ['common', 'notification-settings'] }
+export const handle = { i18n: ['common', 'notification-settings', 'sms'] }
 
 export const headers = formPageHeaders
 
@@ -94,16 +94,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadFormPage(
     context,
     async () => {
-      await requireUser(request, context)
+      const user = await requireUser(request, context)
       const api = getApi(request, context).notificationSettings
       const [global, workflow] = await Promise.all([api.global(), api.workflow()])
       const settings = { global: global.global.channels } as Settings
       for (const setting of workflow.workflow.settings)
         settings[setting.template_id] = setting.preference.channels
-      return { settings, title: t('title') }
+      return { settings, title: t('title'), phoneConfirmed: user.phone_confirmed }
     },
     // The database is down: the page is drawn from what the member sent.
-    () => ({ settings: null, title: t('title') }),
+    () => ({ settings: null, title: t('title'), phoneConfirmed: true }),
   )
 }
 
@@ -218,6 +218,12 @@ export default function NotificationSettings() {
           <section aria-labelledby="ways-heading">
             <h2 id="ways-heading">{t('global.heading')}</h2>
             <p>{t('global.intro')}</p>
+            {/* Texts go only to a confirmed phone (decision 049). */}
+            {loaded.phoneConfirmed ? null : (
+              <p>
+                <Link to="/account/phone">{t('sms:link')}</Link>
+              </p>
+            )}
             <ChannelGroup group="global" switches={settings.global} errors={fieldErrors} />
           </section>
           <section aria-labelledby="topics-heading">

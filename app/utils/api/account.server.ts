@@ -1,4 +1,5 @@
 import { emailChangeStartedSchema, pendingEmailChangeSchema, type EmailChangeStarted, type PendingEmailChange } from '#contract/account.ts'
+import { phoneConfirmationStartedSchema, type PhoneConfirmationStarted } from '#contract/sms.ts'
 import { userSchema, type User } from '#contract/users.ts'
 import { ApiError, type ApiTransport } from '../api.server.ts'
 
@@ -18,6 +19,10 @@ export function accountClient(api: ApiTransport) {
     },
     /** Finishes the change with the code; answers the member with the new address. */
     confirmEmailChange: (code: string): Promise<User> => api.one('POST', 'v1/users/me/email-change/confirm', userSchema, { body: { code } }),
+    /** Texts a 6-digit code to the member's phone (decision 049). */
+    startPhoneConfirmation: (): Promise<PhoneConfirmationStarted> => api.json('POST', 'v1/users/me/phone/confirmation', phoneConfirmationStartedSchema),
+    /** Confirms the phone with the texted code; answers the member. */
+    confirmPhone: (code: string): Promise<User> => api.one('PUT', 'v1/users/me/phone/confirmation', userSchema, { body: { code } }),
     /** Ends every session of the member, this one included. */
     signOutEverywhere: () => api.empty('DELETE', 'v1/users/me/sessions'),
   }

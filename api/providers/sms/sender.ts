@@ -1,0 +1,155 @@
+import type { DB } from '../../db/database.ts'
+import type { JobQueue } from '../../jobs/queue.ts'
+import type { Logger } from '../../logger.ts'
+import { visibleMembers } from '../../policy/members.ts'
+import { createTwilioClient, TwilioError, type TwilioOptions } from './twilio.ts'
+
+/** The job that hands one queued outbox text to Twilio. */
+export const SMS_DELIVERY_JOB = 'sms.deliver'
+
+export interface OutgoingSms {
+  /** The member it is for: the text goes to their phone, only once they confirmed it. */
+  userId: string
+  text: string
+  /** What it is (`reminder`, `seat_offer`, `phone_code`, `reply`), for the outbox and the logs. */
+  kind: string
+  locale: string
+  /** The activity it is about: a reply "C" cancels the member's seat at the latest such activity. */
+  experienceId?: string | null
+}
+
+export interface SmsSender {
+  /**
+   * A text to a member (a reminder, a seat offer): sent only when their phone is confirmed and
+   * they are visible (not suspended, banned or deleted); false otherwise, and nothing is
+   * recorded. With Twilio, it is delivered by the `sms.deliver` job (retried); with
+   * `transaction`, the outbox row and its job exist only if it commits.
+   */
+  send(message: OutgoingSms, options?: { transaction?: DB }): Promise<boolean>
+  /**
+   * A text only useful now (the phone confirmation code) to `to`, the member's number even
+   * before it is confirmed: tried at once, never queued. `sent: false` means Twilio refused it
+   * or could not be reached.
+   */
+  sendNow(message: OutgoingSms & { to: string }): Promise<{ sent: boolean }>
+  /**
+   * The answer to a member's inbound text, recorded in the outbox. With Twilio it goes back in
+   * the webhook's TwiML answer (so it is recorded as sent); built in, it waits in the outbox.
+   */
+  recordReply(message: OutgoingSms & { to: string }): Promise<void>
+  /** Whether Twilio sends the texts (otherwise they stay in the outbox). */
+  readonly twilio: boolean
+}
+
+/**
+ * Texts go through the `sms_outbox` table first, like email (decision 049). Without Twilio that
+ * is where they stay, and `/dev/outbox` shows them outside production. With Twilio, `sent_at` and
+ * Twilio's message sid are recorded once it accepted a text.
+ */
+export function createSmsSender(options: { db: DB; twilio?: TwilioOptions | undefined; queue?: Pick<JobQueue, 'send'> | undefined; logger?: Logger | undefined }): SmsSender {
+  const { db, twilio, queue, logger } = options
+  if (twilio && !queue) throw new Error('Twilio delivery needs the job queue')
+  const deliver = twilio ? createSmsDelivery(db, twilio) : null
+
+  async function record(message: OutgoingSms & { to: string }, trx: DB = db, sentAt: Date | null = null) {
+    const row = await trx
+      .insertInto('sms_outbox')
+      .values({
+        user_id: message.userId,
+        to_number: message.to,
+        body: message.text,
+        kind: message.kind,
+        locale: message.locale,
+        experience_id: message.experienceId ?? null,
+        sent_at: sentAt,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    return row.id
+  }
+
+  return {
+    twilio: Boolean(twilio),
+    async send(message, sendOptions = {}) {
+      const trx = sendOptions.transaction ?? db
+      const member = await trx
+        .selectFrom('users')
+        .select('phone')
+        .where('id', '=', message.userId)
+        .where('phone', 'is not', null)
+        .where('phone_confirmed_at', 'is not', null)
+        .where(visibleMembers())
+        .executeTakeFirst()
+      if (!member?.phone) return false
+      const id = await record({ ...message, to: member.phone }, trx)
+      if (twilio) await queue?.send(SMS_DELIVERY_JOB, { id }, sendOptions.transaction ? { transaction: sendOptions.transaction } : {})
+      return true
+    },
+    async sendNow(message) {
+      const id = await record(message)
+      if (!deliver) return { sent: true }
+      try {
+        await deliver(id)
+        return { sent: true }
+      } catch (error) {
+        logger?.error({ err: error, kind: message.kind }, 'Text message could not be sent')
+        return { sent: false }
+      }
+    },
+    async recordReply(message) {
+      await record(message, db, twilio ? new Date() : null)
+    },
+  }
+}
+
+/** Sends one outbox text through Twilio and records `sent_at` and its sid; a text already sent is not sent again. */
+export function createSmsDelivery(db: DB, twilio: TwilioOptions) {
+  const client = createTwilioClient(twilio)
+  return async function deliver(id: string) {
+    const sms = await db.selectFrom('sms_outbox').selectAll().where('id', '=', id).where('sent_at', 'is', null).executeTakeFirst()
+    if (!sms) return null
+    const { sid } = await client.send(sms.to_number, sms.body)
+    await db.updateTable('sms_outbox').set({ sent_at: new Date(), provider_ref: sid }).where('id', '=', id).execute()
+    return sms
+  }
+}
+
+/**
+ * The worker that hands queued texts to Twilio, retried with backoff while Twilio is down or
+ * limits the rate; a refusal that will not change (an invalid number, code 21211) is logged and
+ * not retried.
+ */
+export async function startSmsDelivery(options: { db: DB; queue: JobQueue; twilio: TwilioOptions; logger: Logger; retryDelaySeconds?: number }) {
+  const deliver = createSmsDelivery(options.db, options.twilio)
+  await options.queue.define(SMS_DELIVERY_JOB, { retryLimit: 8, retryDelaySeconds: options.retryDelaySeconds ?? 15 })
+  await options.queue.work<{ id: string }>(SMS_DELIVERY_JOB, async ({ id }) => {
+    try {
+      const sms = await deliver(id)
+      if (sms) options.logger.info({ kind: sms.kind }, 'Text message sent')
+    } catch (error) {
+      if (error instanceof TwilioError && !error.retryable) {
+        options.logger.warn({ err: error, code: error.code, id }, 'Twilio refused a text message; not retried')
+        return
+      }
+      throw error
+    }
+  })
+}
+
+/** The newest texts in the outbox, for the development outbox page (/dev/outbox). */
+export async function readSmsOutbox(db: DB, limit: number) {
+  const rows = await db
+    .selectFrom('sms_outbox')
+    .select(['id', 'to_number', 'body', 'kind', 'experience_id', 'created_at'])
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute()
+  return rows.map((row) => ({
+    id: row.id,
+    to: row.to_number,
+    text: row.body,
+    kind: row.kind,
+    aboutActivity: row.experience_id !== null,
+    createdAt: row.created_at.toISOString(),
+  }))
+}

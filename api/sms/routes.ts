@@ -1,0 +1,120 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { oneOf } from '#contract/common.ts'
+import { phoneConfirmationSchema, phoneConfirmationStartedSchema } from '#contract/sms.ts'
+import { userSchema } from '#contract/users.ts'
+import type { ApiServices } from '../app.ts'
+import { ApiProblem, problems } from '../http/errors.ts'
+import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
+import { requireCaller } from '../http/request.ts'
+import { createSmsSender, type SmsSender } from '../providers/sms/sender.ts'
+import { twilioOptionsFrom, verifyTwilioSignature } from '../providers/sms/twilio.ts'
+import { ownUserJson } from '../users/service.ts'
+import { confirmPhone, handleInboundSms, startPhoneConfirmation, type SmsDeps } from './service.ts'
+
+/** The runtime's sender, or the built-in outbox (with Twilio when configured) for a host that gave none. */
+export function smsSenderOf(services: ApiServices): SmsSender {
+  return services.sms ?? createSmsSender({ db: services.db, twilio: twilioOptionsFrom(services.env), queue: services.jobs, logger: services.logger })
+}
+
+const smsDeps = (services: ApiServices): SmsDeps => ({ db: services.db, notify: services.notify, codeSecret: services.codeSecret, sms: smsSenderOf(services) })
+
+const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`)
+
+/** Text messages (issue 15 §3, decision 049): the phone's confirmation code and Twilio's inbound webhook. */
+export function smsRoutes(routes: ApiRoutes) {
+  const tags = ['users']
+
+  const startRoute = createRoute({
+    method: 'post',
+    path: '/v1/users/me/phone/confirmation',
+    tags,
+    security: auth.required,
+    summary: "Text a 6-digit code (10 minutes, 5 attempts) to the member's phone, to confirm it is theirs before any text is sent to it.",
+    responses: {
+      202: jsonContent('A code was texted to the phone', phoneConfirmationStartedSchema),
+      ...errors(auth.required, {
+        409: 'No phone on the account (code phone_missing), or it is already confirmed (code phone_confirmed)',
+        429: 'Too many codes for this member or this number (code too_many_attempts)',
+        503: 'The text could not be sent (code sms_not_sent), or the database is unavailable (code service_unavailable)',
+      }),
+    },
+  })
+  serve(routes, startRoute, async (c) => {
+    const caller = requireCaller(c)
+    return c.json(await startPhoneConfirmation(smsDeps(c.var.services), caller), 202)
+  })
+
+  const confirmRoute = createRoute({
+    method: 'put',
+    path: '/v1/users/me/phone/confirmation',
+    tags,
+    security: auth.required,
+    summary: 'Confirm the phone with the code texted to it; texts may go to it from then on (until the number changes).',
+    request: { body: jsonBody(phoneConfirmationSchema) },
+    responses: {
+      200: jsonContent('The member, phone confirmed', oneOf(userSchema)),
+      ...errors(auth.required, {
+        ...jsonBodyErrors,
+        409: 'No phone on the account (code phone_missing)',
+        422: 'Wrong code (code_invalid), or none waiting, used up or expired (code_expired)',
+        429: 'Too many attempts for this member (code too_many_attempts)',
+      }),
+    },
+  })
+  serve(routes, confirmRoute, async (c) => {
+    const caller = requireCaller(c)
+    const input = await readJson(c, confirmRoute)
+    const updated = await confirmPhone(smsDeps(c.var.services), caller, input)
+    return c.json({ data: [await ownUserJson(c.var.services, updated)] })
+  })
+
+  const inboundRoute = createRoute({
+    method: 'post',
+    path: '/v1/sms/inbound',
+    tags: ['sms'],
+    security: auth.none,
+    summary:
+      "Twilio's incoming-message webhook (form-encoded `From`, `To`, `Body`, `MessageSid`…), authenticated by `X-Twilio-Signature`. A confirmed member's \"C\" (CANCEL, ANNULER, ANNULEER) cancels their seat at the activity of the latest text about one; anything else gets a help text; unknown numbers get nothing. Answers TwiML. Without Twilio, served outside production only (the development outbox's replies).",
+    request: {
+      body: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: z.object({ From: z.string(), To: z.string().optional(), Body: z.string(), MessageSid: z.string().optional() }).passthrough(),
+          },
+        },
+      },
+    },
+    responses: {
+      200: { description: 'TwiML: the answer text, or an empty Response', content: { 'text/xml': { schema: z.string() } } },
+      ...errors(auth.none, {
+        400: 'Not a form with From and Body (code invalid_body)',
+        403: 'The Twilio signature is missing or does not match (code forbidden)',
+        404: 'Twilio is not configured, in production (code not_found)',
+        413: 'A body over 100 KB (code payload_too_large)',
+      }),
+    },
+  })
+  serve(routes, inboundRoute, async (c) => {
+    const services = c.var.services
+    const twilio = twilioOptionsFrom(services.env)
+    if (!twilio && services.env.isProduction) throw problems.notFound()
+    const params = new URLSearchParams(await c.req.text())
+    if (twilio) {
+      const url = new URL(c.req.url)
+      const publicUrl = `${services.env.PUBLIC_URL}${url.pathname}${url.search}`
+      if (!verifyTwilioSignature(twilio.authToken, publicUrl, params, c.req.header('x-twilio-signature'))) {
+        services.logger.warn({ requestId: c.var.requestId }, 'Twilio webhook refused: bad signature')
+        throw new ApiProblem(403, 'forbidden', 'The Twilio signature is missing or does not match.')
+      }
+    }
+    const from = params.get('From')
+    const body = params.get('Body')
+    if (from === null || body === null) throw new ApiProblem(400, 'invalid_body', 'From and Body are required.')
+    const { outcome, reply } = await handleInboundSms(smsDeps(services), from, body)
+    services.logger.info({ requestId: c.var.requestId, outcome }, 'Inbound text message')
+    // With Twilio the answer goes back in the TwiML; built in, it already waits in the outbox.
+    const message = twilio && reply ? `<Message>${escapeXml(reply)}</Message>` : ''
+    return c.body(`<?xml version="1.0" encoding="UTF-8"?><Response>${message}</Response>`, 200, { 'content-type': 'text/xml; charset=utf-8' })
+  })
+}

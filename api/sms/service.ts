@@ -1,0 +1,145 @@
+import { sql } from 'kysely'
+import type { PhoneConfirmation, PhoneConfirmationStarted } from '#contract/sms.ts'
+import { smsCancelWords } from '#contract/sms.ts'
+import type { DB } from '../db/database.ts'
+import type { User } from '../db/schema.ts'
+import { cancelAttendance } from '../experiences/attendance.ts'
+import { hasStarted } from '../experiences/service.ts'
+import { ApiProblem, problems } from '../http/errors.ts'
+import { countHit, type Limit } from '../http/security.ts'
+import { smsT } from '../i18n.ts'
+import { codeTtlMs, createCodes } from '../identity/codes.ts'
+import type { Notify } from '../notifications/service.ts'
+import { visibleMembers } from '../policy/members.ts'
+import { requirePermission } from '../policy/permissions.ts'
+import type { SmsSender } from '../providers/sms/sender.ts'
+import { formatPhone, normalizePhone } from '../users/service.ts'
+
+/**
+ * Text messages (issue 15 §3, decision 049): confirming the member's phone with a texted code,
+ * and the member's replies ("C" cancels their seat at the activity of the latest text about one).
+ */
+
+export interface SmsDeps {
+  db: DB
+  sms: SmsSender
+  notify: Notify
+  codeSecret: string
+}
+
+const fifteenMinutes = 15 * 60
+/** Per member; the code itself allows 5 attempts (api/identity/codes.ts). */
+export const phoneConfirmationLimits = {
+  send: { name: 'phone-code-send', max: 5, windowSeconds: fifteenMinutes },
+  sendToNumber: { name: 'phone-code-number', max: 5, windowSeconds: fifteenMinutes },
+  check: { name: 'phone-code-check', max: 10, windowSeconds: fifteenMinutes },
+} satisfies Record<string, Limit>
+
+const tooMany = () => problems.tooMany('too_many_attempts', 'Too many attempts. Please wait 15 minutes and try again.')
+
+/** The "Reply C to cancel" line the reminder and seat-offer texts end with, in the member's language. */
+export function smsReplyHint(locale: string | null | undefined) {
+  return smsT(locale)('replyHint')
+}
+
+/**
+ * `POST v1/users/me/phone/confirmation`: texts a 6-digit code (10 minutes, 5 attempts) to the
+ * member's phone; a new code replaces the earlier one.
+ */
+export async function startPhoneConfirmation(deps: SmsDeps, caller: User): Promise<PhoneConfirmationStarted> {
+  requirePermission(caller, 'update:user', { id: caller.id })
+  const phone = caller.phone
+  if (!phone) throw problems.conflict('phone_missing', 'Add a phone number to your account first.')
+  if (caller.phone_confirmed_at) throw problems.conflict('phone_confirmed', 'This phone number is already confirmed.')
+  if ((await countHit(deps.db, phoneConfirmationLimits.send, caller.id)).over) throw tooMany()
+  if ((await countHit(deps.db, phoneConfirmationLimits.sendToNumber, phone)).over) throw tooMany()
+  const code = await createCodes(deps).issue(phone, 'confirm_phone', { user_id: caller.id })
+  const locale = caller.locale ?? 'en'
+  const { sent } = await deps.sms.sendNow({ to: phone, userId: caller.id, kind: 'phone_code', locale, text: smsT(locale)('code', { code }) })
+  if (!sent) throw new ApiProblem(503, 'sms_not_sent', 'The text message could not be sent. Please try again later.')
+  return { phone: formatPhone(phone) ?? phone, expires_in_minutes: codeTtlMs / 60_000 }
+}
+
+/**
+ * `PUT v1/users/me/phone/confirmation`: the code texted to the member's phone, checked and
+ * consumed in one statement. The phone is then the member's: another account that had confirmed
+ * the same number loses its confirmation (replies from it now belong to this member).
+ */
+export async function confirmPhone(deps: SmsDeps, caller: User, input: PhoneConfirmation): Promise<User> {
+  requirePermission(caller, 'update:user', { id: caller.id })
+  const { db } = deps
+  const phone = caller.phone
+  if (!phone) throw problems.conflict('phone_missing', 'Add a phone number to your account first.')
+  if ((await countHit(db, phoneConfirmationLimits.check, caller.id)).over) throw tooMany()
+  const result = await createCodes(deps).consume(phone, input.code, 'confirm_phone')
+  if ('error' in result) throw problems.invalid({ code: [result.error === 'expired' ? 'code_expired' : 'code_invalid'] })
+  if (result.payload?.user_id !== caller.id) throw problems.invalid({ code: ['code_invalid'] })
+  await sql`UPDATE rate_limits SET count = greatest(count - 1, 0) WHERE key = ${`${phoneConfirmationLimits.check.name}:${caller.id}`}`.execute(db)
+  return db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ phone_confirmed_at: null }).where('phone', '=', phone).where('id', '<>', caller.id).execute()
+    const updated = await trx
+      .updateTable('users')
+      .set({ phone_confirmed_at: new Date(), updated_at: new Date() })
+      .where('id', '=', caller.id)
+      .where('phone', '=', phone)
+      .returningAll()
+      .executeTakeFirst()
+    if (!updated) throw problems.invalid({ code: ['code_expired'] })
+    return updated
+  })
+}
+
+export type InboundOutcome = 'cancelled' | 'nothing_to_cancel' | 'help' | 'ignored'
+
+/**
+ * A text a member sent us (`POST v1/sms/inbound`). From a number no visible member confirmed:
+ * ignored, no answer. "C" (or CANCEL, ANNULER, ANNULEER; trimmed, any case) cancels the member's
+ * seat at the activity of the latest text about one sent to them, if it is still upcoming and
+ * they still hold a seat, through the attendance service (the notify list is offered the seat);
+ * anything else gets a short help text. The answer is recorded in the outbox and returned.
+ */
+export async function handleInboundSms(deps: SmsDeps, from: string, body: string): Promise<{ outcome: InboundOutcome; reply: string | null }> {
+  const { db } = deps
+  const number = normalizePhone(from)
+  if (!number) return { outcome: 'ignored', reply: null }
+  const member = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('phone', '=', number)
+    .where('phone_confirmed_at', 'is not', null)
+    .where(visibleMembers())
+    .orderBy('phone_confirmed_at', 'desc')
+    .executeTakeFirst()
+  if (!member) return { outcome: 'ignored', reply: null }
+  const locale = member.locale ?? 'en'
+  const t = smsT(locale)
+
+  let outcome: InboundOutcome = 'help'
+  let reply = t('help')
+  if ((smsCancelWords as readonly string[]).includes(body.trim().toLowerCase())) {
+    const cancelled = await cancelLatestSeat(deps, member)
+    outcome = cancelled ? 'cancelled' : 'nothing_to_cancel'
+    reply = cancelled ? t(cancelled.late ? 'cancelledLate' : 'cancelled', { title: cancelled.title }) : t('nothingToCancel')
+  }
+  await deps.sms.recordReply({ to: number, userId: member.id, kind: 'reply', locale, text: reply })
+  return { outcome, reply }
+}
+
+async function cancelLatestSeat(deps: SmsDeps, member: User) {
+  const latest = await deps.db
+    .selectFrom('sms_outbox')
+    .innerJoin('experiences', 'experiences.id', 'sms_outbox.experience_id')
+    .select(['experiences.id', 'experiences.title', 'experiences.start_at', 'experiences.canceled_at'])
+    .where('sms_outbox.user_id', '=', member.id)
+    .orderBy('sms_outbox.created_at', 'desc')
+    .executeTakeFirst()
+  if (!latest || latest.canceled_at || hasStarted(latest, Date.now())) return null
+  try {
+    const result = await cancelAttendance(deps, member, latest.id, member.id)
+    return { title: latest.title, late: result.metadata.late_cancellation }
+  } catch (error) {
+    // They no longer hold a seat there (cancelled already, or the activity changed meanwhile).
+    if (error instanceof ApiProblem && (error.status === 404 || error.status === 409)) return null
+    throw error
+  }
+}

@@ -1,0 +1,181 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { z } from 'zod'
+import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { TextField } from '#app/components/ui/field.tsx'
+import { ApiError } from '#app/utils/api.server.ts'
+import { getApi, requireUser } from '#app/utils/auth.server.ts'
+import { formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
+import { formErrorsFromApi, type ApiErrorMapping } from '#app/utils/http.server.ts'
+import { getT } from '#app/utils/i18next.server.ts'
+import { markFormError, pageTitle } from '#app/utils/meta.ts'
+import { setToast } from '#app/utils/toast.server.ts'
+
+/**
+ * `/account/phone` (issue 15 §3, decision 049): the member confirms their phone with a 6-digit
+ * code texted to it before any text is sent there. Plain forms: "Send me a code", then the code.
+ */
+export const handle = { i18n: ['common', 'account', 'sms'] }
+
+export const headers = formPageHeaders
+
+const e = (key: string) => `sms:page.errors.${key}`
+const sendSchema = z.object({ intent: z.literal('send') })
+const verifySchema = z.object({
+  intent: z.literal('verify'),
+  code: z
+    .string({ error: e('codeRequired') })
+    .transform((value) => value.replace(/\s+/g, ''))
+    .pipe(z.string().regex(/^\d{6}$/, e('codeFormat'))),
+})
+const schema = z.discriminatedUnion('intent', [sendSchema, verifySchema])
+const parse = (formData: FormData) => parseWithZod(formData, { schema })
+
+const apiErrorMapping: ApiErrorMapping = {
+  messages: { code: (codes) => codes.map((code) => e(code === 'code_expired' ? 'codeExpired' : 'codeInvalid')) },
+  conflict: () => e('noPhone'),
+  tooMany: () => e('tooMany'),
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const t = await getT(request, context, 'sms')
+  const url = new URL(request.url)
+  return loadFormPage(
+    context,
+    async () => {
+      const user = await requireUser(request, context)
+      return {
+        phone: user.formatted_phone,
+        confirmed: user.phone_confirmed,
+        codeSent: !user.phone_confirmed && user.phone !== null && url.searchParams.get('step') === 'code',
+        title: t('page.title'),
+      }
+    },
+    () => ({ phone: null, confirmed: false, codeSent: false, title: t('page.title') }),
+  )
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parse(await request.formData())
+  const reply = (options: Parameters<typeof submission.reply>[0] = {}) => ({ result: submission.reply(options), codeSent: submission.payload.intent === 'verify' })
+  return keepFormOnOutage(
+    context,
+    async () => {
+      await requireUser(request, context)
+      if (submission.status !== 'success') {
+        markFormError(context)
+        return data(reply(), { status: 400 })
+      }
+      const api = getApi(request, context).account
+      try {
+        if (submission.value.intent === 'verify') {
+          await api.confirmPhone(submission.value.code)
+          return redirect('/account/phone', { headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key: 'sms:page.done' }) } })
+        }
+        await api.startPhoneConfirmation()
+        return redirect('/account/phone?step=code')
+      } catch (error) {
+        markFormError(context)
+        if (error instanceof ApiError && error.code === 'sms_not_sent') return data(reply({ formErrors: [e('notSent')] }), { status: 503 })
+        if (error instanceof ApiError && error.code === 'phone_confirmed') return redirect('/account/phone')
+        const { status, ...errors } = formErrorsFromApi(error, apiErrorMapping)
+        return data(reply(errors), { status })
+      }
+    },
+    () => reply({ formErrors: ['common:errors.notSaved'] }),
+  )
+}
+
+export default function Phone() {
+  const loaded = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const { t } = useTranslation('sms')
+  const codeSent = actionData?.codeSent ?? loaded.codeSent
+  const [form, fields] = useForm({
+    id: 'phone-code',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(verifySchema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+  return (
+    <div className="prose">
+      <h1>{t('page.title')}</h1>
+      <ErrorSummary errors={summaryFrom({ code: fields.code.errors }, ['code'])} formErrors={form.errors} />
+      <p>{t('page.intro')}</p>
+      {loaded.phone ? (
+        <>
+          <dl className="details">
+            <dt>{t('page.phoneLabel')}</dt>
+            <dd data-testid="phone">{loaded.phone}</dd>
+          </dl>
+          <div className="notice" role="status">
+            <p>{t(loaded.confirmed ? 'page.confirmed' : 'page.notConfirmed')}</p>
+          </div>
+          {loaded.confirmed ? null : (
+            <>
+              {codeSent ? (
+                <>
+                  <p>{t('page.sent', { phone: loaded.phone })}</p>
+                  <Form method="post" className="form" {...getFormProps(form)}>
+                    <input type="hidden" name="intent" value="verify" />
+                    <TextField
+                      id="code"
+                      name="code"
+                      label={t('page.codeLabel')}
+                      hint={t('page.codeHint')}
+                      className="input--code"
+                      type="text"
+                      inputMode="numeric"
+                      autoComplete="one-time-code"
+                      maxLength={12}
+                      required
+                      errors={fields.code.errors}
+                    />
+                    <div className="button-row">
+                      <button type="submit" className="button">
+                        {t('page.confirm')}
+                      </button>
+                    </div>
+                  </Form>
+                </>
+              ) : null}
+              <Form method="post">
+                <input type="hidden" name="intent" value="send" />
+                <button type="submit" className={codeSent ? 'button button--link' : 'button'}>
+                  {t(codeSent ? 'page.resend' : 'page.send')}
+                </button>
+              </Form>
+            </>
+          )}
+          <p>
+            <Link to="/account/edit">{t('page.changePhone')}</Link>
+          </p>
+        </>
+      ) : (
+        <>
+          <p>{t('page.noPhone')}</p>
+          <p>
+            <Link to="/account/edit" className="button button--secondary">
+              {t('page.addPhone')}
+            </Link>
+          </p>
+        </>
+      )}
+      <p>
+        <Link to="/account">{t('page.back')}</Link>
+      </p>
+    </div>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => pageTitle(matches, loaded?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}
