@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser, User } from '#api/db/schema.ts'
-import { createApiHarness, createUser, testDeliveryDeps, testNotifier, TEST_PUBLIC_URL, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, createExperience, createUser, testDeliveryDeps, testNotifier, TEST_PUBLIC_URL, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { NOTIFICATION_LATER_JOB, deliverLater, deliverNotification, type PushPayload, type SmsChannel } from './delivery.ts'
 import type { NotificationEvent, Notify } from './service.ts'
@@ -164,5 +164,47 @@ describe('delivery by the member’s settings', () => {
     expect((await deliverNotification(deps, id))?.sent).toEqual([])
     expect(await deliverNotification(deps, id)).toBeNull()
     expect(await emailsTo(gil)).toEqual([])
+  })
+
+  it('sends each event type by its topic’s switches: every channel when all are on, none of a topic turned off', async () => {
+    const host = await member()
+    const fan = await member()
+    await database.db.insertInto('devices').values({ user_id: fan.id, kind: 'web_push', token: `https://push.example/${crypto.randomUUID()}` }).execute()
+    await setting(fan, { preferences: [{ type: 'sms', enabled: true }] }, 'global')
+    const everything = { in_app: true, email: true, push: true, sms: true }
+    const topics = ['activity_updates', 'hosting', 'feedback', 'recommendations', 'product_updates', 'reminders', 'direct_messages'] as const
+    await setting(fan, { settings: topics.map((template_id) => ({ template_id, preference: { channels: everything } })) })
+    const cancelled = await createExperience(database.db, host.id, { canceled_at: new Date() })
+    const ended = await createExperience(database.db, host.id, { start_at: new Date(Date.now() - 86_400_000) })
+    const events: Omit<NotificationEvent, 'to'>[] = [
+      { type: 'sample', data: {} },
+      { type: 'experience.canceled', data: { experience_id: cancelled.id, canceled_by: host.id } },
+      { type: 'experience.attendee_left', data: { experience_id: ended.id, attendee_id: host.id } },
+      { type: 'experience.attendance_survey', data: { experience_id: ended.id } },
+      { type: 'experience.recommended', data: { experience_ids: [ended.id] } },
+      { type: 'report.handled', data: { report_id: crypto.randomUUID() } },
+    ]
+    const sent = channels()
+    const deps = testDeliveryDeps(database.db, { ...sent, now: noon })
+    const outcome = async () => {
+      const result: Record<string, string[]> = {}
+      for (const event of events) result[event.type] = (await deliverNotification(deps, await tell(fan, event)))?.sent ?? []
+      return result
+    }
+    expect(await outcome()).toEqual({
+      sample: ['email', 'push', 'sms'],
+      'experience.canceled': ['email', 'push', 'sms'],
+      'experience.attendee_left': ['email', 'push', 'sms'],
+      'experience.attendance_survey': ['email', 'push', 'sms'],
+      'experience.recommended': ['email', 'push', 'sms'],
+      // An account notice: in-app and email, whatever the topics say.
+      'report.handled': ['email'],
+    })
+    const nothing = { in_app: false, email: false, push: false, sms: false }
+    await setting(fan, { settings: topics.map((template_id) => ({ template_id, preference: { channels: nothing } })) })
+    expect(Object.values(await outcome())).toEqual([[], [], [], [], [], ['email']])
+    // And in-app: only what came while in-app was on, plus the account notices.
+    const list = await api.request('GET', 'users/notifications?per_page=50', { token: await api.signToken(fan.id) })
+    expect(list.json.metadata.total_count).toBe(events.length + 1)
   })
 })

@@ -1,6 +1,7 @@
 import type { DB } from '../../db/database.ts'
 import type { JobQueue } from '../../jobs/queue.ts'
 import type { Logger } from '../../logger.ts'
+import { htmlFromText } from './html.ts'
 import { EMAIL_DELIVERY_JOB, createSmtpDelivery, type SmtpOptions } from './smtp.ts'
 
 export interface OutgoingEmail {
@@ -49,7 +50,7 @@ export function createMailer(options: { db: DB; smtp?: SmtpOptions | undefined; 
         to_address: message.to,
         subject: message.subject,
         text_body: message.text,
-        html_body: message.html ?? null,
+        html_body: message.html ?? htmlFromText(message.text, { language: message.locale, subject: message.subject }),
         kind: message.kind,
         locale: message.locale,
         headers: message.headers ? JSON.stringify(message.headers) : null,
