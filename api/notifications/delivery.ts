@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { NotificationChannel, NotificationTopic } from '#contract/notification-settings.ts'
 import type { DB } from '../db/database.ts'
+import { isUuid } from '../http/request.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
 import { emailGreeting, emailT } from '../i18n.ts'
@@ -167,8 +168,8 @@ function experienceIdOf(data: unknown) {
 /** The activity the news is about, for quiet hours (its start and time zone). */
 async function activityOf(db: DB, data: unknown) {
   const id = experienceIdOf(data)
-  if (!id) return null
-  const experience = await db.selectFrom('experiences').select(['start_at', 'timezone']).where('id', '=', id).executeTakeFirst().catch(() => undefined)
+  if (!id || !isUuid(id)) return null
+  const experience = await db.selectFrom('experiences').select(['start_at', 'timezone']).where('id', '=', id).executeTakeFirst()
   return experience?.start_at ? { startAt: experience.start_at, timeZone: experience.timezone } : null
 }
 

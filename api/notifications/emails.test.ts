@@ -61,7 +61,8 @@ describe('a seat given from the notify list (waitlist.selected)', () => {
     // Five days ahead: the first on the notify list is seated at once.
     expect((await api.request('DELETE', `v1/experiences/${experience.id}/attendees/${going.user.id}`, { token: going.token })).status).toBe(200)
     const ids = await runDeliveries(from)
-    expect(ids).toHaveLength(1)
+    // The seat given, and the host told of the one who left and the one seated (decision 047).
+    expect(ids).toHaveLength(3)
 
     const emails = await outboxFor(waiting.user)
     expect(emails).toHaveLength(1)
@@ -72,9 +73,9 @@ describe('a seat given from the notify list (waitlist.selected)', () => {
     expect(email!.text_body).toContain('moins de 12 heures')
     expect(email!.text_body).toMatch(/14\s\$US/)
     expect(email!.text_body).toContain(link(experience.id))
-    // The member who cancelled (their own action) and the host hear nothing.
+    // The member who cancelled (their own action) hears nothing; the host hears who left and who came.
     expect(await outboxFor(going.user)).toEqual([])
-    expect(await outboxFor(host.user)).toEqual([])
+    expect((await outboxFor(host.user)).map((email) => email.kind)).toEqual(['experience.attendee_left', 'experience.attendee_joined'])
 
     // A retried job (the same notification delivered again) queues nothing more.
     await runDeliveries(from)
@@ -118,7 +119,8 @@ describe('a seat free within 24 hours (waitlist.seat_available)', () => {
     // Suspended and deleted after they were told, before the job ran.
     await database.db.updateTable('users').set({ is_suspended: true }).where('id', '=', sam.user.id).execute()
     await database.db.updateTable('users').set({ state: 'deleted', deleted_at: new Date() }).where('id', '=', dora.user.id).execute()
-    expect(await runDeliveries(from)).toHaveLength(4)
+    // The four on the notify list, and the host told of the one who left (decision 047).
+    expect(await runDeliveries(from)).toHaveLength(5)
 
     const [toAnn] = await outboxFor(ann.user)
     expect(toAnn).toMatchObject({ locale: 'en', kind: 'waitlistSeatAvailable', subject: 'A seat is free at Koffie in het park' })

@@ -241,7 +241,8 @@ describe('moderation mirrored to Stream (decision 042)', () => {
     stream.failWith = 503
     const from = api.queuedJobs.length
     expect((await act({ action: 'ban' })).status).toBe(200)
-    expect(api.queuedJobs.slice(from)).toEqual([{ name: CHAT_MIRROR_JOB, data: { type: 'member', user_id: guest.id } }])
+    // (Besides the reporter's notification.)
+    expect(api.queuedJobs.slice(from).filter((job) => job.name === CHAT_MIRROR_JOB)).toEqual([{ name: CHAT_MIRROR_JOB, data: { type: 'member', user_id: guest.id } }])
     stream.failWith = null
     await (await mirrorWorker())({ type: 'member', user_id: guest.id })
     expect(stream.bans.get(guest.stream_id)).toMatchObject({ timeout: null })
@@ -266,7 +267,8 @@ describe('when Stream fails', () => {
     const read = await as(guest, 'GET', `message-channels/${channelId}`)
     expect(read.json.data[0].messages.map((message: { id: string }) => message.id)).toContain(id)
     expect(stream.messages.has(id)).toBe(false)
-    const queued = api.queuedJobs.slice(from)
+    // (Besides the host's `message.new` notification.)
+    const queued = api.queuedJobs.slice(from).filter((job) => job.name === CHAT_MIRROR_JOB)
     expect(queued).toEqual([{ name: CHAT_MIRROR_JOB, data: { type: 'message', message_id: id } }])
 
     // The retry job, as the runtime works it.
