@@ -54,7 +54,7 @@ export async function experienceIcal(env: Env, db: DB, caller: User | null, idOr
 export function activityIcal(
   experience: Omit<Experience, 'start_at'> & { start_at: Date },
   publicUrl: string,
-  options: { details: boolean; method?: 'PUBLISH' | 'REQUEST' },
+  options: { details: boolean; method?: 'PUBLISH' | 'REQUEST' | 'CANCEL' },
 ) {
   const start = experience.start_at
   const end = experience.end_at ?? new Date(start.getTime() + DEFAULT_DURATION_MINUTES * MINUTE)

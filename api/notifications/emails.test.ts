@@ -160,6 +160,13 @@ describe('an activity cancelled by its host (experience.canceled)', () => {
     expect(toAnn!.text_body).toContain('Harold S., the host, has cancelled Book club.')
     expect(toAnn!.text_body).toContain(`It was planned for ${formatZonedDateTime(experience.start_at!, 'America/Los_Angeles', 'en')}.`)
     expect(toAnn!.text_body).toContain(link(experience.id))
+    // A calendar file that takes the event out of the member's calendar (same UID, METHOD:CANCEL).
+    const [calendar] = toAnn!.attachments!
+    expect(calendar).toMatchObject({ filename: `${experience.slug}.ics`, content_type: 'text/calendar; method=CANCEL; charset=UTF-8' })
+    const ics = Buffer.from(calendar!.content, 'base64').toString()
+    expect(ics).toContain('METHOD:CANCEL')
+    expect(ics).toContain('STATUS:CANCELLED')
+    expect(ics).toContain(`UID:${experience.id}@`)
     const toNel = await outboxFor(nel.user)
     expect(toNel).toHaveLength(1)
     expect(toNel[0]).toMatchObject({ locale: 'nl', subject: 'Geannuleerd: Book club' })

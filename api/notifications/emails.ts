@@ -4,6 +4,7 @@ import { hasStarted } from '#contract/experience-rules.ts'
 import { lateCancelWindowHours } from '#contract/limits.ts'
 import { addressWithCity } from '#contract/place-line.ts'
 import { formatZonedDateTime } from '#contract/zoned-time.ts'
+import { activityIcal } from '../experiences/ical.ts'
 import type { DB } from '../db/database.ts'
 import type { Experience } from '../db/schema.ts'
 import { emailGreeting, emailT } from '../i18n.ts'
@@ -87,12 +88,25 @@ export async function composeNotificationEmail(db: DB, notification: Notificatio
   const vars: Record<string, string> = { title: experience.title, when: when ?? '', hours: String(lateCancelWindowHours) }
 
   const paragraphs: string[] = []
+  let attachments: OutgoingEmail['attachments']
   if (type === 'experience.canceled') {
     const byHost = !data.canceled_by || data.canceled_by === experience.host_id
     vars.name = byHost ? await memberName(db, experience.host_id, t('someone')) : ''
     paragraphs.push(t(byHost ? `${kind}.byHost` : `${kind}.byTeam`, vars))
     if (when) paragraphs.push(t(`${kind}.when`, vars))
     paragraphs.push(t(`${kind}.nothingToDo`))
+    // The calendar file that takes it out of the member's calendar (the same UID as the one they added).
+    const full = await db.selectFrom('experiences').selectAll().where('id', '=', experience.id).executeTakeFirstOrThrow()
+    if (full.start_at) {
+      paragraphs.push(t(`${kind}.calendar`))
+      attachments = [
+        {
+          filename: `${full.slug}.ics`,
+          contentType: 'text/calendar; method=CANCEL; charset=UTF-8',
+          content: activityIcal({ ...full, start_at: full.start_at }, publicUrl, { details: true, method: 'CANCEL' }),
+        },
+      ]
+    }
   } else if (type === 'experience.invited') {
     // Who invited: the host by name; an admin as the team, never named (decision 021).
     const byHost = data.invited_by === experience.host_id
@@ -117,6 +131,7 @@ export async function composeNotificationEmail(db: DB, notification: Notificatio
     locale: language,
     subject: t(`${kind}.subject`, vars),
     text: [emailGreeting(t, member.first_name), ...paragraphs, t('signature')].join('\n\n'),
+    ...(attachments ? { attachments } : {}),
   }
 }
 
