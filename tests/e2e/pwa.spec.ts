@@ -63,6 +63,10 @@ test('the service worker keeps hashed assets and the offline page, never a page;
   await expect(page.locator('h1')).not.toHaveText('No internet connection')
 
   expectConsoleError(/^Failed to load resource: net::ERR_INTERNET_DISCONNECTED$/, 'offline, the service worker tries the network first (as it must) before it answers with the offline page')
+  expectConsoleError(
+    /^Failed to fetch manifest patches TypeError: Failed to fetch/,
+    'the test takes the network away while the open page may still be asking for its links’ routes (Remix’s route discovery, /__manifest)',
+  )
   await page.context().setOffline(true)
   await page.goto('/activities').catch(() => undefined)
   await expect(page.getByRole('heading', { level: 1, name: 'No internet connection' })).toBeVisible()

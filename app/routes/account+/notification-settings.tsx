@@ -109,8 +109,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 const noErrors: Record<string, string[]> = {}
 
-/** The answer to one checkbox saved with JavaScript. */
-export type ToggleAnswer = { saved: string } | { failed: string }
+/** The answer to one checkbox saved with JavaScript: a saved one says the state it was saved in. */
+export type ToggleAnswer = { saved: string; enabled: boolean } | { failed: string }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   // Read first: with the database down the page answers with what the member chose.
@@ -169,7 +169,7 @@ async function toggle(request: Request, context: ActionFunctionArgs['context'], 
       await api.updateWorkflow({
         settings: [{ template_id: field.group, preference: { channels: { [field.channel]: on } } }],
       })
-    return data<ToggleAnswer>({ saved: name })
+    return data<ToggleAnswer>({ saved: name, enabled: on })
   } catch (error) {
     if (error instanceof Response && error.status >= 300 && error.status < 400) throw error
     context.services.log('warn', 'A notification setting was not saved', {
@@ -285,8 +285,9 @@ function ChannelGroup({
 
 /**
  * One checkbox. Without JavaScript it is part of the form. With it, a change saves at once:
- * the box shows the new state while it is saved (optimistic); when saving fails, the settings
- * are read again (so the box shows what is really kept) and a message says so beside it.
+ * the box shows the new state while it is saved (optimistic), then the state the server saved;
+ * when saving fails, the settings are read again (so the box shows what is really kept) and a
+ * message says so beside it.
  */
 function Toggle({
   name,
@@ -304,7 +305,14 @@ function Toggle({
   const fetcher = useFetcher<ToggleAnswer>({ key: `notification-setting:${name}` })
   const pending = fetcher.formData?.get('enabled')
   const failed = fetcher.state === 'idle' && fetcher.data !== undefined && 'failed' in fetcher.data
-  const checked = typeof pending === 'string' ? pending === 'true' : known
+  // What the server last saved for this box. It outranks the page's data: a re-read started
+  // before this save (after an earlier failure) can come back after it, and must not undo the
+  // member's click.
+  const saved =
+    fetcher.state === 'idle' && fetcher.data !== undefined && 'saved' in fetcher.data
+      ? fetcher.data.enabled
+      : undefined
+  const checked = typeof pending === 'string' ? pending === 'true' : (saved ?? known)
   const id = fieldId(name)
   const errorId = `${id}-error`
 

@@ -1,0 +1,183 @@
+import type { Browser, Page } from '@playwright/test'
+import { createActivity, demoPassword, flash, member } from './activity-helpers.ts'
+import { Scanner } from './axe.ts'
+import { expect, languages, latestMail, newVisitor, setLanguageCookie, signIn, test, untilHydrated } from './helpers.ts'
+
+/**
+ * Notifications as a member notices them (issue 15 §7, decisions 043, 047): with JavaScript the
+ * Notifications badge counts a new notification live, without a reload; without JavaScript the
+ * badge and the list show it on the next page; an email's unsubscribe link, followed signed out
+ * and without JavaScript, turns that topic's emails off (axe on its page in en, fr and nl).
+ *
+ * The event is a member taking a seat at the other's activity: the host hears of it at once (the
+ * hosting topic, in-app and email by default). Demo members 178 (the host) and 179 (the guest)
+ * are used by no other spec; the tests run one after the other, since they count the same
+ * member's unread notifications.
+ */
+
+test.describe.configure({ mode: 'serial' })
+
+const hostEmail = 'member178@demo.test'
+const guestEmail = 'member179@demo.test'
+const settings = '/account/notification-settings'
+
+const badge = (page: Page) => page.locator('.site-nav a[href="/notifications"] .badge')
+const hostingEmail = (page: Page) => page.getByRole('group', { name: 'Activities you host', exact: true }).getByLabel('Email')
+
+/** A new activity of the host's (published without JavaScript); its id. */
+async function hostActivity(browser: Browser, title: string) {
+  const host = await member(browser, hostEmail)
+  const id = await createActivity(host, { title })
+  await host.context().close()
+  return id
+}
+
+/** The guest takes a seat at the activity (without JavaScript): the host is told. */
+async function takeSeat(browser: Browser, id: string) {
+  const guest = await member(browser, guestEmail)
+  await guest.goto(`/activities/${id}`)
+  await guest.getByRole('button', { name: 'Save my seat' }).click()
+  await expect(flash(guest)).toHaveText('Your seat is saved.')
+  await guest.context().close()
+}
+
+/** Starts from nothing unread, whatever earlier runs left (the page is on /notifications after). */
+async function readEverything(page: Page) {
+  await page.goto('/notifications')
+  const markAll = page.getByRole('button', { name: 'Mark all as read' })
+  if (await markAll.count()) {
+    await markAll.click()
+    await expect(page.getByText('You have read all your notifications.')).toBeVisible()
+  }
+  await expect(badge(page)).toHaveCount(0)
+}
+
+test('with JavaScript: the Notifications badge counts a new notification live, without a reload', async ({ browser }) => {
+  test.setTimeout(180_000)
+  const title = `Live garden visit ${Date.now()}`
+  const id = await hostActivity(browser, title)
+
+  const host = await member(browser, hostEmail, { js: true })
+  await readEverything(host)
+  // The page with its live stream connected (the chat event stream carries the notifications' total).
+  const stream = host.waitForResponse((response) => new URL(response.url()).pathname === '/messenger/events')
+  await host.goto('/attending')
+  await stream
+  await untilHydrated(host, 'main h1')
+  await expect(badge(host)).toHaveCount(0)
+  await host.evaluate(() => Object.assign(window, { stayedOnPage: true }))
+
+  await takeSeat(browser, id)
+
+  // The badge changes on the open page: no navigation, no reload.
+  await expect(badge(host)).toContainText('1')
+  await expect(host.locator('.site-nav a[href="/notifications"]')).toContainText('1 unread')
+  await expect(host).toHaveURL(/\/attending$/)
+  expect(await host.evaluate(() => 'stayedOnPage' in window)).toBe(true)
+
+  // And the list has it.
+  await host.locator('.site-nav a[href="/notifications"]').click()
+  await expect(host.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible()
+  const entry = host.locator('.notification-list > li').first()
+  await expect(entry).toContainText('Unread')
+  await expect(entry).toContainText(`Someone is coming to “${title}”`)
+  await host.context().close()
+})
+
+test('without JavaScript: after an event the next page shows the badge, and the list shows it unread', async ({ browser }) => {
+  test.setTimeout(180_000)
+  const title = `Quiet book swap ${Date.now()}`
+  const id = await hostActivity(browser, title)
+
+  const host = await member(browser, hostEmail)
+  await readEverything(host)
+  await takeSeat(browser, id)
+
+  await host.reload()
+  const item = host.locator('.site-nav a[href="/notifications"]')
+  await expect(badge(host)).toContainText('1')
+  await expect(item).toContainText('1 unread')
+  await expect(host.getByText('You have 1 unread notification.')).toBeVisible()
+  const entry = host.locator('.notification-list > li').first()
+  await expect(entry).toContainText('Unread')
+  await expect(entry).toContainText(`Someone is coming to “${title}”`)
+  await expect(entry).toContainText('One more member took a seat at your activity.')
+  await host.context().close()
+})
+
+test('without JavaScript: an email’s unsubscribe link, signed out, stops that topic’s emails', async ({ browser }) => {
+  test.setTimeout(240_000)
+  // The host's emails about their activities on, whatever an earlier run left.
+  const host = await member(browser, hostEmail)
+  await host.goto(settings)
+  if (!(await hostingEmail(host).isChecked())) {
+    await hostingEmail(host).check()
+    await host.getByRole('button', { name: 'Save my choices' }).click()
+    await expect(flash(host)).toHaveText('Your notification settings are saved.')
+  }
+  await expect(hostingEmail(host)).toBeChecked()
+  const title = `Unsubscribe picnic ${Date.now()}`
+  const id = await createActivity(host, { title })
+  await host.context().close()
+  await takeSeat(browser, id)
+
+  // The email the host was sent, and its link (the text ends with it).
+  const outbox = await newVisitor(browser)
+  const mail = await latestMail(outbox.request, hostEmail, new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+  await outbox.close()
+  const token = /\/unsubscribe\/([A-Za-z0-9._~-]+)/.exec(mail)?.[1]
+  expect(token, 'the unsubscribe link in the email').toBeTruthy()
+  const link = `/unsubscribe/${token}`
+
+  // Signed out, without JavaScript.
+  const visitor = await newVisitor(browser, { javaScriptEnabled: false })
+  const page = await visitor.newPage()
+  await page.goto(link)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Stop emails about “Activities you host”?')
+  await page.getByRole('button', { name: 'Stop these emails' }).click()
+  await expect(page).toHaveURL(`${link}?done=1`)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Done: no more emails about “Activities you host”')
+  await visitor.close()
+
+  // Signed in: the box is unticked; the rest of the topic stays.
+  const again = await member(browser, hostEmail)
+  await again.goto(settings)
+  await expect(hostingEmail(again)).not.toBeChecked()
+  await expect(again.getByRole('group', { name: 'Activities you host', exact: true }).getByLabel('On Circle 55 (the bell)')).toBeChecked()
+  // Back on for the next run.
+  await hostingEmail(again).check()
+  await again.getByRole('button', { name: 'Save my choices' }).click()
+  await expect(flash(again)).toHaveText('Your notification settings are saved.')
+  await again.context().close()
+
+  // axe on the page (asking, then done) in en, fr and nl, signed out; "JavaScript off" is the
+  // page's own scripts blocked, since axe runs in the page.
+  const found: Scanner['found'] = []
+  for (const lng of languages) {
+    const context = await newVisitor(browser)
+    await context.route('**/*.js', (route) => route.abort())
+    await setLanguageCookie(context, lng)
+    const scanned = await context.newPage()
+    const scan = new Scanner(scanned, lng, `unsubscribe, ${lng}`)
+    await scan.visit(link)
+    await scan.visit(`${link}?done=1`)
+    found.push(...scan.found)
+    await context.close()
+  }
+  const report = new Scanner(page, 'en', 'unsubscribe in en, fr and nl')
+  report.found.push(...found)
+  report.report()
+})
+
+test('a sign-in is not needed to read the unsubscribe page, and a broken link says so', async ({ browser }) => {
+  const visitor = await newVisitor(browser, { javaScriptEnabled: false })
+  const page = await visitor.newPage()
+  const response = await page.goto('/unsubscribe/not-a-real-token')
+  expect(response?.status()).toBe(404)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('This link does not work')
+  await expect(page.getByRole('link', { name: 'Notification settings' })).toBeVisible()
+  // The member can still sign in and choose there.
+  await signIn(page, hostEmail, demoPassword, settings)
+  await expect(page).toHaveURL(settings)
+  await visitor.close()
+})
