@@ -10,6 +10,7 @@ import { cleanupJob } from './jobs/cleanup.ts'
 import { liftSuspensionsJob } from './moderation/suspension-job.ts'
 import { REMIND_JOB, REMIND_SWEEP_JOB } from './reminders/service.ts'
 import { askAttendanceJob } from './surveys/job.ts'
+import { RECOMMEND_JOB } from './recommendations/service.ts'
 import { NOTIFICATION_LATER_JOB } from './notifications/delivery.ts'
 import { NOTIFICATION_DELIVERY_JOB } from './notifications/service.ts'
 import { PUSH_DELIVERY_JOB } from './notifications/push.ts'
@@ -49,12 +50,13 @@ describe('the API runtime', () => {
         { name: liftSuspensionsJob, cron: '*/5 * * * *' },
         { name: askAttendanceJob, cron: '*/10 * * * *' },
         { name: REMIND_SWEEP_JOB, cron: '*/15 * * * *' },
+        { name: RECOMMEND_JOB, cron: '0 15 * * 1' },
       ].sort((a, b) => a.name.localeCompare(b.name)),
     )
     // pg-boss's own queues start with `__pgboss__`.
     const { rows: queues } = await sql<{ name: string }>`SELECT name FROM pgboss.queue WHERE NOT starts_with(name, '__pgboss__') ORDER BY name`.execute(database.db)
     // No SMTP_URL: mail stays in the outbox, so no email delivery queue.
-    expect(queues.map((queue) => queue.name)).toEqual([cleanupJob, NOTIFICATION_DELIVERY_JOB, NOTIFICATION_LATER_JOB, PUSH_DELIVERY_JOB, liftSuspensionsJob, askAttendanceJob, REMIND_JOB, REMIND_SWEEP_JOB].sort())
+    expect(queues.map((queue) => queue.name)).toEqual([cleanupJob, NOTIFICATION_DELIVERY_JOB, NOTIFICATION_LATER_JOB, PUSH_DELIVERY_JOB, liftSuspensionsJob, askAttendanceJob, REMIND_JOB, REMIND_SWEEP_JOB, RECOMMEND_JOB].sort())
   })
 
   it('works queued jobs: the cleanup removes expired rows', async () => {

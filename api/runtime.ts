@@ -23,6 +23,7 @@ import { chatEventsFor } from './chat/queries.ts'
 import { startChatMirror } from './chat/mirror.ts'
 import { scheduleSuspensionLifts } from './moderation/suspension-job.ts'
 import { scheduleAttendanceSurveys } from './surveys/job.ts'
+import { scheduleRecommendations } from './recommendations/service.ts'
 import { startReminders } from './reminders/service.ts'
 import { loadSecrets, loadVapidKeys, publicJwks, type Secrets } from './secrets.ts'
 import { queuePush, startPushDelivery } from './notifications/push.ts'
@@ -120,6 +121,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
     if (providers.chat) await startChatMirror({ queue: jobs, chat: providers.chat, logger })
     await scheduleSuspensionLifts({ db, queue: jobs, jobs, chat: providers.chat, logger })
     await scheduleAttendanceSurveys({ db, queue: jobs, notify, logger })
+    await scheduleRecommendations({ db, queue: jobs, notify, logger })
     await startReminders({ db, queue: jobs, notify, logger })
     if (options.servesApi !== false) {
       await ensureGazetteer(db)

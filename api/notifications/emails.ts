@@ -12,6 +12,7 @@ import { visibleMembers } from '../policy/members.ts'
 import type { OutgoingEmail } from '../providers/email/mailer.ts'
 import { composeVerificationEmail } from '../verification/email.ts'
 import { composeActivityEmail } from '../reminders/email.ts'
+import { composeRecommendationsEmail } from '../recommendations/email.ts'
 
 /**
  * The email each notification sends (decision 018), in the member's language, until the
@@ -64,6 +65,7 @@ export async function composeNotificationEmail(db: DB, notification: Notificatio
   const { type } = notification
   if (type === 'verification.decided') return composeVerificationEmail(db, notification, publicUrl)
   if (type === 'experience.reminder' || type === 'experience.changed') return composeActivityEmail(db, notification, publicUrl)
+  if (type === 'experience.recommended') return composeRecommendationsEmail(db, notification, publicUrl)
   if (!isEmailed(type)) return null
   const parsed = dataSchemas[type].safeParse(notification.data)
   if (!parsed.success) return null

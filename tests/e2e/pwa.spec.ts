@@ -108,7 +108,7 @@ test('the notifications step explains, asks only on the button, and Not now goes
   }
 })
 
-test('without JavaScript the notifications step explains and Continue goes on', async ({ browser }) => {
+test('without JavaScript the notifications step explains, and Continue goes on and saves the weekly suggestions when ticked', async ({ browser }) => {
   const context = await newVisitor(browser)
   await context.route('**/*.js', (route) => route.abort())
   const page = await context.newPage()
@@ -119,8 +119,16 @@ test('without JavaScript the notifications step explains and Continue goes on', 
   await expect(page.getByRole('button', { name: 'Allow notifications' })).toHaveCount(0)
   const scan = new Scanner(page, 'en', 'get started, notifications, no JavaScript')
   await scan.scan('/get-started/notifications')
+  // The weekly "activities near you" is offered unticked; ticked, Continue turns it on (decision 051).
+  const weekly = page.getByLabel('Send me a weekly email with activities near me')
+  await expect(weekly).not.toBeChecked()
+  await weekly.check()
   await page.getByRole('button', { name: 'Continue' }).click()
   await expect(page).toHaveURL(/\/get-started\/success/)
+  await page.goto('/account/notification-settings')
+  const near = page.getByRole('group', { name: 'Activities near you', exact: true })
+  await expect(near.getByLabel('Email')).toBeChecked()
+  await expect(near.getByLabel('On Circle 55 (the bell)')).toBeChecked()
   scan.report()
   await context.close()
 })

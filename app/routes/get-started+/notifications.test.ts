@@ -42,6 +42,9 @@ describe('/get-started/notifications', () => {
     expect(html).toContain('JavaScript is off in this browser, so you can simply continue.')
     expect(html).toMatch(/<button[^>]*name="intent"[^>]*value="skip"[^>]*>Continue<\/button>/)
     expect(html).not.toContain('Allow notifications')
+    // The weekly suggestions are offered, unticked (issue 15 §1: opt-in).
+    expect(html).toMatch(/<input id="recommendations" type="checkbox" name="recommendations" aria-describedby="recommendations-hint"\/>/)
+    expect(html).toContain('<label for="recommendations">Send me a weekly email with activities near me</label>')
   })
 
   it('speaks French and Dutch', async () => {
@@ -65,6 +68,42 @@ describe('/get-started/notifications', () => {
     expect(response.headers.get('location')).toBe(`/get-started/success?returnTo=${encodeURIComponent('/activities/42')}`)
     const saved = await database.db.selectFrom('users').select('onboarding_step').where('id', '=', user.id).executeTakeFirstOrThrow()
     expect(saved.onboarding_step).toBe('done')
+  })
+
+  const continueWith = (cookie: string, fields: Record<string, string>) =>
+    handle(
+      new Request(`${TEST_PUBLIC_URL}/get-started/notifications`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+      }),
+      web.newContext(),
+    )
+  const recommendationSettings = (userId: string) =>
+    database.db
+      .selectFrom('notification_workflow_settings')
+      .select(['channel', 'enabled'])
+      .where('user_id', '=', userId)
+      .where('template_id', '=', 'recommendations')
+      .orderBy('channel')
+      .execute()
+
+  it('the ticked weekly suggestions are turned on in the app and by email when the member continues', async () => {
+    const { user, cookie } = await member()
+    const response = await continueWith(cookie, { intent: 'skip', recommendations: 'on' })
+    expect(response.status).toBe(302)
+    expect(response.headers.get('location')).toBe('/get-started/success')
+    expect(await recommendationSettings(user.id)).toEqual([
+      { channel: 'email', enabled: true },
+      { channel: 'in_app', enabled: true },
+    ])
+  })
+
+  it('left unticked, nothing is turned on', async () => {
+    const { user, cookie } = await member()
+    const response = await continueWith(cookie, { intent: 'skip' })
+    expect(response.status).toBe(302)
+    expect(await recommendationSettings(user.id)).toEqual([])
   })
 
   it('a visitor who is not signed in is sent to sign in', async () => {

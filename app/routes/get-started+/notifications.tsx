@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { useLoaderData } from '@remix-run/react'
+import { Form, useLoaderData, useLocation } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
-import { OnboardingProgress, SkipStep } from '#app/components/onboarding-progress.tsx'
-import { requireUser, returnToFrom } from '#app/utils/auth.server.ts'
+import { OnboardingProgress } from '#app/components/onboarding-progress.tsx'
+import { getApi, requireUser, returnToFrom } from '#app/utils/auth.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { continueOnboarding } from '#app/utils/onboarding.server.ts'
@@ -15,7 +15,8 @@ import { useHydrated } from '#app/utils/use-hydrated.ts'
  * Onboarding's notification permission (spec §2 `/get-started/notifications`, issue 15 §5): what
  * the member will hear about, in plain words; the browser is asked only when the member presses
  * "Allow notifications"; a blocked permission gets short steps per browser. "Not now" (without
- * JavaScript, "Continue") goes on to the last step (decision 045).
+ * JavaScript, "Continue") goes on to the last step (decision 045), turning on the weekly
+ * "activities near you" when its checkbox is ticked (decision 051; unticked leaves the setting as is).
  */
 export const handle = { i18n: ['common', 'onboarding', 'pwa'] }
 
@@ -25,9 +26,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { title: t('permission.title'), returnTo: returnToFrom(request) }
 }
 
-/** The step's only form is "Not now" / "Continue": it remembers the next step and goes there. */
+/** The step's only form is "Not now" / "Continue": it saves the weekly suggestions when asked for, remembers the next step and goes there. */
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireUser(request, context)
+  const form = await request.formData().catch(() => null)
+  if (form?.get('recommendations') === 'on') {
+    await getApi(request, context).notificationSettings.updateWorkflow({
+      settings: [{ template_id: 'recommendations', preference: { channels: { in_app: true, email: true } } }],
+    })
+  }
   return continueOnboarding(request, context, 'done')
 }
 
@@ -48,8 +55,30 @@ export default function OnboardingNotifications() {
         <li>{t('permission.reminder')}</li>
       </ul>
       {hydrated ? <Permission permission={permission} /> : <p>{t('permission.noScript')}</p>}
-      <SkipStep label={hydrated && (permission.state === 'default' || permission.state === 'dismissed') ? t('permission.notNow') : t('permission.continue')} />
+      <ContinueForm label={hydrated && (permission.state === 'default' || permission.state === 'dismissed') ? t('permission.notNow') : t('permission.continue')} />
     </div>
+  )
+}
+
+/** "Not now" / "Continue", with the weekly "activities near you" checkbox (unticked until the member asks). */
+function ContinueForm({ label }: { label: string }) {
+  const { t } = useTranslation('pwa')
+  const location = useLocation()
+  return (
+    <Form method="post" action={`${location.pathname}${location.search}`}>
+      <div className="choice">
+        <input id="recommendations" type="checkbox" name="recommendations" aria-describedby="recommendations-hint" />
+        <label htmlFor="recommendations">{t('permission.weekly')}</label>
+      </div>
+      <p className="hint" id="recommendations-hint">
+        {t('permission.weeklyHint')}
+      </p>
+      <div className="button-row">
+        <button type="submit" name="intent" value="skip" className="button button--secondary">
+          {label}
+        </button>
+      </div>
+    </Form>
   )
 }
 
