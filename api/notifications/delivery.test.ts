@@ -176,12 +176,13 @@ describe('delivery by the member’s settings', () => {
     await setting(fan, { settings: topics.map((template_id) => ({ template_id, preference: { channels: everything } })) })
     const cancelled = await createExperience(database.db, host.id, { canceled_at: new Date() })
     const ended = await createExperience(database.db, host.id, { start_at: new Date(Date.now() - 86_400_000) })
+    const upcoming = await createExperience(database.db, host.id, { start_at: new Date(Date.now() + 5 * 86_400_000) })
     const events: Omit<NotificationEvent, 'to'>[] = [
       { type: 'sample', data: {} },
       { type: 'experience.canceled', data: { experience_id: cancelled.id, canceled_by: host.id } },
       { type: 'experience.attendee_left', data: { experience_id: ended.id, attendee_id: host.id } },
       { type: 'experience.attendance_survey', data: { experience_id: ended.id } },
-      { type: 'experience.recommended', data: { experience_ids: [ended.id] } },
+      { type: 'experience.recommended', data: { experience_ids: [upcoming.id] } },
       { type: 'report.handled', data: { report_id: crypto.randomUUID() } },
     ]
     const sent = channels()

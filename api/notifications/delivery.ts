@@ -220,6 +220,7 @@ const ownEmailOnly: Partial<Record<NotificationType, true>> = {
   'verification.decided': true,
   'experience.reminder': true,
   'experience.changed': true,
+  'experience.recommended': true,
 }
 
 /** Defines the delivery queues and works them here; safe on every instance. */
