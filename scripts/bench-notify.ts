@@ -288,6 +288,7 @@ try {
     const insertStarted = performance.now()
     const now = Date.now()
     const activities = Array.from({ length: activityCount }, (_, k) => ({
+      k,
       id: randomUUID(),
       start_at: new Date(now + 3 * DAY + ((k * 7919) % (27 * 24)) * 3600 * 1000),
       canceled_at: null,
@@ -295,7 +296,7 @@ try {
     await inBatches(activities, 5000, (batch) =>
       trx
         .insertInto('experiences')
-        .values(batch.map((a, i) => activityRow(a.id, memberIds[i % memberIds.length]!, i + 1, a.start_at, 0)))
+        .values(batch.map((a) => activityRow(a.id, memberIds[a.k % memberIds.length]!, a.k + 1, a.start_at, 0)))
         .execute(),
     )
     const insertMs = performance.now() - insertStarted
