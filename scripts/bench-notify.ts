@@ -1,0 +1,386 @@
+import { randomUUID } from 'node:crypto'
+import { rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:net'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { createCookie } from '@remix-run/node'
+import { sql, type RawBuilder } from 'kysely'
+import { createDatabase, migrateToLatest, type DB } from '../api/db/database.ts'
+import { startEmbeddedPostgres } from '../api/db/embedded.ts'
+import { startJobQueue } from '../api/jobs/queue.ts'
+import { createLogger } from '../api/logger.ts'
+import { NOTIFICATION_DELIVERY_JOB } from '../api/notifications/service.ts'
+import { REMIND_JOB, scheduleRemindersBulk } from '../api/reminders/service.ts'
+import { createSessionStore } from '../api/web-sessions.ts'
+import { sessionCookieName, sessionMaxAgeSeconds, type SessionData } from '../app/utils/session.server.ts'
+import {
+  accessTokenFor,
+  ensureBuild,
+  formatClientResult,
+  freePort,
+  loadLine,
+  root,
+  runClient,
+  serverEnv,
+  startServer,
+  stopServer,
+  throwawaySecrets,
+  type ClientResult,
+} from './bench-helpers.ts'
+
+/**
+ * `npm run bench:notify` (issue 15 §8): notifications at scale, printed as figures (a benchmark,
+ * not a timed test). One production server instance (`server.ts`, its runtime works the jobs) on
+ * an embedded PostgreSQL of its own (.data/bench-notify-pg), mail to a local SMTP sink in this
+ * process (so `email.deliver` jobs succeed as they would in production).
+ *
+ * 1. An activity with 2,000 attendees is cancelled by its host (`DELETE /api/v1/experiences/{id}`,
+ *    bearer token): the call's time, in which every `experience.canceled` notification is recorded
+ *    and its `notification.deliver` job queued (counted right after it answers); then the time
+ *    until all 2,000 emails are in `email_outbox` (polled every 100 ms), and until all are sent.
+ * 2. Reminders for 100,000 upcoming activities (inserted directly): `scheduleRemindersBulk` over
+ *    all of them in one transaction: its time and the `experience.remind` jobs queued.
+ * 3. `/notifications` (a member with 30 notifications) against the trivial route `/dev/ping`, same
+ *    connections and duration (autocannon, scripts/bench-client.ts): req/s and the ratio.
+ *
+ * Goals: recorded and queued within 2 s; all emails within 60 s; `/notifications` at least 0.5×
+ * the trivial route. A missed goal is printed, not an exit code (only a crash fails).
+ *
+ * Options (flag or environment variable, defaults in brackets):
+ *   --attendees=N     BENCH_NOTIFY_ATTENDEES     attendees of the cancelled activity [2000]
+ *   --activities=N    BENCH_NOTIFY_ACTIVITIES    upcoming activities given reminders [100000]
+ *   --page-seconds=N  BENCH_NOTIFY_PAGE_SECONDS  seconds of each throughput run (after a 3 s warm-up); 0 skips them [10]
+ *   --build                                      rebuild the web app first
+ *                     BENCH_NOTIFY_EMAIL_TIMEOUT_SECONDS  how long to wait for the emails [600]
+ * The instance's log (warnings and errors) stays in .data/bench-notify.log.
+ */
+const { values: flags } = parseArgs({
+  options: {
+    attendees: { type: 'string' },
+    activities: { type: 'string' },
+    'page-seconds': { type: 'string' },
+    build: { type: 'boolean' },
+  },
+})
+function option(flag: string | undefined, env: string, fallback: number) {
+  const value = Number(flag ?? process.env[env] ?? fallback)
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${env} (or its flag) must be a number ≥ 0`)
+  return Math.round(value)
+}
+const attendeeCount = option(flags.attendees, 'BENCH_NOTIFY_ATTENDEES', 2000)
+const activityCount = option(flags.activities, 'BENCH_NOTIFY_ACTIVITIES', 100_000)
+const pageSeconds = option(flags['page-seconds'], 'BENCH_NOTIFY_PAGE_SECONDS', 10)
+
+const dataDir = '.data/bench-notify-pg'
+const logFile = '.data/bench-notify.log'
+const goals = { queuedMs: 2_000, emailsMs: 60_000, pageRatio: 0.5 }
+/** How long the bench waits for the emails before it reports them missing. */
+const emailTimeoutMs = option(undefined, 'BENCH_NOTIFY_EMAIL_TIMEOUT_SECONDS', 600) * 1000
+const DAY = 24 * 3600 * 1000
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
+const count = (n: number) => n.toLocaleString('en-US')
+
+/**
+ * A mail server that accepts everything and keeps nothing (enough SMTP for nodemailer: greeting,
+ * EHLO, MAIL, RCPT, DATA, QUIT), so the instance's `email.deliver` jobs succeed. Counts messages.
+ */
+function startSmtpSink() {
+  let received = 0
+  const server: Server = createServer((socket) => {
+    let inData = false
+    let buffer = ''
+    socket.setEncoding('utf8')
+    socket.on('error', () => undefined)
+    socket.write('220 bench-notify ESMTP\r\n')
+    socket.on('data', (chunk: string) => {
+      buffer += chunk
+      for (;;) {
+        if (inData) {
+          const end = buffer.indexOf('\r\n.\r\n')
+          if (end === -1) {
+            // Keep only what could be the start of the terminator.
+            buffer = buffer.slice(-4)
+            return
+          }
+          buffer = buffer.slice(end + 5)
+          inData = false
+          received++
+          socket.write('250 OK queued\r\n')
+          continue
+        }
+        const newline = buffer.indexOf('\r\n')
+        if (newline === -1) return
+        const line = buffer.slice(0, newline)
+        buffer = buffer.slice(newline + 2)
+        const verb = line.slice(0, 4).toUpperCase()
+        if (verb === 'EHLO') socket.write('250-bench-notify\r\n250 8BITMIME\r\n')
+        else if (verb === 'DATA') {
+          inData = true
+          socket.write('354 End data with <CR><LF>.<CR><LF>\r\n')
+        } else if (verb === 'QUIT') socket.end('221 Bye\r\n')
+        else socket.write('250 OK\r\n')
+      }
+    })
+  })
+  return {
+    async listen() {
+      const port = await freePort()
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+      return port
+    },
+    received: () => received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+async function inBatches<T>(rows: readonly T[], size: number, insert: (batch: T[]) => Promise<unknown>) {
+  for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size))
+}
+
+/** Members 0 … n − 1 (0 hosts), active and onboarded, each with an email address. */
+async function seedMembers(db: DB, memberIds: string[]) {
+  const yearAgo = new Date(Date.now() - 365 * DAY)
+  await inBatches(
+    memberIds.map((id, i) => ({
+      id,
+      auth_subject: id,
+      slug: `notify-bench-${i}`,
+      email: `notify-bench-${i}@bench.test`,
+      first_name: 'Member',
+      last_name: `Number ${i}`,
+      dob: new Date(Date.UTC(1950, 0, 1 + (i % 5000))).toISOString().slice(0, 10),
+      state: 'active' as const,
+      city: 'Chicago',
+      region: 'IL',
+      onboarded_at: yearAgo,
+      created_at: yearAgo,
+    })),
+    1000,
+    (batch) => db.insertInto('users').values(batch).execute(),
+  )
+}
+
+function activityRow(id: string, hostId: string, k: number, startAt: Date, attendees: number) {
+  return {
+    id,
+    slug: `notify-bench-activity-${k}`,
+    host_id: hostId,
+    title: `Notify bench activity ${k}`,
+    max_attendees: null,
+    attendees_count: attendees,
+    start_at: startAt,
+    end_at: new Date(startAt.getTime() + 2 * 3600 * 1000),
+    venue_type: 'online' as const,
+    city: 'Chicago',
+    region: 'IL',
+  }
+}
+
+async function countRows(db: DB, query: RawBuilder<{ n: number }>) {
+  return (await query.execute(db)).rows[0]?.n ?? 0
+}
+
+// The run ---------------------------------------------------------------------------------------------
+
+if (flags.build) process.argv.push('--build')
+ensureBuild()
+console.log(`Starting (${loadLine()})`)
+rmSync(path.join(root, dataDir), { recursive: true, force: true })
+const pg = await startEmbeddedPostgres({ dataDir })
+const { db } = createDatabase(pg.url, { statementTimeoutMs: 0 })
+const smtp = startSmtpSink()
+let server: Awaited<ReturnType<typeof startServer>> | undefined
+let queue: Awaited<ReturnType<typeof startJobQueue>> | undefined
+const summary: Array<{ figure: string; goal?: string; met?: boolean }> = []
+
+try {
+  await migrateToLatest(db)
+  const smtpPort = await smtp.listen()
+
+  // Members and the activity to cancel ----------------------------------------------------------------
+  const seedStarted = performance.now()
+  const memberIds = Array.from({ length: attendeeCount + 1 }, () => randomUUID())
+  await seedMembers(db, memberIds)
+  const hostId = memberIds[0]!
+  const activityId = randomUUID()
+  await db
+    .insertInto('experiences')
+    .values(activityRow(activityId, hostId, 0, new Date(Date.now() + 3 * DAY), attendeeCount))
+    .execute()
+  await inBatches(memberIds.slice(1), 5000, (batch) =>
+    db
+      .insertInto('experience_attendees')
+      .values(batch.map((user_id) => ({ experience_id: activityId, user_id })))
+      .execute(),
+  )
+  console.log(`Seeded ${count(memberIds.length)} members and one activity with ${count(attendeeCount)} attendees in ${seconds(performance.now() - seedStarted)}`)
+
+  const port = await freePort()
+  const publicUrl = `http://localhost:${port}`
+  const secrets = await throwawaySecrets()
+  server = await startServer({
+    env: serverEnv({ port, publicUrl, databaseUrl: pg.url, secrets, extra: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'bench@bench.test' } }),
+    logFile: path.join(root, logFile),
+  })
+  console.log(`One instance on ${publicUrl} (pid ${server.pid}), one PostgreSQL, an SMTP sink on port ${smtpPort}`)
+
+  // 1. The cancellation --------------------------------------------------------------------------------
+  const hostToken = await accessTokenFor(secrets.jwks, { publicUrl, subject: hostId, lifetime: '3h' })
+  console.log('')
+  console.log(`Cancelling the activity with ${count(attendeeCount)} attendees (DELETE /api/v1/experiences/{id} as its host)…`)
+  const cancelStarted = performance.now()
+  const response = await fetch(`${publicUrl}/api/v1/experiences/${activityId}`, { method: 'DELETE', headers: { authorization: `Bearer ${hostToken}` } })
+  const cancelMs = performance.now() - cancelStarted
+  await response.arrayBuffer()
+  if (response.status !== 204) throw new Error(`DELETE /api/v1/experiences/{id} answered ${response.status}`)
+  const recorded = await countRows(db, sql<{ n: number }>`SELECT count(*)::int AS n FROM notifications WHERE type = 'experience.canceled'`)
+  // Queued or already worked (a job completed meanwhile stays in pgboss.job until it is archived).
+  const queued = await countRows(db, sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job WHERE name = ${NOTIFICATION_DELIVERY_JOB}`)
+  console.log(`  The call answered ${response.status} in ${seconds(cancelMs)}; right after it: ${count(recorded)} notifications recorded, ${count(queued)} ${NOTIFICATION_DELIVERY_JOB} jobs queued`)
+  const allQueued = recorded === attendeeCount && queued >= attendeeCount
+  summary.push({
+    figure: `Cancellation (${count(attendeeCount)} attendees): recorded and queued in ${seconds(cancelMs)} (${count(recorded)} notifications, ${count(queued)} jobs)`,
+    goal: `≤ ${seconds(goals.queuedMs)}, all of them`,
+    met: cancelMs <= goals.queuedMs && allQueued,
+  })
+
+  let emailsMs: number | null = null
+  let sentMs: number | null = null
+  let lastReport = cancelStarted
+  for (;;) {
+    const row = (
+      await sql<{ outbox: number; sent: number; delivered: number }>`SELECT count(*)::int AS outbox, count(sent_at)::int AS sent,
+          (SELECT count(delivered_at)::int FROM notifications WHERE type = 'experience.canceled') AS delivered
+        FROM email_outbox WHERE kind = 'experienceCanceled'`.execute(db)
+    ).rows[0]!
+    const now = performance.now()
+    if (emailsMs === null && row.outbox >= attendeeCount) emailsMs = now - cancelStarted
+    if (sentMs === null && row.sent >= attendeeCount) sentMs = now - cancelStarted
+    if (emailsMs !== null && sentMs !== null) break
+    if (now - lastReport >= 10_000) {
+      lastReport = now
+      console.log(`  after ${seconds(now - cancelStarted)}: ${count(row.delivered)} notifications delivered, ${count(row.outbox)} emails in the outbox, ${count(row.sent)} sent`)
+    }
+    if (now - cancelStarted > emailTimeoutMs) {
+      console.log(`  Gave up after ${seconds(emailTimeoutMs)}: ${count(row.delivered)} notifications delivered, ${count(row.outbox)} emails in the outbox, ${count(row.sent)} sent`)
+      break
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  console.log(`  All ${count(attendeeCount)} emails in the outbox after ${emailsMs === null ? 'never' : seconds(emailsMs)}; all sent over SMTP after ${sentMs === null ? 'never' : seconds(sentMs)} (the sink took ${count(smtp.received())})`)
+  summary.push({
+    figure: `Cancellation: every email in the outbox after ${emailsMs === null ? `more than ${seconds(emailTimeoutMs)}` : seconds(emailsMs)}`,
+    goal: `≤ ${seconds(goals.emailsMs)}`,
+    met: emailsMs !== null && emailsMs <= goals.emailsMs,
+  })
+  summary.push({ figure: `Cancellation: every email sent over SMTP (local sink) after ${sentMs === null ? `more than ${seconds(emailTimeoutMs)}` : seconds(sentMs)}` })
+
+  // 2. Reminders for many upcoming activities --------------------------------------------------------
+  console.log('')
+  console.log(`Scheduling the reminders of ${count(activityCount)} upcoming activities (scheduleRemindersBulk, one transaction)…`)
+  queue = await startJobQueue({ url: pg.url, logger: createLogger({ LOG_LEVEL: 'warn', NODE_ENV: 'production' }) })
+  const jobQueue = queue
+  const remindersBefore = await countRows(db, sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job WHERE name = ${REMIND_JOB}`)
+  // The activities are inserted by the same transaction (not timed), so the instance's reminder
+  // sweep never sees them unscheduled; each starts 3 to 30 days from now, so both reminders are ahead.
+  const { insertMs, scheduleMs, jobs } = await db.transaction().execute(async (trx) => {
+    const insertStarted = performance.now()
+    const now = Date.now()
+    const activities = Array.from({ length: activityCount }, (_, k) => ({
+      k,
+      id: randomUUID(),
+      start_at: new Date(now + 3 * DAY + ((k * 7919) % (27 * 24)) * 3600 * 1000),
+      canceled_at: null,
+    }))
+    await inBatches(activities, 5000, (batch) =>
+      trx
+        .insertInto('experiences')
+        .values(batch.map((a) => activityRow(a.id, memberIds[a.k % memberIds.length]!, a.k + 1, a.start_at, 0)))
+        .execute(),
+    )
+    const insertMs = performance.now() - insertStarted
+    const scheduleStarted = performance.now()
+    const jobs = await scheduleRemindersBulk(trx, jobQueue, activities)
+    return { insertMs, scheduleMs: performance.now() - scheduleStarted, jobs }
+  })
+  const remindersQueued = (await countRows(db, sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job WHERE name = ${REMIND_JOB}`)) - remindersBefore
+  const schedules = await countRows(db, sql<{ n: number }>`SELECT count(*)::int AS n FROM experience_reminder_schedules`)
+  console.log(`  Inserted the activities in ${seconds(insertMs)} (not counted); scheduleRemindersBulk took ${seconds(scheduleMs)} for ${count(jobs)} jobs`)
+  console.log(`  Queue size: ${count(remindersQueued)} ${REMIND_JOB} jobs in pgboss.job, ${count(schedules)} rows in experience_reminder_schedules`)
+  summary.push({ figure: `Reminders for ${count(activityCount)} activities: scheduleRemindersBulk in ${seconds(scheduleMs)}; queue size ${count(remindersQueued)} ${REMIND_JOB} jobs` })
+
+  // 3. /notifications against the trivial route --------------------------------------------------------
+  if (pageSeconds > 0) {
+    // Member 1 (an attendee, who already has the cancellation) gets 29 more, of several kinds.
+    const reader = memberIds[1]!
+    const kinds = [
+      { type: 'experience.reminder', data: { experience_id: activityId, slot: '24h', start_at: new Date(Date.now() + 3 * DAY).toISOString() } },
+      { type: 'experience.changed', data: { experience_id: activityId, changes: ['time'] } },
+      { type: 'waitlist.seat_available', data: { experience_id: activityId } },
+      { type: 'experience.attendee_joined', data: { experience_id: activityId, attendee_id: memberIds[2]! } },
+    ]
+    await db
+      .insertInto('notifications')
+      .values(
+        Array.from({ length: 29 }, (_, i) => ({
+          user_id: reader,
+          type: kinds[i % kinds.length]!.type,
+          data: JSON.stringify(kinds[i % kinds.length]!.data),
+          delivered_at: new Date(),
+          seen_at: i % 3 === 0 ? new Date() : null,
+          created_at: new Date(Date.now() - (i + 1) * 3600 * 1000),
+        })),
+      )
+      .execute()
+    const listed = await countRows(db, sql<{ n: number }>`SELECT count(*)::int AS n FROM notifications WHERE user_id = ${reader} AND in_app`)
+
+    const sessions = createSessionStore(db)
+    const cookie = createCookie(sessionCookieName(true), { secrets: [secrets.sessionSecret], path: '/', httpOnly: true, secure: true, sameSite: 'lax' })
+    const token = await accessTokenFor(secrets.jwks, { publicUrl, subject: reader, lifetime: '3h' })
+    const data: SessionData = { userId: reader, subject: reader, accessToken: token, accessTokenRenewAt: Date.now() + 3 * 3600_000, refreshToken: null, idToken: null }
+    const sessionId = await sessions.create({ ...data }, reader, new Date(Date.now() + sessionMaxAgeSeconds * 1000))
+    const headers = { cookie: (await cookie.serialize(sessionId)).split(';')[0]! }
+    const check = await fetch(`${publicUrl}/notifications`, { headers, redirect: 'manual' })
+    await check.arrayBuffer()
+    if (check.status !== 200) throw new Error(`GET /notifications answered ${check.status}`)
+
+    const targets = [
+      { name: 'trivial Remix route  GET /dev/ping', url: `${publicUrl}/dev/ping`, headers: {} },
+      { name: `notifications page   GET /notifications (signed in, ${listed} notifications)`, url: `${publicUrl}/notifications`, headers },
+    ]
+    console.log('')
+    console.log(`Throughput, autocannon 10 connections, ${pageSeconds} s each after a 3 s warm-up (the reminder jobs are not due; the queue is idle):`)
+    const results: ClientResult[] = []
+    for (const target of targets) {
+      await runClient(target.url, 3, { headers: target.headers })
+      const result = await runClient(target.url, pageSeconds, { headers: target.headers })
+      results.push(result)
+      console.log(`  ${target.name}: ${formatClientResult(result)}`)
+    }
+    const [ping, page] = results as [ClientResult, ClientResult]
+    const ratio = page.rps / ping.rps
+    console.log(`  /notifications serves ${ratio.toFixed(2)}× the requests/s of /dev/ping`)
+    console.log(`  ${loadLine()}`)
+    summary.push({
+      figure: `/notifications ${page.rps.toFixed(1)} req/s against /dev/ping ${ping.rps.toFixed(1)} req/s: ${ratio.toFixed(2)}×`,
+      goal: `≥ ${goals.pageRatio}×`,
+      met: ratio >= goals.pageRatio && page.non2xx === 0,
+    })
+  }
+
+  console.log('')
+  console.log('Summary')
+  for (const line of summary) {
+    const verdict = line.met === undefined ? '' : line.met ? `  [goal ${line.goal}: met]` : `  [goal ${line.goal}: MISSED]`
+    console.log(`  ${line.figure}${verdict}`)
+  }
+  console.log(`  ${loadLine()}`)
+} finally {
+  await queue?.stop()
+  if (server) await stopServer(server)
+  await smtp.close()
+  await db.destroy()
+  await pg.stop()
+  rmSync(path.join(root, dataDir), { recursive: true, force: true })
+}
