@@ -51,6 +51,7 @@ import {
  *   --activities=N    BENCH_NOTIFY_ACTIVITIES    upcoming activities given reminders [100000]
  *   --page-seconds=N  BENCH_NOTIFY_PAGE_SECONDS  seconds of each throughput run (after a 3 s warm-up); 0 skips them [10]
  *   --build                                      rebuild the web app first
+ *                     BENCH_NOTIFY_CPU_PROF      a folder: the server writes a V8 CPU profile there when it stops
  *                     BENCH_NOTIFY_EMAIL_TIMEOUT_SECONDS  how long to wait for the emails [600]
  * The instance's log (warnings and errors) stays in .data/bench-notify.log.
  */
@@ -190,6 +191,8 @@ rmSync(path.join(root, dataDir), { recursive: true, force: true })
 const pg = await startEmbeddedPostgres({ dataDir })
 const { db } = createDatabase(pg.url, { statementTimeoutMs: 0 })
 const smtp = startSmtpSink()
+/** BENCH_NOTIFY_CPU_PROF: a folder where the server writes a V8 CPU profile when it stops. */
+const cpuProfileDir = process.env.BENCH_NOTIFY_CPU_PROF ? path.resolve(process.env.BENCH_NOTIFY_CPU_PROF) : null
 let server: Awaited<ReturnType<typeof startServer>> | undefined
 let queue: Awaited<ReturnType<typeof startJobQueue>> | undefined
 const summary: Array<{ figure: string; goal?: string; met?: boolean }> = []
@@ -222,6 +225,7 @@ try {
   server = await startServer({
     env: serverEnv({ port, publicUrl, databaseUrl: pg.url, secrets, extra: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'bench@bench.test' } }),
     logFile: path.join(root, logFile),
+    nodeArgs: cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [],
   })
   console.log(`One instance on ${publicUrl} (pid ${server.pid}), one PostgreSQL, an SMTP sink on port ${smtpPort}`)
 
@@ -348,6 +352,8 @@ try {
     const targets = [
       { name: 'trivial Remix route  GET /dev/ping', url: `${publicUrl}/dev/ping`, headers: {} },
       { name: `notifications page   GET /notifications (signed in, ${listed} notifications)`, url: `${publicUrl}/notifications`, headers },
+      // What being signed in costs every page (the member, the two badges), apart from the page's own data.
+      { name: 'trivial route signed in GET /dev/ping', url: `${publicUrl}/dev/ping`, headers },
     ]
     console.log('')
     console.log(`Throughput, autocannon 10 connections, ${pageSeconds} s each after a 3 s warm-up (the reminder jobs are not due; the queue is idle):`)
@@ -358,9 +364,9 @@ try {
       results.push(result)
       console.log(`  ${target.name}: ${formatClientResult(result)}`)
     }
-    const [ping, page] = results as [ClientResult, ClientResult]
+    const [ping, page, signedInPing] = results as [ClientResult, ClientResult, ClientResult]
     const ratio = page.rps / ping.rps
-    console.log(`  /notifications serves ${ratio.toFixed(2)}× the requests/s of /dev/ping`)
+    console.log(`  /notifications serves ${ratio.toFixed(2)}× the requests/s of /dev/ping (${(page.rps / signedInPing.rps).toFixed(2)}× of /dev/ping signed in)`)
     console.log(`  ${loadLine()}`)
     summary.push({
       figure: `/notifications ${page.rps.toFixed(1)} req/s against /dev/ping ${ping.rps.toFixed(1)} req/s: ${ratio.toFixed(2)}×`,

@@ -19,7 +19,14 @@ export function createTokenVerifier(options: {
         cooldownDuration: 30_000,
         cacheMaxAge: 10 * 60_000,
       })
+  const verified = new Map<string, { payload: JWTPayload & { sub: string }; until: number }>()
   return async (token) => {
+    // A token whose signature was checked moments ago is not checked again (one page asks the
+    // API several times with the same token); only the signature: who the caller is, and
+    // whether they are suspended, is read from the database on every request.
+    const now = Date.now()
+    const known = verified.get(token)
+    if (known && known.until > now) return known.payload
     const { payload } = await jwtVerify(token, keys, {
       issuer: options.issuer,
       audience: options.audience,
@@ -27,9 +34,17 @@ export function createTokenVerifier(options: {
       clockTolerance: 5,
     })
     if (typeof payload.sub !== 'string' || payload.sub === '') throw new Error('Token has no subject')
-    return payload as JWTPayload & { sub: string }
+    const subject = payload as JWTPayload & { sub: string }
+    if (verified.size >= verifiedTokensKept) verified.clear()
+    // Kept until the token expires, and at most a minute.
+    verified.set(token, { payload: subject, until: Math.min(now + verifiedForMs, (payload.exp ?? 0) * 1000) })
+    return subject
   }
 }
+
+/** How long a checked signature is trusted again, and how many are kept (then all are forgotten). */
+const verifiedForMs = 59_000
+const verifiedTokensKept = 10_000
 
 /** The built-in provider (api/identity/) is the issuer under `/oidc` on PUBLIC_URL. */
 export function builtinIssuer(publicUrl: string) {
