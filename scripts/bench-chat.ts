@@ -3,12 +3,9 @@ import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
-import { createCookie } from '@remix-run/node'
 import { sql } from 'kysely'
 import { createDatabase, migrateToLatest, type DB } from '../api/db/database.ts'
 import { startEmbeddedPostgres } from '../api/db/embedded.ts'
-import { createSessionStore } from '../api/web-sessions.ts'
-import { sessionCookieName, sessionMaxAgeSeconds, type SessionData } from '../app/utils/session.server.ts'
 import type { ChatMessageEvent } from '../contract/chat.ts'
 import { readSse, type SseReader } from '../tests/sse.ts'
 import {
@@ -17,10 +14,12 @@ import {
   formatClientResult,
   freePort,
   loadLine,
+  numberOption,
   root,
   rssOf,
   runClient,
   serverEnv,
+  signedInCookie,
   startServer,
   stopServer,
   throwawaySecrets,
@@ -77,11 +76,7 @@ const { values: flags } = parseArgs({
     build: { type: 'boolean' },
   },
 })
-function option(flag: string | undefined, env: string, fallback: number) {
-  const value = Number(flag ?? process.env[env] ?? fallback)
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${env} (or its flag) must be a number ≥ 0`)
-  return value
-}
+const option = numberOption
 const connections = Math.round(option(flags.connections, 'BENCH_CHAT_CONNECTIONS', 1000))
 const rate = option(flags.rate, 'BENCH_CHAT_RATE', 50)
 const cpuProfileDir = process.env.BENCH_CHAT_CPU_PROF ? path.resolve(process.env.BENCH_CHAT_CPU_PROF) : null
@@ -288,16 +283,8 @@ try {
   console.log(`Two instances: A on ${bases[0]} (pid ${pids[0]}), B on ${bases[1]} (pid ${pids[1]}), one PostgreSQL`)
 
   // Each member: an access token (as the built-in provider signs it) and a web session holding it.
-  const sessions = createSessionStore(db)
-  const cookie = createCookie(sessionCookieName(true), { secrets: [secrets.sessionSecret], path: '/', httpOnly: true, secure: true, sameSite: 'lax' })
   const tokens = await Promise.all(memberIds.map((id) => accessTokenFor(secrets.jwks, { publicUrl, subject: id, lifetime: '3h' })))
-  const cookies = await Promise.all(
-    memberIds.map(async (id, i) => {
-      const data: SessionData = { userId: id, subject: id, accessToken: tokens[i]!, accessTokenRenewAt: Date.now() + 3 * 3600_000, refreshToken: null, idToken: null }
-      const sessionId = await sessions.create({ ...data }, id, new Date(Date.now() + sessionMaxAgeSeconds * 1000))
-      return (await cookie.serialize(sessionId)).split(';')[0]!
-    }),
-  )
+  const cookies = await Promise.all(memberIds.map((id, i) => signedInCookie(db, secrets.sessionSecret, { userId: id, accessToken: tokens[i]! })))
   const addressOf = (member: number) => `10.${(member >> 16) & 255}.${(member >> 8) & 255}.${member & 255}`
   const webHeaders = (member: number) => ({ cookie: cookies[member]!, 'x-forwarded-host': publicHost, 'x-forwarded-for': addressOf(member) })
 

@@ -6,10 +6,14 @@ import { availableParallelism, loadavg } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { createCookie } from '@remix-run/node'
 import { SignJWT, exportJWK, generateKeyPair } from 'jose'
+import type { DB } from '../api/db/database.ts'
+import { createSessionStore } from '../api/web-sessions.ts'
+import { sessionCookieName, sessionMaxAgeSeconds, type SessionData } from '../app/utils/session.server.ts'
 
 /**
- * What the benchmark scripts share (`npm run bench`, `npm run bench:chat`): the production build,
+ * What the benchmark scripts share (`npm run bench`, `bench:chat`, `bench:notify`): the production build,
  * a server process on loopback with throwaway secrets, free ports, CPU pinning, the autocannon
  * client (scripts/bench-client.ts) and the machine's load.
  */
@@ -122,6 +126,25 @@ export function rssOf(pid: number | undefined): number | null {
   } catch {
     return null
   }
+}
+
+/** A number from a flag, else the environment variable `env`, else `fallback`; never negative. */
+export function numberOption(flag: string | undefined, env: string, fallback: number) {
+  const value = Number(flag ?? process.env[env] ?? fallback)
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${env} (or its flag) must be a number ≥ 0`)
+  return value
+}
+
+/**
+ * A signed-in browser's `cookie` header for `userId`: a web session holding `accessToken` (as the
+ * built-in provider signs it, `accessTokenFor`), so pages load as that member's.
+ */
+export async function signedInCookie(db: DB, sessionSecret: string, options: { userId: string; accessToken: string }) {
+  const cookie = createCookie(sessionCookieName(true), { secrets: [sessionSecret], path: '/', httpOnly: true, secure: true, sameSite: 'lax' })
+  const { userId, accessToken } = options
+  const data: SessionData = { userId, subject: userId, accessToken, accessTokenRenewAt: Date.now() + 3 * 3600_000, refreshToken: null, idToken: null }
+  const sessionId = await createSessionStore(db).create({ ...data }, userId, new Date(Date.now() + sessionMaxAgeSeconds * 1000))
+  return (await cookie.serialize(sessionId)).split(';')[0]!
 }
 
 /** An access token as the built-in identity provider signs it for `subject`, valid `lifetime`. */

@@ -3,7 +3,6 @@ import { rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { createCookie } from '@remix-run/node'
 import { sql, type RawBuilder } from 'kysely'
 import { createDatabase, migrateToLatest, type DB } from '../api/db/database.ts'
 import { startEmbeddedPostgres } from '../api/db/embedded.ts'
@@ -11,17 +10,17 @@ import { startJobQueue } from '../api/jobs/queue.ts'
 import { createLogger } from '../api/logger.ts'
 import { NOTIFICATION_DELIVERY_JOB } from '../api/notifications/service.ts'
 import { REMIND_JOB, scheduleRemindersBulk } from '../api/reminders/service.ts'
-import { createSessionStore } from '../api/web-sessions.ts'
-import { sessionCookieName, sessionMaxAgeSeconds, type SessionData } from '../app/utils/session.server.ts'
 import {
   accessTokenFor,
   ensureBuild,
   formatClientResult,
   freePort,
   loadLine,
+  numberOption,
   root,
   runClient,
   serverEnv,
+  signedInCookie,
   startServer,
   stopServer,
   throwawaySecrets,
@@ -63,11 +62,7 @@ const { values: flags } = parseArgs({
     build: { type: 'boolean' },
   },
 })
-function option(flag: string | undefined, env: string, fallback: number) {
-  const value = Number(flag ?? process.env[env] ?? fallback)
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${env} (or its flag) must be a number ≥ 0`)
-  return Math.round(value)
-}
+const option = (flag: string | undefined, env: string, fallback: number) => Math.round(numberOption(flag, env, fallback))
 const attendeeCount = option(flags.attendees, 'BENCH_NOTIFY_ATTENDEES', 2000)
 const activityCount = option(flags.activities, 'BENCH_NOTIFY_ACTIVITIES', 100_000)
 const pageSeconds = option(flags['page-seconds'], 'BENCH_NOTIFY_PAGE_SECONDS', 10)
@@ -339,12 +334,8 @@ try {
       .execute()
     const listed = await countRows(db, sql<{ n: number }>`SELECT count(*)::int AS n FROM notifications WHERE user_id = ${reader} AND in_app`)
 
-    const sessions = createSessionStore(db)
-    const cookie = createCookie(sessionCookieName(true), { secrets: [secrets.sessionSecret], path: '/', httpOnly: true, secure: true, sameSite: 'lax' })
     const token = await accessTokenFor(secrets.jwks, { publicUrl, subject: reader, lifetime: '3h' })
-    const data: SessionData = { userId: reader, subject: reader, accessToken: token, accessTokenRenewAt: Date.now() + 3 * 3600_000, refreshToken: null, idToken: null }
-    const sessionId = await sessions.create({ ...data }, reader, new Date(Date.now() + sessionMaxAgeSeconds * 1000))
-    const headers = { cookie: (await cookie.serialize(sessionId)).split(';')[0]! }
+    const headers = { cookie: await signedInCookie(db, secrets.sessionSecret, { userId: reader, accessToken: token }) }
     const check = await fetch(`${publicUrl}/notifications`, { headers, redirect: 'manual' })
     await check.arrayBuffer()
     if (check.status !== 200) throw new Error(`GET /notifications answered ${check.status}`)
