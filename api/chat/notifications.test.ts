@@ -52,6 +52,16 @@ describe('message.new', () => {
     expect(await newMessages(host)).toHaveLength(1)
   })
 
+  it('tells again about a message that comes after the member read the chat, within the hour', async () => {
+    const { host, guest, channelId } = await activityChat()
+    await as(host, 'POST', `v1/chat/message-channels/${channelId}/messages`, { text: 'Shall we meet at the gate?' })
+    await as(guest, 'POST', `v1/chat/message-channels/${channelId}/read`)
+    await as(host, 'POST', `v1/chat/message-channels/${channelId}/messages`, { text: 'Or by the fountain?' })
+    const told = await newMessages(guest)
+    expect(told).toHaveLength(2)
+    expect(told.filter((row) => row.seen_at === null)).toHaveLength(1)
+  })
+
   it('sends no email once the member has read the chat, and reading marks the notification seen', async () => {
     const { host, guest, channelId } = await activityChat()
     await as(host, 'POST', `v1/chat/message-channels/${channelId}/messages`, { text: 'Parking is behind the library' })

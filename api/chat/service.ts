@@ -415,9 +415,10 @@ export async function sendMessage(db: DB, caller: User, id: string, input: SendM
 const newMessageDelaySeconds = 60
 
 /**
- * `message.new` (issue 15 §1, decision 047) for the channel's other members, at most one per
- * member and channel an hour (the first message of a busy hour tells; the rest are in the
- * chat), never to a member who left or who blocked the sender.
+ * `message.new` (issue 15 §1, decision 047) for the channel's other members, at most one unread
+ * per member and channel an hour (the first message of a busy hour tells; the rest are in the
+ * chat; an answer after the member read the chat tells again), never to a member who left or
+ * who blocked the sender.
  */
 async function notifyNewMessage(trx: Trx, notify: Notify, sender: User, channelId: string, messageId: string) {
   const recipients = await trx
@@ -435,6 +436,7 @@ async function notifyNewMessage(trx: Trx, notify: Notify, sender: User, channelI
             .select('n.id')
             .whereRef('n.user_id', '=', 'cm.user_id')
             .where('n.type', '=', 'message.new')
+            .where('n.seen_at', 'is', null)
             .where(sql<string>`n.data->>'channel_id'`, '=', channelId)
             .where('n.created_at', '>', sql<Date>`now() - interval '1 hour'`),
         ),
