@@ -210,9 +210,11 @@ export async function actOnReport(
     const reporters = new Set(resolved.flatMap((row) => (row.reporter_id && row.reporter_id !== memberId ? [row.reporter_id] : [])))
     for (const reporterId of reporters) notices.push({ userId: reporterId, key: 'reportHandled' })
     await postProductMessages(trx, notices)
-    // And a notification per report (issue 15 §1): in-app, and by email while email is on.
-    for (const row of resolved)
-      if (row.reporter_id && reporters.has(row.reporter_id)) await options.notify?.({ type: 'report.handled', to: [row.reporter_id], data: { report_id: row.id } }, trx)
+    // And a notification (issue 15 §1): one per reporter, however many of their reports this resolved.
+    for (const reporterId of reporters) {
+      const report = resolved.find((row) => row.reporter_id === reporterId)!
+      await options.notify?.({ type: 'report.handled', to: [reporterId], data: { report_id: report.id } }, trx)
+    }
     await trx
       .insertInto('audit_log')
       .values({
