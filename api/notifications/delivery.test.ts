@@ -142,6 +142,22 @@ describe('delivery by the member’s settings', () => {
     expect(sent.pushes).toEqual([{ userId: eve.id, payload: { title: 'A test notification', body: expect.any(String), url: `${TEST_PUBLIC_URL}/notifications`, tag: expect.any(String) } }])
   })
 
+  it('names the activity on a text only when it offers "reply C to cancel"', async () => {
+    const host = await member()
+    const hal = await member()
+    await setting(hal, { preferences: [{ type: 'sms', enabled: true }] }, 'global')
+    const walk = await createExperience(database.db, host.id, { start_at: new Date(Date.now() + 3 * 86_400_000) })
+    await database.db.insertInto('experience_attendees').values({ experience_id: walk.id, user_id: hal.id }).execute()
+    const sent = channels()
+    const deps = testDeliveryDeps(database.db, { ...sent, now: noon })
+    await deliverNotification(deps, await tell(hal, { type: 'experience.changed', data: { experience_id: walk.id, changes: ['place'] } }))
+    await deliverNotification(deps, await tell(hal, { type: 'experience.reminder', data: { experience_id: walk.id, slot: '24h', start_at: walk.start_at!.toISOString() } }))
+    expect(sent.texts.map((text) => [text.kind, text.experienceId, text.text.includes('Reply C')])).toEqual([
+      ['experience.changed', undefined, false],
+      ['experience.reminder', walk.id, true],
+    ])
+  })
+
   it('holds push and texts back during quiet hours and sends them at 08:00; email goes at once', async () => {
     const fay = await member()
     await setting(fay, { preferences: [{ type: 'sms', enabled: true }] }, 'global')

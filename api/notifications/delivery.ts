@@ -143,9 +143,12 @@ async function sendOutside(trx: DB, deps: DeliveryDeps, row: Stamped, locale: st
     sent.push('push')
   }
   if (channels.includes('sms') && deps.sms) {
-    const experienceId = experienceIdOf(row.data)
     const language = locale ?? 'en'
-    const reply = row.type === 'experience.reminder' || row.type === 'waitlist.selected' ? [smsReplyHint(language)] : []
+    // Only texts that offer "reply C to cancel" name their activity: a "C" cancels the seat at
+    // the activity of the latest text that offered it, never one a later change notice named.
+    const cancellable = row.type === 'experience.reminder' || row.type === 'waitlist.selected'
+    const experienceId = cancellable ? experienceIdOf(row.data) : undefined
+    const reply = cancellable ? [smsReplyHint(language)] : []
     const texted = await deps.sms.send(
       { userId: row.user_id, text: [text.title, text.body, url, ...reply].join('\n'), kind: row.type, locale: language, ...(experienceId ? { experienceId } : {}) },
       { transaction: trx },
