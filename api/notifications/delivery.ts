@@ -9,7 +9,7 @@ import { visibleMembers } from '../policy/members.ts'
 import { timeZoneAt } from '../providers/maps/gazetteer.ts'
 import type { Mailer, OutgoingEmail } from '../providers/email/mailer.ts'
 import { smsReplyHint } from '../sms/service.ts'
-import { composeNotificationEmail, stillTrue } from './emails.ts'
+import { composeNotificationEmail, hasOwnEmail, stillTrue } from './emails.ts'
 import { describeNotification } from './inbox.ts'
 import { channelsFor, globalSwitches } from './preferences.ts'
 import { quietUntil } from './quiet-hours.ts'
@@ -191,7 +191,7 @@ async function emailFor(
   const t = emailT(language)
   let email = await composeNotificationEmail(trx, row, deps.publicUrl)
   if (!email) {
-    if (row.type in ownEmailOnly) return null
+    if (hasOwnEmail(row.type)) return null
     const text = await describeNotification(trx, row, language)
     email = {
       to: member.email,
@@ -209,21 +209,6 @@ async function emailFor(
     text: `${email.text}\n\n--\n${footer}\n${deps.publicUrl}/unsubscribe/${token}`,
     headers: { ...email.headers, ...unsubscribeHeaders(deps.apiUrl, token) },
   }
-}
-
-/**
- * Types whose own email decides alone: when it sends none (a seat given and since taken back, a
- * member's own action), no email at all rather than a generic one.
- */
-const ownEmailOnly: Partial<Record<NotificationType, true>> = {
-  'waitlist.selected': true,
-  'waitlist.seat_available': true,
-  'experience.canceled': true,
-  'experience.invited': true,
-  'verification.decided': true,
-  'experience.reminder': true,
-  'experience.changed': true,
-  'experience.recommended': true,
 }
 
 /** Defines the delivery queues and works them here; safe on every instance. */

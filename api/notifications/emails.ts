@@ -49,6 +49,21 @@ const emailKinds = {
 
 const isEmailed = (type: string): type is EmailedType => type in dataSchemas
 
+/** The types whose email is composed in a module of its own. */
+const composers: Partial<Record<string, (db: DB, notification: NotificationRow, publicUrl: string) => Promise<OutgoingEmail | null>>> = {
+  'verification.decided': composeVerificationEmail,
+  'experience.reminder': composeActivityEmail,
+  'experience.changed': composeActivityEmail,
+  'experience.recommended': composeRecommendationsEmail,
+}
+
+/**
+ * Whether `type` has an email of its own (composed above or by `composers`): when it sends none
+ * (a seat given and since taken back, a member's own action), no email goes at all. Every other
+ * type's email is written from its in-app text by delivery.
+ */
+export const hasOwnEmail = (type: string) => isEmailed(type) || type in composers
+
 /** Whom a notification email goes to: a member others may see (never a suspended or deleted one) with an address. */
 export async function emailRecipient(db: DB, userId: string) {
   const member = await db
@@ -63,9 +78,8 @@ export async function emailRecipient(db: DB, userId: string) {
 /** The email `notification` sends now, or null when it sends none. */
 export async function composeNotificationEmail(db: DB, notification: NotificationRow, publicUrl: string): Promise<OutgoingEmail | null> {
   const { type } = notification
-  if (type === 'verification.decided') return composeVerificationEmail(db, notification, publicUrl)
-  if (type === 'experience.reminder' || type === 'experience.changed') return composeActivityEmail(db, notification, publicUrl)
-  if (type === 'experience.recommended') return composeRecommendationsEmail(db, notification, publicUrl)
+  const compose = composers[type]
+  if (compose) return compose(db, notification, publicUrl)
   if (!isEmailed(type)) return null
   const parsed = dataSchemas[type].safeParse(notification.data)
   if (!parsed.success) return null
