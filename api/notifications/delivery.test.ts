@@ -170,6 +170,12 @@ describe('delivery by the member’s settings', () => {
     expect(deps.later).toEqual([{ name: NOTIFICATION_LATER_JOB, data: { id, channels: ['sms'] }, startAfter: new Date('2026-11-25T14:00:00Z') }])
     expect(await deliverLater(deps, { id, channels: ['sms'] })).toEqual(['sms'])
     expect(sent.texts).toHaveLength(1)
+    // Texts turned off overnight: the held-back text is not sent.
+    const later = await tell(fay)
+    await deliverNotification(deps, later)
+    await setting(fay, { preferences: [{ type: 'sms', enabled: false }] }, 'global')
+    expect(await deliverLater(deps, { id: later, channels: ['sms'] })).toEqual([])
+    expect(sent.texts).toHaveLength(1)
   })
 
   it('tells nobody who is suspended or deleted since, and does it once', async () => {

@@ -129,8 +129,11 @@ export async function deliverLater(deps: DeliveryDeps, job: { id: string; channe
     const activity = await activityOf(trx, row.data)
     if (activity && activity.startAt.getTime() <= (deps.now?.() ?? new Date()).getTime()) return []
     const member = await recipient(trx, row.user_id)
-    if (!member) return []
-    return sendOutside(trx, deps, row, member.locale, job.channels)
+    if (!member || !isType(row.type)) return []
+    // The member may have changed their settings overnight: only what they still want.
+    const topic = topicOf[row.type]
+    const wanted = topic ? await channelsFor(trx, row.user_id, topic) : []
+    return sendOutside(trx, deps, row, member.locale, job.channels.filter((channel) => wanted.includes(channel)))
   })
 }
 
