@@ -119,6 +119,8 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
   let upToDate = false
   /** Counts the unread totals asked for: only the latest answer is sent. */
   let unreadAsked = 0
+  /** Likewise for the unread notifications' totals. */
+  let notificationsAsked = 0
   const cleanups: Array<() => void> = []
   let controller!: ReadableStreamDefaultController<Uint8Array>
 
@@ -209,8 +211,12 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
 
   /** The unread notifications' total (the Notifications badge, decision 047), after a new one. */
   function refreshNotifications() {
+    // Only the latest count is sent: an older, lower total never arrives after a newer one.
+    const asked = ++notificationsAsked
     unreadNotifications(db, caller.id).then(
-      (total) => send(frame({ event: 'notifications', data: { total_unread: total } satisfies ChatUnreadEvent })),
+      (total) => {
+        if (asked === notificationsAsked) send(frame({ event: 'notifications', data: { total_unread: total } satisfies ChatUnreadEvent }))
+      },
       (error: unknown) => logger.warn({ err: error, userId: caller.id }, 'Could not count unread notifications'),
     )
   }
