@@ -9,7 +9,7 @@ import { parseEnv } from '../env.ts'
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts'
 import { createLogger } from '../logger.ts'
 import { loadVapidKeys, type VapidKeys } from '../secrets.ts'
-import { PUSH_DELIVERY_JOB, deliverPush, queuePush, registerDevice, startPushDelivery } from './push.ts'
+import { PUSH_DELIVERY_JOB, deliverPush, isPushService, queuePush, registerDevice, startPushDelivery } from './push.ts'
 
 /**
  * Web push (issue 15 §3 and §7, decision 048) against a local push service that checks the VAPID
@@ -101,6 +101,13 @@ describe('PUT and DELETE /api/v1/notifications/register-device', () => {
     const local = endpoint.subscribe()
     await expect(registerDevice(database.db, { isProduction: true }, user, local)).rejects.toMatchObject({ status: 422, fields: { endpoint: ['endpoint_invalid'] } })
     expect((await registerDevice(database.db, { isProduction: false }, user, local)).endpoint).toBe(local.endpoint)
+  })
+
+  it('takes only the browsers’ push services in production, never an address inside the network', () => {
+    for (const endpoint of ['https://fcm.googleapis.com/fcm/send/abc', 'https://updates.push.services.mozilla.com/wpush/v2/abc', 'https://wns2-by3p.notify.windows.com/w/?token=abc', 'https://web.push.apple.com/abc'])
+      expect(isPushService(endpoint)).toBe(true)
+    for (const endpoint of ['https://localhost/abc', 'https://10.0.0.5/abc', 'https://db.internal/abc', 'https://fcm.googleapis.com.evil.example/abc', 'https://fcm.googleapis.com:8443/abc', 'http://fcm.googleapis.com/abc'])
+      expect(isPushService(endpoint)).toBe(false)
   })
 
   it('unregisters only the caller’s own browser', async () => {

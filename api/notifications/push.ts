@@ -46,7 +46,7 @@ export const PUSH_TTL_SECONDS = 24 * 60 * 60
  */
 export async function registerDevice(db: DB, env: Pick<Env, 'isProduction'>, caller: User, input: RegisterDevice): Promise<Device> {
   requirePermission(caller, 'register:device')
-  if (env.isProduction && !input.endpoint.startsWith('https://')) throw problems.invalid({ endpoint: ['endpoint_invalid'] })
+  if (env.isProduction && !isPushService(input.endpoint)) throw problems.invalid({ endpoint: ['endpoint_invalid'] })
   const keys = { p256dh: input.keys.p256dh, auth: input.keys.auth }
   const row = await db
     .insertInto('devices')
@@ -62,6 +62,19 @@ export async function registerDevice(db: DB, env: Pick<Env, 'isProduction'>, cal
     .returning(['id', 'token', 'last_seen_at'])
     .executeTakeFirstOrThrow()
   return { id: row.id, kind: 'web_push', endpoint: row.token, last_seen_at: row.last_seen_at.toISOString() }
+}
+
+/**
+ * The browsers' push services (Chrome and Edge via Google's, Firefox's, Edge's own, Safari's). In
+ * production only these are taken: the server POSTs to a registered endpoint, so any other
+ * address would let a member make the server call something inside our network.
+ */
+const pushServiceHosts = ['fcm.googleapis.com', 'push.services.mozilla.com', 'notify.windows.com', 'push.apple.com']
+
+export function isPushService(endpoint: string) {
+  if (!URL.canParse(endpoint)) return false
+  const url = new URL(endpoint)
+  return url.protocol === 'https:' && url.port === '' && pushServiceHosts.some((host) => url.hostname === host || url.hostname.endsWith(`.${host}`))
 }
 
 /** Forgets the caller's browser (the member turned push off there). Another member's endpoint is left alone. */
@@ -118,6 +131,8 @@ export async function deliverPush(deps: PushDeps, job: PushJob): Promise<'sent' 
     headers: request.headers as Record<string, string>,
     body: request.body ? new Uint8Array(request.body) : undefined,
     signal: AbortSignal.timeout(30_000),
+    // A push service answers; it never sends us elsewhere.
+    redirect: 'manual',
   })
   await response.body?.cancel()
   if (response.ok) return 'sent'
