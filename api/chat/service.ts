@@ -404,7 +404,7 @@ export async function sendMessage(db: DB, caller: User, id: string, input: SendM
     // One's own message is read: the member's read marker is the message's time.
     await enter(trx, id, caller.id, { readNow: true })
     const posted = await postMessage(trx, { channel_id: id, user_id: caller.id, body: input.text })
-    if (notify) await notifyNewMessage(trx, notify, caller, id, posted.id)
+    if (notify) await notifyNewMessage(trx, notify, caller.id, id, posted.id)
     return posted
   })
   const members = await chatMembers(db, [caller.id])
@@ -420,14 +420,14 @@ const newMessageDelaySeconds = 60
  * chat; an answer after the member read the chat tells again), never to a member who left or
  * who blocked the sender.
  */
-async function notifyNewMessage(trx: Trx, notify: Notify, sender: User, channelId: string, messageId: string) {
-  const recipients = await trx
-    .selectFrom('channel_memberships as cm')
-    .select('cm.user_id')
-    .where('cm.channel_id', '=', channelId)
-    .where('cm.user_id', '<>', sender.id)
-    .where('cm.left_at', 'is', null)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('blocks').select('blocker_id').whereRef('blocks.blocker_id', '=', 'cm.user_id').where('blocks.blocked_id', '=', sender.id))))
+export async function notifyNewMessage(trx: Trx, notify: Notify, senderId: string | null, channelId: string, messageId: string) {
+  let members = trx.selectFrom('channel_memberships as cm').select('cm.user_id').where('cm.channel_id', '=', channelId).where('cm.left_at', 'is', null)
+  // A member's message (a support answer has no sender): not to them, nor to whoever blocked them.
+  if (senderId)
+    members = members
+      .where('cm.user_id', '<>', senderId)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('blocks').select('blocker_id').whereRef('blocks.blocker_id', '=', 'cm.user_id').where('blocks.blocked_id', '=', senderId))))
+  const recipients = await members
     .where((eb) =>
       eb.not(
         eb.exists(

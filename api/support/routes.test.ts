@@ -125,6 +125,9 @@ describe('the support inbox', () => {
     expect(JSON.stringify(seen.json)).not.toContain(admin.id)
     expect(channel.unread_count).toBe(1)
     expect(channel.can_write).toBe(true)
+    // And is told of the answer like of any message (decision 047).
+    const told = await database.db.selectFrom('notifications').select('data').where('user_id', '=', ann.id).where('type', '=', 'message.new').execute()
+    expect(told.map((row) => row.data)).toEqual([{ channel_id: channelId, message_id: answerId! }])
 
     // The member can reply to support (unlike the product's own messages).
     expect((await as(ann, 'POST', `v1/chat/message-channels/${channelId}/messages`, { text: 'It works, thank you' })).status).toBe(201)

@@ -7,7 +7,8 @@ import { isUuid } from '../http/request.ts'
 import { requirePermission } from '../policy/permissions.ts'
 import { postMessage } from '../chat/events.ts'
 import { chatMembers } from '../chat/queries.ts'
-import { serializeChannel } from '../chat/service.ts'
+import { notifyNewMessage, serializeChannel } from '../chat/service.ts'
+import type { Notify } from '../notifications/service.ts'
 import type { Channel } from '#contract/chat.ts'
 import { pageMetadata, type PageQuery } from '#contract/common.ts'
 import { displayName } from '#contract/display-name.ts'
@@ -181,13 +182,15 @@ export async function getSupportConversation(db: DB, caller: User, id: string) {
 /**
  * `POST v1/admin/support/{id}/messages`: an answer from Circle 55 support. It goes through the
  * chat's write and publish point (`postMessage`), so the member's open pages receive it live;
- * the conversation is then handled (no longer waiting).
+ * the conversation is then handled (no longer waiting), and the member is told (`message.new`).
  */
-export async function answerSupport(db: DB, caller: User, id: string, input: SupportAnswerInput) {
+export async function answerSupport(db: DB, caller: User, id: string, input: SupportAnswerInput, notify?: Notify) {
   await conversation(db, caller, id)
   const inserted = await db.transaction().execute(async (trx) => {
     const message = await postMessage(trx, { channel_id: id, user_id: null, is_system: true, body: input.text, answered_by: caller.id })
     await trx.updateTable('message_channels').set({ support_handled_at: message.created_at }).where('id', '=', id).execute()
+    // The member hears of the answer like of any message (decision 047).
+    if (notify) await notifyNewMessage(trx, notify, null, id, message.id)
     return message
   })
   const row = await messageRows(db).where('id', '=', inserted.id).executeTakeFirstOrThrow()
