@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely'
 import type { Database } from '../db/schema.ts'
 import type { JobQueue } from '../jobs/queue.ts'
-import { defaultTopics } from './preferences.ts'
+import { defaultGlobal, defaultTopics } from './preferences.ts'
 import { topicOf } from './topics.ts'
 
 /**
@@ -89,18 +89,21 @@ export function createNotifier(options: { db: Kysely<Database>; queue: Pick<JobQ
     // Whether it shows in each member's list: their in-app switches (global and the topic's) over
     // the defaults, read in this one statement however many members are told (decision 047).
     const inApp = topic
-      ? sql<boolean>`coalesce(g.enabled, true) AND coalesce(w.enabled, ${defaultTopics[topic].in_app})`
+      ? sql<boolean>`coalesce(g.enabled, ${defaultGlobal(false).in_app}) AND coalesce(w.enabled, ${defaultTopics[topic].in_app})`
       : sql<boolean>`true`
+    // Recorded, and the open pages of those who will see it told (their badges, on every
+    // instance, once this commits), in one statement (decision 047).
     const { rows } = await sql<{ id: string }>`
-      INSERT INTO notifications (user_id, type, data, in_app)
-      SELECT r.id, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${inApp}
-      FROM unnest(${recipients}::uuid[]) AS r(id)
-      LEFT JOIN notification_global_settings g ON g.user_id = r.id AND g.channel = 'in_app'
-      LEFT JOIN notification_workflow_settings w ON w.user_id = r.id AND w.template_id = ${topic ?? ''} AND w.channel = 'in_app'
-      RETURNING id`.execute(trx)
+      WITH recorded AS (
+        INSERT INTO notifications (user_id, type, data, in_app)
+        SELECT r.id, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${inApp}
+        FROM unnest(${recipients}::uuid[]) AS r(id)
+        LEFT JOIN notification_global_settings g ON g.user_id = r.id AND g.channel = 'in_app'
+        LEFT JOIN notification_workflow_settings w ON w.user_id = r.id AND w.template_id = ${topic ?? ''} AND w.channel = 'in_app'
+        RETURNING id, user_id, in_app
+      )
+      SELECT id, CASE WHEN in_app THEN pg_notify(${notificationsNotifyChannel}, user_id::text) END AS told FROM recorded`.execute(trx)
     const ids = rows.map((row) => row.id)
-    // Open pages' badges, on every instance, once this commits (decision 047).
-    await sql`SELECT pg_notify(${notificationsNotifyChannel}, r.id::text) FROM unnest(${recipients}::uuid[]) AS r(id)`.execute(trx)
     const later = event.deliverAfterSeconds ? { startAfter: new Date(Date.now() + event.deliverAfterSeconds * 1000) } : {}
     await queue.send(NOTIFICATION_DELIVERY_JOB, ids.map((id) => ({ id })), { transaction: trx, ...later })
     return ids
