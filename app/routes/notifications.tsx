@@ -1,9 +1,11 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useLoaderData } from '@remix-run/react'
+import { Form, Link, useLoaderData, useRouteLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import type { loader as rootLoader } from '#app/root.tsx'
 import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
+import { useChatLive } from '#app/utils/chat-live.tsx'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { pageFrom } from '#app/utils/paging.server.ts'
@@ -21,12 +23,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context)
   const page = pageFrom(new URL(request.url))
   const api = getApi(request, context)
-  const [notifications, unread, t] = await Promise.all([api.notifications.list(page), api.notifications.unreadTotal(), getT(request, context, 'notifications')])
-  const language = await detectLanguage(request, context)
+  // The unread total is the root loader's (the badge's), read in the component: not asked twice.
+  const [notifications, t, language] = await Promise.all([api.notifications.list(page), getT(request, context, 'notifications'), detectLanguage(request, context)])
   const now = Date.now()
   return {
     page,
-    unread,
     totalPages: notifications.metadata.total_pages,
     // Written here, not in the browser: the same words on the server and after hydration.
     items: notifications.data.map((item) => ({ ...item, when: ago(item.created_at, now, language) })),
@@ -78,7 +79,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Notifications() {
-  const { items, unread, page, totalPages } = useLoaderData<typeof loader>()
+  const { items, page, totalPages } = useLoaderData<typeof loader>()
+  // The badge's total: the root loader's, or the live stream's when it reported since (decision 047).
+  const loadedUnread = useRouteLoaderData<typeof rootLoader>('root')?.notifications ?? 0
+  const unread = useChatLive().notifications ?? loadedUnread
   const { t } = useTranslation('notifications')
   const pageLink = (to: number) => (to > 1 ? `/notifications?page=${to}` : '/notifications')
   return (
