@@ -9,6 +9,7 @@ import { useChatLive } from '#app/utils/chat-live.tsx'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { pageFrom } from '#app/utils/paging.server.ts'
+import { safeRedirectPath } from '#app/utils/redirect.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 
 /**
@@ -48,9 +49,6 @@ function ago(iso: string, now: number, language: string) {
   return format.format(0, 'minute')
 }
 
-/** A link of ours only: a path on this site, never another site's address. */
-const isLocalPath = (link: string) => link.startsWith('/') && !link.startsWith('//') && !link.startsWith('/\\')
-
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireUser(request, context)
   const form = await request.formData()
@@ -61,7 +59,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (typeof id !== 'string') throw data({ error: 'Which notification?' }, { status: 400 })
       try {
         const notification = await api.notifications.markSeen(id)
-        return redirect(isLocalPath(notification.link) ? notification.link : '/notifications')
+        // A link of ours only: a path on this site, never another site's address.
+        return redirect(safeRedirectPath(notification.link, '/notifications'))
       } catch (error) {
         if (!(error instanceof ApiError) || error.status !== 404) throw error
         const headers = { 'Set-Cookie': await setToast(context, { kind: 'error', key: 'notifications:notFound' }) }
