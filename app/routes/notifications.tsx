@@ -10,6 +10,7 @@ import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { pageFrom } from '#app/utils/paging.server.ts'
 import { safeRedirectPath } from '#app/utils/redirect.ts'
+import { timeAgo } from '#app/utils/time-ago.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 
 /**
@@ -31,22 +32,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     page,
     totalPages: notifications.metadata.total_pages,
     // Written here, not in the browser: the same words on the server and after hydration.
-    items: notifications.data.map((item) => ({ ...item, when: ago(item.created_at, now, language) })),
+    items: notifications.data.map((item) => ({ ...item, when: timeAgo(item.created_at, now, language, t('justNow')) })),
     title: t('title'),
   }
-}
-
-/** "3 hours ago", "yesterday": when it happened, in the member's language. */
-function ago(iso: string, now: number, language: string) {
-  const seconds = Math.round((Date.parse(iso) - now) / 1000)
-  const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' })
-  const units: [Intl.RelativeTimeFormatUnit, number][] = [
-    ['day', 86_400],
-    ['hour', 3_600],
-    ['minute', 60],
-  ]
-  for (const [unit, size] of units) if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit)
-  return format.format(0, 'minute')
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
