@@ -33,14 +33,21 @@ export async function subscribeToPush(): Promise<PushOutcome> {
   }
 }
 
-/** The service worker's registration; it registers after the page's load event, so wait a little for it. */
-async function serviceWorkerRegistration(): Promise<ServiceWorkerRegistration | undefined> {
-  const existing = await navigator.serviceWorker.getRegistration('/')
-  if (existing) return existing
-  return Promise.race([
-    navigator.serviceWorker.ready,
-    new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10_000)),
-  ])
+/**
+ * The service worker's registration once it is active: it registers after the page's load event,
+ * so wait a little for it. Not `getRegistration()`, whose worker may still be installing on a
+ * first visit (`pushManager.subscribe` then throws); `ready` waits for an active one.
+ */
+async function serviceWorkerRegistration(timeoutMs = 10_000): Promise<ServiceWorkerRegistration | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  try {
+    return await Promise.race([
+      navigator.serviceWorker.ready,
+      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs))),
+    ])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 function fromBase64url(value: string) {
