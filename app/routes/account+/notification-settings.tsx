@@ -29,7 +29,7 @@ import {
 import { getT } from '#app/utils/i18next.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 import { setToast } from '#app/utils/toast.server.ts'
-import { subscribeToPush, type PushOutcome } from '#app/utils/push.client.ts'
+import { subscribeToPush, unsubscribeFromPush, type PushOutcome } from '#app/utils/push.client.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { useRefetchOnFailure } from '#app/utils/use-refetch-on-failure.ts'
 import {
@@ -339,7 +339,10 @@ function Toggle({
             )
             if (name === fieldName('global', 'push')) {
               if (event.currentTarget.checked) void subscribeToPush().then(setPush)
-              else setPush(null)
+              else {
+                setPush(null)
+                void unsubscribeFromPush()
+              }
             }
           }}
         />
