@@ -126,15 +126,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return data({ settings, errors, formErrors: [] as string[] }, { status: 400 })
       }
       const api = getApi(request, context).notificationSettings
-      await api.updateGlobal({
-        preferences: notificationChannels.map((type) => ({ type, enabled: settings.global[type] })),
-      })
-      await api.updateWorkflow({
-        settings: notificationTopics.map((topic) => ({
-          template_id: topic,
-          preference: { channels: settings[topic] },
-        })),
-      })
+      await Promise.all([
+        api.updateGlobal({
+          preferences: notificationChannels.map((type) => ({ type, enabled: settings.global[type] })),
+        }),
+        api.updateWorkflow({
+          settings: notificationTopics.map((topic) => ({
+            template_id: topic,
+            preference: { channels: settings[topic] },
+          })),
+        }),
+      ])
       return redirect('/account/notification-settings', {
         headers: {
           'Set-Cookie': await setToast(context, {
