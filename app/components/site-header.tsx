@@ -2,6 +2,7 @@ import { Form, Link, NavLink } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import type { User } from '#contract/users.ts'
 import { badgeLabel } from './bottom-nav.tsx'
+import { unsubscribeFromPush } from '#app/utils/push.client.ts'
 import { useDisplayName } from '#app/utils/use-display-name.ts'
 import { useSignInHref } from '#app/utils/use-return-to.ts'
 
@@ -63,7 +64,7 @@ export function SiteHeader({ user, unread = 0, notifications = 0 }: { user: User
             ) : null}
           </ul>
           {user ? (
-            <Form method="post" action="/logout">
+            <Form method="post" action="/logout" onSubmit={() => void unsubscribeFromPush()}>
               <span className="visually-hidden">{t('header.signedInAs', { name })}</span>
               <button type="submit" className="button button--secondary">
                 {t('nav.signOut')}

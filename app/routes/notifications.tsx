@@ -1,12 +1,16 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useLoaderData } from '@remix-run/react'
+import { Form, Link, useLoaderData, useRouteLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import type { loader as rootLoader } from '#app/root.tsx'
 import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
+import { useChatLive } from '#app/utils/chat-live.tsx'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { pageFrom } from '#app/utils/paging.server.ts'
+import { safeRedirectPath } from '#app/utils/redirect.ts'
+import { timeAgo } from '#app/utils/time-ago.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 
 /**
@@ -21,34 +25,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context)
   const page = pageFrom(new URL(request.url))
   const api = getApi(request, context)
-  const [notifications, unread, t] = await Promise.all([api.notifications.list(page), api.notifications.unreadTotal(), getT(request, context, 'notifications')])
-  const language = await detectLanguage(request, context)
+  // The unread total is the root loader's (the badge's), read in the component: not asked twice.
+  const [notifications, t, language] = await Promise.all([api.notifications.list(page), getT(request, context, 'notifications'), detectLanguage(request, context)])
   const now = Date.now()
   return {
     page,
-    unread,
     totalPages: notifications.metadata.total_pages,
     // Written here, not in the browser: the same words on the server and after hydration.
-    items: notifications.data.map((item) => ({ ...item, when: ago(item.created_at, now, language) })),
+    items: notifications.data.map((item) => ({ ...item, when: timeAgo(item.created_at, now, language, t('justNow')) })),
     title: t('title'),
   }
 }
-
-/** "3 hours ago", "yesterday": when it happened, in the member's language. */
-function ago(iso: string, now: number, language: string) {
-  const seconds = Math.round((Date.parse(iso) - now) / 1000)
-  const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' })
-  const units: [Intl.RelativeTimeFormatUnit, number][] = [
-    ['day', 86_400],
-    ['hour', 3_600],
-    ['minute', 60],
-  ]
-  for (const [unit, size] of units) if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit)
-  return format.format(0, 'minute')
-}
-
-/** A link of ours only: a path on this site, never another site's address. */
-const isLocalPath = (link: string) => link.startsWith('/') && !link.startsWith('//') && !link.startsWith('/\\')
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireUser(request, context)
@@ -60,7 +47,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (typeof id !== 'string') throw data({ error: 'Which notification?' }, { status: 400 })
       try {
         const notification = await api.notifications.markSeen(id)
-        return redirect(isLocalPath(notification.link) ? notification.link : '/notifications')
+        // A link of ours only: a path on this site, never another site's address.
+        return redirect(safeRedirectPath(notification.link, '/notifications'))
       } catch (error) {
         if (!(error instanceof ApiError) || error.status !== 404) throw error
         const headers = { 'Set-Cookie': await setToast(context, { kind: 'error', key: 'notifications:notFound' }) }
@@ -78,7 +66,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Notifications() {
-  const { items, unread, page, totalPages } = useLoaderData<typeof loader>()
+  const { items, page, totalPages } = useLoaderData<typeof loader>()
+  // The badge's total: the root loader's, or the live stream's when it reported since (decision 047).
+  const loadedUnread = useRouteLoaderData<typeof rootLoader>('root')?.notifications ?? 0
+  const unread = useChatLive().notifications ?? loadedUnread
   const { t } = useTranslation('notifications')
   const pageLink = (to: number) => (to > 1 ? `/notifications?page=${to}` : '/notifications')
   return (

@@ -33,14 +33,47 @@ export async function subscribeToPush(): Promise<PushOutcome> {
   }
 }
 
-/** The service worker's registration; it registers after the page's load event, so wait a little for it. */
-async function serviceWorkerRegistration(): Promise<ServiceWorkerRegistration | undefined> {
-  const existing = await navigator.serviceWorker.getRegistration('/')
-  if (existing) return existing
-  return Promise.race([
-    navigator.serviceWorker.ready,
-    new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10_000)),
-  ])
+/**
+ * Turns web push off in this browser (a shared computer: the next person must not get the
+ * member's notifications): tells the server to forget this browser's subscription, then drops it
+ * at the push service. Called when the member signs out or unticks push, without waiting for it;
+ * `keepalive` lets the request finish while the page moves on. Never throws.
+ */
+export async function unsubscribeFromPush(): Promise<void> {
+  try {
+    if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return
+    const registration = await serviceWorkerRegistration(2_000)
+    const subscription = await registration?.pushManager.getSubscription()
+    if (!subscription) return
+    // Sent first (it needs the session, which signing out is about to end), not waited for.
+    const forgotten = fetch(resource, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ unregister: subscription.endpoint }),
+      keepalive: true,
+    }).catch(() => undefined)
+    await subscription.unsubscribe()
+    await forgotten
+  } catch {
+    // Nothing to undo: a subscription the server still holds is dropped at its next push (404/410).
+  }
+}
+
+/**
+ * The service worker's registration once it is active: it registers after the page's load event,
+ * so wait a little for it. Not `getRegistration()`, whose worker may still be installing on a
+ * first visit (`pushManager.subscribe` then throws); `ready` waits for an active one.
+ */
+async function serviceWorkerRegistration(timeoutMs = 10_000): Promise<ServiceWorkerRegistration | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  try {
+    return await Promise.race([
+      navigator.serviceWorker.ready,
+      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs))),
+    ])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 function fromBase64url(value: string) {

@@ -5,6 +5,7 @@ import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx
 import { getOptionalUser, signOut } from '#app/utils/auth.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { unsubscribeFromPush } from '#app/utils/push.client.ts'
 
 /** GET shows a confirmation (GET never changes state); POST ends the session everywhere. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -25,7 +26,7 @@ export default function Logout() {
     <div className="prose">
       <h1>{t('logout.title')}</h1>
       <p>{t('logout.body')}</p>
-      <Form method="post" className="button-row">
+      <Form method="post" className="button-row" onSubmit={() => void unsubscribeFromPush()}>
         <button type="submit" className="button">
           {t('logout.confirm')}
         </button>

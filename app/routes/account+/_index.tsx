@@ -7,6 +7,7 @@ import { endSession, getApi, requireUser } from '#app/utils/auth.server.ts'
 import { isLanguage, languageNames } from '#app/utils/i18n.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { unsubscribeFromPush } from '#app/utils/push.client.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 import { useDisplayName } from '#app/utils/use-display-name.ts'
 
@@ -123,7 +124,7 @@ function AccountOverview({ user }: { user: ReturnType<typeof useLoaderData<typeo
 
       <h2>{t('signOutEverywhere.heading')}</h2>
       <p>{t('signOutEverywhere.intro')}</p>
-      <Form method="post">
+      <Form method="post" onSubmit={() => void unsubscribeFromPush()}>
         <input type="hidden" name="intent" value="sign-out-everywhere" />
         <button type="submit" className="button button--secondary">
           {t('signOutEverywhere.submit')}

@@ -29,7 +29,7 @@ import {
 import { getT } from '#app/utils/i18next.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 import { setToast } from '#app/utils/toast.server.ts'
-import { subscribeToPush, type PushOutcome } from '#app/utils/push.client.ts'
+import { subscribeToPush, unsubscribeFromPush, type PushOutcome } from '#app/utils/push.client.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { useRefetchOnFailure } from '#app/utils/use-refetch-on-failure.ts'
 import {
@@ -126,15 +126,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return data({ settings, errors, formErrors: [] as string[] }, { status: 400 })
       }
       const api = getApi(request, context).notificationSettings
-      await api.updateGlobal({
-        preferences: notificationChannels.map((type) => ({ type, enabled: settings.global[type] })),
-      })
-      await api.updateWorkflow({
-        settings: notificationTopics.map((topic) => ({
-          template_id: topic,
-          preference: { channels: settings[topic] },
-        })),
-      })
+      await Promise.all([
+        api.updateGlobal({
+          preferences: notificationChannels.map((type) => ({ type, enabled: settings.global[type] })),
+        }),
+        api.updateWorkflow({
+          settings: notificationTopics.map((topic) => ({
+            template_id: topic,
+            preference: { channels: settings[topic] },
+          })),
+        }),
+      ])
       return redirect('/account/notification-settings', {
         headers: {
           'Set-Cookie': await setToast(context, {
@@ -339,7 +341,10 @@ function Toggle({
             )
             if (name === fieldName('global', 'push')) {
               if (event.currentTarget.checked) void subscribeToPush().then(setPush)
-              else setPush(null)
+              else {
+                setPush(null)
+                void unsubscribeFromPush()
+              }
             }
           }}
         />
