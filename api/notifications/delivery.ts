@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { NotificationChannel, NotificationTopic } from '#contract/notification-settings.ts'
 import type { DB } from '../db/database.ts'
 import { isUuid } from '../http/request.ts'
+import type { PushPayload } from './push.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
 import { emailGreeting, emailT } from '../i18n.ts'
@@ -31,13 +32,7 @@ import { unsubscribeHeaders, unsubscribeToken } from './unsubscribe.ts'
 
 export const NOTIFICATION_LATER_JOB = 'notification.deliver-later'
 
-/** The text-message copy and the push payload (the service worker shows it). */
-export interface PushPayload {
-  title: string
-  body: string
-  url: string
-  tag?: string
-}
+export type { PushPayload }
 
 /** Web push (api/providers/push): queues one push per device of the member, in `trx`. */
 export interface PushChannel {

@@ -4,6 +4,7 @@ import { lateCancelWindowHours } from '#contract/limits.ts'
 import { formatZonedDateTime } from '#contract/zoned-time.ts'
 import type { DB } from '../db/database.ts'
 import type { Experience } from '../db/schema.ts'
+import { holdsSeat } from '../experiences/service.ts'
 import { activityIcal } from '../experiences/ical.ts'
 import { emailGreeting, emailT } from '../i18n.ts'
 import { emailRecipient, formatFee, placeOf, type NotificationRow } from '../notifications/emails.ts'
@@ -52,13 +53,8 @@ export async function composeActivityEmail(db: DB, notification: NotificationRow
   const start = experience?.start_at
   if (!experience || !start || experience.canceled_at || start.getTime() <= Date.now()) return null
   const isHost = experience.host_id === notification.user_id
-  const seat = await db
-    .selectFrom('experience_attendees')
-    .select('user_id')
-    .where('experience_id', '=', experience.id)
-    .where('user_id', '=', notification.user_id)
-    .executeTakeFirst()
-  if (!seat && !(reminder && isHost)) return null
+  const seated = await holdsSeat(db, experience.id, notification.user_id)
+  if (!seated && !(reminder && isHost)) return null
   if (reminder?.data && new Date(reminder.data.start_at).getTime() !== start.getTime()) return null
 
   const language = member.locale ?? 'en'
@@ -77,7 +73,7 @@ export async function composeActivityEmail(db: DB, notification: NotificationRow
     subject = t(`${kind}.subject${slot}`, vars)
     paragraphs.push(t(`${kind}.body${slot}`, vars), [t('when', vars), ...placeLines(t, experience)].join('\n'))
     if (isHost) {
-      const coming = Math.max(0, experience.attendees_count - (seat ? 1 : 0))
+      const coming = Math.max(0, experience.attendees_count - (seated ? 1 : 0))
       paragraphs.push(t(`${kind}.hostComing`, { count: coming }), `${t(`${kind}.hostAction`)}\n${url}`)
     } else {
       paragraphs.push(`${t(`${kind}.cancelAction`)}\n${url}`)
