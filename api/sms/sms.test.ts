@@ -185,6 +185,8 @@ describe('phone confirmation', () => {
     expect(confirmed.status).toBe(200)
     expect(confirmed.json.data[0]).toMatchObject({ phone: user.phone, phone_confirmed: true })
     expect((await loadUser(user.id)).phone_confirmed_at).toBeInstanceOf(Date)
+    // The try that succeeded is forgiven: it does not count against the member.
+    expect(await database.db.selectFrom('rate_limits').select('count').where('key', '=', `phone-code-check:${user.id}`).executeTakeFirst()).toEqual({ count: 0 })
     expect((await api.request('POST', 'v1/users/me/phone/confirmation', { token })).json.error.code).toBe('phone_confirmed')
   })
 

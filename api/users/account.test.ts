@@ -79,6 +79,8 @@ describe('changing the sign-in email (POST v1/users/me/email-change, …/confirm
     expect(confirmed.status).toBe(200)
     expect(confirmed.json.data[0]).toMatchObject({ id: user.id, email })
     expect((await loadUser(user.id)).email).toBe(email)
+    // The try that succeeded is forgiven: it does not count against the member.
+    expect(await database.db.selectFrom('rate_limits').select('count').where('key', '=', `email-change-check:${user.id}`).executeTakeFirst()).toEqual({ count: 0 })
     const [notice] = await mailTo(oldEmail)
     expect(notice).toMatchObject({ kind: 'emailChanged', locale: 'fr' })
     expect(notice!.text_body).not.toContain(email)
