@@ -98,7 +98,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
     const mailer = createMailer({ db, smtp, queue: jobs, logger })
     const twilio = twilioOptionsFrom(env)
     if (twilio) await startSmsDelivery({ db, queue: jobs, twilio, logger })
-    const sms = createSmsSender({ db, twilio, queue: jobs, logger })
+    const sms = createSmsSender({ db, twilio, queue: jobs, logger, production: env.isProduction })
     await startNotificationDelivery({
       db,
       queue: jobs,

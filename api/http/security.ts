@@ -112,6 +112,9 @@ export interface Limit {
   windowSeconds: number
 }
 
+/** The `rate_limits` row of `key` under `limit`. */
+const counterKey = (limit: Limit, key: string) => `${limit.name}:${key}`
+
 /**
  * Counts a hit (or `hits`) against a fixed-window limit in PostgreSQL (shared by every instance) and says
  * whether it went over. The count and the check are one statement, so parallel requests can
@@ -119,7 +122,7 @@ export interface Limit {
  */
 export async function countHit(db: DB, limit: Limit, key: string, hits = 1) {
   const row = await sql<{ count: number; window_start: Date }>`
-    INSERT INTO rate_limits (key, window_start, count) VALUES (${`${limit.name}:${key}`}, now(), ${hits})
+    INSERT INTO rate_limits (key, window_start, count) VALUES (${counterKey(limit, key)}, now(), ${hits})
     ON CONFLICT (key) DO UPDATE SET
       count = CASE WHEN rate_limits.window_start < now() - make_interval(secs => ${limit.windowSeconds}) THEN ${hits} ELSE rate_limits.count + ${hits} END,
       window_start = CASE WHEN rate_limits.window_start < now() - make_interval(secs => ${limit.windowSeconds}) THEN now() ELSE rate_limits.window_start END
@@ -127,6 +130,14 @@ export async function countHit(db: DB, limit: Limit, key: string, hits = 1) {
   const result = row.rows[0]!
   const retryAfter = Math.max(1, Math.ceil(limit.windowSeconds - (Date.now() - result.window_start.getTime()) / 1000))
   return { over: result.count > limit.max, retryAfter }
+}
+
+/**
+ * Takes back one hit `countHit` counted (never below zero): a try that succeeded does not count
+ * against the member.
+ */
+export async function forgiveHit(db: DB, limit: Limit, key: string) {
+  await sql`UPDATE rate_limits SET count = greatest(count - 1, 0) WHERE key = ${counterKey(limit, key)}`.execute(db)
 }
 
 /**

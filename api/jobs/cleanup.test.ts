@@ -79,6 +79,11 @@ async function insertRows() {
     .values(['old', 'recent'].map((age) => ({ to_address: `${age}-${tag}@example.com`, subject: 'Your code', text_body: '123456', kind: 'signInCode', locale: 'en' })))
     .execute()
   await sql`UPDATE email_outbox SET created_at = now() - interval '31 days' WHERE to_address = ${`old-${tag}@example.com`}`.execute(db)
+  await db
+    .insertInto('sms_outbox')
+    .values(['old', 'recent'].map((age) => ({ to_number: `${age}-${tag}`, body: 'Your code: 123456', kind: 'phone_code', locale: 'en' })))
+    .execute()
+  await sql`UPDATE sms_outbox SET created_at = now() - interval '31 days' WHERE to_number = ${`old-${tag}`}`.execute(db)
   return tag
 }
 
@@ -86,12 +91,13 @@ async function insertRows() {
 async function remaining(tag: string) {
   const { db } = database
   const like = `%${tag}%`
-  const [oidc, limits, codes, sessions, emails] = await Promise.all([
+  const [oidc, limits, codes, sessions, emails, texts] = await Promise.all([
     db.selectFrom('oidc_payloads').select('id').where('id', 'like', like).orderBy('id').execute(),
     db.selectFrom('rate_limits').select('key').where('key', 'like', like).orderBy('key').execute(),
     db.selectFrom('login_codes').select('email').where('email', 'like', like).orderBy('email').execute(),
     db.selectFrom('web_sessions').select('id').where('id', 'like', like).orderBy('id').execute(),
     db.selectFrom('email_outbox').select('to_address').where('to_address', 'like', like).orderBy('to_address').execute(),
+    db.selectFrom('sms_outbox').select('to_number').where('to_number', 'like', like).orderBy('to_number').execute(),
   ])
   return {
     oidcPayloads: oidc.map((row) => row.id.replace(`-${tag}`, '')),
@@ -99,6 +105,7 @@ async function remaining(tag: string) {
     loginCodes: codes.map((row) => row.email.replace(`-${tag}@example.com`, '')),
     webSessions: sessions.map((row) => row.id.replace(`-${tag}`, '')),
     emails: emails.map((row) => row.to_address.replace(`-${tag}@example.com`, '')),
+    texts: texts.map((row) => row.to_number.replace(`-${tag}`, '')),
   }
 }
 
@@ -108,17 +115,18 @@ const survivors = {
   loginCodes: ['just-expired', 'just-spent', 'live'],
   webSessions: ['live'],
   emails: ['recent'],
+  texts: ['recent'],
 }
 
 async function clearTables() {
-  await sql`TRUNCATE oidc_payloads, rate_limits, login_codes, web_sessions, email_outbox`.execute(database.db)
+  await sql`TRUNCATE oidc_payloads, rate_limits, login_codes, web_sessions, email_outbox, sms_outbox`.execute(database.db)
 }
 
 describe('deleteExpiredRows', () => {
   it('removes only expired rows, keeping sign-in codes for an hour of grace', async () => {
     await clearTables()
     const tag = await insertRows()
-    expect(await deleteExpiredRows(database.db, storage)).toEqual({ oidcPayloads: 2, rateLimits: 1, loginCodes: 2, webSessions: 1, emails: 1, unusedPhotos: 0 })
+    expect(await deleteExpiredRows(database.db, storage)).toEqual({ oidcPayloads: 2, rateLimits: 1, loginCodes: 2, webSessions: 1, emails: 1, texts: 1, unusedPhotos: 0 })
     expect(await remaining(tag)).toEqual(survivors)
   })
 
@@ -127,14 +135,15 @@ describe('deleteExpiredRows', () => {
     const tag = await insertRows()
     const runs = await Promise.all([1, 2, 3].map(() => deleteExpiredRows(database.db, storage)))
     const total = (key: keyof (typeof runs)[number]) => runs.reduce((sum, run) => sum + run[key], 0)
-    expect({ oidcPayloads: total('oidcPayloads'), rateLimits: total('rateLimits'), loginCodes: total('loginCodes'), webSessions: total('webSessions'), emails: total('emails') }).toEqual({
+    expect({ oidcPayloads: total('oidcPayloads'), rateLimits: total('rateLimits'), loginCodes: total('loginCodes'), webSessions: total('webSessions'), emails: total('emails'), texts: total('texts') }).toEqual({
       oidcPayloads: 2,
       rateLimits: 1,
       loginCodes: 2,
       webSessions: 1,
       emails: 1,
+      texts: 1,
     })
-    expect(await deleteExpiredRows(database.db, storage)).toEqual({ oidcPayloads: 0, rateLimits: 0, loginCodes: 0, webSessions: 0, emails: 0, unusedPhotos: 0 })
+    expect(await deleteExpiredRows(database.db, storage)).toEqual({ oidcPayloads: 0, rateLimits: 0, loginCodes: 0, webSessions: 0, emails: 0, texts: 0, unusedPhotos: 0 })
     expect(await remaining(tag)).toEqual(survivors)
   })
 })

@@ -7,8 +7,8 @@ import type { JobQueue } from './queue.ts'
 /**
  * Rows that only matter until they expire, removed by a scheduled job (issue 10 §8): the
  * identity provider's records (interactions, codes, sessions, grants, tokens), rate-limit
- * counters, sign-in codes, web sessions, emails older than a month, and profile photos that were
- * uploaded but never put on a profile. Nothing reads them once expired, so removing them changes
+ * counters, sign-in codes, web sessions, emails and text messages older than a month, and
+ * profile photos that were uploaded but never put on a profile. Nothing reads them once expired, so removing them changes
  * nothing a member sees, and running twice (or on two instances at once) removes nothing more.
  */
 export const cleanupJob = 'cleanup-expired-rows'
@@ -29,8 +29,9 @@ const rateLimitRetention = sql`interval '1 day'`
 const loginCodeGrace = sql`interval '1 hour'`
 
 /**
- * The outbox keeps a copy of every email, sign-in codes included: a month is long enough for
- * support to see whether a message went out, and no longer than that is worth keeping.
+ * The outboxes keep a copy of every email and text message, sign-in and phone confirmation codes
+ * (and phone numbers) included: a month is long enough for support to see whether a message went
+ * out, and no longer than that is worth keeping.
  */
 const outboxRetention = sql`interval '30 days'`
 
@@ -47,6 +48,7 @@ export interface CleanupCounts {
   loginCodes: number
   webSessions: number
   emails: number
+  texts: number
   unusedPhotos: number
 }
 
@@ -86,12 +88,14 @@ export async function deleteExpiredRows(db: DB, storage: MediaStorage): Promise<
     .executeTakeFirst()
   const webSessions = await db.deleteFrom('web_sessions').where('expires_at', '<', sql<Date>`now()`).executeTakeFirst()
   const emails = await db.deleteFrom('email_outbox').where('created_at', '<', sql<Date>`now() - ${outboxRetention}`).executeTakeFirst()
+  const texts = await db.deleteFrom('sms_outbox').where('created_at', '<', sql<Date>`now() - ${outboxRetention}`).executeTakeFirst()
   return {
     oidcPayloads: Number(oidcPayloads.numDeletedRows),
     rateLimits: Number(rateLimits.numDeletedRows),
     loginCodes: Number(loginCodes.numDeletedRows),
     webSessions: Number(webSessions.numDeletedRows),
     emails: Number(emails.numDeletedRows),
+    texts: Number(texts.numDeletedRows),
     unusedPhotos: await deleteUnusedProfilePhotos(db, storage),
   }
 }

@@ -15,12 +15,11 @@ export interface JobQueue {
    */
   send(name: string, data: object | readonly object[], options?: SendOptions): Promise<void>
   /**
-   * Works jobs of `name`, one handler call at a time; a thrown error fails that job's attempt
-   * (it is retried), never the others fetched with it. `batchSize` jobs are fetched at once
-   * (default 1); while jobs keep coming the worker fetches again at once, and only an empty
-   * queue waits for the polling interval, so a backlog drains at the handler's pace.
+   * Works jobs of `name`, one at a time; a thrown error fails that job's attempt (it is retried).
+   * While jobs keep coming the worker fetches again at once, and only an empty queue waits for
+   * the polling interval, so a backlog drains at the handler's pace.
    */
-  work<T extends object>(name: string, handler: (data: T) => Promise<void>, options?: { batchSize?: number }): Promise<void>
+  work<T extends object>(name: string, handler: (data: T) => Promise<void>): Promise<void>
   /**
    * Sends a job of `name` on a cron schedule (UTC). Every instance may call it: the schedule is
    * one row per name, and pg-boss sends one job per tick across all of them.
@@ -89,20 +88,17 @@ export async function startJobQueue(options: {
       const startOf = (item: object) => startAfterOf?.(item) ?? startAfter
       await boss.insert(name, items.map((item: object) => ({ name, data: item, ...(startOf(item) ? { startAfter: startOf(item) } : {}) })), db ? { db } : {})
     },
-    async work(name, handler, workOptions = {}) {
-      const batchSize = workOptions.batchSize ?? 1
-      // Its id, known once pg-boss answers (a first batch fetched before then waits the interval once).
+    async work(name, handler) {
+      // Its id, known once pg-boss answers (a first job fetched before then waits the interval once).
       const worker: { id?: string } = {}
-      worker.id = await boss.work<object>(name, { pollingIntervalSeconds, batchSize }, async (jobs) => {
+      // pg-boss fetches one job at a time (its default batch size), failing the job whose handler threw.
+      worker.id = await boss.work<object>(name, { pollingIntervalSeconds }, async (jobs) => {
         for (const job of jobs) {
           try {
             await handler(job.data as Parameters<typeof handler>[0])
           } catch (error) {
             options.logger.warn({ err: error, job: name, id: job.id }, 'Job failed; it will be retried')
-            // Alone, pg-boss fails it; in a batch, only it fails (pg-boss then completes the
-            // others: the failed one is no longer active, so completing it changes nothing).
-            if (jobs.length === 1) throw error
-            await boss.fail(name, job.id, error as object)
+            throw error
           }
         }
         // Jobs were found: fetch again at once rather than after the polling interval (pg-boss

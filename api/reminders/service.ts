@@ -45,6 +45,9 @@ export function reminderJobs(experiences: readonly Schedulable[], now = Date.now
   return jobs
 }
 
+/** When a reminder job is due: its slot's offset before the start it was queued for. */
+const remindAt = (job: RemindJob) => new Date(Date.parse(job.start_at) - reminderOffsets[job.slot])
+
 /**
  * Queues the reminders of many activities in `trx` (two statements whatever their number: the
  * jobs, and the start each was scheduled for) and answers how many jobs were queued. Upcoming
@@ -52,8 +55,7 @@ export function reminderJobs(experiences: readonly Schedulable[], now = Date.now
  */
 export async function scheduleRemindersBulk(trx: DB, queue: Pick<JobQueue, 'send'>, experiences: readonly Schedulable[]) {
   const jobs = reminderJobs(experiences)
-  const at = new Map(jobs.map((job) => [job.data, job.at]))
-  await queue.send(REMIND_JOB, jobs.map((job) => job.data), { transaction: trx, startAfterOf: (item) => at.get(item as RemindJob)! })
+  await queue.send(REMIND_JOB, jobs.map((job) => job.data), { transaction: trx, startAfterOf: (item) => remindAt(item as RemindJob) })
   const dated = experiences.filter((e) => e.start_at && !e.canceled_at)
   for (let i = 0; i < dated.length; i += 5_000) {
     await trx

@@ -13,7 +13,8 @@ import { confirmPhone, handleInboundSms, startPhoneConfirmation, type SmsDeps } 
 
 /** The runtime's sender, or the built-in outbox (with Twilio when configured) for a host that gave none. */
 export function smsSenderOf(services: ApiServices): SmsSender {
-  return services.sms ?? createSmsSender({ db: services.db, twilio: twilioOptionsFrom(services.env), queue: services.jobs, logger: services.logger })
+  const { db, env, jobs: queue, logger } = services
+  return services.sms ?? createSmsSender({ db, twilio: twilioOptionsFrom(env), queue, logger, production: env.isProduction })
 }
 
 const smsDeps = (services: ApiServices): SmsDeps => ({ db: services.db, notify: services.notify, codeSecret: services.codeSecret, sms: smsSenderOf(services) })

@@ -1,4 +1,3 @@
-import { sql } from 'kysely'
 import type { PhoneConfirmation, PhoneConfirmationStarted } from '#contract/sms.ts'
 import { smsCancelWords } from '#contract/sms.ts'
 import type { DB } from '../db/database.ts'
@@ -6,7 +5,7 @@ import type { User } from '../db/schema.ts'
 import { cancelAttendance } from '../experiences/attendance.ts'
 import { hasStarted } from '../experiences/service.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
-import { countHit, type Limit } from '../http/security.ts'
+import { countHit, forgiveHit, type Limit } from '../http/security.ts'
 import { smsT } from '../i18n.ts'
 import { codeTtlMs, createCodes } from '../identity/codes.ts'
 import type { Notify } from '../notifications/service.ts'
@@ -74,7 +73,8 @@ export async function confirmPhone(deps: SmsDeps, caller: User, input: PhoneConf
   const result = await createCodes(deps).consume(phone, input.code, 'confirm_phone')
   if ('error' in result) throw problems.invalid({ code: [result.error === 'expired' ? 'code_expired' : 'code_invalid'] })
   if (result.payload?.user_id !== caller.id) throw problems.invalid({ code: ['code_invalid'] })
-  await sql`UPDATE rate_limits SET count = greatest(count - 1, 0) WHERE key = ${`${phoneConfirmationLimits.check.name}:${caller.id}`}`.execute(db)
+  // A try that succeeded does not count against the member.
+  await forgiveHit(db, phoneConfirmationLimits.check, caller.id)
   return db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ phone_confirmed_at: null }).where('phone', '=', phone).where('id', '<>', caller.id).execute()
     const updated = await trx

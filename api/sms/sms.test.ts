@@ -153,6 +153,18 @@ describe('the sender', () => {
     expect(await sms.sendNow({ to: user.phone!, userId: user.id, text: 'Code 123456', kind: 'phone_code', locale: 'en' })).toEqual({ sent: false })
     expect(await outboxFor(user.id)).toMatchObject([{ kind: 'phone_code', sent_at: null }])
   })
+
+  it('in production without Twilio, sends and records nothing, and says so', async () => {
+    const sms = createSmsSender({ db: database.db, production: true })
+    expect(sms.twilio).toBe(false)
+    const { user } = await member()
+    expect(await sms.send({ userId: user.id, text: 'A reminder.', kind: 'reminder', locale: 'en' })).toBe(false)
+    expect(await sms.sendNow({ to: user.phone!, userId: user.id, text: 'Code 123456', kind: 'phone_code', locale: 'en' })).toEqual({ sent: false })
+    expect(await outboxFor(user.id)).toEqual([])
+    // With Twilio, production sends as before.
+    const withTwilio = createSmsSender({ db: database.db, twilio: twilioOptions, queue: { send: async () => undefined }, production: true })
+    expect(await withTwilio.sendNow({ to: user.phone!, userId: user.id, text: 'Code 123456', kind: 'phone_code', locale: 'en' })).toEqual({ sent: true })
+  })
 })
 
 describe('phone confirmation', () => {
@@ -173,6 +185,8 @@ describe('phone confirmation', () => {
     expect(confirmed.status).toBe(200)
     expect(confirmed.json.data[0]).toMatchObject({ phone: user.phone, phone_confirmed: true })
     expect((await loadUser(user.id)).phone_confirmed_at).toBeInstanceOf(Date)
+    // The try that succeeded is forgiven: it does not count against the member.
+    expect(await database.db.selectFrom('rate_limits').select('count').where('key', '=', `phone-code-check:${user.id}`).executeTakeFirst()).toEqual({ count: 0 })
     expect((await api.request('POST', 'v1/users/me/phone/confirmation', { token })).json.error.code).toBe('phone_confirmed')
   })
 
@@ -319,5 +333,22 @@ describe('inbound texts', () => {
       OIDC_CLIENT_SECRET: 'x'.repeat(40),
     })
     expect((await inbound(production, { From: '+15035550142', Body: 'C' })).status).toBe(404)
+  })
+
+  it('without Twilio in production, the confirmation code is not "sent" to an outbox nobody reads', async () => {
+    const production = await createApiHarness(database.db, {
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(40),
+      SMTP_URL: 'smtp://mail.example:587',
+      SEED_DEMO_DATA: 'false',
+      OIDC_COOKIE_KEYS: 'a,b',
+      OIDC_JWKS: '{"keys":[]}',
+      OIDC_CLIENT_SECRET: 'x'.repeat(40),
+    })
+    const { user } = await member({ phone_confirmed_at: null })
+    const started = await production.request('POST', 'v1/users/me/phone/confirmation', { token: await production.signToken(user.id) })
+    expect(started.status).toBe(503)
+    expect(started.json.error.code).toBe('sms_not_sent')
+    expect(await outboxFor(user.id)).toEqual([])
   })
 })

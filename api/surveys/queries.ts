@@ -1,5 +1,5 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
-import { defaultDurationMinutes, surveyWindowDays } from '#contract/limits.ts'
+import { defaultDurationMinutes, maxDurationMinutes, surveyWindowDays } from '#contract/limits.ts'
 import type { DB } from '../db/database.ts'
 import type { Trx } from '../experiences/service.ts'
 
@@ -14,9 +14,15 @@ function hasEnded(now: Date): Expression<SqlBool> {
   return sql<SqlBool>`experiences.canceled_at is null and ${experienceEnd} <= ${now}`
 }
 
-/** The activity ended within the survey's window: its attendees are still asked whether they went. */
+/**
+ * The activity ended within the survey's window: its attendees are still asked whether they went.
+ * An activity lasts at most `maxDurationMinutes`, so one that ended within the window started
+ * within the window and that length: the same bound on `start_at` alone changes no result and
+ * lets the start index (experiences_start) narrow the rows before the exact end is computed.
+ */
 function endedWithinWindow(now: Date): Expression<SqlBool> {
-  return sql<SqlBool>`${hasEnded(now)} and ${experienceEnd} > ${now}::timestamptz - make_interval(days => ${surveyWindowDays})`
+  return sql<SqlBool>`${hasEnded(now)} and ${experienceEnd} > ${now}::timestamptz - make_interval(days => ${surveyWindowDays})
+    and experiences.start_at > ${now}::timestamptz - make_interval(days => ${surveyWindowDays}, mins => ${maxDurationMinutes})`
 }
 
 /** The seats (`experience_attendees` with their `experiences`) at activities that ended within the survey's window. */

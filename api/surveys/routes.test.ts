@@ -319,4 +319,20 @@ describe('the "Did you go?" notification', () => {
     // Told is not dismissed: the popup still shows until answered.
     expect(await popupsOf(attendee)).toHaveLength(1)
   })
+
+  it('asks about a day-long activity that ended within the window though it started before it', async () => {
+    const [attendee, late] = [await createUser(database.db), await createUser(database.db)]
+    const within = await activity(14.5 * day, [attendee], { end_at: new Date(Date.now() - 13.5 * day) })
+    await activity(15.5 * day, [late], { end_at: new Date(Date.now() - 14.5 * day) })
+    const { notify } = testNotifier(database.db)
+    await askAttendance(database.db, notify)
+    expect(await askAttendance(database.db, notify)).toBe(0)
+    const sent = await database.db
+      .selectFrom('notifications')
+      .select(['user_id', 'data'])
+      .where('type', '=', 'experience.attendance_survey')
+      .where('user_id', 'in', [attendee.id, late.id])
+      .execute()
+    expect(sent).toEqual([{ user_id: attendee.id, data: { experience_id: within.experience.id } }])
+  })
 })

@@ -272,6 +272,20 @@ export async function askAttendance(db: DB, notify: Notify, now = new Date()) {
                   .whereRef('surveys.user_id', '=', 'experience_attendees.user_id'),
               ),
             ),
+          )
+          // Who was asked by an earlier run is skipped here rather than by the conflict below
+          // (which still settles two runs at once): every run no longer re-inserts every seat.
+          .where((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('popups')
+                  .select(sql`1`.as('one'))
+                  .whereRef('popups.user_id', '=', 'experience_attendees.user_id')
+                  .where('popups.type', '=', 'EXPERIENCE_ATTENDANCE')
+                  .whereRef('popups.experience_id', '=', 'experiences.id'),
+              ),
+            ),
           ),
       )
       .onConflict((conflict) => conflict.columns(['user_id', 'type', 'experience_id']).doNothing())

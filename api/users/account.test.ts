@@ -79,6 +79,8 @@ describe('changing the sign-in email (POST v1/users/me/email-change, …/confirm
     expect(confirmed.status).toBe(200)
     expect(confirmed.json.data[0]).toMatchObject({ id: user.id, email })
     expect((await loadUser(user.id)).email).toBe(email)
+    // The try that succeeded is forgiven: it does not count against the member.
+    expect(await database.db.selectFrom('rate_limits').select('count').where('key', '=', `email-change-check:${user.id}`).executeTakeFirst()).toEqual({ count: 0 })
     const [notice] = await mailTo(oldEmail)
     expect(notice).toMatchObject({ kind: 'emailChanged', locale: 'fr' })
     expect(notice!.text_body).not.toContain(email)
@@ -337,6 +339,11 @@ describe('deleting the account (DELETE v1/users/{id})', () => {
       .insertInto('login_codes')
       .values({ email: newAddress(), purpose: 'change_email', code_hash: 'x', payload: JSON.stringify({ user_id: user.id }), expires_at: inHours(1) })
       .execute()
+    await db
+      .insertInto('login_codes')
+      .values({ email: '+15035550142', purpose: 'confirm_phone', code_hash: 'x', payload: JSON.stringify({ user_id: user.id }), expires_at: inHours(1) })
+      .execute()
+    await db.insertInto('sms_outbox').values({ user_id: user.id, to_number: '+15035550142', body: 'Your code: 123456', kind: 'phone_code', locale: 'en' }).execute()
 
     expect((await api.request('DELETE', `v1/users/${user.id}`, { token })).status).toBe(204)
     for (const table of ['profiles', 'user_interests', 'profile_prompts', 'verifications', 'credentials', 'web_sessions'] as const) {
@@ -349,6 +356,8 @@ describe('deleting the account (DELETE v1/users/{id})', () => {
     expect(await db.selectFrom('oidc_payloads').select('id').where('id', '=', `g-${user.id}`).execute()).toEqual([])
     expect(await db.selectFrom('login_codes').select('id').where('email', '=', user.email!).execute()).toEqual([])
     expect(await db.selectFrom('login_codes').select('id').where('purpose', '=', 'change_email').where((eb) => eb(eb.ref('payload', '->>').key('user_id' as never), '=', user.id)).execute()).toEqual([])
+    expect(await db.selectFrom('login_codes').select('id').where('purpose', '=', 'confirm_phone').where('email', '=', '+15035550142').execute()).toEqual([])
+    expect(await db.selectFrom('sms_outbox').select('id').where((eb) => eb.or([eb('user_id', '=', user.id), eb('to_number', '=', '+15035550142')])).execute()).toEqual([])
     expect(await loadUser(user.id)).toMatchObject({ state: 'deleted', email: null, phone: null, phone_confirmed_at: null, dob: null, first_name: null, avatar_media_id: null, slug: `member-${user.id}` })
 
     // The audit log says who and when, nothing personal.

@@ -16,7 +16,8 @@ import type { MediaStorage } from '../providers/storage/storage.ts'
 /**
  * The member's own rows, erased with the account: profile, interests, prompts, identity
  * verification, Medicare registration, devices, cards, notification settings, popups and their
- * own notifications (those just queued for others stay), credentials.
+ * own notifications (those just queued for others stay), the text messages sent to them (their
+ * phone number, codes included), credentials.
  */
 const personalTables = [
   'profiles',
@@ -30,6 +31,7 @@ const personalTables = [
   'notification_workflow_settings',
   'popups',
   'notifications',
+  'sms_outbox',
   'credentials',
 ] as const
 
@@ -117,9 +119,14 @@ export async function deleteAccount(deps: AccountDeps, caller: User, id: string,
     await endSessions(trx, caller)
     // Codes sent to the address: a sign-up code's payload holds the name, birth date and password
     // hash, from which "Send a new code" could otherwise make the account again. An email change
-    // waiting for its code goes too.
+    // or a phone confirmation waiting for its code goes too (a phone code is keyed on the number,
+    // its payload names the member).
     if (caller.email) await trx.deleteFrom('login_codes').where('email', '=', caller.email).execute()
-    await trx.deleteFrom('login_codes').where('purpose', '=', 'change_email').where(sql<string>`payload->>'user_id'`, '=', id).execute()
+    await trx
+      .deleteFrom('login_codes')
+      .where('purpose', 'in', ['change_email', 'confirm_phone'])
+      .where(sql<string>`payload->>'user_id'`, '=', id)
+      .execute()
 
     await trx
       .updateTable('users')

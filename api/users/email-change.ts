@@ -4,7 +4,7 @@ import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import type { Env } from '../env.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
-import { countHit, type Limit } from '../http/security.ts'
+import { countHit, forgiveHit, type Limit } from '../http/security.ts'
 import { accountLimits } from '../identity/accounts.ts'
 import { codeTtlMs, composeAccountEmail, createCodes, maxCodeAttempts } from '../identity/codes.ts'
 import { requirePermission } from '../policy/permissions.ts'
@@ -122,7 +122,7 @@ export async function confirmEmailChange(deps: EmailChangeDeps, caller: User, in
   if ('error' in result) throw problems.invalid({ code: [result.error === 'expired' ? 'code_expired' : 'code_invalid'] })
   if (result.payload?.user_id !== caller.id) throw problems.invalid({ code: ['code_invalid'] })
   // A try that succeeded does not count against the member.
-  await sql`UPDATE rate_limits SET count = greatest(count - 1, 0) WHERE key = ${`${emailChangeLimits.check.name}:${caller.id}`}`.execute(db)
+  await forgiveHit(db, emailChangeLimits.check, caller.id)
 
   const oldEmail = caller.email
   try {

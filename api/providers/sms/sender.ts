@@ -22,14 +22,15 @@ export interface SmsSender {
   /**
    * A text to a member (a reminder, a seat offer): sent only when their phone is confirmed and
    * they are visible (not suspended, banned or deleted); false otherwise, and nothing is
-   * recorded. With Twilio, it is delivered by the `sms.deliver` job (retried); with
+   * recorded (so too in production without Twilio, where nobody would ever get it). With Twilio, it is delivered by the `sms.deliver` job (retried); with
    * `transaction`, the outbox row and its job exist only if it commits.
    */
   send(message: OutgoingSms, options?: { transaction?: DB }): Promise<boolean>
   /**
    * A text only useful now (the phone confirmation code) to `to`, the member's number even
    * before it is confirmed: tried at once, never queued. `sent: false` means Twilio refused it
-   * or could not be reached.
+   * or could not be reached, or, in production without Twilio, that nothing can send it (nothing
+   * is recorded then).
    */
   sendNow(message: OutgoingSms & { to: string }): Promise<{ sent: boolean }>
   /**
@@ -44,12 +45,20 @@ export interface SmsSender {
 /**
  * Texts go through the `sms_outbox` table first, like email (decision 049). Without Twilio that
  * is where they stay, and `/dev/outbox` shows them outside production. With Twilio, `sent_at` and
- * Twilio's message sid are recorded once it accepted a text.
+ * Twilio's message sid are recorded once it accepted a text. In `production` without Twilio
+ * nobody reads the outbox: no text is sent (or recorded), and the callers hear so.
  */
-export function createSmsSender(options: { db: DB; twilio?: TwilioOptions | undefined; queue?: Pick<JobQueue, 'send'> | undefined; logger?: Logger | undefined }): SmsSender {
+export function createSmsSender(options: {
+  db: DB
+  twilio?: TwilioOptions | undefined
+  queue?: Pick<JobQueue, 'send'> | undefined
+  logger?: Logger | undefined
+  production?: boolean | undefined
+}): SmsSender {
   const { db, twilio, queue, logger } = options
   if (twilio && !queue) throw new Error('Twilio delivery needs the job queue')
   const deliver = twilio ? createSmsDelivery(db, twilio) : null
+  const undeliverable = Boolean(options.production) && !twilio
 
   async function record(message: OutgoingSms & { to: string }, trx: DB = db, sentAt: Date | null = null) {
     const row = await trx
@@ -71,6 +80,7 @@ export function createSmsSender(options: { db: DB; twilio?: TwilioOptions | unde
   return {
     twilio: Boolean(twilio),
     async send(message, sendOptions = {}) {
+      if (undeliverable) return false
       const trx = sendOptions.transaction ?? db
       const member = await trx
         .selectFrom('users')
@@ -86,6 +96,7 @@ export function createSmsSender(options: { db: DB; twilio?: TwilioOptions | unde
       return true
     },
     async sendNow(message) {
+      if (undeliverable) return { sent: false }
       const id = await record(message)
       if (!deliver) return { sent: true }
       try {
