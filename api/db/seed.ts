@@ -972,7 +972,7 @@ function smsDemo(now: Date, users: SeedUser[]) {
 }
 
 /** Seeded members who are also admins (tests/e2e/moderation.spec.ts, support.spec.ts). */
-export const seededAdmins = ['member198@demo.test', 'member199@demo.test']
+export const seededAdmins = ['member197@demo.test', 'member198@demo.test', 'member199@demo.test']
 
 function generateExperiences(random: Random, now: Date, users: SeedUser[]) {
   const [, host] = users as [SeedUser, SeedUser, SeedUser, ...SeedUser[]]

@@ -7,8 +7,8 @@ import { expect, languages, newVisitor, signIn, switchLanguage, test } from './h
  * The activity page's conversations and "Contact the product" without JavaScript (issue 14 §1,
  * decision 039): Contact host, the group chat button, a member writing to Circle 55 support and
  * an admin answering in /admin/support; axe on the support pages in en, fr and nl. Demo
- * members 140–149, and member199 (a seeded admin whose language this spec switches), are used by
- * no other spec.
+ * members 140–149, member197 (a seeded admin who answers in English) and member199 (a seeded
+ * admin whose language the axe test switches, so the two never meet) are used by no other spec.
  */
 
 /** The member writes to support from the Messenger: the conversation's address. */
@@ -73,14 +73,17 @@ test.describe('without JavaScript', () => {
     const question = `Where do I change my city? (${Date.now()})`
     const url = await writeToSupport(page, question)
 
-    const admin = await member(browser, 'member199@demo.test')
+    const admin = await member(browser, 'member197@demo.test')
     await openConversation(admin, question)
     await expect(admin.locator('.message').last()).toContainText(question)
     await admin.getByLabel('Your answer').fill('Open Account, then Edit your profile.')
     await admin.getByRole('button', { name: 'Send the answer' }).click()
     await expect(flash(admin)).toHaveText('Your answer was sent.')
-    const signed = (await admin.locator('.message__sender').last().textContent()) ?? ''
-    const adminName = /\((.+)\)/.exec(signed)?.[1] ?? ''
+    // The answer page may still be arriving when the toast shows: wait for the answer itself.
+    const sent = admin.locator('.message').last()
+    await expect(sent).toContainText('Open Account, then Edit your profile.')
+    await expect(sent.locator('.message__sender')).toHaveText(/^Circle 55 support \(.+\)$/)
+    const adminName = /\((.+)\)/.exec((await sent.locator('.message__sender').textContent()) ?? '')?.[1] ?? ''
     expect(adminName).not.toBe('')
 
     await page.goto(url)
