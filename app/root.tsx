@@ -28,7 +28,7 @@ import { SiteFooter } from './components/site-footer.tsx'
 import { SiteHeader } from './components/site-header.tsx'
 import { FlashStatus, ToastRegion } from './components/toast.tsx'
 import appStyles from './styles/app.css?url'
-import { getApi, getAuthState } from './utils/auth.server.ts'
+import { getAuthState } from './utils/auth.server.ts'
 import { ChatLiveProvider, isNotSent, useChatLive } from './utils/chat-live.tsx'
 import { errorPageKind } from './utils/error-page.ts'
 import { startBrowserErrorReporting } from './utils/error-reporting.client.ts'
@@ -63,19 +63,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (context.sessionEnded) {
     headers.append('Set-Cookie', await destroySession(await getSession(request, context), context))
   }
-  const [t, unread, notifications] = await Promise.all([
-    getT(request, context),
-    user ? badgeCount(() => getApi(request, context).chat.unreadTotal()) : 0,
-    user ? badgeCount(() => getApi(request, context).notifications.unreadTotal()) : 0,
-  ])
+  const t = await getT(request, context)
   return data(
     {
       brand: t('brand'),
       titlePrefix: context.formError ? `${t('form.errorTitlePrefix')} ` : '',
       language,
       user,
-      unread,
-      notifications,
+      // The header's and the bottom navigation's badges, read with the member (decision 052).
+      unread: user?.badges?.messages ?? 0,
+      notifications: user?.badges?.notifications ?? 0,
       suspended: auth.status === 'suspended',
       toast: auth.status === 'suspended' ? { kind: 'error' as const, key: 'errors.user_suspended' } : toast,
       year: new Date().getFullYear(),
@@ -84,18 +81,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     },
     { headers },
   )
-}
-
-/**
- * A badge's count (the unread messages, issue 14 §1; the unread notifications, decision 043): the
- * API's total alone (`exclude_results=true`), a cheap call on every page, never worth failing one over.
- */
-async function badgeCount(count: () => Promise<number>) {
-  try {
-    return await count()
-  } catch {
-    return 0
-  }
 }
 
 export function Layout({ children }: { children: ReactNode }) {

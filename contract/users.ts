@@ -51,9 +51,21 @@ export const userSchema = z
     prompts: z.array(z.object({ prompt: z.enum(profilePrompts), answer: z.string() })).meta({ description: 'Prompt keys and answers, in order.' }),
     created_at: z.string(),
     stream_token: nullableString,
+    badges: z
+      .object({
+        messages: z.number().int().meta({ description: 'Unread messages, as `GET v1/chat/message-channels` counts `total_unread`.' }),
+        notifications: z.number().int().meta({ description: 'Unread notifications, as `GET users/notifications?seen_at=null` counts them.' }),
+      })
+      .optional()
+      .meta({ description: 'Only with `include=badges` on `GET v1/users/me`: the header\'s unread totals, read with the member (every page asks for both).' }),
   })
   .meta({ id: 'User' })
 export type User = z.infer<typeof userSchema>
+
+/** `GET v1/users/me`'s query: `include=badges` adds the unread totals (decision 052). */
+export const meQuerySchema = z.object({
+  include: z.enum(['badges'], { error: 'include_invalid' }).optional().meta({ description: '`badges`: the unread messages and notifications too, in `badges`.' }),
+})
 
 /** `POST v1/users/me/sign-ins`: the sign-in before this one, and whether it was long ago. */
 export const signInSchema = z

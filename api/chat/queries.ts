@@ -338,8 +338,14 @@ export async function latestSeq(db: Db) {
  */
 export async function unreadTotals(db: Db, memberIds: string[]): Promise<Map<string, number>> {
   if (memberIds.length === 0) return new Map()
-  const me = sql<string>`me.id`
-  const rows = await sql<{ id: string; unread: number }>`SELECT me.id, (
+  const rows = await sql<{ id: string; unread: number }>`SELECT me.id, ${unreadMessagesOf(sql<string>`me.id`)} AS unread
+    FROM unnest(${[...new Set(memberIds)]}::uuid[]) AS me(id)`.execute(db)
+  return new Map(rows.rows.map((row) => [row.id, row.unread]))
+}
+
+/** `unreadTotals`' count for one member (`me`: an expression of their id), as a subquery of a larger statement. */
+export function unreadMessagesOf(me: Expression<string>) {
+  return sql<number>`(
       SELECT count(*)::int
       FROM channel_memberships cm
       JOIN message_channels ch ON ch.id = cm.channel_id
@@ -354,9 +360,7 @@ export async function unreadTotals(db: Db, memberIds: string[]): Promise<Map<str
       LEFT JOIN users u ON u.id = m.user_id
       WHERE cm.user_id = ${me} AND ${listedRule('ch', 'cm')}
         AND m.user_id IS DISTINCT FROM ${me} AND ${visibleMessages()} AND NOT ${fromBlockedMember(me)}
-    ) AS unread
-    FROM unnest(${[...new Set(memberIds)]}::uuid[]) AS me(id)`.execute(db)
-  return new Map(rows.rows.map((row) => [row.id, row.unread]))
+    )`
 }
 
 // New-message search (decision 034) -----------------------------------------------------------------

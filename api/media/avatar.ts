@@ -24,8 +24,13 @@ export async function avatarUrl(
 ) {
   if (!user.avatar_media_id || user.banned || user.is_suspended) return null
   const media = await db.selectFrom('media').select('storage_key').where('id', '=', user.avatar_media_id).executeTakeFirst()
-  if (!media) return null
-  return storage ? storage.publicUrl(media.storage_key) : `${MEDIA_URL_PREFIX}/${media.storage_key}`
+  return avatarUrlOf(media?.storage_key ?? null, storage)
+}
+
+/** `avatarUrl` from the photo's storage key, read by the caller (null: no photo). */
+export function avatarUrlOf(storageKey: string | null, storage?: MediaStorage) {
+  if (!storageKey) return null
+  return storage ? storage.publicUrl(storageKey) : `${MEDIA_URL_PREFIX}/${storageKey}`
 }
 
 async function deleteFiles(storage: MediaStorage, media: { storage_key: string; thumbnail_key: string | null } | undefined) {

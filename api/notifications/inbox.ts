@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { sql, type Expression } from 'kysely'
 import { z } from 'zod'
 import { pageMetadata, type Page } from '#contract/common.ts'
 import type { Notification, NotificationsQuery } from '#contract/notifications.ts'
@@ -41,35 +41,47 @@ const experienceTypes = {
   'experience.changed': 'experienceChanged',
 } as const
 
-/** `GET users/notifications`: a page of the caller's notifications, or only the metadata. */
+/**
+ * `GET users/notifications`: a page of the caller's notifications, or only the metadata. The page,
+ * its total and the titles of the activities it names are one statement (the total is counted
+ * apart only for a page past the end).
+ */
 export async function listNotifications(db: DB, caller: User, query: NotificationsQuery): Promise<Page<Notification>> {
   requirePermission(caller, 'read:notifications')
   // Only those the member's in-app switches let through when they were recorded (decision 047).
-  let mine = db.selectFrom('notifications').where('user_id', '=', caller.id).where('in_app', '=', true)
-  if (query.seen_at === 'null') mine = mine.where('seen_at', 'is', null)
-  const { total } = await mine.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow()
-  const metadata = pageMetadata(query.page, query.per_page, total)
-  if (query.exclude_results === 'true' || total === 0) return { data: [], metadata }
+  let mine = db.selectFrom('notifications as n').where('n.user_id', '=', caller.id).where('n.in_app', '=', true)
+  if (query.seen_at === 'null') mine = mine.where('n.seen_at', 'is', null)
+  const countAll = async () => (await mine.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow()).total
+  if (query.exclude_results === 'true') return { data: [], metadata: pageMetadata(query.page, query.per_page, await countAll()) }
   const rows = await mine
-    .select(['id', 'type', 'data', 'seen_at', 'created_at'])
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
+    .leftJoin('experiences as e', (join) => join.on('e.id', '=', experienceIdOf(sql.ref('n.data'))))
+    .select(['n.id', 'n.type', 'n.data', 'n.seen_at', 'n.created_at', 'e.id as experience_id', 'e.title as experience_title'])
+    .select(sql<number>`count(*) OVER ()::int`.as('total'))
+    .orderBy('n.created_at', 'desc')
+    .orderBy('n.id', 'desc')
     .limit(query.per_page)
     .offset((query.page - 1) * query.per_page)
     .execute()
-  return { data: await present(db, rows, caller.locale), metadata }
+  const total = rows[0]?.total ?? (query.page > 1 ? await countAll() : 0)
+  const titles = new Map(rows.flatMap((row) => (row.experience_id && row.experience_title !== null ? [[row.experience_id, row.experience_title] as const] : [])))
+  return { data: await present(db, rows, caller.locale, titles), metadata: pageMetadata(query.page, query.per_page, total) }
+}
+
+/** The activity a notification's data names, as a uuid (null when it names none, or not as a uuid). */
+function experienceIdOf(data: Expression<unknown>) {
+  return sql<string | null>`(CASE WHEN ${data}->>'experience_id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+    THEN (${data}->>'experience_id')::uuid END)`
 }
 
 /** How many notifications the member has not read (the badge), as the list counts them. */
 export async function unreadNotifications(db: DB, userId: string) {
-  const row = await db
-    .selectFrom('notifications')
-    .select(sql<number>`count(*)::int`.as('total'))
-    .where('user_id', '=', userId)
-    .where('in_app', '=', true)
-    .where('seen_at', 'is', null)
-    .executeTakeFirstOrThrow()
+  const row = await db.selectNoFrom(unreadNotificationsOf(userId).as('total')).executeTakeFirstOrThrow()
   return row.total
+}
+
+/** `unreadNotifications`' count as a subquery of a larger statement (the shell's, `v1/users/me?include=badges`). */
+export function unreadNotificationsOf(userId: string) {
+  return sql<number>`(SELECT count(*)::int FROM notifications WHERE user_id = ${userId} AND in_app AND seen_at IS NULL)`
 }
 
 /** `PUT users/notifications/{id}/seen`: marks one of the caller's notifications seen (the first time is kept); 404 for anyone else's. */
@@ -100,15 +112,13 @@ export async function describeNotification(db: DB, row: Omit<Row, 'seen_at' | 'c
   return { title: notification!.title, body: notification!.body, link: notification!.link }
 }
 
-/** The rows as members read them: the activities they name are read in one query. */
-async function present(db: DB, rows: Row[], language: string | null): Promise<Notification[]> {
+/**
+ * The rows as members read them: the titles of the activities they name are read in one query,
+ * unless the caller read them with the rows (`titled`).
+ */
+async function present(db: DB, rows: Row[], language: string | null, titled?: Map<string, string>): Promise<Notification[]> {
   const t = notificationsT(language)
-  const experienceIds = [...new Set(rows.flatMap((row) => (row.type in experienceTypes ? (experienceData.safeParse(row.data).data?.experience_id ?? []) : [])))]
-  const titles = new Map<string, string>()
-  if (experienceIds.length > 0) {
-    const experiences = await db.selectFrom('experiences').select(['id', 'title']).where('id', 'in', experienceIds).execute()
-    for (const experience of experiences) titles.set(experience.id, experience.title)
-  }
+  const titles = titled ?? (await experienceTitles(db, rows))
   return rows.map((row) => {
     const text = describe(row, titles, t)
     return {
@@ -119,6 +129,13 @@ async function present(db: DB, rows: Row[], language: string | null): Promise<No
       created_at: row.created_at.toISOString(),
     }
   })
+}
+
+async function experienceTitles(db: DB, rows: Row[]) {
+  const ids = [...new Set(rows.flatMap((row) => (row.type in experienceTypes ? (experienceData.safeParse(row.data).data?.experience_id ?? []) : [])))]
+  if (ids.length === 0) return new Map<string, string>()
+  const experiences = await db.selectFrom('experiences').select(['id', 'title']).where('id', 'in', ids).execute()
+  return new Map(experiences.map((experience) => [experience.id, experience.title]))
 }
 
 type T = ReturnType<typeof notificationsT>

@@ -108,6 +108,17 @@ describe('GET /api/users/notifications', () => {
     expect(data.map((n) => n.title)).toEqual(['Something new for you', 'Something new for you'])
   })
 
+  it('says the total on a page past the end, and reads an activity named by no uuid as “an activity”', async () => {
+    const reader = await member()
+    await told(reader.id, 2)
+    await database.db.insertInto('notifications').values({ user_id: reader.id, type: 'experience.canceled', data: '{"experience_id":"not-a-uuid"}' }).execute()
+    const call = await as(reader)
+    const past = page.parse((await call('GET', 'users/notifications?per_page=2&page=5')).json)
+    expect(past).toEqual({ data: [], metadata: { page: 5, total_pages: 2, total_count: 3 } })
+    const { data } = page.parse((await call('GET', 'users/notifications')).json)
+    expect(data.find((n) => n.type === 'experience.canceled')).toMatchObject({ link: '/attending' })
+  })
+
   it('refuses a query it cannot read', async () => {
     const call = await as(await member())
     expect((await call('GET', 'users/notifications?seen_at=yesterday')).status).toBe(422)

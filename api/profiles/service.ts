@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
@@ -36,6 +37,7 @@ export const emptyProfile: OwnProfile = {
 const groupOf = new Map<Interest, InterestGroup>(
   interestGroupNames.flatMap((group) => interestGroups[group].map((interest) => [interest, group] as const)),
 )
+const knownPrompts = new Set<string>(profilePrompts)
 
 /** The language names are given in: the member's own choice, else the request's, else English. */
 export function readerLanguage(caller: Pick<User, 'locale'> | null, acceptLanguage: string | undefined): Language {
@@ -50,18 +52,33 @@ async function interestKeys(db: DB, userId: string) {
 
 async function promptAnswers(db: DB, userId: string) {
   const rows = await db.selectFrom('profile_prompts').select(['prompt', 'answer']).where('user_id', '=', userId).orderBy('position').execute()
-  const known = new Set<string>(profilePrompts)
-  return rows.filter((row) => known.has(row.prompt)) as { prompt: (typeof profilePrompts)[number]; answer: string }[]
+  return rows.filter((row) => knownPrompts.has(row.prompt)) as { prompt: (typeof profilePrompts)[number]; answer: string }[]
 }
 
-/** The member's own profile, for `GET v1/users/me`. */
-export async function loadOwnProfile(db: DB, userId: string): Promise<OwnProfile> {
-  const [row, interests, prompts] = await Promise.all([
-    db.selectFrom('profiles').select(['employment', 'relationship', 'family', 'show_age', 'nearby_visibility']).where('user_id', '=', userId).executeTakeFirst(),
-    interestKeys(db, userId),
-    promptAnswers(db, userId),
-  ])
-  return { ...emptyProfile, ...row, interests, prompts }
+/**
+ * The member's own profile as columns of one statement (`GET v1/users/me` adds them to its own,
+ * decision 052): the profile row, the interests and the prompts, each as JSON. `ownProfileFrom`
+ * reads them back.
+ */
+export function ownProfileColumns(userId: string) {
+  return [
+    sql<Pick<OwnProfile, 'employment' | 'relationship' | 'family' | 'show_age' | 'nearby_visibility'> | null>`(SELECT row_to_json(p) FROM (
+      SELECT employment, relationship, family, show_age, nearby_visibility FROM profiles WHERE user_id = ${userId}) p)`.as('profile'),
+    sql<string[]>`(SELECT coalesce(json_agg(interest ORDER BY position, interest), '[]') FROM user_interests WHERE user_id = ${userId})`.as('interests'),
+    sql<Array<{ prompt: string; answer: string }>>`(SELECT coalesce(json_agg(json_build_object('prompt', prompt, 'answer', answer) ORDER BY position), '[]')
+      FROM profile_prompts WHERE user_id = ${userId})`.as('prompts'),
+  ] as const
+}
+
+/** The own profile from `ownProfileColumns`' values. */
+export function ownProfileFrom(row: { profile: Partial<OwnProfile> | null; interests: string[]; prompts: Array<{ prompt: string; answer: string }> }): OwnProfile {
+  return {
+    ...emptyProfile,
+    ...row.profile,
+    // A key dropped from the catalogue since it was chosen is not shown.
+    interests: row.interests.filter((interest): interest is Interest => groupOf.has(interest as Interest)),
+    prompts: row.prompts.filter((answer): answer is OwnProfile['prompts'][number] => knownPrompts.has(answer.prompt)),
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { SignJWT, generateKeyPair } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApiHarness, createUser, dobForAge, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, createUser, dobForAge, testNotifier, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 
 let database: TestDatabase
@@ -144,6 +144,43 @@ describe('GET /api/v1/users/me', () => {
       banned: false,
       onboarded: true,
     })
+  })
+
+  it('adds the header badges with include=badges, counted as the chat list and the notifications list count them', async () => {
+    const { user: reader, token } = await memberWithToken()
+    const { token: writerToken } = await memberWithToken()
+    const channel = await api.request('POST', 'users/message-channels', { token: writerToken, body: { user_id: reader.id } })
+    expect(channel.status).toBe(201)
+    const channelId = channel.json.data[0].id as string
+    for (const text of ['Hello', 'Are you coming on Sunday?']) {
+      expect((await api.request('POST', `v1/chat/message-channels/${channelId}/messages`, { token: writerToken, body: { text } })).status).toBe(201)
+    }
+    const notify = testNotifier(database.db).notify
+    for (let index = 0; index < 3; index++) await notify({ type: 'sample', to: [reader.id], data: {} })
+
+    const plain = await api.request('GET', 'v1/users/me', { token })
+    expect(plain.json.data[0]).not.toHaveProperty('badges')
+    const withBadges = await api.request('GET', 'v1/users/me?include=badges', { token })
+    expect(withBadges.status).toBe(200)
+    // Three notifications, and one for the new messages (message.new, one per channel and hour).
+    expect(withBadges.json.data[0]).toMatchObject({ id: reader.id, badges: { messages: 2, notifications: 4 } })
+    const chat = await api.request('GET', 'v1/chat/message-channels?exclude_results=true', { token })
+    const notifications = await api.request('GET', 'users/notifications?seen_at=null&exclude_results=true', { token })
+    expect(withBadges.json.data[0].badges).toEqual({ messages: chat.json.metadata.total_unread, notifications: notifications.json.metadata.total_count })
+
+    // Reading the messages and the notifications empties both badges.
+    expect((await api.request('POST', `v1/chat/message-channels/${channelId}/read`, { token })).status).toBe(204)
+    expect((await api.request('PUT', 'users/notifications/seen', { token })).status).toBe(204)
+    expect((await api.request('GET', 'v1/users/me?include=badges', { token })).json.data[0].badges).toEqual({ messages: 0, notifications: 0 })
+    // The writer's own messages are not unread for them.
+    expect((await api.request('GET', 'v1/users/me?include=badges', { token: writerToken })).json.data[0].badges).toEqual({ messages: 0, notifications: 0 })
+  })
+
+  it('answers 422 include_invalid to an include it does not know', async () => {
+    const { token } = await memberWithToken()
+    const response = await api.request('GET', 'v1/users/me?include=everything', { token })
+    expect(response.status).toBe(422)
+    expect(response.json.error.fields).toMatchObject({ include: ['include_invalid'] })
   })
 
   it('answers 403 user_suspended to a suspended member', async () => {

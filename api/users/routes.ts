@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi'
 import { oneOf } from '#contract/common.ts'
-import { signInSchema, updateMeSchema, userSchema } from '#contract/users.ts'
-import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
+import { meQuerySchema, signInSchema, updateMeSchema, userSchema } from '#contract/users.ts'
+import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
 import { verificationDeps } from '../verification/routes.ts'
 import { forgetVerificationPhotos } from '../verification/service.ts'
@@ -15,15 +15,17 @@ export function userRoutes(routes: ApiRoutes) {
     path: '/v1/users/me',
     tags,
     security: auth.required,
-    summary: 'The signed-in member; `data` holds one item.',
+    summary: 'The signed-in member; `data` holds one item. `include=badges` adds the unread messages and notifications (every page’s header).',
+    request: { query: meQuerySchema },
     responses: {
       200: jsonContent('The signed-in member', oneOf(userSchema)),
-      ...errors(auth.required),
+      ...errors(auth.required, { 422: 'include_invalid' }),
     },
   })
   serve(routes, meRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json({ data: [await ownUserJson(c.var.services, caller)] })
+    const { include } = readQuery(c, meRoute)
+    return c.json({ data: [await ownUserJson(c.var.services, caller, { badges: include === 'badges' })] })
   })
 
   const updateMeRoute = createRoute({

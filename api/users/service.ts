@@ -1,15 +1,18 @@
+import { sql } from 'kysely'
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max'
+import { unreadMessagesOf } from '../chat/queries.ts'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import { requirePermission } from '../policy/permissions.ts'
-import { emptyProfile, loadOwnProfile, resolveHomeCity, saveProfile, unknownPlace, type OwnProfile } from '../profiles/service.ts'
+import { emptyProfile, ownProfileColumns, ownProfileFrom, resolveHomeCity, saveProfile, unknownPlace, type OwnProfile } from '../profiles/service.ts'
 import type { PlacesProvider } from '../providers/maps/provider.ts'
 import { ageOn } from '#contract/birth-date.ts'
 import { displayName } from '#contract/display-name.ts'
 import { longAbsenceDays } from '#contract/limits.ts'
 import type { SignIn, UpdateMe, User as UserJson } from '#contract/users.ts'
-import { avatarUrl } from '../media/avatar.ts'
+import { avatarUrlOf } from '../media/avatar.ts'
+import { unreadNotificationsOf } from '../notifications/inbox.ts'
 import type { ChatProvider } from '../providers/chat/provider.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
 
@@ -29,18 +32,35 @@ export function formatPhone(e164: string | null): string | null {
 
 /**
  * The signed-in member as `v1/users/me` answers it: their photo and profile included, and their
- * token for the chat provider's browser client when it has one (Stream, decision 036).
+ * token for the chat provider's browser client when it has one (Stream, decision 036). With
+ * `badges`, the header's two unread totals too. Every page's shell asks for this, so everything
+ * beyond the member's row is read in one statement (decision 052).
  */
-export async function ownUserJson(services: { db: DB; media: MediaStorage; chat?: ChatProvider | undefined }, user: User): Promise<UserJson> {
-  const [avatar, profile, streamToken] = await Promise.all([
-    avatarUrl(services.db, user, services.media),
-    loadOwnProfile(services.db, user.id),
+export async function ownUserJson(
+  services: { db: DB; media: MediaStorage; chat?: ChatProvider | undefined },
+  user: User,
+  options: { badges?: boolean } = {},
+): Promise<UserJson> {
+  const showsAvatar = user.avatar_media_id !== null && !user.banned && !user.is_suspended
+  const [facts, streamToken] = await Promise.all([
+    services.db
+      .selectNoFrom([
+        ...ownProfileColumns(user.id),
+        sql<string | null>`(SELECT storage_key FROM media WHERE id = ${showsAvatar ? user.avatar_media_id : null})`.as('avatar_key'),
+        (options.badges ? unreadMessagesOf(sql<string>`${user.id}::uuid`) : sql<number | null>`NULL::int`).as('unread_messages'),
+        (options.badges ? unreadNotificationsOf(user.id) : sql<number | null>`NULL::int`).as('unread_notifications'),
+      ])
+      .executeTakeFirstOrThrow(),
     services.chat ? services.chat.userToken(user) : null,
   ])
-  return { ...serializeUser(user, avatar, profile), stream_token: streamToken }
+  const json: UserJson = { ...serializeUser(user, avatarUrlOf(facts.avatar_key, services.media), ownProfileFrom(facts)), stream_token: streamToken }
+  if (facts.unread_messages !== null && facts.unread_notifications !== null) {
+    json.badges = { messages: facts.unread_messages, notifications: facts.unread_notifications }
+  }
+  return json
 }
 
-/** The signed-in member, everything of their own (`GET v1/users/me`); `profile` from `loadOwnProfile`. */
+/** The signed-in member, everything of their own (`GET v1/users/me`); `profile` from `ownProfileColumns`. */
 export function serializeUser(user: User, avatarUrl: string | null = null, profile: OwnProfile = emptyProfile): UserJson {
   return {
     id: user.id,

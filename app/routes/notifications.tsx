@@ -96,12 +96,13 @@ export default function Notifications() {
               </Form>
             ) : null}
           </div>
-          <ul className="notification-list" role="list">
-            {items.map((item) => (
-              <li key={item.id} className={item.seen_at ? 'notification' : 'notification notification--unread'}>
-                <Form method="post">
-                  <input type="hidden" name="id" value={item.id} />
-                  <button type="submit" name="intent" value="open" className="notification__open">
+          {/* One form: the pressed button sends its notification's id. */}
+          <Form method="post">
+            <input type="hidden" name="intent" value="open" />
+            <ul className="notification-list" role="list">
+              {items.map((item) => (
+                <li key={item.id} className={item.seen_at ? 'notification' : 'notification notification--unread'}>
+                  <button type="submit" name="id" value={item.id} className="notification__open">
                     {item.seen_at ? null : <span className="notification__tag">{t('unread')}</span>}
                     <span className="notification__title">{item.title}</span>
                     <span className="notification__body">{item.body}</span>
@@ -109,10 +110,10 @@ export default function Notifications() {
                       {item.when}
                     </time>
                   </button>
-                </Form>
-              </li>
-            ))}
-          </ul>
+                </li>
+              ))}
+            </ul>
+          </Form>
         </>
       )}
       {totalPages > 1 ? (

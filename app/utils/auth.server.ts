@@ -216,7 +216,8 @@ async function resolveAuthState(request: Request, context: AppLoadContext): Prom
   const session = await getSession(request, context)
   if (session.get('accessToken')) {
     try {
-      state = { status: 'signed-in', user: await getApi(request, context).users.me() }
+      // The header's unread totals come with the member: one call for every page's shell (decision 052).
+      state = { status: 'signed-in', user: await getApi(request, context).users.me({ badges: true }) }
     } catch (error) {
       if (error instanceof ApiError && error.code === 'user_suspended') {
         state = { status: 'suspended' }

@@ -12,6 +12,18 @@ const steps: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 12],
 ]
 
+/** One formatter per language: making one costs more than formatting a whole page of dates. */
+const formatters = new Map<string, Intl.RelativeTimeFormat>()
+
+function formatter(language: string) {
+  let made = formatters.get(language)
+  if (!made) {
+    made = new Intl.RelativeTimeFormat(language, { numeric: 'always' })
+    formatters.set(language, made)
+  }
+  return made
+}
+
 export function timeAgo(date: string | Date, now: number, language: string, justNow: string) {
   let amount = Math.max(0, (now - new Date(date).getTime()) / 1000)
   if (amount < 60) return justNow
@@ -23,5 +35,5 @@ export function timeAgo(date: string | Date, now: number, language: string, just
     amount /= size
     unit = next
   }
-  return new Intl.RelativeTimeFormat(language, { numeric: 'always' }).format(-Math.floor(amount), unit)
+  return formatter(language).format(-Math.floor(amount), unit)
 }

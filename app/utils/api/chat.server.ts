@@ -10,9 +10,6 @@ export function chatClient(api: ApiTransport) {
     /** The member's channels, newest first, each with its last 5 messages; `metadata.total_unread` for the badge. */
     list: (paging: { page?: number; perPage?: number } = {}) =>
       api.json('GET', 'v1/chat/message-channels', channelListSchema, { query: { page: paging.page, per_page: paging.perPage } }),
-    /** The unread total alone (`exclude_results=true`): the Messages badge on every page. */
-    unreadTotal: async (): Promise<number> =>
-      (await api.json('GET', 'v1/chat/message-channels', channelListSchema, { query: { exclude_results: 'true' } })).metadata.total_unread,
     /**
      * A channel and a page of its messages, oldest first: the newest page, or the one before
      * `before`; `showBlocked` also answers the messages of members one blocked (decision 034).

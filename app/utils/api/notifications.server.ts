@@ -7,9 +7,6 @@ export function notificationsClient(api: ApiTransport) {
   return {
     /** A page of the member's notifications, newest first. */
     list: (page = 1) => api.json('GET', 'users/notifications', pageOf(notificationSchema), { query: { page } }),
-    /** The unread total alone (spec §7: `seen_at=null&exclude_results=true`, read from `metadata.total_count`). */
-    unreadTotal: async (): Promise<number> =>
-      (await api.json('GET', 'users/notifications', pageOf(notificationSchema), { query: { seen_at: 'null', exclude_results: 'true' } })).metadata.total_count,
     /** Marks one seen; answers it (with its link). */
     markSeen: (id: string): Promise<Notification> => api.one('PUT', `users/notifications/${encodeURIComponent(id)}/seen`, notificationSchema),
     markAllSeen: () => api.empty('PUT', 'users/notifications/seen'),

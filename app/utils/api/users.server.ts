@@ -7,7 +7,9 @@ import type { ApiTransport } from '../api.server.ts'
 export function usersClient(api: ApiTransport) {
   return {
     /** The signed-in member; `token` reads it with a token not yet in the session (sign-in). */
-    me: (options: { token?: string } = {}): Promise<User> => api.one('GET', 'v1/users/me', userSchema, options),
+    /** The member; with `badges`, the header's unread totals too (one call for every page's shell, decision 052). */
+    me: ({ badges, ...options }: { token?: string; badges?: boolean } = {}): Promise<User> =>
+      api.one('GET', 'v1/users/me', userSchema, badges ? { ...options, query: { include: 'badges' } } : options),
     /** Records a new sign-in (with the token not yet in the session); says whether to welcome the member back. */
     recordSignIn: (options: { token?: string } = {}): Promise<SignIn> => api.one('POST', 'v1/users/me/sign-ins', signInSchema, options),
     updateMe: (update: UpdateMe): Promise<User> => api.one('PUT', 'v1/users/me', userSchema, { body: update }),
