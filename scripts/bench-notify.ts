@@ -221,6 +221,8 @@ try {
     env: serverEnv({ port, publicUrl, databaseUrl: pg.url, secrets, extra: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'bench@bench.test' } }),
     logFile: path.join(root, logFile),
     nodeArgs: cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [],
+    // QUALITY: the server and the load generator (core 1) on different cores, as `npm run bench`.
+    core: 0,
   })
   console.log(`One instance on ${publicUrl} (pid ${server.pid}), one PostgreSQL, an SMTP sink on port ${smtpPort}`)
 
