@@ -37,19 +37,7 @@ export function CodeEntry({
       <Form method="post" {...formProps}>
         <input type="hidden" name="intent" value={intent} />
         <input type="hidden" name="email" value={email} />
-        <TextField
-          id="code"
-          name="code"
-          label={t('fields.code')}
-          hint={t('code.hint')}
-          className="input--code"
-          type="text"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={12}
-          required
-          errors={errors}
-        />
+        <CodeField label={t('fields.code')} hint={t('code.hint')} errors={errors} />
         <div className="button-row">
           <button type="submit" className="button">
             {submit}
@@ -64,5 +52,24 @@ export function CodeEntry({
         </button>
       </Form>
     </>
+  )
+}
+
+/** A one-time code's field (`name="code"`): the number keyboard on phones, filled in by browsers that can. */
+export function CodeField({ label, hint, errors }: { label: string; hint: string; errors?: string[] | undefined }) {
+  return (
+    <TextField
+      id="code"
+      name="code"
+      label={label}
+      hint={hint}
+      className="input--code"
+      type="text"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={12}
+      required
+      errors={errors}
+    />
   )
 }

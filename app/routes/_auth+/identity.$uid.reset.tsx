@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { IdentityLayout } from '#app/components/identity-layout.tsx'
+import { CodeField } from '#app/components/code-entry.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
 import { codeErrorReply, interactionAction, requireInteraction, sendErrorReply, sentStep } from '#app/utils/identity.server.ts'
@@ -108,7 +109,7 @@ export default function ResetPassword() {
           <Form method="post" {...getFormProps(form)}>
             <input type="hidden" name="intent" value="reset" />
             <input type="hidden" name="email" value={actionData?.email} />
-            <TextField id="code" name="code" label={t('fields.code')} hint={t('code.hint')} className="input--code" type="text" inputMode="numeric" autoComplete="one-time-code" maxLength={12} required errors={fields.code.errors} />
+            <CodeField label={t('fields.code')} hint={t('code.hint')} errors={fields.code.errors} />
             <TextField id="password" name="password" label={t('fields.newPassword')} hint={t('signUp.passwordHint')} type="password" autoComplete="new-password" minLength={10} required errors={fields.password.errors} />
             <div className="button-row">
               <button type="submit" className="button">

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
-import { TextField } from '#app/components/ui/field.tsx'
+import { CodeField } from '#app/components/code-entry.tsx'
 import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
@@ -124,19 +124,7 @@ export default function Phone() {
                   <p>{t('page.sent', { phone: loaded.phone })}</p>
                   <Form method="post" className="form" {...getFormProps(form)}>
                     <input type="hidden" name="intent" value="verify" />
-                    <TextField
-                      id="code"
-                      name="code"
-                      label={t('page.codeLabel')}
-                      hint={t('page.codeHint')}
-                      className="input--code"
-                      type="text"
-                      inputMode="numeric"
-                      autoComplete="one-time-code"
-                      maxLength={12}
-                      required
-                      errors={fields.code.errors}
-                    />
+                    <CodeField label={t('page.codeLabel')} hint={t('page.codeHint')} errors={fields.code.errors} />
                     <div className="button-row">
                       <button type="submit" className="button">
                         {t('page.confirm')}
