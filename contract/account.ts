@@ -20,14 +20,17 @@ export const emailChangeSchema = z
   .meta({ id: 'EmailChange' })
 export type EmailChange = z.infer<typeof emailChangeSchema>
 
+/** A 6-digit one-time code as a member types it (spaces are ignored): required, code_invalid. */
+export const sixDigitCode = z
+  .string({ error: 'required' })
+  .transform((value) => value.replace(/\s+/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/, 'code_invalid'))
+  .meta({ description: 'The 6 digits (spaces are ignored).' })
+
 /** `POST v1/users/me/email-change/confirm`: the code emailed to the new address. */
 export const emailChangeConfirmSchema = z
   .object({
-    code: z
-      .string({ error: 'required' })
-      .transform((value) => value.replace(/\s+/g, ''))
-      .pipe(z.string().regex(/^\d{6}$/, 'code_invalid'))
-      .meta({ description: 'The 6 digits (spaces are ignored).' }),
+    code: sixDigitCode,
   })
   .meta({ id: 'EmailChangeConfirm' })
 export type EmailChangeConfirm = z.infer<typeof emailChangeConfirmSchema>

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { sixDigitCode } from './account.ts'
 
 /**
  * Text messages (issue 15 §3, decision 049): confirming the member's phone with a 6-digit code
@@ -17,11 +18,7 @@ export type PhoneConfirmationStarted = z.infer<typeof phoneConfirmationStartedSc
 /** `PUT v1/users/me/phone/confirmation`: the code texted to the member's phone. */
 export const phoneConfirmationSchema = z
   .object({
-    code: z
-      .string({ error: 'required' })
-      .transform((value) => value.replace(/\s+/g, ''))
-      .pipe(z.string().regex(/^\d{6}$/, 'code_invalid'))
-      .meta({ description: 'The 6 digits (spaces are ignored).' }),
+    code: sixDigitCode,
   })
   .meta({ id: 'PhoneConfirmation' })
 export type PhoneConfirmation = z.infer<typeof phoneConfirmationSchema>
