@@ -78,7 +78,7 @@ export function createApiApp(services: ApiServices) {
   app.use(async (c, next) => {
     c.set('services', services)
     c.set('requestId', c.req.header('x-request-id') ?? crypto.randomUUID())
-    c.set('caller', await resolveCaller(services, c.req.header('authorization')))
+    c.set('caller', await callerOf(services, c.req.header('authorization')))
     await next()
     c.header('cache-control', c.res.headers.get('cache-control') ?? 'no-store')
   })
@@ -128,6 +128,26 @@ export function createApiApp(services: ApiServices) {
 
 export type ApiApp = ReturnType<typeof createApiApp>
 
+
+/**
+ * Calls that arrive together with the same token (a page's shell and its own data, asked side by
+ * side by the web app) share one lookup of their caller while it runs; nothing is kept after it
+ * answers, so a suspension or a sign-out applies to the next call as before (decision 053).
+ */
+const callersInFlight = new WeakMap<ApiServices, Map<string, Promise<User | null>>>()
+
+function callerOf(services: ApiServices, authorization: string | undefined) {
+  if (!authorization) return Promise.resolve(null)
+  let inFlight = callersInFlight.get(services)
+  if (!inFlight) callersInFlight.set(services, (inFlight = new Map<string, Promise<User | null>>()))
+  const pending = inFlight.get(authorization)
+  if (pending) return pending
+  const lookup = resolveCaller(services, authorization)
+  inFlight.set(authorization, lookup)
+  const forget = () => inFlight.delete(authorization)
+  lookup.then(forget, forget)
+  return lookup
+}
 
 async function resolveCaller(services: ApiServices, authorization: string | undefined) {
   if (!authorization) return null

@@ -69,6 +69,44 @@ export function notificationsT(language: string | null | undefined): TFunction {
   return instance.getFixedT(supported(language), 'notifications')
 }
 
+/** Text a list draws many times: a key and the names of its values, with string values only. */
+export type TemplateT = (key: string, values?: Record<string, string>) => string
+
+const templateTs = new Map<string, TemplateT>()
+
+/**
+ * `notificationsT` for a whole list (decision 053): i18next resolves each key once per language
+ * (fallbacks, nesting), with a marker in place of each value; afterwards the text is the pieces
+ * joined with the values. Only for keys whose choice of text does not depend on a value (no
+ * `count`, no `context`). The locale files do not change while the process runs.
+ */
+export function notificationsTemplateT(language: string | null | undefined): TemplateT {
+  const lng = supported(language)
+  const made = templateTs.get(lng)
+  if (made) return made
+  const t = notificationsT(lng)
+  const templates = new Map<string, { pieces: string[]; names: string[] }>()
+  const marker = '\u0000'
+  const templateT: TemplateT = (key, values = {}) => {
+    const names = Object.keys(values)
+    const cacheKey = `${key}\u0000${names.join('\u0000')}`
+    let template = templates.get(cacheKey)
+    if (!template) {
+      const marked = t(key, Object.fromEntries(names.map((name, index) => [name, `${marker}${index}${marker}`])))
+      const pieces: string[] = []
+      const order: string[] = []
+      marked.split(marker).forEach((part, index) => (index % 2 === 0 ? pieces.push(part) : order.push(names[Number(part)]!)))
+      template = { pieces, names: order }
+      templates.set(cacheKey, template)
+    }
+    let text = template.pieces[0]!
+    for (let index = 0; index < template.names.length; index++) text += values[template.names[index]!]! + template.pieces[index + 1]!
+    return text
+  }
+  templateTs.set(lng, templateT)
+  return templateT
+}
+
 /** Text messages' copy (`sms:*`, decision 049) in `language` (en otherwise). */
 export function smsT(language: string | null | undefined): TFunction {
   return instance.getFixedT(supported(language), 'sms')

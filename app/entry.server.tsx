@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream'
+import { Transform, type TransformCallback } from 'node:stream'
 import type { ActionFunctionArgs, AppLoadContext, EntryContext, HandleDataRequestFunction, HandleDocumentRequestFunction, LoaderFunctionArgs } from '@remix-run/node'
 import { createReadableStreamFromReadable } from '@remix-run/node'
 import { isRouteErrorResponse, RemixServer } from '@remix-run/react'
@@ -30,6 +30,38 @@ function stampBuild(headers: Headers) {
   headers.set(buildVersionHeader, buildVersion)
 }
 
+/**
+ * React writes a page in 2 KB pieces; each piece would cross the web stream, the Express response
+ * and the socket on its own. What is written in one turn of the event loop leaves as one chunk
+ * (decision 053); a page that streams (Suspense) still goes out as each part is ready.
+ */
+export class CoalescingStream extends Transform {
+  #pieces: Buffer[] = []
+  #scheduled = false
+
+  override _transform(piece: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
+    this.#pieces.push(piece)
+    if (!this.#scheduled) {
+      this.#scheduled = true
+      setImmediate(() => this.#release())
+    }
+    done()
+  }
+
+  override _flush(done: TransformCallback) {
+    this.#release()
+    done()
+  }
+
+  #release() {
+    this.#scheduled = false
+    if (this.#pieces.length === 0) return
+    const pieces = this.#pieces
+    this.#pieces = []
+    this.push(pieces.length === 1 ? pieces[0] : Buffer.concat(pieces))
+  }
+}
+
 const handleRequest: HandleDocumentRequestFunction = async (
   request: Request,
   responseStatusCode: number,
@@ -59,7 +91,7 @@ const handleRequest: HandleDocumentRequestFunction = async (
         nonce,
         [readyEvent]() {
           shellRendered = true
-          const body = new PassThrough()
+          const body = new CoalescingStream()
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
           resolve(
             new Response(createReadableStreamFromReadable(body), {

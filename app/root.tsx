@@ -38,6 +38,7 @@ import { useNonce } from './utils/nonce.ts'
 import { themeColor } from './utils/theme.ts'
 import { commitSession, destroySession, getSession } from './utils/session.server.ts'
 import { takeToast } from './utils/toast.server.ts'
+import { shellMember } from './utils/user-hooks.ts'
 
 export const handle = { i18n: ['common'] }
 
@@ -69,7 +70,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       brand: t('brand'),
       titlePrefix: context.formError ? `${t('form.errorTitlePrefix')} ` : '',
       language,
-      user,
+      user: user ? shellMember(user) : null,
       // The header's and the bottom navigation's badges, read with the member (decision 052).
       unread: user?.badges?.messages ?? 0,
       notifications: user?.badges?.notifications ?? 0,

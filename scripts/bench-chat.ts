@@ -15,6 +15,7 @@ import {
   freePort,
   loadLine,
   numberOption,
+  percentile,
   root,
   rssOf,
   runClient,
@@ -113,9 +114,6 @@ function random(seed: number) {
   }
 }
 
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN
-}
 const ms = (value: number) => `${value.toFixed(1)} ms`
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`

@@ -183,6 +183,15 @@ export async function runClient(url: string, seconds: number, options: { connect
   return JSON.parse(stdout.trim().split('\n').pop()!) as ClientResult
 }
 
+/** The value at percentile `p` of values sorted in ascending order (NaN when there are none). */
+export function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN
+}
+
+export function median(values: number[]) {
+  return percentile([...values].sort((a, b) => a - b), 50)
+}
+
 export function formatClientResult(result: ClientResult) {
   return `${result.rps.toFixed(1)} req/s, p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}`
 }

@@ -6,7 +6,7 @@ import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import { isUuid } from '../http/request.ts'
-import { notificationsT } from '../i18n.ts'
+import { notificationsTemplateT, type TemplateT } from '../i18n.ts'
 import { requirePermission } from '../policy/permissions.ts'
 
 /**
@@ -117,7 +117,7 @@ export async function describeNotification(db: DB, row: Omit<Row, 'seen_at' | 'c
  * unless the caller read them with the rows (`titled`).
  */
 async function present(db: DB, rows: Row[], language: string | null, titled?: Map<string, string>): Promise<Notification[]> {
-  const t = notificationsT(language)
+  const t = notificationsTemplateT(language)
   const titles = titled ?? (await experienceTitles(db, rows))
   return rows.map((row) => {
     const text = describe(row, titles, t)
@@ -138,9 +138,7 @@ async function experienceTitles(db: DB, rows: Row[]) {
   return new Map(experiences.map((experience) => [experience.id, experience.title]))
 }
 
-type T = ReturnType<typeof notificationsT>
-
-function describe(row: Row, titles: Map<string, string>, t: T): { title: string; body: string; link: string } {
+function describe(row: Row, titles: Map<string, string>, t: TemplateT): { title: string; body: string; link: string } {
   if (row.type in experienceTypes) {
     const key = experienceTypes[row.type as keyof typeof experienceTypes]
     const id = experienceData.safeParse(row.data).data?.experience_id

@@ -203,6 +203,24 @@ describe('GET /api/v1/users/me', () => {
     expect(response.status).toBe(403)
     expect(response.json.error.code).toBe('user_suspended')
   })
+
+  it('answers calls sent together with one token for that member, and a suspension applies to the very next call (decision 053)', async () => {
+    const { user, token } = await memberWithToken()
+    const other = await memberWithToken()
+    const answers = await Promise.all([
+      api.request('GET', 'v1/users/me', { token }),
+      api.request('GET', 'v1/users/me?include=badges', { token }),
+      api.request('GET', 'v1/users/me', { token: other.token }),
+      api.request('GET', 'v1/users/me', { token }),
+    ])
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200])
+    expect(answers.map((answer) => (answer.json as { data: { id: string }[] }).data[0]!.id)).toEqual([user.id, user.id, other.user.id, user.id])
+
+    await database.db.updateTable('users').set({ banned: true }).where('id', '=', user.id).execute()
+    const next = await api.request('GET', 'v1/users/me', { token })
+    expect(next.status).toBe(403)
+    expect(next.json.error.code).toBe('user_suspended')
+  })
 })
 
 describe('PUT /api/v1/users/me', () => {

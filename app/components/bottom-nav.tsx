@@ -1,7 +1,7 @@
 import { NavLink } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import type { User } from '#contract/users.ts'
 import { useSignInHref } from '#app/utils/use-return-to.ts'
+import type { ShellMember } from '#app/utils/user-hooks.ts'
 
 /** Spec §9: badges show up to 9, then "9+". */
 export function badgeLabel(count: number) {
@@ -25,7 +25,7 @@ interface Item {
  * the bar has little room for its text (a phone with large text) it shows short labels, each on
  * one line (issue 12 §1); where the screen is short it gives way to the header's links (app.css).
  */
-export function BottomNav({ user, unread = 0, notifications = 0 }: { user: User | null; unread?: number; notifications?: number }) {
+export function BottomNav({ user, unread = 0, notifications = 0 }: { user: ShellMember | null; unread?: number; notifications?: number }) {
   const { t } = useTranslation()
   const signIn = useSignInHref('/login')
   const items: Item[] = [
@@ -41,7 +41,7 @@ export function BottomNav({ user, unread = 0, notifications = 0 }: { user: User 
       : []),
     user
       ? // No room for a sixth item (decision 033): Account carries the notifications badge and leads to them (decision 043).
-        { to: '/account', label: t('nav.account'), short: t('nav.short.account'), icon: 'person', avatarUrl: user.avatar?.url ?? null, badge: notifications, badgeText: 'nav.unreadNotifications' }
+        { to: '/account', label: t('nav.account'), short: t('nav.short.account'), icon: 'person', avatarUrl: user.avatarUrl, badge: notifications, badgeText: 'nav.unreadNotifications' }
       : { to: signIn, label: t('nav.signIn'), short: t('nav.short.signIn'), icon: 'sign-in' },
   ]
   return (

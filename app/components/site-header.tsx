@@ -1,14 +1,13 @@
 import { Form, Link, NavLink } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import type { User } from '#contract/users.ts'
 import { badgeLabel } from './bottom-nav.tsx'
 import { unsubscribeFromPush } from '#app/utils/push.client.ts'
-import { useDisplayName } from '#app/utils/use-display-name.ts'
 import { useSignInHref } from '#app/utils/use-return-to.ts'
+import type { ShellMember } from '#app/utils/user-hooks.ts'
 
-export function SiteHeader({ user, unread = 0, notifications = 0 }: { user: User | null; unread?: number; notifications?: number }) {
+export function SiteHeader({ user, unread = 0, notifications = 0 }: { user: ShellMember | null; unread?: number; notifications?: number }) {
   const { t } = useTranslation()
-  const name = useDisplayName(user)
+  const name = user ? (user.displayName ?? t('member.generic')) : ''
   const signIn = useSignInHref('/login')
   const signUp = useSignInHref('/signup')
   return (

@@ -95,4 +95,14 @@ describe('/notifications without JavaScript', () => {
     expect(anonymous.status).toBe(302)
     expect(anonymous.headers.get('location')).toBe('/login?returnTo=%2Fnotifications')
   })
+
+  it('carries only what the header shows of the member: never their email, phone or birth date (decision 053)', async () => {
+    const member = await createUser(pages.database.db, { first_name: 'Walter', last_name: 'Hughes', phone: '+15035550123', dob: '1951-03-14' })
+    await notification(member.id, 'sample', {}, 3)
+    const response = await visit('/notifications', await pages.web.signedInCookie(member.id))
+    const html = await response.text()
+    expect(readableHtml(html)).toContain('Walter H.')
+    expect(html).toContain('A test notification')
+    for (const privateValue of [member.email!, '5035550123', '1951-03-14', 'Hughes']) expect(html).not.toContain(privateValue)
+  })
 })

@@ -22,17 +22,29 @@ import { setToast } from '#app/utils/toast.server.ts'
 export const handle = { i18n: ['common', 'notifications'] }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(request, context)
   const page = pageFrom(new URL(request.url))
-  const api = getApi(request, context)
+  // Asked alongside the member (the API looks the caller up once for both); a signed-out visitor
+  // is sent to sign in by requireUser before this answer is read.
+  const list = getApi(request, context).notifications.list(page)
+  list.catch(() => undefined)
+  await requireUser(request, context)
   // The unread total is the root loader's (the badge's), read in the component: not asked twice.
-  const [notifications, t, language] = await Promise.all([api.notifications.list(page), getT(request, context, 'notifications'), detectLanguage(request, context)])
+  const [notifications, t, language] = await Promise.all([list, getT(request, context, 'notifications'), detectLanguage(request, context)])
   const now = Date.now()
+  const justNow = t('justNow')
   return {
     page,
     totalPages: notifications.metadata.total_pages,
     // Written here, not in the browser: the same words on the server and after hydration.
-    items: notifications.data.map((item) => ({ ...item, when: timeAgo(item.created_at, now, language, t('justNow')) })),
+    // Only what the list shows: opening one asks the API for its page (the action).
+    items: notifications.data.map((item) => ({
+      id: item.id,
+      title: item.title,
+      body: item.body,
+      unread: item.seen_at === null,
+      created_at: item.created_at,
+      when: timeAgo(item.created_at, now, language, justNow),
+    })),
     title: t('title'),
   }
 }
@@ -72,6 +84,7 @@ export default function Notifications() {
   const unread = useChatLive().notifications ?? loadedUnread
   const { t } = useTranslation('notifications')
   const pageLink = (to: number) => (to > 1 ? `/notifications?page=${to}` : '/notifications')
+  const unreadTag = t('unread')
   return (
     <>
       <h1>{t('title')}</h1>
@@ -101,9 +114,9 @@ export default function Notifications() {
             <input type="hidden" name="intent" value="open" />
             <ul className="notification-list" role="list">
               {items.map((item) => (
-                <li key={item.id} className={item.seen_at ? 'notification' : 'notification notification--unread'}>
+                <li key={item.id} className={item.unread ? 'notification notification--unread' : 'notification'}>
                   <button type="submit" name="id" value={item.id} className="notification__open">
-                    {item.seen_at ? null : <span className="notification__tag">{t('unread')}</span>}
+                    {item.unread ? <span className="notification__tag">{unreadTag}</span> : null}
                     <span className="notification__title">{item.title}</span>
                     <span className="notification__body">{item.body}</span>
                     <time dateTime={item.created_at} className="notification__when">
