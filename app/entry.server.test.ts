@@ -7,6 +7,7 @@ import { createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { createDocumentHandler } from '#tests/web-document.ts'
 import { createWebHarness, testContext, testWebServices, type WebHarness } from '#tests/web-harness.ts'
+import { CoalescingStream } from './entry.server.tsx'
 
 /**
  * Issue 11 §5 and §6, through Remix's own request handler with the real root and entry.server:
@@ -141,5 +142,36 @@ describe('every page and its page data say which build answered (decision 045)',
       const { response } = await send(request)
       expect(response.headers.get('X-Build-Version'), request.url).toBe(__BUILD_VERSION__)
     }
+  })
+})
+
+describe('CoalescingStream (decision 053)', () => {
+  async function chunksOf(write: (stream: CoalescingStream) => Promise<void>) {
+    const stream = new CoalescingStream()
+    const chunks: string[] = []
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk.toString()))
+    const ended = new Promise((resolve) => stream.on('end', resolve))
+    await write(stream)
+    await ended
+    return chunks
+  }
+
+  it('sends what is written in one turn as one chunk, in order', async () => {
+    const chunks = await chunksOf(async (stream) => {
+      for (const piece of ['<!DOCTYPE html>', '<html>', '<body>', 'Hello', '</body></html>']) stream.write(Buffer.from(piece))
+      stream.end()
+    })
+    expect(chunks).toEqual(['<!DOCTYPE html><html><body>Hello</body></html>'])
+  })
+
+  it('still streams: what is written in a later turn leaves after what came before', async () => {
+    const chunks = await chunksOf(async (stream) => {
+      stream.write(Buffer.from('<p>shell</p>'))
+      stream.write(Buffer.from('<p>more</p>'))
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      stream.write(Buffer.from('<p>later</p>'))
+      stream.end()
+    })
+    expect(chunks).toEqual(['<p>shell</p><p>more</p>', '<p>later</p>'])
   })
 })
