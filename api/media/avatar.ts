@@ -22,9 +22,15 @@ export async function avatarUrl(
   user: Pick<User, 'avatar_media_id' | 'banned' | 'is_suspended'>,
   storage?: MediaStorage,
 ) {
-  if (!user.avatar_media_id || user.banned || user.is_suspended) return null
-  const media = await db.selectFrom('media').select('storage_key').where('id', '=', user.avatar_media_id).executeTakeFirst()
+  const mediaId = shownAvatarId(user)
+  if (!mediaId) return null
+  const media = await db.selectFrom('media').select('storage_key').where('id', '=', mediaId).executeTakeFirst()
   return avatarUrlOf(media?.storage_key ?? null, storage)
+}
+
+/** The photo a member shows (their media id), or null: none, or a suspended or banned member's. */
+export function shownAvatarId(user: Pick<User, 'avatar_media_id' | 'banned' | 'is_suspended'>) {
+  return user.banned || user.is_suspended ? null : user.avatar_media_id
 }
 
 /** `avatarUrl` from the photo's storage key, read by the caller (null: no photo). */

@@ -11,7 +11,7 @@ import { ageOn } from '#contract/birth-date.ts'
 import { displayName } from '#contract/display-name.ts'
 import { longAbsenceDays } from '#contract/limits.ts'
 import type { SignIn, UpdateMe, User as UserJson } from '#contract/users.ts'
-import { avatarUrlOf } from '../media/avatar.ts'
+import { avatarUrlOf, shownAvatarId } from '../media/avatar.ts'
 import { unreadNotificationsOf } from '../notifications/inbox.ts'
 import type { ChatProvider } from '../providers/chat/provider.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
@@ -41,12 +41,11 @@ export async function ownUserJson(
   user: User,
   options: { badges?: boolean } = {},
 ): Promise<UserJson> {
-  const showsAvatar = user.avatar_media_id !== null && !user.banned && !user.is_suspended
   const [facts, streamToken] = await Promise.all([
     services.db
       .selectNoFrom([
         ...ownProfileColumns(user.id),
-        sql<string | null>`(SELECT storage_key FROM media WHERE id = ${showsAvatar ? user.avatar_media_id : null})`.as('avatar_key'),
+        sql<string | null>`(SELECT storage_key FROM media WHERE id = ${shownAvatarId(user)})`.as('avatar_key'),
         (options.badges ? unreadMessagesOf(sql<string>`${user.id}::uuid`) : sql<number | null>`NULL::int`).as('unread_messages'),
         (options.badges ? unreadNotificationsOf(user.id) : sql<number | null>`NULL::int`).as('unread_notifications'),
       ])
