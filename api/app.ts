@@ -75,10 +75,12 @@ export interface ApiEnv {
 export function createApiApp(services: ApiServices) {
   const app = new Hono<ApiEnv>().basePath('/api')
 
+  const callerOf = sharedWhileRunning((authorization: string) => resolveCaller(services, authorization))
   app.use(async (c, next) => {
     c.set('services', services)
     c.set('requestId', c.req.header('x-request-id') ?? crypto.randomUUID())
-    c.set('caller', await callerOf(services, c.req.header('authorization')))
+    const authorization = c.req.header('authorization')
+    c.set('caller', authorization ? await callerOf(authorization) : null)
     await next()
     c.header('cache-control', c.res.headers.get('cache-control') ?? 'no-store')
   })
@@ -134,23 +136,20 @@ export type ApiApp = ReturnType<typeof createApiApp>
  * side by the web app) share one lookup of their caller while it runs; nothing is kept after it
  * answers, so a suspension or a sign-out applies to the next call as before (decision 053).
  */
-const callersInFlight = new WeakMap<ApiServices, Map<string, Promise<User | null>>>()
-
-function callerOf(services: ApiServices, authorization: string | undefined) {
-  if (!authorization) return Promise.resolve(null)
-  let inFlight = callersInFlight.get(services)
-  if (!inFlight) callersInFlight.set(services, (inFlight = new Map<string, Promise<User | null>>()))
-  const pending = inFlight.get(authorization)
-  if (pending) return pending
-  const lookup = resolveCaller(services, authorization)
-  inFlight.set(authorization, lookup)
-  const forget = () => inFlight.delete(authorization)
-  lookup.then(forget, forget)
-  return lookup
+function sharedWhileRunning<T>(lookup: (key: string) => Promise<T>) {
+  const running = new Map<string, Promise<T>>()
+  return (key: string) => {
+    const pending = running.get(key)
+    if (pending) return pending
+    const started = lookup(key)
+    running.set(key, started)
+    const forget = () => running.delete(key)
+    started.then(forget, forget)
+    return started
+  }
 }
 
-async function resolveCaller(services: ApiServices, authorization: string | undefined) {
-  if (!authorization) return null
+async function resolveCaller(services: ApiServices, authorization: string) {
   const match = /^Bearer ([\w.~+/-]+=*)$/i.exec(authorization)
   if (!match?.[1]) throw problems.unauthorized()
   let claims: Awaited<ReturnType<TokenVerifier>>
