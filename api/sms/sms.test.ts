@@ -38,6 +38,19 @@ beforeEach(() => {
   twilio.down.value = false
 })
 afterEach(() => server.resetHandlers())
+
+/** An API configured for production, without Twilio. */
+function productionWithoutTwilio() {
+  return createApiHarness(database.db, {
+    NODE_ENV: 'production',
+    SESSION_SECRET: 'x'.repeat(40),
+    SMTP_URL: 'smtp://mail.example:587',
+    SEED_DEMO_DATA: 'false',
+    OIDC_COOKIE_KEYS: 'a,b',
+    OIDC_JWKS: '{"keys":[]}',
+    OIDC_CLIENT_SECRET: 'x'.repeat(40),
+  })
+}
 afterAll(async () => {
   server.close()
   await database?.drop()
@@ -323,28 +336,12 @@ describe('inbound texts', () => {
   })
 
   it('without Twilio, the endpoint is not served in production', async () => {
-    const production = await createApiHarness(database.db, {
-      NODE_ENV: 'production',
-      SESSION_SECRET: 'x'.repeat(40),
-      SMTP_URL: 'smtp://mail.example:587',
-      SEED_DEMO_DATA: 'false',
-      OIDC_COOKIE_KEYS: 'a,b',
-      OIDC_JWKS: '{"keys":[]}',
-      OIDC_CLIENT_SECRET: 'x'.repeat(40),
-    })
+    const production = await productionWithoutTwilio()
     expect((await inbound(production, { From: '+15035550142', Body: 'C' })).status).toBe(404)
   })
 
   it('without Twilio in production, the confirmation code is not "sent" to an outbox nobody reads', async () => {
-    const production = await createApiHarness(database.db, {
-      NODE_ENV: 'production',
-      SESSION_SECRET: 'x'.repeat(40),
-      SMTP_URL: 'smtp://mail.example:587',
-      SEED_DEMO_DATA: 'false',
-      OIDC_COOKIE_KEYS: 'a,b',
-      OIDC_JWKS: '{"keys":[]}',
-      OIDC_CLIENT_SECRET: 'x'.repeat(40),
-    })
+    const production = await productionWithoutTwilio()
     const { user } = await member({ phone_confirmed_at: null })
     const started = await production.request('POST', 'v1/users/me/phone/confirmation', { token: await production.signToken(user.id) })
     expect(started.status).toBe(503)
