@@ -26,6 +26,8 @@ export const envSchema = z.object({
   // the whole outage (docs/decisions/006-database-timeouts.md). 0 turns a timeout off.
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
+  // Statements run often are prepared once per connection (docs/decisions/054-prepared-statements.md).
+  DATABASE_PREPARED_STATEMENTS: bool.default(true),
   SEED_DEMO_DATA: bool.optional(),
 
   API_BASE_URL: optionalUrl,

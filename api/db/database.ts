@@ -19,6 +19,12 @@ export interface DatabaseOptions {
   connectTimeoutMs?: number
   /** One statement, enforced by the server and by this process (0: no limit). Default 10 s. */
   statementTimeoutMs?: number
+  /**
+   * Statements run often become named prepared statements, planned once per connection
+   * (`preparedStatementNames`, decision 054). Default true; false for a connection pooler that
+   * cannot keep them (PgBouncer in transaction mode before 1.21).
+   */
+  preparedStatements?: boolean
 }
 
 /** How long the health checks wait for `select 1`: well under any load balancer's own timeout. */
@@ -44,41 +50,99 @@ export function createDatabase(connectionString: string, options: DatabaseOption
   })
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {})
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: closingTimedOutClients(pool) }) })
+  const nameOf = options.preparedStatements === false ? undefined : preparedStatementNames()
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardedPool(pool, nameOf) }) })
   pools.set(db, pool)
   return { db, pool }
 }
 
 /**
- * The pool as Kysely sees it, except that a client whose statement this process gave up on is
- * closed when released instead of going back to the pool. Kysely releases it as healthy, but its
- * statement is still in flight (or the server is frozen): the next request would queue behind it.
+ * The pool as Kysely sees it, with two duties on each client:
+ * - a client whose statement this process gave up on is closed when released instead of going
+ *   back to the pool. Kysely releases it as healthy, but its statement is still in flight (or the
+ *   server is frozen): the next request would queue behind it.
+ * - statements `nameOf` names run as named prepared statements. When a migration has changed a
+ *   table under one since this connection prepared it (PostgreSQL refuses: "cached plan must not
+ *   change result type"), the statement, which did not run, runs again unprepared unless a
+ *   transaction was open, and the client is closed when released, taking its stale plans along.
  */
-function closingTimedOutClients(pool: pg.Pool): PostgresPool {
+function guardedPool(pool: pg.Pool, nameOf?: (text: string) => string | undefined): PostgresPool {
   return {
     options: pool.options,
     end: () => pool.end(),
     async connect() {
       const client = await pool.connect()
       let timedOut = false
+      let stale = false
+      let inTransaction = false
       const guarded: PostgresPoolClient = {
         processID: (client as { processID?: number }).processID,
         // Only the (sql, parameters) form: the dialect has no cursor configured.
         query: (async (text: string, parameters: unknown[]) => {
           // A transaction's ROLLBACK would otherwise wait out a second timeout behind the first.
           if (timedOut) throw new Error(`${clientTimeout} (an earlier statement on this connection)`)
+          if (transactionStart.test(text)) inTransaction = true
+          else if (transactionEnd.test(text)) inTransaction = false
+          // Without parameters, a text may hold several commands (a migration): those run as simple queries.
+          const name = parameters.length > 0 ? nameOf?.(text) : undefined
           try {
-            return await client.query(text, parameters)
+            return await client.query(name ? { name, text, values: parameters } : { text, values: parameters })
           } catch (error) {
             if (isClientTimeout(error)) timedOut = true
+            if (name && isStalePreparedStatement(error)) {
+              stale = true
+              if (!inTransaction) return await client.query({ text, values: parameters })
+            }
             throw error
           }
         }) as unknown as PostgresPoolClient['query'],
-        release: (destroy) => client.release(destroy === true || timedOut),
+        release: (destroy) => client.release(destroy === true || timedOut || stale),
       }
       return guarded
     },
   }
+}
+
+/** How Kysely opens and ends a transaction; `rollback to` a savepoint keeps it open. */
+const transactionStart = /^\s*(begin|start\s+transaction)\b[^;]*;?\s*$/i
+const transactionEnd = /^\s*(commit|rollback|end|abort)\s*;?\s*$/i
+
+/**
+ * Which statement texts run as named prepared statements (decision 054). PostgreSQL parses and
+ * plans an unnamed statement each time it runs; for the shell's statement (the member's profile
+ * and unread totals) planning cost more than running it. A text is named once it has run
+ * `minUses` times, like pgjdbc's `prepareThreshold`, so one-off statements are not kept; at most
+ * `max` texts are named, because each connection keeps every statement it prepared until it closes.
+ */
+export function preparedStatementNames(options: { minUses?: number; max?: number } = {}) {
+  const minUses = options.minUses ?? 3
+  const max = options.max ?? 256
+  const names = new Map<string, string>()
+  const uses = new Map<string, number>()
+  return (text: string): string | undefined => {
+    const name = names.get(text)
+    if (name !== undefined || names.size >= max) return name
+    const count = (uses.get(text) ?? 0) + 1
+    if (count < minUses) {
+      // Counting is bounded too: texts built from lists of any length are not counted forever.
+      if (uses.size >= 16 * max) uses.clear()
+      uses.set(text, count)
+      return undefined
+    }
+    uses.delete(text)
+    const named = `circle55_${names.size + 1}`
+    names.set(text, named)
+    return named
+  }
+}
+
+/**
+ * PostgreSQL's answers when a connection's prepared statement no longer fits: its result type
+ * changed under it (0A000), or it is gone (26000, after pg closed it on a value it could not send).
+ */
+function isStalePreparedStatement(error: unknown) {
+  const code = (error as { code?: unknown } | null)?.code
+  return (code === '0A000' && error instanceof Error && error.message.includes('cached plan')) || code === '26000'
 }
 
 /** pg's message when `query_timeout` expires. */

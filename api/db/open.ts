@@ -28,7 +28,7 @@ export async function openDatabase(env: Env, logger: Logger, options: { migrate?
     logger.info({ ms: Date.now() - started }, 'Embedded PostgreSQL started')
   }
   const timeouts = { connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS, statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS }
-  const { db, pool } = createDatabase(url, timeouts)
+  const { db, pool } = createDatabase(url, { ...timeouts, preparedStatements: env.DATABASE_PREPARED_STATEMENTS })
   if (options.migrate !== false) {
     // A migration may build an index over a large table: no statement limit for it, on a
     // connection of its own (requests keep theirs).
