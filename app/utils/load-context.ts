@@ -136,8 +136,8 @@ export interface RequestContext {
 
   /** The product API's resource clients, holding the token, language and request id (`getApi`). */
   api?: Api
-  /** The web session record (`getSession`). */
-  session?: WebSession
+  /** The web session record, read once even when loaders ask at the same time (`getSession`). */
+  session?: Promise<WebSession>
   /** Who is asking, resolved once even when loaders ask at the same time (`getAuthState`). */
   member?: Promise<AuthState>
   /** The same, once known (pages drawn during an outage read it without waiting). */

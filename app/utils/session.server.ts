@@ -63,18 +63,26 @@ function inThirtyDays() {
   return new Date(Date.now() + sessionMaxAgeSeconds * 1000)
 }
 
-export async function getSession(request: Request, context: AppLoadContext): Promise<WebSession> {
+export function getSession(request: Request, context: AppLoadContext): Promise<WebSession> {
+  // Loaders run side by side: the first one reads the record, the others wait for the same read.
+  // A failure is not kept, so a later call (the page drawn after an outage) reads again.
   if (context.session) return context.session
-  let session: WebSession
+  const pending = readSession(request, context)
+  context.session = pending
+  pending.catch(() => {
+    if (context.session === pending) context.session = undefined
+  })
+  return pending
+}
+
+async function readSession(request: Request, context: AppLoadContext): Promise<WebSession> {
   try {
-    session = await getSessionStorage(context).getSession(request.headers.get('Cookie'))
+    return await getSessionStorage(context).getSession(request.headers.get('Cookie'))
   } catch (error) {
     // The session store (PostgreSQL) is unreachable: a 503 page that says so, not a crash.
     context.services.log('error', 'Session store unavailable', { error: String(error), requestId: context.requestId })
     throw data(null, { status: 503 })
   }
-  context.session = session
-  return session
 }
 
 export async function commitSession(session: WebSession, context: AppLoadContext) {
