@@ -10,6 +10,7 @@ import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { sessionCookie, testContext, testWebServices } from '#tests/web-harness.ts'
 import { getAuthState, startSession } from './auth.server.ts'
 import type { WebServices } from './load-context.ts'
+import { getSession } from './session.server.ts'
 
 /**
  * Spec §4's auth gate, through the real API and the real session store: a suspended or banned
@@ -115,5 +116,53 @@ describe('signing in as a suspended member (/login-success, spec §8)', () => {
 
     expect(await sessionRows(member.id)).toEqual([])
     expect(await sessionRows(earlier.id)).toEqual([])
+  })
+})
+
+// A page's loaders run side by side (the root's and the page's): the session record is read once
+// for all of them, and a read that failed is not kept for the rest of the request.
+/** The real session store, counting its reads; `failFirst` makes the first read fail as an outage would. */
+function countingServices(options: { failFirst?: boolean } = {}) {
+  let reads = 0
+  const counted: WebServices = {
+    ...services,
+    sessions: {
+      ...services.sessions,
+      read: async (id) => {
+        reads += 1
+        if (options.failFirst && reads === 1) throw new Error('connect ECONNREFUSED')
+        return services.sessions.read(id)
+      },
+    },
+  }
+  return { services: counted, reads: () => reads }
+}
+
+describe('getSession', () => {
+  it('reads the session record once for loaders asking at the same time', async () => {
+    const member = await createUser(database.db)
+    const cookie = await sessionCookie(api, services, member.id)
+    const counting = countingServices()
+    const context = testContext(counting.services)
+    const request = new Request(`${TEST_PUBLIC_URL}/notifications`, { headers: { cookie } })
+
+    const [rootSession, pageSession] = await Promise.all([getSession(request, context), getSession(request, context)])
+    expect(counting.reads()).toBe(1)
+    expect(rootSession.get('userId')).toBe(member.id)
+    expect(pageSession).toBe(rootSession)
+  })
+
+  it('answers 503 when the store is down, and reads again when asked later in the same request', async () => {
+    const member = await createUser(database.db)
+    const cookie = await sessionCookie(api, services, member.id)
+    const counting = countingServices({ failFirst: true })
+    const context = testContext(counting.services)
+    const request = new Request(`${TEST_PUBLIC_URL}/notifications`, { headers: { cookie } })
+
+    const failed = await getSession(request, context).catch((error: unknown) => error)
+    expect(failed).toMatchObject({ init: { status: 503 } })
+    const session = await getSession(request, context)
+    expect(session.get('userId')).toBe(member.id)
+    expect(counting.reads()).toBe(2)
   })
 })
