@@ -46,6 +46,8 @@ function loadEmbeddedPostgres() {
 export async function startEmbeddedPostgres(options: {
   dataDir?: string
   log?: (message: string) => void
+  /** More server settings (`-c name=value` pairs), for the benchmarks' statement statistics. */
+  settings?: string[]
 }): Promise<EmbeddedDatabase> {
   const dataDir = resolveDataDir(options.dataDir)
   const port = await freePort()
@@ -59,7 +61,7 @@ export async function startEmbeddedPostgres(options: {
     persistent: true,
     createPostgresUser: isRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=off'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=off', ...(options.settings ?? []).flatMap((setting) => ['-c', setting])],
     onLog: () => {},
     onError: (message) => options.log?.(String(message)),
   })
