@@ -31,7 +31,7 @@ import { notificationSettingsRoutes } from './notifications/settings-routes.ts'
 import { pushRoutes } from './notifications/push-routes.ts'
 import { liftEndedSuspension } from './moderation/service.ts'
 import { systemRoutes } from './system/routes.ts'
-import { findUserBySubject, provisionUser } from './users/service.ts'
+import { findShellCallerBySubject, findUserBySubject, provisionUser, type ShellFacts } from './users/service.ts'
 import { accountRoutes } from './users/account-routes.ts'
 import { smsRoutes } from './sms/routes.ts'
 import type { SmsSender } from './providers/sms/sender.ts'
@@ -65,6 +65,8 @@ export interface ApiEnv {
     requestId: string
     /** The authenticated member, resolved once per request; null for anonymous calls. */
     caller: User | null
+    /** Read with the caller when this is the shell's call (decision 055); null otherwise. */
+    callerShell: ShellFacts | null
   }
 }
 
@@ -75,12 +77,14 @@ export interface ApiEnv {
 export function createApiApp(services: ApiServices) {
   const app = new Hono<ApiEnv>().basePath('/api')
 
-  const callerOf = sharedWhileRunning((authorization: string) => resolveCaller(services, authorization))
+  const callerOf = sharedWhileRunning((authorization: string, shell: boolean) => resolveCaller(services, authorization, shell))
   app.use(async (c, next) => {
     c.set('services', services)
     c.set('requestId', c.req.header('x-request-id') ?? crypto.randomUUID())
     const authorization = c.req.header('authorization')
-    c.set('caller', authorization ? await callerOf(authorization) : null)
+    const resolved = authorization ? await callerOf(authorization, isShellCall(c.req.raw)) : null
+    c.set('caller', resolved?.user ?? null)
+    c.set('callerShell', resolved?.shell ?? null)
     await next()
     c.header('cache-control', c.res.headers.get('cache-control') ?? 'no-store')
   })
@@ -136,12 +140,12 @@ export type ApiApp = ReturnType<typeof createApiApp>
  * side by the web app) share one lookup of their caller while it runs; nothing is kept after it
  * answers, so a suspension or a sign-out applies to the next call as before (decision 053).
  */
-function sharedWhileRunning<T>(lookup: (key: string) => Promise<T>) {
+function sharedWhileRunning<T, O>(lookup: (key: string, option: O) => Promise<T>) {
   const running = new Map<string, Promise<T>>()
-  return (key: string) => {
+  return (key: string, option: O) => {
     const pending = running.get(key)
     if (pending) return pending
-    const started = lookup(key)
+    const started = lookup(key, option)
     running.set(key, started)
     const forget = () => running.delete(key)
     started.then(forget, forget)
@@ -149,7 +153,21 @@ function sharedWhileRunning<T>(lookup: (key: string) => Promise<T>) {
   }
 }
 
-async function resolveCaller(services: ApiServices, authorization: string) {
+/**
+ * Every signed-in page's shell asks `GET v1/users/me?include=badges` (decision 052): its caller
+ * lookup reads the header's facts in the same statement (decision 055).
+ */
+function isShellCall(request: Request) {
+  if (request.method !== 'GET') return false
+  const url = new URL(request.url)
+  return url.pathname === '/api/v1/users/me' && url.searchParams.get('include') === 'badges'
+}
+
+/**
+ * The caller of a call with `authorization`, and, for the shell's call, their `ShellFacts` (null
+ * for a member just provisioned: the route reads them itself then).
+ */
+async function resolveCaller(services: ApiServices, authorization: string, shell: boolean): Promise<{ user: User; shell: ShellFacts | null }> {
   const match = /^Bearer ([\w.~+/-]+=*)$/i.exec(authorization)
   if (!match?.[1]) throw problems.unauthorized()
   let claims: Awaited<ReturnType<TokenVerifier>>
@@ -158,7 +176,8 @@ async function resolveCaller(services: ApiServices, authorization: string) {
   } catch {
     throw problems.unauthorized()
   }
-  let user = await findUserBySubject(services.db, claims.sub)
+  const found = shell ? await findShellCallerBySubject(services.db, claims.sub) : undefined
+  let user = found ? found.user : await findUserBySubject(services.db, claims.sub)
   if (!user && services.env.auth === 'auth0') user = await provisionUser(services.db, claims.sub, claims)
   if (!user || user.state === 'deleted') throw problems.unauthorized()
   const lift = await liftEndedSuspension(services.db, user)
@@ -166,5 +185,5 @@ async function resolveCaller(services: ApiServices, authorization: string) {
   // With Stream, their ban there is lifted too and they are back in their channels (decision 042).
   if (lift.lifted) await mirrorChat(services, { type: 'member', user_id: user.id })
   if (isSuspended(user)) throw problems.suspended()
-  return user
+  return { user, shell: found?.shell ?? null }
 }

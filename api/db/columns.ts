@@ -285,6 +285,7 @@ export const databaseColumns = {
     created_at: 'timestamptz default',
     delivered_at: 'timestamptz null',
     in_app: 'bool default',
+    experience_id: 'uuid null',
   },
   notification_global_settings: {
     user_id: 'uuid',

@@ -467,6 +467,8 @@ export interface NotificationsTable {
   delivered_at: NullableTimestamp
   /** Whether it shows in the member's list: their in-app switches when it was recorded (migration 0020). */
   in_app: Generated<boolean>
+  /** The activity `data` names, as a uuid; computed by PostgreSQL when the row is written (migration 0024). */
+  experience_id: ColumnType<string | null, never, never>
   created_at: CreatedAt
 }
 

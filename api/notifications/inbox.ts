@@ -54,7 +54,7 @@ export async function listNotifications(db: DB, caller: User, query: Notificatio
   const countAll = async () => (await mine.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow()).total
   if (query.exclude_results === 'true') return { data: [], metadata: pageMetadata(query.page, query.per_page, await countAll()) }
   const rows = await mine
-    .leftJoin('experiences as e', (join) => join.on('e.id', '=', experienceIdOf(sql.ref('n.data'))))
+    .leftJoin('experiences as e', 'e.id', 'n.experience_id')
     .select(['n.id', 'n.type', 'n.data', 'n.seen_at', 'n.created_at', 'e.id as experience_id', 'e.title as experience_title'])
     .select(sql<number>`count(*) OVER ()::int`.as('total'))
     .orderBy('n.created_at', 'desc')
@@ -67,12 +67,6 @@ export async function listNotifications(db: DB, caller: User, query: Notificatio
   return { data: await present(db, rows, caller.locale, titles), metadata: pageMetadata(query.page, query.per_page, total) }
 }
 
-/** The activity a notification's data names, as a uuid (null when it names none, or not as a uuid). */
-function experienceIdOf(data: Expression<unknown>) {
-  return sql<string | null>`(CASE WHEN ${data}->>'experience_id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-    THEN (${data}->>'experience_id')::uuid END)`
-}
-
 /** How many notifications the member has not read (the badge), as the list counts them. */
 export async function unreadNotifications(db: DB, userId: string) {
   const row = await db.selectNoFrom(unreadNotificationsOf(userId).as('total')).executeTakeFirstOrThrow()
@@ -80,7 +74,7 @@ export async function unreadNotifications(db: DB, userId: string) {
 }
 
 /** `unreadNotifications`' count as a subquery of a larger statement (the shell's, `v1/users/me?include=badges`). */
-export function unreadNotificationsOf(userId: string) {
+export function unreadNotificationsOf(userId: string | Expression<string>) {
   return sql<number>`(SELECT count(*)::int FROM notifications WHERE user_id = ${userId} AND in_app AND seen_at IS NULL)`
 }
 

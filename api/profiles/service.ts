@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { sql, type Expression } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
@@ -60,7 +60,7 @@ async function promptAnswers(db: DB, userId: string) {
  * decision 052): the profile row, the interests and the prompts, each as JSON. `ownProfileFrom`
  * reads them back.
  */
-export function ownProfileColumns(userId: string) {
+export function ownProfileColumns(userId: string | Expression<string>) {
   return [
     sql<Pick<OwnProfile, 'employment' | 'relationship' | 'family' | 'show_age' | 'nearby_visibility'> | null>`(SELECT row_to_json(p) FROM (
       SELECT employment, relationship, family, show_age, nearby_visibility FROM profiles WHERE user_id = ${userId}) p)`.as('profile'),

@@ -176,6 +176,23 @@ describe('GET /api/v1/users/me', () => {
     expect((await api.request('GET', 'v1/users/me?include=badges', { token: writerToken })).json.data[0].badges).toEqual({ messages: 0, notifications: 0 })
   })
 
+  it('answers the shell the same whether its caller lookup reads the header too or is shared with another call (decision 055)', async () => {
+    const { user: reader, token } = await memberWithToken()
+    await testNotifier(database.db).notify({ type: 'sample', to: [reader.id], data: {} })
+    await database.db.insertInto('user_interests').values({ user_id: reader.id, interest: 'walking', position: 0 }).execute()
+    // Alone: the member and the header in one statement.
+    const alone = await api.request('GET', 'v1/users/me?include=badges', { token })
+    expect(alone.json.data[0]).toMatchObject({ id: reader.id, interests: ['walking'], badges: { messages: 0, notifications: 1 } })
+    // Sent after another call of the same member: that call's lookup is shared and the route reads the header itself.
+    const [, after] = await Promise.all([api.request('GET', 'users/notifications', { token }), api.request('GET', 'v1/users/me?include=badges', { token })])
+    // Sent first: the other call shares its lookup, and answers as ever.
+    const [first, list] = await Promise.all([api.request('GET', 'v1/users/me?include=badges', { token }), api.request('GET', 'users/notifications', { token })])
+    expect(after.json.data[0]).toEqual(alone.json.data[0])
+    expect(first.json.data[0]).toEqual(alone.json.data[0])
+    expect(list.status).toBe(200)
+    expect(list.json.metadata.total_count).toBe(1)
+  })
+
   it('answers 422 include_invalid to an include it does not know', async () => {
     const { token } = await memberWithToken()
     const response = await api.request('GET', 'v1/users/me?include=everything', { token })

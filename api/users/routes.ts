@@ -25,7 +25,7 @@ export function userRoutes(routes: ApiRoutes) {
   serve(routes, meRoute, async (c) => {
     const caller = requireCaller(c)
     const { include } = readQuery(c, meRoute)
-    return c.json({ data: [await ownUserJson(c.var.services, caller, { badges: include === 'badges' })] })
+    return c.json({ data: [await ownUserJson(c.var.services, caller, { badges: include === 'badges', shell: c.var.callerShell })] })
   })
 
   const updateMeRoute = createRoute({

@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { sql, type Expression } from 'kysely'
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max'
 import { unreadMessagesOf } from '../chat/queries.ts'
 import type { DB } from '../db/database.ts'
@@ -30,30 +30,46 @@ export function formatPhone(e164: string | null): string | null {
   return parsed.country === 'US' ? parsed.formatNational() : parsed.formatInternational()
 }
 
+/** What every page's header shows beyond the member's row (decision 052): profile, photo, the two unread totals. */
+export interface ShellFacts {
+  profile: Partial<OwnProfile> | null
+  interests: string[]
+  prompts: Array<{ prompt: string; answer: string }>
+  avatar_key: string | null
+  /** Null unless the unread totals were asked for. */
+  unread_messages: number | null
+  unread_notifications: number | null
+}
+
+/** `ShellFacts` as columns of a statement: of the member `userId` whose shown photo is `avatarId`. */
+function shellFactColumns(userId: string | Expression<string>, avatarId: string | null | Expression<string | null>, badges: boolean) {
+  const me = typeof userId === 'string' ? sql<string>`${userId}::uuid` : userId
+  return [
+    ...ownProfileColumns(userId),
+    sql<string | null>`(SELECT storage_key FROM media WHERE id = ${avatarId})`.as('avatar_key'),
+    (badges ? unreadMessagesOf(me) : sql<number | null>`NULL::int`).as('unread_messages'),
+    (badges ? unreadNotificationsOf(userId) : sql<number | null>`NULL::int`).as('unread_notifications'),
+  ] as const
+}
+
 /**
  * The signed-in member as `v1/users/me` answers it: their photo and profile included, and their
  * token for the chat provider's browser client when it has one (Stream, decision 036). With
  * `badges`, the header's two unread totals too. Every page's shell asks for this, so everything
- * beyond the member's row is read in one statement (decision 052).
+ * beyond the member's row is read in one statement (decision 052), or comes as `shell` when the
+ * caller's own lookup read it already (decision 055).
  */
 export async function ownUserJson(
   services: { db: DB; media: MediaStorage; chat?: ChatProvider | undefined },
   user: User,
-  options: { badges?: boolean } = {},
+  options: { badges?: boolean; shell?: ShellFacts | null } = {},
 ): Promise<UserJson> {
   const [facts, streamToken] = await Promise.all([
-    services.db
-      .selectNoFrom([
-        ...ownProfileColumns(user.id),
-        sql<string | null>`(SELECT storage_key FROM media WHERE id = ${shownAvatarId(user)})`.as('avatar_key'),
-        (options.badges ? unreadMessagesOf(sql<string>`${user.id}::uuid`) : sql<number | null>`NULL::int`).as('unread_messages'),
-        (options.badges ? unreadNotificationsOf(user.id) : sql<number | null>`NULL::int`).as('unread_notifications'),
-      ])
-      .executeTakeFirstOrThrow(),
+    options.shell ?? services.db.selectNoFrom(shellFactColumns(user.id, shownAvatarId(user), options.badges ?? false)).executeTakeFirstOrThrow(),
     services.chat ? services.chat.userToken(user) : null,
   ])
   const json: UserJson = { ...serializeUser(user, avatarUrlOf(facts.avatar_key, services.media), ownProfileFrom(facts)), stream_token: streamToken }
-  if (facts.unread_messages !== null && facts.unread_notifications !== null) {
+  if (options.badges && facts.unread_messages !== null && facts.unread_notifications !== null) {
     json.badges = { messages: facts.unread_messages, notifications: facts.unread_notifications }
   }
   return json
@@ -100,6 +116,23 @@ export function serializeUser(user: User, avatarUrl: string | null = null, profi
 
 export async function findUserBySubject(db: DB, subject: string) {
   return db.selectFrom('users').selectAll().where('auth_subject', '=', subject).executeTakeFirst()
+}
+
+/**
+ * `findUserBySubject` for the shell's call (`GET v1/users/me?include=badges`, every signed-in
+ * page): the member's row and their `ShellFacts` in one statement (decision 055). Only a caller
+ * who is neither banned nor suspended is answered, so the photo shown is always their own.
+ */
+export async function findShellCallerBySubject(db: DB, subject: string): Promise<{ user: User; shell: ShellFacts } | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .selectAll('users')
+    .select(shellFactColumns(sql.ref('users.id'), sql.ref('users.avatar_media_id'), true))
+    .where('auth_subject', '=', subject)
+    .executeTakeFirst()
+  if (!row) return undefined
+  const { profile, interests, prompts, avatar_key, unread_messages, unread_notifications, ...user } = row
+  return { user, shell: { profile, interests, prompts, avatar_key, unread_messages, unread_notifications } }
 }
 
 /**

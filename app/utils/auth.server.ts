@@ -213,18 +213,21 @@ export async function getAuthState(request: Request, context: AppLoadContext): P
 
 async function resolveAuthState(request: Request, context: AppLoadContext): Promise<AuthState> {
   let state: AuthState = { status: 'signed-out' }
-  const session = await getSession(request, context)
-  if (session.get('accessToken')) {
+  // Asked the way every API call of this page asks (a renewed token when it is due), so this call
+  // is sent first: its caller lookup, shared with the page's own calls, reads the header's facts
+  // with the member (decision 055).
+  const token = await getAccessToken(request, context)
+  if (token) {
     try {
       // The header's unread totals come with the member: one call for every page's shell (decision 052).
-      state = { status: 'signed-in', user: await getApi(request, context).users.me({ badges: true }) }
+      state = { status: 'signed-in', user: await getApi(request, context).users.me({ badges: true, token }) }
     } catch (error) {
       if (error instanceof ApiError && error.code === 'user_suspended') {
         state = { status: 'suspended' }
-        await destroySession(session, context)
+        await destroySession(await getSession(request, context), context)
         context.sessionEnded = true
       } else if (error instanceof ApiError && error.status === 401) {
-        await destroySession(session, context)
+        await destroySession(await getSession(request, context), context)
         context.sessionEnded = true
       } else if (error instanceof ApiError && error.status >= 500) {
         // The API or its database is down: a helpful 503 page, and the session is kept.
