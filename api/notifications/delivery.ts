@@ -67,6 +67,7 @@ interface Stamped {
   type: string
   user_id: string
   data: unknown
+  experience_id: string | null
 }
 
 /** Sends `id` by the member's settings, exactly once; answers what it sent (null: already done). */
@@ -77,7 +78,7 @@ export async function deliverNotification(deps: DeliveryDeps, id: string) {
       .set({ delivered_at: sql<Date>`now()` })
       .where('id', '=', id)
       .where('delivered_at', 'is', null)
-      .returning(['id', 'type', 'user_id', 'data'])
+      .returning(['id', 'type', 'user_id', 'data', 'experience_id'])
       .executeTakeFirst()
     if (!row) return null
     const sent: NotificationChannel[] = []
@@ -119,7 +120,7 @@ export async function deliverNotification(deps: DeliveryDeps, id: string) {
 /** Push and text held back by quiet hours, at 08:00: only if the news is still true. */
 export async function deliverLater(deps: DeliveryDeps, job: { id: string; channels: (typeof outside)[number][] }) {
   return deps.db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('notifications').select(['id', 'type', 'user_id', 'data']).where('id', '=', job.id).executeTakeFirst()
+    const row = await trx.selectFrom('notifications').select(['id', 'type', 'user_id', 'data', 'experience_id']).where('id', '=', job.id).executeTakeFirst()
     if (!row || !(await stillTrue(trx, row))) return []
     const activity = await activityOf(trx, row.data)
     if (activity && activity.startAt.getTime() <= (deps.now?.() ?? new Date()).getTime()) return []

@@ -20,12 +20,13 @@ interface Row {
   id: string
   type: string
   data: unknown
+  /** The activity `data` names (the column PostgreSQL keeps, migration 0024). */
+  experience_id: string | null
   seen_at: Date | null
   created_at: Date
 }
 
 const uuid = z.uuid()
-const experienceData = z.object({ experience_id: uuid })
 const messageData = z.object({ channel_id: uuid })
 const verificationData = z.object({ outcome: z.enum(['approved', 'rejected']) })
 
@@ -55,7 +56,7 @@ export async function listNotifications(db: DB, caller: User, query: Notificatio
   if (query.exclude_results === 'true') return { data: [], metadata: pageMetadata(query.page, query.per_page, await countAll()) }
   const rows = await mine
     .leftJoin('experiences as e', 'e.id', 'n.experience_id')
-    .select(['n.id', 'n.type', 'n.data', 'n.seen_at', 'n.created_at', 'e.id as experience_id', 'e.title as experience_title'])
+    .select(['n.id', 'n.type', 'n.data', 'n.experience_id', 'n.seen_at', 'n.created_at', 'e.title as experience_title'])
     .select(sql<number>`count(*) OVER ()::int`.as('total'))
     .orderBy('n.created_at', 'desc')
     .orderBy('n.id', 'desc')
@@ -87,7 +88,7 @@ export async function markNotificationSeen(db: DB, caller: User, id: string): Pr
     .set({ seen_at: sql<Date>`coalesce(seen_at, now())` })
     .where('id', '=', id)
     .where('user_id', '=', caller.id)
-    .returning(['id', 'type', 'data', 'seen_at', 'created_at'])
+    .returning(['id', 'type', 'data', 'experience_id', 'seen_at', 'created_at'])
     .executeTakeFirst()
   if (!row) throw problems.notFound('Notification not found')
   const [notification] = await present(db, [row], caller.locale)
@@ -126,7 +127,7 @@ async function present(db: DB, rows: Row[], language: string | null, titled?: Ma
 }
 
 async function experienceTitles(db: DB, rows: Row[]) {
-  const ids = [...new Set(rows.flatMap((row) => (row.type in experienceTypes ? (experienceData.safeParse(row.data).data?.experience_id ?? []) : [])))]
+  const ids = [...new Set(rows.flatMap((row) => (row.type in experienceTypes && row.experience_id ? [row.experience_id] : [])))]
   if (ids.length === 0) return new Map<string, string>()
   const experiences = await db.selectFrom('experiences').select(['id', 'title']).where('id', 'in', ids).execute()
   return new Map(experiences.map((experience) => [experience.id, experience.title]))
@@ -135,7 +136,7 @@ async function experienceTitles(db: DB, rows: Row[]) {
 function describe(row: Row, titles: Map<string, string>, t: TemplateT): { title: string; body: string; link: string } {
   if (row.type in experienceTypes) {
     const key = experienceTypes[row.type as keyof typeof experienceTypes]
-    const id = experienceData.safeParse(row.data).data?.experience_id
+    const id = row.experience_id
     const title = (id && titles.get(id)) || t('types.anActivity')
     // The survey's notification opens the survey itself (decision 046).
     const page = id ? (row.type === 'experience.attendance_survey' ? `/activities/${id}/survey` : `/activities/${id}`) : '/attending'
