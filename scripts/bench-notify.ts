@@ -48,8 +48,10 @@ import {
  * Options (flag or environment variable, defaults in brackets):
  *   --attendees=N     BENCH_NOTIFY_ATTENDEES     attendees of the cancelled activity [2000]
  *   --activities=N    BENCH_NOTIFY_ACTIVITIES    upcoming activities given reminders [100000]
- *   --page-seconds=N  BENCH_NOTIFY_PAGE_SECONDS  seconds of each throughput run (after a 3 s warm-up); 0 skips them [10]
- *   --rounds=N        BENCH_NOTIFY_ROUNDS        rounds of the three throughput runs, taking turns; the medians are compared [3]
+ *   --page-seconds=N  BENCH_NOTIFY_PAGE_SECONDS  seconds of each throughput run (after a warm-up: 3 s in the first round, 1 s after); 0 skips them [4]
+ *   --rounds=N        BENCH_NOTIFY_ROUNDS        rounds of the three throughput runs, taking turns; the medians are compared [8]
+ *                     (many short rounds rather than a few long ones: this machine's speed drifts by a quarter within a
+ *                     minute, so routes measured close together in time are compared under the same conditions)
  *   --build                                      rebuild the web app first
  *                     BENCH_NOTIFY_CPU_PROF      a folder: the server writes a V8 CPU profile there when it stops
  *                     BENCH_NOTIFY_EMAIL_TIMEOUT_SECONDS  how long to wait for the emails [600]
@@ -69,8 +71,8 @@ const { values: flags } = parseArgs({
 const option = (flag: string | undefined, env: string, fallback: number) => Math.round(numberOption(flag, env, fallback))
 const attendeeCount = option(flags.attendees, 'BENCH_NOTIFY_ATTENDEES', 2000)
 const activityCount = option(flags.activities, 'BENCH_NOTIFY_ACTIVITIES', 100_000)
-const pageSeconds = option(flags['page-seconds'], 'BENCH_NOTIFY_PAGE_SECONDS', 10)
-const rounds = Math.max(1, option(flags.rounds, 'BENCH_NOTIFY_ROUNDS', 3))
+const pageSeconds = option(flags['page-seconds'], 'BENCH_NOTIFY_PAGE_SECONDS', 4)
+const rounds = Math.max(1, option(flags.rounds, 'BENCH_NOTIFY_ROUNDS', 8))
 const statementStats = process.env.BENCH_NOTIFY_PG_STATS === '1'
 
 const dataDir = '.data/bench-notify-pg'
@@ -376,13 +378,13 @@ try {
     ]
     console.log('')
     console.log(
-      `Throughput, autocannon 10 connections, ${pageSeconds} s each after a 3 s warm-up, in ${rounds} rounds taking turns (the reminder jobs are not due; the queue is idle):`,
+      `Throughput, autocannon 10 connections, ${pageSeconds} s each after a warm-up (3 s in round 1, then 1 s), in ${rounds} rounds taking turns (the reminder jobs are not due; the queue is idle):`,
     )
     const rates = targets.map(() => [] as number[])
     let failed = 0
     for (let round = 1; round <= rounds; round++) {
       for (const [index, target] of targets.entries()) {
-        await runClient(target.url, 3, { headers: target.headers })
+        await runClient(target.url, round === 1 ? 3 : 1, { headers: target.headers })
         const result = await runClient(target.url, pageSeconds, { headers: target.headers })
         rates[index]!.push(result.rps)
         failed += result.non2xx
