@@ -1,7 +1,6 @@
 import { sql } from 'kysely'
 import type { NotificationChannel, NotificationTopic } from '#contract/notification-settings.ts'
 import type { DB } from '../db/database.ts'
-import { isUuid } from '../http/request.ts'
 import type { PushPayload } from './push.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
@@ -107,7 +106,7 @@ export async function deliverNotification(deps: DeliveryDeps, id: string) {
     const wanted = outside.filter((channel) => channels.includes(channel))
     if (wanted.length > 0) {
       const now = deps.now?.() ?? new Date()
-      const activity = await activityOf(trx, row.data)
+      const activity = await activityOf(trx, row.experience_id)
       const timeZone = member.lat !== null && member.long !== null ? timeZoneAt(member.lat, member.long) : (activity?.timeZone ?? 'America/New_York')
       const later = quietUntil(now, timeZone, activity)
       if (later) await deps.queue.send(NOTIFICATION_LATER_JOB, { id, channels: wanted }, { transaction: trx, startAfter: later })
@@ -122,7 +121,7 @@ export async function deliverLater(deps: DeliveryDeps, job: { id: string; channe
   return deps.db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('notifications').select(['id', 'type', 'user_id', 'data', 'experience_id']).where('id', '=', job.id).executeTakeFirst()
     if (!row || !(await stillTrue(trx, row))) return []
-    const activity = await activityOf(trx, row.data)
+    const activity = await activityOf(trx, row.experience_id)
     if (activity && activity.startAt.getTime() <= (deps.now?.() ?? new Date()).getTime()) return []
     const member = await recipient(trx, row.user_id)
     if (!member || !isType(row.type)) return []
@@ -146,7 +145,7 @@ async function sendOutside(trx: DB, deps: DeliveryDeps, row: Stamped, locale: st
     // Only texts that offer "reply C to cancel" name their activity: a "C" cancels the seat at
     // the activity of the latest text that offered it, never one a later change notice named.
     const cancellable = row.type === 'experience.reminder' || row.type === 'waitlist.selected'
-    const experienceId = cancellable ? experienceIdOf(row.data) : undefined
+    const experienceId = cancellable ? row.experience_id : null
     const reply = cancellable ? [smsReplyHint(language)] : []
     const texted = await deps.sms.send(
       { userId: row.user_id, text: [text.title, text.body, url, ...reply].join('\n'), kind: row.type, locale: language, ...(experienceId ? { experienceId } : {}) },
@@ -162,15 +161,9 @@ function recipient(db: DB, userId: string) {
   return db.selectFrom('users').select(['email', 'first_name', 'locale', 'lat', 'long']).where('id', '=', userId).where(visibleMembers()).executeTakeFirst()
 }
 
-function experienceIdOf(data: unknown) {
-  const id = (data as { experience_id?: unknown } | null)?.experience_id
-  return typeof id === 'string' ? id : undefined
-}
-
-/** The activity the news is about, for quiet hours (its start and time zone). */
-async function activityOf(db: DB, data: unknown) {
-  const id = experienceIdOf(data)
-  if (!id || !isUuid(id)) return null
+/** The activity the news is about (`notifications.experience_id`), for quiet hours (its start and time zone). */
+async function activityOf(db: DB, id: string | null) {
+  if (!id) return null
   const experience = await db.selectFrom('experiences').select(['start_at', 'timezone']).where('id', '=', id).executeTakeFirst()
   return experience?.start_at ? { startAt: experience.start_at, timeZone: experience.timezone } : null
 }
