@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono, type HonoRequest } from 'hono'
 import { blockRoutes } from './blocks/routes.ts'
 import { isDatabaseUnavailable, type DB } from './db/database.ts'
 import type { User } from './db/schema.ts'
@@ -82,7 +82,7 @@ export function createApiApp(services: ApiServices) {
     c.set('services', services)
     c.set('requestId', c.req.header('x-request-id') ?? crypto.randomUUID())
     const authorization = c.req.header('authorization')
-    const resolved = authorization ? await callerOf(authorization, isShellCall(c.req.raw)) : null
+    const resolved = authorization ? await callerOf(authorization, isShellCall(c.req)) : null
     c.set('caller', resolved?.user ?? null)
     c.set('callerShell', resolved?.shell ?? null)
     await next()
@@ -157,10 +157,8 @@ function sharedWhileRunning<T, O>(lookup: (key: string, option: O) => Promise<T>
  * Every signed-in page's shell asks `GET v1/users/me?include=badges` (decision 052): its caller
  * lookup reads the header's facts in the same statement (decision 055).
  */
-function isShellCall(request: Request) {
-  if (request.method !== 'GET') return false
-  const url = new URL(request.url)
-  return url.pathname === '/api/v1/users/me' && url.searchParams.get('include') === 'badges'
+function isShellCall(request: HonoRequest) {
+  return request.method === 'GET' && request.path === '/api/v1/users/me' && request.query('include') === 'badges'
 }
 
 /**
