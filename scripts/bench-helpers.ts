@@ -188,8 +188,12 @@ export function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN
 }
 
+/** The middle value; for an even count, the mean of the two middle ones (NaN when there are none). */
 export function median(values: number[]) {
-  return percentile([...values].sort((a, b) => a - b), 50)
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  if (sorted.length === 0) return NaN
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
 export function formatClientResult(result: ClientResult) {

@@ -383,7 +383,7 @@ try {
     )
     const rates = targets.map(() => [] as number[])
     // Each round's own ratio, from two runs a few seconds apart: the machine's drift between
-    // rounds cancels out. The page and the trivial route swap places every round, so a drift
+    // rounds cancels out. The page and the trivial route take turns going first, so a drift
     // within a round favours neither (an ABBA design); the signed-in trivial route runs last.
     const ratios: number[] = []
     let failed = 0
