@@ -190,9 +190,9 @@ export function percentile(sorted: number[], p: number) {
 
 /** The middle value; for an even count, the mean of the two middle ones (NaN when there are none). */
 export function median(values: number[]) {
+  if (values.length === 0) return NaN
   const sorted = [...values].sort((a, b) => a - b)
   const middle = Math.floor(sorted.length / 2)
-  if (sorted.length === 0) return NaN
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
