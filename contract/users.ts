@@ -18,6 +18,7 @@ export const userSchema = z
     phone: nullableString.meta({ description: 'E.164.' }),
     formatted_phone: nullableString.meta({ description: 'US national format (international for other countries).' }),
     phone_confirmed: z.boolean().meta({ description: 'Whether the member confirmed the phone with a texted code; texts go only to a confirmed phone.' }),
+    texts_stopped: z.boolean().meta({ description: 'Whether the phone texted STOP to us and not START since: no text goes to it (decision 057).' }),
     first_name: nullableString,
     last_name: nullableString,
     name: nullableString,

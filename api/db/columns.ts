@@ -135,6 +135,10 @@ export const databaseColumns = {
     sent_at: 'timestamptz null',
     provider_ref: 'text null',
   },
+  sms_opt_outs: {
+    phone: 'text',
+    created_at: 'timestamptz default',
+  },
   profiles: {
     user_id: 'uuid',
     bio: 'text null',

@@ -269,6 +269,13 @@ export interface SmsOutboxTable {
   provider_ref: string | null
 }
 
+/** A number that texted STOP and not START since (migration 0025, decision 057): no text goes to it. */
+export interface SmsOptOutsTable {
+  /** E.164. */
+  phone: string
+  created_at: CreatedAt
+}
+
 /** A file attached to an email; `content` is base64. */
 export interface EmailAttachment {
   filename: string
@@ -649,6 +656,7 @@ export interface Database {
   app_secrets: AppSecretsTable
   email_outbox: EmailOutboxTable
   sms_outbox: SmsOutboxTable
+  sms_opt_outs: SmsOptOutsTable
   profiles: ProfilesTable
   user_interests: UserInterestsTable
   profile_prompts: ProfilePromptsTable

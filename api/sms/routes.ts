@@ -34,7 +34,7 @@ export function smsRoutes(routes: ApiRoutes) {
     responses: {
       202: jsonContent('A code was texted to the phone', phoneConfirmationStartedSchema),
       ...errors(auth.required, {
-        409: 'No phone on the account (code phone_missing), or it is already confirmed (code phone_confirmed)',
+        409: 'No phone on the account (code phone_missing), it is already confirmed (code phone_confirmed), or it texted STOP to us and not START since (code texts_stopped)',
         429: 'Too many codes for this member or this number (code too_many_attempts)',
         503: 'The text could not be sent (code sms_not_sent), or the database is unavailable (code service_unavailable)',
       }),
@@ -75,13 +75,15 @@ export function smsRoutes(routes: ApiRoutes) {
     tags: ['sms'],
     security: auth.none,
     summary:
-      "Twilio's incoming-message webhook (form-encoded `From`, `To`, `Body`, `MessageSid`…), authenticated by `X-Twilio-Signature`. A confirmed member's \"C\" (CANCEL, ANNULER, ANNULEER) cancels their seat at the activity of the latest text about one; anything else gets a help text; unknown numbers get nothing. Answers TwiML. Without Twilio, served outside production only (the development outbox's replies).",
+      "Twilio's incoming-message webhook (form-encoded `From`, `To`, `Body`, `MessageSid`…), authenticated by `X-Twilio-Signature`. STOP (STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, OPTOUT, REVOKE, or Twilio's `OptOutType=STOP`) stops every text to the number and START (UNSTOP, YES) allows them again, as carriers do; the confirmation is the carrier's. A confirmed member's \"C\" (ANNULER, ANNULEER) cancels their seat at the activity of the latest text about one; anything else gets a help text; unknown numbers get nothing. Answers TwiML. Without Twilio, served outside production only (the development outbox's replies).",
     request: {
       body: {
         required: true,
         content: {
           'application/x-www-form-urlencoded': {
-            schema: z.object({ From: z.string(), To: z.string().optional(), Body: z.string(), MessageSid: z.string().optional() }).passthrough(),
+            schema: z
+              .object({ From: z.string(), To: z.string().optional(), Body: z.string(), MessageSid: z.string().optional(), OptOutType: z.enum(['STOP', 'START', 'HELP']).optional() })
+              .passthrough(),
           },
         },
       },
@@ -112,7 +114,7 @@ export function smsRoutes(routes: ApiRoutes) {
     const from = params.get('From')
     const body = params.get('Body')
     if (from === null || body === null) throw new ApiProblem(400, 'invalid_body', 'From and Body are required.')
-    const { outcome, reply } = await handleInboundSms(smsDeps(services), from, body)
+    const { outcome, reply } = await handleInboundSms(smsDeps(services), from, body, params.get('OptOutType') ?? undefined)
     services.logger.info({ requestId: c.var.requestId, outcome }, 'Inbound text message')
     // With Twilio the answer goes back in the TwiML; built in, it already waits in the outbox.
     const message = twilio && reply ? `<Message>${escapeXml(reply)}</Message>` : ''

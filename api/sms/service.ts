@@ -1,5 +1,5 @@
 import type { PhoneConfirmation, PhoneConfirmationStarted } from '#contract/sms.ts'
-import { smsCancelWords } from '#contract/sms.ts'
+import { smsCancelWords, smsStartWords, smsStopWords } from '#contract/sms.ts'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { cancelAttendance } from '../experiences/attendance.ts'
@@ -11,7 +11,7 @@ import { codeTtlMs, createCodes } from '../identity/codes.ts'
 import type { Notify } from '../notifications/service.ts'
 import { visibleMembers } from '../policy/members.ts'
 import { requirePermission } from '../policy/permissions.ts'
-import type { SmsSender } from '../providers/sms/sender.ts'
+import { allowTexts, stopTexts, type SmsSender } from '../providers/sms/sender.ts'
 import { formatPhone, normalizePhone } from '../users/service.ts'
 
 /**
@@ -54,7 +54,8 @@ export async function startPhoneConfirmation(deps: SmsDeps, caller: User): Promi
   if ((await countHit(deps.db, phoneConfirmationLimits.sendToNumber, phone)).over) throw tooMany()
   const code = await createCodes(deps).issue(phone, 'confirm_phone', { user_id: caller.id })
   const locale = caller.locale ?? 'en'
-  const { sent } = await deps.sms.sendNow({ to: phone, userId: caller.id, kind: 'phone_code', locale, text: smsT(locale)('code', { code }) })
+  const { sent, stopped } = await deps.sms.sendNow({ to: phone, userId: caller.id, kind: 'phone_code', locale, text: smsT(locale)('code', { code }) })
+  if (stopped) throw problems.conflict('texts_stopped', 'This number asked us to stop texting it (it replied STOP). Reply START to one of our texts first.')
   if (!sent) throw new ApiProblem(503, 'sms_not_sent', 'The text message could not be sent. Please try again later.')
   return { phone: formatPhone(phone) ?? phone, expires_in_minutes: codeTtlMs / 60_000 }
 }
@@ -89,19 +90,31 @@ export async function confirmPhone(deps: SmsDeps, caller: User, input: PhoneConf
   })
 }
 
-export type InboundOutcome = 'cancelled' | 'nothing_to_cancel' | 'help' | 'ignored'
+export type InboundOutcome = 'cancelled' | 'nothing_to_cancel' | 'help' | 'stopped' | 'restarted' | 'ignored'
+
+const isOneOf = (words: readonly string[], body: string) => words.includes(body.trim().toLowerCase())
 
 /**
- * A text a member sent us (`POST v1/sms/inbound`). From a number no visible member confirmed:
- * ignored, no answer. "C" (or CANCEL, ANNULER, ANNULEER; trimmed, any case) cancels the member's
- * seat at the activity of the latest text about one sent to them, if it is still upcoming and
- * they still hold a seat, through the attendance service (the notify list is offered the seat);
- * anything else gets a short help text. The answer is recorded in the outbox and returned.
+ * A text a member sent us (`POST v1/sms/inbound`). STOP (or a word carriers treat the same)
+ * stops every text to the number, START allows them again, from any number (decision 057):
+ * the carrier already blocks it, and we keep the same list. `optOutType` is Twilio's reading of
+ * the text (`STOP`, `START`, `HELP`) when its Advanced Opt-Out knows more words than ours.
+ *
+ * Otherwise, from a number no visible member confirmed: ignored, no answer. "C" (or ANNULER,
+ * ANNULEER; trimmed, any case) cancels the member's seat at the activity of the latest text
+ * about one sent to them, if it is still upcoming and they still hold a seat, through the
+ * attendance service (the notify list is offered the seat); anything else gets a short help
+ * text. The answer is recorded in the outbox and returned; after STOP and START only without
+ * Twilio, which sends the carriers' own confirmation itself.
  */
-export async function handleInboundSms(deps: SmsDeps, from: string, body: string): Promise<{ outcome: InboundOutcome; reply: string | null }> {
+export async function handleInboundSms(deps: SmsDeps, from: string, body: string, optOutType?: string): Promise<{ outcome: InboundOutcome; reply: string | null }> {
   const { db } = deps
   const number = normalizePhone(from)
   if (!number) return { outcome: 'ignored', reply: null }
+  const stop = optOutType === 'STOP' || isOneOf(smsStopWords, body)
+  const restart = !stop && (optOutType === 'START' || isOneOf(smsStartWords, body))
+  if (stop) await stopTexts(db, number)
+  if (restart) await allowTexts(db, number)
   const member = await db
     .selectFrom('users')
     .selectAll()
@@ -110,13 +123,20 @@ export async function handleInboundSms(deps: SmsDeps, from: string, body: string
     .where(visibleMembers())
     .orderBy('phone_confirmed_at', 'desc')
     .executeTakeFirst()
+  if (stop || restart) {
+    const outcome = stop ? 'stopped' : 'restarted'
+    if (!member || deps.sms.twilio) return { outcome, reply: null }
+    const reply = smsT(member.locale)(outcome)
+    await deps.sms.recordReply({ to: number, userId: member.id, kind: 'reply', locale: member.locale ?? 'en', text: reply })
+    return { outcome, reply }
+  }
   if (!member) return { outcome: 'ignored', reply: null }
   const locale = member.locale ?? 'en'
   const t = smsT(locale)
 
   let outcome: InboundOutcome = 'help'
   let reply = t('help')
-  if ((smsCancelWords as readonly string[]).includes(body.trim().toLowerCase())) {
+  if (isOneOf(smsCancelWords, body)) {
     const cancelled = await cancelLatestSeat(deps, member)
     outcome = cancelled ? 'cancelled' : 'nothing_to_cancel'
     reply = cancelled ? t(cancelled.late ? 'cancelledLate' : 'cancelled', { title: cancelled.title }) : t('nothingToCancel')

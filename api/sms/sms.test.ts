@@ -1,7 +1,7 @@
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { NewUser } from '#api/db/schema.ts'
-import { createSmsDelivery, createSmsSender } from '#api/providers/sms/sender.ts'
+import { createSmsDelivery, createSmsSender, textsStopped } from '#api/providers/sms/sender.ts'
 import { TwilioError, createTwilioClient, twilioSignature } from '#api/providers/sms/twilio.ts'
 import { TEST_PUBLIC_URL, createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
@@ -35,6 +35,7 @@ beforeAll(async () => {
 beforeEach(() => {
   twilio.messages.length = 0
   twilio.invalidNumbers.clear()
+  twilio.unsubscribed.clear()
   twilio.down.value = false
 })
 afterEach(() => server.resetHandlers())
@@ -159,6 +160,20 @@ describe('the sender', () => {
     expect(await client.send('+15035550142', 'Hi').catch((error: unknown) => error)).toMatchObject({ status: 503, retryable: true })
   })
 
+  it('a number Twilio says texted STOP (21610) joins ours: not retried, and no text is tried again', async () => {
+    const { user } = await member()
+    twilio.unsubscribed.add(user.phone!)
+    const sms = createSmsSender({ db: database.db, twilio: twilioOptions, queue: { send: async () => undefined } })
+    expect(await sms.send({ userId: user.id, text: 'A reminder.', kind: 'reminder', locale: 'en' })).toBe(true)
+    const [row] = await outboxFor(user.id)
+    const refused = await createSmsDelivery(database.db, twilioOptions)(row!.id).catch((error: unknown) => error)
+    expect(refused).toMatchObject({ status: 400, code: 21610, retryable: false })
+    expect(await textsStopped(database.db, user.phone!)).toBe(true)
+    expect(await sms.send({ userId: user.id, text: 'Another reminder.', kind: 'reminder', locale: 'en' })).toBe(false)
+    expect(await sms.sendNow({ to: user.phone!, userId: user.id, text: 'Code 123456', kind: 'phone_code', locale: 'en' })).toEqual({ sent: false, stopped: true })
+    expect(await outboxFor(user.id)).toHaveLength(1)
+  })
+
   it('a code sent now reports Twilio refusing it, and the text stays unsent in the outbox', async () => {
     const { user } = await member({ phone_confirmed_at: null })
     twilio.invalidNumbers.add(user.phone!)
@@ -223,6 +238,15 @@ describe('phone confirmation', () => {
     expect((await loadUser(user.id)).phone_confirmed_at).toBeNull()
   })
 
+  it('answers 409 texts_stopped for a phone that texted STOP, and texts no code', async () => {
+    const { user, token } = await member({ phone_confirmed_at: null })
+    await inbound(api, { From: user.phone!, Body: 'STOP' })
+    const started = await api.request('POST', 'v1/users/me/phone/confirmation', { token })
+    expect(started.status).toBe(409)
+    expect(started.json.error.code).toBe('texts_stopped')
+    expect(await outboxFor(user.id)).toEqual([])
+  })
+
   it('answers 409 without a phone, and stops after five codes in 15 minutes', async () => {
     const { token } = await member({ phone: null, phone_confirmed_at: null })
     expect((await api.request('POST', 'v1/users/me/phone/confirmation', { token })).json.error.code).toBe('phone_missing')
@@ -272,10 +296,59 @@ describe('inbound texts', () => {
     expect((await outboxFor(attendee.id)).at(-1)).toMatchObject({ kind: 'reply', body: 'Circle 55: your seat at “Riverside walk” is cancelled. Thank you for letting us know.', sent_at: null })
   })
 
-  it.each(['CANCEL', 'Annuler', 'annuleer'])('"%s" cancels too', async (word) => {
+  it.each(['Annuler', 'annuleer'])('"%s" cancels too', async (word) => {
     const { attendee, experience } = await sceneWithText()
     await inbound(api, { From: attendee.phone!, Body: word })
     expect(await seatsOf(experience.id)).not.toContain(attendee.id)
+  })
+
+  const sendReminder = (userId: string) => createSmsSender({ db: database.db }).send({ userId, text: 'A reminder.', kind: 'reminder', locale: 'en' })
+
+  it('STOP stops every text to the number until START, each confirmed in the outbox (built in)', async () => {
+    const { attendee, experience } = await sceneWithText()
+    const token = await api.signToken(attendee.id)
+    const me = async (): Promise<unknown> => (await api.request('GET', 'v1/users/me', { token })).json.data[0]
+    expect(await me()).toMatchObject({ phone_confirmed: true, texts_stopped: false })
+
+    await inbound(api, { From: attendee.phone!, Body: ' Stop ' })
+    expect((await outboxFor(attendee.id)).at(-1)).toMatchObject({ kind: 'reply', body: 'Circle 55: you will get no more texts from us. Reply START to get them again.' })
+    expect(await me()).toMatchObject({ phone_confirmed: true, texts_stopped: true })
+    expect(await sendReminder(attendee.id)).toBe(false)
+    expect(await seatsOf(experience.id)).toContain(attendee.id)
+
+    await inbound(api, { From: attendee.phone!, Body: 'START' })
+    expect((await outboxFor(attendee.id)).at(-1)).toMatchObject({ kind: 'reply', body: 'Circle 55: texts from us are on again. Reply STOP to stop them.' })
+    expect(await me()).toMatchObject({ texts_stopped: false })
+    expect(await sendReminder(attendee.id)).toBe(true)
+  })
+
+  it('"CANCEL" is STOP, as carriers read it: the seat stays and the texts stop', async () => {
+    const { attendee, experience } = await sceneWithText()
+    await inbound(api, { From: attendee.phone!, Body: 'CANCEL' })
+    expect(await seatsOf(experience.id)).toContain(attendee.id)
+    expect(await textsStopped(database.db, attendee.phone!)).toBe(true)
+  })
+
+  it("with Twilio: STOP, or Twilio's OptOutType for a word of its own, stops the texts and leaves the confirmation to Twilio", async () => {
+    const { attendee } = await sceneWithText()
+    const before = (await outboxFor(attendee.id)).length
+    const stop = await twiml(twilioApi, { From: attendee.phone!, Body: 'STOP' }, twilioSignature(authToken, inboundUrl, { From: attendee.phone!, Body: 'STOP' }))
+    expect(stop.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response></Response>')
+    expect(await textsStopped(database.db, attendee.phone!)).toBe(true)
+    expect(await signed({ From: attendee.phone!, Body: 'unstop' })).toMatchObject({ status: 200 })
+    expect(await textsStopped(database.db, attendee.phone!)).toBe(false)
+    await signed({ From: attendee.phone!, Body: 'ARRET', OptOutType: 'STOP' })
+    expect(await textsStopped(database.db, attendee.phone!)).toBe(true)
+    expect(await outboxFor(attendee.id)).toHaveLength(before)
+  })
+
+  it('a number that texted STOP before any member confirmed it gets no texts once one does', async () => {
+    const phone = nextPhone()
+    const unknown = await twiml(api, { From: phone, Body: 'STOP' })
+    expect(unknown.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response></Response>')
+    const { user } = await member({ phone })
+    expect(await sendReminder(user.id)).toBe(false)
+    expect(await outboxFor(user.id)).toEqual([])
   })
 
   it('with Twilio: a signed "C" cancels and the answer comes back as TwiML in the member\'s language', async () => {

@@ -36,17 +36,25 @@ export interface ShellFacts {
   interests: string[]
   prompts: Array<{ prompt: string; answer: string }>
   avatar_key: string | null
+  /** Whether the member's phone texted STOP to us and not START since (decision 057). */
+  texts_stopped: boolean
   /** Null unless the unread totals were asked for. */
   unread_messages: number | null
   unread_notifications: number | null
 }
 
-/** `ShellFacts` as columns of a statement: of the member `userId` whose shown photo is `avatarId`. */
-function shellFactColumns(userId: string | Expression<string>, avatarId: string | null | Expression<string | null>, badges: boolean) {
+/** `ShellFacts` as columns of a statement: of the member `userId` whose shown photo is `avatarId` and phone `phone`. */
+function shellFactColumns(
+  userId: string | Expression<string>,
+  avatarId: string | null | Expression<string | null>,
+  phone: string | null | Expression<string | null>,
+  badges: boolean,
+) {
   const me = typeof userId === 'string' ? sql<string>`${userId}::uuid` : userId
   return [
     ...ownProfileColumns(userId),
     sql<string | null>`(SELECT storage_key FROM media WHERE id = ${avatarId})`.as('avatar_key'),
+    sql<boolean>`EXISTS (SELECT 1 FROM sms_opt_outs WHERE phone = ${phone})`.as('texts_stopped'),
     (badges ? unreadMessagesOf(me) : sql<number | null>`NULL::int`).as('unread_messages'),
     (badges ? unreadNotificationsOf(userId) : sql<number | null>`NULL::int`).as('unread_notifications'),
   ] as const
@@ -65,10 +73,14 @@ export async function ownUserJson(
   options: { badges?: boolean; shell?: ShellFacts | null } = {},
 ): Promise<UserJson> {
   const [facts, streamToken] = await Promise.all([
-    options.shell ?? services.db.selectNoFrom(shellFactColumns(user.id, shownAvatarId(user), options.badges ?? false)).executeTakeFirstOrThrow(),
+    options.shell ?? services.db.selectNoFrom(shellFactColumns(user.id, shownAvatarId(user), user.phone, options.badges ?? false)).executeTakeFirstOrThrow(),
     services.chat ? services.chat.userToken(user) : null,
   ])
-  const json: UserJson = { ...serializeUser(user, avatarUrlOf(facts.avatar_key, services.media), ownProfileFrom(facts)), stream_token: streamToken }
+  const json: UserJson = {
+    ...serializeUser(user, avatarUrlOf(facts.avatar_key, services.media), ownProfileFrom(facts)),
+    texts_stopped: facts.texts_stopped,
+    stream_token: streamToken,
+  }
   if (options.badges && facts.unread_messages !== null && facts.unread_notifications !== null) {
     json.badges = { messages: facts.unread_messages, notifications: facts.unread_notifications }
   }
@@ -85,6 +97,8 @@ export function serializeUser(user: User, avatarUrl: string | null = null, profi
     phone: user.phone,
     formatted_phone: formatPhone(user.phone),
     phone_confirmed: user.phone !== null && user.phone_confirmed_at !== null,
+    // Read with the member's facts (ownUserJson).
+    texts_stopped: false,
     first_name: user.first_name,
     last_name: user.last_name,
     name: user.name,
@@ -127,12 +141,12 @@ export async function findShellCallerBySubject(db: DB, subject: string): Promise
   const row = await db
     .selectFrom('users')
     .selectAll('users')
-    .select(shellFactColumns(sql.ref('users.id'), sql.ref('users.avatar_media_id'), true))
+    .select(shellFactColumns(sql.ref('users.id'), sql.ref('users.avatar_media_id'), sql.ref('users.phone'), true))
     .where('auth_subject', '=', subject)
     .executeTakeFirst()
   if (!row) return undefined
-  const { profile, interests, prompts, avatar_key, unread_messages, unread_notifications, ...user } = row
-  return { user, shell: { profile, interests, prompts, avatar_key, unread_messages, unread_notifications } }
+  const { profile, interests, prompts, avatar_key, texts_stopped, unread_messages, unread_notifications, ...user } = row
+  return { user, shell: { profile, interests, prompts, avatar_key, texts_stopped, unread_messages, unread_notifications } }
 }
 
 /**

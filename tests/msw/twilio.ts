@@ -9,7 +9,8 @@ import { http, HttpResponse } from 'msw'
  * answers 201 with the Message resource (`sid` `SM…`, `status: queued`). Errors are Twilio's
  * error JSON (https://www.twilio.com/docs/usage/twilios-response#response-formats-exceptions):
  * `{ code, message, more_info, status }`: 401 with code 20003 for wrong credentials, 400 with
- * 21211 for an invalid `To`, 400 with 21604 when `Body` is missing, 21606/21603 without a sender.
+ * 21211 for an invalid `To`, 400 with 21604 when `Body` is missing, 21606/21603 without a sender,
+ * 400 with 21610 for a `To` that texted STOP to the sender (https://www.twilio.com/docs/errors/21610).
  */
 export interface TwilioMock {
   handlers: ReturnType<typeof http.post>[]
@@ -17,6 +18,8 @@ export interface TwilioMock {
   messages: { sid: string; form: URLSearchParams }[]
   /** Numbers Twilio refuses as invalid (21211). */
   invalidNumbers: Set<string>
+  /** Numbers that texted STOP: Twilio refuses to text them (21610). */
+  unsubscribed: Set<string>
   /** While true, Twilio answers 503 (a retryable outage). */
   down: { value: boolean }
 }
@@ -24,6 +27,7 @@ export interface TwilioMock {
 export function twilioHandlers(options: { accountSid: string; authToken: string }): TwilioMock {
   const messages: TwilioMock['messages'] = []
   const invalidNumbers = new Set<string>()
+  const unsubscribed = new Set<string>()
   const down = { value: false }
   const error = (status: number, code: number, message: string) =>
     HttpResponse.json({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status }, { status })
@@ -44,6 +48,7 @@ export function twilioHandlers(options: { accountSid: string; authToken: string 
       if (!form.get('Body')) return error(400, 21602, 'Message body is required.')
       if (!form.get('From') && !form.get('MessagingServiceSid')) return error(400, 21603, "A 'From' or 'MessagingServiceSid' parameter is required to send a message.")
       if (!/^\+[1-9]\d{6,14}$/.test(to) || invalidNumbers.has(to)) return error(400, 21211, `The 'To' number ${to} is not a valid phone number.`)
+      if (unsubscribed.has(to)) return error(400, 21610, 'Attempt to send to unsubscribed recipient')
       const sid = `SM${randomBytes(16).toString('hex')}`
       messages.push({ sid, form })
       return HttpResponse.json(
@@ -67,5 +72,5 @@ export function twilioHandlers(options: { accountSid: string; authToken: string 
       )
     }),
   ]
-  return { handlers, messages, invalidNumbers, down }
+  return { handlers, messages, invalidNumbers, unsubscribed, down }
 }

@@ -20,8 +20,9 @@ export interface OutgoingSms {
 
 export interface SmsSender {
   /**
-   * A text to a member (a reminder, a seat offer): sent only when their phone is confirmed and
-   * they are visible (not suspended, banned or deleted); false otherwise, and nothing is
+   * A text to a member (a reminder, a seat offer): sent only when their phone is confirmed, has
+   * not texted STOP (decision 057) and they are visible (not suspended, banned or deleted);
+   * false otherwise, and nothing is
    * recorded (so too in production without Twilio, where nobody would ever get it). With Twilio, it is delivered by the `sms.deliver` job (retried); with
    * `transaction`, the outbox row and its job exist only if it commits.
    */
@@ -30,9 +31,9 @@ export interface SmsSender {
    * A text only useful now (the phone confirmation code) to `to`, the member's number even
    * before it is confirmed: tried at once, never queued. `sent: false` means Twilio refused it
    * or could not be reached, or, in production without Twilio, that nothing can send it (nothing
-   * is recorded then).
+   * is recorded then); `stopped` that the number texted STOP (nothing is recorded either).
    */
-  sendNow(message: OutgoingSms & { to: string }): Promise<{ sent: boolean }>
+  sendNow(message: OutgoingSms & { to: string }): Promise<{ sent: boolean; stopped?: true }>
   /**
    * The answer to a member's inbound text, recorded in the outbox. With Twilio it goes back in
    * the webhook's TwiML answer (so it is recorded as sent); built in, it waits in the outbox.
@@ -89,6 +90,7 @@ export function createSmsSender(options: {
         .where('phone', 'is not', null)
         .where('phone_confirmed_at', 'is not', null)
         .where(visibleMembers())
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('sms_opt_outs').select('phone').whereRef('sms_opt_outs.phone', '=', 'users.phone'))))
         .executeTakeFirst()
       if (!member?.phone) return false
       const id = await record({ ...message, to: member.phone }, trx)
@@ -97,6 +99,7 @@ export function createSmsSender(options: {
     },
     async sendNow(message) {
       if (undeliverable) return { sent: false }
+      if (await textsStopped(db, message.to)) return { sent: false, stopped: true }
       const id = await record(message)
       if (!deliver) return { sent: true }
       try {
@@ -113,13 +116,37 @@ export function createSmsSender(options: {
   }
 }
 
-/** Sends one outbox text through Twilio and records `sent_at` and its sid; a text already sent is not sent again. */
+/** Whether `phone` texted STOP and not START since (decision 057). */
+export async function textsStopped(db: DB, phone: string) {
+  return (await db.selectFrom('sms_opt_outs').select('phone').where('phone', '=', phone).executeTakeFirst()) !== undefined
+}
+
+/** `phone` texted STOP (or Twilio says so): no text goes to it until it texts START. */
+export async function stopTexts(db: DB, phone: string) {
+  await db.insertInto('sms_opt_outs').values({ phone }).onConflict((oc) => oc.column('phone').doNothing()).execute()
+}
+
+/** `phone` texted START: texts may go to it again. */
+export async function allowTexts(db: DB, phone: string) {
+  await db.deleteFrom('sms_opt_outs').where('phone', '=', phone).execute()
+}
+
+/** Twilio's refusal to text a number that texted STOP to our sender (the carrier's list). */
+const unsubscribedRecipient = 21610
+
+/**
+ * Sends one outbox text through Twilio and records `sent_at` and its sid; a text already sent is
+ * not sent again. A number Twilio says texted STOP is added to ours, so nothing is tried again.
+ */
 export function createSmsDelivery(db: DB, twilio: TwilioOptions) {
   const client = createTwilioClient(twilio)
   return async function deliver(id: string) {
     const sms = await db.selectFrom('sms_outbox').selectAll().where('id', '=', id).where('sent_at', 'is', null).executeTakeFirst()
     if (!sms) return null
-    const { sid } = await client.send(sms.to_number, sms.body)
+    const { sid } = await client.send(sms.to_number, sms.body).catch(async (error: unknown) => {
+      if (error instanceof TwilioError && error.code === unsubscribedRecipient) await stopTexts(db, sms.to_number)
+      throw error
+    })
     await db.updateTable('sms_outbox').set({ sent_at: new Date(), provider_ref: sid }).where('id', '=', id).execute()
     return sms
   }

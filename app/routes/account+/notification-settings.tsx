@@ -100,10 +100,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       const settings = { global: global.global.channels } as Settings
       for (const setting of workflow.workflow.settings)
         settings[setting.template_id] = setting.preference.channels
-      return { settings, title: t('title'), phoneConfirmed: user.phone_confirmed }
+      return { settings, title: t('title'), phoneConfirmed: user.phone_confirmed, textsStopped: user.texts_stopped }
     },
     // The database is down: the page is drawn from what the member sent.
-    () => ({ settings: null, title: t('title'), phoneConfirmed: true }),
+    () => ({ settings: null, title: t('title'), phoneConfirmed: true, textsStopped: false }),
   )
 }
 
@@ -220,10 +220,10 @@ export default function NotificationSettings() {
           <section aria-labelledby="ways-heading">
             <h2 id="ways-heading">{t('global.heading')}</h2>
             <p>{t('global.intro')}</p>
-            {/* Texts go only to a confirmed phone (decision 049). */}
-            {loaded.phoneConfirmed ? null : (
+            {/* Texts go only to a confirmed phone (decision 049) that did not text STOP (decision 057). */}
+            {loaded.phoneConfirmed && !loaded.textsStopped ? null : (
               <p>
-                <Link to="/account/phone">{t('sms:link')}</Link>
+                <Link to="/account/phone">{t(loaded.textsStopped ? 'sms:stoppedLink' : 'sms:link')}</Link>
               </p>
             )}
             <ChannelGroup group="global" switches={settings.global} errors={fieldErrors} />

@@ -67,6 +67,21 @@ describe('/account/phone', () => {
     expect(html).toContain('href="/account/edit"')
   })
 
+  it('says plainly when the phone texted STOP, and why no code can be sent to it, in Dutch too', async () => {
+    const { user, cookie } = await member()
+    await pages.database.db.insertInto('sms_opt_outs').values({ phone: user.phone! }).execute()
+    const html = await text('/account/phone', cookie)
+    expect(html).toContain('This phone asked us to stop texting it (it replied STOP), so we send it no texts. To get them again, reply START to one of our texts.')
+    expect(await text('/account/notification-settings', cookie)).toContain('Your phone asked us to stop texting it (it replied STOP)')
+    const refused = await post('/account/phone', cookie, { intent: 'send' })
+    expect(refused.response.status).toBe(409)
+    expect(refused.html).toContain('This phone asked us to stop texting it. Reply START to one of our texts first, then ask for a code.')
+    expect(await validationOf(refused.html)).toEqual([])
+    await pages.database.db.updateTable('users').set({ locale: 'nl' }).where('id', '=', user.id).execute()
+    const dutch = await text('/account/phone', cookie, { 'accept-language': 'nl' })
+    expect(dutch).toContain('Deze telefoon vroeg ons geen sms’jes meer te sturen (hij antwoordde STOP)')
+  })
+
   it('is linked from /account, and from the notification settings while the phone is not confirmed', async () => {
     const { user, cookie } = await member()
     expect(await text('/account', cookie)).toContain('href="/account/phone"')

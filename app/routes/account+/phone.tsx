@@ -51,11 +51,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       return {
         phone: user.formatted_phone,
         confirmed: user.phone_confirmed,
+        stopped: user.texts_stopped,
         codeSent: !user.phone_confirmed && user.phone !== null && url.searchParams.get('step') === 'code',
         title: t('page.title'),
       }
     },
-    () => ({ phone: null, confirmed: false, codeSent: false, title: t('page.title') }),
+    () => ({ phone: null, confirmed: false, stopped: false, codeSent: false, title: t('page.title') }),
   )
 }
 
@@ -81,6 +82,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       } catch (error) {
         markFormError(context)
         if (error instanceof ApiError && error.code === 'sms_not_sent') return data(reply({ formErrors: [e('notSent')] }), { status: 503 })
+        if (error instanceof ApiError && error.code === 'texts_stopped') return data(reply({ formErrors: [e('stopped')] }), { status: 409 })
         if (error instanceof ApiError && error.code === 'phone_confirmed') return redirect('/account/phone')
         const { status, ...errors } = formErrorsFromApi(error, apiErrorMapping)
         return data(reply(errors), { status })
@@ -116,6 +118,8 @@ export default function Phone() {
           </dl>
           <div className="notice" role="status">
             <p>{t(loaded.confirmed ? 'page.confirmed' : 'page.notConfirmed')}</p>
+            {/* The carrier blocks our texts to it too (decision 057): only the member's START lifts it. */}
+            {loaded.stopped ? <p data-testid="texts-stopped">{t('page.stopped')}</p> : null}
           </div>
           {loaded.confirmed ? null : (
             <>
