@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createUser } from '#tests/api-harness.ts'
+import { createExperience, createUser } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { parseEnv } from '../env.ts'
 import { createLogger } from '../logger.ts'
@@ -126,7 +126,7 @@ describe('deleteExpiredRows', () => {
   it('removes only expired rows, keeping sign-in codes for an hour of grace', async () => {
     await clearTables()
     const tag = await insertRows()
-    expect(await deleteExpiredRows(database.db, storage)).toEqual({ oidcPayloads: 2, rateLimits: 1, loginCodes: 2, webSessions: 1, emails: 1, texts: 1, unusedPhotos: 0 })
+    expect(await deleteExpiredRows(database.db, storage)).toEqual({ oidcPayloads: 2, rateLimits: 1, loginCodes: 2, webSessions: 1, emails: 1, texts: 1, reminders: 0, unusedPhotos: 0 })
     expect(await remaining(tag)).toEqual(survivors)
   })
 
@@ -143,8 +143,24 @@ describe('deleteExpiredRows', () => {
       emails: 1,
       texts: 1,
     })
-    expect(await deleteExpiredRows(database.db, storage)).toEqual({ oidcPayloads: 0, rateLimits: 0, loginCodes: 0, webSessions: 0, emails: 0, texts: 0, unusedPhotos: 0 })
+    expect(await deleteExpiredRows(database.db, storage)).toEqual({ oidcPayloads: 0, rateLimits: 0, loginCodes: 0, webSessions: 0, emails: 0, texts: 0, reminders: 0, unusedPhotos: 0 })
     expect(await remaining(tag)).toEqual(survivors)
+  })
+})
+
+describe('reminder records', () => {
+  it('go a day after the start they were for; those of starts ahead or just past stay', async () => {
+    const { db } = database
+    const member = await createUser(db)
+    const experience = await createExperience(db, member.id)
+    const hoursFromNow = (hours: number) => new Date(Date.now() + hours * 3_600_000)
+    await db
+      .insertInto('experience_reminders')
+      .values([-50, -23, 20].map((hours) => ({ experience_id: experience.id, user_id: member.id, slot: '24h', start_at: hoursFromNow(hours) })))
+      .execute()
+    expect((await deleteExpiredRows(db, storage)).reminders).toBe(1)
+    const left = await db.selectFrom('experience_reminders').select('start_at').where('user_id', '=', member.id).orderBy('start_at').execute()
+    expect(left.map((row) => Math.round((row.start_at.getTime() - Date.now()) / 3_600_000))).toEqual([-23, 20])
   })
 })
 

@@ -7,8 +7,9 @@ import type { JobQueue } from './queue.ts'
 /**
  * Rows that only matter until they expire, removed by a scheduled job (issue 10 §8): the
  * identity provider's records (interactions, codes, sessions, grants, tokens), rate-limit
- * counters, sign-in codes, web sessions, emails and text messages older than a month, and
- * profile photos that were uploaded but never put on a profile. Nothing reads them once expired, so removing them changes
+ * counters, sign-in codes, web sessions, emails and text messages older than a month, the
+ * records of reminders for starts long past, and profile photos that were uploaded but never put
+ * on a profile. Nothing reads them once expired, so removing them changes
  * nothing a member sees, and running twice (or on two instances at once) removes nothing more.
  */
 export const cleanupJob = 'cleanup-expired-rows'
@@ -36,6 +37,12 @@ const loginCodeGrace = sql`interval '1 hour'`
 const outboxRetention = sql`interval '30 days'`
 
 /**
+ * A reminder's record (decision 050) only stops a retried job from reminding twice, and a job for
+ * a start already past reminds nobody: a day after the start it is never read again.
+ */
+const reminderRetention = sql`interval '1 day'`
+
+/**
  * A profile photo is uploaded (`POST v1/medias`, target `avatar`) and then put on the profile
  * (`PUT v1/users/me/avatar`); one never put there is a member's face that nobody shows. A day is
  * long enough for any client to finish the second call.
@@ -49,6 +56,7 @@ export interface CleanupCounts {
   webSessions: number
   emails: number
   texts: number
+  reminders: number
   unusedPhotos: number
 }
 
@@ -89,6 +97,7 @@ export async function deleteExpiredRows(db: DB, storage: MediaStorage): Promise<
   const webSessions = await db.deleteFrom('web_sessions').where('expires_at', '<', sql<Date>`now()`).executeTakeFirst()
   const emails = await db.deleteFrom('email_outbox').where('created_at', '<', sql<Date>`now() - ${outboxRetention}`).executeTakeFirst()
   const texts = await db.deleteFrom('sms_outbox').where('created_at', '<', sql<Date>`now() - ${outboxRetention}`).executeTakeFirst()
+  const reminders = await db.deleteFrom('experience_reminders').where('start_at', '<', sql<Date>`now() - ${reminderRetention}`).executeTakeFirst()
   return {
     oidcPayloads: Number(oidcPayloads.numDeletedRows),
     rateLimits: Number(rateLimits.numDeletedRows),
@@ -96,6 +105,7 @@ export async function deleteExpiredRows(db: DB, storage: MediaStorage): Promise<
     webSessions: Number(webSessions.numDeletedRows),
     emails: Number(emails.numDeletedRows),
     texts: Number(texts.numDeletedRows),
+    reminders: Number(reminders.numDeletedRows),
     unusedPhotos: await deleteUnusedProfilePhotos(db, storage),
   }
 }
