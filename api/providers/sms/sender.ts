@@ -22,8 +22,8 @@ export interface SmsSender {
   /**
    * A text to a member (a reminder, a seat offer): sent only when their phone is confirmed, has
    * not texted STOP (decision 057) and they are visible (not suspended, banned or deleted);
-   * false otherwise, and nothing is
-   * recorded (so too in production without Twilio, where nobody would ever get it). With Twilio, it is delivered by the `sms.deliver` job (retried); with
+   * false otherwise, and nothing is recorded (so too in production without Twilio, where nobody
+   * would ever get it). With Twilio, it is delivered by the `sms.deliver` job (retried); with
    * `transaction`, the outbox row and its job exist only if it commits.
    */
   send(message: OutgoingSms, options?: { transaction?: DB }): Promise<boolean>
