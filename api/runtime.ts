@@ -105,7 +105,6 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       logger,
       mailer,
       publicUrl: env.PUBLIC_URL,
-      apiUrl: env.API_BASE_URL ?? `${env.PUBLIC_URL}/api/`,
       unsubscribeSecret: secrets.codeSecret,
       push: { queue: async (trx, userId, payload) => void (await queuePush(jobs!, trx, userId, payload)) },
       sms: { send: (message, options) => sms.send(message, options) },

@@ -65,7 +65,6 @@ export function testDeliveryDeps(db: Kysely<Database>, overrides: Partial<Delive
     db,
     mailer: createMailer({ db }),
     publicUrl: TEST_PUBLIC_URL,
-    apiUrl: `${TEST_PUBLIC_URL}/api/`,
     unsubscribeSecret: TEST_UNSUBSCRIBE_SECRET,
     queue: {
       async send(name, data, options) {

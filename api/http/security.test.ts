@@ -76,6 +76,12 @@ describe('refuseCrossSite', () => {
     }
   })
 
+  it("lets a mail program's one-click unsubscribe POST through without browser headers, and only that page", async () => {
+    expect(await send('POST', '/unsubscribe/abc.def')).toBe(200)
+    for (const path of ['/unsubscribe', '/unsubscribe/abc/more', '/account/unsubscribe/abc']) expect(await send('POST', path), path).toBe(403)
+    expect(await send('POST', '/unsubscribe/abc.def', { origin: 'https://evil.example' })).toBe(403)
+  })
+
   it('refuses anything a browser marks as cross-site, on every path', async () => {
     for (const path of [...webRoutes, ...programRoutes]) {
       for (const headers of [

@@ -74,11 +74,19 @@ export function isCalledWithoutCookies(path: string) {
 }
 
 /**
+ * An email's one-click unsubscribe (RFC 8058, decision 047): mail programs POST to it without
+ * cookies or a browser's headers, and it acts on the signed token in its path alone.
+ */
+export function isOneClickUnsubscribe(path: string) {
+  return /^\/unsubscribe\/[^/]+$/.test(path)
+}
+
+/**
  * Refuses state-changing requests from other sites (works without JavaScript, unlike tokens in
  * forms): a browser's `Sec-Fetch-Site` must be same-origin or none, and an `Origin` must be ours.
  * A request with neither (an old browser, or one told to leave them out) must come with a
  * `Referer` on this site, except on paths called without cookies, where there is nothing for
- * another site to borrow (docs/decisions/008).
+ * another site to borrow (docs/decisions/008), and on an email's one-click unsubscribe.
  */
 export function refuseCrossSite(allowedOrigins: string[]) {
   const allowed = new Set(allowedOrigins)
@@ -96,7 +104,7 @@ export function refuseCrossSite(allowedOrigins: string[]) {
     const referer = req.get('referer')
     const crossSite =
       site === undefined && origin === undefined
-        ? !isCalledWithoutCookies(req.path) && !(referer !== undefined && sameOrigin(referer))
+        ? !isCalledWithoutCookies(req.path) && !isOneClickUnsubscribe(req.path) && !(referer !== undefined && sameOrigin(referer))
         : (site !== undefined && site !== 'same-origin' && site !== 'none') || (origin !== undefined && !allowed.has(origin))
     if (crossSite) {
       sendRefusal(req, res, 403, 'crossSite').catch(next)

@@ -48,8 +48,6 @@ export interface DeliveryDeps {
   mailer: Pick<Mailer, 'send'>
   /** PUBLIC_URL: links come from configuration, never a Host header. */
   publicUrl: string
-  /** Where the API answers from outside (`…/api/`): the one-click unsubscribe address. */
-  apiUrl: string
   /** Signs the unsubscribe links (derived from the code secret). */
   unsubscribeSecret: string
   queue: Pick<JobQueue, 'send'>
@@ -199,7 +197,7 @@ async function emailFor(
   return {
     ...email,
     text: `${email.text}\n\n--\n${footer}\n${deps.publicUrl}/unsubscribe/${token}`,
-    headers: { ...email.headers, ...unsubscribeHeaders(deps.apiUrl, token) },
+    headers: { ...email.headers, ...unsubscribeHeaders(deps.publicUrl, token) },
   }
 }
 

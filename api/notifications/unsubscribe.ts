@@ -35,11 +35,13 @@ export function readUnsubscribeToken(secret: string, token: string): { userId: s
 
 /**
  * The headers of RFC 8058 for an email about `topic`: mail programs show their own "Unsubscribe"
- * button and POST `List-Unsubscribe=One-Click` to the API's address (no cookies, no sign-in).
+ * button and POST `List-Unsubscribe=One-Click` (no cookies, no sign-in) to the same page the
+ * email's link opens, `PUBLIC_URL/unsubscribe/{token}`: that address is public whichever way the
+ * web and the API are deployed, and opening it (a GET, as link scanners do) only asks to confirm.
  */
-export function unsubscribeHeaders(apiUrl: string, token: string): Record<string, string> {
+export function unsubscribeHeaders(publicUrl: string, token: string): Record<string, string> {
   return {
-    'List-Unsubscribe': `<${apiUrl}v1/notifications/unsubscribe/${token}>`,
+    'List-Unsubscribe': `<${publicUrl}/unsubscribe/${token}>`,
     'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
   }
 }

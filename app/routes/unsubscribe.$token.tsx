@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useLoaderData } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { ApiError } from '#app/utils/api.server.ts'
@@ -10,7 +10,8 @@ import { pageTitle } from '#app/utils/meta.ts'
 /**
  * An email's unsubscribe link (issue 15 §3, RFC 8058, decision 047), without signing in: the
  * page names the topic and asks once; its button (a plain form) turns that topic's emails off.
- * Mail programs' own one-click button posts to the API directly (List-Unsubscribe-Post).
+ * Mail programs' own one-click button posts `List-Unsubscribe=One-Click` here too (the email's
+ * List-Unsubscribe header), without cookies: it is answered with the page, not a redirect.
  */
 export const handle = { i18n: ['common', 'notification-settings'] }
 
@@ -37,17 +38,23 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const token = params.token ?? ''
+  const oneClick = (await request.formData()).get('List-Unsubscribe') === 'One-Click'
   try {
     await getApi(request, context).notificationSettings.unsubscribe(token)
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw redirect(`/unsubscribe/${encodeURIComponent(token)}`)
-    throw error
+    if (!(error instanceof ApiError) || error.status !== 404) throw error
+    if (oneClick) return data({ unsubscribed: false }, { status: 404 })
+    throw redirect(`/unsubscribe/${encodeURIComponent(token)}`)
   }
+  if (oneClick) return { unsubscribed: true }
   return redirect(`/unsubscribe/${encodeURIComponent(token)}?done=1`)
 }
 
 export default function UnsubscribePage() {
-  const { topic, topicName, done } = useLoaderData<typeof loader>()
+  const loaded = useLoaderData<typeof loader>()
+  const oneClick = useActionData<typeof action>()
+  const { topic, topicName } = loaded
+  const done = loaded.done || oneClick?.unsubscribed === true
   const { t } = useTranslation('notification-settings')
   if (!topic) {
     return (

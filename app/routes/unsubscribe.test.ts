@@ -32,6 +32,18 @@ describe('/unsubscribe/{token}', () => {
     expect(await pages.text(`/unsubscribe/${token}?done=1`, '')).toContain('Done: no more emails about “Reminders”')
   })
 
+  it("answers a mail program's one-click POST (RFC 8058) with the done page, not a redirect", async () => {
+    const member = await createUser(pages.database.db)
+    const token = unsubscribeToken(TEST_UNSUBSCRIBE_SECRET, member.id, 'hosting')
+    const { response, html } = await pages.post(`/unsubscribe/${token}`, '', { 'List-Unsubscribe': 'One-Click' })
+    expect(response.status).toBe(200)
+    expect(html).toContain('Done: no more emails about “Activities you host”')
+    expect(await emailSwitch(member.id)).toEqual([{ template_id: 'hosting', enabled: false }])
+    // Mail programs retry; a link that is not ours is a 404.
+    expect((await pages.post(`/unsubscribe/${token}`, '', { 'List-Unsubscribe': 'One-Click' })).response.status).toBe(200)
+    expect((await pages.post('/unsubscribe/not-a-real-link', '', { 'List-Unsubscribe': 'One-Click' })).response.status).toBe(404)
+  })
+
   it('says plainly when the link does not work', async () => {
     const { response, html } = await pages.get('/unsubscribe/not-a-real-link', '')
     expect(response.status).toBe(404)
