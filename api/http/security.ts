@@ -66,19 +66,13 @@ export function isApiPath(path: string) {
 
 /**
  * Paths that programs call with their own credentials and never with a browser's cookies: the
- * API (bearer tokens) and the identity provider's token, revocation, introspection, userinfo and
- * pushed-authorization endpoints (the web app's client secret, an access token).
+ * API (bearer tokens), the identity provider's token, revocation, introspection, userinfo and
+ * pushed-authorization endpoints (the web app's client secret, an access token), and an email's
+ * one-click unsubscribe, which mail programs POST to with the signed token in its path (decision
+ * 058; what it does depends on that token alone, never on a cookie).
  */
 export function isCalledWithoutCookies(path: string) {
-  return isApiPath(path) || /^\/oidc\/(token|me|request)(\/|$)/.test(path)
-}
-
-/**
- * An email's one-click unsubscribe (RFC 8058, decision 047): mail programs POST to it without
- * cookies or a browser's headers, and it acts on the signed token in its path alone.
- */
-export function isOneClickUnsubscribe(path: string) {
-  return /^\/unsubscribe\/[^/]+$/.test(path)
+  return isApiPath(path) || /^\/oidc\/(token|me|request)(\/|$)/.test(path) || /^\/unsubscribe\/[^/]+$/.test(path)
 }
 
 /**
@@ -86,7 +80,7 @@ export function isOneClickUnsubscribe(path: string) {
  * forms): a browser's `Sec-Fetch-Site` must be same-origin or none, and an `Origin` must be ours.
  * A request with neither (an old browser, or one told to leave them out) must come with a
  * `Referer` on this site, except on paths called without cookies, where there is nothing for
- * another site to borrow (docs/decisions/008), and on an email's one-click unsubscribe.
+ * another site to borrow (docs/decisions/008).
  */
 export function refuseCrossSite(allowedOrigins: string[]) {
   const allowed = new Set(allowedOrigins)
@@ -104,7 +98,7 @@ export function refuseCrossSite(allowedOrigins: string[]) {
     const referer = req.get('referer')
     const crossSite =
       site === undefined && origin === undefined
-        ? !isCalledWithoutCookies(req.path) && !isOneClickUnsubscribe(req.path) && !(referer !== undefined && sameOrigin(referer))
+        ? !isCalledWithoutCookies(req.path) && !(referer !== undefined && sameOrigin(referer))
         : (site !== undefined && site !== 'same-origin' && site !== 'none') || (origin !== undefined && !allowed.has(origin))
     if (crossSite) {
       sendRefusal(req, res, 403, 'crossSite').catch(next)

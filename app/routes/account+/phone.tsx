@@ -37,7 +37,7 @@ const parse = (formData: FormData) => parseWithZod(formData, { schema })
 
 const apiErrorMapping: ApiErrorMapping = {
   messages: { code: (codes) => codes.map((code) => e(code === 'code_expired' ? 'codeExpired' : 'codeInvalid')) },
-  conflict: () => e('noPhone'),
+  conflict: (code) => e(code === 'texts_stopped' ? 'stopped' : 'noPhone'),
   tooMany: () => e('tooMany'),
 }
 
@@ -82,7 +82,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
       } catch (error) {
         markFormError(context)
         if (error instanceof ApiError && error.code === 'sms_not_sent') return data(reply({ formErrors: [e('notSent')] }), { status: 503 })
-        if (error instanceof ApiError && error.code === 'texts_stopped') return data(reply({ formErrors: [e('stopped')] }), { status: 409 })
         if (error instanceof ApiError && error.code === 'phone_confirmed') return redirect('/account/phone')
         const { status, ...errors } = formErrorsFromApi(error, apiErrorMapping)
         return data(reply(errors), { status })
