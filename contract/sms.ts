@@ -35,3 +35,5 @@ export const smsCancelWords = ['c', 'annuler', 'annuleer'] as const
  */
 export const smsStopWords = ['stop', 'stopall', 'unsubscribe', 'cancel', 'end', 'quit', 'optout', 'revoke'] as const
 export const smsStartWords = ['start', 'unstop', 'yes'] as const
+/** The words Twilio answers with its own help text on a long code (trimmed, any case). */
+export const smsHelpWords = ['help', 'info'] as const

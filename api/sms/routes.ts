@@ -75,7 +75,7 @@ export function smsRoutes(routes: ApiRoutes) {
     tags: ['sms'],
     security: auth.none,
     summary:
-      "Twilio's incoming-message webhook (form-encoded `From`, `To`, `Body`, `MessageSid`…), authenticated by `X-Twilio-Signature`. STOP (STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, OPTOUT, REVOKE, or Twilio's `OptOutType=STOP`) stops every text to the number and START (UNSTOP, YES) allows them again, as carriers do; the confirmation is the carrier's. A confirmed member's \"C\" (ANNULER, ANNULEER) cancels their seat at the activity of the latest text about one; anything else gets a help text; unknown numbers get nothing. Answers TwiML. Without Twilio, served outside production only (the development outbox's replies).",
+      "Twilio's incoming-message webhook (form-encoded `From`, `To`, `Body`, `MessageSid`…), authenticated by `X-Twilio-Signature`. STOP (STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, OPTOUT, REVOKE, or Twilio's `OptOutType=STOP`) stops every text to the number and START (UNSTOP, YES) allows them again, as carriers do; the confirmation is the carrier's. HELP and INFO (or `OptOutType=HELP`) get Twilio's own help text, not a second one. A confirmed member's \"C\" (ANNULER, ANNULEER) cancels their seat at the activity of the latest text about one; anything else gets a help text; unknown numbers get nothing. Answers TwiML. Without Twilio, served outside production only (the development outbox's replies).",
     request: {
       body: {
         required: true,

@@ -1,5 +1,5 @@
 import type { PhoneConfirmation, PhoneConfirmationStarted } from '#contract/sms.ts'
-import { smsCancelWords, smsStartWords, smsStopWords } from '#contract/sms.ts'
+import { smsCancelWords, smsHelpWords, smsStartWords, smsStopWords } from '#contract/sms.ts'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { cancelAttendance } from '../experiences/attendance.ts'
@@ -99,6 +99,8 @@ const isOneOf = (words: readonly string[], body: string) => words.includes(body.
  * stops every text to the number, START allows them again, from any number (decision 057):
  * the carrier already blocks it, and we keep the same list. `optOutType` is Twilio's reading of
  * the text (`STOP`, `START`, `HELP`) when its Advanced Opt-Out knows more words than ours.
+ * With Twilio, HELP and INFO get Twilio's help text only (it answers them itself): ours would
+ * be a second text saying the same.
  *
  * Otherwise, from a number no visible member confirmed: ignored, no answer. "C" (or ANNULER,
  * ANNULEER; trimmed, any case) cancels the member's seat at the activity of the latest text
@@ -115,6 +117,8 @@ export async function handleInboundSms(deps: SmsDeps, from: string, body: string
   const restart = !stop && (optOutType === 'START' || isOneOf(smsStartWords, body))
   if (stop) await stopTexts(db, number)
   if (restart) await allowTexts(db, number)
+  const twilioHelps = deps.sms.twilio && (optOutType === 'HELP' || isOneOf(smsHelpWords, body))
+  if (twilioHelps && !stop && !restart) return { outcome: 'help', reply: null }
   const member = await db
     .selectFrom('users')
     .selectAll()

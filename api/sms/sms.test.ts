@@ -342,6 +342,21 @@ describe('inbound texts', () => {
     expect(await outboxFor(attendee.id)).toHaveLength(before)
   })
 
+  it("HELP gets our help text built in; with Twilio, HELP, INFO and OptOutType=HELP get Twilio's own only", async () => {
+    const { attendee } = await sceneWithText()
+    await inbound(api, { From: attendee.phone!, Body: 'help' })
+    expect((await outboxFor(attendee.id)).at(-1)!.body).toMatch(/^Circle 55: to cancel your seat at the activity in our last text, reply C\./)
+    const before = (await outboxFor(attendee.id)).length
+    const helps: Record<string, string>[] = [{ From: attendee.phone!, Body: 'HELP' }, { From: attendee.phone!, Body: ' Info ' }, { From: attendee.phone!, Body: 'AIDE', OptOutType: 'HELP' }]
+    for (const params of helps) {
+      const response = await twiml(twilioApi, params, twilioSignature(authToken, inboundUrl, params))
+      expect(response.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response></Response>')
+    }
+    expect(await outboxFor(attendee.id)).toHaveLength(before)
+    const other = { From: attendee.phone!, Body: 'What time?' }
+    expect((await twiml(twilioApi, other, twilioSignature(authToken, inboundUrl, other))).text).toMatch(/<Message>Circle 55: to cancel your seat/)
+  })
+
   it('a number that texted STOP before any member confirmed it gets no texts once one does', async () => {
     const phone = nextPhone()
     const unknown = await twiml(api, { From: phone, Body: 'STOP' })
