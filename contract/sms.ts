@@ -22,18 +22,3 @@ export const phoneConfirmationSchema = z
   })
   .meta({ id: 'PhoneConfirmation' })
 export type PhoneConfirmation = z.infer<typeof phoneConfirmationSchema>
-
-/**
- * The words a member may text back to cancel their seat (trimmed, any case). Not "CANCEL":
- * carriers and Twilio read it as STOP (decision 057), so it would end every text to the member.
- */
-export const smsCancelWords = ['c', 'annuler', 'annuleer'] as const
-
-/**
- * The words after which carriers and Twilio stop every text from us to the number (Twilio's
- * default opt-out keywords; trimmed, any case), and those that allow texts again (decision 057).
- */
-export const smsStopWords = ['stop', 'stopall', 'unsubscribe', 'cancel', 'end', 'quit', 'optout', 'revoke'] as const
-export const smsStartWords = ['start', 'unstop', 'yes'] as const
-/** The words Twilio answers with its own help text on a long code (trimmed, any case). */
-export const smsHelpWords = ['help', 'info'] as const

@@ -1,5 +1,4 @@
 import type { PhoneConfirmation, PhoneConfirmationStarted } from '#contract/sms.ts'
-import { smsCancelWords, smsHelpWords, smsStartWords, smsStopWords } from '#contract/sms.ts'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { cancelAttendance } from '../experiences/attendance.ts'
@@ -91,6 +90,21 @@ export async function confirmPhone(deps: SmsDeps, caller: User, input: PhoneConf
 }
 
 export type InboundOutcome = 'cancelled' | 'nothing_to_cancel' | 'help' | 'stopped' | 'restarted' | 'ignored'
+
+/**
+ * The words a member may text back to cancel their seat (trimmed, any case). Not "CANCEL":
+ * carriers and Twilio read it as STOP (decision 057), so it would end every text to the member.
+ */
+const smsCancelWords = ['c', 'annuler', 'annuleer'] as const
+
+/**
+ * The words after which carriers and Twilio stop every text from us to the number (Twilio's
+ * default opt-out keywords; trimmed, any case), and those that allow texts again (decision 057).
+ */
+const smsStopWords = ['stop', 'stopall', 'unsubscribe', 'cancel', 'end', 'quit', 'optout', 'revoke'] as const
+const smsStartWords = ['start', 'unstop', 'yes'] as const
+/** The words Twilio answers with its own help text on a long code (trimmed, any case). */
+const smsHelpWords = ['help', 'info'] as const
 
 const isOneOf = (words: readonly string[], body: string) => words.includes(body.trim().toLowerCase())
 
