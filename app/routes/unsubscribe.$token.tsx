@@ -51,10 +51,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function UnsubscribePage() {
-  const loaded = useLoaderData<typeof loader>()
+  const { topic, topicName, done: doneByLink } = useLoaderData<typeof loader>()
   const oneClick = useActionData<typeof action>()
-  const { topic, topicName } = loaded
-  const done = loaded.done || oneClick?.unsubscribed === true
+  const done = doneByLink || oneClick?.unsubscribed === true
   const { t } = useTranslation('notification-settings')
   if (!topic) {
     return (
