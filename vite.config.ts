@@ -40,7 +40,12 @@ declare module '@remix-run/node' {
 }
 
 export default defineConfig({
-  define: { __LOCALES_VERSION__: JSON.stringify(localesVersion()), __BUILD_VERSION__: JSON.stringify(buildVersion()) },
+  define: {
+    __LOCALES_VERSION__: JSON.stringify(localesVersion()),
+    // Every namespace's name, for the browser to load them all once idle (decision 059).
+    __LOCALE_NAMESPACES__: JSON.stringify(readdirSync('public/locales/en').map((file) => file.replace(/\.json$/, '')).sort()),
+    __BUILD_VERSION__: JSON.stringify(buildVersion()),
+  },
   build: { target: 'es2020', cssMinify: true, assetsInlineLimit: 0 },
   server: { hmr: { port: 24678 } },
   plugins: [

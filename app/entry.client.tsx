@@ -22,6 +22,17 @@ const fetchBackend: BackendModule = {
 }
 
 declare const __LOCALES_VERSION__: string
+declare const __LOCALE_NAMESPACES__: string[]
+
+/**
+ * Every namespace of the member's language, fetched once the page is idle (decision 059): a
+ * page reached by a click then renders at once, whatever its components ask for.
+ */
+function preloadEveryNamespace() {
+  const load = () => void i18next.loadNamespaces(__LOCALE_NAMESPACES__)
+  if ('requestIdleCallback' in window) window.requestIdleCallback(load, { timeout: 3_000 })
+  else setTimeout(load, 1_000)
+}
 
 async function hydrate() {
   await i18next
@@ -33,7 +44,10 @@ async function hydrate() {
       defaultNS: defaultNamespace,
       ns: getInitialNamespaces(),
       interpolation: { escapeValue: false },
-      react: { useSuspense: false },
+      // A component whose namespace is not loaded yet waits for it instead of rendering keys
+      // (decision 059): after a click, inside Remix's transition, the page that was there stays
+      // until the next one can render whole.
+      react: { useSuspense: true },
     })
   // An error page's <title> comes from meta, which cannot use hooks (error-page.ts).
   for (const language of languages) {
@@ -49,6 +63,7 @@ async function hydrate() {
       </I18nextProvider>,
     )
   })
+  preloadEveryNamespace()
 }
 
 // Decision 045: notice a newer server build (the update-required page), and install the app.

@@ -19,7 +19,7 @@ import {
   useRouteLoaderData,
   type ShouldRevalidateFunction,
 } from '@remix-run/react'
-import { useEffect, type ReactNode } from 'react'
+import { Suspense, useEffect, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useChangeLanguage } from 'remix-i18next/react'
 import { BottomNav } from './components/bottom-nav.tsx'
@@ -146,7 +146,11 @@ function AppShell() {
       ) : null}
       <main id="main-content" tabIndex={-1} className="container">
         <FlashStatus toast={suspended ? null : toast} />
-        <Outlet />
+        {/* A click waits for the next page's translations inside Remix's transition; this only
+            shows if something else renders a part whose translations are still on their way. */}
+        <Suspense fallback={<p role="status">{t('loading')}</p>}>
+          <Outlet />
+        </Suspense>
       </main>
       <SiteFooter year={year} />
       <BottomNav user={user} unread={unread} notifications={notifications} />

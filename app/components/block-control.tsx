@@ -1,6 +1,7 @@
 import { Link, useFetcher } from '@remix-run/react'
 import { useId, useRef, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { translatedList } from '#app/utils/i18n.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { useRefetchOnFailure } from '#app/utils/use-refetch-on-failure.ts'
 
@@ -52,7 +53,7 @@ export function BlockExplanation({ intent, name }: { intent: BlockIntent; name: 
     <>
       <p>{t(`${intent}.intro`, { name })}</p>
       <ul>
-        {(t(`${intent}.effects`, { name, returnObjects: true }) as unknown as string[]).map((effect) => (
+        {translatedList(t, `${intent}.effects`, { name }).map((effect) => (
           <li key={effect}>{effect}</li>
         ))}
       </ul>

@@ -1,3 +1,4 @@
+import type { TFunction, TOptions } from 'i18next'
 import { languages, type Language } from '#contract/enums.ts'
 import { fallbackLanguage, isLanguage, languageCookieName, languageFromAcceptHeader } from '#contract/languages.ts'
 
@@ -9,4 +10,13 @@ export const languageNames: Record<Language, string> = {
   en: 'English',
   fr: 'Français',
   nl: 'Nederlands',
+}
+
+/**
+ * A list kept in the translations (`returnObjects`). Empty, never a crash, when the list is
+ * missing: a namespace that failed to load gives back the key, a string.
+ */
+export function translatedList(t: TFunction, key: string, options: TOptions = {}): string[] {
+  const value: unknown = t(key, { ...options, returnObjects: true })
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []
 }
