@@ -129,7 +129,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
     locate: (address) => runtime.ipLocator.locate(address),
     sessions: createSessionStore(db),
     identity: identity?.bridge ?? null,
-    outbox: env.DEV_OUTBOX === 'off' ? null : (limit) => runtime.outbox.read(limit),
+    outbox: env.DEV_OUTBOX === 'off' ? null : (limit, filter) => runtime.outbox.read(limit, filter),
     smsOutbox: env.DEV_OUTBOX === 'off' ? null : (limit) => runtime.smsOutbox.read(limit),
     reportError,
     log: (level, message, data) => logger[level](data ?? {}, message),

@@ -11,7 +11,7 @@ import { createNotifier, type Notify } from './notifications/service.ts'
 import { createProviders, createTokenVerifierFor, smtpOptions, type Providers } from './providers.ts'
 import { photoChecker } from './media/photo-check.ts'
 import { createMailer, type Mailer } from './providers/email/mailer.ts'
-import { readOutbox } from './providers/email/outbox.ts'
+import { readOutbox, type OutboxFilter } from './providers/email/outbox.ts'
 import { startEmailDelivery } from './providers/email/smtp.ts'
 import { createSmsSender, readSmsOutbox, startSmsDelivery, type SmsSender } from './providers/sms/sender.ts'
 import { twilioOptionsFrom } from './providers/sms/twilio.ts'
@@ -54,7 +54,7 @@ export interface ApiRuntime {
   /** The realtime hub: one `LISTEN chat` connection, fanning chat events out to this instance's streams (decision 032). */
   realtime: RealtimeHub
   /** The newest emails, for the development outbox page (the host decides whether it is shown). */
-  outbox: { read(limit: number): ReturnType<typeof readOutbox> }
+  outbox: { read(limit: number, filter?: OutboxFilter): ReturnType<typeof readOutbox> }
   /** The newest texts, for the same page. */
   smsOutbox: { read(limit: number): ReturnType<typeof readSmsOutbox> }
   /** What `createApiApp` takes. */
@@ -151,7 +151,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       verifyToken,
       reportError,
       realtime: hub,
-      outbox: { read: (limit) => readOutbox(db, limit) },
+      outbox: { read: (limit, filter) => readOutbox(db, limit, filter) },
       smsOutbox: { read: (limit) => readSmsOutbox(db, limit) },
       services: { env, db, logger, verifyToken, notify, photoChecker, mailer, sms, codeSecret: secrets.codeSecret, realtime: hub, jobs: queue, ...providers },
       async close() {

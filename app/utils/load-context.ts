@@ -113,7 +113,7 @@ export interface WebServices {
   sessions: SessionStore
   identity: IdentityBridge | null
   /** The dev outbox (sent emails), outside production only; `config.devOutbox` says to whom. */
-  outbox: ((limit: number) => Promise<OutboxMessage[]>) | null
+  outbox: ((limit: number, filter?: { to?: string; offset?: number }) => Promise<OutboxMessage[]>) | null
   /** The texts in the SMS outbox, shown on the same page under the same rule. */
   smsOutbox?: ((limit: number) => Promise<SmsOutboxMessage[]>) | null
   reportError: (error: unknown, context: Record<string, unknown>) => void

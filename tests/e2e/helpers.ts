@@ -157,7 +157,7 @@ function loopbackIp() {
 export async function latestCode(request: APIRequestContext, email: string, after?: string): Promise<string> {
   const deadline = Date.now() + 15_000
   for (;;) {
-    const response = await request.get(`${baseURL}/dev/outbox`, { headers: { 'x-forwarded-for': loopbackIp() } })
+    const response = await request.get(`${baseURL}/dev/outbox?to=${encodeURIComponent(email)}`, { headers: { 'x-forwarded-for': loopbackIp() } })
     expect(response.status(), 'GET /dev/outbox').toBe(200)
     const html = await response.text()
     // Messages are listed newest first; each is an <article> with the recipient and body.
@@ -177,7 +177,7 @@ export async function latestCode(request: APIRequestContext, email: string, afte
 export async function latestMail(request: APIRequestContext, email: string, subject: RegExp): Promise<string> {
   const deadline = Date.now() + 60_000
   for (;;) {
-    const response = await request.get(`${baseURL}/dev/outbox`, { headers: { 'x-forwarded-for': loopbackIp() } })
+    const response = await request.get(`${baseURL}/dev/outbox?to=${encodeURIComponent(email)}`, { headers: { 'x-forwarded-for': loopbackIp() } })
     expect(response.status(), 'GET /dev/outbox').toBe(200)
     for (const article of (await response.text()).split('<article').slice(1)) {
       const to = /data-testid="outbox-to"[^>]*>([^<]*)</.exec(article)?.[1]

@@ -27,7 +27,7 @@ afterAll(async () => {
 function context(devOutbox: WebConfig['devOutbox'], addresses: { peer: string; client: string }) {
   const services = {
     config: { devOutbox },
-    outbox: devOutbox === 'off' ? null : (limit: number) => readOutbox(database.db, limit),
+    outbox: devOutbox === 'off' ? null : (limit: number, filter?: { to?: string; offset?: number }) => readOutbox(database.db, limit, filter),
   } as unknown as WebServices
   return {
     cspNonce: 'n',
@@ -36,6 +36,13 @@ function context(devOutbox: WebConfig['devOutbox'], addresses: { peer: string; c
     peerAddress: addresses.peer,
     services,
   } as unknown as AppLoadContext
+}
+
+/** The outbox page's data for this query. */
+async function read(query: string) {
+  const request = new Request(`http://localhost:3999/dev/outbox${query}`)
+  const result = await loader({ request, context: context('loopback', { peer: '::1', client: '::1' }), params: {} })
+  return (result as unknown as { data: { messages: { to: string; subject: string }[]; older: boolean; page: number } }).data
 }
 
 /** The outbox's status and, when it answers, whether the code is in it. */
@@ -91,5 +98,33 @@ describe('/dev/outbox (issue 10 §4)', () => {
     for (const addresses of [...thisMachine, ...elsewhere]) {
       expect(await visit('off', addresses)).toEqual({ status: 404, showsCode: false })
     }
+  })
+})
+
+describe('/dev/outbox: one address, and older emails (issue 29 §4)', () => {
+  it("shows a new member's code however many emails were sent after it, and pages back through the rest", async () => {
+    // A new member's code, then 120 of the demo's survey emails to other people.
+    await database.db
+      .insertInto('email_outbox')
+      .values({ to_address: 'New.Member@Example.com', subject: 'Your code for Circle 55', text_body: 'Your code is 771204.', kind: 'sign_in_code', locale: 'en', created_at: new Date(Date.now() - 60_000) })
+      .execute()
+    await database.db
+      .insertInto('email_outbox')
+      .values(Array.from({ length: 120 }, (_, index) => ({ to_address: `member${index}@demo.test`, subject: 'How was it?', text_body: 'Tell us.', kind: 'notification', locale: 'en' })))
+      .execute()
+
+    const newest = await read('')
+    expect(newest.messages).toHaveLength(50)
+    expect(newest.messages.some((message) => message.to === 'New.Member@Example.com')).toBe(false)
+    expect(newest.older).toBe(true)
+
+    const mine = await read('?to=new.member%40example.com')
+    expect(mine.messages.map((message) => message.subject)).toEqual(['Your code for Circle 55'])
+    expect(mine.older).toBe(false)
+
+    const third = await read('?page=3')
+    expect(third.page).toBe(3)
+    expect(third.messages.map((message) => message.to)).toContain('New.Member@Example.com')
+    expect(third.older).toBe(false)
   })
 })

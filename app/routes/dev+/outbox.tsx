@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, useLoaderData } from '@remix-run/react'
+import { Form, Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
@@ -13,11 +13,25 @@ export const handle = { i18n: ['common', 'sms'] }
  * open every account, so by default only this machine sees them (DEV_OUTBOX, docs/decisions/007);
  * everyone else gets the same 404 as for a page that does not exist.
  */
+const perPage = 50
+
+/**
+ * `?to=` shows one address's emails (a new member's code is never pushed off the page by the
+ * demo's own emails); `?page=` goes back through older ones.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const outbox = requireOutbox(context)
   const t = await getT(request, context)
-  const texts = (await context.services.smsOutbox?.(50)) ?? []
-  return data({ messages: await outbox(50), texts, title: t('outbox.title') }, { headers: { 'Cache-Control': 'no-store' } })
+  const url = new URL(request.url)
+  const to = url.searchParams.get('to')?.trim() ?? ''
+  const page = Math.max(1, Math.min(1000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1))
+  // One more than a page says whether there are older ones.
+  const found = await outbox(perPage + 1, { to: to || undefined, offset: (page - 1) * perPage })
+  const texts = page === 1 ? ((await context.services.smsOutbox?.(50)) ?? []) : []
+  return data(
+    { messages: found.slice(0, perPage), older: found.length > perPage, to, page, texts, title: t('outbox.title') },
+    { headers: { 'Cache-Control': 'no-store' } },
+  )
 }
 
 /**
@@ -47,13 +61,21 @@ function requireOutbox(context: AppLoadContext) {
 }
 
 export default function Outbox() {
-  const { messages, texts } = useLoaderData<typeof loader>()
+  const { messages, older, to, page, texts } = useLoaderData<typeof loader>()
   const { t } = useTranslation(['common', 'sms'])
+  const pageLink = (number: number) => `/dev/outbox?${new URLSearchParams({ ...(to ? { to } : {}), ...(number > 1 ? { page: String(number) } : {}) }).toString()}`
   return (
     <div className="prose">
       <h1>{t('outbox.title')}</h1>
       <p>{t('outbox.intro')}</p>
-      {messages.length === 0 ? <p>{t('outbox.empty')}</p> : null}
+      <Form method="get" className="form" aria-label={t('outbox.filter')}>
+        <TextField id="to" name="to" label={t('outbox.filterLabel')} hint={t('outbox.filterHint')} type="text" autoComplete="off" defaultValue={to} />
+        <button type="submit" className="button button--secondary">
+          {t('outbox.filterButton')}
+        </button>
+      </Form>
+      {to ? <p>{t('outbox.showing', { address: to })}</p> : null}
+      {messages.length === 0 ? <p>{to ? t('outbox.emptyFor', { address: to }) : t('outbox.empty')}</p> : null}
       {messages.map((message) => (
         <article key={message.id} className="card" aria-labelledby={`m-${message.id}`}>
           <h2 id={`m-${message.id}`}>{message.subject}</h2>
@@ -68,6 +90,12 @@ export default function Outbox() {
           </p>
         </article>
       ))}
+      {older || page > 1 ? (
+        <nav aria-label={t('outbox.pages')} className="button-row">
+          {page > 1 ? <Link to={pageLink(page - 1)}>{t('outbox.newer')}</Link> : null}
+          {older ? <Link to={pageLink(page + 1)}>{t('outbox.older')}</Link> : null}
+        </nav>
+      ) : null}
       <h2 id="texts">{t('sms:outbox.title')}</h2>
       {texts.length === 0 ? <p>{t('sms:outbox.empty')}</p> : null}
       {texts.map((text) => (
