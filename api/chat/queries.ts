@@ -227,6 +227,43 @@ export function chatMember(
   }
 }
 
+/**
+ * The activity's group chat, made on first use (one per activity: `experience_id` is unique), with
+ * its host in it (issue 29 §3, decision 059): whoever makes it — the activity's creation, an
+ * attendee's "Group chat" — the host is a member, so an attendee's question reaches their
+ * Messages, counts as unread and tells them. A host who left the group is not brought back (they
+ * chose to; "Group chat" brings them back). Answers the channel's id.
+ */
+export async function openActivityChat(trx: Trx, experience: { id: string; host_id: string | null }, createdBy: string | null) {
+  await trx
+    .insertInto('message_channels')
+    .values({ kind: 'experience', experience_id: experience.id, created_by: createdBy })
+    .onConflict((conflict) => conflict.column('experience_id').doNothing())
+    .execute()
+  const channel = await trx.selectFrom('message_channels').select('id').where('experience_id', '=', experience.id).executeTakeFirstOrThrow()
+  if (experience.host_id) {
+    await trx
+      .insertInto('channel_memberships')
+      .values({ channel_id: channel.id, user_id: experience.host_id, is_accepted: true })
+      .onConflict((conflict) => conflict.columns(['channel_id', 'user_id']).doNothing())
+      .execute()
+  }
+  return channel.id
+}
+
+/** Whether `attendeeId` holds a seat at an activity `hostId` hosts (past, coming or cancelled: they met through it). */
+export async function attendsActivityHostedBy(db: Db, attendeeId: string, hostId: string) {
+  const seat = await db
+    .selectFrom('experience_attendees as a')
+    .innerJoin('experiences as e', 'e.id', 'a.experience_id')
+    .select('a.experience_id')
+    .where('a.user_id', '=', attendeeId)
+    .where('e.host_id', '=', hostId)
+    .limit(1)
+    .executeTakeFirst()
+  return seat !== undefined
+}
+
 /** A seat given up: its member leaves the activity's chat, keeping what was posted until now (decision 029). */
 export async function leaveExperienceChannel(trx: Trx, experienceId: string, userId: string) {
   await sql`UPDATE channel_memberships SET left_at = now()

@@ -50,7 +50,8 @@ export function chatRoutes(routes: ApiRoutes) {
     path: '/experiences/{id}/message-channels/join',
     tags,
     security: auth.required,
-    summary: 'Join the activity’s chat (made on first use): its attendees, and its host without attending. Idempotent; joining again brings it back into one’s list.',
+    summary:
+      'Join the activity’s chat (made with the activity, its host in it; for an older one, on first use): its attendees, and its host without attending. Idempotent; joining again brings it back into one’s list.',
     request: { params: pathParams('id') },
     responses: {
       200: jsonContent('The activity’s channel', oneOf(channelSchema)),
@@ -69,7 +70,8 @@ export function chatRoutes(routes: ApiRoutes) {
     path: '/experiences/{id}/message-channels',
     tags,
     security: auth.required,
-    summary: 'The activity’s chat, for its attendees and host (and a former attendee, up to when they left); empty until someone joins.',
+    summary:
+      'The activity’s chat, for its attendees and host (and a former attendee, up to when they left); empty when it has none (an activity without a host, or one that ended before activities were made with their chat, until someone joins).',
     request: { params: pathParams('id') },
     responses: {
       200: jsonContent('The activity’s channels (none or one)', listOf(channelSchema)),
@@ -213,7 +215,7 @@ export function chatRoutes(routes: ApiRoutes) {
         404: noChannel,
         409:
           'The activity’s chat closed (code chat_closed); 2 messages sent before the recipient accepted (code awaiting_acceptance); messages from the product (code product_messages); a phone number or email in a direct channel the other member has not accepted yet, before the member saw the one-time reminder: send again with `acknowledge_contact_reminder: true` (code contact_reminder)',
-        422: 'text_required, text_too_long, invalid_characters, direction_characters, acknowledge_contact_reminder_invalid; links_not_allowed_yet (a new or unverified member’s link in a direct channel the other member has not accepted yet)',
+        422: 'text_required, text_too_long, invalid_characters, direction_characters, acknowledge_contact_reminder_invalid; links_not_allowed_yet (a new or unverified member’s link in a direct channel the other member has not accepted yet); links_not_allowed_until_reply (the same, in a conversation an attendee opened with their activity’s host, until the host writes: decision 059)',
       }),
     },
   })

@@ -13,8 +13,10 @@ import { newAccountDays, newConversationsPerDay } from '#contract/limits.ts'
  *   other member sees a message request at once): a new or unverified member starts at most 5
  *   in any 24 hours (`openDirectChannel`, under the member's own lock).
  * - A direct channel's *opening messages* are those sent while the other member has not accepted
- *   it (replying accepts): in them a new or unverified member cannot share a link, and anyone
- *   sharing a phone number or email is reminded once (`sendMessage`).
+ *   it (replying accepts), or, in a conversation an attendee opened with their activity's host
+ *   (accepted for the host at once, decision 059), until the host writes: in them a new or
+ *   unverified member cannot share a link, and anyone sharing a phone number or email is
+ *   reminded once (`sendMessage`).
  * The warning patterns (`scamSignals`) are for the reader and are not checked here.
  */
 
@@ -53,22 +55,47 @@ export async function checkNewConversation(trx: Trx, caller: User) {
   }
 }
 
+/** Whether the opening-message rules could apply to `text` at all (a link or contact details): saves a query on every other send. */
+export function mayBeRefusedAsOpening(text: string) {
+  return containsLink(text) || containsContactDetails(text)
+}
+
 /**
- * In `sendMessage`'s transaction, for a message in a direct channel whose other member has not
- * accepted it yet: refuses a new or unverified member's link (422 `links_not_allowed_yet` on
- * `text`), and a phone number or email until the member saw the one-time reminder (409
- * `contact_reminder`); `acknowledge_contact_reminder` records it as seen and lets the message go.
+ * A conversation an attendee opened with the host of an activity they attend is accepted for the
+ * host at once (not a message request, decision 059), but it is not one the host answered yet:
+ * the attendee's messages stay opening messages until the host writes in it. True when
+ * `senderId` holds a seat at an activity `otherId` hosts, the host did not open the channel and
+ * has not written in it.
+ */
+export async function awaitsHostReply(db: DB | Trx, channelId: string, senderId: string, otherId: string) {
+  const { rows } = await sql<{ awaits: boolean }>`SELECT (ch.created_by IS DISTINCT FROM ${otherId}
+      AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.channel_id = ch.id AND m.user_id = ${otherId})
+      AND EXISTS (SELECT 1 FROM experience_attendees a JOIN experiences e ON e.id = a.experience_id
+        WHERE a.user_id = ${senderId} AND e.host_id = ${otherId})) AS awaits
+    FROM message_channels ch WHERE ch.id = ${channelId}`.execute(db)
+  return rows[0]?.awaits === true
+}
+
+/**
+ * In `sendMessage`'s transaction, for an opening message: one in a direct channel whose other
+ * member has not accepted it yet (`waitingFor` 'acceptance'), or an attendee's to a host who has
+ * not replied yet ('reply', `awaitsHostReply`). Refuses a new or unverified member's link (422
+ * `links_not_allowed_yet`, or `links_not_allowed_until_reply`, on `text`), and a phone number or
+ * email until the member saw the one-time reminder (409 `contact_reminder`);
+ * `acknowledge_contact_reminder` records it as seen and lets the message go.
  */
 export async function checkOpeningMessage(
   trx: Trx,
   sender: User,
   otherName: string | null,
   input: { text: string; acknowledge_contact_reminder?: boolean | undefined },
+  waitingFor: 'acceptance' | 'reply' = 'acceptance',
 ) {
   if (containsLink(input.text) && (await isLimitedSender(trx, sender))) {
-    throw new ApiProblem(422, 'invalid_input', `Links can be shared once ${otherName ?? 'the other member'} has accepted your message request.`, {
-      text: ['links_not_allowed_yet'],
-    })
+    const name = otherName ?? 'the other member'
+    throw waitingFor === 'reply'
+      ? new ApiProblem(422, 'invalid_input', `Links can be shared once ${name} has replied.`, { text: ['links_not_allowed_until_reply'] })
+      : new ApiProblem(422, 'invalid_input', `Links can be shared once ${name} has accepted your message request.`, { text: ['links_not_allowed_yet'] })
   }
   if (containsContactDetails(input.text) && !sender.contact_reminder_seen_at) {
     if (!input.acknowledge_contact_reminder) {

@@ -9,8 +9,9 @@ import { can, isSuspended, requirePermission, type Caller, type ChannelResource 
 import { blocksBetween } from '../policy/members.ts'
 import { postMessage } from './events.ts'
 import { productMessageText } from './product-messages.ts'
-import { checkNewConversation, checkOpeningMessage } from './scam-shield.ts'
+import { awaitsHostReply, checkNewConversation, checkOpeningMessage, mayBeRefusedAsOpening } from './scam-shield.ts'
 import {
+  attendsActivityHostedBy,
   channelRow,
   chatMember,
   chatMembers,
@@ -19,6 +20,7 @@ import {
   lastMessages,
   listedChannelRows,
   listedChannelTotals,
+  openActivityChat,
   pageOfMessages,
   type ChannelRow,
   type MessageRow,
@@ -192,17 +194,6 @@ export async function serializeChannel(db: DB | Trx, caller: User, id: string): 
 
 // Activity channels -------------------------------------------------------------------------------
 
-/** The activity's channel, made on first use (one per activity: `experience_id` is unique). */
-async function experienceChannelId(trx: Trx, experienceId: string, createdBy: string) {
-  await trx
-    .insertInto('message_channels')
-    .values({ kind: 'experience', experience_id: experienceId, created_by: createdBy })
-    .onConflict((conflict) => conflict.column('experience_id').doNothing())
-    .execute()
-  const channel = await trx.selectFrom('message_channels').select('id').where('experience_id', '=', experienceId).executeTakeFirstOrThrow()
-  return channel.id
-}
-
 /** Makes `userId` a member (again): accepted, not left. */
 async function enter(trx: Trx, channelId: string, userId: string, options: { readNow?: boolean } = {}) {
   // `now()` is the transaction's time, so a message posted in it is read with it.
@@ -220,7 +211,7 @@ export async function joinExperienceChannel(db: DB, caller: User, idOrSlug: stri
   const holds_seat = await holdsSeat(db, experience.id, caller.id)
   requirePermission(caller, 'join:channel', { host_id: experience.host_id, holds_seat })
   const channelId = await db.transaction().execute(async (trx) => {
-    const id = await experienceChannelId(trx, experience.id, caller.id)
+    const id = await openActivityChat(trx, experience, caller.id)
     await enter(trx, id, caller.id)
     return id
   })
@@ -261,6 +252,11 @@ export async function openDirectChannel(db: DB, caller: User, input: DirectChann
   if (isSuspended(recipient)) throw new ApiProblem(403, 'recipient_suspended', 'This member cannot be messaged.')
   if (callerBlocked) throw new ApiProblem(403, 'blocked', 'You blocked this member. Unblock them to send a message.')
 
+  // An attendee writing to the host of an activity they attend is not a stranger (issue 29 §3,
+  // decision 059): the host's side is accepted at once (no message request, no 2-message limit),
+  // and an earlier request of the attendee's becomes a conversation. The other way round (a host
+  // writing to an attendee) stays a request.
+  const contactsTheirHost = await attendsActivityHostedBy(db, caller.id, recipient.id)
   const key = directKey(caller.id, recipient.id)
   const { id, created } = await db.transaction().execute(async (trx) => {
     const existing = await trx.selectFrom('message_channels').select('id').where('direct_key', '=', key).executeTakeFirst()
@@ -276,8 +272,11 @@ export async function openDirectChannel(db: DB, caller: User, input: DirectChann
     await enter(trx, channel.id, caller.id)
     await trx
       .insertInto('channel_memberships')
-      .values({ channel_id: channel.id, user_id: recipient.id, is_accepted: false })
-      .onConflict((conflict) => conflict.columns(['channel_id', 'user_id']).doNothing())
+      .values({ channel_id: channel.id, user_id: recipient.id, is_accepted: contactsTheirHost })
+      .onConflict((conflict) => {
+        const pair = conflict.columns(['channel_id', 'user_id'])
+        return contactsTheirHost ? pair.doUpdateSet({ is_accepted: true }) : pair.doNothing()
+      })
       .execute()
     return { id: channel.id, created: inserted !== undefined }
   })
@@ -400,7 +399,11 @@ export async function sendMessage(db: DB, caller: User, id: string, input: SendM
     const { row, other } = await readableChannel(trx, caller, id)
     const block = writeBlock(caller, row, other)
     if (block) throw writeProblem(block, other)
-    if (row.kind === 'direct' && row.other_accepted === false) await checkOpeningMessage(trx, caller, other ? displayName(other) : null, input)
+    if (row.kind === 'direct' && other) {
+      const otherName = displayName(other)
+      if (row.other_accepted === false) await checkOpeningMessage(trx, caller, otherName, input)
+      else if (mayBeRefusedAsOpening(input.text) && (await awaitsHostReply(trx, id, caller.id, other.id))) await checkOpeningMessage(trx, caller, otherName, input, 'reply')
+    }
     // One's own message is read: the member's read marker is the message's time.
     await enter(trx, id, caller.id, { readNow: true })
     const posted = await postMessage(trx, { channel_id: id, user_id: caller.id, body: input.text })

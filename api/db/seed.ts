@@ -1340,6 +1340,18 @@ export async function seedDemoData(
       UPDATE experiences e
       SET attendees_count = (SELECT count(*) FROM experience_attendees a WHERE a.experience_id = e.id)
     `.execute(trx)
+    // As creating them through the API does (decision 059): each activity whose chat is still open
+    // has its group chat, its host in it. (Activities that ended more than a week ago have none.)
+    await sql`
+      INSERT INTO message_channels (kind, experience_id, created_by, created_at)
+      SELECT 'experience', e.id, e.host_id, e.created_at FROM experiences e
+      WHERE e.host_id IS NOT NULL
+        AND coalesce(least(e.canceled_at, coalesce(e.end_at, e.start_at + interval '120 minutes')) + interval '7 days' > ${now}, true)
+    `.execute(trx)
+    await sql`
+      INSERT INTO channel_memberships (channel_id, user_id, is_accepted)
+      SELECT ch.id, e.host_id, true FROM message_channels ch JOIN experiences e ON e.id = ch.experience_id
+    `.execute(trx)
     return true
   })
 

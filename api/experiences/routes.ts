@@ -113,7 +113,8 @@ export function experienceRoutes(routes: ApiRoutes) {
     path: '/v1/experiences',
     tags,
     security: auth.required,
-    summary: 'Create an activity hosted by the caller. Times are local to the activity’s time zone. Unknown fields are ignored.',
+    summary:
+      'Create an activity hosted by the caller, with its group chat, the caller in it (decision 059). Times are local to the activity’s time zone. Unknown fields are ignored.',
     request: { body: jsonBody(experienceInputSchema) },
     responses: {
       201: jsonContent('The activity created', oneOf(experienceSchema)),
@@ -127,7 +128,10 @@ export function experienceRoutes(routes: ApiRoutes) {
   serve(routes, createExperienceRoute, async (c) => {
     const caller = requireCaller(c)
     const input = await readJson(c, createExperienceRoute)
-    return c.json({ data: [await createExperience(deps(c), caller, input)] }, 201)
+    const created = await createExperience(deps(c), caller, input)
+    // Its group chat, made with it and holding its host, reaches the chat provider (decision 036).
+    await mirrorActivityChat(c.var.services, created.id)
+    return c.json({ data: [created] }, 201)
   })
 
   const updateExperienceRoute = createRoute({

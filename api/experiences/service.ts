@@ -10,6 +10,7 @@ import type { JobQueue } from '../jobs/queue.ts'
 import type { Notify } from '../notifications/service.ts'
 import { notifyChanges, scheduleReminders } from '../reminders/service.ts'
 import { announceCancellation } from '../chat/product-messages.ts'
+import { openActivityChat } from '../chat/queries.ts'
 import { offerFreedSeats } from './attendance.ts'
 import { pageMetadata } from '#contract/common.ts'
 import { hasStarted as startedAt, isFull, isLateCancel, isLimited } from '#contract/experience-rules.ts'
@@ -711,6 +712,8 @@ export async function createExperience(deps: ExperienceDeps, caller: User, input
       .returningAll()
       .executeTakeFirstOrThrow()
     await scheduleReminders(trx, deps.jobs, row)
+    // Its group chat, with its host in it, from the moment it exists (issue 29 §3, decision 059).
+    await openActivityChat(trx, row, caller.id)
     return row
   })
   return serializeExperience(deps.db, created, caller)

@@ -126,6 +126,21 @@ describe('mirroring to Stream', () => {
     }
   })
 
+  it('creates a new activity’s group with its host in it, before anyone presses "Group chat" (issue 29 §3)', async () => {
+    const host = await member({ first_name: 'Walter', last_name: 'Brooks' })
+    const startDate = new Date(Date.now() + 10 * DAY).toISOString().slice(0, 10)
+    const created = await as(host, 'POST', 'v1/experiences', { title: 'Book club', start_date: startDate, start_time: '10:00', venue_type: 'online', url: 'https://meet.example.com/books' })
+    expect(created.status).toBe(201)
+    const experienceId = created.json.data[0].id as string
+    const group = await database.db.selectFrom('message_channels').select('id').where('experience_id', '=', experienceId).executeTakeFirstOrThrow()
+    expect(membersOf(group.id)).toEqual([host.stream_id])
+    // An attendee who opens the group joins the host there.
+    const guest = await member()
+    expect((await as(guest, 'POST', `v1/experiences/${experienceId}/attendees`, { user_id: guest.id })).status).toBe(200)
+    expect((await as(guest, 'PUT', `experiences/${experienceId}/message-channels/join`)).status).toBe(200)
+    expect(membersOf(group.id)).toEqual([guest.stream_id, host.stream_id].sort())
+  })
+
   it('sends a message through the server with our id and the sender’s stream_id, without Stream’s push', async () => {
     const { guest, channelId } = await activityChat()
     const sent = await as(guest, 'POST', `v1/chat/message-channels/${channelId}/messages`, { text: 'See you at the bridge at ten.' })

@@ -31,6 +31,7 @@ function textError(code: string) {
   if (code === 'text_required') return 'messenger:send.errors.required'
   if (code === 'text_too_long') return 'messenger:send.errors.tooLong'
   if (code === 'links_not_allowed_yet') return 'chat:scamShield.errors.linksNotAllowedYet'
+  if (code === 'links_not_allowed_until_reply') return 'chat:scamShield.errors.linksNotAllowedUntilReply'
   return 'messenger:send.errors.invalid'
 }
 
