@@ -332,9 +332,39 @@ describe('the verified badge on an activity (issue 13 §5), without JavaScript',
     // The badge sits right after the name, inside the attendee's line.
     expect(html).toMatch(new RegExp(`<a [^>]*href="/p/${verified.id}">Gus R.</a><span class="verified-badge">`))
     // The host, in the activity's details.
-    expect(html).toMatch(/<dt>Host<\/dt><dd>Hana L\. <span class="verified-badge">[\s\S]*?Verified member<\/span><\/span><\/dd>/)
+    expect(html).toMatch(new RegExp(`<dt>Host</dt><dd><a [^>]*href="/p/${host.id}">Hana L\\.</a> <span class="verified-badge">[\\s\\S]*?Verified member</span></span></dd>`))
     // The server holds every namespace; the browser loads the route's before hydrating, or the
     // badge would turn into its key.
     expect(activityPage.handle.i18n).toContain('verification')
+  })
+})
+
+describe('the host’s name on an activity (issue 29 §3)', () => {
+  const handle = createDocumentHandler([{ id: 'routes/activities+/$id', path: 'activities/:id', module: activityPage as never }])
+
+  /** The activity page's "Host" line, as served. */
+  async function hostLine(experienceId: string, cookie?: string) {
+    const request = new Request(`${TEST_PUBLIC_URL}/activities/${experienceId}`, cookie ? { headers: { cookie } } : {})
+    const response = await handle(request, web.newContext())
+    expect(response.status).toBe(200)
+    const html = readableHtml(await response.text())
+    return /<dt>Host<\/dt><dd>([\s\S]*?)<\/dd>/.exec(html)?.[1]
+  }
+
+  it('links to the host’s profile, as attendees’ names do, signed in or not', async () => {
+    const host = await createUser(database.db, { first_name: 'Walter', last_name: 'Brooks' })
+    const experience = await createExperience(database.db, host.id)
+    const viewer = await createUser(database.db)
+    const link = new RegExp(`^<a [^>]*href="/p/${host.id}">Walter B\\.</a>$`)
+    expect(await hostLine(experience.id, await web.signedInCookie(viewer.id))).toMatch(link)
+    expect(await hostLine(experience.id)).toMatch(link)
+  })
+
+  it('names a deleted host with the generic label, without a link', async () => {
+    const host = await createUser(database.db, { first_name: 'Walter', last_name: 'Brooks' })
+    const experience = await createExperience(database.db, host.id)
+    await database.db.updateTable('users').set({ state: 'deleted' }).where('id', '=', host.id).execute()
+    const viewer = await createUser(database.db)
+    expect(await hostLine(experience.id, await web.signedInCookie(viewer.id))).not.toContain('<a ')
   })
 })

@@ -121,7 +121,14 @@ export default function ActivityDetail() {
             </dd>
             <dt>{t('detail.host')}</dt>
             <dd>
-              {experience.is_hostless ? t('detail.hostless') : (experience.host?.display_name ?? t('common:member.generic'))}
+              {/* The host's public profile, as attendees' names link to theirs (issue 29 §3); a deleted or suspended host has none to show. */}
+              {experience.is_hostless ? (
+                t('detail.hostless')
+              ) : experience.host?.display_name ? (
+                <Link to={`/p/${experience.host.id}`}>{experience.host.display_name}</Link>
+              ) : (
+                t('common:member.generic')
+              )}
               {!experience.is_hostless && experience.host?.is_verified ? <> <VerifiedBadge /></> : null}
             </dd>
             {experience.is_premium ? (
