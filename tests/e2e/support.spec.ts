@@ -6,8 +6,8 @@ import { expect, languages, newVisitor, signIn, switchLanguage, test } from './h
 /**
  * The activity page's conversations and "Contact the product" without JavaScript (issue 14 §1,
  * decision 039): Contact host, the group chat button, a member writing to Circle 55 support and
- * an admin answering in /admin/support; axe on the support pages in en, fr and nl. Demo
- * members 140–149, member197 (a seeded admin who answers in English) and member199 (a seeded
+ * an admin answering in /admin/support; the host told of an attendee's messages (issue 29 §3);
+ * axe on the support pages in en, fr and nl. Demo members 140–149, member197 (a seeded admin who answers in English) and member199 (a seeded
  * admin whose language the axe test switches, so the two never meet) are used by no other spec.
  */
 
@@ -65,6 +65,66 @@ test.describe('without JavaScript', () => {
     await expect(attendee.getByRole('heading', { level: 1, name: 'Birdwatching at dawn' })).toBeVisible()
     await host.context().close()
     await attendee.context().close()
+  })
+
+  test('the host is told of an attendee’s question in the group and of their messages, without pressing anything (issue 29 §3)', async ({ browser }) => {
+    test.setTimeout(180_000)
+    const host = await member(browser, 'member148@demo.test')
+    const title = `Chess in the square ${Date.now()}`
+    const id = await createActivity(host, { title })
+    const attendee = await member(browser, 'member149@demo.test')
+    await attendee.goto(`/activities/${id}`)
+    await attendee.getByRole('button', { name: 'Save my seat' }).click()
+    await expect(flash(attendee)).toHaveText('Your seat is saved.')
+
+    // The host's name leads to their profile, as attendees' names do.
+    const hostLink = attendee.locator('.details dt:has-text("Host") + dd a')
+    const hostName = (await hostLink.textContent())?.trim() ?? ''
+    expect(hostName).not.toBe('')
+    await hostLink.click()
+    await expect(attendee).toHaveURL(/\/p\/[\w-]+$/)
+    await expect(attendee.getByRole('heading', { level: 1 })).toContainText(hostName)
+
+    // A question in the group.
+    await attendee.goto(`/activities/${id}`)
+    await attendee.getByRole('button', { name: 'Group chat' }).click()
+    await expect(attendee).toHaveURL(/\/messenger\?channel=[\w-]+$/)
+    const group = new URL(attendee.url()).searchParams.get('channel')
+    await attendee.getByLabel('Your message').fill('Is there a table for beginners?')
+    await attendee.getByRole('button', { name: 'Send' }).click()
+    await expect(attendee.locator('.message').last()).toContainText('Is there a table for beginners?')
+
+    // Contact host: a conversation, not a request; more than two messages before any answer.
+    await attendee.goto(`/activities/${id}`)
+    await attendee.getByRole('button', { name: 'Contact host' }).click()
+    await expect(attendee).toHaveURL(/\/messenger\?channel=[\w-]+$/)
+    const direct = new URL(attendee.url()).searchParams.get('channel')
+    for (const text of ['Hello!', 'Should I bring my own board?', 'I may be five minutes late.']) {
+      await attendee.getByLabel('Your message').fill(text)
+      await attendee.getByRole('button', { name: 'Send' }).click()
+      await expect(attendee.locator('.message').last()).toContainText(text)
+    }
+    await expect(attendee.getByText(/Waiting for/)).toHaveCount(0)
+    await attendee.context().close()
+
+    // The host never pressed "Group chat": both are in Messages, counted, and told.
+    await host.goto('/')
+    await expect(host.locator('.site-nav a[href="/messenger"] .badge')).toHaveText(/^4/)
+    await host.goto('/messenger')
+    await expect(host.locator('.channel-summary').filter({ hasText: title })).toContainText('Is there a table for beginners?')
+    await expect(host.locator('.channel-summary').filter({ hasText: 'I may be five minutes late.' })).toBeVisible()
+    await expect(host.getByText('Message request')).toHaveCount(0)
+    // Notifications: newest first, the direct conversation's, the group's, then the seat taken.
+    const opened = []
+    for (const index of [0, 1]) {
+      await host.goto('/notifications')
+      await expect(host.locator('button.notification__open')).toHaveCount(3)
+      await host.locator('button.notification__open').nth(index).click()
+      await expect(host).toHaveURL(/\/messenger\?channel=[\w-]+$/)
+      opened.push(new URL(host.url()).searchParams.get('channel'))
+    }
+    expect(opened).toEqual([direct, group])
+    await host.context().close()
   })
 
   test('a member contacts Circle 55 support, an admin answers, the member reads it from support', async ({ browser }) => {
