@@ -229,7 +229,7 @@ export function chatMember(
 
 /**
  * The activity's group chat, made on first use (one per activity: `experience_id` is unique), with
- * its host in it (issue 29 §3, decision 059): whoever makes it — the activity's creation, an
+ * its host in it (issue 29 §3, decision 060): whoever makes it — the activity's creation, an
  * attendee's "Group chat" — the host is a member, so an attendee's question reaches their
  * Messages, counts as unread and tells them. A host who left the group is not brought back (they
  * chose to; "Group chat" brings them back). Answers the channel's id.

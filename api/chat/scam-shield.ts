@@ -14,7 +14,7 @@ import { newAccountDays, newConversationsPerDay } from '#contract/limits.ts'
  *   in any 24 hours (`openDirectChannel`, under the member's own lock).
  * - A direct channel's *opening messages* are those sent while the other member has not accepted
  *   it (replying accepts), or, in a conversation an attendee opened with their activity's host
- *   (accepted for the host at once, decision 059), until the host writes: in them a new or
+ *   (accepted for the host at once, decision 060), until the host writes: in them a new or
  *   unverified member cannot share a link, and anyone sharing a phone number or email is
  *   reminded once (`sendMessage`).
  * The warning patterns (`scamSignals`) are for the reader and are not checked here.
@@ -62,7 +62,7 @@ export function mayBeRefusedAsOpening(text: string) {
 
 /**
  * A conversation an attendee opened with the host of an activity they attend is accepted for the
- * host at once (not a message request, decision 059), but it is not one the host answered yet:
+ * host at once (not a message request, decision 060), but it is not one the host answered yet:
  * the attendee's messages stay opening messages until the host writes in it. True when
  * `senderId` holds a seat at an activity `otherId` hosts, the host did not open the channel and
  * has not written in it.

@@ -253,7 +253,7 @@ export async function openDirectChannel(db: DB, caller: User, input: DirectChann
   if (callerBlocked) throw new ApiProblem(403, 'blocked', 'You blocked this member. Unblock them to send a message.')
 
   // An attendee writing to the host of an activity they attend is not a stranger (issue 29 §3,
-  // decision 059): the host's side is accepted at once (no message request, no 2-message limit),
+  // decision 060): the host's side is accepted at once (no message request, no 2-message limit),
   // and an earlier request of the attendee's becomes a conversation. The other way round (a host
   // writing to an attendee) stays a request.
   const contactsTheirHost = await attendsActivityHostedBy(db, caller.id, recipient.id)

@@ -1340,7 +1340,7 @@ export async function seedDemoData(
       UPDATE experiences e
       SET attendees_count = (SELECT count(*) FROM experience_attendees a WHERE a.experience_id = e.id)
     `.execute(trx)
-    // As creating them through the API does (decision 059): each activity whose chat is still open
+    // As creating them through the API does (decision 060): each activity whose chat is still open
     // has its group chat, its host in it. (Activities that ended more than a week ago have none.)
     await sql`
       INSERT INTO message_channels (kind, experience_id, created_by, created_at)

@@ -114,7 +114,7 @@ export function experienceRoutes(routes: ApiRoutes) {
     tags,
     security: auth.required,
     summary:
-      'Create an activity hosted by the caller, with its group chat, the caller in it (decision 059). Times are local to the activity’s time zone. Unknown fields are ignored.',
+      'Create an activity hosted by the caller, with its group chat, the caller in it (decision 060). Times are local to the activity’s time zone. Unknown fields are ignored.',
     request: { body: jsonBody(experienceInputSchema) },
     responses: {
       201: jsonContent('The activity created', oneOf(experienceSchema)),

@@ -712,7 +712,7 @@ export async function createExperience(deps: ExperienceDeps, caller: User, input
       .returningAll()
       .executeTakeFirstOrThrow()
     await scheduleReminders(trx, deps.jobs, row)
-    // Its group chat, with its host in it, from the moment it exists (issue 29 §3, decision 059).
+    // Its group chat, with its host in it, from the moment it exists (issue 29 §3, decision 060).
     await openActivityChat(trx, row, caller.id)
     return row
   })

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Hosts in their activities' group chats (issue 29 §3, decision 059). From now on an activity's
+ * Hosts in their activities' group chats (issue 29 §3, decision 060). From now on an activity's
  * group is made with the activity, its host in it; this brings the activities made before up to
  * that, without telling anyone (no notification, no message):
  * - every existing group gets its host as a member, unless the host has a membership already (one
