@@ -273,6 +273,7 @@ const rows: Row[] = [
   row('PUT', '/v1/users/me/popups',                           '401 204 403 403 403 403', { params: { id: 'past' }, body: (ids) => ({ type: 'EXPERIENCE_ATTENDANCE', experience_id: ids.past }) }),
   row('POST', '/v1/users/me/surveys',                         '401 200 403 403 403 403', { params: { id: 'past' }, body: (ids) => ({ type: 'POST_EXPERIENCE_SURVEY', experience_id: ids.past, rating: 4 }) }),
   row('POST', '/v1/users/me/surveys',                         '401 409 403 403 403 403', { body: (ids) => ({ type: 'EXPERIENCE_ATTENDANCE_SURVEY', experience_id: ids.experience, attended: true }) }),
+  row('GET', '/v1/users/me/surveys/{experience_id}',           '401 200 403 403 403 403', { params: { experience_id: 'past' } }),
   row('GET', '/v1/experiences/{id}/survey-results',           '401 403 403 200 200 403', { params: { id: 'past' } }),
   // Stripe Identity is not configured here; with it, only a signed delivery is accepted (stripe.test.ts).
   row('POST', '/v1/webhooks/stripe-identity',                 '404 404 404 404 404 403', { body: () => ({ type: 'identity.verification_session.verified' }) }),

@@ -237,6 +237,59 @@ describe('POST /api/v1/users/me/surveys', () => {
   })
 })
 
+describe('GET /api/v1/users/me/surveys/{experience_id}', () => {
+  it('gives the caller their own answer for the activity: nothing before they answer, then what was recorded', async () => {
+    const [attendee, other] = [await createUser(database.db), await createUser(database.db)]
+    const { experience } = await activity(3 * hour, [attendee, other])
+    const call = await as(attendee)
+    const before = await call('GET', `v1/users/me/surveys/${experience.id}`)
+    expect(before.status).toBe(200)
+    expect(surveyAnswerSchema.parse(before.json)).toEqual({
+      experience_id: experience.id,
+      attended: null,
+      rating: null,
+      feedback: null,
+    })
+    await call('POST', 'v1/users/me/surveys', {
+      type: 'POST_EXPERIENCE_SURVEY',
+      experience_id: experience.id,
+      rating: 2,
+      feedback: 'Too far to walk for me.',
+    })
+    // Another attendee's answer is theirs alone.
+    await (await as(other))('POST', 'v1/users/me/surveys', {
+      type: 'POST_EXPERIENCE_SURVEY',
+      experience_id: experience.id,
+      rating: 5,
+    })
+    const after = await call('GET', `v1/users/me/surveys/${experience.id}`)
+    expect(after.json).toEqual({
+      experience_id: experience.id,
+      attended: true,
+      rating: 2,
+      feedback: 'Too far to walk for me.',
+    })
+    // Before the activity has ended there is simply nothing yet.
+    const upcoming = await activity(-day, [attendee])
+    expect((await call('GET', `v1/users/me/surveys/${upcoming.experience.id}`)).json).toMatchObject({
+      rating: null,
+      attended: null,
+    })
+  })
+
+  it('answers 403 to someone who did not attend and 404 for an unknown or cancelled activity', async () => {
+    const [attendee, stranger] = [await createUser(database.db), await createUser(database.db)]
+    const { experience } = await activity(3 * hour, [attendee])
+    const cancelled = await activity(3 * hour, [attendee], { canceled_at: new Date() })
+    expect((await (await as(stranger))('GET', `v1/users/me/surveys/${experience.id}`)).status).toBe(403)
+    const call = await as(attendee)
+    expect((await call('GET', `v1/users/me/surveys/${crypto.randomUUID()}`)).status).toBe(404)
+    expect((await call('GET', 'v1/users/me/surveys/not-an-id')).status).toBe(404)
+    expect((await call('GET', `v1/users/me/surveys/${cancelled.experience.id}`)).status).toBe(404)
+    expect((await api.request('GET', `v1/users/me/surveys/${experience.id}`)).status).toBe(401)
+  })
+})
+
 describe('GET /api/v1/experiences/{id}/survey-results', () => {
   it('shows the host the average, the count and the comments without names', async () => {
     const attendees = [

@@ -18,7 +18,7 @@ import {
   type ApiRoutes,
 } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
-import { answerSurvey, dismissPopup, listPopups, surveyResults } from './service.ts'
+import { answerSurvey, dismissPopup, listPopups, ownSurveyAnswer, surveyResults } from './service.ts'
 
 /** The post-activity survey (spec §7 `v1/users/me/popups`, `v1/users/me/surveys`; decision 046). */
 export function surveyRoutes(routes: ApiRoutes) {
@@ -90,6 +90,24 @@ export function surveyRoutes(routes: ApiRoutes) {
   serve(routes, surveyRoute, async (c) => {
     const caller = requireCaller(c)
     return c.json(await answerSurvey(c.var.services.db, caller, await readJson(c, surveyRoute)))
+  })
+
+  const ownAnswerRoute = createRoute({
+    method: 'get',
+    path: '/v1/users/me/surveys/{experience_id}',
+    tags,
+    security: auth.required,
+    summary:
+      'The caller’s own answers for one activity (what `POST v1/users/me/surveys` recorded): `attended`, `rating` and `feedback`, each null until answered.',
+    request: { params: pathParams('experience_id') },
+    responses: {
+      200: jsonContent('The caller’s answers for this activity', surveyAnswerSchema),
+      ...errors(auth.required, { 403: notAttendee, 404: noActivity }),
+    },
+  })
+  serve(routes, ownAnswerRoute, async (c) => {
+    const caller = requireCaller(c)
+    return c.json(await ownSurveyAnswer(c.var.services.db, caller, c.req.param('experience_id')))
   })
 
   const resultsRoute = createRoute({

@@ -72,7 +72,7 @@ export async function listPopups(db: DB, caller: User, now = new Date()): Promis
  * there: 404 when it does not exist or was cancelled, 403 when the caller did not attend, 409
  * `experience_not_ended` before it ends.
  */
-async function endedActivityOf(db: DB, caller: User, experienceId: string, now: Date) {
+async function endedActivityOf(db: DB, caller: User, experienceId: string, now: Date, mustHaveEnded = true) {
   if (!isUuid(experienceId)) throw problems.notFound('Experience not found')
   const experience = await db
     .selectFrom('experiences')
@@ -100,7 +100,7 @@ async function endedActivityOf(db: DB, caller: User, experienceId: string, now: 
     host_id: experience.host_id,
     holds_seat: Boolean(experience.holds_seat),
   })
-  if (!experience.ended)
+  if (mustHaveEnded && !experience.ended)
     throw problems.conflict('experience_not_ended', 'The activity has not ended yet.')
   return experience
 }
@@ -179,6 +179,17 @@ export async function answerSurvey(
         .execute()
     }
   })
+  return surveyAnswer(db, caller.id, experience.id)
+}
+
+/**
+ * `GET v1/users/me/surveys/{experience_id}`: the caller's own answers for one activity, so that
+ * the survey page reopens on what the member gave rather than on the default 5 (issue 29 §4).
+ * Whoever may answer may read (404 unknown or cancelled, 403 not an attendee); before the
+ * activity ends, or before any answer, every field is null.
+ */
+export async function ownSurveyAnswer(db: DB, caller: User, experienceId: string, now = new Date()): Promise<SurveyAnswer> {
+  const experience = await endedActivityOf(db, caller, experienceId, now, false)
   return surveyAnswer(db, caller.id, experience.id)
 }
 

@@ -14,6 +14,7 @@ export interface ToastMessage {
   kind: 'success' | 'info' | 'error'
   key: string
   action?: { to: string; key: string }
+  values?: Record<string, string | number>
 }
 
 /**
@@ -31,7 +32,7 @@ function ToastText({ toast }: { toast: ToastMessage }) {
   const { t } = useTranslation()
   return (
     <p>
-      {t(toast.key)}
+      {t(toast.key, toast.values ?? {})}
       {toast.action ? (
         <>
           {' '}

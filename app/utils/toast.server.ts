@@ -10,6 +10,8 @@ const toastSchema = z.object({
   kind: z.enum(['success', 'info', 'error']),
   key: z.string(),
   action: z.object({ to: z.string().regex(/^\/(?![/\\])/), key: z.string() }).optional(),
+  /** The message's values ("You gave this activity {{count}} stars"): what was recorded, said in the message. */
+  values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 })
 export type Toast = z.infer<typeof toastSchema>
 

@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next'
 import { defaultRating } from '#contract/surveys.ts'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
-import { StarRating } from '#app/components/star-rating.tsx'
+import { ratingSummaryId, StarRating } from '#app/components/star-rating.tsx'
 import { FieldErrors } from '#app/components/ui/field.tsx'
 import { loadExperience } from '#app/utils/activity-form.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
@@ -43,7 +43,11 @@ const apiErrorMapping = {
   },
 }
 
-/** "How was it?" (issue 15 §6, decision 046): a star rating (default 5) and optional words for the host. */
+/**
+ * "How was it?" (issue 15 §6, decision 046): a star rating (default 5) and optional words for the
+ * host. A member who answered before finds their own answer, not the default (issue 29 §4); the
+ * API answers 403 to someone who did not attend, as the form would.
+ */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const t = await getT(request, context, 'survey')
   return loadFormPage(
@@ -51,13 +55,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     async () => {
       await requireUser(request, context)
       const experience = await loadExperience(request, context, params.id)
+      const answer = await getApi(request, context).surveys.mine(experience.id).catch(notFoundOnMissing)
       return {
         id: experience.id,
         activityTitle: experience.title,
         title: t('page.title', { title: experience.title }),
+        given: answer.rating === null ? null : { rating: answer.rating, feedback: answer.feedback },
       }
     },
-    () => ({ id: params.id ?? '', activityTitle: null, title: t('page.titleGeneric') }),
+    () => ({ id: params.id ?? '', activityTitle: null, title: t('page.titleGeneric'), given: null }),
   )
 }
 
@@ -83,8 +89,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         markFormError(context)
         return data(submission.reply(), { status: 400 })
       }
+      let recorded
       try {
-        await getApi(request, context).surveys.answer({
+        recorded = await getApi(request, context).surveys.answer({
           type: 'POST_EXPERIENCE_SURVEY',
           experience_id: id,
           rating: submission.value.rating,
@@ -95,7 +102,14 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         markFormError(context)
         return data(submission.reply(errors), { status })
       }
-      return redirectWithToast(context, `/activities/${id}`, 'survey:toast.thanks')
+      // What the API recorded, in words: the number of stars, and whether words went to the host.
+      const rating = recorded.rating ?? submission.value.rating
+      return redirectWithToast(
+        context,
+        `/activities/${id}`,
+        recorded.feedback ? 'survey:toast.ratedWithWords' : 'survey:toast.rated',
+        { count: rating },
+      )
     },
     () => submission.reply({ formErrors: [e('not_saved')] }),
   )
@@ -124,19 +138,30 @@ async function answerAttendance(
   return redirectWithToast(context, '/', 'survey:toast.notAttended')
 }
 
-async function redirectWithToast(context: AppLoadContext, to: string, key: string) {
+async function redirectWithToast(
+  context: AppLoadContext,
+  to: string,
+  key: string,
+  values?: Record<string, number>,
+) {
   return redirect(to, {
-    headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key }) },
+    headers: {
+      'Set-Cookie': await setToast(context, { kind: 'success', key, ...(values ? { values } : {}) }),
+    },
   })
 }
 
 export default function SurveyPage() {
-  const { id, activityTitle } = useLoaderData<typeof loader>()
+  const { id, activityTitle, given } = useLoaderData<typeof loader>()
   const lastResult = useActionData<typeof action>()
   const { t } = useTranslation('survey')
   const [form, fields] = useForm({
     id: 'survey',
     lastResult,
+    // Reopened: the member's own answer, not the default.
+    defaultValue: given
+      ? { rating: String(given.rating), feedback: given.feedback ?? undefined }
+      : undefined,
     constraint: getZodConstraint(ratingFormSchema),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
@@ -157,8 +182,10 @@ export default function SurveyPage() {
         formErrors={form.errors}
       />
       <p>{t('page.intro')}</p>
+      {given ? <p className="notice">{t('page.answered', { count: given.rating })}</p> : null}
       <Form method="post" className="form" {...getFormProps(form)}>
         <StarRating
+          key={id}
           name={fields.rating.name}
           legend={t('rating.legend')}
           defaultValue={typedRating >= 1 && typedRating <= 5 ? typedRating : defaultRating}
@@ -180,7 +207,7 @@ export default function SurveyPage() {
           />
         </div>
         <div className="button-row">
-          <button type="submit" className="button">
+          <button type="submit" className="button" aria-describedby={ratingSummaryId}>
             {t('page.submit')}
           </button>
           <Link to={`/activities/${id}`} className="button button--secondary">

@@ -132,8 +132,9 @@ describe('/activities/{id}/survey', () => {
     })
     expect(sent.status).toBe(302)
     expect(sent.headers.get('location')).toBe(`/activities/${experience.id}`)
+    // What was recorded, in words.
     expect(await text(`/activities/${experience.id}`, `${ann.cookie}; ${toastOf(sent)}`)).toContain(
-      'Thank you! Your answer has been sent to the host.',
+      'You gave this activity 4 stars, and your words were sent to the host. Thank you.',
     )
 
     const hostView = await text(`/activities/${experience.id}`, host.cookie)
@@ -147,9 +148,54 @@ describe('/activities/{id}/survey', () => {
     )
   })
 
+  it('says plainly which rating will be sent: the 5 chosen to start with, and each other one without JavaScript', async () => {
+    const [ann, host] = [await member('Ann', 'Lee'), await member('Walter', 'Brooks')]
+    const experience = await endedActivity(host.user.id, [ann.user.id])
+    const form = await text(`/activities/${experience.id}/survey`, ann.cookie)
+    // Without JavaScript all five sentences are in the page and the stylesheet shows the one of
+    // the checked star (app.css "Star rating"); the checked one is 5.
+    expect(form).toContain('id="rating-summary"')
+    for (const [count, sentence] of [
+      [5, 'You are giving 5 stars out of 5.'],
+      [4, 'You are giving 4 stars out of 5.'],
+      [1, 'You are giving 1 star out of 5.'],
+    ] as const)
+      expect(form).toContain(`<span class="star-rating__giving star-rating__giving--${count}">${sentence}</span>`)
+    expect(form).toMatch(/<button type="submit" class="button" aria-describedby="rating-summary">Send my answer<\/button>/)
+  })
+
+  it('says what was recorded after sending, and reopens on the member’s own answer, not on 5', async () => {
+    const [ann, host] = [await member('Ann', 'Lee'), await member('Walter', 'Brooks')]
+    const experience = await endedActivity(host.user.id, [ann.user.id])
+    const sent = await post(`/activities/${experience.id}/survey`, ann.cookie, { rating: '2' })
+    expect(sent.status).toBe(302)
+    expect(await text(`/activities/${experience.id}`, `${ann.cookie}; ${toastOf(sent)}`)).toContain(
+      'You gave this activity 2 stars. Thank you.',
+    )
+
+    const again = await text(`/activities/${experience.id}/survey`, ann.cookie)
+    expect(again).toMatch(/<input id="rating-2" type="radio" name="rating" checked="" value="2"\/>/)
+    expect(again).not.toMatch(/<input id="rating-5" type="radio" name="rating" checked=""/)
+    expect(again).toContain('You already gave this activity 2 stars. You can change your answer below and send it again.')
+
+    // Changed, with words: the page reopens on both.
+    await post(`/activities/${experience.id}/survey`, ann.cookie, { rating: '3', feedback: 'A bit rushed.' })
+    const third = await text(`/activities/${experience.id}/survey`, ann.cookie)
+    expect(third).toMatch(/<input id="rating-3" type="radio" name="rating" checked="" value="3"\/>/)
+    expect(third).toMatch(/<textarea[^>]*id="feedback"[^>]*>A bit rushed\.<\/textarea>/)
+
+    // A form sent with no star at all is recorded as 5 (spec §9), and the member is told so.
+    const plain = await endedActivity(host.user.id, [ann.user.id], 'Book club')
+    const untouched = await post(`/activities/${plain.id}/survey`, ann.cookie, {})
+    expect(await text(`/activities/${plain.id}`, `${ann.cookie}; ${toastOf(untouched)}`)).toContain(
+      'You gave this activity 5 stars. Thank you.',
+    )
+  })
+
   it('answers 403 to someone who did not attend', async () => {
     const [bea, host] = [await member('Bea', 'Stone'), await member('Walter', 'Brooks')]
     const experience = await endedActivity(host.user.id, [])
+    expect((await page(`/activities/${experience.id}/survey`, bea.cookie)).status).toBe(403)
     expect(
       (await post(`/activities/${experience.id}/survey`, bea.cookie, { rating: '5' })).status,
     ).toBe(403)

@@ -22,6 +22,9 @@ export function surveysClient(api: ApiTransport) {
       }),
     answer: (input: SurveyInput): Promise<SurveyAnswer> =>
       api.json('POST', 'v1/users/me/surveys', surveyAnswerSchema, { body: input }),
+    /** The member's own answers for one activity (null fields until answered). */
+    mine: (experienceId: string): Promise<SurveyAnswer> =>
+      api.json('GET', `v1/users/me/surveys/${encodeURIComponent(experienceId)}`, surveyAnswerSchema),
     /** Ratings and comments of an activity, for its host. */
     results: (experienceId: string): Promise<SurveyResults> =>
       api.json(
