@@ -1,6 +1,7 @@
 import { sql, type Expression } from 'kysely'
 import { z } from 'zod'
 import { pageMetadata, type Page } from '#contract/common.ts'
+import { displayName } from '#contract/display-name.ts'
 import type { Notification, NotificationsQuery } from '#contract/notifications.ts'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
@@ -28,6 +29,7 @@ interface Row {
 
 const uuid = z.uuid()
 const messageData = z.object({ channel_id: uuid })
+const messageRef = z.object({ message_id: uuid })
 const verificationData = z.object({ outcome: z.enum(['approved', 'rejected']) })
 
 const experienceTypes = {
@@ -113,9 +115,9 @@ export async function describeNotification(db: DB, row: Omit<Row, 'seen_at' | 'c
  */
 async function present(db: DB, rows: Row[], language: string | null, titled?: Map<string, string>): Promise<Notification[]> {
   const t = notificationsTemplateT(language)
-  const titles = titled ?? (await experienceTitles(db, rows))
+  const [titles, writers] = await Promise.all([titled ?? experienceTitles(db, rows), messageWriters(db, rows)])
   return rows.map((row) => {
-    const text = describe(row, titles, t)
+    const text = describe(row, titles, writers, t)
     return {
       id: row.id,
       type: row.type,
@@ -133,7 +135,63 @@ async function experienceTitles(db: DB, rows: Row[]) {
   return new Map(experiences.map((experience) => [experience.id, experience.title]))
 }
 
-function describe(row: Row, titles: Map<string, string>, t: TemplateT): { title: string; body: string; link: string } {
+/**
+ * Who wrote the new messages the rows name (issue 29 §4: a member wants to know who wrote): the
+ * writer's display name (spec §3; null for the generic member label: suspended, banned, deleted),
+ * or Circle 55 support for the team's answers, and the activity of a group chat. Never the
+ * message's text: the title and body also go by email, push and text. One query, none when no
+ * row is a new message.
+ */
+type Writer = { kind: 'support' } | { kind: 'member'; name: string | null; activity: string | null }
+
+async function messageWriters(db: DB, rows: Row[]): Promise<Map<string, Writer>> {
+  const ids = new Set<string>()
+  for (const row of rows) {
+    const id = row.type === 'message.new' ? messageRef.safeParse(row.data).data?.message_id : undefined
+    if (id) ids.add(id)
+  }
+  if (ids.size === 0) return new Map()
+  const found = await db
+    .selectFrom('messages as m')
+    .innerJoin('message_channels as c', 'c.id', 'm.channel_id')
+    .leftJoin('users as u', 'u.id', 'm.user_id')
+    .leftJoin('experiences as e', 'e.id', 'c.experience_id')
+    .select(['m.id', 'm.user_id', 'c.kind', 'e.title', 'u.first_name', 'u.last_name', 'u.formatted_name', 'u.name', 'u.banned', 'u.is_suspended', 'u.state'])
+    .where('m.id', 'in', [...ids])
+    .execute()
+  return new Map(
+    found.map((message): [string, Writer] => {
+      if (message.user_id === null) return [message.id, message.kind === 'support' ? { kind: 'support' } : { kind: 'member', name: null, activity: null }]
+      const gone = message.state === null || message.state === 'deleted'
+      const name = gone ? null : displayName({ ...message, banned: message.banned ?? false, is_suspended: message.is_suspended ?? false, state: message.state ?? undefined })
+      return [message.id, { kind: 'member', name, activity: message.kind === 'experience' ? message.title : null }]
+    }),
+  )
+}
+
+/**
+ * A new message in words: who wrote, and where for an activity's group chat. A message that is
+ * gone (or data that cannot be read) keeps the plain words.
+ */
+function newMessageText(row: Row, writers: Map<string, Writer>, t: TemplateT) {
+  const id = messageRef.safeParse(row.data).data?.message_id
+  const writer = id ? writers.get(id) : undefined
+  if (!writer) return { title: t('types.messageNew.title'), body: t('types.messageNew.body') }
+  if (writer.kind === 'support') return { title: t('types.messageNew.fromSupport'), body: t('types.messageNew.openSupport') }
+  // The body names the writer too: an email's text is its greeting, this body and the link.
+  const { name, activity } = writer
+  if (name === null)
+    return {
+      title: activity ? t('types.messageNew.inGroupSomeone', { title: activity }) : t('types.messageNew.fromSomeone'),
+      body: t('types.messageNew.openSomeone'),
+    }
+  return {
+    title: activity ? t('types.messageNew.inGroup', { name, title: activity }) : t('types.messageNew.from', { name }),
+    body: t('types.messageNew.open', { name }),
+  }
+}
+
+function describe(row: Row, titles: Map<string, string>, writers: Map<string, Writer>, t: TemplateT): { title: string; body: string; link: string } {
   if (row.type in experienceTypes) {
     const key = experienceTypes[row.type as keyof typeof experienceTypes]
     const id = row.experience_id
@@ -145,8 +203,7 @@ function describe(row: Row, titles: Map<string, string>, t: TemplateT): { title:
   if (row.type === 'message.new') {
     const channel = messageData.safeParse(row.data).data?.channel_id
     return {
-      title: t('types.messageNew.title'),
-      body: t('types.messageNew.body'),
+      ...newMessageText(row, writers, t),
       link: channel ? `/messenger?channel=${encodeURIComponent(channel)}` : '/messenger',
     }
   }
