@@ -124,6 +124,24 @@ export const updateWorkflowSettingsSchema = z
   .meta({ id: 'NotificationWorkflowSettingsUpdate' })
 export type UpdateWorkflowSettings = z.infer<typeof updateWorkflowSettingsSchema>
 
+/**
+ * `GET v1/notifications/devices`: the caller's phones and computers set up for alerts (web push,
+ * decision 048), so the settings page can say whether alerts are set up at all (issue 29 §4).
+ * Their push addresses are not given back: nothing needs them, and they are the caller's keys.
+ */
+export const deviceListSchema = z
+  .object({
+    data: z.array(
+      z.object({
+        id: z.uuid(),
+        kind: z.enum(['web_push']),
+        last_seen_at: z.string().meta({ description: 'ISO 8601: when the browser last registered.' }),
+      }),
+    ),
+  })
+  .meta({ id: 'NotificationDeviceList' })
+export type DeviceList = z.infer<typeof deviceListSchema>
+
 /** `GET/POST v1/notifications/unsubscribe/{token}`: the topic whose emails the link stops. */
 export const unsubscribeSchema = z
   .object({ topic: topicSchema })

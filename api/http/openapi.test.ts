@@ -511,6 +511,7 @@ describe('every endpoint answers as documented', () => {
     expect((await call('PUT', 'v1/notifications/settings/workflow', { token: reader.token, body })).status).toBe(200)
     expect((await call('PUT', 'v1/notifications/settings/workflow', { token: reader.token, body: { settings: [{ template_id: 'weather' }] } })).status).toBe(422)
     expect((await call('GET', 'v1/notifications/settings/workflow')).status).toBe(401)
+    expect((await call('GET', 'v1/notifications/devices', { token: reader.token })).json).toEqual({ data: [] })
     const token = unsubscribeToken(TEST_UNSUBSCRIBE_SECRET, reader.user.id, 'hosting')
     expect((await call('GET', `v1/notifications/unsubscribe/${token}`)).json.data[0].topic).toBe('hosting')
     expect((await call('POST', `v1/notifications/unsubscribe/${token}`)).json.data[0].topic).toBe('hosting')
@@ -590,6 +591,8 @@ describe('every endpoint answers as documented', () => {
     expect((await call('POST', 'v1/users/me/surveys', { token: guest.token, body: survey })).status).toBe(200)
     expect((await call('POST', 'v1/users/me/surveys', { token: guest.token, body: { ...survey, rating: 9 } })).status).toBe(422)
     expect((await call('POST', 'v1/users/me/surveys', { token: host.token, body: survey })).status).toBe(403)
+    expect((await call('GET', `v1/users/me/surveys/${experience.id}`, { token: guest.token })).json).toMatchObject({ rating: 4, feedback: 'Lovely' })
+    expect((await call('GET', `v1/users/me/surveys/${experience.id}`, { token: host.token })).status).toBe(403)
     const popup = { type: 'EXPERIENCE_ATTENDANCE', experience_id: experience.id }
     expect((await call('PUT', 'v1/users/me/popups', { token: guest.token, body: popup })).status).toBe(204)
     expect((await call('PUT', 'v1/users/me/popups', { token: guest.token, body: { ...popup, experience_id: crypto.randomUUID() } })).status).toBe(404)

@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi'
 import {
+  deviceListSchema,
   globalSettingsSchema,
   updateGlobalSettingsSchema,
   unsubscribeSchema,
@@ -22,6 +23,7 @@ import { requireCaller } from '../http/request.ts'
 import {
   getGlobalSettings,
   getWorkflowSettings,
+  listDevices,
   updateGlobalSettings,
   updateWorkflowSettings,
 } from './settings.ts'
@@ -107,6 +109,23 @@ export function notificationSettingsRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     const input = await readJson(c, putWorkflowRoute)
     return c.json(await updateWorkflowSettings(c.var.services.db, caller, input))
+  })
+
+  const devicesRoute = createRoute({
+    method: 'get',
+    path: '/v1/notifications/devices',
+    tags,
+    security: auth.required,
+    summary:
+      'The caller’s phones and computers set up for alerts (web push), newest first, without their push addresses. Empty: alerts are not set up.',
+    responses: {
+      200: jsonContent('The caller’s devices', deviceListSchema),
+      ...errors(auth.required),
+    },
+  })
+  serve(routes, devicesRoute, async (c) => {
+    const caller = requireCaller(c)
+    return c.json(await listDevices(c.var.services.db, caller))
   })
 
   // One-click unsubscribe (RFC 8058, decision 047): the link in an email is the credential.

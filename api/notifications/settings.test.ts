@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { User } from '#api/db/schema.ts'
 import {
+  deviceListSchema,
   globalSettingsSchema,
   workflowSettingsSchema,
   type WorkflowSettings,
@@ -218,6 +219,27 @@ describe('GET and PUT /api/v1/notifications/settings/workflow', () => {
     expect(
       (await bobCall('GET', 'v1/notifications/settings/global')).json.global.channels.in_app,
     ).toBe(true)
+  })
+})
+
+describe('GET /api/v1/notifications/devices', () => {
+  it('lists the caller’s own phones and computers that receive alerts, without their push addresses', async () => {
+    const [user, other] = [await createUser(database.db), await createUser(database.db)]
+    const call = await as(user)
+    const none = await call('GET', 'v1/notifications/devices')
+    expect(none.status).toBe(200)
+    expect(deviceListSchema.parse(none.json)).toEqual({ data: [] })
+    for (const owner of [user, other])
+      await database.db
+        .insertInto('devices')
+        .values({ user_id: owner.id, kind: 'web_push', token: `https://push.test/${owner.id}` })
+        .execute()
+    const listed = await call('GET', 'v1/notifications/devices')
+    expect(listed.json).toEqual({
+      data: [{ id: expect.any(String), kind: 'web_push', last_seen_at: expect.any(String) }],
+    })
+    expect(JSON.stringify(listed.json)).not.toContain('push.test')
+    expect((await api.request('GET', 'v1/notifications/devices')).status).toBe(401)
   })
 })
 

@@ -2,6 +2,7 @@ import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { requirePermission } from '../policy/permissions.ts'
 import {
+  type DeviceList,
   notificationChannels,
   notificationTopics,
   topicTriggers,
@@ -87,4 +88,21 @@ export async function updateWorkflowSettings(
       .execute()
   }
   return getWorkflowSettings(db, caller)
+}
+
+/**
+ * `GET v1/notifications/devices`: the caller's browsers set up for alerts, newest first, without
+ * their push addresses (issue 29 §4: the settings page says whether alerts are set up at all).
+ */
+export async function listDevices(db: DB, caller: User): Promise<DeviceList> {
+  requirePermission(caller, 'read:notification_settings')
+  const rows = await db
+    .selectFrom('devices')
+    .select(['id', 'last_seen_at'])
+    .where('user_id', '=', caller.id)
+    .where('kind', '=', 'web_push')
+    .orderBy('last_seen_at', 'desc')
+    .orderBy('id')
+    .execute()
+  return { data: rows.map((row) => ({ id: row.id, kind: 'web_push', last_seen_at: row.last_seen_at.toISOString() })) }
 }

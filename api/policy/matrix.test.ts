@@ -265,6 +265,7 @@ const rows: Row[] = [
   row('PUT', '/v1/notifications/settings/workflow',           '401 422 422 422 422 403', { body: () => ({ settings: [] }) }),
   // web push (decision 048): each caller registers and unregisters only their own browsers.
   row('GET', '/v1/notifications/push-key',                    '401 200 200 200 200 403'),
+  row('GET', '/v1/notifications/devices',                      '401 200 200 200 200 403'),
   row('PUT', '/v1/notifications/register-device',             '401 200 200 200 200 403', { body: () => pushSubscription }),
   row('PUT', '/v1/notifications/register-device',             '401 422 422 422 422 403', { body: () => ({ ...pushSubscription, endpoint: 'http://push.example/abc' }) }),
   row('DELETE', '/v1/notifications/register-device',          '401 204 204 204 204 403', { body: () => ({ endpoint: pushSubscription.endpoint }) }),

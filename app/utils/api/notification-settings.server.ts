@@ -1,4 +1,5 @@
 import {
+  deviceListSchema,
   globalSettingsSchema,
   workflowSettingsSchema,
   unsubscribeSchema,
@@ -23,6 +24,9 @@ export function notificationSettingsClient(api: ApiTransport) {
       api.json('GET', 'v1/notifications/settings/workflow', workflowSettingsSchema),
     updateWorkflow: (body: UpdateWorkflowSettings): Promise<WorkflowSettings> =>
       api.json('PUT', 'v1/notifications/settings/workflow', workflowSettingsSchema, { body }),
+    /** How many of the member's phones and computers are set up for alerts (web push). */
+    devices: async (): Promise<number> =>
+      (await api.json('GET', 'v1/notifications/devices', deviceListSchema)).data.length,
     /** The topic an email's one-click link stops (no sign-in: the link is the credential). */
     unsubscribeTopic: async (token: string) =>
       (await api.json('GET', `v1/notifications/unsubscribe/${encodeURIComponent(token)}`, oneOf(unsubscribeSchema))).data[0].topic,
