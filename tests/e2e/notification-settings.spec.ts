@@ -4,10 +4,11 @@ import { Scanner } from './axe.ts'
 import { expect, expectConsoleError, languages, newVisitor, signIn, switchLanguage, test, untilHydrated } from './helpers.ts'
 
 /**
- * Notification settings (issue 15 §4, decision 044): without JavaScript a member saves the form
- * and finds the choices kept; with JavaScript a box saves on its own, and a failed save puts the
- * box back and says so beside it. axe on the page in en, fr and nl. Demo members 175–179 are
- * used by no other spec.
+ * Notification settings (issue 15 §4, decision 044; issue 29 §4): without JavaScript ways not
+ * set up are said so (never a ticked box), a member saves the form and the page says what
+ * changed; with JavaScript a box saves on its own and says "Saved" beside it, a way turned off
+ * leaves the topics at once, and a failed save puts the box back and says so beside it. axe on
+ * the page in en, fr and nl. Demo members 175–179 are used by no other spec.
  */
 
 const path = '/account/notification-settings'
@@ -17,32 +18,85 @@ type RouterWindow = { __remixRouter: { state: { revalidation: string; fetchers: 
 
 const group = (page: Page, legend: string) => page.getByRole('group', { name: legend, exact: true })
 
-test('without JavaScript: the choices are saved and kept', async ({ browser }) => {
+test('without JavaScript: ways not set up are said so, and the page comes back saying what was saved', async ({ browser }) => {
   const page = await member(browser, 'member175@demo.test')
   await page.goto('/account')
   await page.getByRole('link', { name: 'Choose my notifications' }).click()
   await expect(page).toHaveURL(path)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Notification settings')
 
-  // Absolute choices, so that the test runs again on the same account.
-  await group(page, 'Ways to reach you').getByLabel('Text messages').setChecked(true)
+  // No browser set up for alerts and no confirmed phone: said so, with how to set them up, and
+  // no box anywhere for them (issue 29 §4: boxes were ticked for ways that were off).
+  const ways = group(page, 'Ways to reach you')
+  await expect(ways.getByText('not set up yet')).toHaveCount(2)
+  await expect(ways.getByRole('link', { name: 'Confirm your phone to get texts' })).toBeVisible()
+  await expect(page.getByRole('checkbox', { name: /Alerts|Text messages/ })).toHaveCount(0)
+  await expect(page.getByText('“Text messages” is not set up yet, so it is not offered below.')).toBeVisible()
+  await expect(ways.getByLabel('On Circle 55, under “Notifications”')).toBeChecked()
+
   await group(page, 'Messages').getByLabel('Email').setChecked(false)
   await group(page, 'Activities near you').getByLabel('Email').setChecked(true)
   await page.getByRole('button', { name: 'Save my choices' }).click()
-  await expect(flash(page)).toHaveText('Your notification settings are saved.')
+  await expect(flash(page)).toHaveText(
+    'Your choices are saved. You will no longer hear about “Messages” by email. You will hear about “Activities near you” by email.',
+  )
 
   await page.goto(path)
-  await expect(group(page, 'Ways to reach you').getByLabel('Text messages')).toBeChecked()
   await expect(group(page, 'Messages').getByLabel('Email')).not.toBeChecked()
-  await expect(group(page, 'Messages').getByLabel('On Circle 55 (the bell)')).toBeChecked()
+  await expect(group(page, 'Messages').getByLabel('On Circle 55, under “Notifications”')).toBeChecked()
   await expect(group(page, 'Activities near you').getByLabel('Email')).toBeChecked()
 
-  // And back again.
-  await group(page, 'Ways to reach you').getByLabel('Text messages').setChecked(false)
-  await group(page, 'Messages').getByLabel('Email').setChecked(true)
+  // Saving without a change says so; then back again.
   await page.getByRole('button', { name: 'Save my choices' }).click()
-  await expect(flash(page)).toHaveText('Your notification settings are saved.')
-  await expect(group(page, 'Ways to reach you').getByLabel('Text messages')).not.toBeChecked()
+  await expect(flash(page)).toHaveText('Nothing was changed: your choices are as they were.')
+  await group(page, 'Messages').getByLabel('Email').setChecked(true)
+  await group(page, 'Activities near you').getByLabel('Email').setChecked(false)
+  await page.getByRole('button', { name: 'Save my choices' }).click()
+  await expect(flash(page)).toHaveText(
+    'Your choices are saved. You will hear about “Messages” by email. You will no longer hear about “Activities near you” by email.',
+  )
+  await expect(group(page, 'Messages').getByLabel('Email')).toBeChecked()
+  await page.context().close()
+})
+
+test('with JavaScript: each change says “Saved” beside it, and a way turned off leaves the topics at once', async ({ browser }) => {
+  const page = await member(browser, 'member178@demo.test', { js: true })
+  await page.goto(path)
+  await untilHydrated(page, '#ns-global-email')
+  // Each box saves itself: no button that would save everything again.
+  await expect(page.getByRole('button', { name: 'Save my choices' })).toHaveCount(0)
+  await expect(page.getByText('Each change is saved as soon as you tick or untick a box')).toBeVisible()
+
+  const email = group(page, 'Ways to reach you').getByLabel('Email')
+  const status = page.locator('#ns-global-email-status')
+  await expect(status).toHaveAttribute('aria-live', 'polite')
+  await expect(email).toBeChecked()
+  await expect(group(page, 'Reminders').getByLabel('Email')).toBeChecked()
+
+  await email.click()
+  await expect(status).toHaveText('Saved')
+  await expect(email).not.toBeChecked()
+  // Email is off: no topic offers it, and the page says why.
+  await expect(group(page, 'Reminders').getByLabel('Email')).toHaveCount(0)
+  await expect(page.getByText('“Email” is turned off above, so it is not offered below.')).toBeVisible()
+
+  const reminders = group(page, 'Reminders').getByLabel('On Circle 55, under “Notifications”')
+  await reminders.click()
+  await expect(page.locator('#ns-reminders-in_app-status')).toHaveText('Saved')
+  await expect(reminders).not.toBeChecked()
+
+  // Kept after a reload, then everything back as it was.
+  await page.reload()
+  await untilHydrated(page, '#ns-global-email')
+  await expect(email).not.toBeChecked()
+  await expect(reminders).not.toBeChecked()
+  await expect(page.locator('#ns-global-email-status')).toHaveText('')
+  await email.click()
+  await expect(status).toHaveText('Saved')
+  await expect(group(page, 'Reminders').getByLabel('Email')).toBeChecked()
+  await reminders.click()
+  await expect(page.locator('#ns-reminders-in_app-status')).toHaveText('Saved')
+  await expect(reminders).toBeChecked()
   await page.context().close()
 })
 
@@ -88,6 +142,7 @@ test('with JavaScript: a box saves at once, and a failed save is put back and sa
   await box.click()
   await expect(error).toContainText('This change was not saved')
   await expect(box).toBeChecked()
+  await expect(page.locator('#ns-hosting-email-status')).not.toContainText('Saved')
   await expect.poll(() => hold.delivered !== undefined, { message: 'the settings are read again after the refusal' }).toBe(true)
   refusing = false
 
@@ -102,6 +157,7 @@ test('with JavaScript: a box saves at once, and a failed save is put back and sa
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
   await expect(box).not.toBeChecked()
   await expect(error).toHaveCount(0)
+  await expect(page.locator('#ns-hosting-email-status')).toHaveText('Saved')
   await page.unroute(save)
 
   // No reload, and the choice is kept.

@@ -113,7 +113,7 @@ test('without JavaScript: an email’s unsubscribe link, signed out, stops that 
   if (!(await hostingEmail(host).isChecked())) {
     await hostingEmail(host).check()
     await host.getByRole('button', { name: 'Save my choices' }).click()
-    await expect(flash(host)).toHaveText('Your notification settings are saved.')
+    await expect(flash(host)).toHaveText('Your choices are saved. You will hear about “Activities you host” by email.')
   }
   await expect(hostingEmail(host)).toBeChecked()
   const title = `Unsubscribe picnic ${Date.now()}`
@@ -143,14 +143,14 @@ test('without JavaScript: an email’s unsubscribe link, signed out, stops that 
   const again = await member(browser, hostEmail)
   await again.goto(settings)
   await expect(hostingEmail(again)).not.toBeChecked()
-  await expect(again.getByRole('group', { name: 'Activities you host', exact: true }).getByLabel('On Circle 55 (the bell)')).toBeChecked()
+  await expect(again.getByRole('group', { name: 'Activities you host', exact: true }).getByLabel('On Circle 55, under “Notifications”')).toBeChecked()
   // Back on, then off again by a mail program's one-click POST to the List-Unsubscribe address
   // (RFC 8058: no cookies, no Origin, answered without a redirect), then on for the next run.
   const saveHostingEmail = async (on: boolean) => {
     await again.goto(settings)
     await hostingEmail(again).setChecked(on)
     await again.getByRole('button', { name: 'Save my choices' }).click()
-    await expect(flash(again)).toHaveText('Your notification settings are saved.')
+    await expect(flash(again)).toHaveText(`Your choices are saved. You will ${on ? '' : 'no longer '}hear about “Activities you host” by email.`)
   }
   await saveHostingEmail(true)
   const mailProgram = await newVisitor(browser)

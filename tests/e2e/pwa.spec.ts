@@ -128,7 +128,7 @@ test('without JavaScript the notifications step explains, and Continue goes on a
   await page.goto('/account/notification-settings')
   const near = page.getByRole('group', { name: 'Activities near you', exact: true })
   await expect(near.getByLabel('Email')).toBeChecked()
-  await expect(near.getByLabel('On Circle 55 (the bell)')).toBeChecked()
+  await expect(near.getByLabel('On Circle 55, under “Notifications”')).toBeChecked()
   scan.report()
   await context.close()
 })

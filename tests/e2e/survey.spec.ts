@@ -1,14 +1,16 @@
 import type { Browser } from '@playwright/test'
 import { demoPassword, flash, member } from './activity-helpers.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, languages, newVisitor, signIn, switchLanguage, test } from './helpers.ts'
+import { expect, languages, newVisitor, signIn, switchLanguage, test, untilHydrated } from './helpers.ts'
 
 /**
  * The post-activity survey without JavaScript (issue 15 §6, decision 046): an attendee of an
  * activity that has ended sees "Did you go?" on the home page, answers Yes, rates it 4 stars with
  * the keyboard and leaves a comment; the host sees the average and the comment. axe on the survey
- * page in en, fr and nl, errors included. The seed's survey activity (api/db/seed.ts `surveyDemo`):
- * member185 hosts, members 186–188 attended; demo members 185–189 are used by no other spec.
+ * page in en, fr and nl, errors included. With JavaScript (issue 29 §4) the sentence saying which
+ * rating will be sent follows the choice, and the page after sending says what was recorded.
+ * The seed's survey activity (api/db/seed.ts `surveyDemo`): member185 hosts, members 186–188
+ * attended; demo members 185–189 are used by no other spec.
  */
 const activityTitle = 'Afternoon tea in the rose garden'
 const surveyPath = '/activities/0e5e0c46-7d1a-4b6e-9c55-000000000185/survey'
@@ -34,16 +36,26 @@ test('an attendee answers the survey from the banner and the host sees the ratin
   const activityPath = attendee.url().replace(/\/survey$/, '').replace(/^https?:\/\/[^/]+/, '')
 
   // Five radio buttons in a group named "Your rating": 5 stars by default, 4 with one arrow key.
+  // The page says plainly which rating will be sent, without JavaScript too (issue 29 §4).
   const rating = attendee.getByRole('group', { name: 'Your rating' })
   await expect(rating.getByRole('radio', { name: '5 stars' })).toBeChecked()
+  await expect(rating.getByText('You are giving 5 stars out of 5.')).toBeVisible()
   await rating.getByRole('radio', { name: '5 stars' }).focus()
   await attendee.keyboard.press('ArrowLeft')
   await expect(rating.getByRole('radio', { name: '4 stars' })).toBeChecked()
+  await expect(rating.getByText('You are giving 4 stars out of 5.')).toBeVisible()
+  await expect(rating.getByText('You are giving 5 stars out of 5.')).toBeHidden()
   await attendee.getByLabel('A few words for the host (optional)').fill('Lovely company and the best scones in town.')
   await attendee.getByRole('button', { name: 'Send my answer' }).click()
-  await expect(flash(attendee)).toHaveText('Thank you! Your answer has been sent to the host.')
+  await expect(flash(attendee)).toHaveText('You gave this activity 4 stars, and your words were sent to the host. Thank you.')
   await attendee.goto('/')
   await expect(attendee.getByText(`Did you go to “${activityTitle}”?`)).toHaveCount(0)
+  // Reopened, the survey shows the member's own answer, not 5.
+  await attendee.goto(surveyPath)
+  await expect(attendee.getByText('You already gave this activity 4 stars.')).toBeVisible()
+  await expect(rating.getByRole('radio', { name: '4 stars' })).toBeChecked()
+  await expect(rating.getByText('You are giving 4 stars out of 5.')).toBeVisible()
+  await expect(attendee.getByLabel('A few words for the host (optional)')).toHaveValue('Lovely company and the best scones in town.')
   await attendee.context().close()
 
   const host = await member(browser, 'member185@demo.test')
@@ -52,6 +64,32 @@ test('an attendee answers the survey from the banner and the host sees the ratin
   await expect(results.getByText('Average rating: 4 out of 5 · 1 rating')).toBeVisible()
   await expect(results.getByText('Lovely company and the best scones in town.')).toBeVisible()
   await host.context().close()
+})
+
+test('with JavaScript: the rating to be sent follows the member’s choice, and what was recorded is said after sending', async ({ browser }) => {
+  test.setTimeout(180_000)
+  const attendee = await member(browser, 'member188@demo.test', { js: true })
+  await attendee.goto('/')
+  await untilHydrated(attendee, 'main')
+  const banner = attendee.getByRole('region', { name: `Did you go to “${activityTitle}”?` })
+  await banner.getByRole('button', { name: 'Yes, I went' }).click()
+  await expect(attendee).toHaveURL(new RegExp(`${surveyPath}$`))
+  const rating = attendee.getByRole('group', { name: 'Your rating' })
+  const summary = attendee.locator('#rating-summary')
+  await expect(summary).toHaveText('You are giving 5 stars out of 5.')
+  await rating.getByText('3 stars').click()
+  await expect(rating.getByRole('radio', { name: '3 stars' })).toBeChecked()
+  await expect(summary).toHaveText('You are giving 3 stars out of 5.')
+  await attendee.getByRole('button', { name: 'Send my answer' }).click()
+  await expect(flash(attendee)).toHaveText('You gave this activity 3 stars. Thank you.')
+  await expect(attendee.locator('.toast-region')).toContainText('You gave this activity 3 stars. Thank you.')
+
+  // Back to the survey: the member's own 3, not 5.
+  await attendee.goto(surveyPath)
+  await untilHydrated(attendee, '#rating-3')
+  await expect(rating.getByRole('radio', { name: '3 stars' })).toBeChecked()
+  await expect(summary).toHaveText('You are giving 3 stars out of 5.')
+  await attendee.context().close()
 })
 
 test('accessibility of the survey page in en, fr and nl, errors included', async ({ browser }) => {
