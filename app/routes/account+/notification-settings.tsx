@@ -31,7 +31,7 @@ import { NotOffered, TopicGroups, useWaysNow, WaysFieldset } from './__notificat
 import { saveAll, settingsFrom, toggle } from './notification-settings.server.ts'
 
 /**
- * `/account/notification-settings` (issue 15 §4, decision 044; issue 29 §4, decision 060): first
+ * `/account/notification-settings` (issue 15 §4, decision 044; issue 29 §4, decision 061): first
  * the ways the member may be reached, each a checkbox once it is set up (a way that is not, such
  * as alerts before a browser allowed them or texts before a phone is confirmed, says so and how
  * to set it up, and is never shown ticked); then the topics by what matters, each offering only
