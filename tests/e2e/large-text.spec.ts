@@ -298,6 +298,7 @@ test.describe('text at 200% on a 390 px phone', () => {
     await s.withErrors('#email', '/account/email with errors')
     await s.visit('/account/edit')
     await s.withErrors('#firstName', '/account/edit with errors')
+    await s.visit('/account/notification-settings')
     // Public profiles and Members (issue 13 §3): the list, a search, a profile, one's own, a report.
     await s.visit('/members')
     await s.visit('/members?name=wal')
@@ -577,6 +578,7 @@ test('screenshots at 390 px with the text at 200% (SCREENSHOTS=1)', async ({ bro
     ['/activities?date=any-day&distance=50&q=Portland', 'explore'],
     ['/attending?type=upcoming', 'my-activities'],
     ['/account', 'account'],
+    ['/account/notification-settings', 'notification-settings'],
   ]
   for (const [path, name] of shots) {
     await page.setViewportSize(phone)
