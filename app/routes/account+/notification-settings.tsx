@@ -58,7 +58,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         email: user.email ? 'ready' : 'notSetUp',
         push: devices > 0 ? 'ready' : 'notSetUp',
         // Texts go only to a confirmed phone (decision 049) that did not text STOP (decision 057).
-        sms: !user.phone_confirmed ? 'notSetUp' : user.texts_stopped ? 'stopped' : 'ready',
+        sms: user.texts_stopped ? 'stopped' : user.phone_confirmed ? 'ready' : 'notSetUp',
       }
       return { settings: settingsFrom(global, workflow), title: t('title'), ways }
     },
