@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
-import { createCookie, unstable_parseMultipartFormData as parseMultipartFormData } from '@remix-run/node'
+import { createCookie, unstable_parseMultipartFormData as parseMultipartFormData, type ActionFunctionArgs } from '@remix-run/node'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createFormUploadHandler } from '#app/utils/upload-handler.server.ts'
+import { photoForms } from '#contract/photo-forms.ts'
+import { photoFormUploadHandler } from '#app/utils/upload-handler.server.ts'
 import { capturingLogger, remixBehind, serveOnLoopback, type LoopbackServer } from '#tests/express-host.ts'
 import { stubRemixBuild } from '#tests/remix-stub.ts'
 import { FORM_BODY_LIMIT, PHOTO_FORM_BODY_LIMIT, limitWebBodies } from './body-limit.ts'
@@ -11,7 +12,7 @@ import { FORM_BODY_LIMIT, PHOTO_FORM_BODY_LIMIT, limitWebBodies } from './body-l
  * Issue 10 §3: one anonymous 300 MB urlencoded POST /api/localize grew the process by 800 MB.
  * The limit runs on a small Express app in front of the real Remix adapter, as in server.ts
  * (the adapter streams Node's request into the action's Request), with actions that read their
- * bodies as the real ones do: /api/localize its form, the activity forms their multipart.
+ * bodies as the real ones do: /api/localize its form, the photo forms their multipart.
  */
 const MB = 1024 * 1024
 let served: LoopbackServer
@@ -20,22 +21,31 @@ const logged: { level: number; msg: string }[] = []
 const failures: unknown[] = []
 /** Which actions ran: a refused body must never reach one. */
 const ran: string[] = []
+/** Each photo form of contract/photo-forms.ts, reading its photos as the real ones do (photoFormUploadHandler). */
+const photoFormRoutes = Object.fromEntries(
+  photoForms
+    .map((form) => [
+      form.path.slice(1),
+      {
+        page: true as const,
+        action: async ({ request }: ActionFunctionArgs) => {
+          ran.push(form.path)
+          const tooLarge: string[] = []
+          const data = await parseMultipartFormData(request, photoFormUploadHandler(request, (field) => tooLarge.push(field)))
+          const photos = [...data.values()].filter((value) => value instanceof File).map((file) => file.size)
+          return { title: data.get('title'), photos, tooLarge }
+        },
+      },
+    ]),
+)
 const remix = stubRemixBuild({
+  ...photoFormRoutes,
   'api/localize': {
     action: async ({ request }) => {
       ran.push('api/localize')
       const form = await request.formData()
       const returnTo = form.get('returnTo')
       return Response.json({ lng: form.get('lng'), returnTo: typeof returnTo === 'string' ? returnTo.length : 0 })
-    },
-  },
-  'create-activity': {
-    page: true,
-    action: async ({ request }) => {
-      ran.push('create-activity')
-      const form = await parseMultipartFormData(request, createFormUploadHandler({ maxFileBytes: 15 * MB, maxFiles: 1 }))
-      const cover = form.get('cover')
-      return { title: form.get('title'), cover: cover instanceof File ? cover.size : null }
     },
   },
 })
@@ -124,15 +134,15 @@ function* urlencoded(size: number, chunkSize = 64 * 1024) {
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' }
 
-/** A multipart body: text fields, then one file part per entry of `files` (its size in bytes). */
-function multipart(fields: Record<string, string> | [string, string][], files: number[] = []) {
+/** A multipart body: text fields, then one file part per entry of `files` (its size in bytes), named `fileField`. */
+function multipart(fields: Record<string, string> | [string, string][], files: number[] = [], fileField = 'cover') {
   const boundary = `----circle55${randomBytes(8).toString('hex')}`
   const parts: Buffer[] = []
   for (const [name, value] of Array.isArray(fields) ? fields : Object.entries(fields)) {
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`))
   }
   files.forEach((size, index) => {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="cover"; filename="photo${index}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`))
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${fileField}${index || ''}"; filename="photo${index}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`))
     for (let left = size; left > 0; left -= MB) parts.push(Buffer.alloc(Math.min(MB, left), 0xab))
     parts.push(Buffer.from('\r\n'))
   })
@@ -213,7 +223,7 @@ describe('POST /api/localize (a form: 100 KB)', () => {
     expect(logged.filter((entry) => entry.level >= 40)).toEqual([])
   })
 
-  it('limits a multipart body to 100 KB as well: only the activity forms take a photo', async () => {
+  it('limits a multipart body to 100 KB as well: only the photo forms take a photo', async () => {
     const body = multipart({ lng: 'fr' }, [MB])
     const response = await post('/api/localize', body.headers, body.parts, body.length)
     expect(response.status).toBe(413)
@@ -227,7 +237,7 @@ describe('POST /create-activity (a photo of up to 15 MB)', () => {
     const body = multipart({ title: 'Morning walk', description: 'é'.repeat(5000) }, [10 * MB])
     const response = await post('/create-activity', body.headers, body.parts, body.length)
     expect(response.status).toBe(200)
-    expect(JSON.parse(response.text)).toMatchObject({ actionData: { 'routes/create-activity': { title: 'Morning walk', cover: 10 * MB } } })
+    expect(JSON.parse(response.text)).toMatchObject({ actionData: { 'routes/create-activity': { title: 'Morning walk', photos: [10 * MB] } } })
     // Without JavaScript the form posts to the route; with it, to its .data URL.
     const chunked = await post('/create-activity.data', body.headers, body.parts)
     expect(chunked.status).toBe(200)
@@ -250,7 +260,7 @@ describe('POST /create-activity (a photo of up to 15 MB)', () => {
     const tooMany = multipart(Array.from({ length: 31 }, (_, index): [string, string] => [`field${index}`, 'x']))
     const fromRemix = await post('/create-activity.data', tooMany.headers, tooMany.parts, tooMany.length)
     expect(fromRemix.status).toBe(413)
-    expect(ran).toEqual(['create-activity'])
+    expect(ran).toEqual(['/create-activity'])
 
     const body = multipart({ title: 'Morning walk' }, [PHOTO_FORM_BODY_LIMIT])
     for (const length of [body.length, undefined]) {
@@ -260,7 +270,7 @@ describe('POST /create-activity (a photo of up to 15 MB)', () => {
       expect(refused.headers['x-remix-response']).toBe('yes')
       expect(refused.text).toBe(fromRemix.text)
     }
-    expect(ran).toEqual(['create-activity'])
+    expect(ran).toEqual(['/create-activity'])
     expectNoErrors()
   })
 
@@ -276,5 +286,30 @@ describe('POST /create-activity (a photo of up to 15 MB)', () => {
       expect(response.status).toBe(413)
     }
     expectNoErrors()
+  })
+})
+
+describe('every photo form (contract/photo-forms.ts) takes a phone photo', () => {
+  /** Issue 29 §2: a 4032×3024 phone JPEG of 4.3 MB, refused on the profile photo forms. */
+  const phonePhoto = Math.round(4.3 * MB)
+  const pages = photoForms.map((form) => ({ ...form, url: form.path.replace(':id', 'a1b2c3') }))
+
+  it.each(pages)('$url takes $photos photo(s) of 4.3 MB, without JavaScript and with it (.data)', async ({ path, url, photos }) => {
+    const body = multipart({ intent: 'photo', title: 'Morning walk' }, Array<number>(photos).fill(phonePhoto), 'photo')
+    const page = await post(url, body.headers, body.parts, body.length)
+    expect(page.status).not.toBe(413)
+    expect(page.status).toBe(200)
+    const answered = JSON.parse(page.text) as { actionData: Record<string, unknown> }
+    expect(Object.values(answered.actionData)).toEqual([{ title: 'Morning walk', photos: Array(photos).fill(phonePhoto), tooLarge: [] }])
+    const script = await post(`${url}.data`, body.headers, body.parts, body.length)
+    expect(script.status).toBe(200)
+    expect(ran).toEqual([path, path])
+    expectNoErrors()
+  })
+
+  it.each(pages)('$url refuses a photo more than its form carries', async ({ url, photos }) => {
+    const body = multipart({ title: 'Morning walk' }, Array<number>(photos + 1).fill(10), 'photo')
+    const response = await post(url, body.headers, body.parts, body.length)
+    expect(response.status).toBe(413)
   })
 })

@@ -1,22 +1,21 @@
 import type { NextFunction, Request, Response } from 'express'
+import { photosAt } from '#contract/photo-forms.ts'
 import type { Logger } from '../logger.ts'
 import { MAX_UPLOAD_BYTES } from '../media/images.ts'
 import { sendRefusal } from './refusal-page.ts'
 
 /**
- * Request bodies are limited before anything parses them (QUALITY.md, docs/decisions/009):
- * forms are small, and only the forms that carry a photo may be larger. The API has its own
- * limits (api-body-limit.ts).
+ * Request bodies are limited before anything parses them (QUALITY.md, docs/decisions/009 and
+ * 059): forms are small, and only the forms that carry a photo (`contract/photo-forms.ts`, the
+ * one list the routes read too) may be larger. The API has its own limits (api-body-limit.ts).
  */
 export const FORM_BODY_LIMIT = 100 * 1024
-/** A cover photo (spec §9: under 15 MB) and the activity form's text fields around it. */
-export const PHOTO_FORM_BODY_LIMIT = MAX_UPLOAD_BYTES + 256 * 1024
-
-/** The web forms that carry a photo: create, edit and duplicate an activity (`.data`: with JS). */
-const photoFormPaths = /^\/(?:create-activity|duplicate-activity|activities\/[^/]+\/edit)(?:\.data)?$/
-/** The identity verification forms carry two photos: an ID and a selfie (decision 025). */
-export const TWO_PHOTO_FORM_BODY_LIMIT = 2 * MAX_UPLOAD_BYTES + 256 * 1024
-const twoPhotoFormPaths = /^\/(?:account|get-started)\/verification(?:\.data)?$/
+/** Room for a photo form's text fields and the multipart framing around its photos. */
+const PHOTO_FORM_TEXT_BYTES = 256 * 1024
+/** A form of `photos` photos of up to 15 MB each (spec §9) and the text fields around them. */
+export const photoFormBodyLimit = (photos: number) => photos * MAX_UPLOAD_BYTES + PHOTO_FORM_TEXT_BYTES
+/** A form with one photo: the activity forms and the profile photo forms (two for identity verification). */
+export const PHOTO_FORM_BODY_LIMIT = photoFormBodyLimit(1)
 
 /**
  * A `.data` request is the Remix client submitting with JavaScript (single fetch), which reads
@@ -31,9 +30,8 @@ const DISCARD_BYTES = 64 * 1024 * 1024
 
 const isMultipart = (req: Request) => /^multipart\/form-data\s*;/i.test(req.get('content-type') ?? '')
 
-function isPhotoForm(req: Request) {
-  return (photoFormPaths.test(req.path) || twoPhotoFormPaths.test(req.path)) && isMultipart(req)
-}
+/** How many photos the request's form carries: only a multipart form to a photo form's page has any. */
+const photosIn = (req: Request) => (isMultipart(req) ? photosAt(req.path) : 0)
 
 /**
  * The web's limit (everything the Express host serves other than the API, which limits its own
@@ -48,8 +46,9 @@ export function limitWebBodies(logger: Logger) {
     const chunked = req.get('transfer-encoding') !== undefined
     const declared = req.get('content-length')
     if (!chunked && (declared === undefined || declared === '0')) return next()
-    const photo = isPhotoForm(req)
-    const limit = photo ? (twoPhotoFormPaths.test(req.path) ? TWO_PHOTO_FORM_BODY_LIMIT : PHOTO_FORM_BODY_LIMIT) : FORM_BODY_LIMIT
+    const photos = photosIn(req)
+    const photo = photos > 0
+    const limit = photo ? photoFormBodyLimit(photos) : FORM_BODY_LIMIT
     const refuse = () => {
       logger.warn(
         { requestId: res.locals.requestId as string, method: req.method, path: req.path, limit, contentLength: declared ?? null },

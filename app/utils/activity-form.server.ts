@@ -15,7 +15,7 @@ import { keepFormOnOutage } from './forms.server.ts'
 import { formErrorsFromApi, notFoundOnMissing } from './http.server.ts'
 import { markFormError } from './meta.ts'
 import { setToast } from './toast.server.ts'
-import { createFormUploadHandler } from './upload-handler.server.ts'
+import { photoFormUploadHandler } from './upload-handler.server.ts'
 
 /** Spec §9: photos under 15 MB (contract/limits.ts). The upload handler stops reading past that. */
 export { maxPhotoBytes }
@@ -59,7 +59,7 @@ async function readActivityForm(request: Request): Promise<Received> {
   }
   let photoTooLarge = false
   const onFileTooLarge = () => void (photoTooLarge = true)
-  const formData = await parseMultipartFormData(request, createFormUploadHandler({ maxFileBytes: maxPhotoBytes, maxFiles: 1, onFileTooLarge }))
+  const formData = await parseMultipartFormData(request, photoFormUploadHandler(request, onFileTooLarge))
   return { formData, problem: photoTooLarge ? 'photo_too_large' : null }
 }
 

@@ -1,11 +1,10 @@
 import type { Submission } from '@conform-to/react'
 import { unstable_parseMultipartFormData as parseMultipartFormData, type AppLoadContext } from '@remix-run/node'
 import type { ProfilePhotoProblemCode } from '#contract/media.ts'
-import { maxPhotoBytes } from '#contract/limits.ts'
 import type { User } from '#contract/users.ts'
 import { ApiError } from './api.server.ts'
 import { getApi } from './auth.server.ts'
-import { createFormUploadHandler } from './upload-handler.server.ts'
+import { photoFormUploadHandler } from './upload-handler.server.ts'
 
 /**
  * Profile photos for route actions (decision 024): read the form's photo with the upload
@@ -29,7 +28,7 @@ export async function readPhotoForm(request: Request): Promise<ReceivedPhotoForm
     return { formData, problem: 'not_multipart' }
   }
   let tooLarge = false
-  const handler = createFormUploadHandler({ maxFileBytes: maxPhotoBytes, maxFiles: 1, onFileTooLarge: () => void (tooLarge = true) })
+  const handler = photoFormUploadHandler(request, () => void (tooLarge = true))
   const formData = await parseMultipartFormData(request, handler)
   return { formData, problem: tooLarge ? 'photo_too_large' : null }
 }

@@ -4,6 +4,8 @@ import {
   MaxPartSizeExceededError,
   type UploadHandler,
 } from '@remix-run/node'
+import { maxPhotoBytes } from '#contract/limits.ts'
+import { photosAt } from '#contract/photo-forms.ts'
 
 /** More fields than any of our forms has (the activity form sends about 20). */
 export const MAX_FORM_FIELDS = 30
@@ -38,6 +40,18 @@ export function createFormUploadHandler(options: { maxFileBytes: number; maxFile
       throw error
     }
   }
+}
+
+/**
+ * The upload handler of a photo form's action: as many photos of up to 15 MB (spec §9) as
+ * `contract/photo-forms.ts` lists for the page the form posts to (the list the host's body limit
+ * reads too), a larger one left out and reported to `onFileTooLarge`. A page not in the list
+ * takes no file: one sent to it answers 413.
+ */
+export function photoFormUploadHandler(request: Request, onFileTooLarge: (field: string) => void): UploadHandler {
+  // Remix hands the action its page's URL, also for a submission with JavaScript (`.data` removed).
+  const maxFiles = photosAt(new URL(request.url).pathname)
+  return createFormUploadHandler({ maxFileBytes: maxPhotoBytes, maxFiles, onFileTooLarge })
 }
 
 const tooLarge = () => data(null, { status: 413 })

@@ -6,14 +6,13 @@ import {
   type ActionFunctionArgs,
   type AppLoadContext,
 } from '@remix-run/node'
-import { maxPhotoBytes } from '#contract/limits.ts'
 import type { Verification } from '#contract/verification.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
 import { formErrorsFromApi } from '#app/utils/http.server.ts'
 import { markFormError } from '#app/utils/meta.ts'
 import { setToast } from '#app/utils/toast.server.ts'
-import { createFormUploadHandler } from '#app/utils/upload-handler.server.ts'
+import { photoFormUploadHandler } from '#app/utils/upload-handler.server.ts'
 import { verificationFormSchema } from './__verification-form.tsx'
 
 /**
@@ -59,7 +58,7 @@ async function readForm(request: Request) {
   if (!/^multipart\/form-data\s*;/i.test(request.headers.get('Content-Type') ?? '')) {
     return { formData: await request.formData().catch(() => new FormData()), tooLarge }
   }
-  const handler = createFormUploadHandler({ maxFileBytes: maxPhotoBytes, maxFiles: 2, onFileTooLarge: (field) => tooLarge.add(field) })
+  const handler = photoFormUploadHandler(request, (field) => tooLarge.add(field))
   return { formData: await parseMultipartFormData(request, handler), tooLarge }
 }
 
