@@ -16,6 +16,17 @@ const PHOTO_FORM_TEXT_BYTES = 256 * 1024
 export const photoFormBodyLimit = (photos: number) => photos * MAX_UPLOAD_BYTES + PHOTO_FORM_TEXT_BYTES
 /** A form with one photo: the activity forms and the profile photo forms (two for identity verification). */
 export const PHOTO_FORM_BODY_LIMIT = photoFormBodyLimit(1)
+/**
+ * A photo form whose body declares its length may be this large, past `photoFormBodyLimit`: its
+ * route reads it as it streams, keeps at most 15 MB of each photo and drops the rest of a larger
+ * one (`createFormUploadHandler`), so the page says next to the photo field that the photo is too
+ * large and keeps everything else the member typed, with JavaScript or without (issue 29 §2).
+ * Phones take JPEGs of up to about 25 MB (50 megapixels) and PNGs of 20 to 35 MB (12 megapixels).
+ * Past this the form is refused here, with a page; it is as much as the host reads and drops of a
+ * refused body anyway (DISCARD_BYTES). A chunked body keeps the tight limit, since it is read
+ * ahead and held (`readAhead`); browsers always declare a form's length.
+ */
+export const OVERSIZED_PHOTO_FORM_LIMIT = 64 * 1024 * 1024
 
 /**
  * A `.data` request is the Remix client submitting with JavaScript (single fetch), which reads
@@ -39,7 +50,9 @@ const photosIn = (req: Request) => (isMultipart(req) ? photosAt(req.path) : 0)
  * body without one (chunked) is read here, counting, before the route runs: the route then gets
  * it back intact, or the request is refused as soon as the count passes the limit, having held
  * no more than the limit. Either way a refused body is never handed to Remix, so no action ever
- * parses more than the limit (Node's parser itself stops a body at its Content-Length).
+ * parses more than the limit (Node's parser itself stops a body at its Content-Length). A photo
+ * form's declared body may be larger (OVERSIZED_PHOTO_FORM_LIMIT): its route keeps only 15 MB
+ * of a photo and says the photo is too large.
  */
 export function limitWebBodies(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -62,7 +75,7 @@ export function limitWebBodies(logger: Logger) {
         res.send(singleFetchTooLarge)
       } else sendRefusal(req, res, 413, photo ? 'tooLargePhoto' : 'tooLarge').catch(next)
     }
-    if (!chunked) return Number(declared) > limit ? refuse() : next()
+    if (!chunked) return Number(declared) > (photo ? OVERSIZED_PHOTO_FORM_LIMIT : limit) ? refuse() : next()
     readAhead(req, limit).then((outcome) => {
       if (outcome === 'fits') next()
       else if (outcome === 'too-large') refuse()
