@@ -2,7 +2,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Writable } from 'node:stream'
 import { createRequestHandler } from '@remix-run/express'
-import type { ServerBuild } from '@remix-run/node'
+import type { AppLoadContext, ServerBuild } from '@remix-run/node'
 import express, { type Express, type RequestHandler } from 'express'
 import pino from 'pino'
 import type { Logger } from '#api/logger.ts'
@@ -56,11 +56,12 @@ export function capturingLogger(lines: LogLine[]): Logger {
 /**
  * `guards`, then a Remix build through the real adapter; as in server.ts, an error that reaches
  * Express is answered 500 (and recorded in `failures`, where server.ts logs it at error level).
+ * `getLoadContext` gives the routes their load context, as server.ts does.
  */
-export function remixBehind(guards: RequestHandler[], build: ServerBuild, failures: unknown[]): Express {
+export function remixBehind(guards: RequestHandler[], build: ServerBuild, failures: unknown[], getLoadContext?: () => AppLoadContext): Express {
   const app = express()
   for (const guard of guards) app.use(guard)
-  const handler = createRequestHandler({ build, mode: 'production' })
+  const handler = createRequestHandler({ build, mode: 'production', getLoadContext })
   app.all('*', (req, res, next) => void handler(req, res, next))
   app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     failures.push(error)

@@ -9,7 +9,19 @@ type RouteModule = ServerBuild['routes'][string]['module']
  * the real root and the given page routes (a build of just these modules, no bundler). A form
  * POST runs the action, then every loader, then renders the HTML, exactly as in production.
  */
-export function createDocumentHandler(pages: { id: string; path: string; module: RouteModule }[]) {
+export function createDocumentHandler(pages: DocumentPage[]) {
+  const handler = createRequestHandler(documentBuild(pages), 'production')
+  return (request: Request, context: AppLoadContext) => handler(request, context)
+}
+
+export interface DocumentPage {
+  id: string
+  path: string
+  module: RouteModule
+}
+
+/** The server build `createDocumentHandler` serves: the real root and entry, and `pages` under the root. */
+export function documentBuild(pages: DocumentPage[]): ServerBuild {
   const routes: ServerBuild['routes'] = {
     root: { id: 'root', path: '', module: root },
   }
@@ -30,8 +42,7 @@ export function createDocumentHandler(pages: { id: string; path: string; module:
     future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: true, v3_lazyRouteDiscovery: true, v3_routeConfig: true, unstable_optimizeDeps: false } as ServerBuild['future'],
     isSpaMode: false,
   }
-  const handler = createRequestHandler(build, 'production')
-  return (request: Request, context: AppLoadContext) => handler(request, context)
+  return build
 }
 
 function entryRoute(id: string, parentId: string | undefined, path: string, module: RouteModule) {
