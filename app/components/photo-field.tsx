@@ -1,4 +1,4 @@
-import { useEffect, useState, type ChangeEvent } from 'react'
+import { useEffect, useRef, useState, type ChangeEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { FieldErrors } from './ui/field.tsx'
 
@@ -30,6 +30,17 @@ export function PhotoField({ id, name, label, hint, errors, currentUrl }: PhotoF
   const { t } = useTranslation('photo')
   const [preview, setPreview] = useState<string | null>(null)
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview])
+  // Once the photo is saved and the page stays (the profile editor), the page has a new current
+  // photo: that is shown, cropped on the face, and the field is empty again (issue 29 §2). Only on
+  // a change: a photo chosen before the page's scripts started is kept.
+  const input = useRef<HTMLInputElement>(null)
+  const shownUrl = useRef(currentUrl)
+  useEffect(() => {
+    if (shownUrl.current === currentUrl) return
+    shownUrl.current = currentUrl
+    setPreview(null)
+    if (input.current) input.current.value = ''
+  }, [currentUrl])
 
   const onChange = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.currentTarget.files?.[0]
@@ -56,6 +67,7 @@ export function PhotoField({ id, name, label, hint, errors, currentUrl }: PhotoF
       ) : null}
       <FieldErrors id={`${id}-error`} errors={errors} />
       <input
+        ref={input}
         id={id}
         name={name}
         type="file"
