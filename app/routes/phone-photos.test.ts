@@ -19,7 +19,7 @@ import * as profilePhotoPage from './get-started+/profile-photo.tsx'
  * real pages run behind the host's body limit as in server.ts, on a real socket, over the real API
  * and its face and content check, and get phone-sized photos (tests/fixtures/phone-photos.ts) as a
  * browser sends them: a multipart form that declares its length, to the page's address without
- * JavaScript and to its `.data` address with it.
+ * JavaScript and to its `.data` address with it. The activity form gets them as its cover too.
  */
 let database: TestDatabase
 let web: WebHarness
@@ -128,6 +128,34 @@ describe('the profile editor: /account/edit', () => {
     const second = await avatarOf(user.id)
     expect(second).not.toBeNull()
     expect(second).not.toBe(first)
+    expectNoErrors()
+  }, 120_000)
+})
+
+describe('the activity form: /create-activity', () => {
+  /** An online activity three weeks ahead, as a host types it. */
+  function typedActivity(title: string) {
+    const date = new Date(Date.now() + 21 * 86_400_000)
+    const startDate = `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`
+    return { title, description: 'Bring a brush.', venueType: 'online', url: 'https://meet.example.com/paint', startDate, startHour: '09', startMinute: '30' }
+  }
+
+  it('takes the phone JPEG as its cover without JavaScript, and the phone PNG with it', async () => {
+    const host = await createUser(database.db)
+    const cookie = await web.signedInCookie(host.id)
+    const withoutScript = await send('/create-activity', cookie, typedActivity('Watercolor morning'), photos.jpeg, 'cover')
+    expect(withoutScript.status).toBe(302)
+    expect(withoutScript.location).toMatch(/^\/activities\/[^/]+$/)
+    const withScript = await send('/create-activity.data', cookie, typedActivity('Watercolor evening'), photos.png, 'cover')
+    expect(withScript.status).toBeLessThan(400)
+    expect(withScript.text).toMatch(/\/activities\/[^/"]+/)
+    const covers = await database.db
+      .selectFrom('experiences')
+      .select(['title', 'cover_media_id'])
+      .where('host_id', '=', host.id)
+      .execute()
+    expect(covers.map((row) => row.title).sort()).toEqual(['Watercolor evening', 'Watercolor morning'])
+    expect(covers.every((row) => row.cover_media_id !== null)).toBe(true)
     expectNoErrors()
   }, 120_000)
 })
