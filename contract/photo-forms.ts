@@ -1,7 +1,7 @@
 /**
  * The web pages whose form carries photos, and how many photos each form carries: the one list
  * the Express host's body limit (`api/http/body-limit.ts`) and the web's form readers
- * (`app/utils/upload-handler.server.ts`) both read (docs/decisions/061). A page not listed here
+ * (`app/utils/upload-handler.server.ts`) both read (docs/decisions/062). A page not listed here
  * takes no file: its body is limited to a plain form's size, and a file sent to it is refused.
  * `app/routes/photo-forms.test.ts` walks every route and proves that the pages whose form has a
  * file input are exactly these, so the list cannot drift from the routes.

@@ -6,7 +6,7 @@ import { sendRefusal } from './refusal-page.ts'
 
 /**
  * Request bodies are limited before anything parses them (QUALITY.md, docs/decisions/009 and
- * 061): forms are small, and only the forms that carry a photo (`contract/photo-forms.ts`, the
+ * 062): forms are small, and only the forms that carry a photo (`contract/photo-forms.ts`, the
  * one list the routes read too) may be larger. The API has its own limits (api-body-limit.ts).
  */
 export const FORM_BODY_LIMIT = 100 * 1024

@@ -103,7 +103,7 @@ test('request bodies over the limit are refused with 413 before anything reads t
   expect(await json.json()).toMatchObject({ error: { code: 'payload_too_large' } })
 
   // An activity form carries a photo of up to 15 MB; a phone photo over that (up to a 64 MB form)
-  // is read and said too large next to its field (decision 061), and a larger form is refused. The
+  // is read and said too large next to its field (decision 062), and a larger form is refused. The
   // declared size is enough for the answer: it comes after the first megabyte, without waiting for
   // the rest of the upload.
   const boundary = 'e2e-photo-boundary'
