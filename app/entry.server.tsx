@@ -81,6 +81,10 @@ const handleRequest: HandleDocumentRequestFunction = async (
 
   return new Promise((resolve, reject) => {
     let shellRendered = false
+    // A page that throws while drawing, inside the root's Suspense boundary (decision 059):
+    // React would send the boundary's fallback and leave the page to the browser. It fails the
+    // render instead, so Remix reports it and draws the error page, as outside a boundary.
+    let failedWhileDrawing: { error: unknown } | null = null
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
         <I18nextProvider i18n={i18n}>
@@ -90,6 +94,11 @@ const handleRequest: HandleDocumentRequestFunction = async (
       {
         nonce,
         [readyEvent]() {
+          if (failedWhileDrawing !== null) {
+            abort()
+            reject(failedWhileDrawing.error)
+            return
+          }
           shellRendered = true
           const body = new CoalescingStream()
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
@@ -109,6 +118,7 @@ const handleRequest: HandleDocumentRequestFunction = async (
           // Before the shell, the error rejects the render and Remix hands it to handleError
           // (then draws the error page); after it, only this sees it.
           if (shellRendered) reportServerError(error, request, loadContext)
+          else failedWhileDrawing ??= { error }
         },
       },
     )
