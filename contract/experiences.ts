@@ -52,18 +52,18 @@ export const experienceViewerSchema = z.object({
   }),
   invitation: experienceInvitationSchema.nullable().meta({
     description:
-      'An invitation to this activity the caller may still accept or decline (`POST …/invitations/accept`, `…/decline`); null when there is none, it was answered, the caller hosts or attends it, or the activity has started or been cancelled.',
+      'An invitation to this activity the caller may still accept or decline (`POST …/invitations/accept`, `…/decline`); null when there is none, it was answered, the caller hosts or attends it, or the activity has started or been canceled.',
   }),
   cancel_is_late: z.boolean().meta({
     description:
-      'Cancelling a seat now would be late: the activity starts within 12 hours (spec §4), so the no-show fee applies. False for an undated activity.',
+      'Canceling a seat now would be late: the activity starts within 12 hours (spec §4), so the host is told and the web warns first (no fee is charged: payments do not exist yet). False for an undated activity.',
   }),
 })
 export type ExperienceViewer = z.infer<typeof experienceViewerSchema>
 
 /** Who cancelled an activity: its host (named), or the Circle 55 team (an admin, never named). */
 export const experienceCancellationSchema = z.object({
-  at: z.string().meta({ description: 'When it was cancelled (ISO 8601, UTC).' }),
+  at: z.string().meta({ description: 'When it was canceled (ISO 8601, UTC).' }),
   by: experienceActorSchema,
 })
 export type ExperienceCancellation = z.infer<typeof experienceCancellationSchema>
@@ -109,7 +109,7 @@ export const experienceSchema = z
       })
       .nullable(),
     canceled_at: nullableString,
-    canceled: experienceCancellationSchema.nullable().meta({ description: 'When and by whom the activity was cancelled; null while it is on.' }),
+    canceled: experienceCancellationSchema.nullable().meta({ description: 'When and by whom the activity was canceled; null while it is on.' }),
     is_past: z.boolean(),
     distance_miles: z.number().nullable(),
     viewer: experienceViewerSchema.nullable(),

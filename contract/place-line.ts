@@ -12,3 +12,17 @@ export function addressWithCity(address: string, city: string | null, region: st
   const named = address.split(',').slice(1).some((part) => plain(part).startsWith(plain(city)))
   return named ? address : `${address.replace(/[\s,]+$/, '')}, ${cityLine}`
 }
+
+/**
+ * "City, Region" once (issue 29 §4: never "Portland, OR, OR"): a member's home city is stored as
+ * the place's label, which already ends with its region, while activities and the demo data store
+ * the city alone; either reads the same.
+ */
+export function cityWithRegion(city: string | null | undefined, region: string | null | undefined) {
+  const name = city?.trim() ?? ''
+  const state = region?.trim() ?? ''
+  if (!name) return state
+  if (!state) return name
+  const parts = name.split(',').map((part) => part.trim().toLocaleUpperCase('en-US'))
+  return parts.length > 1 && parts.at(-1) === state.toLocaleUpperCase('en-US') ? name : `${name}, ${state}`
+}

@@ -49,7 +49,7 @@ const photoField = (description: string) =>
     description: `${description} JPEG or PNG, at most ${maxPhotoBytes / 1024 / 1024} MB.`,
   })
 export const initiateVerificationFormSchema = z.object({
-  document: photoField('A photo of a driving licence, passport or state ID.'),
+  document: photoField('A photo of a driver’s license, passport or state ID.'),
   selfie: photoField('A photo of the member’s face.'),
 })
 

@@ -346,7 +346,7 @@ describe('messages', () => {
       return id
     })
     const seen = await read(ann, channelId)
-    expect(seen.messages).toEqual([expect.objectContaining({ is_system: true, sender: null, body: 'The host cancelled this activity.' })])
+    expect(seen.messages).toEqual([expect.objectContaining({ is_system: true, sender: null, body: 'The host canceled this activity.' })])
     expect(seen).toMatchObject({ can_write: false, cannot_write_reason: 'product_messages', other_member: null })
     const refused = await send(ann, channelId, 'Why?')
     expect(refused.status).toBe(409)
@@ -359,7 +359,7 @@ describe('messages', () => {
     await database.db.updateTable('users').set({ locale: 'fr' }).where('id', '=', guest.id).execute()
     expect((await as(host, 'DELETE', `v1/experiences/${experience.id}`)).status).toBe(204)
     const { messages } = await read(host, channelId)
-    expect(messages.at(-1)).toMatchObject({ is_system: true, sender: null, body: 'The host cancelled this activity.' })
+    expect(messages.at(-1)).toMatchObject({ is_system: true, sender: null, body: 'The host canceled this activity.' })
     const inFrench = await read(guest, channelId)
     expect(inFrench.messages.at(-1)).toMatchObject({ is_system: true, body: "L'organisateur a annulé cette activité." })
   })

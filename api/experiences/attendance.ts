@@ -19,6 +19,7 @@ import { can, isHostOf, requirePermission } from '../policy/permissions.ts'
 import { verifiedUserIds } from '../verification/service.ts'
 import {
   canceledProblem,
+  pastProblem,
   getExperience,
   getReadableExperience,
   hasStarted,
@@ -33,7 +34,6 @@ import {
 /** Notify-list rules: more than 24 h before the start the first member is seated at once. */
 export const PROMOTION_WINDOW_MS = 24 * 3_600_000
 
-const pastProblem = () => problems.conflict('experience_past', 'This activity has already started.')
 export const fullProblem = () =>
   problems.conflict('experience_full', 'This activity is full. You can join the notify list to hear when a seat frees up.')
 

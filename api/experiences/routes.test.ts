@@ -603,6 +603,25 @@ describe('PUT /api/v1/experiences/{id}', () => {
     expect(response.json.error.code).toBe('experience_canceled')
   })
 
+  it('refuses to edit, cancel or invite to an activity that has begun (issue 29 §4): 409 experience_past, nothing changes, nobody told', async () => {
+    const experience = await insertExperience({ host_id: host.id, start_at: new Date(Date.now() - 3 * HOUR) })
+    const attendee = await createUser(database.db)
+    const invitee = await createUser(database.db)
+    await seat(experience.id, [attendee.id])
+    const before = await loadExperience(experience.id)
+    for (const token of [hostToken, adminToken]) {
+      const edited = await api.request('PUT', `v1/experiences/${experience.id}`, { token, body: { title: 'Renamed afterwards' } })
+      expect([edited.status, edited.json.error.code]).toEqual([409, 'experience_past'])
+      const canceled = await api.request('DELETE', `v1/experiences/${experience.id}`, { token })
+      expect([canceled.status, canceled.json?.error.code]).toEqual([409, 'experience_past'])
+      const invited = await api.request('POST', `v1/experiences/${experience.id}/attendees/create-by-emails`, { token, body: { emails: [invitee.email] } })
+      expect([invited.status, invited.json.error.code]).toEqual([409, 'experience_past'])
+    }
+    expect(await loadExperience(experience.id)).toEqual(before)
+    expect(await notificationsFor(attendee.id)).toEqual([])
+    expect(await notificationsFor(invitee.id)).toEqual([])
+  })
+
   it('gives new seats to the notify list when the capacity grows', async () => {
     const experience = await insertExperience({ max_attendees: 1, start_at: new Date(Date.now() + 10 * DAY) })
     const a = await createUser(database.db)

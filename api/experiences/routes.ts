@@ -59,7 +59,7 @@ export function experienceRoutes(routes: ApiRoutes) {
     tags,
     security: auth.optional,
     summary:
-      'Upcoming and past activities, never cancelled ones, sorted by start date. Anonymous callers get no address, link or viewer state and rounded coordinates.',
+      'Upcoming and past activities, never canceled ones, sorted by start date. Anonymous callers get no address, link or viewer state and rounded coordinates.',
     request: { query: experienceListQuerySchema },
     responses: {
       200: jsonContent('A page of activities', pageOf(experienceSchema)),
@@ -77,7 +77,7 @@ export function experienceRoutes(routes: ApiRoutes) {
     tags,
     security: auth.optional,
     summary:
-      'One activity by id or slug (`data` holds one item); `format=ical` answers an RFC 5545 calendar file. A cancelled activity is readable by its host, its attendees and admins only.',
+      'One activity by id or slug (`data` holds one item); `format=ical` answers an RFC 5545 calendar file. A canceled activity is readable by its host, its attendees and admins only.',
     request: { params: pathParams('idOrSlug'), query: experienceDetailQuerySchema },
     responses: {
       200: {
@@ -88,7 +88,7 @@ export function experienceRoutes(routes: ApiRoutes) {
         },
       },
       ...errors(auth.optional, {
-        404: 'No such activity, or a cancelled one the caller neither hosts nor attends (code not_found)',
+        404: 'No such activity, or a canceled one the caller neither hosts nor attends (code not_found)',
         409: 'A calendar file of an activity without a date (code experience_undated)',
         422: 'format_invalid',
       }),
@@ -147,7 +147,7 @@ export function experienceRoutes(routes: ApiRoutes) {
         ...jsonBodyErrors,
         403: 'Not the host or an admin (code forbidden); is_hostless or is_premium from a member (code admin_only)',
         404: 'No such activity (code not_found)',
-        409: 'A cancelled activity (code experience_canceled)',
+        409: 'A canceled activity (code experience_canceled), or one that has begun (code experience_past)',
         422: 'Invalid fields (capacity_below_attendees, …)',
       }),
     },
@@ -166,8 +166,12 @@ export function experienceRoutes(routes: ApiRoutes) {
     summary: 'Cancel an activity (host or admin). Final; attendees are notified.',
     request: { params: pathParams('id') },
     responses: {
-      204: { description: 'Cancelled (or it already was)' },
-      ...errors(auth.required, { 403: 'Not the host or an admin (code forbidden)', 404: 'No such activity (code not_found)' }),
+      204: { description: 'Canceled (or it already was)' },
+      ...errors(auth.required, {
+        403: 'Not the host or an admin (code forbidden)',
+        404: 'No such activity (code not_found)',
+        409: 'The activity has begun: nothing is left to cancel (code experience_past)',
+      }),
     },
   })
   serve(routes, cancelExperienceRoute, async (c) => {

@@ -174,7 +174,9 @@ async function lockExperience(trx: Trx, id: string) {
   return experience
 }
 
-export const canceledProblem = () => problems.conflict('experience_canceled', 'This activity has been cancelled.')
+export const canceledProblem = () => problems.conflict('experience_canceled', 'This activity has been canceled.')
+/** Begun: its seats, details and invitations can no longer change (issue 29 §4), for its host and admins alike. */
+export const pastProblem = () => problems.conflict('experience_past', 'This activity has already started.')
 
 export const hasStarted = (e: Pick<Experience, 'start_at'>, now: number) => startedAt(e.start_at, now)
 
@@ -723,9 +725,11 @@ export async function updateExperience(deps: ExperienceDeps, caller: User, idOrS
   const found = await getExperience(deps.db, idOrSlug)
   requirePermission(caller, 'update:experience', found)
   if (found.canceled_at) throw canceledProblem()
+  if (hasStarted(found, Date.now())) throw pastProblem()
   const updated = await deps.db.transaction().execute(async (trx) => {
     const current = await lockExperience(trx, found.id)
     if (current.canceled_at) throw canceledProblem()
+    if (hasStarted(current, Date.now())) throw pastProblem()
     const columns = await resolveColumns(deps, caller, input, current)
     const row = await trx
       .updateTable('experiences')
@@ -752,6 +756,8 @@ export async function cancelExperience({ db, notify }: NotifyingDeps, caller: Us
   const found = await getExperience(db, idOrSlug)
   requirePermission(caller, 'delete:experience', found)
   if (found.canceled_at) return
+  // Begun: nothing is left to call off (issue 29 §4).
+  if (hasStarted(found, Date.now())) throw pastProblem()
   await db.transaction().execute((trx) => cancelInTransaction(trx, notify, found.id, caller.id))
 }
 

@@ -160,7 +160,7 @@ export function createIdentityProvider(options: { env: Env; db: DB; mailer: Mail
     async abort(uid: string) {
       const interaction = await provider.Interaction.find(uid)
       if (!interaction) return '/'
-      interaction.result = { error: 'access_denied', error_description: 'The member cancelled sign-in.' }
+      interaction.result = { error: 'access_denied', error_description: 'The member canceled sign-in.' }
       await interaction.save(Math.max(interaction.exp - Math.floor(Date.now() / 1000), 60))
       return interaction.returnTo
     },

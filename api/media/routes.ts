@@ -85,7 +85,7 @@ export function mediaRoutes(routes: ApiRoutes) {
       200: jsonContent('The copy', oneOf(mediaSchema)),
       ...errors(auth.required, {
         ...jsonBodyErrors,
-        404: 'No such activity (or it was cancelled), or it has no cover (code not_found)',
+        404: 'No such activity (or it was canceled), or it has no cover (code not_found)',
         422: 'No experience_id (code invalid_input)',
       }),
     },

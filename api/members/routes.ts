@@ -52,7 +52,7 @@ export function memberRoutes(routes: ApiRoutes) {
     tags,
     security: auth.required,
     summary:
-      'A member’s activities. Their own (or any, for admins): attending or hosting. Another member’s: those they host that are coming up, or with `in_common=true` those both take part in, past and upcoming. Never cancelled ones for another member.',
+      'A member’s activities. Their own (or any, for admins): attending or hosting. Another member’s: those they host that are coming up, or with `in_common=true` those both take part in, past and upcoming. Never canceled ones for another member.',
     request: { params: pathParams('id'), query: userExperiencesQuerySchema },
     responses: {
       200: jsonContent('A page of activities', pageOf(experienceSchema)),

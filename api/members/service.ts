@@ -11,6 +11,7 @@ import { eligibleMembers, profileFacts, type ProfileFacts } from './queries.ts'
 import { ageOn } from '#contract/birth-date.ts'
 import { pageMetadata } from '#contract/common.ts'
 import { displayName } from '#contract/display-name.ts'
+import { cityWithRegion } from '#contract/place-line.ts'
 import type { UserExperiencesQuery } from '#contract/experiences.ts'
 import { maxPerPage } from '#contract/limits.ts'
 import { foldName, type MemberSuggestion, type MembersQuery } from '#contract/members.ts'
@@ -19,7 +20,7 @@ import type { Employment, FamilyMember, RelationshipStatus } from '#contract/enu
 
 /** "Portland, OR": the home town as members see it, never its coordinates. */
 export function cityLine(user: Pick<User, 'city' | 'region'>) {
-  return [user.city, user.region].filter(Boolean).join(', ') || null
+  return cityWithRegion(user.city, user.region) || null
 }
 
 /** The decade of an age (67 → 60), for "in their 60s". */

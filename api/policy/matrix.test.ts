@@ -143,6 +143,10 @@ const rows: Row[] = [
   row('PUT', '/v1/experiences/{id}',                          '401 403 403 403 200 403', { params: { id: 'flagged' }, body: () => ({ is_premium: true }) }),
   // Cancelling is final and idempotent: the host's 204 cancels, the admin's 204 finds it cancelled.
   row('DELETE', '/v1/experiences/{id}',                       '401 403 403 204 204 403', { params: { id: 'doomed' } }),
+  // A past activity (issue 29 §4): who may is refused as past (409), nothing changes; others 403 as before.
+  row('PUT', '/v1/experiences/{id}',                          '401 403 403 409 409 403', { params: { id: 'past' }, body: () => ({ title: 'Renamed afterwards' }) }),
+  row('DELETE', '/v1/experiences/{id}',                       '401 403 403 409 409 403', { params: { id: 'past' } }),
+  row('POST', '/v1/experiences/{id}/attendees/create-by-emails', '401 403 403 409 409 403', { params: { id: 'past' }, body: () => ({ emails: ['nobody@example.com'] }) }),
   row('GET', '/v1/experiences/{id}/attendees',                '401 200 200 200 200 403'),
   row('GET', '/v1/experiences/{id}/attendees',                '401 200 404 200 200 403', { params: { id: 'cancelled' } }),
   row('GET', '/v1/experiences/{id}/attendees',                '401 403 403 200 200 403', { query: 'format=csv' }),

@@ -49,14 +49,16 @@ describe('the reminder email', () => {
     expect(email!.text).toContain(`Directions: https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent('1 SW Naito Pkwy, Portland, OR')}`)
     expect(email!.text).toMatch(/When: .+ (PDT|PST)/)
     expect(email!.text).toContain(`please cancel your seat so that someone else can have it:\n${TEST_PUBLIC_URL}/activities/${experience.id}`)
-    expect(email!.text).not.toContain('late cancellation')
+    expect(email!.text).not.toContain('less than 12 hours before the start')
   })
 
   it('warns of a late cancellation and its fee 2 hours ahead', async () => {
     const { ann, experience } = await setup(2, { no_show_fee_cents: 500 })
     const email = await reminder(experience, ann.id, '2h')
     expect(email!.subject).toBe('Reminder: “Riverside walk” starts in 2 hours')
-    expect(email!.text).toContain('cancelling now counts as a late cancellation (less than 12 hours before the start). The no-show fee of $5 applies.')
+    // Issue 29 §4: what happens today, and that no fee is charged (payments do not exist yet).
+    expect(email!.text).toContain('Please note: it is now less than 12 hours before the start. If you cancel, the host is told you cannot come. The host has set a no-show fee of $5. No fee is charged yet: Circle 55 does not take payments.')
+    expect(email!.text).not.toMatch(/applies|will be charged/)
   })
 
   it('tells the host how many are coming', async () => {
@@ -77,7 +79,8 @@ describe('the reminder email', () => {
     const french = await reminder(fr.experience, fr.ann.id, '2h')
     expect(french!.subject).toBe('Rappel : « Riverside walk » commence dans 2 heures')
     expect(french!.text).toContain('Itinéraire : https://www.google.com/maps/dir/')
-    expect(french!.text).toContain('annulation tardive')
+    expect(french!.text).toContain("Si vous annulez, l'organisateur est prévenu que vous ne pouvez pas venir.")
+    expect(french!.text).toContain('Aucuns frais ne sont prélevés pour l’instant')
     const nl = await setup(24, {}, 'nl')
     const dutch = await reminder(nl.experience, nl.ann.id, '24h')
     expect(dutch!.subject).toBe('Herinnering: ‘Riverside walk’ is morgen')

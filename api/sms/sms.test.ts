@@ -293,7 +293,7 @@ describe('inbound texts', () => {
     expect(await notificationTypes(waiting.id)).toEqual(['waitlist.selected'])
     const cancellations = await database.db.selectFrom('attendance_cancellations').select('user_id').where('experience_id', '=', experience.id).execute()
     expect(cancellations).toEqual([{ user_id: attendee.id }])
-    expect((await outboxFor(attendee.id)).at(-1)).toMatchObject({ kind: 'reply', body: 'Circle 55: your seat at “Riverside walk” is cancelled. Thank you for letting us know.', sent_at: null })
+    expect((await outboxFor(attendee.id)).at(-1)).toMatchObject({ kind: 'reply', body: 'Circle 55: your seat at “Riverside walk” is canceled. Thank you for letting us know.', sent_at: null })
   })
 
   it.each(['Annuler', 'annuleer'])('"%s" cancels too', async (word) => {

@@ -24,7 +24,7 @@ import { answerSurvey, dismissPopup, listPopups, ownSurveyAnswer, surveyResults 
 export function surveyRoutes(routes: ApiRoutes) {
   const tags = ['surveys']
   const notAttendee = 'The caller did not attend this activity (code forbidden)'
-  const noActivity = 'No such activity, or a cancelled one (code not_found)'
+  const noActivity = 'No such activity, or a canceled one (code not_found)'
   const notEnded = 'The activity has not ended yet (code experience_not_ended)'
 
   const listRoute = createRoute({

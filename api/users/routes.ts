@@ -72,7 +72,7 @@ export function userRoutes(routes: ApiRoutes) {
     tags,
     security: auth.required,
     summary:
-      "Delete the member's own account: hosted activities that have not started are cancelled (attendees told), seats given back (the notify list offered them), personal data and photos erased; the row stays as a tombstone shown under the generic member label (decision 028).",
+      "Delete the member's own account: hosted activities that have not started are canceled (attendees told), seats given back (the notify list offered them), personal data and photos erased; the row stays as a tombstone shown under the generic member label (decision 028).",
     request: { params: pathParams('id') },
     responses: {
       204: { description: 'Deleted' },

@@ -83,7 +83,7 @@ export function verificationRoutes(routes: ApiRoutes) {
     tags,
     security: auth.required,
     summary:
-      'Start verification. Built-in (`provider: builtin`): multipart with `document` (a photo of a driving licence, passport or state ID) and `selfie`, ' +
+      'Start verification. Built-in (`provider: builtin`): multipart with `document` (a photo of a driver’s license, passport or state ID) and `selfie`, ' +
       'kept encrypted until an admin decides. Stripe Identity (`provider: stripe`): no body; go to `redirect_url`. `data` holds one item.',
     request: { body: { required: false, content: { 'multipart/form-data': { schema: initiateVerificationFormSchema } } } },
     responses: {

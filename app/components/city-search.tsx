@@ -16,6 +16,7 @@ export function CitySearch({
   label,
   hint,
   errors,
+  searchOnLocate = false,
 }: {
   defaultLabel: string
   defaultPlaceId: string | null
@@ -25,6 +26,12 @@ export function CitySearch({
   hint?: string
   /** Translation keys of errors to show next to the field. */
   errors?: string[] | null
+  /**
+   * Explore (issue 29 §4): once "Use my current location" has found the city, the form is sent
+   * at once, so the member sees what is near them without a second button. A city guessed from
+   * the internet address says so after the search (`located`).
+   */
+  searchOnLocate?: boolean
 }) {
   const { t } = useTranslation('activities')
   const generatedId = useId()
@@ -71,6 +78,17 @@ export function CitySearch({
   // a refusal is said first (spec §8: "Permission to access location was denied").
   const [locating, setLocating] = useState<'idle' | 'busy' | 'failed' | 'guessed'>('idle')
   const [denied, setDenied] = useState(false)
+  // Set when a located city is to be searched; sent once the hidden field holds its id.
+  const [searching, setSearching] = useState(false)
+  const input = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    if (!searching || !placeId) return
+    setSearching(false)
+    const form = input.current?.form
+    // Safari before 16 has no requestSubmit: a plain submit loads the results page instead.
+    if (typeof form?.requestSubmit === 'function') form.requestSubmit()
+    else form?.submit()
+  }, [searching, placeId])
   const canLocate = enhanced && typeof navigator !== 'undefined' && 'geolocation' in navigator
   async function nearest(url: string) {
     const response = await fetch(url)
@@ -83,6 +101,7 @@ export function CitySearch({
       if (!place) return setLocating('failed')
       choose(place)
       setLocating(outcome)
+      if (searchOnLocate) setSearching(true)
     }
     const fallBack = () =>
       nearest('/resources/places/near-me').then(
@@ -111,6 +130,7 @@ export function CitySearch({
       </span>
       <FieldErrors id={`${id}-error`} errors={errors} />
       <input
+        ref={input}
         id={inputFor}
         type="text"
         name="q"
@@ -149,16 +169,18 @@ export function CitySearch({
         onBlur={() => setTimeout(() => setOpen(false), 150)}
       />
       <input type="hidden" name="place" value={placeId} />
+      {searchOnLocate && locating === 'guessed' ? <input type="hidden" name="located" value={denied ? 'denied' : 'ip'} /> : null}
       {canLocate ? (
         <button type="button" className="button button--link" onClick={locate} disabled={locating === 'busy'}>
           {t('filters.useLocation')}
         </button>
       ) : null}
       <div role="status">
-        {denied ? <p className="hint">{t('filters.locationDenied')}</p> : null}
+        {/* Searched at once (Explore): the results page says the refusal and the guess. */}
+        {denied && !(searchOnLocate && locating === 'guessed') ? <p className="hint">{t('filters.locationDenied')}</p> : null}
         {locating === 'busy' ? <p className="hint">{t('filters.locating')}</p> : null}
         {locating === 'failed' ? <p className="hint">{t('filters.locationFailed')}</p> : null}
-        {locating === 'guessed' ? <GuessedPlace label={text} /> : null}
+        {locating === 'guessed' && !searchOnLocate ? <GuessedPlace label={text} /> : null}
       </div>
       {enhanced ? (
         <ul id={listId} role="listbox" className="city-search__options" hidden={!open || options.length === 0} aria-label={t('filters.suggestions')}>

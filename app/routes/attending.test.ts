@@ -69,7 +69,7 @@ describe('My activities (issue 12 §5)', () => {
       { title: 'Book club', status: 'You are going.' },
       { title: 'Pottery class', status: 'You are number 2 on the notify list.' },
       { title: 'Garden tour', status: 'You are hosting this activity.' },
-      { title: 'Riverside walk', status: expect.stringMatching(new RegExp(`^Walter B\\., the host, cancelled this activity on ${when} at \\d{1,2}:\\d{2} [AP]M P[DS]T\\.$`)) },
+      { title: 'Riverside walk', status: expect.stringMatching(new RegExp(`^Walter B\\., the host, canceled this activity on ${when} at \\d{1,2}:\\d{2} [AP]M P[DS]T\\.$`)) },
     ])
     // Only the ones I host: the host's own activity, and nothing that only needs a seat.
     expect(cards(await drawAttending(await web.signedInCookie(member.id), '?type=upcoming&hosting=true')).map((card) => card.title)).toEqual(['Garden tour'])
@@ -80,7 +80,7 @@ describe('My activities (issue 12 §5)', () => {
     const experience = await createExperience(database.db, host.id, { title: 'Chess afternoon' })
     expect((await web.api.request('DELETE', `v1/experiences/${experience.id}`, { token: await web.api.signToken(host.id) })).status).toBe(204)
     const [card] = cards(await drawAttending(await web.signedInCookie(host.id)))
-    expect(card).toEqual({ title: 'Chess afternoon', status: expect.stringMatching(/^You cancelled this activity on /) })
+    expect(card).toEqual({ title: 'Chess afternoon', status: expect.stringMatching(/^You canceled this activity on /) })
   })
 
   it('puts its views side by side as links, without list items (no stray bullets)', async () => {

@@ -130,7 +130,9 @@ async function saveActivityForm(request: Request, context: AppLoadContext, recei
     return redirect(`/activities/${saved.id}`, { headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key }) } })
   } catch (error) {
     // Someone else's activity (403) or a gone one (404) keeps its status: nothing changes.
-    const { status, fieldErrors, formErrors } = formErrorsFromApi(error, { fields: apiFieldToFormField, prefix: 'activities:form.errors.' })
+    // Begun or cancelled meanwhile (an old tab): said plainly (issue 29 §4), nothing saved.
+    const conflict = (code: string | null) => (code === 'experience_past' || code === 'experience_canceled' ? `activities:errors.${code}` : 'common:errors.conflict')
+    const { status, fieldErrors, formErrors } = formErrorsFromApi(error, { fields: apiFieldToFormField, prefix: 'activities:form.errors.', conflict })
     return fail(fieldErrors, { status, ...(formErrors.length > 0 ? { formErrors } : {}) })
   }
 }

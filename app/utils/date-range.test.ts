@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dateWindow, zonedTime } from './date-range.ts'
+import { dateRange, dateWindow, nextDateFilter, zonedTime } from './date-range.ts'
 
 describe('explore date filters', () => {
   const tz = 'America/Los_Angeles'
@@ -32,5 +32,26 @@ describe('explore date filters', () => {
 
   it('any day has no end', () => {
     expect(dateWindow('any-day', tz, now).lte).toBeNull()
+  })
+
+  // Issue 29 §4: on a Saturday "This week" is two days long, and says so.
+  it('on a Saturday, this week covers Saturday and Sunday, and the next filter is next week', () => {
+    const saturday = new Date('2026-11-28T20:00:00Z') // 12:00 in Los Angeles
+    expect(dateRange('this-week', tz, saturday, 'en')).toEqual({ from: 'Sat, Nov 28', to: 'Sun, Nov 29' })
+    expect(dateRange('next-week', tz, saturday, 'en')).toEqual({ from: 'Mon, Nov 30', to: 'Sun, Dec 6' })
+    expect(dateRange('today', tz, saturday, 'en')).toEqual({ from: 'Sat, Nov 28', to: 'Sat, Nov 28' })
+    expect(dateRange('any-day', tz, saturday, 'en')).toBeNull()
+    expect(dateRange('this-week', tz, saturday, 'fr')).toEqual({ from: 'sam. 28 nov.', to: 'dim. 29 nov.' })
+    expect(nextDateFilter('this-week', tz, saturday)).toBe('next-week')
+    expect(nextDateFilter('today', tz, saturday)).toBe('tomorrow')
+    expect(nextDateFilter('tomorrow', tz, saturday)).toBe('this-week')
+    expect(nextDateFilter('next-week', tz, saturday)).toBe('any-day')
+    // On a Sunday, tomorrow is next week's Monday.
+    expect(nextDateFilter('tomorrow', tz, new Date('2026-11-29T20:00:00Z'))).toBe('next-week')
+  })
+
+  it('late on Sunday night in Los Angeles (Monday in UTC), this week is still that Sunday', () => {
+    const sundayNight = new Date('2026-11-30T07:30:00Z') // 23:30 on Sunday in Los Angeles
+    expect(dateRange('this-week', tz, sundayNight, 'en')).toEqual({ from: 'Sun, Nov 29', to: 'Sun, Nov 29' })
   })
 })

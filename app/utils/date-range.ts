@@ -46,3 +46,44 @@ export function dateWindow(filter: DateFilter, timeZone: string, now = new Date(
       }
   }
 }
+
+const rangeFormats = new Map<string, Intl.DateTimeFormat>()
+
+/**
+ * The days a date filter covers, as the member reads them ("Sat, Nov 28" to "Sun, Nov 29"), in
+ * the place's time zone; the same day twice for a single day; null for "Any day". Issue 29 §4:
+ * on a Saturday "This week" is two days long, and says so.
+ */
+export function dateRange(filter: DateFilter, timeZone: string, now: Date, language: string): { from: string; to: string } | null {
+  const { gte, lte } = dateWindow(filter, timeZone, now)
+  if (!lte) return null
+  const key = `${language}|${timeZone}`
+  let format = rangeFormats.get(key)
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, { weekday: 'short', month: 'short', day: 'numeric', timeZone })
+    if (rangeFormats.size > 200) rangeFormats.clear()
+    rangeFormats.set(key, format)
+  }
+  return { from: format.format(gte), to: format.format(lte) }
+}
+
+/**
+ * The filter to offer when this one has nothing left: the days right after it. Tomorrow is
+ * followed by the rest of this week, unless tomorrow is already next week's Monday.
+ */
+export function nextDateFilter(filter: DateFilter, timeZone: string, now: Date): DateFilter {
+  switch (filter) {
+    case 'today':
+      return 'tomorrow'
+    case 'tomorrow': {
+      const today = zonedToday(now, timeZone)
+      const sunday = new Date(Date.UTC(today.year, today.month - 1, today.day)).getUTCDay() === 0
+      return sunday ? 'next-week' : 'this-week'
+    }
+    case 'this-week':
+      return 'next-week'
+    case 'next-week':
+    case 'any-day':
+      return 'any-day'
+  }
+}

@@ -1,8 +1,9 @@
 import { createCookie, type AppLoadContext } from '@remix-run/node'
 import { z } from 'zod'
 import { cookieSecurity, getApi, getOptionalUser } from './auth.server.ts'
-import { dateFilters, dateWindow, distanceFilters } from './date-range.ts'
+import { dateFilters, dateRange, dateWindow, distanceFilters, nextDateFilter } from './date-range.ts'
 import { ignoreUnlessUnavailable, unavailableOnServerError } from './http.server.ts'
+import { detectLanguage } from './i18next.server.ts'
 import { queryInteger } from '#contract/input-validation.ts'
 import type { Place } from '#contract/places.ts'
 
@@ -48,8 +49,14 @@ export async function loadExplore(request: Request, context: AppLoadContext) {
     place = await api.places.get(placeId).catch(ignoreUnlessUnavailable)
   }
 
+  // "Use my current location" searched at once (issue 29 §4). When the browser could not tell
+  // (or was refused), the city came from the internet address: said as a guess, as below, and
+  // the refusal said first.
+  const located = params.get('located')
+  let guessed = Boolean(place && params.get('place') && (located === 'ip' || located === 'denied'))
+  const locationDenied = guessed && located === 'denied'
+
   // Nothing chosen and no saved location: start from the city the visitor's connection is in.
-  let guessed = false
   if (!place && !placeError && (user?.lat == null || user.long == null)) {
     place = await placeFromAddress(request, context)
     guessed = Boolean(place)
@@ -61,7 +68,11 @@ export async function loadExplore(request: Request, context: AppLoadContext) {
       ? { latitude: user.lat, longitude: user.long }
       : null
   const timeZone = place?.timeZone ?? defaultTimeZone
-  const window = dateWindow(date, timeZone)
+  const now = new Date()
+  const window = dateWindow(date, timeZone, now)
+  // The days the filter covers, and the ones to offer when nothing is left in them (issue 29 §4).
+  const range = dateRange(date, timeZone, now, await detectLanguage(request, context))
+  const nextDate = nextDateFilter(date, timeZone, now)
   const experiences = await api.experiences
     .list({
       page,
@@ -74,7 +85,22 @@ export async function loadExplore(request: Request, context: AppLoadContext) {
     .catch(unavailableOnServerError)
   // A guessed city is not remembered as the member's choice.
   const cookie = await exploreCookie.serialize({ date, distance, place: guessed ? undefined : place?.id }, cookieSecurity(context))
-  return { date, distance, page, query, place, guessed, matches: matches.slice(1), placeError, hasOrigin: Boolean(origin), experiences, cookie }
+  return {
+    date,
+    distance,
+    page,
+    query,
+    place,
+    guessed,
+    locationDenied,
+    matches: matches.slice(1),
+    placeError,
+    hasOrigin: Boolean(origin),
+    range,
+    nextDate,
+    experiences,
+    cookie,
+  }
 }
 
 /**

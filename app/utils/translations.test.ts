@@ -82,6 +82,8 @@ const identical: Record<string, unknown> = {
     'profile:interests.yoga',
   ],
   nl: [
+    'activities:explore.range',
+    'activities:explore.rangeDay',
     'activities:form.online',
     'activities:online',
     'common:brand',
@@ -219,5 +221,40 @@ describe.each(targetLanguages)('translations: %s', (language) => {
   it('has no identical-list entry for an unknown namespace', () => {
     const unknown = [...allowed].filter((entry) => !namespaces.includes(entry.split(':')[0] ?? ''))
     expect(unknown, `${language}: identical-list entries for unknown namespaces`).toEqual([])
+  })
+})
+
+/**
+ * Issue 29 §4: a US product speaks US English. The British spellings members met, and their
+ * neighbors, are refused in the English text (keys, which are identifiers, are not checked).
+ */
+const britishSpellings =
+  /\b(cancelled|cancelling|colours?|licence|recognis\w*|organis\w*|realis(e|ed|ing)|apologis\w*|favourit\w*|centre[sd]?|theatres?|behaviours?|neighbours?\w*|travell(ed|ing|er)|catalogue|judgement|enrol|enrolment|whilst|programme)\b/i
+
+describe('English (en) is US English', () => {
+  it.each(namespaces)('%s', (namespace) => {
+    const english = flatten(readJson(new URL(`${sourceLanguage}/${namespace}.json`, localesDir)))
+    const british = [...english].filter(([, text]) => britishSpellings.test(text)).map(([path, text]) => `${namespace}:${path} = ${JSON.stringify(britishSpellings.exec(text)?.[0])}`)
+    expect(british, 'British spellings in the English text').toEqual([])
+  })
+})
+
+/**
+ * Issue 29 §4: a display name may end with its initial and a period ("Margaret E."), so no
+ * text ends a sentence right after a member's name ("You blocked Margaret E.."): the sentence
+ * is turned so the name is not last.
+ */
+describe('no sentence ends right after a member’s name', () => {
+  const nameVariables = ['name', 'host', 'names', 'sender', 'from']
+  it.each(['en', ...targetLanguages])('%s', (language) => {
+    const found: string[] = []
+    for (const namespace of namespaces) {
+      const file = new URL(`${language}/${namespace}.json`, localesDir)
+      if (!existsSync(file)) continue
+      for (const [path, text] of flatten(readJson(file))) {
+        if (nameVariables.some((name) => new RegExp(`\\{\\{\\s*${name}\\s*\\}\\}\\s*[.]`).test(text))) found.push(`${namespace}:${path} = ${JSON.stringify(text)}`)
+      }
+    }
+    expect(found).toEqual([])
   })
 })

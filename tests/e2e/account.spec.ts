@@ -121,17 +121,17 @@ test('delete an account that hosts an activity another member attends: they are 
   await host.page.goto('/account')
   await host.page.getByRole('link', { name: 'Delete my account' }).click()
   await expect(host.page).toHaveURL(/\/account\?confirm=delete$/)
-  await expect(host.page.locator('main')).toContainText('Activities you host that have not happened yet are cancelled, and everyone going is told.')
+  await expect(host.page.locator('main')).toContainText('Activities you host that have not happened yet are canceled, and everyone going is told.')
   await expect(host.page.locator('main')).toContainText('This cannot be undone.')
   await host.page.getByRole('button', { name: 'Yes, delete my account' }).click()
   await expect(host.page).toHaveURL(/\/$/)
   await expect(flash(host.page)).toHaveText('Your account has been deleted. Thank you for being part of Circle 55.')
 
   // The attendee gets the cancellation email; the host is no longer named anywhere.
-  const mail = await latestMail(guest.page.context().request, guest.email, new RegExp(`Cancelled: ${title}`))
-  expect(mail).toContain('A Circle 55 member, the host, has cancelled')
+  const mail = await latestMail(guest.page.context().request, guest.email, new RegExp(`Canceled: ${title}`))
+  expect(mail).toContain('A Circle 55 member, the host, has canceled')
   await guest.page.goto(`/activities/${id}`)
-  await expect(guest.page.locator('main')).toContainText('Circle 55 member, the host, cancelled this activity on')
+  await expect(guest.page.locator('main')).toContainText('Circle 55 member, the host, canceled this activity on')
 
   // The address is free: signing up again with it works.
   await host.context.close()

@@ -55,28 +55,30 @@ test.describe('without JavaScript', () => {
     await expect(page).toHaveURL(/[?&]date=any-day/)
     await expect(page).toHaveURL(/[?&]distance=50/)
     await expect(page).toHaveURL(/[?&]q=Portland/)
-    const status = page.getByRole('status').filter({ hasText: 'near Portland, OR' })
+    const status = page.getByRole('heading', { level: 2, name: /near Portland, OR$/ })
     await expect(status).toHaveText(/^\d+ activit(y|ies) near Portland, OR/)
+    // Without JavaScript the page opens at the results (issue 29 §4), not at the top of the form.
+    await expect(page).toHaveURL(/#results$/)
     const cards = page.locator('.experience-list > li')
     expect(await cards.count()).toBeGreaterThan(0)
 
     // The other matches are offered as links: picking one changes the place.
     await page.getByRole('link', { name: 'Portland, ME' }).click()
     await expect(page).toHaveURL(/[?&]place=us-me-portland/)
-    await expect(page.getByRole('status').filter({ hasText: 'near Portland, ME' })).toBeVisible()
+    await expect(page.getByRole('heading', { level: 2, name: /near Portland, ME$/ })).toBeVisible()
 
     // The URL is shareable: another visitor opening it sees the same state.
     const shared = await newVisitor(browser, { javaScriptEnabled: false })
     const sharedPage = await shared.newPage()
     await sharedPage.goto(page.url().replace(/^https?:\/\/[^/]+/, ''))
-    await expect(sharedPage.getByRole('status').filter({ hasText: 'near Portland, ME' })).toBeVisible()
+    await expect(sharedPage.getByRole('heading', { level: 2, name: /near Portland, ME$/ })).toBeVisible()
     await expect(sharedPage.getByLabel('Distance')).toHaveValue('50')
     await shared.close()
 
     // The choices are remembered (a cookie, so it works without JavaScript).
     await page.goto('/activities')
     await expect(page.getByLabel('Distance')).toHaveValue('50')
-    await expect(page.getByRole('status').filter({ hasText: 'near Portland, ME' })).toBeVisible()
+    await expect(page.getByRole('heading', { level: 2, name: /near Portland, ME$/ })).toBeVisible()
 
     // Paging: every upcoming activity within 100 miles of Portland spans several pages.
     await page.goto('/activities?date=any-day&distance=100&q=Portland%2C+OR')
@@ -90,15 +92,17 @@ test.describe('without JavaScript', () => {
 
     // A clear empty state with a way out.
     await page.goto('/activities?date=today&distance=2&q=Juneau%2C+AK')
-    await expect(page.getByRole('heading', { name: 'No activities match these choices' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Nothing left today' })).toBeVisible()
+    await expect(page.getByText(/^Today: \w{3}, \w{3} \d{1,2}$/)).toBeVisible()
+    await expect(page.getByRole('link', { name: 'See tomorrow' })).toHaveAttribute('href', /date=tomorrow&distance=2&place=us-ak-juneau#results$/)
     await page.getByRole('link', { name: 'Show every upcoming activity' }).click()
-    await expect(page.getByRole('heading', { name: 'No activities match these choices' })).toBeHidden()
+    await expect(page.getByRole('heading', { name: 'Nothing left today' })).toBeHidden()
 
     // A first visit from a public US address starts near the connection's city, said as a guess.
     const fromCalifornia = await newVisitor(browser, { javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': '8.8.8.8' } })
     const guessedPage = await fromCalifornia.newPage()
     await guessedPage.goto('/activities')
-    await expect(guessedPage.getByRole('status').filter({ hasText: /near .+, CA$/ })).toBeVisible()
+    await expect(guessedPage.getByRole('heading', { level: 2, name: /near .+, CA$/ })).toBeVisible()
     await expect(guessedPage.getByText(/^We guessed .+, CA from your internet connection/)).toBeVisible()
     await expect(guessedPage.getByRole('link', { name: 'IP Geolocation by DB-IP' })).toBeVisible()
     await fromCalifornia.close()
@@ -161,7 +165,7 @@ test.describe('without JavaScript', () => {
 
     // More than 24 hours before the start, a freed seat goes to the first member on the list.
     await first.getByRole('button', { name: 'Cancel my seat' }).click()
-    await expect(flash(first)).toHaveText('Your seat is cancelled.')
+    await expect(flash(first)).toHaveText('Your seat is canceled.')
     await expect(first.getByText('This activity is full.', { exact: false })).toBeVisible()
     await second.reload()
     await expect(second.getByText('You are going. See you there!')).toBeVisible()
@@ -172,21 +176,23 @@ test.describe('without JavaScript', () => {
     for (const page of [host, first, second]) await page.context().close()
   })
 
-  test('cancelling within 12 hours asks for confirmation on its own page, with the no-show fee', async ({ browser }) => {
+  test('cancelling within 12 hours: said before the seat is saved, then confirmed on its own page; no fee is charged', async ({ browser }) => {
     const host = await member(browser, 'member15@demo.test')
     const id = await createActivity(host, { title: 'Afternoon tea and scones', fee: '5.00', start: localStart(3 * 60 * 60 * 1000) })
     await host.context().close()
 
     const page = await member(browser, 'member16@demo.test')
     await page.goto(`/activities/${id}`)
+    // Issue 29 §4: said before the seat is saved, and plainly: no fee is charged yet.
+    await expect(page.getByText(/^This activity starts in less than 12 hours\. If you save a seat and then cancel, the host is told you cannot come\. The host has set a no-show fee of \$5\. No fee is charged yet/)).toBeVisible()
     await page.getByRole('button', { name: 'Save my seat' }).click()
     await expect(page.getByText('You are going. See you there!')).toBeVisible()
-    await expect(page.getByText('It starts in less than 12 hours: cancelling now may carry the no-show fee.')).toBeVisible()
+    await expect(page.getByText(/^It starts in less than 12 hours: if you cancel now, the host is told you cannot come\./)).toBeVisible()
 
     await page.getByRole('button', { name: 'Cancel my seat' }).click()
     await expect(page).toHaveURL(new RegExp(`/activities/${id}\\?confirm=cancel$`))
     await expect(page.getByRole('heading', { level: 1, name: 'Cancel your seat?' })).toBeVisible()
-    await expect(page.getByText("If you cancel now, the host's no-show fee of $5 applies.")).toBeVisible()
+    await expect(page.getByText('If you cancel now, the host is told you cannot come. The host has set a no-show fee of $5. No fee is charged yet: Circle 55 does not take payments.')).toBeVisible()
 
     // Keeping the seat changes nothing.
     await page.getByRole('link', { name: 'No, keep my seat' }).click()
@@ -194,7 +200,7 @@ test.describe('without JavaScript', () => {
 
     await page.getByRole('button', { name: 'Cancel my seat' }).click()
     await page.getByRole('button', { name: 'Yes, cancel my seat' }).click()
-    await expect(flash(page)).toHaveText('Your seat is cancelled.')
+    await expect(flash(page)).toHaveText('Your seat is canceled.')
     await expect(page.getByRole('button', { name: 'Save my seat' })).toBeVisible()
     await page.context().close()
   })
@@ -387,14 +393,14 @@ test.describe('without JavaScript', () => {
     await expect(host.getByRole('heading', { level: 1, name: 'Cancel this activity?' })).toBeVisible()
     await expect(host.getByText('the 2 people going will be told', { exact: false })).toBeVisible()
     await host.getByRole('button', { name: 'Yes, cancel the activity' }).click()
-    await expect(flash(host)).toHaveText('The activity is cancelled and everyone going has been told.')
-    await expect(host.getByText(/^You cancelled this activity on /)).toBeVisible()
+    await expect(flash(host)).toHaveText('The activity is canceled and everyone going has been told.')
+    await expect(host.getByText(/^You canceled this activity on /)).toBeVisible()
     await expect(tools).toHaveCount(0)
 
     // An attendee sees it cancelled and can no longer take a seat.
     const attendee = await member(browser, 'member19@demo.test')
     await attendee.goto(`/activities/${id}`)
-    await expect(attendee.getByText(/, the host, cancelled this activity on /)).toBeVisible()
+    await expect(attendee.getByText(/, the host, canceled this activity on /)).toBeVisible()
     await expect(attendee.getByRole('button', { name: 'Save my seat' })).toHaveCount(0)
     // …and another member cannot manage someone else's activity.
     await attendee.goto(`/activities/${copyId}/edit`)
@@ -488,17 +494,23 @@ test.describe('with JavaScript', () => {
     await expect(page.getByRole('listbox', { name: 'Matching cities' })).toBeHidden()
     await page.getByRole('button', { name: 'Show activities' }).click()
     await expect(page).toHaveURL(/[?&]place=us-or-portland/)
-    await expect(page.getByRole('status').filter({ hasText: 'near Portland, OR' })).toBeVisible()
+    await expect(page.getByRole('heading', { level: 2, name: /near Portland, OR$/ })).toBeVisible()
     await context.close()
   })
-  test('current location picks the nearest city; a refused permission says what to do instead', async ({ browser }) => {
+  test('current location picks the nearest city and searches there; a refused permission says what to do instead', async ({ browser }) => {
     const allowed = await newVisitor(browser, { permissions: ['geolocation'], geolocation: { latitude: 45.52, longitude: -122.68 } })
     const page = await allowed.newPage()
-    await page.goto('/activities')
+    // Issue 29 §4: the member presses one button and sees what is near them, nothing more to press.
+    await page.goto('/activities?date=any-day&distance=25&place=us-me-portland')
+    await expect(page.getByRole('heading', { level: 2, name: /near Portland, ME$/ })).toBeVisible()
     await page.getByRole('button', { name: 'Use my current location' }).click()
+    await expect(page).toHaveURL(/[?&]place=us-or-portland(&|#|$)/)
+    await expect(page).toHaveURL(/[?&]distance=25(&|#|$)/)
+    const results = page.getByRole('heading', { level: 2, name: /^\d+ activit(y|ies) near Portland, OR$/ })
+    await expect(results).toBeVisible()
+    // The results are where the member is taken, and where focus is.
+    await expect(results).toBeFocused()
     await expect(page.getByRole('combobox', { name: 'City' })).toHaveValue('Portland, OR')
-    await page.getByRole('button', { name: 'Show activities' }).click()
-    await expect(page).toHaveURL(/[?&]place=us-or-portland/)
     await allowed.close()
 
     // Refused (no permission granted: the browser denies it): said first (spec §8), then the
@@ -516,6 +528,9 @@ test.describe('with JavaScript', () => {
     const guessed = await public_.newPage()
     await guessed.goto('/activities?place=us-or-portland')
     await guessed.getByRole('button', { name: 'Use my current location' }).click()
+    // Searched there at once, said as a guess (and not remembered as the member's choice).
+    await expect(guessed).toHaveURL(/[?&]located=denied(&|#|$)/)
+    await expect(guessed.getByRole('heading', { level: 2, name: /near .+, CA$/ })).toBeVisible()
     await expect(guessed.getByRole('combobox', { name: 'City' })).toHaveValue(/, CA$/)
     await expect(guessed.getByText(/^We guessed .+, CA from your internet connection/)).toBeVisible()
     // The refusal is said before the guess, in the same status region.

@@ -547,7 +547,7 @@ test.describe('toasts', () => {
 
     // A cancelled sign-in offers to try again: that toast waits for the member.
     await page.goto('/login-success?error=access_denied')
-    await expect(toast).toContainText('Sign-in was cancelled')
+    await expect(toast).toContainText('Sign-in was canceled')
     await page.clock.fastForward(60_000)
     await expect(toast.getByRole('link', { name: 'Try again' })).toBeVisible()
     await toast.getByRole('button', { name: 'Dismiss' }).click()

@@ -27,7 +27,7 @@ test('a cancellation reaches the member: badge, the list, opening it, mark all a
   await host.goto(`/activities/${id}`)
   await host.getByRole('link', { name: 'Cancel the activity' }).click()
   await host.getByRole('button', { name: 'Yes, cancel the activity' }).click()
-  await expect(flash(host)).toHaveText('The activity is cancelled and everyone going has been told.')
+  await expect(flash(host)).toHaveText('The activity is canceled and everyone going has been told.')
   await host.context().close()
 
   // The badge, on the next page load.
@@ -41,8 +41,8 @@ test('a cancellation reaches the member: badge, the list, opening it, mark all a
   await expect(attendee.getByText('You have 1 unread notification.')).toBeVisible()
   const entry = attendee.locator('.notification-list > li').first()
   await expect(entry).toContainText('Unread')
-  await expect(entry).toContainText('Activity cancelled')
-  await expect(entry).toContainText(`“${title}” has been cancelled.`)
+  await expect(entry).toContainText('Activity canceled')
+  await expect(entry).toContainText(`“${title}” has been canceled.`)
 
   await entry.getByRole('button').click()
   await expect(attendee).toHaveURL(new RegExp(`/activities/${id}$`))
@@ -68,7 +68,7 @@ test('Mark all as read clears the badge', async ({ browser }) => {
     await host.goto(`/activities/${id}`)
     await host.getByRole('link', { name: 'Cancel the activity' }).click()
     await host.getByRole('button', { name: 'Yes, cancel the activity' }).click()
-    await expect(flash(host)).toHaveText('The activity is cancelled and everyone going has been told.')
+    await expect(flash(host)).toHaveText('The activity is canceled and everyone going has been told.')
   }
   await host.context().close()
 

@@ -86,7 +86,7 @@ test.describe('with JavaScript', () => {
     await expect(preview).toBeVisible()
     const box = await preview.boundingBox()
     expect(box && Math.round(box.width)).toBe(box && Math.round(box.height))
-    await expect(page.getByText('When you save it, we centre the square on your face.')).toBeVisible()
+    await expect(page.getByText('When you save it, we center the square on your face.')).toBeVisible()
     // Nothing is saved until the member presses the button.
     await expect(page).toHaveURL(/\/get-started\/profile-photo$/)
     await scanner.scan('/get-started/profile-photo with a preview')

@@ -117,7 +117,7 @@ describe('/dev/outbox: texts and "Reply as this member"', () => {
     expect(replied.status).toBe(302)
     const seat = await pages.database.db.selectFrom('experience_attendees').select('user_id').where('experience_id', '=', experience.id).where('user_id', '=', user.id).executeTakeFirst()
     expect(seat).toBeUndefined()
-    expect(readableHtml(await (await visit()).text())).toContain('Circle 55: your seat at “Garden tour” is cancelled.')
+    expect(readableHtml(await (await visit()).text())).toContain('Circle 55: your seat at “Garden tour” is canceled.')
   })
 
   it('answers 404 to another machine, replies included', async () => {

@@ -96,14 +96,14 @@ describe('a cancelled activity’s page says who cancelled it and when (issue 12
     const { experience, before } = await cancelledBy(host, host)
     const admin = await createUser(database.db, { is_admin: true })
     const html = await drawPage(experience.id, admin)
-    expect(html).toMatch(new RegExp(`Walter B\\., the host, cancelled this activity on ${day(before, 'en')} at \\d{1,2}:\\d{2} [AP]M P[DS]T\\.`))
+    expect(html).toMatch(new RegExp(`Walter B\\., the host, canceled this activity on ${day(before, 'en')} at \\d{1,2}:\\d{2} [AP]M P[DS]T\\.`))
     expect(html).not.toContain('Be the first')
     expect(html).toContain('Nobody had signed up.')
     // In the member's language.
     const french = await createUser(database.db, { is_admin: true, locale: 'fr' })
     expect(await drawPage(experience.id, french, 'fr')).toContain(`Walter B., l'organisateur, a annulé cette activité le ${day(before, 'fr')} à `)
     // The host reads that they did it.
-    expect(await drawPage(experience.id, host)).toContain(`You cancelled this activity on ${day(before, 'en')} at `)
+    expect(await drawPage(experience.id, host)).toContain(`You canceled this activity on ${day(before, 'en')} at `)
   })
 
   it('by an admin: the Circle 55 team, never the admin’s name', async () => {
@@ -111,7 +111,7 @@ describe('a cancelled activity’s page says who cancelled it and when (issue 12
     const admin = await createUser(database.db, { is_admin: true, first_name: 'Quentin', last_name: 'Admin' })
     const { experience, before } = await cancelledBy(host, admin)
     const html = await drawPage(experience.id, host)
-    expect(html).toContain(`The Circle 55 team cancelled this activity on ${day(before, 'en')} at `)
+    expect(html).toContain(`The Circle 55 team canceled this activity on ${day(before, 'en')} at `)
     expect(html).not.toContain('Quentin')
   })
 })

@@ -327,8 +327,8 @@ describe('the verified badge on an activity (issue 13 §5), without JavaScript',
     expect(response.status).toBe(200)
     const html = readableHtml(await response.text())
 
-    // Each other attendee's line ends with a small Block link (decision 034); one's own has none.
-    expect(attendeeLines(html)).toEqual({ [verified.id]: 'Gus R. Verified Verified member Block Gus R.', [plain.id]: 'Nell O.' })
+    // Names only: blocking stays on the profile and in conversations (issue 29 §4).
+    expect(attendeeLines(html)).toEqual({ [verified.id]: 'Gus R. Verified Verified member', [plain.id]: 'Nell O.' })
     // The badge sits right after the name, inside the attendee's line.
     expect(html).toMatch(new RegExp(`<a [^>]*href="/p/${verified.id}">Gus R.</a><span class="verified-badge">`))
     // The host, in the activity's details.

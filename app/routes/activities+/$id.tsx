@@ -1,11 +1,10 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { isRouteErrorResponse, Link, useActionData, useLoaderData, useLocation, type ClientActionFunctionArgs } from '@remix-run/react'
+import { isRouteErrorResponse, Link, useActionData, useLoaderData, type ClientActionFunctionArgs } from '@remix-run/react'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Attendee } from '#app/utils/api/experiences.server.ts'
 import { hasStarted } from '#contract/experience-rules.ts'
 import { addressWithCity } from '#contract/place-line.ts'
-import { BlockControl } from '#app/components/block-control.tsx'
 import { ContactSupport } from '#app/components/contact-support.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { VerifiedBadge } from '#app/components/verified-badge.tsx'
@@ -17,7 +16,6 @@ import { mapsLink, mapsPlatform, type MapsPlatform } from '#app/utils/maps-link.
 import { pageTitle } from '#app/utils/meta.ts'
 import { useCancellation } from '#app/utils/use-cancellation.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
-import { useOptionalUser } from '#app/utils/user-hooks.ts'
 import { runIntent } from './$id.server.ts'
 import { Conversations } from './__conversations.tsx'
 import { ConfirmCancelActivity, HostTools, InvitedResult } from './__host-tools.tsx'
@@ -58,14 +56,18 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     signedIn: Boolean(user),
     maps: mapsPlatform(request.headers.get('user-agent')),
     canContactHost: mayContactHost && (reach?.can_message ?? true),
-    confirmCancel: url.searchParams.get('confirm') === 'cancel' && Boolean(experience.viewer?.is_attending),
-    confirmCancelActivity: url.searchParams.get('confirm') === 'cancel-activity' && Boolean(experience.viewer?.can_manage),
+    // The confirmations only while there is something to confirm (issue 29 §4: not once it has begun or was cancelled).
+    confirmCancel: url.searchParams.get('confirm') === 'cancel' && Boolean(experience.viewer?.is_attending) && isOn(experience),
+    confirmCancelActivity: url.searchParams.get('confirm') === 'cancel-activity' && Boolean(experience.viewer?.can_manage) && isOn(experience),
     title: experience.title,
     description: experience.description.slice(0, 160) || t('detail.title'),
     pageUrl: `${context.services.config.publicUrl}/activities/${experience.id}`,
     supportEmail: context.services.config.supportEmail,
   }
 }
+
+/** Neither cancelled nor begun: seats, calendars, directions and the host's changes still make sense. */
+const isOn = (experience: Experience) => !experience.canceled_at && !experience.is_past
 
 /** Each form on the page sends an `intent`; `runIntent` hands it to its handler (unknown: 400). */
 export async function action(args: ActionFunctionArgs) {
@@ -93,6 +95,9 @@ export default function ActivityDetail() {
   const { t, i18n } = useTranslation('activities')
   const when = formatStart(experience.start_date, experience.timezone, i18n.language) ?? t('comingSoon')
   const canceled = useCancellation(experience)
+  // Issue 29 §4: only what can still be done. A cancelled or past activity offers no calendar,
+  // sharing, directions or fee; its host keeps Duplicate and the attendee list.
+  const on = isOn(experience)
   if (confirmCancel) return <ConfirmCancel experience={experience} />
   if (confirmCancelActivity) return <ConfirmCancelActivity experience={experience} />
   return (
@@ -117,7 +122,7 @@ export default function ActivityDetail() {
             <dd>{when}</dd>
             <dt>{t('detail.where')}</dt>
             <dd>
-              <Where experience={experience} signedIn={signedIn} maps={maps} />
+              <Where experience={experience} signedIn={signedIn} maps={maps} ongoing={!experience.canceled_at} />
             </dd>
             <dt>{t('detail.host')}</dt>
             <dd>
@@ -137,10 +142,11 @@ export default function ActivityDetail() {
                 <dd>{t('detail.premiumMeaning')}</dd>
               </>
             ) : null}
-            {experience.no_show_fee ? (
+            {experience.no_show_fee && on ? (
               <>
                 <dt>{t('detail.noShowFee')}</dt>
-                <dd>{formatCurrency(experience.no_show_fee, i18n.language)}</dd>
+                {/* Payments do not exist yet: nothing may suggest a fee is charged (issue 29 §4). */}
+                <dd>{t('detail.noShowFeeValue', { fee: formatCurrency(experience.no_show_fee, i18n.language) })}</dd>
               </>
             ) : null}
             {experience.ticket_url ? (
@@ -181,15 +187,19 @@ export default function ActivityDetail() {
           </h2>
           <div className="actions">
             <Rsvp experience={experience} signedIn={signedIn} waitlist={waitlist} />
-            <a href={`/activities/${experience.id}/calendar.ics`} className="button button--secondary" download>
-              {t('detail.addToCalendar')}
-            </a>
-            <a href={`mailto:?subject=${encodeURIComponent(experience.title)}&body=${encodeURIComponent(pageUrl)}`} className="button button--secondary">
-              {t('detail.share')}
-            </a>
+            {on ? (
+              <>
+                <a href={`/activities/${experience.id}/calendar.ics`} className="button button--secondary" download>
+                  {t('detail.addToCalendar')}
+                </a>
+                <a href={`mailto:?subject=${encodeURIComponent(experience.title)}&body=${encodeURIComponent(pageUrl)}`} className="button button--secondary">
+                  {t('detail.share')}
+                </a>
+              </>
+            ) : null}
           </div>
           {signedIn ? <Conversations experience={experience} canContactHost={canContactHost} /> : null}
-          {experience.viewer?.can_manage && !experience.canceled_at ? <HostTools experience={experience} waitlist={waitlist} /> : null}
+          {experience.viewer?.can_manage && !experience.canceled_at ? <HostTools experience={experience} waitlist={waitlist} past={experience.is_past} /> : null}
           <ul className="detail-links" role="list">
             {signedIn && !experience.viewer?.is_host ? (
               <li>
@@ -211,18 +221,19 @@ export default function ActivityDetail() {
   )
 }
 
+/** "3 people going"; once cancelled or past, nobody is going any more: who had signed up. */
 function AttendeeCount({ experience }: { experience: Experience }) {
   const { t } = useTranslation('activities')
   const { attendees_count: count } = useOptimisticExperience(experience)
+  if (experience.canceled_at) return count > 0 ? <h2>{t('cancellation.hadSignedUp', { count })}</h2> : null
+  if (experience.is_past) return <h2>{t('detail.signedUp', { count })}</h2>
   return <h2>{t('detail.attendees', { count })}</h2>
 }
 
 /** Without JavaScript every attendee is listed; with it, the first few and the rest in a dialog. */
 function AttendeeList({ attendees, total }: { attendees: Attendee[]; total: number }) {
-  const { t } = useTranslation(['activities', 'blocking'])
+  const { t } = useTranslation('activities')
   const hydrated = useHydrated()
-  const viewerId = useOptionalUser()?.id
-  const here = useLocation().pathname
   const dialog = useRef<HTMLDialogElement>(null)
   const shown = hydrated ? attendees.slice(0, previewCount) : attendees
   const names = (list: Attendee[]) => (
@@ -233,10 +244,7 @@ function AttendeeList({ attendees, total }: { attendees: Attendee[]; total: numb
           {attendee.display_name ? <Link to={`/p/${attendee.id}`}>{attendee.display_name}</Link> : t('common:member.generic')}
           {attendee.is_verified ? <VerifiedBadge /> : null}
           {attendee.is_host ? ` (${t('detail.host')})` : null}
-          {/* Block (decisions 034, 041), for every other member with a profile: the list does not know who is blocked. */}
-          {attendee.display_name && attendee.id !== viewerId ? (
-            <BlockControl slug={attendee.id} name={attendee.display_name} isBlocked={null} returnTo={here} short />
-          ) : null}
+          {/* Names only (issue 29 §4): blocking stays on the profile and in conversations (decision 034). */}
         </li>
       ))}
     </ul>
@@ -264,10 +272,10 @@ function AttendeeList({ attendees, total }: { attendees: Attendee[]; total: numb
   )
 }
 
-function Where({ experience, signedIn, maps }: { experience: Experience; signedIn: boolean; maps: MapsPlatform }) {
+function Where({ experience, signedIn, maps, ongoing }: { experience: Experience; signedIn: boolean; maps: MapsPlatform; ongoing: boolean }) {
   const { t } = useTranslation('activities')
   if (experience.venue_type === 'online') {
-    return experience.url ? (
+    return experience.url && ongoing ? (
       <>
         {t('online')}:{' '}
         <a href={experience.url} rel="noopener noreferrer" target="_blank">
@@ -284,6 +292,9 @@ function Where({ experience, signedIn, maps }: { experience: Experience; signedI
   // Issue 12 §6: an address typed without its city ("120 Main St") gets the activity's city, on
   // the page and in the directions, so a maps search never lands in another town's Main St.
   const full = addressWithCity(address, experience.location?.city ?? null, experience.location?.region ?? null)
+  // Nothing to go to once cancelled: the address, without directions (a member running late to
+  // one that has begun still needs them).
+  if (!ongoing) return <>{full}</>
   // The platform's own maps (decision 045): a geo: link opens an app, so it needs no new tab.
   const directions = mapsLink(maps, { address: full, latitude: experience.location?.latitude, longitude: experience.location?.longitude })
   return (

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { useActionData, useLoaderData } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ActivityForm } from '#app/components/activity-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
@@ -23,10 +23,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       const experience = await loadExperience(request, context, params.id)
       // The API enforces this too; the page only avoids showing a form that cannot be saved.
       if (!experience.viewer?.can_manage) throw data(null, { status: 403 })
-      return { isAdmin: user.admin, defaults: defaultsFrom(experience, { keepDate: true }), title: t('form.editTitle') }
+      // Begun or cancelled: it can no longer change (the API refuses it too), so no form (issue 29 §4).
+      const closed = experience.canceled_at ? ('canceled' as const) : experience.is_past ? ('past' as const) : null
+      return { isAdmin: user.admin, defaults: defaultsFrom(experience, { keepDate: true }), title: t('form.editTitle'), closed, id: experience.id }
     },
     // The database is down: the form is drawn from what the member sent (see keepFormOnOutage).
-    () => ({ isAdmin: knownUser(context)?.admin ?? false, defaults: {}, title: t('form.editTitle') }),
+    () => ({ isAdmin: knownUser(context)?.admin ?? false, defaults: {}, title: t('form.editTitle'), closed: null, id: params.id ?? '' }),
   )
 }
 
@@ -35,9 +37,25 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function EditActivity() {
-  const { isAdmin, defaults } = useLoaderData<typeof loader>()
+  const { isAdmin, defaults, closed, id } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { t } = useTranslation('activities')
+  if (closed) {
+    return (
+      <div className="prose">
+        <h1>{t('form.editTitle')}</h1>
+        <p>{t(closed === 'past' ? 'form.closedPast' : 'form.closedCanceled')}</p>
+        <p className="button-row">
+          <Link to={`/duplicate-activity?from=${encodeURIComponent(id)}`} className="button">
+            {t('host.duplicate')}
+          </Link>
+          <Link to={`/activities/${encodeURIComponent(id)}`} className="button button--secondary">
+            {t('form.backToActivity')}
+          </Link>
+        </p>
+      </div>
+    )
+  }
   return (
     <>
       <h1>{t('form.editTitle')}</h1>

@@ -5,9 +5,12 @@ import type { InvitedByEmail, Waitlist } from '#app/utils/api/experiences.server
 import type { action } from './$id.tsx'
 import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 
-/** The activity page's host tools: edit, duplicate, attendee list, cancel, notify list, invite by email. */
-
-export function HostTools({ experience, waitlist }: { experience: Experience; waitlist: Waitlist | null }) {
+/**
+ * The activity page's host tools: edit, duplicate, attendee list, cancel, notify list, invite by
+ * email. Once the activity has begun only what can still be done (issue 29 §4): duplicate it and
+ * download its attendee list; the API refuses the rest.
+ */
+export function HostTools({ experience, waitlist, past }: { experience: Experience; waitlist: Waitlist | null; past: boolean }) {
   const { t } = useTranslation('activities')
   const actionData = useActionData<typeof action>()
   const typedEmails = actionData && 'emails' in actionData && typeof actionData.emails === 'string' ? actionData.emails : undefined
@@ -16,11 +19,13 @@ export function HostTools({ experience, waitlist }: { experience: Experience; wa
       <h2 id="host-tools">{t('host.title')}</h2>
       {/* Buttons, not text links: each at least 44px tall and easy to tell apart (issue 12 §6). */}
       <ul className="actions" role="list">
-        <li>
-          <Link to={`/activities/${experience.id}/edit`} className="button button--secondary">
-            {t('host.edit')}
-          </Link>
-        </li>
+        {past ? null : (
+          <li>
+            <Link to={`/activities/${experience.id}/edit`} className="button button--secondary">
+              {t('host.edit')}
+            </Link>
+          </li>
+        )}
         <li>
           <Link to={`/duplicate-activity?from=${experience.id}`} className="button button--secondary">
             {t('host.duplicate')}
@@ -32,12 +37,24 @@ export function HostTools({ experience, waitlist }: { experience: Experience; wa
           </a>
           <p id="csv-hint">{t('host.csvHint')}</p>
         </li>
-        <li>
-          <Link to={`/activities/${experience.id}?confirm=cancel-activity`} className="button button--danger">
-            {t('host.cancel')}
-          </Link>
-        </li>
+        {past ? null : (
+          <li>
+            <Link to={`/activities/${experience.id}?confirm=cancel-activity`} className="button button--danger">
+              {t('host.cancel')}
+            </Link>
+          </li>
+        )}
       </ul>
+      {past ? null : <Upcoming experience={experience} waitlist={waitlist} typedEmails={typedEmails} />}
+    </section>
+  )
+}
+
+/** The notify list and inviting by email: for an activity that has not begun. */
+function Upcoming({ experience, waitlist, typedEmails }: { experience: Experience; waitlist: Waitlist | null; typedEmails: string | undefined }) {
+  const { t } = useTranslation('activities')
+  return (
+    <>
       {(experience.max_attendees ?? 0) > 0 ? (
         <>
           <h3>{t('host.waitlist')}</h3>
@@ -66,7 +83,7 @@ export function HostTools({ experience, waitlist }: { experience: Experience; wa
           {t('host.add')}
         </button>
       </Form>
-    </section>
+    </>
   )
 }
 

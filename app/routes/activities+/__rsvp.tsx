@@ -77,14 +77,16 @@ export function Rsvp({
       <p>{t(failed)}</p>
     </div>
   ) : null
-  if (experience.canceled_at || experience.is_past) return <p>{experience.is_past ? t('detail.past') : null}</p>
+  // Nothing is left to do about a seat: a cancelled activity says so at the top of the page.
+  if (experience.canceled_at) return null
+  if (experience.is_past) return <p>{t('detail.past')}</p>
   if (!signedIn) {
     return (
       <>
+        <BeforeSeat experience={experience} />
         <Link reloadDocument to={`/login?returnTo=${encodeURIComponent(`/activities/${experience.id}`)}`} className="button">
           {t('detail.signInToAttend')}
         </Link>
-        <FeeBeforeSeat experience={experience} />
       </>
     )
   }
@@ -97,7 +99,7 @@ export function Rsvp({
       return (
         <div className="notice notice--error" role="alert">
           <p>{t('confirmCancel.body', { title: experience.title })}</p>
-          {experience.no_show_fee ? <p>{t('confirmCancel.fee', { fee: formatCurrency(experience.no_show_fee, i18n.language) })}</p> : null}
+          <LateCancelNote experience={experience} />
           <div className="button-row">
             <RsvpButton intent="cancel" confirmed label={t('confirmCancel.confirm')} />
             <button type="button" className="button button--secondary" onClick={() => setConfirmingLateCancel(false)}>
@@ -126,7 +128,12 @@ export function Rsvp({
             {t('detail.cancelRsvp')}
           </button>
         </fetcher.Form>
-        {cancelIsLate && experience.no_show_fee ? <p>{t('detail.lateWarningShort')}</p> : null}
+        {cancelIsLate ? (
+          <p>
+            {t('detail.lateWarningShort', { hours: lateCancelWindowHours })}
+            {experience.no_show_fee ? <> {t('detail.feeNotCharged', { fee: formatCurrency(experience.no_show_fee, i18n.language) })}</> : null}
+          </p>
+        ) : null}
       </>
     )
   }
@@ -152,8 +159,8 @@ export function Rsvp({
         {error}
         {invitation}
         <p>{t('detail.fullOffer')}</p>
+        <BeforeSeat experience={experience} />
         <RsvpButton intent="join-waitlist" label={t('detail.joinWaitlist')} />
-        <FeeBeforeSeat experience={experience} />
       </>
     ) : (
       <>
@@ -165,8 +172,8 @@ export function Rsvp({
   return (
     <>
       {error}
+      <BeforeSeat experience={experience} />
       {invitation ?? <RsvpButton intent="attend" label={t('detail.attend')} />}
-      <FeeBeforeSeat experience={experience} />
     </>
   )
 }
@@ -195,30 +202,46 @@ function Invitation({ experience, invitation, canAccept }: { experience: Experie
   )
 }
 
-/** Issue 12 §6: the no-show fee is said before a seat is saved (or given from the notify list). */
-function FeeBeforeSeat({ experience }: { experience: Experience }) {
+/**
+ * Said before a seat is saved (issue 12 §6, issue 29 §4), next to the button that saves it: when
+ * the activity starts within 12 hours, that cancelling now tells the host you cannot come; the
+ * host's no-show fee, if any, and that no fee is charged yet (payments do not exist yet).
+ */
+function BeforeSeat({ experience }: { experience: Experience }) {
   const { t, i18n } = useTranslation('activities')
-  if (!experience.no_show_fee) return null
+  // The API says whether it is late (spec §4); a visitor not signed in is told of the fee only.
+  const late = experience.viewer?.cancel_is_late ?? false
+  if (!late && !experience.no_show_fee) return null
   return (
     <p>
-      {t('detail.feeBeforeSeat', { hours: lateCancelWindowHours, fee: formatCurrency(experience.no_show_fee, i18n.language) })}{' '}
+      {t(late ? 'detail.lateBeforeSeat' : 'detail.cancelBeforeSeat', { hours: lateCancelWindowHours })}
+      {experience.no_show_fee ? <> {t('detail.feeNotCharged', { fee: formatCurrency(experience.no_show_fee, i18n.language) })}</> : null}{' '}
       <Link to="/company/attendance-policy">{t('detail.attendancePolicy')}</Link>
+    </p>
+  )
+}
+
+/** What cancelling late does today, on the confirmation (in place or its own page). */
+function LateCancelNote({ experience }: { experience: Experience }) {
+  const { t, i18n } = useTranslation('activities')
+  return (
+    <p>
+      {t('confirmCancel.told')}
+      {experience.no_show_fee ? <> {t('detail.feeNotCharged', { fee: formatCurrency(experience.no_show_fee, i18n.language) })}</> : null}
     </p>
   )
 }
 
 /** Without JavaScript, cancelling close to the start is confirmed on a page of its own. */
 export function ConfirmCancel({ experience }: { experience: Experience }) {
-  const { t, i18n } = useTranslation('activities')
+  const { t } = useTranslation('activities')
   return (
     <div className="prose">
       <h1>{t('confirmCancel.title')}</h1>
       <p>{t('confirmCancel.body', { title: experience.title })}</p>
-      {experience.no_show_fee ? (
-        <div className="notice notice--error">
-          <p>{t('confirmCancel.fee', { fee: formatCurrency(experience.no_show_fee, i18n.language) })}</p>
-        </div>
-      ) : null}
+      <div className="notice">
+        <LateCancelNote experience={experience} />
+      </div>
       <Form method="post" action={`/activities/${experience.id}`} className="button-row">
         <input type="hidden" name="intent" value="cancel" />
         <input type="hidden" name="confirmed" value="yes" />

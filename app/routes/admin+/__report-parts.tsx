@@ -2,6 +2,7 @@ import { Link } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { MessageText } from '#app/components/message-text.tsx'
 import type { ModerationReport, ReportSnapshot, SnapshotMessage } from '#contract/moderation.ts'
+import { cityWithRegion } from '#contract/place-line.ts'
 
 /** Parts shared by the report queue and one report's page (decision 037). */
 
@@ -93,7 +94,7 @@ export function Snapshot({ snapshot, messageRemoved }: { snapshot: ReportSnapsho
           <dt>{t('admin.report.member')}</dt>
           <dd>{snapshot.member.display_name ?? t('common:member.generic')}</dd>
           <dt>{t('admin.report.memberCity')}</dt>
-          <dd>{[snapshot.member.city, snapshot.member.region].filter(Boolean).join(', ') || '—'}</dd>
+          <dd>{cityWithRegion(snapshot.member.city, snapshot.member.region) || '—'}</dd>
           <dt>{t('admin.report.memberAbout')}</dt>
           <dd className="prewrap">{snapshot.member.about ? <MessageText text={snapshot.member.about} /> : '—'}</dd>
         </dl>

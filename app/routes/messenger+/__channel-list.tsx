@@ -29,7 +29,9 @@ function ChannelSummary({ channel, current, now, userId }: { channel: Channel; c
   const { t } = useTranslation('messenger')
   const name = useChannelName(channel)
   const memberName = useMemberName()
-  const state = channel.is_awaiting_acceptance ? t('list.waiting') : !channel.is_accepted ? t('list.request') : null
+  // Waiting for an answer only once something was written (issue 29 §4).
+  const waiting = channel.is_awaiting_acceptance && channel.last_messages.some((message) => message.sender?.id === userId)
+  const state = waiting ? t('list.waiting') : !channel.is_accepted ? t('list.request') : null
   return (
     <article className={current ? 'card channel-summary channel-summary--current' : 'card channel-summary'}>
       <AvatarStack members={faces(channel, userId)} />

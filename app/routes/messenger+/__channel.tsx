@@ -54,7 +54,8 @@ export function OpenChannel({
         <p>
           <Link to={`/activities/${encodeURIComponent(channel.experience.slug)}`}>{t('channel.activityLink', { title: channel.experience.title })}</Link>
         </p>
-      ) : channel.other_member ? (
+      ) : channel.other_member?.display_name ? (
+        // A deleted, suspended or banned member (no name) has no profile to open (issue 29 §4).
         <p>
           <Link to={`/p/${encodeURIComponent(channel.other_member.slug)}`}>{t('channel.profileLink', { name })}</Link>
         </p>
@@ -63,8 +64,9 @@ export function OpenChannel({
       ) : null}
       {!channel.is_accepted ? <RequestNotice channel={channel} name={name} /> : null}
       {channel.is_awaiting_acceptance ? (
+        // Nothing written yet: nothing to accept, so nothing waits (issue 29 §4); the first message is the request.
         <div className="notice" role="note">
-          <p>{t('channel.waiting', { name })}</p>
+          <p>{t(items.some((item) => item.message.sender?.id === userId) ? 'channel.waiting' : 'channel.firstMessage', { name })}</p>
           <p>{t('channel.waitingLimit')}</p>
         </div>
       ) : null}

@@ -133,6 +133,37 @@ describe('/messenger', () => {
     expect(await text(`/messenger?channel=${channel}`, me.cookie)).toContain('id="message-text"')
   })
 
+  it('waits for an answer only once something is written (issue 29 §4)', async () => {
+    const me = await member('Sam', 'Hall')
+    const ann = await member('Margaret', 'Evans')
+    const channel = await directChannel(me, ann)
+    const before = await text(`/messenger?channel=${channel}`, me.cookie)
+    expect(before).not.toContain('Waiting for')
+    expect(before).toContain('Your first message to Margaret E. is a message request: they can accept it or not.')
+    expect(before).toContain('Until they accept, you can send at most 2 messages.')
+    expect(before).not.toContain('Waiting for an answer')
+    await say(me, channel, 'Hello Margaret')
+    const after = await text(`/messenger?channel=${channel}`, me.cookie)
+    expect(after).toContain('Waiting for Margaret E. to accept your message request.')
+    expect(after).not.toContain('Your first message to')
+    expect(after).toContain('Waiting for an answer')
+  })
+
+  it('a deleted member’s conversation does not link to their profile, which is gone (issue 29 §4)', async () => {
+    const me = await member('Iris', 'Moss')
+    const gone = await member('Ruth', 'Owens')
+    const channel = await directChannel(gone, me)
+    await say(gone, channel, 'Lovely to meet you')
+    await pages.web.api.request('POST', `v1/chat/message-channels/${channel}/accept`, { token: me.token })
+    expect(await text(`/messenger?channel=${channel}`, me.cookie)).toContain(`href="/p/${gone.user.slug}"`)
+    expect((await pages.web.api.request('DELETE', `v1/users/${gone.user.id}`, { token: gone.token })).status).toBe(204)
+    const html = await text(`/messenger?channel=${channel}`, me.cookie)
+    expect(html).toContain('Lovely to meet you')
+    // No link to any profile page (the account's slug may have been changed when it was erased).
+    const section = html.slice(html.indexOf('<section aria-labelledby="channel-title"'))
+    expect(section).not.toMatch(/href="\/p\/[^"]+"/)
+  })
+
   it('leaves after a confirmation on its own view', async () => {
     const me = await member('Lea', 'Vos')
     const ann = await member('Ann', 'Kay')
@@ -190,7 +221,10 @@ describe('Message on a public profile', () => {
     const opened = await post('/messenger/new', me.cookie, { user_id: other.user.id, slug: other.user.slug })
     expect(opened.response.status).toBe(302)
     expect(opened.response.headers.get('location')).toMatch(/^\/messenger\?channel=[\w-]+$/)
-    expect(await text(opened.response.headers.get('location')!, me.cookie)).toContain('Waiting for Harold Li to accept your message request.')
+    // Nothing is written yet: nothing to accept, so nothing waits (issue 29 §4).
+    const opening = await text(opened.response.headers.get('location')!, me.cookie)
+    expect(opening).not.toContain('Waiting for')
+    expect(opening).toContain('Your first message to Harold Li is a message request: they can accept it or not.')
 
     const suspended = await createUser(pages.database.db, { first_name: 'Sid', is_suspended: true })
     const refused = await post('/messenger/new', me.cookie, { user_id: suspended.id, slug: suspended.slug })

@@ -63,6 +63,15 @@ describe('/p/{slug}/block', () => {
     expect(await isBlocked(ann, bob.user.id)).toBe(false)
   })
 
+  it('never doubles the period of a name that ends with its initial ("Margaret E.", issue 29 §4)', async () => {
+    const [ann, margaret] = [await member('Ann', 'Lee'), await member('Margaret', 'Evans')]
+    await post(`/p/${margaret.user.slug}/block`, ann.cookie, { intent: 'block', returnTo: `/p/${margaret.user.slug}` })
+    const unblockPage = await text(`/p/${margaret.user.slug}/block`, ann.cookie)
+    expect(unblockPage).toContain('Unblock Margaret E.?')
+    expect(unblockPage).toContain('Margaret E. is blocked. If you unblock them:')
+    expect(unblockPage).not.toContain('E..')
+  })
+
   it('goes back only to a path of this site', async () => {
     const [ann, bob] = [await member('Ann', 'Lee'), await member('Bob', 'Marsh')]
     for (const returnTo of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', '/%2F%2Fevil.example', 'javascript:alert(1)']) {
@@ -170,9 +179,10 @@ describe('blocking in /messenger and on the activity page', () => {
     await pages.web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: bob.token, body: { text: 'Anyone need a lift?' } })
     await pages.web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token: host.token, body: { text: 'Meet at ten' } })
 
-    // The activity page links each other attendee's Block, never one's own.
+    // The activity page lists attendees by name, linking to their profiles, with no Block beside them (issue 29 §4).
     const activityHtml = await text(`/activities/${experience.id}`, ann.cookie)
-    expect(activityHtml).toContain(`/p/${bob.user.id}/block?returnTo=`)
+    expect(activityHtml).toContain(`href="/p/${bob.user.id}"`)
+    expect(activityHtml).not.toContain(`/p/${bob.user.id}/block`)
     expect(activityHtml).not.toContain(`/p/${ann.user.id}/block`)
 
     await post(`/p/${bob.user.slug}/block`, ann.cookie, { intent: 'block', returnTo: '/messenger' })

@@ -64,6 +64,18 @@ describe('/p/{slug}', () => {
     expect(html).toContain(`href="/p/${other.slug}/report"`)
   })
 
+  it('says the home city a member chose once: "Lives in Portland, OR", never "Portland, OR, OR" (issue 29 §4)', async () => {
+    const viewer = await createUser(database.db, { first_name: 'Vera' })
+    const other = await createUser(database.db, { first_name: 'Harold', last_name: 'Lind' })
+    const chosen = await web.api.request('PUT', 'v1/users/me', { token: await web.api.signToken(other.id), body: { city: 'Portland, OR' } })
+    expect(chosen.status).toBe(200)
+    const html = await text(`/p/${other.slug}`, await web.signedInCookie(viewer.id))
+    expect(html).toContain('Lives in Portland, OR<')
+    expect(html).not.toContain('OR, OR')
+    const asJson = await web.api.request('GET', `users/${other.id}`, { token: await web.api.signToken(viewer.id) })
+    expect(asJson.json.city).toBe('Portland, OR')
+  })
+
   it('does not show the age when the member keeps it hidden', async () => {
     const viewer = await createUser(database.db)
     const other = await createUser(database.db, { dob: dobForAge(72) })
