@@ -110,7 +110,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       sms: { send: (message, options) => sms.send(message, options) },
     })
     const notify = createNotifier({ db, queue: jobs })
-    await startPushDelivery({ db, queue: jobs, logger, vapid: await loadVapidKeys(db, env) })
+    await startPushDelivery({ db, queue: jobs, logger, vapid: await loadVapidKeys(db, env), production: env.isProduction })
 
     const verifyToken = createTokenVerifierFor(env, {
       localJwks: options.servesIdentity && env.auth === 'builtin' ? publicJwks(secrets.oidcJwks) : undefined,

@@ -9,7 +9,8 @@ import { importJWK, jwtVerify } from 'jose'
  * JWT signed by `k`, for this origin, not expired) and RFC 8291 (the aes128gcm body, decrypted
  * here with the subscription's private key, written with node:crypto alone). Each subscription
  * is one browser: `subscribe()` makes its keys as a browser would and returns its PushSubscription JSON.
- * `answer(status)` makes the next pushes answer 404 or 410 (gone) or 500 (a failure to retry).
+ * `answer(status)` makes the next pushes answer 404 or 410 (gone) or 500 (a failure to retry);
+ * `subscribe({ hang: true })` is a browser whose push service never answers (decision pushjobs).
  */
 
 export interface ReceivedPush {
@@ -24,8 +25,13 @@ export interface ReceivedPush {
 
 export interface PushEndpoint {
   origin: string
-  /** A new browser subscription at this service: `{ endpoint, keys: { p256dh, auth } }`. */
-  subscribe(): { endpoint: string; keys: { p256dh: string; auth: string } }
+  /**
+   * A new browser subscription at this service: `{ endpoint, keys: { p256dh, auth } }`. With
+   * `hang`, a push to it is read and never answered (the connection stays open until `close()`).
+   */
+  subscribe(options?: { hang?: boolean }): { endpoint: string; keys: { p256dh: string; auth: string } }
+  /** How many pushes reached this endpoint, answered or not. */
+  hits(endpoint: string): number
   /** Pushes accepted (and decrypted), oldest first. */
   received: ReceivedPush[]
   /** The status every push is answered with from now on (201 by default). */
@@ -39,6 +45,8 @@ interface Subscriber {
   ecdh: ReturnType<typeof createECDH>
   publicKey: Buffer
   auth: Buffer
+  hang?: boolean
+  hits?: number
 }
 
 const b64 = (value: Buffer) => value.toString('base64url')
@@ -101,6 +109,8 @@ export async function startPushEndpoint(): Promise<PushEndpoint> {
         response.writeHead(404).end()
         return
       }
+      subscriber.hits = (subscriber.hits ?? 0) + 1
+      if (subscriber.hang) return
       if (status !== 201) {
         response.writeHead(status).end()
         return
@@ -123,19 +133,25 @@ export async function startPushEndpoint(): Promise<PushEndpoint> {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
     origin,
-    subscribe() {
+    subscribe(options = {}) {
       const ecdh = createECDH('prime256v1')
       const publicKey = ecdh.generateKeys()
       const auth = randomBytes(16)
       const path = `/push/${randomUUID()}`
-      subscribers.set(path, { ecdh, publicKey, auth })
+      subscribers.set(path, { ecdh, publicKey, auth, hang: options.hang ?? false })
       return { endpoint: `${origin}${path}`, keys: { p256dh: b64(publicKey), auth: b64(auth) } }
     },
+    hits: (endpoint) => subscribers.get(new URL(endpoint).pathname)?.hits ?? 0,
     received,
     refused,
     answer(next) {
       status = next
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        // Pushes to a hanging browser are still open.
+        server.closeAllConnections()
+      }),
   }
 }

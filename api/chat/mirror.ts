@@ -47,6 +47,6 @@ export async function mirrorActivityChat(services: ChatMirrorServices, experienc
 export async function startChatMirror(options: { queue: JobQueue; chat: ChatProvider; logger: Logger }) {
   if (options.chat.name === 'builtin') return
   // From 15 s, doubling: ten attempts cover a few hours of the vendor being down.
-  await options.queue.define(CHAT_MIRROR_JOB, { retryLimit: 10, retryDelaySeconds: 15 })
+  await options.queue.define(CHAT_MIRROR_JOB, { retryLimit: 10, retryDelaySeconds: 15, timeoutSeconds: 60 })
   await options.queue.work<ChatChange>(CHAT_MIRROR_JOB, (change) => options.chat.apply(change))
 }

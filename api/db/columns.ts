@@ -122,6 +122,9 @@ export const databaseColumns = {
     sent_at: 'timestamptz null',
     headers: 'jsonb null',
     attachments: 'jsonb null',
+    attempts: 'int4 default',
+    last_error: 'text null',
+    failed_at: 'timestamptz null',
   },
   sms_outbox: {
     id: 'uuid default',
@@ -310,6 +313,8 @@ export const databaseColumns = {
     keys: 'jsonb null',
     created_at: 'timestamptz default',
     last_seen_at: 'timestamptz default',
+    failures: 'int4 default',
+    retry_after: 'timestamptz null',
   },
   payment_methods: {
     id: 'uuid default',

@@ -251,6 +251,11 @@ export interface EmailOutboxTable {
   headers: NullableJson<Record<string, string>>
   /** Files sent with the email, e.g. a calendar file; content in base64 (migration 0020). */
   attachments: NullableJson<EmailAttachment[]>
+  /** Delivery attempts that failed so far, and the last one's error (migration 0028). */
+  attempts: Generated<number>
+  last_error: string | null
+  /** Set when delivery was given up, after at least a day of retries (migration 0028). */
+  failed_at: NullableTimestamp
 }
 
 /** A text message sent or waiting (migration 0022, decision 049). */
@@ -500,6 +505,10 @@ export interface DevicesTable {
   keys: NullableJson<JsonObject>
   created_at: CreatedAt
   last_seen_at: UpdatedAt
+  /** Consecutive failed pushes (migration 0028): the device is dropped after a few. */
+  failures: Generated<number>
+  /** No push is tried before this: the device's backoff, or the one push in flight (migration 0028). */
+  retry_after: NullableTimestamp
 }
 
 export interface PaymentMethodsTable {

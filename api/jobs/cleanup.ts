@@ -112,8 +112,8 @@ export async function deleteExpiredRows(db: DB, storage: MediaStorage): Promise<
 
 /** Defines the job, works it here and schedules it; safe on every instance. */
 export async function scheduleCleanup(options: { db: DB; queue: JobQueue; logger: Logger; storage: MediaStorage }) {
-  // A failed run is simply tried again at the next tick.
-  await options.queue.define(cleanupJob, { retryLimit: 0 })
+  // A run cut short (its instance died) or failed is tried again shortly, then at the next tick.
+  await options.queue.define(cleanupJob, { retryLimit: 2 })
   await options.queue.work(cleanupJob, async () => {
     const removed = await deleteExpiredRows(options.db, options.storage)
     options.logger.info({ job: cleanupJob, removed }, 'Expired rows removed')

@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
@@ -9,18 +13,24 @@ import { startJobQueue, type JobQueue } from './queue.ts'
  * Issue 15 §8 (bench:notify): a backlog of jobs (2,000 notifications of one cancellation) drained
  * at one job per polling interval. Queued jobs are worked one after another without waiting for
  * the interval.
+ * Issue 29 §5: a job in flight when its server was killed waited about 15 minutes (pg-boss's
+ * default expiry); it is now taken up within a minute, while a long job whose instance lives is
+ * not taken twice; an attempt that hangs fails at its queue's timeout; and a queue may work
+ * several jobs at once, so one slow job does not hold up the rest.
  */
 let database: TestDatabase
 let queue: JobQueue
+const logger = createLogger(parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }))
+const others: JobQueue[] = []
 
 beforeAll(async () => {
   database = await createTestDatabase()
-  const logger = createLogger(parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }))
   // An hour between polls: only a worker that fetches again at once works a backlog in this test.
   queue = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 3600 })
 })
 
 afterAll(async () => {
+  await Promise.all(others.map((other) => other.stop()))
   await queue?.stop()
   await database?.drop()
 })
@@ -41,5 +51,90 @@ describe('the job queue', () => {
     await vi.waitFor(() => expect(worked).toHaveLength(12), { timeout: 30_000, interval: 50 })
     expect(worked.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
     await vi.waitFor(async () => expect((await statesOf(name)).every((job) => job.state === 'completed')).toBe(true), { timeout: 30_000, interval: 50 })
+  })
+})
+
+/** Another instance on the same database (its own pg-boss), stopped after the file's tests. */
+async function instance(options: Partial<Parameters<typeof startJobQueue>[0]> = {}) {
+  const started = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5, ...options })
+  others.push(started)
+  return started
+}
+
+async function stateOf(name: string) {
+  const { rows } = await sql<{ state: string }>`SELECT state::text FROM pgboss.job WHERE name = ${name}`.execute(database.db)
+  return rows.map((row) => row.state)
+}
+
+describe('jobs and crashes (issue 29 §5)', () => {
+  it('takes up again, within a minute, a job whose server was killed while working it', { timeout: 120_000 }, async () => {
+    const name = 'test.crash'
+    const script = fileURLToPath(new URL('../../tests/job-worker-process.ts', import.meta.url))
+    const child = spawn(process.execPath, [script, database.url, name], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const lines: string[] = []
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => lines.push(...chunk.split('\n').filter(Boolean)))
+    try {
+      await vi.waitFor(() => expect(lines).toContain('ready'), { timeout: 30_000, interval: 50 })
+      await queue.send(name, { n: 1 })
+      await vi.waitFor(() => expect(lines).toContain('started'), { timeout: 30_000, interval: 50 })
+    } finally {
+      child.kill('SIGKILL')
+      if (child.exitCode === null && child.signalCode === null) await once(child, 'exit')
+    }
+    const killedAt = Date.now()
+    expect(await stateOf(name)).toEqual(['active'])
+
+    // The server starts again (or another instance works the queue).
+    const worked: object[] = []
+    const restarted = await instance()
+    await restarted.define(name)
+    await restarted.work(name, async (data) => void worked.push(data))
+    await vi.waitFor(() => expect(worked).toEqual([{ n: 1 }]), { timeout: 60_000, interval: 200 })
+    expect(Date.now() - killedAt).toBeLessThan(60_000)
+  })
+
+  it('does not take up a job that runs longer than its lease while its instance still works it', { timeout: 60_000 }, async () => {
+    const name = 'test.long'
+    const short = await instance({ leaseSeconds: 2, superviseIntervalSeconds: 1 })
+    await short.define(name, { timeoutSeconds: 30 })
+    let runs = 0
+    await short.work(name, async () => {
+      runs++
+      await sleep(6_000)
+    })
+    await short.send(name, {})
+    await vi.waitFor(async () => expect(await stateOf(name)).toEqual(['completed']), { timeout: 30_000, interval: 200 })
+    expect(runs).toBe(1)
+  })
+
+  it('fails an attempt that outlives its queue’s timeout, and retries it', { timeout: 60_000 }, async () => {
+    const name = 'test.hang'
+    const other = await instance()
+    await other.define(name, { timeoutSeconds: 1, retryDelaySeconds: 1 })
+    let attempts = 0
+    await other.work(name, async () => {
+      attempts++
+      if (attempts === 1) await new Promise(() => undefined)
+    })
+    await other.send(name, {})
+    await vi.waitFor(async () => expect(await stateOf(name)).toEqual(['completed']), { timeout: 30_000, interval: 200 })
+    expect(attempts).toBe(2)
+  })
+
+  it('works several jobs at once when asked: a slow one does not hold up the others', { timeout: 60_000 }, async () => {
+    const name = 'test.concurrent'
+    const other = await instance()
+    await other.define(name)
+    const done: string[] = []
+    await other.work<{ id: string }>(
+      name,
+      async ({ id }) => {
+        if (id === 'slow') await sleep(8_000)
+        done.push(id)
+      },
+      { concurrency: 4 },
+    )
+    await other.send(name, [{ id: 'slow' }, { id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'd' }])
+    await vi.waitFor(() => expect([...done].sort()).toEqual(['a', 'b', 'c', 'd']), { timeout: 6_000, interval: 100 })
   })
 })

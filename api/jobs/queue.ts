@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { CompiledQuery, type Kysely } from 'kysely'
 import PgBoss from 'pg-boss'
 import type { Logger } from '../logger.ts'
@@ -5,27 +6,52 @@ import type { Logger } from '../logger.ts'
 /**
  * Background work on a PostgreSQL-backed queue (pg-boss, ARCHITECTURE §2): jobs are rows in the
  * product's own database, so no second server is needed and every instance can work them.
+ *
+ * A job taken by an instance that then dies is taken up again within a minute (decision
+ * pushjobs): pg-boss 11 fails a job still `active` past its `expire_seconds` (its supervisor, run
+ * here every few seconds and once at start) and retries it. pg-boss 11 has no heartbeat, so a
+ * short expiry alone would also fail a long job that is still running; the worker below renews
+ * the expiry of each job it holds while its handler runs (a lease), so only a job whose
+ * instance stopped renewing (killed, frozen, cut off from the database) expires.
  */
 export interface JobQueue {
-  /** Creates the queue if needed; retries failed jobs with exponential backoff. */
-  define(name: string, options?: { retryLimit?: number; retryDelaySeconds?: number }): Promise<void>
+  /**
+   * Creates the queue, or updates its options (a deployment that changes them). Failed jobs are
+   * retried with exponential backoff: about `retryDelaySeconds`, then longer each time, never
+   * more than `retryDelayMaxSeconds` apart.
+   */
+  define(name: string, options?: QueueOptions): Promise<void>
   /**
    * Queues one job per item. With `transaction`, the jobs are written by that transaction: they
    * exist only if it commits, so a job never refers to a row that was rolled back.
    */
   send(name: string, data: object | readonly object[], options?: SendOptions): Promise<void>
   /**
-   * Works jobs of `name`, one at a time; a thrown error fails that job's attempt (it is retried).
-   * While jobs keep coming the worker fetches again at once, and only an empty queue waits for
-   * the polling interval, so a backlog drains at the handler's pace.
+   * Works jobs of `name`, `concurrency` at a time (1 unless told); a thrown error, or a handler
+   * that outlives the queue's `timeoutSeconds`, fails that job's attempt (it is retried). While
+   * jobs keep coming the worker fetches again at once, and only an empty queue waits for the
+   * polling interval, so a backlog drains at the handler's pace.
    */
-  work<T extends object>(name: string, handler: (data: T) => Promise<void>): Promise<void>
+  work<T extends object>(name: string, handler: (data: T) => Promise<void>, options?: { concurrency?: number }): Promise<void>
   /**
    * Sends a job of `name` on a cron schedule (UTC). Every instance may call it: the schedule is
    * one row per name, and pg-boss sends one job per tick across all of them.
    */
   schedule(name: string, cron: string): Promise<void>
   stop(): Promise<void>
+}
+
+export interface QueueOptions {
+  /** Attempts after the first (default 5). */
+  retryLimit?: number
+  /** The first retry's delay (default 10 s); each later one waits longer. */
+  retryDelaySeconds?: number
+  /** The longest wait between two attempts. */
+  retryDelayMaxSeconds?: number
+  /** How long one attempt may run before it counts as failed (default 15 minutes). */
+  timeoutSeconds?: number
+  /** A queue (defined first) that receives a copy of each job that failed for good. */
+  deadLetter?: string
 }
 
 export interface SendOptions {
@@ -48,70 +74,184 @@ function executorFor(db: Kysely<any>) {
   }
 }
 
+const defaultTimeoutSeconds = 15 * 60
+
 export async function startJobQueue(options: {
   url: string
   logger: Logger
-  /** How often an idle worker looks for jobs (pg-boss also wakes it when one is sent here). */
+  /** How often an idle worker looks for jobs (default 2 s). */
   pollingIntervalSeconds?: number
+  /**
+   * How long a job stays taken after its instance last renewed it (default 20 s): the longest a
+   * job of a dead instance waits before its retry is due (plus the supervisor's interval).
+   */
+  leaseSeconds?: number
+  /** How often expired jobs are looked for (default 5 s; pg-boss's own default is a minute). */
+  superviseIntervalSeconds?: number
 }): Promise<JobQueue> {
-  const boss = new PgBoss({ connectionString: options.url, max: 3, application_name: 'circle55-jobs' })
+  const { logger } = options
+  const leaseSeconds = options.leaseSeconds ?? 20
+  const superviseIntervalSeconds = options.superviseIntervalSeconds ?? 5
+  const boss = new PgBoss({
+    connectionString: options.url,
+    max: 3,
+    application_name: 'circle55-jobs',
+    superviseIntervalSeconds,
+    // The expiry check is throttled across instances by this: a little under the interval, so
+    // each instance's pass may do it.
+    monitorIntervalSeconds: Math.max(1, superviseIntervalSeconds - 1),
+  })
   let stopping = false
   boss.on('error', (error) => {
     // Once stopping, a connection still closing may be cut by the database's own shutdown
     // (57P01 admin_shutdown): expected, not a failure.
     if (stopping && (error as { code?: unknown }).code === '57P01') {
-      options.logger.debug({ err: error }, 'Job queue connection closed by the database shutdown')
+      logger.debug({ err: error }, 'Job queue connection closed by the database shutdown')
       return
     }
-    options.logger.error({ err: error }, 'Job queue error')
+    logger.error({ err: error }, 'Job queue error')
   })
   await boss.start()
-  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2
+  // Jobs a dead instance left `active` past their lease are retried now, not at the first interval.
+  await boss.supervise().catch((error: unknown) => logger.error({ err: error }, 'Job queue supervision failed at start'))
+
+  const pollingMs = (options.pollingIntervalSeconds ?? 2) * 1000
+  const timeouts = new Map<string, number>()
+  const workers: Worker[] = []
+  const db = boss.getDb()
+
+  /** Keeps a job taken while its handler runs: its expiry moves to `leaseSeconds` from now. */
+  async function renew(name: string, id: string) {
+    await db.executeSql(
+      `UPDATE pgboss.job SET expire_seconds = CEIL(EXTRACT(EPOCH FROM now() - started_on))::int + $3
+       WHERE name = $1 AND id = $2 AND state = 'active'`,
+      [name, id, leaseSeconds],
+    )
+  }
+
+  interface Worker {
+    name: string
+    running: Set<Promise<void>>
+    held: Map<string, { stop(): void }>
+    wake(): void
+    loop: Promise<void>
+  }
+
+  function startWorker<T>(name: string, handler: (data: T) => Promise<void>, concurrency: number): Worker {
+    const running = new Set<Promise<void>>()
+    const held = new Map<string, { stop(): void }>()
+    let wakeUp: AbortController = new AbortController()
+    const worker: Worker = { name, running, held, wake: () => wakeUp.abort(), loop: Promise.resolve() }
+
+    async function run(job: PgBoss.Job<T>) {
+      const timeoutMs = (timeouts.get(name) ?? defaultTimeoutSeconds) * 1000
+      const lease = setInterval(() => void renew(name, job.id).catch((error: unknown) => logger.warn({ err: error, job: name }, 'Job lease not renewed')), (leaseSeconds * 1000) / 4)
+      lease.unref()
+      held.set(job.id, { stop: () => clearInterval(lease) })
+      let timer: NodeJS.Timeout | undefined
+      try {
+        await Promise.race([
+          handler(job.data),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`The job ran longer than ${timeoutMs / 1000} s`)), timeoutMs)
+          }),
+        ])
+        clearInterval(lease)
+        await boss.complete(name, job.id)
+      } catch (error) {
+        clearInterval(lease)
+        logger.warn({ err: error, job: name, id: job.id }, 'Job failed; it will be retried')
+        await boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) }).catch((failError: unknown) => {
+          // Left active: it expires at the end of its lease and is retried then.
+          logger.error({ err: failError, job: name, id: job.id }, 'A failed job could not be marked failed')
+        })
+      } finally {
+        clearTimeout(timer)
+        held.delete(job.id)
+      }
+    }
+
+    async function loop() {
+      while (!stopping) {
+        const free = concurrency - running.size
+        let found = 0
+        if (free > 0) {
+          let jobs: PgBoss.Job<T>[] = []
+          try {
+            jobs = await boss.fetch<T>(name, { batchSize: free })
+          } catch (error) {
+            logger.error({ err: error, job: name }, 'Jobs could not be fetched')
+          }
+          for (const job of jobs) {
+            const done: Promise<void> = run(job).finally(() => {
+              running.delete(done)
+              worker.wake()
+            })
+            running.add(done)
+          }
+          found = jobs.length
+        }
+        if (stopping) break
+        // Jobs were found and there is room: look again at once (a backlog drains at the
+        // handlers' pace). Otherwise wait for a free slot or the polling interval.
+        if (found > 0 && running.size < concurrency) continue
+        const signal = wakeUp.signal
+        await sleep(running.size >= concurrency ? 60_000 : pollingMs, undefined, { signal }).catch(() => undefined)
+        if (signal.aborted) wakeUp = new AbortController()
+      }
+    }
+    worker.loop = loop()
+    return worker
+  }
+
   return {
     async define(name, queueOptions = {}) {
-      if (await boss.getQueue(name)) return
-      await boss.createQueue(name, {
+      const settings = {
         retryLimit: queueOptions.retryLimit ?? 5,
-        retryDelay: queueOptions.retryDelaySeconds ?? 30,
+        retryDelay: queueOptions.retryDelaySeconds ?? 10,
         retryBackoff: true,
-      })
+        ...(queueOptions.retryDelayMaxSeconds ? { retryDelayMax: queueOptions.retryDelayMaxSeconds } : {}),
+        // Renewed while a handler runs: this is how long a job of a dead instance stays taken.
+        expireInSeconds: leaseSeconds,
+        ...(queueOptions.deadLetter ? { deadLetter: queueOptions.deadLetter } : {}),
+      }
+      timeouts.set(name, queueOptions.timeoutSeconds ?? defaultTimeoutSeconds)
+      if (await boss.getQueue(name)) await boss.updateQueue(name, settings)
+      else await boss.createQueue(name, settings)
     },
     async send(name, data, sendOptions = {}) {
       const items = Array.isArray(data) ? data : [data]
       if (items.length === 0) return
       const { startAfter, startAfterOf } = sendOptions
-      const db = sendOptions.transaction ? executorFor(sendOptions.transaction) : undefined
-      if (!db && items.length === 1 && !startAfterOf) {
+      const executor = sendOptions.transaction ? executorFor(sendOptions.transaction) : undefined
+      if (!executor && items.length === 1 && !startAfterOf) {
         await boss.send(name, items[0] as object, startAfter ? { startAfter } : {})
         return
       }
       const startOf = (item: object) => startAfterOf?.(item) ?? startAfter
-      await boss.insert(name, items.map((item: object) => ({ name, data: item, ...(startOf(item) ? { startAfter: startOf(item) } : {}) })), db ? { db } : {})
+      await boss.insert(name, items.map((item: object) => ({ name, data: item, ...(startOf(item) ? { startAfter: startOf(item) } : {}) })), executor ? { db: executor } : {})
     },
-    async work(name, handler) {
-      // Its id, known once pg-boss answers (a first job fetched before then waits the interval once).
-      const worker: { id?: string } = {}
-      // pg-boss fetches one job at a time (its default batch size), failing the job whose handler threw.
-      worker.id = await boss.work<object>(name, { pollingIntervalSeconds }, async (jobs) => {
-        for (const job of jobs) {
-          try {
-            await handler(job.data as Parameters<typeof handler>[0])
-          } catch (error) {
-            options.logger.warn({ err: error, job: name, id: job.id }, 'Job failed; it will be retried')
-            throw error
-          }
-        }
-        // Jobs were found: fetch again at once rather than after the polling interval (pg-boss
-        // waits the interval after every fetch unless its worker is notified).
-        if (worker.id) boss.notifyWorker(worker.id)
-      })
+    async work(name, handler, workOptions = {}) {
+      workers.push(startWorker(name, handler, Math.max(1, workOptions.concurrency ?? 1)))
     },
     async schedule(name, cron) {
       await boss.schedule(name, cron, {}, { tz: 'UTC' })
     },
     async stop() {
       stopping = true
-      await boss.stop({ graceful: true, timeout: 10_000, wait: true })
+      for (const worker of workers) worker.wake()
+      // Running jobs get 10 s to finish; any still running then is failed, so it is retried soon
+      // (by another instance, or this one when it starts again) rather than at the end of its lease.
+      const all = workers.flatMap((worker) => [worker.loop, ...worker.running])
+      const finished = await Promise.race([Promise.all(all).then(() => true), sleep(10_000, false)])
+      if (!finished) {
+        for (const worker of workers) {
+          const ids = [...worker.held.keys()]
+          for (const held of worker.held.values()) held.stop()
+          for (const id of ids) await boss.fail(worker.name, id, { message: 'The instance stopped while the job ran' }).catch(() => undefined)
+        }
+      }
+      await boss.stop({ graceful: true, timeout: 1_000, wait: true })
     },
   }
 }

@@ -27,8 +27,8 @@ export async function liftEndedSuspensionsNow(services: ChatMirrorServices, now 
 
 /** Defines the job, works it here and schedules it; safe on every instance (pg-boss sends one job per tick). */
 export async function scheduleSuspensionLifts(services: ChatMirrorServices & { queue: JobQueue }) {
-  // A failed run is simply tried again at the next tick.
-  await services.queue.define(liftSuspensionsJob, { retryLimit: 0 })
+  // A run cut short (its instance died) or failed is tried again shortly, then at the next tick.
+  await services.queue.define(liftSuspensionsJob, { retryLimit: 2 })
   await services.queue.work(liftSuspensionsJob, async () => {
     const lifted = await liftEndedSuspensionsNow(services)
     if (lifted.length > 0) services.logger.info({ job: liftSuspensionsJob, lifted: lifted.length }, 'Ended suspensions lifted')

@@ -203,8 +203,8 @@ async function emailFor(
 
 /** Defines the delivery queues and works them here; safe on every instance. */
 export async function startNotificationDelivery(options: DeliveryDeps & { queue: JobQueue; logger: Logger }) {
-  await options.queue.define(NOTIFICATION_DELIVERY_JOB, { retryLimit: 5, retryDelaySeconds: 15 })
-  await options.queue.define(NOTIFICATION_LATER_JOB, { retryLimit: 5, retryDelaySeconds: 60 })
+  await options.queue.define(NOTIFICATION_DELIVERY_JOB, { retryLimit: 5, retryDelaySeconds: 15, timeoutSeconds: 60 })
+  await options.queue.define(NOTIFICATION_LATER_JOB, { retryLimit: 5, retryDelaySeconds: 15, timeoutSeconds: 60 })
   await options.queue.work<{ id: string }>(NOTIFICATION_DELIVERY_JOB, async ({ id }) => {
     const delivered = await deliverNotification(options, id)
     if (delivered) options.logger.debug({ job: NOTIFICATION_DELIVERY_JOB, type: delivered.type, sent: delivered.sent }, 'Notification delivered')

@@ -36,12 +36,15 @@ export function pushRoutes(routes: ApiRoutes) {
     security: auth.required,
     summary:
       'Register the caller’s browser for push: its `PushSubscription` JSON (`endpoint`, `keys.p256dh`, `keys.auth`). ' +
-      'Idempotent per endpoint; an endpoint another member registered moves to the caller. `data` holds the device.',
+      'Idempotent per endpoint. An endpoint another member registered moves to the caller only with the same keys ' +
+      '(the same browser, e.g. a shared computer); otherwise 409. A member keeps at most 10 browsers: one more replaces ' +
+      'the one seen longest ago. `data` holds the device.',
     request: { body: jsonBody(registerDeviceSchema) },
     responses: {
       200: jsonContent('The registered device', oneOf(deviceSchema)),
       ...errors(auth.required, {
         ...jsonBodyErrors,
+        409: 'endpoint_taken (another member registered this endpoint, with other keys)',
         422: 'endpoint_invalid (not https), key_invalid (keys.p256dh not a 65-byte key), auth_invalid (not a 16-byte secret)',
       }),
     },

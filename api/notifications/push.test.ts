@@ -9,7 +9,7 @@ import { parseEnv } from '../env.ts'
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts'
 import { createLogger } from '../logger.ts'
 import { loadVapidKeys, type VapidKeys } from '../secrets.ts'
-import { PUSH_DELIVERY_JOB, deliverPush, isPushService, queuePush, registerDevice, startPushDelivery } from './push.ts'
+import { MAX_DEVICES_PER_MEMBER, PUSH_DELIVERY_JOB, PUSH_FAILURE_LIMIT, PushDeferred, deliverPush, isPushService, queuePush, registerDevice, startPushDelivery } from './push.ts'
 
 /**
  * Web push (issue 15 §3 and §7, decision 048) against a local push service that checks the VAPID
@@ -78,12 +78,42 @@ describe('PUT and DELETE /api/v1/notifications/register-device', () => {
     expect(await devicesOf(user.id)).toEqual([{ token: subscription.endpoint, kind: 'web_push', keys: subscription.keys }])
   })
 
-  it('moves an endpoint registered again by another member to them (a shared computer)', async () => {
+  it('moves an endpoint registered again by another member with its keys to them (the same browser: a shared computer)', async () => {
     const { user: ann, subscription } = await memberWithBrowser()
     const bob = await createUser(database.db)
     expect((await (await as(bob))('PUT', 'v1/notifications/register-device', subscription)).status).toBe(200)
     expect(await devicesOf(ann.id)).toEqual([])
     expect((await devicesOf(bob.id)).map((device) => device.token)).toEqual([subscription.endpoint])
+  })
+
+  it('refuses another member’s endpoint sent with other keys (409), and it stays with its owner, who still gets pushes', async () => {
+    const { user: ann, subscription } = await memberWithBrowser()
+    const mallory = await as(await createUser(database.db))
+    // Knowing the address is not holding the browser: the keys are Mallory's own.
+    const { keys } = endpoint.subscribe()
+    const taken = await mallory('PUT', 'v1/notifications/register-device', { endpoint: subscription.endpoint, keys })
+    expect(taken.status).toBe(409)
+    expect(taken.json.error.code).toBe('endpoint_taken')
+    expect((await mallory('DELETE', 'v1/notifications/register-device', { endpoint: subscription.endpoint })).status).toBe(204)
+    expect(await devicesOf(ann.id)).toEqual([{ token: subscription.endpoint, kind: 'web_push', keys: subscription.keys }])
+    await database.db.transaction().execute((trx) => queuePush(queue, trx, ann.id, payloadFor(ann.id)))
+    await expect.poll(() => endpoint.received.filter((push) => push.endpoint === subscription.endpoint).length, { timeout: 15_000, interval: 200 }).toBe(1)
+  })
+
+  it(`keeps at most ${MAX_DEVICES_PER_MEMBER} browsers per member: one more replaces the one seen longest ago`, async () => {
+    const user = await createUser(database.db)
+    const call = await as(user)
+    const browsers = Array.from({ length: MAX_DEVICES_PER_MEMBER + 2 }, () => endpoint.subscribe())
+    for (const browser of browsers) expect((await call('PUT', 'v1/notifications/register-device', browser)).status).toBe(200)
+    const kept = (await devicesOf(user.id)).map((device) => device.token)
+    expect(kept.sort()).toEqual(browsers.slice(2).map((browser) => browser.endpoint).sort())
+    // Seen again, the oldest kept browser is now the newest: the next one replaces another.
+    expect((await call('PUT', 'v1/notifications/register-device', browsers[2])).status).toBe(200)
+    expect((await call('PUT', 'v1/notifications/register-device', endpoint.subscribe())).status).toBe(200)
+    const after = (await devicesOf(user.id)).map((device) => device.token)
+    expect(after).toHaveLength(MAX_DEVICES_PER_MEMBER)
+    expect(after).toContain(browsers[2]!.endpoint)
+    expect(after).not.toContain(browsers[3]!.endpoint)
   })
 
   it('refuses what is not a push subscription, naming the field', async () => {
@@ -195,6 +225,82 @@ describe('sending a push', () => {
 
   it('skips a browser unregistered after the push was queued', async () => {
     expect(await deliverPush({ db: database.db, vapid, logger }, { device_id: crypto.randomUUID(), payload: payloadFor('x') })).toBe('unregistered')
+  })
+})
+
+describe('one member’s browsers never delay another member’s pushes (issue 29 §5)', () => {
+  it('delivers a member’s push within seconds while another member’s many browsers never answer', async () => {
+    const mallory = await createUser(database.db)
+    const call = await as(mallory)
+    // Twelve browsers asked for, ten kept; eight of them never answer.
+    const browsers = [...Array.from({ length: 8 }, () => endpoint.subscribe({ hang: true })), ...Array.from({ length: 4 }, () => endpoint.subscribe())]
+    for (const browser of browsers) expect((await call('PUT', 'v1/notifications/register-device', browser)).status).toBe(200)
+    for (let n = 0; n < 3; n++) await database.db.transaction().execute((trx) => queuePush(queue, trx, mallory.id, payloadFor(mallory.id)))
+
+    const { user: ann, subscription } = await memberWithBrowser()
+    const queuedAt = Date.now()
+    await database.db.transaction().execute((trx) => queuePush(queue, trx, ann.id, payloadFor(ann.id)))
+    await expect.poll(() => endpoint.received.some((push) => push.endpoint === subscription.endpoint), { timeout: 10_000, interval: 100 }).toBe(true)
+    expect(Date.now() - queuedAt).toBeLessThan(10_000)
+    // Each browser that hangs was tried once, gave up on after a few seconds, and now backs off: no
+    // worker waits on it again meanwhile.
+    const failing = () => database.db.selectFrom('devices').select(['failures', 'retry_after']).where('user_id', '=', mallory.id).where('failures', '>', 0).execute()
+    await expect.poll(async () => (await failing()).length, { timeout: 15_000, interval: 200 }).toBe(6)
+    for (const device of await failing()) expect(device.retry_after!.getTime()).toBeGreaterThan(Date.now())
+    expect(browsers.slice(2, 8).map((browser) => endpoint.hits(browser.endpoint))).toEqual([1, 1, 1, 1, 1, 1])
+  })
+})
+
+describe('a browser whose push service fails', () => {
+  const deps = () => ({ db: database.db, vapid, logger })
+  async function deviceOf(userId: string) {
+    return database.db.selectFrom('devices').select(['id', 'token', 'failures', 'retry_after']).where('user_id', '=', userId).executeTakeFirstOrThrow()
+  }
+
+  it('backs off: no push is tried there until its backoff ends, then the next one goes and the count starts over', async () => {
+    const { user, subscription } = await memberWithBrowser()
+    const device = await deviceOf(user.id)
+    endpoint.answer(500)
+    try {
+      await expect(deliverPush(deps(), { device_id: device.id, payload: payloadFor(user.id) })).rejects.toThrow('500')
+    } finally {
+      endpoint.answer(201)
+    }
+    expect(endpoint.hits(subscription.endpoint)).toBe(1)
+    const failed = await deviceOf(user.id)
+    expect(failed.failures).toBe(1)
+    expect(failed.retry_after!.getTime()).toBeGreaterThan(Date.now() + 20_000)
+    // Within the backoff: not sent (the job is retried later), the push service is not called.
+    await expect(deliverPush(deps(), { device_id: device.id, payload: payloadFor(user.id) })).rejects.toBeInstanceOf(PushDeferred)
+    expect(endpoint.hits(subscription.endpoint)).toBe(1)
+    // The backoff over, the push goes.
+    await database.db.updateTable('devices').set({ retry_after: new Date(Date.now() - 1_000) }).where('id', '=', device.id).execute()
+    expect(await deliverPush(deps(), { device_id: device.id, payload: payloadFor(user.id) })).toBe('sent')
+    expect(await deviceOf(user.id)).toMatchObject({ failures: 0, retry_after: null })
+  })
+
+  it(`forgets the browser after ${PUSH_FAILURE_LIMIT} failures in a row`, async () => {
+    const { user } = await memberWithBrowser()
+    const device = await deviceOf(user.id)
+    await database.db.updateTable('devices').set({ failures: PUSH_FAILURE_LIMIT - 1 }).where('id', '=', device.id).execute()
+    endpoint.answer(500)
+    try {
+      expect(await deliverPush(deps(), { device_id: device.id, payload: payloadFor(user.id) })).toBe('dropped')
+    } finally {
+      endpoint.answer(201)
+    }
+    expect(await devicesOf(user.id)).toEqual([])
+  })
+
+  it('in production, never calls a stored endpoint that is not a browser push service, and forgets it', async () => {
+    const user = await createUser(database.db)
+    // Stored before the allowlist existed (or by a copy of the database): registration would refuse it now.
+    const local = endpoint.subscribe()
+    await database.db.insertInto('devices').values({ user_id: user.id, kind: 'web_push', token: local.endpoint, keys: JSON.stringify(local.keys) }).execute()
+    const device = await deviceOf(user.id)
+    expect(await deliverPush({ ...deps(), production: true }, { device_id: device.id, payload: payloadFor(user.id) })).toBe('refused')
+    expect(endpoint.hits(local.endpoint)).toBe(0)
+    expect(await devicesOf(user.id)).toEqual([])
   })
 })
 

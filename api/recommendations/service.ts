@@ -84,9 +84,12 @@ export async function recommendActivities(db: DB, notify: Notify, options: { now
   }
 }
 
-/** Schedules the weekly run on the PostgreSQL queue; a failed run is tried once more 10 minutes later (whoever was told is skipped). */
+/**
+ * Schedules the weekly run on the PostgreSQL queue; a failed run, or one cut short by its
+ * instance dying, is tried again shortly (whoever was told is skipped).
+ */
 export async function scheduleRecommendations(services: { db: DB; queue: JobQueue; notify: Notify; logger: Logger }) {
-  await services.queue.define(RECOMMEND_JOB, { retryLimit: 1, retryDelaySeconds: 600 })
+  await services.queue.define(RECOMMEND_JOB, { retryLimit: 3, retryDelaySeconds: 15, retryDelayMaxSeconds: 600 })
   await services.queue.work(RECOMMEND_JOB, async () => {
     const told = await recommendActivities(services.db, services.notify)
     services.logger.info({ job: RECOMMEND_JOB, told }, 'Weekly activity suggestions sent')

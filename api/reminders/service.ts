@@ -190,12 +190,12 @@ export async function notifyChanges(trx: Transaction<Database>, notify: Notify, 
 /** Defines the reminder queue, works it here and schedules the sweep (every instance may call it). */
 export async function startReminders(services: { db: DB; queue: JobQueue; notify: Notify; logger: Logger }) {
   const { db, queue, notify, logger } = services
-  await queue.define(REMIND_JOB, { retryLimit: 5, retryDelaySeconds: 30 })
+  await queue.define(REMIND_JOB, { retryLimit: 5, retryDelaySeconds: 10, timeoutSeconds: 120 })
   await queue.work<RemindJob>(REMIND_JOB, async (job) => {
     const { outcome, reminded } = await runReminder(db, notify, job)
     logger.debug({ job: REMIND_JOB, slot: job.slot, outcome, reminded: reminded.length }, 'Reminder job ran')
   })
-  await queue.define(REMIND_SWEEP_JOB, { retryLimit: 0 })
+  await queue.define(REMIND_SWEEP_JOB, { retryLimit: 2 })
   await queue.work(REMIND_SWEEP_JOB, async () => {
     const queued = await sweepReminders(db, queue)
     if (queued > 0) logger.info({ job: REMIND_SWEEP_JOB, queued }, 'Reminders queued for activities that had none')

@@ -18,8 +18,9 @@ export async function scheduleAttendanceSurveys(services: {
   notify: Notify
   logger: Logger
 }) {
-  // A failed run is tried again at the next tick; the popups rows make it idempotent.
-  await services.queue.define(askAttendanceJob, { retryLimit: 0 })
+  // A run cut short (its instance died) or failed is tried again shortly, then at the next tick;
+  // the popups rows make it idempotent.
+  await services.queue.define(askAttendanceJob, { retryLimit: 2 })
   await services.queue.work(askAttendanceJob, async () => {
     const asked = await askAttendance(services.db, services.notify)
     if (asked > 0) services.logger.info({ job: askAttendanceJob, asked }, 'Attendance surveys sent')

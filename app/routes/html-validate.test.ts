@@ -101,7 +101,7 @@ beforeAll(async () => {
   web = await createWebHarness(database)
   web.services.identity = identity
   web.services.config = { ...web.services.config, devOutbox: 'loopback' }
-  web.services.outbox = async () => [{ id: '1', to: 'margaret@example.com', subject: 'Your code', text: 'Your code is 123456.', createdAt: new Date().toISOString() }]
+  web.services.outbox = async () => [{ id: '1', to: 'margaret@example.com', subject: 'Your code', text: 'Your code is 123456.', createdAt: new Date().toISOString(), delivery: { status: 'retrying', attempts: 2, error: '451 Try again later' } }]
   web.services.smsOutbox = async () => [{ id: '2', to: '+15035550142', text: 'Your walk is tomorrow. Reply C to cancel your seat.', kind: 'reminder', aboutActivity: true, createdAt: new Date().toISOString() }]
   const stepCookie = async (sent: 'sign_in' | 'sign_up') =>
     (await redirectWithStep(web.newContext(), '/', { uid: 'prompt-1', email: 'margaret@example.com', sent })).headers.get('set-cookie')?.split(';')[0] ?? ''

@@ -49,6 +49,12 @@ export interface OutboxMessage {
   subject: string
   text: string
   createdAt: string
+  /** How the mail server took it (SMTP configured): sent, failed for good, failing and retried, or not tried yet. */
+  delivery:
+    | { status: 'sent'; at: string }
+    | { status: 'failed'; at: string; attempts: number; error: string | null }
+    | { status: 'retrying'; attempts: number; error: string | null }
+    | { status: 'waiting' }
 }
 
 /** A text message in the outbox (decision 049), for the development outbox page. */

@@ -130,8 +130,11 @@ describe('email delivery', () => {
     // The queue's retries (1 s here) would have delivered it by now.
     await new Promise((resolve) => setTimeout(resolve, 3_000))
     expect(received.filter((m) => m.to.includes('jo@example.com'))).toHaveLength(0)
-    const row = await database.db.selectFrom('email_outbox').select('sent_at').where('to_address', '=', 'jo@example.com').executeTakeFirstOrThrow()
+    const row = await database.db.selectFrom('email_outbox').select(['sent_at', 'failed_at', 'last_error']).where('to_address', '=', 'jo@example.com').executeTakeFirstOrThrow()
     expect(row.sent_at).toBeNull()
+    // The outbox shows it failed (issue 29 §5: never dropped silently), with the server's answer.
+    expect(row.failed_at).not.toBeNull()
+    expect(row.last_error).toMatch(/Try again later/)
   })
 
   it('says a code was not sent when no mail server answers at all', async () => {

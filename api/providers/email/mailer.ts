@@ -2,7 +2,7 @@ import type { DB } from '../../db/database.ts'
 import type { JobQueue } from '../../jobs/queue.ts'
 import type { Logger } from '../../logger.ts'
 import { htmlFromText } from './html.ts'
-import { EMAIL_DELIVERY_JOB, createSmtpDelivery, type SmtpOptions } from './smtp.ts'
+import { EMAIL_DELIVERY_JOB, createSmtpDelivery, errorText, type SmtpOptions } from './smtp.ts'
 
 export interface OutgoingEmail {
   to: string
@@ -19,7 +19,8 @@ export interface OutgoingEmail {
 
 export interface Mailer {
   /**
-   * Mail that can wait (a welcome): delivered by a background job, retried with backoff. With
+   * Mail that can wait (a welcome, a notification): delivered by a background job, retried with
+   * backoff for more than a day, then marked failed in the outbox and logged as an error. With
    * `transaction`, the outbox row and its job are written by it: they exist only if it commits
    * (a notification's email is queued with the stamp that says it was delivered, exactly once).
    */
@@ -83,6 +84,13 @@ export function createMailer(options: { db: DB; smtp?: SmtpOptions | undefined; 
         return { sent: true }
       } catch (error) {
         logger?.error({ err: error, kind: message.kind }, 'Email could not be sent')
+        // Never sent later; the outbox shows it failed.
+        await db
+          .updateTable('email_outbox')
+          .set({ attempts: 1, last_error: errorText(error), failed_at: new Date() })
+          .where('id', '=', id)
+          .execute()
+          .catch((recordError: unknown) => logger?.error({ err: recordError }, 'An email failure could not be recorded'))
         return { sent: false }
       }
     },

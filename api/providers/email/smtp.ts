@@ -42,19 +42,66 @@ export function createSmtpDelivery(db: DB, smtp: SmtpOptions) {
   }
 }
 
+/**
+ * Where a queued email that failed for good is handed (pg-boss's dead letter): its outbox row is
+ * marked failed and the failure logged as an error, so no email is dropped silently.
+ */
+export const EMAIL_FAILED_JOB = 'email.failed'
+
+/**
+ * A queued email is retried for more than a day: about 15 s after the first failure, then
+ * doubling (pg-boss adds 1–2 s, 2–4 s, 4–8 s, …) to at most an hour apart; 36 retries wait at
+ * least 25 hours in all. A notification is still worth having after an outage of a few hours.
+ */
+export const EMAIL_RETRIES = { retryLimit: 36, retryDelaySeconds: 15, retryDelayMaxSeconds: 60 * 60 }
+
 /** The worker that delivers queued outbox rows over SMTP. */
 export async function startEmailDelivery(options: {
   db: DB
   queue: JobQueue
   smtp: SmtpOptions
   logger: Logger
-  /** First retry after this many seconds, doubling each time (default 15). */
+  /** First retry after this many seconds (default 15), growing from there. */
   retryDelaySeconds?: number
 }) {
-  const deliver = createSmtpDelivery(options.db, options.smtp)
-  await options.queue.define(EMAIL_DELIVERY_JOB, { retryLimit: 8, retryDelaySeconds: options.retryDelaySeconds ?? 15 })
-  await options.queue.work<{ id: string }>(EMAIL_DELIVERY_JOB, async ({ id }) => {
-    const email = await deliver(id)
-    if (email) options.logger.info({ kind: email.kind }, 'Email sent')
+  const { db, queue, logger } = options
+  const deliver = createSmtpDelivery(db, options.smtp)
+  await queue.define(EMAIL_FAILED_JOB, { retryLimit: 10, timeoutSeconds: 60 })
+  await queue.define(EMAIL_DELIVERY_JOB, {
+    ...EMAIL_RETRIES,
+    retryDelaySeconds: options.retryDelaySeconds ?? EMAIL_RETRIES.retryDelaySeconds,
+    // Within nodemailer's own timeouts (10 s to connect, greet and each exchange).
+    timeoutSeconds: 60,
+    deadLetter: EMAIL_FAILED_JOB,
   })
+  await queue.work<{ id: string }>(EMAIL_DELIVERY_JOB, async ({ id }) => {
+    try {
+      const email = await deliver(id)
+      if (email) logger.info({ kind: email.kind }, 'Email sent')
+    } catch (error) {
+      // The outbox says how it is going; the queue retries.
+      await db
+        .updateTable('email_outbox')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1), last_error: errorText(error) }))
+        .where('id', '=', id)
+        .execute()
+      throw error
+    }
+  })
+  await queue.work<{ id: string }>(EMAIL_FAILED_JOB, async ({ id }) => {
+    const email = await db
+      .updateTable('email_outbox')
+      .set({ failed_at: new Date() })
+      .where('id', '=', id)
+      .where('sent_at', 'is', null)
+      .where('failed_at', 'is', null)
+      .returning(['kind', 'attempts', 'last_error'])
+      .executeTakeFirst()
+    if (email) logger.error({ kind: email.kind, emailId: id, attempts: email.attempts, lastError: email.last_error }, 'Email not delivered: the mail server failed for more than a day; given up')
+  })
+}
+
+/** An error as one line for the outbox (SMTP answers carry their code, e.g. "451 Try again later"). */
+export function errorText(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 500)
 }

@@ -159,7 +159,7 @@ export function createSmsDelivery(db: DB, twilio: TwilioOptions) {
  */
 export async function startSmsDelivery(options: { db: DB; queue: JobQueue; twilio: TwilioOptions; logger: Logger; retryDelaySeconds?: number }) {
   const deliver = createSmsDelivery(options.db, options.twilio)
-  await options.queue.define(SMS_DELIVERY_JOB, { retryLimit: 8, retryDelaySeconds: options.retryDelaySeconds ?? 15 })
+  await options.queue.define(SMS_DELIVERY_JOB, { retryLimit: 8, retryDelaySeconds: options.retryDelaySeconds ?? 15, timeoutSeconds: 60 })
   await options.queue.work<{ id: string }>(SMS_DELIVERY_JOB, async ({ id }) => {
     try {
       const sms = await deliver(id)

@@ -2,7 +2,11 @@ import type { AppLoadContext } from '@remix-run/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readOutbox } from '#api/providers/email/outbox.ts'
 import type { WebConfig, WebServices } from '#app/utils/load-context.ts'
+import { TEST_PUBLIC_URL } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
+import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
+import * as outboxRoute from './outbox.tsx'
 import { loader } from './outbox.tsx'
 
 /**
@@ -11,6 +15,7 @@ import { loader } from './outbox.tsx'
  * `peerAddress` is the socket's, `clientAddress` is req.ip (X-Forwarded-For with TRUST_PROXY).
  */
 let database: TestDatabase
+let web: WebHarness | undefined
 
 beforeAll(async () => {
   database = await createTestDatabase()
@@ -21,6 +26,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
+  await web?.close()
   await database?.drop()
 })
 
@@ -126,5 +132,34 @@ describe('/dev/outbox: one address, and older emails (issue 29 §4)', () => {
     expect(third.page).toBe(3)
     expect(third.messages.map((message) => message.to)).toContain('New.Member@Example.com')
     expect(third.older).toBe(false)
+  })
+})
+
+describe('/dev/outbox: how the mail server took each email (issue 29 §5)', () => {
+  it('says which emails were sent, which are being retried and which failed for good, in the page’s language', async () => {
+    web = await createWebHarness(database)
+    web.services.config = { ...web.services.config, devOutbox: 'loopback' }
+    web.services.outbox = (limit, filter) => readOutbox(database.db, limit, filter)
+    const at = new Date('2026-11-28T09:30:00Z')
+    await database.db
+      .insertInto('email_outbox')
+      .values([
+        { to_address: 'sent@example.com', subject: 'Sent one', text_body: '…', kind: 'welcome', locale: 'en', sent_at: at },
+        { to_address: 'retry@example.com', subject: 'Retried one', text_body: '…', kind: 'newMessage', locale: 'en', attempts: 3, last_error: '451 Try again later' },
+        { to_address: 'failed@example.com', subject: 'Failed one', text_body: '…', kind: 'experienceCanceled', locale: 'en', attempts: 37, last_error: 'connect ECONNREFUSED 127.0.0.1:25', failed_at: at },
+      ])
+      .execute()
+    const handle = createDocumentHandler([{ id: 'routes/dev+/outbox', path: 'dev/outbox', module: outboxRoute as never }])
+    const page = async (language: string) => {
+      const response = await handle(new Request(`${TEST_PUBLIC_URL}/dev/outbox`, { headers: { 'Accept-Language': language } }), web!.newContext())
+      expect(response.status).toBe(200)
+      return readableHtml(await response.text())
+    }
+    const english = await page('en')
+    expect(english).toContain('Sent at 2026-11-28 09:30 UTC')
+    expect(english).toContain('Not delivered yet: 3 attempts failed, trying again. Last error: 451 Try again later')
+    expect(english).toContain('Not delivered: given up at 2026-11-28 09:30 UTC after 37 failed attempts. Last error: connect ECONNREFUSED 127.0.0.1:25')
+    expect(await page('fr')).toContain('Non remis : abandonné à 2026-11-28 09:30 UTC après 37 tentatives échouées.')
+    expect(await page('nl')).toContain('Niet bezorgd: opgegeven om 2026-11-28 09:30 UTC na 37 mislukte pogingen.')
   })
 })

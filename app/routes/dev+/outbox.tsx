@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { getT } from '#app/utils/i18next.server.ts'
+import type { OutboxMessage } from '#app/utils/load-context.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 
 export const handle = { i18n: ['common', 'sms'] }
@@ -84,6 +85,12 @@ export default function Outbox() {
             <dd data-testid="outbox-to">{message.to}</dd>
             <dt>{t('outbox.sent')}</dt>
             <dd>{message.createdAt.replace("T", " ").slice(0, 16)} UTC</dd>
+            {message.delivery.status === 'waiting' ? null : (
+              <>
+                <dt>{t('outbox.delivery')}</dt>
+                <dd data-testid="outbox-delivery"><DeliveryText delivery={message.delivery} /></dd>
+              </>
+            )}
           </dl>
           <p className="outbox-message" data-testid="outbox-body">
             {message.text}
@@ -123,6 +130,16 @@ export default function Outbox() {
       ))}
     </div>
   )
+}
+
+/** The mail server's part (SMTP configured): one line, in the page's language. */
+function DeliveryText({ delivery }: { delivery: OutboxMessage['delivery'] }) {
+  const { t } = useTranslation('common')
+  const time = (at: string) => `${at.replace('T', ' ').slice(0, 16)} UTC`
+  if (delivery.status === 'sent') return <>{t('outbox.deliverySent', { time: time(delivery.at) })}</>
+  if (delivery.status === 'failed') return <>{t('outbox.deliveryFailed', { time: time(delivery.at), count: delivery.attempts, error: delivery.error ?? '' })}</>
+  if (delivery.status === 'retrying') return <>{t('outbox.deliveryRetrying', { count: delivery.attempts, error: delivery.error ?? '' })}</>
+  return null
 }
 
 /**
