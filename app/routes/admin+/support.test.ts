@@ -116,7 +116,7 @@ describe('the activity page’s conversations', () => {
     // Contact host opens the direct channel with the host.
     const contacted = await post('/messenger/new', visitor.cookie, { user_id: host.user.id, from_activity: experience.id })
     expect(contacted.response.headers.get('location')).toMatch(/^\/messenger\?channel=[\w-]+$/)
-    expect(await text(contacted.response.headers.get('location')!, visitor.cookie)).toContain('Waiting for Walter B. to accept')
+    expect(await text(contacted.response.headers.get('location')!, visitor.cookie)).toContain('Your first message to Walter B. is a message request')
     // The group button opens the activity's chat.
     const group = await post('/messenger/new', guest.cookie, { experience_id: experience.id })
     expect(await text(group.response.headers.get('location')!, guest.cookie)).toContain('See the activity')
