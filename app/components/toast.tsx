@@ -21,7 +21,7 @@ export interface ToastMessage {
  * The message belongs to the page it arrived with: a later navigation (which does not reload the
  * root's data) leaves it behind. Returns the toast while the member is still on that page.
  */
-function useToastOfThisPage(toast: ToastMessage | null) {
+export function useToastOfThisPage(toast: ToastMessage | null) {
   const { key } = useLocation()
   const [arrival, setArrival] = useState({ toast, key })
   if (arrival.toast !== toast) setArrival({ toast, key })

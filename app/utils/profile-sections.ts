@@ -2,16 +2,20 @@ import { genders } from '#contract/enums.ts'
 import { maxProfilePrompts } from '#contract/profile.ts'
 
 /**
- * The sections of `/account/edit` (issue 13 §1) and the choices its page draws, without the
- * schemas (profile-schemas.ts, used by the server only), so the page's browser bundle does not
- * carry zod.
+ * The sections of the profile editor (issue 13 §1, issue 29 §4) and the choices its pages draw,
+ * without the schemas (profile-schemas.ts, used by the server only), so the pages' browser bundle
+ * does not carry zod. `/account/edit` lists them, each with a "Change" link to its own page,
+ * `/account/edit/{section}`.
  */
 
 export const profileSections = ['name', 'about', 'interests', 'prompts', 'city', 'phone', 'privacy', 'language'] as const
 export type ProfileSection = (typeof profileSections)[number]
 
-/** Where each section lives on the page (the anchor a saved section goes back to). */
+/** Where each section is on `/account/edit` (the row a saved section goes back to). */
 export const sectionAnchor = (section: ProfileSection | 'photo') => `${section}-section`
+
+/** A section's own page. */
+export const sectionPath = (section: ProfileSection) => `/account/edit/${section}`
 
 /** How many prompt rows the form offers (all of them, so that it works without JavaScript). */
 export const promptRows = maxProfilePrompts

@@ -1,8 +1,9 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { Form, useActionData } from '@remix-run/react'
+import { Form, Link, useActionData } from '@remix-run/react'
 import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { CitySearch } from '#app/components/city-search.tsx'
+import type { SummaryError } from '#app/components/error-summary.tsx'
 import { PhotoField } from '#app/components/photo-field.tsx'
 import { ChoiceGroup, FieldErrors, SelectField, TextField } from '#app/components/ui/field.tsx'
 import { employments, familyMembers, joinReasons, relationshipStatuses } from '#contract/enums.ts'
@@ -13,21 +14,43 @@ import { genderChoices, preferNotToSay, promptRows, sectionAnchor, type ProfileS
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 
 /**
- * The sections of `/account/edit`, each its own form: a hidden `intent`, its fields, its button.
- * Errors come from the server's answer (the action checks every section with its schema), so the
- * page behaves the same with JavaScript on and off; the summary at the top lists them.
+ * The profile's sections. Each is the one form of its own page, `/account/edit/{section}`: a
+ * hidden `intent`, its fields, one Save button and a way back without saving; the photo is the
+ * one form of `/account/edit` itself. One form to a page, so nothing typed elsewhere can be lost
+ * by saving (issue 29 §4). Errors come from the server's answer (the action checks the section
+ * with its schema), so the page behaves the same with JavaScript on and off; the summary at the
+ * top lists them.
  */
 
 interface SectionProps {
   /** The member, or null when the page is drawn during an outage from what they sent. */
   user: User | null
+}
+
+/** The photo section's props: it is a part of `/account/edit`, under its own heading. */
+interface PhotoSectionProps extends SectionProps {
   heading: string
+  /** The message of a photo just saved or removed, shown beside it. */
+  saved?: string | null
 }
 
 /** A conform field name (`prompts[1].answer`, `q`) → the id of its element on the page. */
 export function fieldIdOf(name: string) {
   if (name === 'q') return 'city'
   return name.replace(/\[(\d+)\]\.?/g, '-$1-').replace(/-$/, '')
+}
+
+/** A refused form's errors for the summary at the top of its page, each linked to its field. */
+export function summaryOf(error: Record<string, string[] | null> | undefined) {
+  const errors: SummaryError[] = []
+  const formErrors: string[] = []
+  for (const [name, messages] of Object.entries(error ?? {})) {
+    for (const message of messages ?? []) {
+      if (name === '') formErrors.push(message)
+      else errors.push({ fieldId: fieldIdOf(name), message })
+    }
+  }
+  return { errors, formErrors }
 }
 
 type ActionAnswer = { intent: ProfileSection | 'photo'; result: SubmissionResult<string[]> } | undefined
@@ -56,20 +79,21 @@ function useSectionForm(section: ProfileSection, defaultValue: Record<string, un
   }
 }
 
-function Section({ section, heading, form, submit, children }: { section: ProfileSection; heading: string; form: ReturnType<typeof useSectionForm>['form']; submit: string; children: ReactNode }) {
+function Section({ section, form, submit, children }: { section: ProfileSection; form: ReturnType<typeof useSectionForm>['form']; submit: string; children: ReactNode }) {
+  const { t } = useTranslation('profile')
   return (
-    <section id={sectionAnchor(section)} aria-labelledby={`${section}-heading`} className="profile-section">
-      <h2 id={`${section}-heading`}>{heading}</h2>
-      <Form method="post" {...getFormProps(form)} noValidate>
-        <input type="hidden" name="intent" value={section} />
-        {children}
-        <div className="button-row">
-          <button type="submit" className="button">
-            {submit}
-          </button>
-        </div>
-      </Form>
-    </section>
+    <Form method="post" {...getFormProps(form)} noValidate>
+      <input type="hidden" name="intent" value={section} />
+      {children}
+      <div className="button-row">
+        <button type="submit" className="button">
+          {submit}
+        </button>
+        <Link to={`/account/edit#${sectionAnchor(section)}`} className="button button--secondary">
+          {t('edit.back')}
+        </Link>
+      </div>
+    </Form>
   )
 }
 
@@ -77,7 +101,7 @@ function Section({ section, heading, form, submit, children }: { section: Profil
  * The profile photo: its own multipart form, checked as in onboarding (one face, appropriate
  * content); "Remove my photo" is a second small form, shown when there is a photo.
  */
-export function PhotoSection({ user, heading }: SectionProps) {
+export function PhotoSection({ user, heading, saved }: PhotoSectionProps) {
   const { t } = useTranslation(['profile', 'photo'])
   const answer = useActionData<ActionAnswer>()
   const [form] = useForm({
@@ -88,8 +112,9 @@ export function PhotoSection({ user, heading }: SectionProps) {
   })
   const photoUrl = user?.avatar?.url ?? null
   return (
-    <section id={sectionAnchor('photo')} aria-labelledby="photo-heading" className="profile-section">
+    <section id={sectionAnchor('photo')} aria-labelledby="photo-heading" className="profile-section" tabIndex={-1}>
       <h2 id="photo-heading">{heading}</h2>
+      {saved ? <SavedNote text={saved} /> : null}
       <p>{t('edit.photo.intro')}</p>
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} noValidate>
         <PhotoField id="photo" name="photo" label={photoUrl ? t('edit.photo.chooseNew') : t('edit.photo.choose')} hint={t('photo:field.hint')} errors={form.allErrors.photo} currentUrl={photoUrl} />
@@ -110,12 +135,12 @@ export function PhotoSection({ user, heading }: SectionProps) {
   )
 }
 
-export function NameSection({ user, heading }: SectionProps) {
+export function NameSection({ user }: SectionProps) {
   const { t } = useTranslation('profile')
   const { t: onboarding } = useTranslation('onboarding')
   const section = useSectionForm('name', { firstName: user?.first_name ?? '', lastName: user?.last_name ?? '' })
   return (
-    <Section section="name" heading={heading} form={section.form} submit={t('edit.name.submit')}>
+    <Section section="name" form={section.form} submit={t('edit.name.submit')}>
       <p className="hint">{t('edit.name.hint')}</p>
       <TextField id="firstName" name="firstName" label={onboarding('fields.firstName')} autoComplete="given-name" required defaultValue={section.text('firstName')} errors={section.errors('firstName')} />
       <TextField id="lastName" name="lastName" label={onboarding('fields.lastName')} autoComplete="family-name" required defaultValue={section.text('lastName')} errors={section.errors('lastName')} />
@@ -123,7 +148,7 @@ export function NameSection({ user, heading }: SectionProps) {
   )
 }
 
-export function AboutSection({ user, heading }: SectionProps) {
+export function AboutSection({ user }: SectionProps) {
   const { t } = useTranslation('profile')
   const { t: onboarding } = useTranslation('onboarding')
   const section = useSectionForm('about', {
@@ -135,7 +160,7 @@ export function AboutSection({ user, heading }: SectionProps) {
     reasons: user?.join_reasons ?? [],
   })
   return (
-    <Section section="about" heading={heading} form={section.form} submit={t('edit.about.submit')}>
+    <Section section="about" form={section.form} submit={t('edit.about.submit')}>
       <ChoiceGroup
         id="gender"
         name="gender"
@@ -187,13 +212,13 @@ export function AboutSection({ user, heading }: SectionProps) {
   )
 }
 
-export function InterestsSection({ user, heading }: SectionProps) {
+export function InterestsSection({ user }: SectionProps) {
   const { t } = useTranslation('profile')
   const section = useSectionForm('interests', { interests: user?.interests ?? [] })
   const chosen = new Set(section.list('interests'))
   const errors = section.errors('interests')
   return (
-    <Section section="interests" heading={heading} form={section.form} submit={t('edit.interests.submit')}>
+    <Section section="interests" form={section.form} submit={t('edit.interests.submit')}>
       <div
         id="interests"
         role="group"
@@ -224,7 +249,7 @@ export function InterestsSection({ user, heading }: SectionProps) {
   )
 }
 
-export function PromptsSection({ user, heading }: SectionProps) {
+export function PromptsSection({ user }: SectionProps) {
   const { t } = useTranslation('profile')
   const saved = user?.prompts ?? []
   const section = useSectionForm('prompts', {
@@ -236,7 +261,7 @@ export function PromptsSection({ user, heading }: SectionProps) {
     return { prompt: typeof value?.prompt === 'string' ? value.prompt : '', answer: typeof value?.answer === 'string' ? value.answer : '' }
   }
   return (
-    <Section section="prompts" heading={heading} form={section.form} submit={t('edit.prompts.submit')}>
+    <Section section="prompts" form={section.form} submit={t('edit.prompts.submit')}>
       <p className="hint">{t('edit.prompts.hint')}</p>
       {Array.from({ length: promptRows }, (_, index) => (
         <PromptRow key={index} index={index} prompt={row(index).prompt} answer={row(index).answer} promptErrors={section.errors(`prompts[${index}].prompt`)} answerErrors={section.errors(`prompts[${index}].answer`)} />
@@ -299,32 +324,32 @@ function AnswerField({ index, label, defaultValue, errors }: { index: number; la
   )
 }
 
-export function CitySection({ user, heading }: SectionProps) {
+export function CitySection({ user }: SectionProps) {
   const { t } = useTranslation('profile')
   // The gazetteer's label ("Portland, OR", decision 023).
   const current = user?.city ?? ''
   const section = useSectionForm('city', { q: current })
   const typed = section.text('q')
   return (
-    <Section section="city" heading={heading} form={section.form} submit={t('edit.city.submit')}>
+    <Section section="city" form={section.form} submit={t('edit.city.submit')}>
       {current ? <p>{t('edit.city.current', { city: current })}</p> : null}
       <CitySearch key={typed} inputId="city" label={t('edit.city.label')} hint={t('edit.city.hint')} defaultLabel={typed} defaultPlaceId={null} errors={section.errors('q')} />
     </Section>
   )
 }
 
-export function PhoneSection({ user, heading }: SectionProps) {
+export function PhoneSection({ user }: SectionProps) {
   const { t } = useTranslation('profile')
   const { t: onboarding } = useTranslation('onboarding')
   const section = useSectionForm('phone', { phone: user?.formatted_phone ?? '' })
   return (
-    <Section section="phone" heading={heading} form={section.form} submit={t('edit.phone.submit')}>
+    <Section section="phone" form={section.form} submit={t('edit.phone.submit')}>
       <TextField id="phone" name="phone" label={t('edit.phone.label')} hint={onboarding('fields.phoneHint')} autoComplete="tel-national" inputMode="tel" defaultValue={section.text('phone')} errors={section.errors('phone')} />
     </Section>
   )
 }
 
-export function PrivacySection({ user, heading }: SectionProps) {
+export function PrivacySection({ user }: SectionProps) {
   const { t } = useTranslation(['profile', 'blocking'])
   const section = useSectionForm('privacy', {
     showAge: user?.show_age ? 'yes' : 'no',
@@ -332,7 +357,7 @@ export function PrivacySection({ user, heading }: SectionProps) {
     blockedInSearch: user?.show_blocked_in_chat_search ? 'show' : 'hide',
   })
   return (
-    <Section section="privacy" heading={heading} form={section.form} submit={t('edit.privacy.submit')}>
+    <Section section="privacy" form={section.form} submit={t('edit.privacy.submit')}>
       <ChoiceGroup
         id="showAge"
         name="showAge"
@@ -367,11 +392,11 @@ export function PrivacySection({ user, heading }: SectionProps) {
   )
 }
 
-export function LanguageSection({ user, heading }: SectionProps) {
+export function LanguageSection({ user }: SectionProps) {
   const { t, i18n } = useTranslation('profile')
   const section = useSectionForm('language', { language: user?.locale ?? i18n.language })
   return (
-    <Section section="language" heading={heading} form={section.form} submit={t('edit.language.submit')}>
+    <Section section="language" form={section.form} submit={t('edit.language.submit')}>
       <ChoiceGroup
         id="language"
         name="language"
@@ -383,4 +408,33 @@ export function LanguageSection({ user, heading }: SectionProps) {
       />
     </Section>
   )
+}
+
+/** "Saved", beside the part of the profile the member has just saved (issue 29 §4). */
+export function SavedNote({ text }: { text: string }) {
+  return (
+    <p className="saved-note">
+      <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+        <path d="M4 12.5 9.5 18 20 6" />
+      </svg>
+      {text}
+    </p>
+  )
+}
+
+const sectionForms: Record<ProfileSection, (props: SectionProps) => ReactNode> = {
+  name: NameSection,
+  about: AboutSection,
+  interests: InterestsSection,
+  prompts: PromptsSection,
+  city: CitySection,
+  phone: PhoneSection,
+  privacy: PrivacySection,
+  language: LanguageSection,
+}
+
+/** The form of `/account/edit/{section}`. */
+export function SectionForm({ section, user }: { section: ProfileSection; user: User | null }) {
+  const Fields = sectionForms[section]
+  return <Fields user={user} />
 }

@@ -13,11 +13,12 @@ import { isProfileSection, profileFormSchemas, sectionAnchor, type ProfileSectio
 import { setToast } from '#app/utils/toast.server.ts'
 
 /**
- * `/account/edit`'s action (issue 13 §1): each section's form sends its `intent`; the section's
- * schema reads it, `updateFor` turns it into the fields of `PUT v1/users/me` it changes, and a
- * success goes back to the section with a toast. The photo comes as the one multipart form (its
- * check is the onboarding step's, decision 024), and "Remove my photo" as intent `removePhoto`.
- * An unknown intent answers 400.
+ * The profile editor's actions (issue 13 §1, issue 29 §4). `/account/edit/{section}` sends its
+ * section's form with its `intent`: the section's schema reads it, `updateFor` turns it into the
+ * fields of `PUT v1/users/me` it changes, and a success goes back to the section's row of
+ * `/account/edit` with a toast. `/account/edit` itself takes the photo, as the one multipart
+ * form (its check is the onboarding step's, decision 024), and "Remove my photo" as intent
+ * `removePhoto`. An intent another page sends, or none we know, answers 400.
  */
 
 type SectionValue = z.output<(typeof profileFormSchemas)[ProfileSection]>
@@ -100,14 +101,20 @@ async function removePhoto({ request, context }: ActionFunctionArgs) {
 
 const isMultipart = (request: Request) => /^multipart\/form-data\s*;/i.test(request.headers.get('Content-Type') ?? '')
 
-export async function runProfileIntent(args: ActionFunctionArgs) {
+/** `/account/edit`: the photo, or "Remove my photo". */
+export async function runPhotoIntent(args: ActionFunctionArgs) {
   if (isMultipart(args.request)) return savePhoto(args)
-  const { request, context } = args
+  const formData = await args.request.formData()
+  if (formData.get('intent') === 'removePhoto') return removePhoto(args)
+  throw data({ error: 'Unknown intent' }, { status: 400 })
+}
+
+/** `/account/edit/{section}`: that section's form, and no other. */
+export async function saveSection({ request, context }: ActionFunctionArgs, section: ProfileSection) {
   // Read first: an outage (the session store included) answers with what the member typed.
   const formData = await request.formData()
   const intent = formData.get('intent')
-  if (intent === 'removePhoto') return removePhoto(args)
-  if (!isProfileSection(intent)) throw data({ error: 'Unknown intent' }, { status: 400 })
+  if (!isProfileSection(intent) || intent !== section) throw data({ error: 'Unknown intent' }, { status: 400 })
   const submission = parseWithZod(formData, { schema: profileFormSchemas[intent] })
   return keepFormOnOutage(
     context,

@@ -10,8 +10,13 @@ import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
 import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
 import { languageCookie } from '#app/utils/i18next.server.ts'
 import * as editPage from './edit.tsx'
+import * as sectionPage from './edit_.$section.tsx'
 
-/** `/account/edit` as a browser without JavaScript uses it (issue 13 §1): one form per section. */
+/**
+ * The profile editor as a browser without JavaScript uses it (issue 13 §1, issue 29 §4):
+ * `/account/edit` lists what the profile says with "Change" to each section's own page,
+ * `/account/edit/{section}`, whose one form saves that section and comes back to its row.
+ */
 let database: TestDatabase
 let web: WebHarness
 
@@ -26,22 +31,47 @@ afterAll(async () => {
   await database?.drop()
 })
 
-const handle = createDocumentHandler([{ id: 'routes/account+/edit', path: 'account/edit', module: editPage as never }])
+const handle = createDocumentHandler([
+  { id: 'routes/account+/edit', path: 'account/edit', module: editPage as never },
+  { id: 'routes/account+/edit_.$section', path: 'account/edit/:section', module: sectionPage as never },
+])
 
 async function member(overrides: Parameters<typeof createUser>[1] = {}) {
   const user = await createUser(database.db, { first_name: 'Margaret', last_name: 'Hughes', ...overrides })
   return { user, cookie: await web.signedInCookie(user.id) }
 }
 
-async function page(cookie: string, language = 'en') {
-  const response = await handle(new Request(`${TEST_PUBLIC_URL}/account/edit`, { headers: { cookie, 'accept-language': language } }), web.newContext())
+async function page(cookie: string, language = 'en', path = '/account/edit') {
+  const response = await handle(new Request(`${TEST_PUBLIC_URL}${path}`, { headers: { cookie, 'accept-language': language } }), web.newContext())
   return { status: response.status, html: readableHtml(await response.text()) }
 }
 
-async function post(cookie: string, fields: [string, string][]) {
+/** A section's form sent from its own page (its `intent` first, as the form sends it). */
+async function post(cookie: string, fields: [string, string][], path = `/account/edit/${fields[0]?.[1] ?? ''}`) {
   const body = new URLSearchParams(fields)
-  const response = await handle(new Request(`${TEST_PUBLIC_URL}/account/edit`, { method: 'POST', headers: { cookie }, body }), web.newContext())
+  const response = await handle(new Request(`${TEST_PUBLIC_URL}${path}`, { method: 'POST', headers: { cookie }, body }), web.newContext())
   return { response, html: readableHtml(await response.text()) }
+}
+
+/** The cookies a browser sends next: the session, and what the answer set (the toast). */
+function withSetCookies(cookie: string, response: Response) {
+  const set = response.headers.getSetCookie().map((line) => line.split(';')[0])
+  return [cookie, ...set].join('; ')
+}
+
+/** The page's own part of a document (the header and footer have forms of their own). */
+const mainOf = (html: string) => html.slice(html.indexOf('<main'), html.indexOf('</main>'))
+/** The `<form>`s and the submit buttons of the page. */
+const forms = (html: string) => mainOf(html).match(/<form\b/g)?.length ?? 0
+const saveButtons = (html: string) => mainOf(html).match(/<button type="submit"/g)?.length ?? 0
+
+/** The text of a summary row (`#{section}-section`), tags dropped. */
+function rowText(html: string, section: string) {
+  const start = html.indexOf(`id="${section}-section"`)
+  if (start < 0) return ''
+  const next = html.indexOf('class="summary-list__row', html.indexOf('>', start))
+  const end = next < 0 ? html.indexOf('</section>', start) : next
+  return html.slice(start, end).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')
 }
 
 function stored(id: string) {
@@ -56,53 +86,109 @@ function summaryText(html: string) {
 }
 
 describe('the page', () => {
-  it('asks a visitor to sign in', async () => {
-    const response = await handle(new Request(`${TEST_PUBLIC_URL}/account/edit`), web.newContext())
-    expect(response.status).toBe(302)
-    expect(response.headers.get('location')).toBe(`/login?returnTo=${encodeURIComponent('/account/edit')}`)
+  it('asks a visitor to sign in, on the list and on a section’s page', async () => {
+    for (const path of ['/account/edit', '/account/edit/name']) {
+      const response = await handle(new Request(`${TEST_PUBLIC_URL}${path}`), web.newContext())
+      expect(response.status).toBe(302)
+      expect(response.headers.get('location')).toBe(`/login?returnTo=${encodeURIComponent(path)}`)
+    }
   })
 
-  it('shows every section with what is saved, the email with its change link, and a translated title', async () => {
+  it('lists what is saved, section by section, each with “Change” to its own page; the photo is its one form', async () => {
     const { user, cookie } = await member({ phone: '+15035550142', city: 'Portland, OR', region: 'OR' })
-    await web.api.request('PUT', 'v1/users/me', { token: await web.api.signToken(user.id), body: { interests: ['chess'], prompts: [{ prompt: 'first_job', answer: 'Paper round.' }], relationship: 'widowed' } })
+    await web.api.request('PUT', 'v1/users/me', { token: await web.api.signToken(user.id), body: { interests: ['chess', 'walking'], prompts: [{ prompt: 'first_job', answer: 'Paper round.' }], relationship: 'widowed', family: ['grandchildren', 'pets'] } })
     const { status, html } = await page(cookie)
     expect(status).toBe(200)
     expect(html).toContain('<title>Edit my profile – Circle 55</title>')
-    for (const section of ['name', 'about', 'interests', 'prompts', 'city', 'phone', 'privacy', 'language']) {
-      expect(html).toContain(`<input type="hidden" name="intent" value="${section}"/>`)
+    // One form, one Save button: the photo's (issue 29 §4: the page had ten).
+    expect(forms(html)).toBe(1)
+    expect(saveButtons(html)).toBe(1)
+    expect(html).toContain('>Save my photo</button>')
+    expect(mainOf(html)).not.toContain('name="intent"')
+    for (const [section, heading] of [['name', 'Your name'], ['about', 'About you'], ['interests', 'Your interests'], ['prompts', 'Get to know me'], ['city', 'Your home city'], ['phone', 'Your phone number'], ['privacy', 'Privacy'], ['language', 'Language']]) {
+      expect(html).toContain(`<a data-discover="true" href="/account/edit/${section}">Change<span class="visually-hidden"> ${heading}</span></a>`)
     }
-    expect(html).toContain('value="Margaret"')
-    expect(html).toContain('value="(503) 555-0142"')
-    expect(html).toMatch(/id="interest-chess"[^>]*checked/)
-    expect(html).toMatch(/<option value="first_job" selected="">My first job was…<\/option>/)
-    expect(html).toContain('>Paper round.</textarea>')
-    expect(html).toMatch(/<option value="widowed" selected="">Widowed<\/option>/)
-    expect(html).toContain('value="Portland, OR"')
-    expect(html).toContain(`Your email address is ${user.email}.`)
-    expect(html).toContain('href="/account/email"')
+    expect(html).toContain('<a data-discover="true" href="/account/email">Change<span class="visually-hidden"> Email address</span></a>')
+    expect(rowText(html, 'name')).toContain('Margaret Hughes')
+    expect(rowText(html, 'about')).toContain('Relationship: Widowed')
+    expect(rowText(html, 'about')).toContain('Family: Grandchildren, Pets')
+    expect(rowText(html, 'interests')).toContain('Chess, Walking')
+    expect(rowText(html, 'prompts')).toContain('My first job was… Paper round.')
+    expect(rowText(html, 'city')).toContain('Portland, OR')
+    expect(rowText(html, 'phone')).toContain('(503) 555-0142')
     // The defaults: age hidden, seen by everyone near by.
-    expect(html).toMatch(/<input id="showAge-1" type="radio" name="showAge" checked="" value="no"/)
-    expect(html).toMatch(/<input id="nearbyVisibility-0" type="radio" name="nearbyVisibility" checked="" value="everyone"/)
+    expect(rowText(html, 'privacy')).toContain('Your age: Do not show my age')
+    expect(rowText(html, 'privacy')).toContain('Who sees you in “Members near you”: Everyone nearby')
+    expect(rowText(html, 'language')).toContain('English')
+    expect(rowText(html, 'email')).toContain(user.email)
+  })
+
+  it('says plainly what is not given yet', async () => {
+    const { cookie } = await member({ phone: null })
+    const { html } = await page(cookie)
+    expect(rowText(html, 'interests')).toContain('Not given yet')
+    expect(rowText(html, 'phone')).toContain('Not given yet')
+  })
+
+  it('gives each section a short page of its own: one form, its fields, one Save, a way back', async () => {
+    const { user, cookie } = await member({ phone: '+15035550142', city: 'Portland, OR', region: 'OR' })
+    await web.api.request('PUT', 'v1/users/me', { token: await web.api.signToken(user.id), body: { interests: ['chess'], prompts: [{ prompt: 'first_job', answer: 'Paper round.' }], relationship: 'widowed' } })
+    const expected: Record<string, [string, string[]]> = {
+      name: ['Your name', ['value="Margaret"']],
+      about: ['About you', ['<option value="widowed" selected="">Widowed</option>']],
+      interests: ['Your interests', ['id="interest-chess" type="checkbox" name="interests" checked=""']],
+      prompts: ['Get to know me', ['<option value="first_job" selected="">My first job was…</option>', '>Paper round.</textarea>']],
+      city: ['Your home city', ['value="Portland, OR"']],
+      phone: ['Your phone number', ['value="(503) 555-0142"']],
+      privacy: ['Privacy', ['<input id="showAge-1" type="radio" name="showAge" checked="" value="no"', '<input id="nearbyVisibility-0" type="radio" name="nearbyVisibility" checked="" value="everyone"']],
+      language: ['Language', ['<input id="language-0" type="radio" name="language" checked="" value="en"']],
+    }
+    for (const [section, [heading, shows]] of Object.entries(expected)) {
+      const { status, html } = await page(cookie, 'en', `/account/edit/${section}`)
+      expect(status, section).toBe(200)
+      expect(html).toContain(`<title>${heading} – Circle 55</title>`)
+      expect(html).toContain(`<h1 id="${section}-heading">${heading}</h1>`)
+      expect(forms(html), section).toBe(1)
+      expect(saveButtons(html), section).toBe(1)
+      expect(mainOf(html).match(/name="intent"/g)).toEqual(['name="intent"'])
+      expect(html).toContain(`<input type="hidden" name="intent" value="${section}"/>`)
+      for (const text of shows) expect(html, section).toContain(text)
+      expect(html).toContain(`<a class="button button--secondary" data-discover="true" href="/account/edit#${section}-section">Go back without saving</a>`)
+    }
+  })
+
+  it('answers 404 for a section that does not exist', async () => {
+    const { cookie } = await member()
+    expect((await page(cookie, 'en', '/account/edit/admin')).status).toBe(404)
+    expect((await post(cookie, [['intent', 'admin']], '/account/edit/admin')).response.status).toBe(404)
   })
 
   it('is in French and Dutch', async () => {
     const { cookie } = await member({ locale: 'fr' })
-    expect((await page(cookie, 'fr')).html).toContain('<title>Modifier mon profil – Circle 55</title>')
+    const french = (await page(cookie, 'fr')).html
+    expect(french).toContain('<title>Modifier mon profil – Circle 55</title>')
+    expect(french).toContain('Modifier<span class="visually-hidden"> Votre nom</span>')
     const dutch = await member({ locale: 'nl' })
-    const { html } = await page(dutch.cookie, 'nl')
-    expect(html).toContain('<title>Mijn profiel bewerken – Circle 55</title>')
+    const { html } = await page(dutch.cookie, 'nl', '/account/edit/prompts')
+    expect(html).toContain('<title>Leer me kennen – Circle 55</title>')
     expect(html).toContain('Een perfecte zondag is voor mij…')
   })
 })
 
 describe('saving a section', () => {
-  it('saves the name and goes back to its section with a toast', async () => {
+  it('saves the name and goes back to its row, which says it is saved', async () => {
     const { user, cookie } = await member()
     const { response } = await post(cookie, [['intent', 'name'], ['firstName', 'Maggie'], ['lastName', 'Hughes']])
     expect(response.status).toBe(302)
     expect(response.headers.get('location')).toBe('/account/edit#name-section')
     expect(response.headers.get('set-cookie')).toContain('toast')
     expect((await stored(user.id)).first_name).toBe('Maggie')
+    // Back on the list: the message is in the row the page opens at, and that row is marked.
+    const { html } = await page(withSetCookies(cookie, response))
+    expect(html).toContain('<div id="name-section" class="summary-list__row summary-list__row--saved" tabindex="-1">')
+    expect(rowText(html, 'name')).toContain('Your name is saved.')
+    expect(rowText(html, 'name')).toContain('Maggie Hughes')
+    expect(rowText(html, 'phone')).not.toContain('saved')
   })
 
   it('saves about you, interests, prompts, the city, the phone and privacy', async () => {
@@ -115,7 +201,11 @@ describe('saving a section', () => {
       [['intent', 'phone'], ['phone', '503 555 0199']],
       [['intent', 'privacy'], ['showAge', 'yes'], ['nearbyVisibility', 'attended']],
     ]
-    for (const fields of sections) expect((await post(cookie, fields)).response.status).toBe(302)
+    for (const fields of sections) {
+      const { response } = await post(cookie, fields)
+      expect(response.status).toBe(302)
+      expect(response.headers.get('location')).toBe(`/account/edit#${fields[0]![1]}-section`)
+    }
     const me = (await web.api.request('GET', 'v1/users/me', { token: await web.api.signToken(user.id) })).json.data[0]
     expect(me).toMatchObject({
       gender: 'woman',
@@ -145,11 +235,16 @@ describe('saving a section', () => {
     expect((await stored(user.id)).locale).toBe('nl')
   })
 
-  it('answers 400 to an unknown intent', async () => {
-    const { cookie } = await member()
-    expect((await post(cookie, [['intent', 'admin']])).response.status).toBe(400)
+  it('answers 400 to an unknown intent, and to another section’s form sent to a section’s page or to the list', async () => {
+    const { user, cookie } = await member()
+    expect((await post(cookie, [['intent', 'admin']], '/account/edit/name')).response.status).toBe(400)
+    expect((await post(cookie, [['intent', 'phone'], ['phone', '503 555 0199']], '/account/edit/name')).response.status).toBe(400)
+    expect((await post(cookie, [['intent', 'name'], ['firstName', 'Maggie'], ['lastName', 'Hughes']], '/account/edit')).response.status).toBe(400)
+    expect(await stored(user.id)).toMatchObject({ first_name: 'Margaret', phone: null })
   })
 })
+
+const headings: Record<string, string> = { name: 'Your name', phone: 'Your phone number', interests: 'Your interests', prompts: 'Get to know me', city: 'Your home city' }
 
 describe('mistakes, shown next to the field and in the summary, with what was typed kept', () => {
   it.each([
@@ -164,7 +259,7 @@ describe('mistakes, shown next to the field and in the summary, with what was ty
     const { cookie } = await member()
     const { response, html } = await post(cookie, fields)
     expect(response.status).toBe(400)
-    expect(html).toContain('<title>Error: Edit my profile – Circle 55</title>')
+    expect(html).toContain(`<title>Error: ${headings[fields[0]![1]]} – Circle 55</title>`)
     expect(summaryText(html)).toContain(message)
     expect(html).toMatch(new RegExp(`class="field-error"><span class="visually-hidden">Error: </span>${message.replace(/[.()?]/g, '\\$&')}`))
     expect(html).toContain(kept)
@@ -179,11 +274,14 @@ describe('mistakes, shown next to the field and in the summary, with what was ty
     expect(html).toContain('id="prompts-1-prompt"')
   })
 
-  it('keeps the other sections as saved and saves nothing', async () => {
+  it('saves nothing, and the list still shows what was saved', async () => {
     const { user, cookie } = await member({ phone: '+15035550142' })
     const { html } = await post(cookie, [['intent', 'name'], ['firstName', ''], ['lastName', 'Other']])
-    expect(html).toContain('value="(503) 555-0142"')
+    expect(html).toContain('value="Other"')
     expect((await stored(user.id)).last_name).toBe('Hughes')
+    const list = (await page(cookie)).html
+    expect(rowText(list, 'name')).toContain('Margaret Hughes')
+    expect(rowText(list, 'phone')).toContain('(503) 555-0142')
   })
 })
 
@@ -212,10 +310,13 @@ describe('the photo (issue 13 §2), through the real face check', () => {
     expect(response.headers.get('set-cookie')).toContain('toast')
     const avatar = (await stored(user.id)).avatar_media_id
     expect(avatar).not.toBeNull()
-    const { html } = await page(cookie)
+    const { html } = await page(withSetCookies(cookie, response))
     expect(html).toMatch(/<img src="[^"]+" alt="Your profile photo now"/)
 
-    const removed = await post(cookie, [['intent', 'removePhoto']])
+    // The message is beside the photo, where the page opens.
+    expect(html).toMatch(/<section id="photo-section"[^>]*>[\s\S]{0,300}Your photo is saved\./)
+
+    const removed = await post(cookie, [['intent', 'removePhoto']], '/account/edit')
     expect(removed.response.status).toBe(302)
     expect(removed.response.headers.get('location')).toBe('/account/edit#photo-section')
     expect((await stored(user.id)).avatar_media_id).toBeNull()
@@ -240,10 +341,15 @@ describe('the photo (issue 13 §2), through the real face check', () => {
 })
 
 describe('valid HTML', () => {
-  it('passes html-validate, as saved and with errors in every section that can have them', async () => {
+  it('passes html-validate: the list (just saved too), every section’s page, and with errors in every section that can have them', async () => {
     const { user, cookie } = await member()
     await web.api.request('PUT', 'v1/users/me', { token: await web.api.signToken(user.id), body: { interests: ['chess'], prompts: [{ prompt: 'first_job', answer: 'Paper round.' }], city: 'us-or-portland' } })
     expect(await validationOf((await page(cookie)).html)).toEqual([])
+    for (const section of ['name', 'about', 'interests', 'prompts', 'city', 'phone', 'privacy', 'language']) {
+      expect(await validationOf((await page(cookie, 'en', `/account/edit/${section}`)).html), section).toEqual([])
+    }
+    const { response } = await post(cookie, [['intent', 'phone'], ['phone', '503 555 0199']])
+    expect(await validationOf((await page(withSetCookies(cookie, response))).html)).toEqual([])
     const mistakes: [string, string][][] = [
       [['intent', 'name'], ['firstName', ''], ['lastName', '']],
       [['intent', 'interests'], ...interests.slice(0, 11).map((key): [string, string] => ['interests', key])],
@@ -252,7 +358,7 @@ describe('valid HTML', () => {
       [['intent', 'phone'], ['phone', '12']],
       [['intent', 'privacy']],
     ]
-    for (const fields of mistakes) expect(await validationOf((await post(cookie, fields)).html)).toEqual([])
+    for (const fields of mistakes) expect(await validationOf((await post(cookie, fields)).html), fields[0]![1]).toEqual([])
   })
 })
 

@@ -1,18 +1,21 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react'
+import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ErrorSummary, type SummaryError } from '#app/components/error-summary.tsx'
+import { ErrorSummary } from '#app/components/error-summary.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
-import { BreakableText } from '#app/components/ui/breakable-text.tsx'
+import { useToastOfThisPage } from '#app/components/toast.tsx'
+import type { loader as rootLoader } from '#app/root.tsx'
 import { knownUser, requireUser } from '#app/utils/auth.server.ts'
 import { formPageHeaders, loadFormPage } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { profileSections, sectionAnchor, type ProfileSection } from '#app/utils/profile-sections.ts'
-import { AboutSection, CitySection, InterestsSection, LanguageSection, NameSection, PhoneSection, PhotoSection, PrivacySection, PromptsSection, fieldIdOf } from './__profile-sections.tsx'
-import { runProfileIntent } from './edit.server.ts'
+import { isProfileSection, sectionAnchor, type ProfileSection } from '#app/utils/profile-sections.ts'
+import { PhotoSection, summaryOf } from './__profile-sections.tsx'
+import { ProfileSummary } from './__profile-summary.tsx'
+import { runPhotoIntent } from './edit.server.ts'
 
-export const handle = { i18n: ['common', 'onboarding', 'activities', 'profile', 'photo', 'blocking'] }
+export const handle = { i18n: ['common', 'onboarding', 'profile', 'photo', 'blocking'] }
 
 export const headers = formPageHeaders
 
@@ -27,20 +30,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action(args: ActionFunctionArgs) {
-  return runProfileIntent(args)
+  return runPhotoIntent(args)
 }
 
 /**
- * `/account/edit` (issue 13 §1): one form per section, each with its own button, so that a
- * member changes one thing at a time and a mistake in one part never loses another. Choices are
- * the contract's keys, named by the `profile` words.
+ * `/account/edit` (issue 13 §1, issue 29 §4): the photo, then what the profile says, section by
+ * section, each with "Change" to its own short page (`edit_.$section.tsx`). One form to a page:
+ * saving never drops what was typed somewhere else, with JavaScript or without. The photo form
+ * stays here, at this address (the web's body limit gives photo forms their size by path).
  */
 export default function EditProfile() {
   const { user } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { t } = useTranslation('profile')
   const { errors, formErrors } = summaryOf(actionData?.result.error)
-  const headings: Record<ProfileSection, string> = {
+  const saved = useJustSaved()
+  const headings: Record<ProfileSection | 'email', string> = {
     name: t('edit.name.heading'),
     about: t('edit.about.heading'),
     interests: t('edit.interests.heading'),
@@ -49,59 +54,31 @@ export default function EditProfile() {
     phone: t('edit.phone.heading'),
     privacy: t('edit.privacy.heading'),
     language: t('edit.language.heading'),
+    email: t('edit.email.heading'),
   }
+  // Where the member comes back to: the part they saved, focused (the page has scrolled to it).
+  const savedSection = saved?.section
+  useEffect(() => {
+    if (savedSection) document.getElementById(sectionAnchor(savedSection))?.focus()
+  }, [savedSection])
   return (
     <div className="form profile-edit">
       <h1>{t('edit.title')}</h1>
       <ErrorSummary errors={errors} formErrors={formErrors} />
       <p>{t('edit.intro')}</p>
-      <nav aria-labelledby="profile-contents">
-        <h2 id="profile-contents">{t('edit.contents')}</h2>
-        <ul>
-          <li>
-            <a href={`#${sectionAnchor('photo')}`}>{t('edit.photo.heading')}</a>
-          </li>
-          {profileSections.map((section) => (
-            <li key={section}>
-              <a href={`#${sectionAnchor(section)}`}>{headings[section]}</a>
-            </li>
-          ))}
-          <li>
-            <a href="#email-section">{t('edit.email.heading')}</a>
-          </li>
-        </ul>
-      </nav>
-      <PhotoSection user={user} heading={t('edit.photo.heading')} />
-      <NameSection user={user} heading={headings.name} />
-      <AboutSection user={user} heading={headings.about} />
-      <InterestsSection user={user} heading={headings.interests} />
-      <PromptsSection user={user} heading={headings.prompts} />
-      <CitySection user={user} heading={headings.city} />
-      <PhoneSection user={user} heading={headings.phone} />
-      <PrivacySection user={user} heading={headings.privacy} />
-      <LanguageSection user={user} heading={headings.language} />
-      <section id="email-section" aria-labelledby="email-heading">
-        <h2 id="email-heading">{t('edit.email.heading')}</h2>
-        <p>{user?.email ? <BreakableText text={t('edit.email.current', { email: user.email })} /> : t('edit.email.none')}</p>
-        <p>
-          <Link to="/account/email">{t('edit.email.change')}</Link>
-        </p>
-      </section>
+      <PhotoSection user={user} heading={t('edit.photo.heading')} saved={saved?.section === 'photo' ? t(saved.key) : null} />
+      {user ? <ProfileSummary user={user} headings={headings} savedSection={saved && saved.section !== 'photo' ? saved.section : null} /> : null}
     </div>
   )
 }
 
-/** The refused section's errors for the summary at the top, each linked to its field. */
-function summaryOf(error: Record<string, string[] | null> | undefined) {
-  const errors: SummaryError[] = []
-  const formErrors: string[] = []
-  for (const [name, messages] of Object.entries(error ?? {})) {
-    for (const message of messages ?? []) {
-      if (name === '') formErrors.push(message)
-      else errors.push({ fieldId: fieldIdOf(name), message })
-    }
-  }
-  return { errors, formErrors }
+/** The part of the profile whose "saved" message arrived with this page, if any. */
+function useJustSaved(): { section: ProfileSection | 'photo'; key: string } | null {
+  const toast = useToastOfThisPage(useRouteLoaderData<typeof rootLoader>('root')?.toast ?? null)
+  const section = /^profile:edit\.(\w+)\.(?:saved|removed)$/.exec(toast?.key ?? '')?.[1]
+  if (!toast || !section) return null
+  if (section === 'photo' || isProfileSection(section)) return { section, key: toast.key }
+  return null
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, data?.title)
