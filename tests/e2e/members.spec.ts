@@ -70,21 +70,23 @@ test.describe('without JavaScript', () => {
     await page.context().close()
   })
 
-  test('a member who hides from people near them on /account/edit is no longer listed or found', async ({ browser }) => {
+  test('a member who hides from people near them on /account/edit/privacy is no longer listed or found', async ({ browser }) => {
     test.setTimeout(120_000)
     // A new member in Portland who likes walking, as Margaret does, under a name only they have.
     const context = await newVisitor(browser, { javaScriptEnabled: false })
     const newcomer = await context.newPage()
     await signUp(newcomer, { onboard: true })
     const firstName = `Wren${randomLetters(6)}`
-    await newcomer.goto('/account/edit')
+    await newcomer.goto('/account/edit/name')
     await newcomer.locator('#firstName').fill(firstName)
-    await newcomer.locator('#name-section').getByRole('button', { name: 'Save my name' }).click()
+    await newcomer.getByRole('button', { name: 'Save my name' }).click()
+    await newcomer.goto('/account/edit/interests')
     await newcomer.locator('#interest-walking').check()
-    await newcomer.locator('#interests-section').getByRole('button', { name: 'Save my interests' }).click()
+    await newcomer.getByRole('button', { name: 'Save my interests' }).click()
+    await newcomer.goto('/account/edit/city')
     await newcomer.locator('#city').fill('Portland, OR')
-    await newcomer.locator('#city-section').getByRole('button', { name: 'Save my city' }).click()
-    await expect(newcomer.locator('#city-section')).toContainText('Your home city is now Portland, OR.')
+    await newcomer.getByRole('button', { name: 'Save my city' }).click()
+    await expect(newcomer.locator('#city-section')).toContainText('Portland, OR')
 
     const margaret = await member(browser, 'member@demo.test')
     const search = async () => {
@@ -95,9 +97,9 @@ test.describe('without JavaScript', () => {
 
     // "Nobody", then "Only people I have been to activities with" (they have never met): not found.
     for (const choice of ['Nobody', 'Only people I have been to activities with']) {
-      await newcomer.goto('/account/edit')
-      await newcomer.locator('#privacy-section').getByLabel(choice).check()
-      await newcomer.locator('#privacy-section').getByRole('button', { name: 'Save my privacy choices' }).click()
+      await newcomer.goto('/account/edit/privacy')
+      await newcomer.getByLabel(choice).check()
+      await newcomer.getByRole('button', { name: 'Save my privacy choices' }).click()
       await expect(flash(newcomer)).toHaveText('Your privacy choices are saved.')
       await expect(await search()).toHaveCount(0)
       await expect(margaret.getByText(`No one you have met or who lives near you has a first name starting with “${firstName}”.`)).toBeVisible()

@@ -2,6 +2,7 @@ import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { BreakableText } from '#app/components/ui/breakable-text.tsx'
+import { familyMembers, joinReasons } from '#contract/enums.ts'
 import type { User } from '#contract/users.ts'
 import { languageNames } from '#app/utils/i18n.ts'
 import { preferNotToSay, profileSections, sectionAnchor, sectionPath, type ProfileSection } from '#app/utils/profile-sections.ts'
@@ -79,6 +80,8 @@ function Pairs({ pairs }: { pairs: [string, string | null][] }) {
 function SectionValue({ section, user }: { section: ProfileSection; user: User }) {
   const { t, i18n } = useTranslation(['profile', 'onboarding', 'blocking'])
   const list = (values: string[]) => (values.length ? values.join(', ') : null)
+  /** The choices ticked, in the order the form lists them. */
+  const ticked = <T extends string>(choices: readonly T[], chosen: readonly T[]) => choices.filter((choice) => chosen.includes(choice))
   switch (section) {
     case 'name': {
       const name = [user.first_name, user.last_name].filter(Boolean).join(' ')
@@ -93,8 +96,8 @@ function SectionValue({ section, user }: { section: ProfileSection; user: User }
             [t('edit.summary.gender'), gender ? t(`onboarding:gender.${gender}`) : null],
             [t('edit.summary.relationship'), user.relationship ? t(`relationship.${user.relationship}`) : null],
             [t('edit.summary.employment'), user.employment ? t(`employment.${user.employment}`) : null],
-            [t('edit.summary.family'), list(user.family.map((value) => t(`family.${value}`)))],
-            [t('edit.summary.reasons'), list(user.join_reasons.map((value) => t(`onboarding:reasons.${value}`)))],
+            [t('edit.summary.family'), list(ticked(familyMembers, user.family).map((value) => t(`family.${value}`)))],
+            [t('edit.summary.reasons'), list(ticked(joinReasons, user.join_reasons).map((value) => t(`onboarding:reasons.${value}`)))],
           ]}
         />
       )

@@ -111,7 +111,7 @@ describe('the page', () => {
     expect(html).toContain('<a data-discover="true" href="/account/email">Change<span class="visually-hidden"> Email address</span></a>')
     expect(rowText(html, 'name')).toContain('Margaret Hughes')
     expect(rowText(html, 'about')).toContain('Relationship: Widowed')
-    expect(rowText(html, 'about')).toContain('Family: Grandchildren, Pets')
+    expect(rowText(html, 'about')).toContain('Family: Pets, Grandchildren')
     expect(rowText(html, 'interests')).toContain('Chess, Walking')
     expect(rowText(html, 'prompts')).toContain('My first job was… Paper round.')
     expect(rowText(html, 'city')).toContain('Portland, OR')
