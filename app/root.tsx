@@ -153,7 +153,7 @@ function AppShell() {
         </Suspense>
       </main>
       <SiteFooter year={year} />
-      <BottomNav user={user} unread={unread} notifications={notifications} />
+      <BottomNav user={user} unread={unread} />
       <ToastRegion toast={suspended ? null : toast} />
     </>
   )

@@ -1,10 +1,16 @@
 import { Form, Link, NavLink } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { badgeLabel } from './bottom-nav.tsx'
+import { Badge } from './bottom-nav.tsx'
 import { unsubscribeFromPush } from '#app/utils/push.client.ts'
 import { useSignInHref } from '#app/utils/use-return-to.ts'
 import type { ShellMember } from '#app/utils/user-hooks.ts'
 
+/**
+ * The header: the name, the main links, signing out. On a phone (where the bottom bar shows, under
+ * 40em wide) the links the bar carries (Home, Find activities, My activities, Messages) give way
+ * to it, and the others, Members, Notifications and Account, stay here at the top of every page,
+ * one tap away, in the same words as their pages (issue 29 §4; `nav-links__everywhere`, app.css).
+ */
 export function SiteHeader({ user, unread = 0, notifications = 0 }: { user: ShellMember | null; unread?: number; notifications?: number }) {
   const { t } = useTranslation()
   const name = user ? (user.displayName ?? t('member.generic')) : ''
@@ -31,32 +37,22 @@ export function SiteHeader({ user, unread = 0, notifications = 0 }: { user: Shel
                 <li>
                   <NavLink to="/attending">{t('nav.attending')}</NavLink>
                 </li>
-                <li>
+                <li className="nav-links__everywhere">
                   <NavLink to="/members">{t('nav.members')}</NavLink>
                 </li>
                 <li>
                   <NavLink to="/messenger">
                     {t('nav.messages')}
-                    {unread > 0 ? (
-                      <span className="badge">
-                        {badgeLabel(unread)}
-                        <span className="visually-hidden"> {t('nav.unread', { count: unread })}</span>
-                      </span>
-                    ) : null}
+                    {unread > 0 ? <Badge count={unread} /> : null}
                   </NavLink>
                 </li>
-                <li>
+                <li className="nav-links__everywhere">
                   <NavLink to="/notifications">
                     {t('nav.notifications')}
-                    {notifications > 0 ? (
-                      <span className="badge">
-                        {badgeLabel(notifications)}
-                        <span className="visually-hidden"> {t('nav.unread', { count: notifications })}</span>
-                      </span>
-                    ) : null}
+                    {notifications > 0 ? <Badge count={notifications} /> : null}
                   </NavLink>
                 </li>
-                <li>
+                <li className="nav-links__everywhere">
                   <NavLink to="/account">{t('nav.account')}</NavLink>
                 </li>
               </>
