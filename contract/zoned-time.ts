@@ -84,11 +84,12 @@ export function zonedTimeToUtc(date: string, time: string, timeZone: string): Da
 
 /**
  * `instant` as people read it in `language`, on the wall clock of `timeZone` (an activity's own
- * zone, wherever the reader or the server is) with the zone's short name: "Saturday, March 14 at
- * 3:00 PM PDT", « samedi 14 mars à 15:00 UTC−7 », "zaterdag 14 maart om 15:00 PDT".
+ * zone, wherever the reader or the server is) with the zone's name as members in the US know it,
+ * whatever the language (`withUsZoneName`): "Saturday, March 14 at 3:00 PM PDT",
+ * « samedi 14 mars à 15:00 PDT », "zaterdag 14 maart om 15:00 PDT".
  */
 export function formatZonedDateTime(instant: Date | number, timeZone: string, language: string) {
-  return new Intl.DateTimeFormat(language, {
+  const formatter = new Intl.DateTimeFormat(language, {
     timeZone,
     weekday: 'long',
     month: 'long',
@@ -96,5 +97,44 @@ export function formatZonedDateTime(instant: Date | number, timeZone: string, la
     hour: 'numeric',
     minute: '2-digit',
     timeZoneName: 'short',
-  }).format(instant)
+  })
+  return withUsZoneName(formatter, instant, timeZone)
+}
+
+/** Building an Intl formatter costs far more than using one: one per zone. */
+const usZoneFormats = new Map<string, Intl.DateTimeFormat>()
+
+/**
+ * The zone's short name as the US writes it at `instant` ("PST" in winter, "PDT" in summer,
+ * "EST", "CDT", "MST", "AKST", "HST", "AST"), or null for a zone the US has no such name for
+ * (Paris: "GMT+1").
+ */
+export function usZoneName(instant: Date | number, timeZone: string): string | null {
+  let format = usZoneFormats.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' })
+    if (usZoneFormats.size > 500) usZoneFormats.clear()
+    usZoneFormats.set(timeZone, format)
+  }
+  const name = format.formatToParts(instant).find((part) => part.type === 'timeZoneName')?.value ?? ''
+  return /^[A-Z]{2,5}$/.test(name) ? name : null
+}
+
+/**
+ * What `formatter` (which shows `timeZoneName: 'short'`) writes, with the zone named as members
+ * in the US know it in every language (issue 29 §4): French otherwise writes "UTC−8" where
+ * English and Dutch write "PST". A zone without a US name keeps the language's own ("UTC+1").
+ */
+export function withUsZoneName(formatter: Intl.DateTimeFormat, instant: Date | number, timeZone: string) {
+  const name = usZoneName(instant, timeZone)
+  if (!name) return formatter.format(instant)
+  return (
+    formatter
+      .formatToParts(instant)
+      .map((part) => (part.type === 'timeZoneName' ? name : part.value))
+      .join('')
+      // As `format()` writes it in V8 (Node and Chromium alike, so the page hydrates unchanged):
+      // a plain space where ICU puts a narrow no-break space ("3:00 PM").
+      .replaceAll('\u202f', ' ')
+  )
 }

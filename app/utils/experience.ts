@@ -1,17 +1,19 @@
 import type { Experience } from '#contract/experiences.ts'
+import { withUsZoneName } from '#contract/zoned-time.ts'
 
 /** An experience as the API returns it (docs/api/experiences.md). */
 export type { Experience }
 
 /**
- * Spec §9 date display: "Mon, Jan 1 • 3:00 PM TZ" in the activity's time zone, localized;
- * null when there is no date (the caller shows "Coming soon").
+ * Spec §9 date display: "Mon, Jan 1 • 3:00 PM TZ" in the activity's time zone, localized, the
+ * zone named as in the US in every language ("jeu. 31 déc. • 14:10 PST", issue 29 §4); null when
+ * there is no date (the caller shows "Coming soon").
  */
 export function formatStart(iso: string | null, timeZone: string, language: string) {
   if (!iso) return null
   const date = new Date(iso)
   const { day, time } = startFormats(language, timeZone)
-  return `${day.format(date)} • ${time.format(date)}`
+  return `${day.format(date)} • ${withUsZoneName(time, date, timeZone)}`
 }
 
 /**
@@ -19,7 +21,8 @@ export function formatStart(iso: string | null, timeZone: string, language: stri
  * the member's language (when it was cancelled, for example).
  */
 export function formatMoment(iso: string, timeZone: string, language: string) {
-  return new Intl.DateTimeFormat(language, {
+  const date = new Date(iso)
+  const formatter = new Intl.DateTimeFormat(language, {
     weekday: 'long',
     month: 'long',
     day: 'numeric',
@@ -27,7 +30,8 @@ export function formatMoment(iso: string, timeZone: string, language: string) {
     minute: '2-digit',
     timeZone,
     timeZoneName: 'short',
-  }).format(new Date(iso))
+  })
+  return withUsZoneName(formatter, date, timeZone)
 }
 
 /** Building an Intl formatter costs far more than using one: keep them per language and zone. */
