@@ -4,7 +4,6 @@ import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { CitySearch } from '#app/components/city-search.tsx'
 import type { SummaryError } from '#app/components/error-summary.tsx'
-import { PhotoField } from '#app/components/photo-field.tsx'
 import { ChoiceGroup, FieldErrors, SelectField, TextField } from '#app/components/ui/field.tsx'
 import { employments, familyMembers, joinReasons, relationshipStatuses } from '#contract/enums.ts'
 import type { User } from '#contract/users.ts'
@@ -16,22 +15,15 @@ import { useHydrated } from '#app/utils/use-hydrated.ts'
 /**
  * The profile's sections. Each is the one form of its own page, `/account/edit/{section}`: a
  * hidden `intent`, its fields, one Save button and a way back without saving; the photo is the
- * one form of `/account/edit` itself. One form to a page, so nothing typed elsewhere can be lost
+ * one form of `/account/edit` itself (`__profile-photo.tsx`, apart: only that page takes a file). One form to a page, so nothing typed elsewhere can be lost
  * by saving (issue 29 §4). Errors come from the server's answer (the action checks the section
  * with its schema), so the page behaves the same with JavaScript on and off; the summary at the
  * top lists them.
  */
 
-interface SectionProps {
+export interface SectionProps {
   /** The member, or null when the page is drawn during an outage from what they sent. */
   user: User | null
-}
-
-/** The photo section's props: it is a part of `/account/edit`, under its own heading. */
-interface PhotoSectionProps extends SectionProps {
-  heading: string
-  /** The message of a photo just saved or removed, shown beside it. */
-  saved?: string | null
 }
 
 /** A conform field name (`prompts[1].answer`, `q`) → the id of its element on the page. */
@@ -53,7 +45,7 @@ export function summaryOf(error: Record<string, string[] | null> | undefined) {
   return { errors, formErrors }
 }
 
-type ActionAnswer = { intent: ProfileSection | 'photo'; result: SubmissionResult<string[]> } | undefined
+export type ActionAnswer = { intent: ProfileSection | 'photo'; result: SubmissionResult<string[]> } | undefined
 
 function useSectionForm(section: ProfileSection, defaultValue: Record<string, unknown>) {
   const answer = useActionData<ActionAnswer>()
@@ -94,44 +86,6 @@ function Section({ section, form, submit, children }: { section: ProfileSection;
         </Link>
       </div>
     </Form>
-  )
-}
-
-/**
- * The profile photo: its own multipart form, checked as in onboarding (one face, appropriate
- * content); "Remove my photo" is a second small form, shown when there is a photo.
- */
-export function PhotoSection({ user, heading, saved }: PhotoSectionProps) {
-  const { t } = useTranslation(['profile', 'photo'])
-  const answer = useActionData<ActionAnswer>()
-  const [form] = useForm({
-    id: 'profile-photo',
-    lastResult: answer?.intent === 'photo' ? answer.result : undefined,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onSubmit',
-  })
-  const photoUrl = user?.avatar?.url ?? null
-  return (
-    <section id={sectionAnchor('photo')} aria-labelledby="photo-heading" className="profile-section" tabIndex={-1}>
-      <h2 id="photo-heading">{heading}</h2>
-      {saved ? <SavedNote text={saved} /> : null}
-      <p>{t('edit.photo.intro')}</p>
-      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} noValidate>
-        <PhotoField id="photo" name="photo" label={photoUrl ? t('edit.photo.chooseNew') : t('edit.photo.choose')} hint={t('photo:field.hint')} errors={form.allErrors.photo} currentUrl={photoUrl} />
-        <div className="button-row">
-          <button type="submit" className="button">
-            {t('edit.photo.submit')}
-          </button>
-        </div>
-      </Form>
-      {photoUrl ? (
-        <Form method="post" className="button-row">
-          <button type="submit" name="intent" value="removePhoto" className="button button--secondary">
-            {t('edit.photo.remove')}
-          </button>
-        </Form>
-      ) : null}
-    </section>
   )
 }
 
