@@ -93,6 +93,8 @@ const identical: Record<string, unknown> = {
     'onboarding:gender.man',
     'pages:privacy.sections.5.heading',
     'profile:edit.privacy.heading',
+    // "Label: value", as English writes it (French puts a space before the colon).
+    'profile:edit.summary.pair',
     'profile:interests.bridge',
     'profile:interests.golf',
     'profile:interests.pickleball',
