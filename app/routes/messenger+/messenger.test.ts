@@ -56,8 +56,10 @@ describe('/messenger', () => {
     expect(html).toContain('Message 5 see')
     expect(html).toMatch(/<span class="badge">9\+<span class="visually-hidden"> 11 unread messages<\/span>/)
     expect(html).toContain('Just now')
-    // The Messages item of the header and the bottom navigation, with the unread total.
-    expect(html).toMatch(/href="\/messenger"[^>]*>Messages<span class="badge">9\+/)
+    // The Messages item of the header and the bottom navigation, with the unread total: in the bar
+    // beside the icon, the count said once after the name (issue 29 §4).
+    expect(html).toMatch(/href="\/messenger"[^>]*>Messages<span class="badge"><span aria-hidden="true">9\+<\/span><span class="visually-hidden"> \d+ unread<\/span>/)
+    expect(html).toMatch(/<span class="badge" aria-hidden="true">9\+<\/span><\/span><span class="bottom-nav__label">Messages<\/span><span class="visually-hidden"> \d+ unread<\/span>/)
     expect(await validationOf(html)).toEqual([])
   })
 
