@@ -20,7 +20,8 @@ import {
  * its address. Every page a journey reaches fails it on the error page, a console error, an
  * uncaught exception or a CSP violation (helpers.ts watches every context).
  *
- * Demo members 260–279 are used by no other spec.
+ * Demo members 260–279 are used by no other spec. Titles end with a short unique word, which
+ * fits a line at 200% text on a phone (large-text.spec.ts reads the same pages).
  */
 
 const viewports = [
@@ -143,7 +144,7 @@ for (const viewport of viewports) {
 
       await clickWithinTheApp(page, message)
       await expect(page).toHaveURL(/\/messenger/)
-      const text = `Hello from the walk, see you there? ${Date.now()}`
+      const text = `Hello from the walk, see you there? ${Date.now().toString(36)}`
       await page.getByRole('textbox').last().fill(text)
       await page.getByRole('button', { name: /^Send/ }).click()
       const sent = page.locator('.message__body').filter({ hasText: text })
@@ -212,7 +213,7 @@ for (const viewport of viewports) {
       test.setTimeout(180_000)
       // Set-up, as the host would: an activity, and an invitation to the member by email.
       const host = await member(browser, `member${viewport.members + 3}@demo.test`)
-      const title = `Watercolours in the park ${Date.now()}`
+      const title = `Watercolors in the park ${Date.now().toString(36)}`
       const id = await createActivity(host, { title })
       const invited = `member${viewport.members + 4}@demo.test`
       await host.getByLabel('Email addresses').fill(invited)
