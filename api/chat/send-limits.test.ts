@@ -80,7 +80,7 @@ describe('messages a member may send', () => {
     const [busy, quiet] = await directChannels(sender, 2)
     const answers = await Promise.all(Array.from({ length: messagesPerChannelPerMinute + 5 }, (_, n) => send(token, busy!, `Message ${n}`)))
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(messagesPerChannelPerMinute)
-    expect(answers.filter((answer) => answer.status === 429).map((answer) => answer.json.error.code)).toEqual(Array(5).fill('too_many_messages'))
+    expect(answers.filter((answer) => answer.status === 429).map((answer) => String(answer.json.error.code))).toEqual(Array(5).fill('too_many_messages'))
     expect((await send(token, quiet!, 'And hello to you too')).status).toBe(201)
   })
 
