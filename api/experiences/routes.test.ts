@@ -911,7 +911,7 @@ describe('attendees', () => {
 })
 
 describe('POST /api/v1/experiences/{id}/attendees/create-by-emails', () => {
-  it('invites members by email for the host, seats nobody, and reports each address', async () => {
+  it('invites members by email for the host, seats nobody, and answers the same for every address', async () => {
     const experience = await insertExperience({ max_attendees: 2 })
     const attending = await createUser(database.db)
     const invited = await createUser(database.db)
@@ -922,14 +922,7 @@ describe('POST /api/v1/experiences/{id}/attendees/create-by-emails', () => {
     })
     expect(response.status).toBe(200)
     expect(response.json).toEqual({
-      data: [
-        {
-          invited: [String(invited.email).toLowerCase()],
-          already_attending: [String(attending.email).toLowerCase()],
-          not_found: ['nobody@example.com'],
-          full: [],
-        },
-      ],
+      data: [{ invited_if_member: [String(invited.email).toLowerCase(), String(attending.email).toLowerCase(), 'nobody@example.com'], full: [] }],
     })
     expect((await loadExperience(experience.id)).attendees_count).toBe(1)
     const invitations = await database.db.selectFrom('experience_invitations').selectAll().where('experience_id', '=', experience.id).execute()
@@ -941,7 +934,7 @@ describe('POST /api/v1/experiences/{id}/attendees/create-by-emails', () => {
     const someone = await createUser(database.db)
     await seat(experience.id, [member.id])
     const response = await api.request('POST', `v1/experiences/${experience.id}/attendees/create-by-emails`, { token: hostToken, body: { emails: [someone.email] } })
-    expect(response.json.data[0]).toEqual({ invited: [], already_attending: [], not_found: [], full: [String(someone.email).toLowerCase()] })
+    expect(response.json.data[0]).toEqual({ invited_if_member: [], full: [String(someone.email).toLowerCase()] })
     expect(await database.db.selectFrom('experience_invitations').selectAll().where('experience_id', '=', experience.id).execute()).toEqual([])
   })
 
@@ -952,7 +945,7 @@ describe('POST /api/v1/experiences/{id}/attendees/create-by-emails', () => {
     expect(denied.status).toBe(403)
     expect((await api.request('POST', `v1/experiences/${experience.id}/attendees/create-by-emails`, { body: { emails: [other.email] } })).status).toBe(401)
     const allowed = await api.request('POST', `v1/experiences/${experience.id}/attendees/create-by-emails`, { token: adminToken, body: { emails: [other.email] } })
-    expect(allowed.json.data[0].invited).toEqual([String(other.email).toLowerCase()])
+    expect(allowed.json.data[0].invited_if_member).toEqual([String(other.email).toLowerCase()])
     const tooMany = await api.request('POST', `v1/experiences/${experience.id}/attendees/create-by-emails`, {
       token: hostToken,
       body: { emails: Array.from({ length: 51 }, (_, i) => `p${i}@example.com`) },
