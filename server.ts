@@ -62,7 +62,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
     }),
   )
   app.use(refuseMalformedHost(logger))
-  // A page address with NUL or another control character: a 400 page (the API answers its own, decision 060).
+  // A page address with NUL or another control character: a 400 page (the API answers its own, decision 066).
   app.use(refuseControlCharactersInAddress(logger))
   app.use(redirectToCanonicalHost(env.PUBLIC_URL))
   app.use(refuseCrossSite([new URL(env.PUBLIC_URL).origin]))

@@ -90,7 +90,7 @@ export function createApiApp(services: ApiServices) {
     c.header('cache-control', c.res.headers.get('cache-control') ?? 'no-store')
   })
   app.use(limitApiBodies())
-  // NUL and the other control characters, refused once for every route (decision 060).
+  // NUL and the other control characters, refused once for every route (decision 066).
   app.use(refuseControlCharacters())
 
   // Every route is defined with its contract schemas and documented (api/http/openapi.ts).

@@ -19,7 +19,7 @@ export const errorCodes = [
   'invalid_json',
   'invalid_body',
   'invalid_query',
-  /** A control character in the path, the query or a body field (decision 060); `fields` names each. */
+  /** A control character in the path, the query or a body field (decision 066); `fields` names each. */
   'invalid_characters',
   // 401
   'unauthorized',

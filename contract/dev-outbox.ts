@@ -1,6 +1,6 @@
 /**
  * Who the development outbox answers (DEV_OUTBOX, decision 007), and what it drives: the page at
- * `/dev/outbox` and the development SMS webhook its "Reply as this member" posts to (decision 060).
+ * `/dev/outbox` and the development SMS webhook its "Reply as this member" posts to (decision 066).
  * One rule for both, shared by the web host and the API: pure, it ships nowhere near a browser.
  */
 export type DevOutboxAccess = 'open' | 'loopback' | 'off'

@@ -141,7 +141,7 @@ export type WaitlistEntry = z.infer<typeof waitlistEntrySchema>
 /**
  * The outcome of inviting members by email (decision 019): nobody is seated by it; each member
  * found gets an invitation to accept. The answer never tells an address that belongs to a member
- * from one that does not (issue 29 §5, decision 060): every address typed is in
+ * from one that does not (issue 29 §5, decision 066): every address typed is in
  * `invited_if_member`, or in `full` when the activity has no seat (then nobody is invited).
  */
 export const addByEmailsResultSchema = z.object({

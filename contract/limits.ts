@@ -102,7 +102,7 @@ export const chatClosesDaysAfterEnd = 7
 export const defaultMessagesPerPage = 30
 export const maxMessagesPerPage = 50
 /**
- * Messages one member may send (issue 29 §5, decision 060): in all their chats, a minute and an
+ * Messages one member may send (issue 29 §5, decision 066): in all their chats, a minute and an
  * hour; in one chat, a minute. Far above a conversation (a fast typist sends a few a minute), far
  * below a flood (one member once sent 300 at once to 300 members).
  */

@@ -1,5 +1,5 @@
 /**
- * The one link detector of messages (issue 29 §5, decision 060): which web addresses a message
+ * The one link detector of messages (issue 29 §5, decision 066): which web addresses a message
  * shows as links (`messageLinks`, read by the web's `MessageText`) and whether a message holds a
  * link at all (`containsLink`, read by the scam shield: new and unverified members cannot send one
  * in a first message).

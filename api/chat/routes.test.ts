@@ -322,7 +322,7 @@ describe('messages', () => {
       [{ text: '\u200b' }, 422, 'text_required'],
       [{}, 422, 'text_required'],
       [{ text: 'x'.repeat(2001) }, 422, 'text_too_long'],
-      // Refused for every field of every route before the route (decision 060).
+      // Refused for every field of every route before the route (decision 066).
       [{ text: 'bad\u0000byte' }, 400, 'invalid_characters'],
       [{ text: 'evil\u202eright' }, 422, 'direction_characters'],
     ]

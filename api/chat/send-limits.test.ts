@@ -6,7 +6,7 @@ import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harnes
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 
 /**
- * How many messages one member may send (issue 29 §5, decision 060), as an API client meets it:
+ * How many messages one member may send (issue 29 §5, decision 066), as an API client meets it:
  * the attacker sent 300 messages at once to 300 members, and all were accepted.
  */
 

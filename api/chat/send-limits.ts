@@ -5,7 +5,7 @@ import { problems } from '../http/errors.ts'
 import { countHits, type Limit } from '../http/security.ts'
 
 /**
- * How many messages one member may send (issue 29 §5, decision 060), for every client and every
+ * How many messages one member may send (issue 29 §5, decision 066), for every client and every
  * chat: in all their chats `messagesPerMinute` a minute and `messagesPerHour` an hour, in one chat
  * `messagesPerChannelPerMinute` a minute. The counters are the rate limits' rows in PostgreSQL
  * (shared by every instance), counted and checked in one statement before the message is looked

@@ -393,7 +393,7 @@ export async function channelUsers(db: DB, caller: User, id: string, userId: str
  */
 export async function sendMessage(db: DB, caller: User, id: string, input: SendMessageInput, notify?: Notify) {
   if (!isUuid(id)) throw problems.notFound('Channel not found')
-  // Counted before anything else, whatever becomes of the message (decision 060).
+  // Counted before anything else, whatever becomes of the message (decision 066).
   await countMessage(db, caller, id)
   const message = await db.transaction().execute(async (trx) => {
     // The channel's row first: sends to one channel wait here, so its rules (the request's 2

@@ -281,7 +281,7 @@ export interface SmsOptOutsTable {
   created_at: CreatedAt
 }
 
-/** An inbound text acted on, by Twilio's `MessageSid` (migration 0027, decision 060): each is acted on once. */
+/** An inbound text acted on, by Twilio's `MessageSid` (migration 0029, decision 066): each is acted on once. */
 export interface SmsInboundMessagesTable {
   message_sid: string
   received_at: CreatedAt

@@ -23,7 +23,7 @@ const noInvitation = () => problems.notFound('You have no invitation to this act
 
 /**
  * Invites the members with these addresses (host or admin). The answer is the same whether or not
- * an address belongs to a member, or to one already going (issue 29 §5, decision 060): every
+ * an address belongs to a member, or to one already going (issue 29 §5, decision 066): every
  * address is `invited_if_member`; all are `full` when the activity has no seat (nobody is invited,
  * nothing looked up). A host may not learn from it who is a member. At most `maxInvitationsPerDay`
  * addresses a day per inviting member (429 `too_many_invitations`). An invitation is recorded and

@@ -1095,7 +1095,7 @@ describe('hostile input (issue 10)', () => {
   const nulKey = 'abc%00def'
 
   it('answers 400 for ids and slugs holding a NUL byte or another control character, 404 for other junk; never 500, signed in or not', async () => {
-    // Control characters are refused for every route before the route (decision 060).
+    // Control characters are refused for every route before the route (decision 066).
     for (const [key, status, code] of [
       [nulKey, 400, 'invalid_characters'],
       ['abc%01def', 400, 'invalid_characters'],
@@ -1133,7 +1133,7 @@ describe('hostile input (issue 10)', () => {
   })
 
   it.each([
-    // Control characters (but tab, line feed and carriage return) in any body field: 400 before the route (decision 060).
+    // Control characters (but tab, line feed and carriage return) in any body field: 400 before the route (decision 066).
     ['title', 'Morning walk\u0000', 400, 'invalid_characters'],
     ['title', 'Morning walk\u0085', 400, 'invalid_characters'],
     ['description', 'A gentle\u0000 walk.', 400, 'invalid_characters'],

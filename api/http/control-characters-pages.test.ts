@@ -13,7 +13,7 @@ import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
 import { refuseControlCharactersInAddress } from './control-characters.ts'
 
 /**
- * Control characters in every web page's address (issue 29 §5, decision 060): every route of the
+ * Control characters in every web page's address (issue 29 §5, decision 066): every route of the
  * app (found as Remix finds them, app/routes.ts), behind the host's guard as server.ts puts it,
  * over the real API and database. Each query parameter the page reads (recorded while it is opened
  * normally) and each path parameter gets NUL or another control character, signed out and signed

@@ -3,7 +3,7 @@ import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harnes
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 
 /**
- * Control characters in every operation of the OpenAPI document (issue 29 §5, decision 060): each
+ * Control characters in every operation of the OpenAPI document (issue 29 §5, decision 066): each
  * path parameter, each query parameter and each string field of each body (JSON, form, multipart),
  * one at a time, with NUL or another control character in it. The API answers 400
  * `invalid_characters` naming the field, never a 5xx, whatever the operation; a new operation is

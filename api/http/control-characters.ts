@@ -11,7 +11,7 @@ import { isApiPath } from './security.ts'
 
 /**
  * Control characters (C0, DEL and C1: NUL among them) are refused once, for every request, before
- * any route reads it (issue 29 §5, decision 060): PostgreSQL cannot store or compare text holding
+ * any route reads it (issue 29 §5, decision 066): PostgreSQL cannot store or compare text holding
  * NUL at all (the query fails, which answered 500 or 503), and none of them has a place in a path,
  * a query or anything a member writes. So a new endpoint or page cannot forget the check.
  *

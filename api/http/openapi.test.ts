@@ -380,7 +380,7 @@ describe('every endpoint answers as documented', () => {
     expect((await decline(activity.id, { token: suspended.token })).json.error.code).toBe('user_suspended')
     expect((await decline(activity.id, { token: guest.token })).status).toBe(404)
     expect((await decline(activity.id, { token: invitee.token })).json.error.code).toBe('invitation_accepted')
-    // A control character, refused before any route (decision 060).
+    // A control character, refused before any route (decision 066).
     for (const answer of [accept, decline]) expect((await answer('a%00b', { token: invitee.token })).json.error.code).toBe('invalid_characters')
 
     // The database down: 503, as documented for every route.

@@ -39,7 +39,7 @@ const controlCharacters =
 
 /**
  * The error answers of a route, each with the §8 error body and what it means there. Every route
- * may answer 400 (a control character, decision 060) and 503 (database unavailable); a route that takes a bearer token answers 401 for a bad
+ * may answer 400 (a control character, decision 066) and 503 (database unavailable); a route that takes a bearer token answers 401 for a bad
  * one and 403 `user_suspended` for a suspended member, so those are added for non-public routes.
  */
 export function errors(security: RouteConfig['security'], described: Partial<Record<ErrorStatus, string>> = {}) {
@@ -49,7 +49,7 @@ export function errors(security: RouteConfig['security'], described: Partial<Rec
     const suspended = 'a suspended or banned member (code user_suspended)'
     all[403] = all[403] ? `${all[403]}; or ${suspended}` : suspended.replace(/^a/, 'A')
   }
-  // Every route: the API refuses control characters before any route reads the request (decision 060).
+  // Every route: the API refuses control characters before any route reads the request (decision 066).
   all[400] = all[400] ? `${all[400]}; or ${controlCharacters.replace(/^A/, 'a')}` : controlCharacters
   all[503] ??= 'The database is unavailable; retry after the Retry-After header (code service_unavailable)'
   return Object.fromEntries(

@@ -142,7 +142,7 @@ export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: st
     async startSignUp(request: SignUpRequest): Promise<Failure<SendError> | { ok: true }> {
       if (await overLimit(limits.codeSend, request.email)) return { error: 'too_many' }
       // Hashed whether or not the address has an account: the same work and the same time either
-      // way, so the answer's timing does not tell who is a member (issue 29 §5, decision 060).
+      // way, so the answer's timing does not tell who is a member (issue 29 §5, decision 066).
       const passwordHash = request.password ? await hash(request.password) : null
       const existing = await findByEmail(request.email)
       if (existing) return sendExistingAccountCode(request.email, existing, request.language)

@@ -237,7 +237,7 @@ export async function readMultipart(
   } catch {
     throw new ApiProblem(400, 'invalid_body', 'The multipart body could not be read.')
   }
-  // The API refuses control characters in every field (decision 060); this body is read here only.
+  // The API refuses control characters in every field (decision 066); this body is read here only.
   const refused = multipartControlProblem(form)
   if (refused) throw refused
   return form

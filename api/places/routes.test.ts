@@ -61,7 +61,7 @@ describe('routes', () => {
       c.set('caller', null)
       await next()
     })
-    // As createApiApp: control characters are refused before any route (decision 060).
+    // As createApiApp: control characters are refused before any route (decision 066).
     app.use(refuseControlCharacters())
     routes = createApiRoutes()
     placeRoutes(routes)

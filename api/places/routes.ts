@@ -80,7 +80,7 @@ export function placeRoutes(routes: ApiRoutes) {
   })
   serve(routes, placeRoute, async (c) => {
     const id = c.req.param('id')
-    // No place id runs on for pages (control characters are refused before any route, decision 060).
+    // No place id runs on for pages (control characters are refused before any route, decision 066).
     const place = id.length <= 300 ? await placesProvider(c).details(id) : null
     if (!place) throw problems.notFound('Place not found')
     return c.json({ data: [place] })

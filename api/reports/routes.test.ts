@@ -112,7 +112,7 @@ describe('POST /v1/reported-contents', () => {
   })
 
   it.each([
-    // Control characters: refused for every field of every route before the route (decision 060).
+    // Control characters: refused for every field of every route before the route (decision 066).
     ['Stolen\u0000 photos', 400, 'invalid_characters', 'invalid_characters'],
     ['\u001b[2J', 400, 'invalid_characters', 'invalid_characters'],
     ['Looks like \u202eten.evil', 422, 'invalid_input', 'direction_characters'],

@@ -105,7 +105,7 @@ export function smsRoutes(routes: ApiRoutes) {
     if (!twilio && services.env.isProduction) throw problems.notFound()
     // Built in, it stands in for Twilio for the development outbox only: served to whom the outbox
     // is (this machine unless DEV_OUTBOX says otherwise), or anyone could text "C" or STOP as any
-    // member (decision 060).
+    // member (decision 066).
     if (!twilio && !devOutboxAllows(services.env.DEV_OUTBOX, requestAddresses(c))) throw problems.notFound()
     const params = new URLSearchParams(await c.req.text())
     if (twilio) {
@@ -119,7 +119,7 @@ export function smsRoutes(routes: ApiRoutes) {
     const from = params.get('From')
     const body = params.get('Body')
     if (from === null || body === null) throw new ApiProblem(400, 'invalid_body', 'From and Body are required.')
-    // Each MessageSid is acted on once: Twilio's signature has no time in it (decision 060).
+    // Each MessageSid is acted on once: Twilio's signature has no time in it (decision 066).
     const { outcome, reply } = await handleInboundSmsOnce(smsDeps(services), params.get('MessageSid'), from, body, params.get('OptOutType') ?? undefined)
     services.logger.info({ requestId: c.var.requestId, outcome }, 'Inbound text message')
     // With Twilio the answer goes back in the TwiML; built in, it already waits in the outbox.

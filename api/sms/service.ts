@@ -164,7 +164,7 @@ export async function handleInboundSms(deps: SmsDeps, from: string, body: string
 }
 
 /**
- * `handleInboundSms` once per `MessageSid` (decision 060): Twilio's signature covers the request
+ * `handleInboundSms` once per `MessageSid` (decision 066): Twilio's signature covers the request
  * but has no time in it, so a request captured once could be sent again and again (a second "C"
  * after the member took their seat back, a STOP after their START). The sid is recorded first, in
  * one statement (concurrent copies: one wins); a copy gets `duplicate` and changes nothing. If the

@@ -343,7 +343,7 @@ describe('PUT /api/v1/users/me', () => {
   })
 
   it.each([
-    // Control characters are refused for every field of every route, before the route (decision 060).
+    // Control characters are refused for every field of every route, before the route (decision 066).
     ['first_name', 'Mar\u0000garet', 400, 'invalid_characters', 'invalid_characters'],
     ['last_name', 'Hughes\u0007', 400, 'invalid_characters', 'invalid_characters'],
     ['first_name', 'Mar\ngaret', 422, 'invalid_input', 'invalid_characters'],
@@ -534,7 +534,7 @@ describe('PUT /api/v1/users/me: the profile (issue 13 §1)', () => {
     expect((await loadUser(user.id)).last_name).toBe('Baker')
   })
 
-  it('refuses an answer with a control character with 400 invalid_characters on the field, saving nothing (decision 060)', async () => {
+  it('refuses an answer with a control character with 400 invalid_characters on the field, saving nothing (decision 066)', async () => {
     const { user, token } = await memberWithToken()
     const response = await put(token, { prompts: [{ prompt: 'first_job', answer: 'Paper\u0000round' }], last_name: 'Untouched' })
     expect(response.status).toBe(400)
@@ -708,7 +708,7 @@ describe('GET /api/users/{id}', () => {
         expect(response.json.error.code).toBe(code)
       }
     }
-    // Refused before any route, deleting "someone else" included (decision 060).
+    // Refused before any route, deleting "someone else" included (decision 066).
     expect((await api.request('DELETE', 'v1/users/abc%00def', { token })).status).toBe(400)
   })
 

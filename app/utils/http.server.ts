@@ -21,7 +21,7 @@ export function notFoundOnMissing(error: unknown): never {
 
 /**
  * A call the page needs: the API being down (any 5xx) becomes the 503 page, a value the API refused
- * for its control characters (decision 060: the host refuses them in every page address first, so
+ * for its control characters (decision 066: the host refuses them in every page address first, so
  * this is one from elsewhere, a cookie) the 400 page, the rest a 500.
  */
 export function unavailableOnServerError(error: unknown): never {

@@ -318,7 +318,7 @@ test.describe('without JavaScript', () => {
     const id = await createActivity(host, { title: 'Bridge club', capacity: '3' })
     const tools = host.getByRole('region', { name: 'Manage your activity' })
 
-    // Invite by email: the result says the same of every address, member or not (decision 060), and nobody is seated yet.
+    // Invite by email: the result says the same of every address, member or not (decision 066), and nobody is seated yet.
     await tools.getByLabel('Email addresses').fill('member19@demo.test, member20@demo.test\nnobody@nowhere.test')
     await tools.getByRole('button', { name: 'Send invitations' }).click()
     await expect(

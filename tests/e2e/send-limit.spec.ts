@@ -3,7 +3,7 @@ import { createActivity, flash, member } from './activity-helpers.ts'
 import { baseURL, expect, test, untilHydrated } from './helpers.ts'
 
 /**
- * How many messages a member may send (issue 29 §5, decision 060), as the member meets it: after
+ * How many messages a member may send (issue 29 §5, decision 066), as the member meets it: after
  * 20 messages in a minute in one chat, the next one is refused with the reason next to the field,
  * and what they typed stays there, with JavaScript (the optimistic composer) and without. Demo
  * members 210–213 are used by no other spec.

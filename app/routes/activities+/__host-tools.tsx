@@ -89,7 +89,7 @@ function Upcoming({ experience, waitlist, typedEmails }: { experience: Experienc
 
 /**
  * What inviting people by email did: the same words whether or not an address belongs to a member
- * (decision 060), and why the page does not say which do.
+ * (decision 066), and why the page does not say which do.
  */
 export function InvitedResult({ result }: { result: InvitedByEmail }) {
   const { t } = useTranslation('activities')

@@ -38,7 +38,7 @@ function textError(code: string) {
 /** The API's refusals of a message, as the sentence the member reads next to the form. */
 export const sendRefusals = ['awaiting_acceptance', 'chat_closed', 'product_messages', 'blocked', 'recipient_suspended', 'forbidden']
 
-/** The member sent too many messages too quickly (429 `too_many_messages`, decision 060). */
+/** The member sent too many messages too quickly (429 `too_many_messages`, decision 066). */
 export const tooManyMessagesKey = 'messenger:send.errors.too_many_messages'
 
 /** What the page shows after a refused message: the errors, and what the member typed. */
@@ -164,7 +164,7 @@ async function send(request: Request, context: AppLoadContext, form: FormData) {
           return data({ result: submission.reply({ fieldErrors: { text: [contactReminderKey] } }) }, { status: 409 })
         }
         if (error instanceof ApiError && error.status === 429 && error.code === 'too_many_messages') {
-          // Too many at once (decision 060): said next to the field, the text kept to send again.
+          // Too many at once (decision 066): said next to the field, the text kept to send again.
           return data({ result: submission.reply({ fieldErrors: { text: [tooManyMessagesKey] } }) }, { status: 429 })
         }
         if (error instanceof ApiError && error.code && sendRefusals.includes(error.code) && (error.status === 403 || error.status === 409)) {

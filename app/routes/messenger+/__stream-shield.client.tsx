@@ -116,7 +116,7 @@ export function ShieldedMessageList() {
   return (
     <ShieldContext.Provider value={shield}>
       <HiddenBlockedNotice count={visible.hidden} shown={shown} onToggle={() => setShownIn(shown ? null : channel.cid)} />
-      {/* The built-in page's text: links only where the contract's one detector finds them (decision 060). */}
+      {/* The built-in page's text: links only where the contract's one detector finds them (decision 066). */}
       <MessageList messages={visible.messages} Message={ShieldedMessageUI} renderText={renderMessageText} />
     </ShieldContext.Provider>
   )

@@ -107,7 +107,7 @@ describe('/messenger with Stream', () => {
     expect(empty.init?.status).toBe(400)
     expect(empty.data).toEqual({ error: 'Write your message before sending it.' })
 
-    // Too many messages too quickly (decision 060): the composer shows why.
+    // Too many messages too quickly (decision 066): the composer shows why.
     await database.db.updateTable('rate_limits').set({ count: 1_000 }).where('key', '=', `messages-member:${rose.user.id}`).execute()
     await web.api.request('POST', `v1/chat/message-channels/${channel}/accept`, { token: tom.token })
     const flooded = await post('Hello again!')
