@@ -431,7 +431,7 @@ describe('inbound texts', () => {
     const { attendee, experience } = await sceneWithText()
     const cancel = { From: attendee.phone!, To: fromNumber, Body: 'C', MessageSid: 'SMreplayC0000000000000000000000001', AccountSid: accountSid }
     const signature = twilioSignature(authToken, inboundUrl, cancel)
-    expect((await twiml(twilioApi, cancel, signature)).text).toMatch(/<Message>Circle 55: your seat at “Riverside walk” is cancelled/)
+    expect((await twiml(twilioApi, cancel, signature)).text).toMatch(/<Message>Circle 55: your seat at “Riverside walk” is canceled/)
     expect(await seatsOf(experience.id)).not.toContain(attendee.id)
     // The member changes their mind and takes a seat again; the captured request comes back.
     await database.db.updateTable('experiences').set({ max_attendees: 5 }).where('id', '=', experience.id).execute()
