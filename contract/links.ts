@@ -44,8 +44,8 @@ export function messageLinks(text: string): MessageLink[] {
 
 // What counts as a link ---------------------------------------------------------------------------
 
-/** Zero-width and other invisible characters, dropped before reading. */
-const invisible = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/g
+/** Zero-width, direction and other invisible characters (Unicode's default-ignorable ones), dropped before reading. */
+const invisible = /\p{Default_Ignorable_Code_Point}/gu
 
 /**
  * Letters that look like the Latin ones of an address (Cyrillic and Greek), and marks that look
