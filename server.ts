@@ -11,6 +11,7 @@ import { createApiApp } from '#api/app.ts'
 import { pingDatabase } from '#api/db/database.ts'
 import { ConfigError, getEnv, type Env } from '#api/env.ts'
 import { limitWebBodies } from '#api/http/body-limit.ts'
+import { refuseControlCharactersInAddress } from '#api/http/control-characters.ts'
 import { redirectToCanonicalHost, refuseMalformedHost } from '#api/http/host-header.ts'
 import { isApiPath, refuseCrossSite, rateLimits, requestContext, securityHeaders } from '#api/http/security.ts'
 import { createIdentityProvider, identityRoutes } from '#api/identity/provider.ts'
@@ -61,6 +62,8 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
     }),
   )
   app.use(refuseMalformedHost(logger))
+  // A page address with NUL or another control character: a 400 page (the API answers its own, decision 066).
+  app.use(refuseControlCharactersInAddress(logger))
   app.use(redirectToCanonicalHost(env.PUBLIC_URL))
   app.use(refuseCrossSite([new URL(env.PUBLIC_URL).origin]))
   app.use(

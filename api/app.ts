@@ -8,6 +8,7 @@ import { mirrorChat } from './chat/mirror.ts'
 import { experienceRoutes } from './experiences/routes.ts'
 import type { JobQueue } from './jobs/queue.ts'
 import { limitApiBodies } from './http/api-body-limit.ts'
+import { refuseControlCharacters } from './http/control-characters.ts'
 import { ApiProblem, problems, retryAfterSeconds, unavailable } from './http/errors.ts'
 import { createApiRoutes } from './http/openapi.ts'
 import type { TokenVerifier } from './providers/identity/token-verifier.ts'
@@ -89,6 +90,8 @@ export function createApiApp(services: ApiServices) {
     c.header('cache-control', c.res.headers.get('cache-control') ?? 'no-store')
   })
   app.use(limitApiBodies())
+  // NUL and the other control characters, refused once for every route (decision 066).
+  app.use(refuseControlCharacters())
 
   // Every route is defined with its contract schemas and documented (api/http/openapi.ts).
   const routes = createApiRoutes()

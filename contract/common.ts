@@ -19,6 +19,8 @@ export const errorCodes = [
   'invalid_json',
   'invalid_body',
   'invalid_query',
+  /** A control character in the path, the query or a body field (decision 066); `fields` names each. */
+  'invalid_characters',
   // 401
   'unauthorized',
   // 403
@@ -63,6 +65,7 @@ export const errorCodes = [
   'too_many_streams',
   'new_conversations_limit',
   'too_many_attempts',
+  'too_many_messages',
   // 500, 503
   'internal',
   'service_unavailable',
@@ -83,7 +86,7 @@ export const errorBodySchema = z
       fields: fieldErrorsSchema.optional(),
     }),
   })
-  .meta({ id: 'Error', description: 'An error: its code, a message in English and, for 422, the problem codes per field.' })
+  .meta({ id: 'Error', description: 'An error: its code, a message in English and, for 422 and for 400 invalid_characters, the problem codes per field.' })
 export type ErrorBody = z.infer<typeof errorBodySchema>
 
 // Lists (spec §7) ------------------------------------------------------------------------------

@@ -139,16 +139,17 @@ export const waitlistEntrySchema = z
 export type WaitlistEntry = z.infer<typeof waitlistEntrySchema>
 
 /**
- * The outcome of inviting members by email, address by address (decision 019): nobody is seated
- * by it; each member found gets an invitation to accept.
+ * The outcome of inviting members by email (decision 019): nobody is seated by it; each member
+ * found gets an invitation to accept. The answer never tells an address that belongs to a member
+ * from one that does not (issue 29 §5, decision 066): every address typed is in
+ * `invited_if_member`, or in `full` when the activity has no seat (then nobody is invited).
  */
 export const addByEmailsResultSchema = z.object({
-  invited: z.array(z.string()).meta({
-    description: 'Members who hold an invitation: sent now, or already sent (then not sent again).',
+  invited_if_member: z.array(z.string()).meta({
+    description:
+      'Every address given, once: an invitation went to it (now, or earlier: not sent again) if it belongs to a member others may see who does not hold a seat yet. Whether it does is not said.',
   }),
-  already_attending: z.array(z.string()),
-  not_found: z.array(z.string()).meta({ description: 'No member others may see has this address.' }),
-  full: z.array(z.string()).meta({ description: 'Not invited: the activity is full.' }),
+  full: z.array(z.string()).meta({ description: 'Not invited: the activity is full (then every address is here).' }),
 })
 export type AddByEmailsResult = z.infer<typeof addByEmailsResultSchema>
 

@@ -101,6 +101,14 @@ export const chatClosesDaysAfterEnd = 7
 /** Messages in one page of an open channel ("load older" asks for the page before). */
 export const defaultMessagesPerPage = 30
 export const maxMessagesPerPage = 50
+/**
+ * Messages one member may send (issue 29 §5, decision 066): in all their chats, a minute and an
+ * hour; in one chat, a minute. Far above a conversation (a fast typist sends a few a minute), far
+ * below a flood (one member once sent 300 at once to 300 members).
+ */
+export const messagesPerMinute = 30
+export const messagesPerHour = 200
+export const messagesPerChannelPerMinute = 20
 
 // Scam shield (issue 14 §6, decision 038) ------------------------------------------------------
 

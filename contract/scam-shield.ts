@@ -1,7 +1,8 @@
 /**
  * The scam shield's rules (issue 14 §6, decision 031): which calm warnings the recipient of a
  * message sees, whether a message holds contact details (the sender's one-time reminder) and
- * whether it holds a link (not allowed in a first message from a new or unverified member).
+ * whether it holds a link (not allowed in a first message from a new or unverified member: the
+ * one link detector is `contract/links.ts`, which also decides what a message shows as a link).
  *
  * Pure functions over plain regular expressions, with no dependency, so the API and the web
  * (browser bundles included) share one copy. A signal is advice to the reader and nothing more:
@@ -36,8 +37,11 @@ const invisible = /[\u00ad\u200b-\u200f\u2060\ufeff]/g
 const apostrophes = /[\u2018\u2019\u02bc\u0060\u00b4]/g
 const dashes = /[\u2010-\u2015\u2212]/g
 
-/** `normalizeMessage` without the lower case, for links, where a capital tells a sentence. */
-function fold(text: string) {
+/**
+ * Lower case, no accents (NFKD, then the combining marks dropped: "prête" → "prete", full-width
+ * digits → ASCII), no invisible characters, straight apostrophes and dashes, single spaces.
+ */
+export function normalizeMessage(text: string) {
   return text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
@@ -46,14 +50,7 @@ function fold(text: string) {
     .replace(dashes, '-')
     .replace(/\s+/gu, ' ')
     .trim()
-}
-
-/**
- * Lower case, no accents (NFKD, then the combining marks dropped: "prête" → "prete", full-width
- * digits → ASCII), no invisible characters, straight apostrophes and dashes, single spaces.
- */
-export function normalizeMessage(text: string) {
-  return fold(text).toLowerCase()
+    .toLowerCase()
 }
 
 /** Digits standing for letters inside a word: "b1tcoin" → "bitcoin", "c4sh" → "cash". */
@@ -75,7 +72,7 @@ function canonical(normalized: string) {
     )
 }
 
-// Contact details and links ---------------------------------------------------------------------
+// Contact details -------------------------------------------------------------------------------
 
 /**
  * A run of digits with spaces, dots, dashes or brackets between them. Whether it is a phone
@@ -123,34 +120,6 @@ function hasEmail(normalized: string) {
 export function containsContactDetails(text: string) {
   const normalized = normalizeMessage(text)
   return hasPhoneNumber(normalized) || hasEmail(normalized)
-}
-
-/**
- * Top-level domains read as a bare link ("example.com"). Those that are also words of our
- * languages, typed after a full stop without a space, are left out ("super.de rien",
- * "merci.ca va", "tu es", "top", "lu", and "it", "in", "is", "to", "at", "so", "no", "me");
- * with "www." or "http" any domain is a link.
- */
-const linkTlds =
-  'com|net|org|info|biz|io|co|us|uk|au|nz|ie|fr|nl|be|eu|ch|app|xyz|online|site|shop|store|club|vip|live|link|click|ly|gl|gd|cc|tk|ru|cn'
-
-const linkPatterns = [
-  /\bhttps?:\/\/\S/i,
-  /\bwww\.[a-z\d-]/i,
-  // Read with case: the domain ends in a lower-case (or all capital) top-level domain, so
-  // "Great walk.Club meets Tuesdays" is a sentence, "walk.club" or "WALK.CLUB" a link.
-  new RegExp(
-    `(?<![@\\w.-])(?:[A-Za-z\\d][A-Za-z\\d-]*\\.)+(?:${linkTlds}|${linkTlds.toUpperCase()})(?![\\w-])(?!\\.[A-Za-z\\d])`,
-  ),
-]
-
-/**
- * An http(s) URL, a "www." address or a bare domain ("example.com", "bit.ly/x"). An email
- * address is not a link. New and unverified members cannot send one in a first message.
- */
-export function containsLink(text: string) {
-  const folded = fold(text)
-  return linkPatterns.some((pattern) => pattern.test(folded))
 }
 
 // Signals ---------------------------------------------------------------------------------------

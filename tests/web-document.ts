@@ -14,13 +14,19 @@ export function createDocumentHandler(pages: DocumentPage[]) {
   return (request: Request, context: AppLoadContext) => handler(request, context)
 }
 
+/** A page route of a document build: under the root unless `parentId` names another of them. */
 export interface DocumentPage {
   id: string
-  path: string
+  path: string | undefined
   module: RouteModule
+  parentId?: string
+  index?: boolean
 }
 
-/** The server build `createDocumentHandler` serves: the real root and entry, and `pages` under the root. */
+/**
+ * The server build `createDocumentHandler` serves: the real root and entry, and `pages` under the
+ * root (or their parent); for Remix's request handler or its Express adapter.
+ */
 export function documentBuild(pages: DocumentPage[]): ServerBuild {
   const routes: ServerBuild['routes'] = {
     root: { id: 'root', path: '', module: root },
@@ -29,8 +35,9 @@ export function documentBuild(pages: DocumentPage[]): ServerBuild {
     root: entryRoute('root', undefined, '', root),
   }
   for (const page of pages) {
-    routes[page.id] = { id: page.id, parentId: 'root', path: page.path, module: page.module }
-    manifestRoutes[page.id] = entryRoute(page.id, 'root', page.path, page.module)
+    const parentId = page.parentId ?? 'root'
+    routes[page.id] = { id: page.id, parentId, path: page.path, index: page.index, module: page.module }
+    manifestRoutes[page.id] = { ...entryRoute(page.id, parentId, page.path, page.module), index: page.index }
   }
   const build: ServerBuild = {
     mode: 'production',
@@ -45,7 +52,7 @@ export function documentBuild(pages: DocumentPage[]): ServerBuild {
   return build
 }
 
-function entryRoute(id: string, parentId: string | undefined, path: string, module: RouteModule) {
+function entryRoute(id: string, parentId: string | undefined, path: string | undefined, module: RouteModule) {
   return {
     id,
     parentId,

@@ -19,7 +19,7 @@ import {
   sendMessageSchema,
 } from '#contract/chat.ts'
 import { listOf, oneOf, pageOf } from '#contract/common.ts'
-import { newConversationsPerDay } from '#contract/limits.ts'
+import { messagesPerChannelPerMinute, messagesPerHour, messagesPerMinute, newConversationsPerDay } from '#contract/limits.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
 import {
@@ -216,6 +216,7 @@ export function chatRoutes(routes: ApiRoutes) {
         409:
           'The activity’s chat closed (code chat_closed); 2 messages sent before the recipient accepted (code awaiting_acceptance); messages from the product (code product_messages); a phone number or email in a direct channel the other member has not accepted yet, before the member saw the one-time reminder: send again with `acknowledge_contact_reminder: true` (code contact_reminder)',
         422: 'text_required, text_too_long, invalid_characters, direction_characters, acknowledge_contact_reminder_invalid; links_not_allowed_yet (a new or unverified member’s link in a direct channel the other member has not accepted yet); links_not_allowed_until_reply (the same, in a conversation an attendee opened with their activity’s host, until the host writes: decision 060)',
+        429: `More than ${messagesPerMinute} messages a minute or ${messagesPerHour} an hour from the member, or ${messagesPerChannelPerMinute} a minute in this channel (code too_many_messages); refused sends count too`,
       }),
     },
   })

@@ -156,6 +156,25 @@ describe('links in a first message', () => {
     expect((await send(newcomer, opened.id, 'Hello! https://example.org/me')).status).toBe(201)
   })
 
+  it('are refused however the address is written: glued to a word, full-width, in look-alike letters (issue 29 §5)', async () => {
+    const sender = await member()
+    const channel = await open(sender, await trusted())
+    for (const text of [
+      'Voilàhttps://evil.dev/login',
+      'éhttps://evil.dev/login',
+      'ﬁhttps://evil.dev/login',
+      'ｈｔｔｐｓ：／／ｅｖｉｌ．ｄｅｖ/login',
+      'һttps://evil.dev/login',
+      'Voilàwww.evil.dev',
+      'Log in at evil。com',
+    ]) {
+      const refused = await send(sender, channel.id, text)
+      expect(refused.status, text).toBe(422)
+      expect(refused.json.error.fields, text).toEqual({ text: ['links_not_allowed_yet'] })
+    }
+    expect(await database.db.selectFrom('messages').select('id').where('channel_id', '=', channel.id).execute()).toEqual([])
+  })
+
   it('are refused from an older member who is not verified', async () => {
     const sender = await member({ ageDays: 400 })
     const channel = await open(sender, await trusted())

@@ -4,7 +4,8 @@ import type { User } from '../db/schema.ts'
 import type { Trx } from '../experiences/service.ts'
 import { ApiProblem } from '../http/errors.ts'
 import { verifiedUserIds } from '../verification/queries.ts'
-import { containsContactDetails, containsLink } from '#contract/scam-shield.ts'
+import { containsLink } from '#contract/links.ts'
+import { containsContactDetails } from '#contract/scam-shield.ts'
 import { newAccountDays, newConversationsPerDay } from '#contract/limits.ts'
 
 /**

@@ -10,6 +10,7 @@ import { blocksBetween } from '../policy/members.ts'
 import { postMessage } from './events.ts'
 import { productMessageText } from './product-messages.ts'
 import { awaitsHostReply, checkNewConversation, checkOpeningMessage, mayBeRefusedAsOpening } from './scam-shield.ts'
+import { countMessage } from './send-limits.ts'
 import {
   attendsActivityHostedBy,
   channelRow,
@@ -385,12 +386,15 @@ export async function channelUsers(db: DB, caller: User, id: string, userId: str
 // Writing -----------------------------------------------------------------------------------------
 
 /**
- * `POST v1/chat/message-channels/{id}/messages`. The channel row is locked while the rules are
+ * `POST v1/chat/message-channels/{id}/messages`: at most so many a minute and an hour per member,
+ * and a minute per member and channel (`countMessage`, 429 `too_many_messages`). The channel row is locked while the rules are
  * checked, so two sends at once cannot both pass the 2-message limit of a request. Sending
  * accepts a request one received, and brings a left channel back into one's list.
  */
 export async function sendMessage(db: DB, caller: User, id: string, input: SendMessageInput, notify?: Notify) {
   if (!isUuid(id)) throw problems.notFound('Channel not found')
+  // Counted before anything else, whatever becomes of the message (decision 066).
+  await countMessage(db, caller, id)
   const message = await db.transaction().execute(async (trx) => {
     // The channel's row first: sends to one channel wait here, so its rules (the request's 2
     // messages) are checked one send at a time; the chat's own lock comes with the commit

@@ -142,6 +142,10 @@ export const databaseColumns = {
     phone: 'text',
     created_at: 'timestamptz default',
   },
+  sms_inbound_messages: {
+    message_sid: 'text',
+    received_at: 'timestamptz default',
+  },
   profiles: {
     user_id: 'uuid',
     bio: 'text null',

@@ -281,6 +281,12 @@ export interface SmsOptOutsTable {
   created_at: CreatedAt
 }
 
+/** An inbound text acted on, by Twilio's `MessageSid` (migration 0029, decision 066): each is acted on once. */
+export interface SmsInboundMessagesTable {
+  message_sid: string
+  received_at: CreatedAt
+}
+
 /** A file attached to an email; `content` is base64. */
 export interface EmailAttachment {
   filename: string
@@ -666,6 +672,7 @@ export interface Database {
   email_outbox: EmailOutboxTable
   sms_outbox: SmsOutboxTable
   sms_opt_outs: SmsOptOutsTable
+  sms_inbound_messages: SmsInboundMessagesTable
   profiles: ProfilesTable
   user_interests: UserInterestsTable
   profile_prompts: ProfilePromptsTable

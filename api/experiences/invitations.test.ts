@@ -69,7 +69,7 @@ describe('inviting by email', () => {
     const experience = await activity(host, { title: 'Atelier aquarelle', formatted_address: '120 Main St' })
     const from = api.queuedJobs.length
     const answer = await invite(experience.id, host, [guest.user.email])
-    expect(answer.json.data[0]).toEqual({ invited: [guest.user.email], already_attending: [], not_found: [], full: [] })
+    expect(answer.json.data[0]).toEqual({ invited_if_member: [guest.user.email], full: [] })
     // Not seated: an invitation waits for the answer, and the page can say so with no other request.
     expect(await seatOf(experience.id, guest.user.id)).toBeUndefined()
     const seen = await read(experience.id, guest)
@@ -96,8 +96,8 @@ describe('inviting by email', () => {
     const guest = await member()
     const experience = await activity(host)
     const from = api.queuedJobs.length
-    expect((await invite(experience.id, host, [guest.user.email])).json.data[0].invited).toEqual([guest.user.email])
-    expect((await invite(experience.id, host, [guest.user.email, guest.user.email])).json.data[0].invited).toEqual([guest.user.email])
+    expect((await invite(experience.id, host, [guest.user.email])).json.data[0].invited_if_member).toEqual([guest.user.email])
+    expect((await invite(experience.id, host, [guest.user.email, guest.user.email])).json.data[0].invited_if_member).toEqual([guest.user.email])
     await deliverFrom(from)
     expect(await outboxFor(guest.user)).toHaveLength(1)
     const rows = await database.db.selectFrom('experience_invitations').select('user_id').where('experience_id', '=', experience.id).execute()
@@ -135,7 +135,7 @@ describe('inviting by email', () => {
     const guest = await member()
     const experience = await activity(host, { max_attendees: 1, attendees_count: 1 })
     const emails = [guest.user.email, 'nobody@example.com']
-    expect((await invite(experience.id, host, emails)).json.data[0]).toEqual({ invited: [], already_attending: [], not_found: [], full: emails })
+    expect((await invite(experience.id, host, emails)).json.data[0]).toEqual({ invited_if_member: [], full: emails })
   })
 
   it('counts every address typed against a day’s allowance per member; over it, nothing is sent', async () => {
@@ -150,16 +150,26 @@ describe('inviting by email', () => {
     expect(await database.db.selectFrom('experience_invitations').select('user_id').where('experience_id', '=', experience.id).execute()).toEqual([])
     // Another member's allowance is their own.
     const other = await member()
-    expect((await invite((await activity(other)).id, other, [guest.user.email])).json.data[0].invited).toEqual([guest.user.email])
+    expect((await invite((await activity(other)).id, other, [guest.user.email])).json.data[0].invited_if_member).toEqual([guest.user.email])
   })
 
-  it('reports an unknown, a suspended and a deleted member alike, as not found', async () => {
+  it('answers the same for a member, a member already going, a suspended or deleted one and an address nobody has: the host learns nobody’s membership (issue 29 §5)', async () => {
     const host = await member()
+    const guest = await member()
+    const going = await member()
     const suspended = await member({ is_suspended: true })
     const deleted = await member({ state: 'deleted' })
     const experience = await activity(host)
-    const emails = ['nobody@example.com', suspended.user.email, deleted.user.email]
-    expect((await invite(experience.id, host, emails)).json.data[0]).toEqual({ invited: [], already_attending: [], not_found: emails, full: [] })
+    expect((await api.request('POST', `v1/experiences/${experience.id}/attendees`, { token: going.token, body: { user_id: going.user.id } })).status).toBe(200)
+    const answers = []
+    for (const email of [guest.user.email, going.user.email, suspended.user.email, deleted.user.email, 'nobody@example.com'].map(String)) {
+      const answer = await invite(experience.id, host, [email])
+      answers.push({ status: answer.status, body: JSON.stringify(answer.json).replace(email, '<address>') })
+    }
+    expect(new Set(answers.map((answer) => JSON.stringify(answer)))).toEqual(new Set([JSON.stringify({ status: 200, body: '{"data":[{"invited_if_member":["<address>"],"full":[]}]}' })]))
+    // Only the member who may be invited and is not going yet was.
+    const rows = await database.db.selectFrom('experience_invitations').select('user_id').where('experience_id', '=', experience.id).execute()
+    expect(rows.map((row) => row.user_id)).toEqual([guest.user.id])
   })
 })
 
@@ -175,8 +185,10 @@ describe('accepting', () => {
     expect((await accept(experience.id, guest)).json.data[0].attendees_count).toBe(1)
     const row = await database.db.selectFrom('experience_invitations').selectAll().where('experience_id', '=', experience.id).executeTakeFirstOrThrow()
     expect(row).toMatchObject({ state: 'accepted', answered_at: expect.any(Date) })
-    // Invited again after accepting: already going.
-    expect((await invite(experience.id, host, [guest.user.email])).json.data[0].already_attending).toEqual([guest.user.email])
+    // Invited again after accepting: already going, told as any address is, and not asked again.
+    const from = api.queuedJobs.length
+    expect((await invite(experience.id, host, [guest.user.email])).json.data[0].invited_if_member).toEqual([guest.user.email])
+    expect(api.queuedJobs.slice(from)).toEqual([])
   })
 
   it('full: says so, offers the notify list and keeps the invitation open', async () => {
@@ -218,7 +230,7 @@ describe('accepting', () => {
     expect(await seatOf(experience.id, guest.user.id)).toBeUndefined()
     // Invited again: still declined, not asked again.
     const from = api.queuedJobs.length
-    expect((await invite(experience.id, host, [guest.user.email])).json.data[0].invited).toEqual([guest.user.email])
+    expect((await invite(experience.id, host, [guest.user.email])).json.data[0].invited_if_member).toEqual([guest.user.email])
     expect(api.queuedJobs.slice(from)).toEqual([])
     expect((await read(experience.id, guest)).viewer.invitation).toBeNull()
   })

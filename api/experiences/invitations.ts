@@ -22,55 +22,46 @@ const invitationLimit = { name: 'invitations', max: maxInvitationsPerDay, window
 const noInvitation = () => problems.notFound('You have no invitation to this activity.')
 
 /**
- * Invites the members with these addresses (host or admin), address by address: not found (no
- * member others may see has it; nothing more is said about it), already attending, or invited;
- * all full when the activity has no seat (nobody is invited, nothing looked up). At most
- * `maxInvitationsPerDay` addresses a day per inviting member (429 `too_many_invitations`). An invitation is recorded and emailed
- * once, in the transaction that records it; a member invited before, whatever they answered, is
- * reported as invited and not emailed again.
+ * Invites the members with these addresses (host or admin). The answer is the same whether or not
+ * an address belongs to a member, or to one already going (issue 29 §5, decision 066): every
+ * address is `invited_if_member`; all are `full` when the activity has no seat (nobody is invited,
+ * nothing looked up). A host may not learn from it who is a member. At most `maxInvitationsPerDay`
+ * addresses a day per inviting member (429 `too_many_invitations`). An invitation is recorded and
+ * emailed once, in the transaction that records it; a member invited before, whatever they
+ * answered, is not emailed again.
  */
-export async function inviteByEmail({ db, notify }: NotifyingDeps, caller: User, idOrSlug: string, emails: string[]) {
+export async function inviteByEmail({ db, notify }: NotifyingDeps, caller: User, idOrSlug: string, emails: string[]): Promise<AddByEmailsResult> {
   const experience = await getExperience(db, idOrSlug)
   requirePermission(caller, 'add:attendees', experience)
   checkOpen(experience)
-  const result: AddByEmailsResult = { invited: [], already_attending: [], not_found: [], full: [] }
   const unique = [...new Set(emails.filter(Boolean))]
-  if (unique.length === 0) return result
-  // Full: nobody is invited, and nothing is looked up (no address is told apart from another).
-  if (isFull(experience)) return { ...result, full: unique }
+  if (unique.length === 0) return { invited_if_member: [], full: [] }
+  // Full: nobody is invited, and nothing is looked up.
+  if (isFull(experience)) return { invited_if_member: [], full: unique }
   // Every address typed counts, found or not: a host cannot test thousands of addresses a day.
   if ((await countHit(db, invitationLimit, caller.id, unique.length)).over) {
     throw problems.tooMany('too_many_invitations', `You can invite at most ${maxInvitationsPerDay} addresses a day.`)
   }
   await db.transaction().execute(async (trx) => {
-    const members = await trx
+    const invitees = await trx
       .selectFrom('users as u')
-      .leftJoin('experience_attendees as a', (join) => join.onRef('a.user_id', '=', 'u.id').on('a.experience_id', '=', experience.id))
-      .select(['u.id', 'u.email', 'a.user_id as seat'])
+      .select('u.id')
       .where('u.email', 'in', unique)
       .where(visibleMembers('u'))
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom('experience_attendees as a').select('a.user_id').whereRef('a.user_id', '=', 'u.id').where('a.experience_id', '=', experience.id))),
+      )
       .execute()
-    const byEmail = new Map(members.map((member) => [String(member.email).toLowerCase(), member]))
-    const invitees: string[] = []
-    for (const email of unique) {
-      const member = byEmail.get(email)
-      if (!member) result.not_found.push(email)
-      else if (member.seat) result.already_attending.push(email)
-      else {
-        result.invited.push(email)
-        invitees.push(member.id)
-      }
-    }
     if (invitees.length === 0) return
     const created = await trx
       .insertInto('experience_invitations')
-      .values(invitees.map((userId) => ({ experience_id: experience.id, user_id: userId, invited_by: caller.id })))
+      .values(invitees.map(({ id }) => ({ experience_id: experience.id, user_id: id, invited_by: caller.id })))
       .onConflict((oc) => oc.columns(['experience_id', 'user_id']).doNothing())
       .returning('user_id')
       .execute()
     await notify({ type: 'experience.invited', to: created.map((row) => row.user_id), data: { experience_id: experience.id, invited_by: caller.id } }, trx)
   })
-  return result
+  return { invited_if_member: unique, full: [] }
 }
 
 /** The caller's invitation to the activity, locked until the transaction ends; 404 when none. */

@@ -911,7 +911,7 @@ describe('attendees', () => {
 })
 
 describe('POST /api/v1/experiences/{id}/attendees/create-by-emails', () => {
-  it('invites members by email for the host, seats nobody, and reports each address', async () => {
+  it('invites members by email for the host, seats nobody, and answers the same for every address', async () => {
     const experience = await insertExperience({ max_attendees: 2 })
     const attending = await createUser(database.db)
     const invited = await createUser(database.db)
@@ -922,14 +922,7 @@ describe('POST /api/v1/experiences/{id}/attendees/create-by-emails', () => {
     })
     expect(response.status).toBe(200)
     expect(response.json).toEqual({
-      data: [
-        {
-          invited: [String(invited.email).toLowerCase()],
-          already_attending: [String(attending.email).toLowerCase()],
-          not_found: ['nobody@example.com'],
-          full: [],
-        },
-      ],
+      data: [{ invited_if_member: [String(invited.email).toLowerCase(), String(attending.email).toLowerCase(), 'nobody@example.com'], full: [] }],
     })
     expect((await loadExperience(experience.id)).attendees_count).toBe(1)
     const invitations = await database.db.selectFrom('experience_invitations').selectAll().where('experience_id', '=', experience.id).execute()
@@ -941,7 +934,7 @@ describe('POST /api/v1/experiences/{id}/attendees/create-by-emails', () => {
     const someone = await createUser(database.db)
     await seat(experience.id, [member.id])
     const response = await api.request('POST', `v1/experiences/${experience.id}/attendees/create-by-emails`, { token: hostToken, body: { emails: [someone.email] } })
-    expect(response.json.data[0]).toEqual({ invited: [], already_attending: [], not_found: [], full: [String(someone.email).toLowerCase()] })
+    expect(response.json.data[0]).toEqual({ invited_if_member: [], full: [String(someone.email).toLowerCase()] })
     expect(await database.db.selectFrom('experience_invitations').selectAll().where('experience_id', '=', experience.id).execute()).toEqual([])
   })
 
@@ -952,7 +945,7 @@ describe('POST /api/v1/experiences/{id}/attendees/create-by-emails', () => {
     expect(denied.status).toBe(403)
     expect((await api.request('POST', `v1/experiences/${experience.id}/attendees/create-by-emails`, { body: { emails: [other.email] } })).status).toBe(401)
     const allowed = await api.request('POST', `v1/experiences/${experience.id}/attendees/create-by-emails`, { token: adminToken, body: { emails: [other.email] } })
-    expect(allowed.json.data[0].invited).toEqual([String(other.email).toLowerCase()])
+    expect(allowed.json.data[0].invited_if_member).toEqual([String(other.email).toLowerCase()])
     const tooMany = await api.request('POST', `v1/experiences/${experience.id}/attendees/create-by-emails`, {
       token: hostToken,
       body: { emails: Array.from({ length: 51 }, (_, i) => `p${i}@example.com`) },
@@ -1101,73 +1094,82 @@ describe('cancelled activities (issue 10)', () => {
 describe('hostile input (issue 10)', () => {
   const nulKey = 'abc%00def'
 
-  it('answers 404, never 500, for ids and slugs holding a NUL byte or other junk, signed in or not', async () => {
-    for (const key of [nulKey, 'abc%01def', '%0A', 'x'.repeat(5000), '%E2%80%AE']) {
+  it('answers 400 for ids and slugs holding a NUL byte or another control character, 404 for other junk; never 500, signed in or not', async () => {
+    // Control characters are refused for every route before the route (decision 066).
+    for (const [key, status, code] of [
+      [nulKey, 400, 'invalid_characters'],
+      ['abc%01def', 400, 'invalid_characters'],
+      ['%0A', 400, 'invalid_characters'],
+      ['x'.repeat(5000), 404, 'not_found'],
+      ['%E2%80%AE', 404, 'not_found'],
+    ] as const) {
       for (const token of [undefined, memberToken]) {
         const response = await api.request('GET', `v1/experiences/${key}`, { token })
-        expect(response.status).toBe(404)
-        expect(response.json.error.code).toBe('not_found')
+        expect(response.status).toBe(status)
+        expect(response.json.error.code).toBe(code)
       }
-      expect((await raw(`v1/experiences/${key}?format=ical`)).status).toBe(404)
+      expect((await raw(`v1/experiences/${key}?format=ical`)).status).toBe(status)
     }
     const experience = await insertExperience()
-    const calls: [string, string, unknown?][] = [
-      ['PUT', `v1/experiences/${nulKey}`, { title: 'New title' }],
-      ['DELETE', `v1/experiences/${nulKey}`],
-      ['GET', `v1/experiences/${nulKey}/attendees`],
-      ['POST', `v1/experiences/${nulKey}/attendees`, { user_id: host.id }],
-      ['DELETE', `v1/experiences/${nulKey}/attendees/${member.id}`],
-      ['POST', `v1/experiences/${nulKey}/attendees/create-by-emails`, { emails: [member.email] }],
-      ['GET', `v1/experiences/${nulKey}/waitlist`],
-      ['POST', `v1/experiences/${nulKey}/waitlist`],
-      ['DELETE', `v1/experiences/${nulKey}/waitlist`],
-      ['GET', `v1/users/${nulKey}/experiences`],
+    const calls: [string, string, number, unknown?][] = [
+      ['PUT', `v1/experiences/${nulKey}`, 400, { title: 'New title' }],
+      ['DELETE', `v1/experiences/${nulKey}`, 400],
+      ['GET', `v1/experiences/${nulKey}/attendees`, 400],
+      ['POST', `v1/experiences/${nulKey}/attendees`, 400, { user_id: host.id }],
+      ['DELETE', `v1/experiences/${nulKey}/attendees/${member.id}`, 400],
+      ['POST', `v1/experiences/${nulKey}/attendees/create-by-emails`, 400, { emails: [member.email] }],
+      ['GET', `v1/experiences/${nulKey}/waitlist`, 400],
+      ['POST', `v1/experiences/${nulKey}/waitlist`, 400],
+      ['DELETE', `v1/experiences/${nulKey}/waitlist`, 400],
+      ['GET', `v1/users/${nulKey}/experiences`, 400],
+      ['DELETE', `v1/experiences/${experience.id}/attendees/${nulKey}`, 400],
       // The seat of someone whose id is not an id at all: nobody is attending under it.
-      ['DELETE', `v1/experiences/${experience.id}/attendees/${nulKey}`],
-      ['DELETE', `v1/experiences/${experience.id}/attendees/not-a-uuid`],
+      ['DELETE', `v1/experiences/${experience.id}/attendees/not-a-uuid`, 404],
     ]
-    for (const [method, path, body] of calls) {
+    for (const [method, path, status, body] of calls) {
       const response = await api.request(method, path, { token: hostToken, body })
-      expect({ method, path, status: response.status }).toEqual({ method, path, status: 404 })
+      expect({ method, path, status: response.status }).toEqual({ method, path, status })
     }
   })
 
   it.each([
-    ['title', 'Morning walk\u0000', 'invalid_characters'],
-    ['title', 'Morning\twalk', 'invalid_characters'],
-    ['title', 'Morning walk\u0085', 'invalid_characters'],
-    ['description', 'A gentle\u0000 walk.', 'invalid_characters'],
-    ['description', 'A gentle walk.\u001b[31m', 'invalid_characters'],
-    ['formatted_address', '1000 SW Broadway\u0000', 'invalid_characters'],
-    ['place_id', 'us-or-portland\u0000', 'location_required'],
-    ['ticket_url', 'https://example.com/\u0000', 'url_invalid'],
-    ['title', 'Morning walk \u202egnp.exe', 'direction_characters'],
-    ['title', '\u2066Morning walk\u2069', 'direction_characters'],
-    ['description', 'Bring \u202dshoes\u202c.', 'direction_characters'],
-    ['title', '\u200b\u200c\u200d', 'title_required'],
-    ['title', '\u2060\ufeff\u00ad \u200b', 'title_required'],
-    ['title', '\u3164\u2800\u115f', 'title_required'],
-  ])('refuses %s %j with 422 %s, and stores nothing', async (field, text, code) => {
+    // Control characters (but tab, line feed and carriage return) in any body field: 400 before the route (decision 066).
+    ['title', 'Morning walk\u0000', 400, 'invalid_characters'],
+    ['title', 'Morning walk\u0085', 400, 'invalid_characters'],
+    ['description', 'A gentle\u0000 walk.', 400, 'invalid_characters'],
+    ['description', 'A gentle walk.\u001b[31m', 400, 'invalid_characters'],
+    ['formatted_address', '1000 SW Broadway\u0000', 400, 'invalid_characters'],
+    ['place_id', 'us-or-portland\u0000', 400, 'invalid_characters'],
+    ['ticket_url', 'https://example.com/\u0000', 400, 'invalid_characters'],
+    // A tab is a control character where the field is one line.
+    ['title', 'Morning\twalk', 422, 'invalid_characters'],
+    ['title', 'Morning walk \u202egnp.exe', 422, 'direction_characters'],
+    ['title', '\u2066Morning walk\u2069', 422, 'direction_characters'],
+    ['description', 'Bring \u202dshoes\u202c.', 422, 'direction_characters'],
+    ['title', '\u200b\u200c\u200d', 422, 'title_required'],
+    ['title', '\u2060\ufeff\u00ad \u200b', 422, 'title_required'],
+    ['title', '\u3164\u2800\u115f', 422, 'title_required'],
+  ])('refuses %s %j with %i %s, and stores nothing', async (field, text, status, code) => {
     const before = await database.db.selectFrom('experiences').select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow()
     const response = await api.request('POST', 'v1/experiences', { token: hostToken, body: validBody({ [field]: text }) })
-    expect(response.status).toBe(422)
-    expect(response.json.error).toMatchObject({ code: 'invalid_input', fields: { [field]: [code] } })
+    expect(response.status).toBe(status)
+    expect(response.json.error).toMatchObject({ code: status === 400 ? 'invalid_characters' : 'invalid_input', fields: { [field]: [code] } })
     const after = await database.db.selectFrom('experiences').select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow()
     expect(after.count).toBe(before.count)
   })
 
   it('refuses the same on update, and keeps line breaks, tabs, accents, emoji and right-to-left text', async () => {
     const experience = await insertExperience()
-    for (const [field, text, code] of [
-      ['title', '\u200b\u200b', 'title_required'],
-      ['title', 'Walk\u0000', 'invalid_characters'],
-      ['description', '\u202eevil', 'direction_characters'],
+    for (const [field, text, code, status] of [
+      ['title', '\u200b\u200b', 'title_required', 422],
+      ['title', 'Walk\u0000', 'invalid_characters', 400],
+      ['description', '\u202eevil', 'direction_characters', 422],
     ] as const) {
       const response = await api.request('PUT', `v1/experiences/${experience.id}`, {
         token: hostToken,
         body: { [field]: text },
       })
-      expect(response.status).toBe(422)
+      expect(response.status).toBe(status)
       expect(response.json.error.fields).toEqual({ [field]: [code] })
     }
     expect((await loadExperience(experience.id)).title).toBe('Riverside walk')
@@ -1235,14 +1237,14 @@ describe('hostile input (issue 10)', () => {
     expect(response.json.error.fields[name]).toEqual([`${name === 'distance[lte]' ? 'distance' : name}_invalid`])
   })
 
-  it('refuses an address list holding a control character with 422, not 500', async () => {
+  it('refuses an address list holding a control character with 400 on the address, not 500', async () => {
     const experience = await insertExperience()
     const response = await api.request('POST', `v1/experiences/${experience.id}/attendees/create-by-emails`, {
       token: hostToken,
       body: { emails: ['someone@example.com\u0000'] },
     })
-    expect(response.status).toBe(422)
-    expect(response.json.error.fields['emails.0']).toEqual(['email_invalid'])
+    expect(response.status).toBe(400)
+    expect(response.json.error.fields['emails.0']).toEqual(['invalid_characters'])
   })
 })
 

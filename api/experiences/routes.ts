@@ -273,10 +273,10 @@ export function experienceRoutes(routes: ApiRoutes) {
     tags,
     security: auth.required,
     summary:
-      'Invite members by email (host or admin; at most 50): each member found gets an invitation, emailed in their language, and is seated only if they accept it. Inviting again sends nothing more. `data` holds one item: the outcome address by address.',
+      'Invite members by email (host or admin; at most 50): each member found who is not going yet gets an invitation, emailed in their language, and is seated only if they accept it. Inviting again sends nothing more. `data` holds one item, the same whether or not an address belongs to a member (decision 066): every address under `invited_if_member`, or under `full` when the activity has no seat.',
     request: { params: pathParams('id'), body: jsonBody(addByEmailsBodySchema) },
     responses: {
-      200: jsonContent('Who holds an invitation, who already attends, who is unknown, who was not invited because it is full', oneOf(addByEmailsResultSchema)),
+      200: jsonContent('The addresses an invitation went to if they belong to a member, or that were not invited because the activity is full', oneOf(addByEmailsResultSchema)),
       ...errors(auth.required, {
         ...jsonBodyErrors,
         403: 'Not the host or an admin (code forbidden)',

@@ -32,7 +32,12 @@ export function limitApiBodies(): MiddlewareHandler<ApiEnv> {
     },
   })
   return async (c, next) => {
-    if (c.req.method === 'POST' && ownLimits.has(c.req.path)) return next()
+    if (hasOwnBodyLimit(c.req.method, c.req.path)) return next()
     return limit(c, next)
   }
+}
+
+/** Whether the route streams and limits its own body (a photo upload): nothing else may read it first. */
+export function hasOwnBodyLimit(method: string, path: string) {
+  return method === 'POST' && ownLimits.has(path)
 }

@@ -322,7 +322,7 @@ describe('every endpoint answers as documented', () => {
       token: host.token,
       body: { emails: [guest.user.email, 'nobody@example.com'] },
     })
-    expect(added.json.data[0]).toMatchObject({ invited: [guest.user.email], not_found: ['nobody@example.com'] })
+    expect(added.json.data[0]).toEqual({ invited_if_member: [guest.user.email, 'nobody@example.com'], full: [] })
     const tooMany = Array.from({ length: 51 }, (_, index) => `someone${index}@example.com`)
     expect((await call('POST', `v1/experiences/${activity.id}/attendees/create-by-emails`, { token: host.token, body: { emails: tooMany } })).status).toBe(422)
 
@@ -360,12 +360,7 @@ describe('every endpoint answers as documented', () => {
       token: host.token,
       body: { emails: [invitee.user.email, second.user.email, third.user.email, 'nobody@example.com'] },
     })
-    expect(invited.json.data[0]).toEqual({
-      invited: [invitee.user.email, second.user.email, third.user.email],
-      already_attending: [],
-      not_found: ['nobody@example.com'],
-      full: [],
-    })
+    expect(invited.json.data[0]).toEqual({ invited_if_member: [invitee.user.email, second.user.email, third.user.email, 'nobody@example.com'], full: [] })
     expect((await call('GET', `v1/experiences/${activity.id}`, { token: invitee.token })).json.data[0].viewer.invitation).toMatchObject({
       by: { role: 'host', display_name: 'Walter B.' },
     })
@@ -385,6 +380,8 @@ describe('every endpoint answers as documented', () => {
     expect((await decline(activity.id, { token: suspended.token })).json.error.code).toBe('user_suspended')
     expect((await decline(activity.id, { token: guest.token })).status).toBe(404)
     expect((await decline(activity.id, { token: invitee.token })).json.error.code).toBe('invitation_accepted')
+    // A control character, refused before any route (decision 066).
+    for (const answer of [accept, decline]) expect((await answer('a%00b', { token: invitee.token })).json.error.code).toBe('invalid_characters')
 
     // The database down: 503, as documented for every route.
     const down = createDatabase('postgres://nobody@127.0.0.1:1/none', { connectTimeoutMs: 1_000 })

@@ -34,9 +34,12 @@ export const auth: Record<'required' | 'optional' | 'none', Array<Record<string,
 
 type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503
 
+const controlCharacters =
+  'A control character (NUL, U+0001–U+001F, DEL or U+0080–U+009F; in a body field tab, line feed and carriage return are allowed) in a path parameter, a query parameter or a body field (code invalid_characters, `fields` naming each one)'
+
 /**
  * The error answers of a route, each with the §8 error body and what it means there. Every route
- * may answer 503 (database unavailable); a route that takes a bearer token answers 401 for a bad
+ * may answer 400 (a control character, decision 066) and 503 (database unavailable); a route that takes a bearer token answers 401 for a bad
  * one and 403 `user_suspended` for a suspended member, so those are added for non-public routes.
  */
 export function errors(security: RouteConfig['security'], described: Partial<Record<ErrorStatus, string>> = {}) {
@@ -46,6 +49,8 @@ export function errors(security: RouteConfig['security'], described: Partial<Rec
     const suspended = 'a suspended or banned member (code user_suspended)'
     all[403] = all[403] ? `${all[403]}; or ${suspended}` : suspended.replace(/^a/, 'A')
   }
+  // Every route: the API refuses control characters before any route reads the request (decision 066).
+  all[400] = all[400] ? `${all[400]}; or ${controlCharacters.replace(/^A/, 'a')}` : controlCharacters
   all[503] ??= 'The database is unavailable; retry after the Retry-After header (code service_unavailable)'
   return Object.fromEntries(
     Object.entries(all).map(([status, description]) => [

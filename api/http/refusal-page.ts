@@ -19,6 +19,7 @@ interface Copy {
     home: string
     tooLarge: { title: string; body: string; photo: string }
     badRequest: { title: string; body: string }
+    invalidCharacters: { title: string; body: string }
     crossSite: { title: string; body: string }
   }
 }
@@ -45,12 +46,12 @@ export async function refusalLanguage(req: Request): Promise<Language> {
   return languageFromAcceptHeader(req.get('accept-language') ?? null) ?? fallbackLanguage
 }
 
-export type Refusal = 'tooLarge' | 'tooLargePhoto' | 'badRequest' | 'crossSite'
+export type Refusal = 'tooLarge' | 'tooLargePhoto' | 'badRequest' | 'invalidCharacters' | 'crossSite'
 
 export function refusalPage(language: Language, refusal: Refusal): string {
   const copy = copies[language]
   const { title, body } =
-    refusal === 'badRequest' || refusal === 'crossSite'
+    refusal === 'badRequest' || refusal === 'invalidCharacters' || refusal === 'crossSite'
       ? copy.errorPage[refusal]
       : {
           title: copy.errorPage.tooLarge.title,

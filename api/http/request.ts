@@ -1,3 +1,4 @@
+import type { HttpBindings } from '@hono/node-server'
 import type { Context } from 'hono'
 import { z } from 'zod'
 import type { ApiEnv } from '../app.ts'
@@ -36,3 +37,17 @@ export function validate<T extends z.ZodType>(schema: T, value: unknown): z.infe
 const uuidSchema = z.uuid()
 /** Whether a path parameter is a UUID (ids) rather than a slug. */
 export const isUuid = (value: string) => uuidSchema.safeParse(value).success
+
+/**
+ * The addresses a request came through: the connection's and every X-Forwarded-For entry (any
+ * proxy's, trusted or not: for a rule that lets in only this machine, more addresses only refuse
+ * more). None for a call made inside this process: the web app calls the API in-process when
+ * API_BASE_URL is unset, and every HTTP server of the API (server.ts's `getRequestListener`,
+ * api/server.ts's `serve`) hands Hono the connection (`c.env.incoming`).
+ */
+export function requestAddresses(c: Context<ApiEnv>): string[] {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming
+  if (!incoming) return []
+  const forwarded = (c.req.header('x-forwarded-for') ?? '').split(',').map((entry) => entry.trim()).filter(Boolean)
+  return [incoming.socket.remoteAddress ?? '', ...forwarded]
+}

@@ -135,6 +135,30 @@ export async function countHit(db: DB, limit: Limit, key: string, hits = 1) {
 }
 
 /**
+ * Counts one hit against each of several limits in one statement (one round trip on a busy path:
+ * a chat message counts against three), each with its own window, each row updated atomically as
+ * `countHit` does; rows are taken in key order, so two callers cannot deadlock. Returns, for each
+ * limit in the order given, whether it went over.
+ */
+export async function countHits(db: DB, hits: { limit: Limit; key: string }[]) {
+  const rows = hits.map(({ limit, key }) => ({ key: counterKey(limit, key), seconds: limit.windowSeconds }))
+  const { rows: counted } = await sql<{ key: string; count: number; window_start: Date }>`
+    WITH input AS (SELECT * FROM unnest(${rows.map((row) => row.key)}::text[], ${rows.map((row) => row.seconds)}::int[]) AS i(key, seconds))
+    INSERT INTO rate_limits AS r (key, window_start, count)
+    SELECT key, now(), 1 FROM input ORDER BY key
+    ON CONFLICT (key) DO UPDATE SET
+      count = CASE WHEN r.window_start < now() - make_interval(secs => (SELECT seconds FROM input WHERE input.key = excluded.key)) THEN 1 ELSE r.count + 1 END,
+      window_start = CASE WHEN r.window_start < now() - make_interval(secs => (SELECT seconds FROM input WHERE input.key = excluded.key)) THEN now() ELSE r.window_start END
+    RETURNING key, count, window_start`.execute(db)
+  const byKey = new Map(counted.map((row) => [row.key, row]))
+  return hits.map(({ limit }, index) => {
+    const row = byKey.get(rows[index]!.key)!
+    const retryAfter = Math.max(1, Math.ceil(limit.windowSeconds - (Date.now() - row.window_start.getTime()) / 1000))
+    return { over: row.count > limit.max, retryAfter }
+  })
+}
+
+/**
  * Takes back one hit `countHit` counted (never below zero): a try that succeeded does not count
  * against the member.
  */

@@ -136,13 +136,16 @@ export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: st
 
     /**
      * Starts a sign-up: the details wait with a code sent to the address. If the address already
-     * has an account, its owner gets a sign-in code instead; the page says the same either way.
+     * has an account, its owner gets a sign-in code instead; the page says the same either way,
+     * after the same work (the password is hashed in both cases, then one code and one email).
      */
     async startSignUp(request: SignUpRequest): Promise<Failure<SendError> | { ok: true }> {
       if (await overLimit(limits.codeSend, request.email)) return { error: 'too_many' }
+      // Hashed whether or not the address has an account: the same work and the same time either
+      // way, so the answer's timing does not tell who is a member (issue 29 §5, decision 066).
+      const passwordHash = request.password ? await hash(request.password) : null
       const existing = await findByEmail(request.email)
       if (existing) return sendExistingAccountCode(request.email, existing, request.language)
-      const passwordHash = request.password ? await hash(request.password) : null
       return sendSignUpCode(request.email, {
         firstName: request.firstName,
         lastName: request.lastName,

@@ -16,6 +16,7 @@ import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, readJson, serve, t
 import { requireCaller, validate } from '../http/request.ts'
 import { MAX_UPLOAD_BYTES, tooLarge } from './images.ts'
 import { ownUserJson } from '../users/service.ts'
+import { multipartControlProblem } from '../http/control-characters.ts'
 import { removeAvatar, setAvatar } from './avatar.ts'
 import { photoChecker } from './photo-check.ts'
 import { duplicateCover, readPhoto, uploadPhoto, type MediaDeps } from './service.ts'
@@ -230,9 +231,14 @@ export async function readMultipart(
       throw new ApiProblem(413, 'payload_too_large', `Send the fields ${limits.fields} only.`)
     }
   }
+  let form: FormData
   try {
-    return await new Response(bytes, { headers: { 'content-type': contentType } }).formData()
+    form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData()
   } catch {
     throw new ApiProblem(400, 'invalid_body', 'The multipart body could not be read.')
   }
+  // The API refuses control characters in every field (decision 066); this body is read here only.
+  const refused = multipartControlProblem(form)
+  if (refused) throw refused
+  return form
 }

@@ -206,7 +206,7 @@ describe('an invitation from a host (experience.invited)', () => {
       token: host.token,
       body: { emails: [guest.user.email, host.user.email] },
     })
-    expect(invited.json.data[0].invited).toEqual([guest.user.email, host.user.email])
+    expect(invited.json.data[0].invited_if_member).toEqual([guest.user.email, host.user.email])
     expect(await runDeliveries(from)).toHaveLength(2)
     const [email] = await outboxFor(guest.user)
     expect(email).toMatchObject({ locale: 'fr', kind: 'experienceInvited', subject: 'Harold S. vous invite à Atelier aquarelle' })

@@ -4,6 +4,7 @@ import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ApiEnv, ApiServices } from '#api/app.ts'
 import { parseEnv } from '#api/env.ts'
+import { refuseControlCharacters } from '#api/http/control-characters.ts'
 import { ApiProblem } from '#api/http/errors.ts'
 import { createApiRoutes, openApiDocument, type ApiRoutes } from '#api/http/openapi.ts'
 import { createLogger } from '#api/logger.ts'
@@ -60,6 +61,8 @@ describe('routes', () => {
       c.set('caller', null)
       await next()
     })
+    // As createApiApp: control characters are refused before any route (decision 066).
+    app.use(refuseControlCharacters())
     routes = createApiRoutes()
     placeRoutes(routes)
     app.route('/', routes)
@@ -96,10 +99,12 @@ describe('routes', () => {
     expect((await get('/v1/places/us-zz-nowhere')).status).toBe(404)
   })
 
-  it('answers 404 or 400, never 500, for a NUL byte and numbers that are not plain decimals (issue 10)', async () => {
-    for (const id of ['abc%00def', 'us-or-portland%00', '%01']) expect((await get(`/v1/places/${id}`)).status).toBe(404)
-    // A search holding a NUL byte is fine: the name is folded to letters and digits first.
-    expect((await get('/v1/places?query=port%00land')).json.data?.[0]?.label).toBe('Portland, OR')
+  it('answers 400, never 500, for a NUL byte and numbers that are not plain decimals (issue 10)', async () => {
+    for (const id of ['abc%00def', 'us-or-portland%00', '%01']) {
+      const response = await get(`/v1/places/${id}`)
+      expect({ id, status: response.status, code: response.json.error?.code }).toEqual({ id, status: 400, code: 'invalid_characters' })
+    }
+    expect(await get('/v1/places?query=port%00land')).toMatchObject({ status: 400, json: { error: { code: 'invalid_characters' } } })
     for (const query of ['limit=0x3', 'limit=1e1', 'limit=%202', 'latitude=0x10&longitude=-70', 'latitude=&longitude=']) {
       const response = await get(`/v1/places?query=portland&${query}`)
       expect({ query, status: response.status }).toEqual({ query, status: 400 })

@@ -87,7 +87,7 @@ describe('suspended and banned members', () => {
     expect(rows).toEqual(['name,rsvp_at,attendance', expect.stringMatching(/^Margaret H\.,[^,]+,going$/)])
   })
 
-  it('cannot be invited by email: the host is told they were not found', async () => {
+  it('cannot be invited by email: the host is told the same as for anyone', async () => {
     const id = await activity(host.id)
     const suspended = await member({ is_suspended: true })
     const banned = await member({ banned: true })
@@ -97,7 +97,7 @@ describe('suspended and banned members', () => {
       body: { emails: [suspended.email, banned.email, active.email] },
     })
     expect(response.status).toBe(200)
-    expect(response.json.data[0]).toMatchObject({ invited: [active.email], not_found: [suspended.email, banned.email] })
+    expect(response.json.data[0]).toEqual({ invited_if_member: [suspended.email, banned.email, active.email], full: [] })
     const invited = await database.db.selectFrom('experience_invitations').select('user_id').where('experience_id', '=', id).execute()
     expect(invited.map((row) => row.user_id)).toEqual([active.id])
   })

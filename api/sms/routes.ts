@@ -1,15 +1,16 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { oneOf } from '#contract/common.ts'
+import { devOutboxAllows } from '#contract/dev-outbox.ts'
 import { phoneConfirmationSchema, phoneConfirmationStartedSchema } from '#contract/sms.ts'
 import { userSchema } from '#contract/users.ts'
 import type { ApiServices } from '../app.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
-import { requireCaller } from '../http/request.ts'
+import { requestAddresses, requireCaller } from '../http/request.ts'
 import { createSmsSender, type SmsSender } from '../providers/sms/sender.ts'
 import { twilioOptionsFrom, verifyTwilioSignature } from '../providers/sms/twilio.ts'
 import { ownUserJson } from '../users/service.ts'
-import { confirmPhone, handleInboundSms, startPhoneConfirmation, type SmsDeps } from './service.ts'
+import { confirmPhone, handleInboundSmsOnce, startPhoneConfirmation, type SmsDeps } from './service.ts'
 
 /** The runtime's sender, or the built-in outbox (with Twilio when configured) for a host that gave none. */
 export function smsSenderOf(services: ApiServices): SmsSender {
@@ -75,7 +76,7 @@ export function smsRoutes(routes: ApiRoutes) {
     tags: ['sms'],
     security: auth.none,
     summary:
-      "Twilio's incoming-message webhook (form-encoded `From`, `To`, `Body`, `MessageSid`…), authenticated by `X-Twilio-Signature`. STOP (STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, OPTOUT, REVOKE, or Twilio's `OptOutType=STOP`) stops every text to the number and START (UNSTOP, YES) allows them again, as carriers do; the confirmation is the carrier's. HELP and INFO (or `OptOutType=HELP`) get Twilio's own help text, not a second one. A confirmed member's \"C\" (ANNULER, ANNULEER) cancels their seat at the activity of the latest text about one; anything else gets a help text; unknown numbers get nothing. Answers TwiML. Without Twilio, served outside production only (the development outbox's replies).",
+      "Twilio's incoming-message webhook (form-encoded `From`, `To`, `Body`, `MessageSid`…), authenticated by `X-Twilio-Signature`. STOP (STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, OPTOUT, REVOKE, or Twilio's `OptOutType=STOP`) stops every text to the number and START (UNSTOP, YES) allows them again, as carriers do; the confirmation is the carrier's. HELP and INFO (or `OptOutType=HELP`) get Twilio's own help text, not a second one. A confirmed member's \"C\" (ANNULER, ANNULEER) cancels their seat at the activity of the latest text about one; anything else gets a help text; unknown numbers get nothing. Each `MessageSid` is acted on once: a request sent again answers an empty Response and changes nothing. Answers TwiML. Without Twilio, served outside production only, to whom the development outbox is served (DEV_OUTBOX: this machine by default), for its replies.",
     request: {
       body: {
         required: true,
@@ -93,7 +94,7 @@ export function smsRoutes(routes: ApiRoutes) {
       ...errors(auth.none, {
         400: 'Not a form with From and Body (code invalid_body)',
         403: 'The Twilio signature is missing or does not match (code forbidden)',
-        404: 'Twilio is not configured, in production (code not_found)',
+        404: 'Twilio is not configured, in production or for a client the development outbox does not serve (code not_found)',
         413: 'A body over 100 KB (code payload_too_large)',
       }),
     },
@@ -102,6 +103,10 @@ export function smsRoutes(routes: ApiRoutes) {
     const services = c.var.services
     const twilio = twilioOptionsFrom(services.env)
     if (!twilio && services.env.isProduction) throw problems.notFound()
+    // Built in, it stands in for Twilio for the development outbox only: served to whom the outbox
+    // is (this machine unless DEV_OUTBOX says otherwise), or anyone could text "C" or STOP as any
+    // member (decision 066).
+    if (!twilio && !devOutboxAllows(services.env.DEV_OUTBOX, requestAddresses(c))) throw problems.notFound()
     const params = new URLSearchParams(await c.req.text())
     if (twilio) {
       const url = new URL(c.req.url)
@@ -114,7 +119,8 @@ export function smsRoutes(routes: ApiRoutes) {
     const from = params.get('From')
     const body = params.get('Body')
     if (from === null || body === null) throw new ApiProblem(400, 'invalid_body', 'From and Body are required.')
-    const { outcome, reply } = await handleInboundSms(smsDeps(services), from, body, params.get('OptOutType') ?? undefined)
+    // Each MessageSid is acted on once: Twilio's signature has no time in it (decision 066).
+    const { outcome, reply } = await handleInboundSmsOnce(smsDeps(services), params.get('MessageSid'), from, body, params.get('OptOutType') ?? undefined)
     services.logger.info({ requestId: c.var.requestId, outcome }, 'Inbound text message')
     // With Twilio the answer goes back in the TwiML; built in, it already waits in the outbox.
     const message = twilio && reply ? `<Message>${escapeXml(reply)}</Message>` : ''

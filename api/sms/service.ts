@@ -89,7 +89,7 @@ export async function confirmPhone(deps: SmsDeps, caller: User, input: PhoneConf
   })
 }
 
-export type InboundOutcome = 'cancelled' | 'nothing_to_cancel' | 'help' | 'stopped' | 'restarted' | 'ignored'
+export type InboundOutcome = 'cancelled' | 'nothing_to_cancel' | 'help' | 'stopped' | 'restarted' | 'ignored' | 'duplicate'
 
 /**
  * The words a member may text back to cancel their seat (trimmed, any case). Not "CANCEL":
@@ -161,6 +161,31 @@ export async function handleInboundSms(deps: SmsDeps, from: string, body: string
   }
   await deps.sms.recordReply({ to: number, userId: member.id, kind: 'reply', locale, text: reply })
   return { outcome, reply }
+}
+
+/**
+ * `handleInboundSms` once per `MessageSid` (decision 066): Twilio's signature covers the request
+ * but has no time in it, so a request captured once could be sent again and again (a second "C"
+ * after the member took their seat back, a STOP after their START). The sid is recorded first, in
+ * one statement (concurrent copies: one wins); a copy gets `duplicate` and changes nothing. If the
+ * handling fails, the sid is let go so that Twilio's retry is acted on. Without a sid (only the
+ * built-in outbox could send one so, from this machine) the text is handled as it comes.
+ */
+export async function handleInboundSmsOnce(deps: SmsDeps, messageSid: string | null, from: string, body: string, optOutType?: string): Promise<{ outcome: InboundOutcome; reply: string | null }> {
+  if (messageSid === null) return handleInboundSms(deps, from, body, optOutType)
+  const recorded = await deps.db
+    .insertInto('sms_inbound_messages')
+    .values({ message_sid: messageSid })
+    .onConflict((conflict) => conflict.column('message_sid').doNothing())
+    .returning('message_sid')
+    .executeTakeFirst()
+  if (!recorded) return { outcome: 'duplicate', reply: null }
+  try {
+    return await handleInboundSms(deps, from, body, optOutType)
+  } catch (error) {
+    await deps.db.deleteFrom('sms_inbound_messages').where('message_sid', '=', messageSid).execute()
+    throw error
+  }
 }
 
 async function cancelLatestSeat(deps: SmsDeps, member: User) {

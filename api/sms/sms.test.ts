@@ -1,3 +1,7 @@
+import { createServer, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { getRequestListener } from '@hono/node-server'
+import { http, passthrough } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { NewUser } from '#api/db/schema.ts'
@@ -18,7 +22,7 @@ const accountSid = 'AC0123456789abcdef0123456789abcdef'
 const authToken = 'twilio-test-auth-token'
 const fromNumber = '+15035550100'
 const twilio = twilioHandlers({ accountSid, authToken })
-const server = setupServer(...twilio.handlers)
+const mswServer = setupServer(...twilio.handlers)
 const twilioOptions = { accountSid, authToken, from: fromNumber }
 
 let database: TestDatabase
@@ -27,7 +31,7 @@ let twilioApi: ApiHarness
 let phoneSeq = 200
 
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: 'error' })
+  mswServer.listen({ onUnhandledRequest: 'error' })
   database = await createTestDatabase()
   api = await createApiHarness(database.db)
   twilioApi = await createApiHarness(database.db, { TWILIO_ACCOUNT_SID: accountSid, TWILIO_AUTH_TOKEN: authToken, TWILIO_FROM_NUMBER: fromNumber })
@@ -38,7 +42,7 @@ beforeEach(() => {
   twilio.unsubscribed.clear()
   twilio.down.value = false
 })
-afterEach(() => server.resetHandlers())
+afterEach(() => mswServer.resetHandlers())
 
 /** An API configured for production, without Twilio. */
 function productionWithoutTwilio() {
@@ -53,7 +57,7 @@ function productionWithoutTwilio() {
   })
 }
 afterAll(async () => {
-  server.close()
+  mswServer.close()
   await database?.drop()
 })
 
@@ -421,6 +425,70 @@ describe('inbound texts', () => {
     await database.db.updateTable('experiences').set({ canceled_at: new Date() }).where('id', '=', cancelled.experience.id).execute()
     await inbound(api, { From: cancelled.attendee.phone!, Body: 'C' })
     expect(await seatsOf(cancelled.experience.id)).toContain(cancelled.attendee.id)
+  })
+
+  it('with Twilio: a signed request sent again is acted on once, also when the copies arrive together (issue 29 §5)', async () => {
+    const { attendee, experience } = await sceneWithText()
+    const cancel = { From: attendee.phone!, To: fromNumber, Body: 'C', MessageSid: 'SMreplayC0000000000000000000000001', AccountSid: accountSid }
+    const signature = twilioSignature(authToken, inboundUrl, cancel)
+    expect((await twiml(twilioApi, cancel, signature)).text).toMatch(/<Message>Circle 55: your seat at “Riverside walk” is canceled/)
+    expect(await seatsOf(experience.id)).not.toContain(attendee.id)
+    // The member changes their mind and takes a seat again; the captured request comes back.
+    await database.db.updateTable('experiences').set({ max_attendees: 5 }).where('id', '=', experience.id).execute()
+    expect((await api.request('POST', `v1/experiences/${experience.id}/attendees`, { token: await api.signToken(attendee.id), body: { user_id: attendee.id } })).status).toBe(200)
+    const replays = await Promise.all(Array.from({ length: 5 }, () => twiml(twilioApi, cancel, signature)))
+    for (const replay of replays) expect(replay).toMatchObject({ status: 200, text: '<?xml version="1.0" encoding="UTF-8"?><Response></Response>' })
+    expect(await seatsOf(experience.id)).toContain(attendee.id)
+
+    // STOP, then START; the STOP sent again does not stop the texts.
+    const stop = { From: attendee.phone!, Body: 'STOP', MessageSid: 'SMreplayStop00000000000000000000001' }
+    const start = { From: attendee.phone!, Body: 'START', MessageSid: 'SMreplayStart0000000000000000000001' }
+    for (const params of [stop, start, stop]) await twiml(twilioApi, params, twilioSignature(authToken, inboundUrl, params))
+    expect(await textsStopped(database.db, attendee.phone!)).toBe(false)
+    // Copies that arrive together: one is acted on.
+    const help = { From: attendee.phone!, Body: 'What time?', MessageSid: 'SMreplayHelp0000000000000000000001' }
+    const before = (await outboxFor(attendee.id)).length
+    const answers = await Promise.all(Array.from({ length: 4 }, () => twiml(twilioApi, help, twilioSignature(authToken, inboundUrl, help))))
+    expect(answers.filter((answer) => answer.text.includes('<Message>'))).toHaveLength(1)
+    expect(await outboxFor(attendee.id)).toHaveLength(before + 1)
+  })
+
+  it('without Twilio, answers only this machine, as the development outbox does: a forged "C" or STOP from elsewhere changes nothing (issue 29 §5)', async () => {
+    const { attendee, experience } = await sceneWithText()
+    // Served over HTTP on this machine, as server.ts serves the API.
+    const listener = getRequestListener(api.app.fetch)
+    const server = createServer((req, res) => void listener(req, res))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/sms/inbound`
+    // This file's msw server answers Twilio's API; these requests go to the real server.
+    mswServer.use(http.post(url, () => passthrough()))
+    try {
+      const post = (params: Record<string, string>, headers: Record<string, string> = {}) => fetch(url, { method: 'POST', body: new URLSearchParams(params), headers })
+      // From another computer behind a proxy on this machine (the proxy says who), and with an
+      // address of this machine's forged in front of it.
+      for (const forwarded of ['203.0.113.7', '127.0.0.1, 203.0.113.7', '10.0.0.8']) {
+        for (const Body of ['C', 'STOP']) {
+          const response = await post({ From: attendee.phone!, Body, MessageSid: `SMforged${Body}${forwarded.length}` }, { 'x-forwarded-for': forwarded })
+          expect({ forwarded, Body, status: response.status }).toEqual({ forwarded, Body, status: 404 })
+        }
+      }
+      // A connection from another computer, as Hono's Node server hands it over.
+      const remote = await api.app.fetch(new Request(url, { method: 'POST', body: new URLSearchParams({ From: attendee.phone!, Body: 'C' }) }), {
+        incoming: { socket: { remoteAddress: '198.51.100.20' } } as IncomingMessage,
+      })
+      expect(remote.status).toBe(404)
+      expect(await seatsOf(experience.id)).toContain(attendee.id)
+      expect(await textsStopped(database.db, attendee.phone!)).toBe(false)
+      // This machine (the outbox's "Reply as this member") is answered.
+      expect((await post({ From: attendee.phone!, Body: 'C', MessageSid: 'SMlocal000000000000000000000000001' })).status).toBe(200)
+      expect(await seatsOf(experience.id)).not.toContain(attendee.id)
+    } finally {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
+    // With the outbox off, nobody is.
+    const off = await createApiHarness(database.db, { DEV_OUTBOX: 'off' })
+    expect((await inbound(off, { From: attendee.phone!, Body: 'STOP' })).status).toBe(404)
   })
 
   it('without Twilio, the endpoint is not served in production', async () => {

@@ -343,18 +343,19 @@ describe('PUT /api/v1/users/me', () => {
   })
 
   it.each([
-    ['first_name', 'Mar\u0000garet', 'invalid_characters'],
-    ['last_name', 'Hughes\u0007', 'invalid_characters'],
-    ['first_name', 'Mar\ngaret', 'invalid_characters'],
-    ['first_name', '\u200b\u200d\u2060', 'required'],
-    ['last_name', '\ufeff\u00ad', 'required'],
-    ['first_name', '\u202eteragraM', 'direction_characters'],
-    ['last_name', 'Hughes\u2067', 'direction_characters'],
-  ])('refuses %s %j with 422 %s and keeps the stored name (issue 10)', async (field, name, code) => {
+    // Control characters are refused for every field of every route, before the route (decision 066).
+    ['first_name', 'Mar\u0000garet', 400, 'invalid_characters', 'invalid_characters'],
+    ['last_name', 'Hughes\u0007', 400, 'invalid_characters', 'invalid_characters'],
+    ['first_name', 'Mar\ngaret', 422, 'invalid_input', 'invalid_characters'],
+    ['first_name', '\u200b\u200d\u2060', 422, 'invalid_input', 'required'],
+    ['last_name', '\ufeff\u00ad', 422, 'invalid_input', 'required'],
+    ['first_name', '\u202eteragraM', 422, 'invalid_input', 'direction_characters'],
+    ['last_name', 'Hughes\u2067', 422, 'invalid_input', 'direction_characters'],
+  ])('refuses %s %j with %i %s (%s) and keeps the stored name (issue 10)', async (field, name, status, errorCode, code) => {
     const { user, token } = await memberWithToken({ first_name: 'Margaret', last_name: 'Hughes' })
     const response = await api.request('PUT', 'v1/users/me', { token, body: { [field]: name } })
-    expect(response.status).toBe(422)
-    expect(response.json.error).toMatchObject({ code: 'invalid_input', fields: { [field]: [code] } })
+    expect(response.status).toBe(status)
+    expect(response.json.error).toMatchObject({ code: errorCode, fields: { [field]: [code] } })
     expect(await loadUser(user.id)).toMatchObject({ first_name: 'Margaret', last_name: 'Hughes' })
   })
 
@@ -515,7 +516,6 @@ describe('PUT /api/v1/users/me: the profile (issue 13 §1)', () => {
     ['a prompt not in the catalogue', { prompts: [{ prompt: 'favourite_password', answer: 'hunter2' }] }, 'prompts.0.prompt', 'invalid_value'],
     ['an empty answer', { prompts: [{ prompt: 'first_job', answer: ' \u200b ' }] }, 'prompts.0.answer', 'required'],
     ['an answer over 300 characters', { prompts: [{ prompt: 'first_job', answer: 'a'.repeat(301) }] }, 'prompts.0.answer', 'too_long'],
-    ['an answer with a control character', { prompts: [{ prompt: 'first_job', answer: 'Paper\u0000round' }] }, 'prompts.0.answer', 'invalid_characters'],
     ['an answer with a direction override', { prompts: [{ prompt: 'first_job', answer: 'Paper \u202eround' }] }, 'prompts.0.answer', 'direction_characters'],
     ['an unknown employment', { employment: 'astronaut' }, 'employment', 'invalid_value'],
     ['an unknown relationship', { relationship: 'complicated' }, 'relationship', 'invalid_value'],
@@ -531,6 +531,14 @@ describe('PUT /api/v1/users/me: the profile (issue 13 §1)', () => {
     expect(response.status).toBe(422)
     expect(response.json.error.code).toBe('invalid_input')
     expect(response.json.error.fields[field]).toContain(code)
+    expect((await loadUser(user.id)).last_name).toBe('Baker')
+  })
+
+  it('refuses an answer with a control character with 400 invalid_characters on the field, saving nothing (decision 066)', async () => {
+    const { user, token } = await memberWithToken()
+    const response = await put(token, { prompts: [{ prompt: 'first_job', answer: 'Paper\u0000round' }], last_name: 'Untouched' })
+    expect(response.status).toBe(400)
+    expect(response.json.error).toMatchObject({ code: 'invalid_characters', fields: { 'prompts.0.answer': ['invalid_characters'] } })
     expect((await loadUser(user.id)).last_name).toBe('Baker')
   })
 
@@ -691,17 +699,17 @@ describe('GET /api/users/{id}', () => {
     expect(response.json.error.code).toBe('not_found')
   })
 
-  it('answers 404, never 500, for an id or slug holding a NUL byte or other control characters (issue 10)', async () => {
+  it('answers 400 for an id or slug holding a NUL byte or other control characters, 404 for one too long; never 500 (issue 10)', async () => {
     const { token } = await memberWithToken()
-    for (const key of ['abc%00def', '%00', 'abc%1Fdef', 'x'.repeat(5000)]) {
+    for (const [key, status, code] of [['abc%00def', 400, 'invalid_characters'], ['%00', 400, 'invalid_characters'], ['abc%1Fdef', 400, 'invalid_characters'], ['x'.repeat(5000), 404, 'not_found']] as const) {
       for (const auth of [undefined, token]) {
         const response = await api.request('GET', `users/${key}`, { token: auth })
-        expect(response.status).toBe(404)
-        expect(response.json.error.code).toBe('not_found')
+        expect(response.status).toBe(status)
+        expect(response.json.error.code).toBe(code)
       }
     }
-    // Deleting "someone else" is refused before any lookup.
-    expect((await api.request('DELETE', 'v1/users/abc%00def', { token })).status).toBe(403)
+    // Refused before any route, deleting "someone else" included (decision 066).
+    expect((await api.request('DELETE', 'v1/users/abc%00def', { token })).status).toBe(400)
   })
 
   it('gives an anonymous caller the name only (for referral banners)', async () => {

@@ -1,18 +1,18 @@
 import { Fragment } from 'react'
+import { messageLinks } from '#contract/links.ts'
 
-/** Web addresses in a message; the trailing punctuation of a sentence is not part of them. */
-const urlPattern = /\bhttps?:\/\/[^\s<>"]+/gi
-
-/** A message's parts: text, and addresses to show as links. */
+/**
+ * A message's parts: text, and addresses to show as links. Which addresses are links is decided
+ * by the contract's one link detector (`contract/links.ts`), the one the scam shield asks whether
+ * a first message holds a link: nothing is shown as a link that the shield would not refuse.
+ */
 export function messageParts(text: string) {
   const parts: ({ kind: 'text'; text: string } | { kind: 'link'; href: string })[] = []
   let last = 0
-  for (const match of text.matchAll(urlPattern)) {
-    const href = match[0].replace(/[.,;:!?)\]'’]+$/, '')
-    const start = match.index
-    if (start > last) parts.push({ kind: 'text', text: text.slice(last, start) })
-    parts.push({ kind: 'link', href })
-    last = start + href.length
+  for (const link of messageLinks(text)) {
+    if (link.start > last) parts.push({ kind: 'text', text: text.slice(last, link.start) })
+    parts.push({ kind: 'link', href: link.href })
+    last = link.end
   }
   if (last < text.length) parts.push({ kind: 'text', text: text.slice(last) })
   return parts

@@ -134,7 +134,7 @@ beforeAll(async () => {
     token: await web.api.signToken(hostUser.id),
     body: { emails: [invitedUser.email] },
   })
-  expect(invitation.json.data[0].invited).toEqual([invitedUser.email])
+  expect(invitation.json.data[0].invited_if_member).toEqual([invitedUser.email])
 }, 60_000)
 
 afterAll(async () => {

@@ -19,9 +19,14 @@ export function notFoundOnMissing(error: unknown): never {
   return unavailableOnServerError(error)
 }
 
-/** A call the page needs: the API being down (any 5xx) becomes the 503 page, the rest a 500. */
+/**
+ * A call the page needs: the API being down (any 5xx) becomes the 503 page, a value the API refused
+ * for its control characters (decision 066: the host refuses them in every page address first, so
+ * this is one from elsewhere, a cookie) the 400 page, the rest a 500.
+ */
 export function unavailableOnServerError(error: unknown): never {
   if (error instanceof ApiError && error.status >= 500) throw data(null, { status: 503 })
+  if (error instanceof ApiError && error.status === 400 && error.code === 'invalid_characters') throw data(null, { status: 400 })
   throw error
 }
 

@@ -318,11 +318,13 @@ test.describe('without JavaScript', () => {
     const id = await createActivity(host, { title: 'Bridge club', capacity: '3' })
     const tools = host.getByRole('region', { name: 'Manage your activity' })
 
-    // Invite by email: the result says what happened to each address, and nobody is seated yet.
+    // Invite by email: the result says the same of every address, member or not (decision 066), and nobody is seated yet.
     await tools.getByLabel('Email addresses').fill('member19@demo.test, member20@demo.test\nnobody@nowhere.test')
     await tools.getByRole('button', { name: 'Send invitations' }).click()
-    await expect(host.getByText('Invitations sent to member19@demo.test, member20@demo.test')).toBeVisible()
-    await expect(host.getByText('No member with this address: nobody@nowhere.test')).toBeVisible()
+    await expect(
+      host.getByText('We sent an invitation to each of these addresses that belongs to a Circle 55 member who is not going yet: member19@demo.test, member20@demo.test, nobody@nowhere.test'),
+    ).toBeVisible()
+    await expect(host.getByText('No member with this address')).toHaveCount(0)
     await expect(host.getByRole('heading', { name: '0 people going' })).toBeVisible()
 
     // Each invited member accepts from the activity page: without JavaScript, and with it.
@@ -587,7 +589,7 @@ for (const [index, lng] of languages.entries()) {
     const invitedTo = await createActivity(other, { title: `Tea and cards (${lng})` })
     await other.getByLabel('Email addresses').fill(email)
     await other.getByRole('button', { name: 'Send invitations' }).click()
-    await expect(other.getByText(`Invitation sent to ${email}`)).toBeVisible()
+    await expect(other.getByText(`We sent an invitation to ${email} if it is the address of a Circle 55 member who is not going yet.`)).toBeVisible()
     await other.context().close()
     const setup = await member(browser, email)
     const hosted = await createActivity(setup, { title: `Book circle (${lng})`, capacity: '6' })

@@ -136,7 +136,7 @@ describe('an invitation by email, without JavaScript (issue 12 §3)', () => {
   }
   const invite = (id: string, hostId: string, emails: string) => page(id, hostId, { intent: 'invite-by-emails', emails })
 
-  it('the host invites: the page says what happened to each address, and nobody is seated', async () => {
+  it('the host invites: the page says the same of every address, member or not, and nobody is seated', async () => {
     const host = await createUser(database.db)
     const guest = await createUser(database.db)
     const other = await createUser(database.db)
@@ -144,8 +144,9 @@ describe('an invitation by email, without JavaScript (issue 12 §3)', () => {
     const answer = await invite(id, host.id, `${guest.email}, ${other.email}\nnobody@nowhere.test`)
     expect(answer.status).toBe(200)
     const html = readableHtml(await answer.text())
-    expect(html).toContain(`Invitations sent to ${guest.email}, ${other.email}`)
-    expect(html).toContain('No member with this address: nobody@nowhere.test')
+    expect(html).toContain(`We sent an invitation to each of these addresses that belongs to a Circle 55 member who is not going yet: ${guest.email}, ${other.email}, nobody@nowhere.test`)
+    expect(html).toContain("To protect members' privacy, we do not say which addresses belong to members.")
+    expect(html).not.toContain('No member with')
     expect((await stateOf(id)).attendees).toEqual([])
   })
 

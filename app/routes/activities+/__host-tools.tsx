@@ -87,18 +87,27 @@ function Upcoming({ experience, waitlist, typedEmails }: { experience: Experienc
   )
 }
 
-/** What inviting people by email did, address by address. */
+/**
+ * What inviting people by email did: the same words whether or not an address belongs to a member
+ * (decision 066), and why the page does not say which do.
+ */
 export function InvitedResult({ result }: { result: InvitedByEmail }) {
   const { t } = useTranslation('activities')
   return (
     <div className="notice notice--success" role="status">
-      {(['invited', 'already_attending', 'not_found', 'full'] as const).map((key) =>
-        result[key].length > 0 ? (
-          <p key={key}>
-            <BreakableText text={t(`host.result.${key}`, { emails: result[key].join(', '), count: result[key].length })} />
+      {result.invited_if_member.length > 0 ? (
+        <>
+          <p>
+            <BreakableText text={t('host.result.sent', { emails: result.invited_if_member.join(', '), count: result.invited_if_member.length })} />
           </p>
-        ) : null,
-      )}
+          <p>{t('host.result.privacy')}</p>
+        </>
+      ) : null}
+      {result.full.length > 0 ? (
+        <p>
+          <BreakableText text={t('host.result.full', { emails: result.full.join(', '), count: result.full.length })} />
+        </p>
+      ) : null}
     </div>
   )
 }

@@ -1,6 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { devOutboxAllows } from '#contract/dev-outbox.ts'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { getT } from '#app/utils/i18next.server.ts'
@@ -11,8 +12,9 @@ export const handle = { i18n: ['common', 'sms'] }
 
 /**
  * Outside production, the emails the product "sent" (sign-in codes, resets, welcomes). They
- * open every account, so by default only this machine sees them (DEV_OUTBOX, docs/decisions/007);
- * everyone else gets the same 404 as for a page that does not exist.
+ * open every account, so by default only this machine sees them (DEV_OUTBOX, docs/decisions/007,
+ * `devOutboxAllows`: the connection and the client address must both be loopback); everyone else
+ * gets the same 404 as for a page that does not exist.
  */
 const perPage = 50
 
@@ -57,7 +59,7 @@ function requireOutbox(context: AppLoadContext) {
   const outbox = context.services.outbox
   const access = context.services.config.devOutbox
   if (!outbox || access === 'off') throw data(null, { status: 404 })
-  if (access === 'loopback' && !fromThisMachine(context.peerAddress, context.clientAddress)) throw data(null, { status: 404 })
+  if (!devOutboxAllows(access, [context.peerAddress, context.clientAddress])) throw data(null, { status: 404 })
   return outbox
 }
 
@@ -140,19 +142,6 @@ function DeliveryText({ delivery }: { delivery: OutboxMessage['delivery'] }) {
   if (delivery.status === 'failed') return <>{t('outbox.deliveryFailed', { time: time(delivery.at), count: delivery.attempts, error: delivery.error ?? '' })}</>
   if (delivery.status === 'retrying') return <>{t('outbox.deliveryRetrying', { count: delivery.attempts, error: delivery.error ?? '' })}</>
   return null
-}
-
-/**
- * Both the connection and the client address must be loopback: the connection alone would let
- * in everyone behind a reverse proxy on this machine, and the client address alone can be
- * forged with X-Forwarded-For when TRUST_PROXY is set.
- */
-function fromThisMachine(...addresses: (string | undefined)[]) {
-  return addresses.every((address) => {
-    if (address === '::1') return true
-    const v4 = address?.startsWith('::ffff:') ? address.slice(7) : address
-    return v4 !== undefined && /^127(\.\d{1,3}){3}$/.test(v4)
-  })
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => pageTitle(matches, loaded?.title)

@@ -38,6 +38,9 @@ function textError(code: string) {
 /** The API's refusals of a message, as the sentence the member reads next to the form. */
 export const sendRefusals = ['awaiting_acceptance', 'chat_closed', 'product_messages', 'blocked', 'recipient_suspended', 'forbidden']
 
+/** The member sent too many messages too quickly (429 `too_many_messages`, decision 066). */
+export const tooManyMessagesKey = 'messenger:send.errors.too_many_messages'
+
 /** What the page shows after a refused message: the errors, and what the member typed. */
 export type SendAnswer = { result: SubmissionResult<string[]> }
 
@@ -159,6 +162,10 @@ async function send(request: Request, context: AppLoadContext, form: FormData) {
         if (error instanceof ApiError && error.status === 409 && error.code === 'contact_reminder') {
           // Not sent yet: the reminder next to the field, the text kept, and "Send anyway" (decision 038).
           return data({ result: submission.reply({ fieldErrors: { text: [contactReminderKey] } }) }, { status: 409 })
+        }
+        if (error instanceof ApiError && error.status === 429 && error.code === 'too_many_messages') {
+          // Too many at once (decision 066): said next to the field, the text kept to send again.
+          return data({ result: submission.reply({ fieldErrors: { text: [tooManyMessagesKey] } }) }, { status: 429 })
         }
         if (error instanceof ApiError && error.code && sendRefusals.includes(error.code) && (error.status === 403 || error.status === 409)) {
           return data({ result: submission.reply({ formErrors: [`messenger:send.errors.${error.code}`] }) }, { status: error.status })

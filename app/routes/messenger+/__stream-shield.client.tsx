@@ -2,6 +2,7 @@ import { createContext, useContext, useMemo, useState, type ReactNode } from 're
 import { useTranslation } from 'react-i18next'
 import type { LocalMessage } from 'stream-chat'
 import { MessageList, MessageUI, useChannelStateContext, useChatContext, useMessageContext, useStateStore, type MessageUIComponentProps } from 'stream-chat-react'
+import { MessageText } from '#app/components/message-text.tsx'
 import { FromBlockedLabel } from './__blocking.tsx'
 import { ScamWarning, useScamWarned } from './__scam-shield.tsx'
 
@@ -96,6 +97,11 @@ export function visibleMessages<M extends Pick<ShieldedMessage, 'user'>>(message
 
 const blockedIdsOf = (state: { userIds: string[] }) => ({ userIds: state.userIds })
 
+/** A message's text as the built-in page draws it, instead of Stream's markdown and its own link finder. */
+function renderMessageText(text?: string) {
+  return <MessageText text={text ?? ''} />
+}
+
 /** Stream's message list for the open channel, with both shields. */
 export function ShieldedMessageList() {
   const { client } = useChatContext('ShieldedMessageList')
@@ -110,7 +116,8 @@ export function ShieldedMessageList() {
   return (
     <ShieldContext.Provider value={shield}>
       <HiddenBlockedNotice count={visible.hidden} shown={shown} onToggle={() => setShownIn(shown ? null : channel.cid)} />
-      <MessageList messages={visible.messages} Message={ShieldedMessageUI} />
+      {/* The built-in page's text: links only where the contract's one detector finds them (decision 066). */}
+      <MessageList messages={visible.messages} Message={ShieldedMessageUI} renderText={renderMessageText} />
     </ShieldContext.Provider>
   )
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { messagesPerChannelPerMinute } from '#contract/limits.ts'
 import { createExperience, createUser } from '#tests/api-harness.ts'
 import * as profile from '../p+/$slug.tsx'
 import * as messenger from './_index.tsx'
@@ -112,6 +113,26 @@ describe('/messenger', () => {
     const html = await text(`/messenger?channel=${channel}`, me.cookie)
     expect(html).toContain(`id="m-${stored.id}"`)
     expect(html).toContain('Hello Ann')
+  })
+
+  it(`says next to the field when ${messagesPerChannelPerMinute} messages were sent in a minute, keeps what was typed, and sends it once the minute has passed`, async () => {
+    const me = await member('Ida', 'Marsh')
+    const ann = await member('Ann', 'Lowe')
+    const channel = await directChannel(ann, me)
+    await say(ann, channel, 'Hello Ida!')
+    for (let n = 0; n < messagesPerChannelPerMinute; n++) await say(me, channel, `Quick note ${n}`)
+    const typed = 'One more thing: the café opens at 9.'
+    const refused = await post(`/messenger?index&channel=${channel}`, me.cookie, { intent: 'send', channel, text: typed })
+    expect(refused.response.status).toBe(429)
+    expect(refused.html).toMatch(/id="message-text-error"[^>]*>[\s\S]{0,120}You have sent a lot of messages in a short time\. Please wait a few minutes, then send this one again: what you wrote is still here\./)
+    expect(refused.html).toContain(`>${typed}</textarea>`)
+    expect(refused.html).toContain('aria-invalid="true"')
+    expect(refused.html).toContain('<title>Error: ')
+    expect(await validationOf(refused.html)).toEqual([])
+
+    await pages.database.db.updateTable('rate_limits').set({ window_start: new Date(Date.now() - 61_000) }).where('key', 'like', `messages-%${me.user.id}%`).execute()
+    const sent = await post(`/messenger?index&channel=${channel}`, me.cookie, { intent: 'send', channel, text: typed })
+    expect(sent.response.status).toBe(302)
   })
 
   it('shows the sender of a request that they wait, with the limit of 2 messages; the recipient accepts', async () => {

@@ -3,7 +3,7 @@ import { data, type ActionFunctionArgs } from '@remix-run/node'
 import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
-import { sendRefusals, sendSchema } from './__messenger.server.ts'
+import { sendRefusals, sendSchema, tooManyMessagesKey } from './__messenger.server.ts'
 
 /**
  * `POST /messenger/send`: a message from Stream's React client (decision 036), sent through the
@@ -31,7 +31,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof ApiError)) throw error
     const refused = error.code && sendRefusals.includes(error.code) && (error.status === 403 || error.status === 409)
-    const key = refused ? `messenger:send.errors.${error.code}` : error.status >= 500 ? 'messenger:send.errors.notSent' : 'messenger:send.errors.invalid'
+    const tooMany = error.status === 429 && error.code === 'too_many_messages'
+    const key = refused
+      ? `messenger:send.errors.${error.code}`
+      : tooMany
+        ? tooManyMessagesKey
+        : error.status >= 500
+          ? 'messenger:send.errors.notSent'
+          : 'messenger:send.errors.invalid'
     return data({ error: t(key) }, { status: error.status, headers })
   }
 }

@@ -106,5 +106,12 @@ describe('/messenger with Stream', () => {
     const empty = await post('   ')
     expect(empty.init?.status).toBe(400)
     expect(empty.data).toEqual({ error: 'Write your message before sending it.' })
+
+    // Too many messages too quickly (decision 066): the composer shows why.
+    await database.db.updateTable('rate_limits').set({ count: 1_000 }).where('key', '=', `messages-member:${rose.user.id}`).execute()
+    await web.api.request('POST', `v1/chat/message-channels/${channel}/accept`, { token: tom.token })
+    const flooded = await post('Hello again!')
+    expect(flooded.init?.status).toBe(429)
+    expect(flooded.data).toEqual({ error: 'You have sent a lot of messages in a short time. Please wait a few minutes, then send this one again: what you wrote is still here.' })
   })
 })

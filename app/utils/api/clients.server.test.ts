@@ -77,7 +77,7 @@ describe('the resource clients against the real API', () => {
     const cancelled = await member.api.experiences.cancelAttendance(created.id, member.user.id)
     expect(cancelled).toMatchObject({ experience: { attendees_count: 0 }, lateCancellation: false })
     const invited = await host.api.experiences.inviteByEmail(created.id, [String(member.user.email), 'nobody@example.com'])
-    expect(invited).toEqual({ invited: [member.user.email], already_attending: [], not_found: ['nobody@example.com'], full: [] })
+    expect(invited).toEqual({ invited_if_member: [member.user.email, 'nobody@example.com'], full: [] })
     expect((await member.api.experiences.get(created.id)).viewer?.invitation).toMatchObject({ by: { role: 'host' } })
     await expect(member.api.experiences.declineInvitation(created.id)).resolves.toBeUndefined()
     await expect(member.api.experiences.acceptInvitation(created.id)).rejects.toMatchObject({ status: 409, code: 'invitation_declined' })
