@@ -550,7 +550,7 @@ test.describe('with JavaScript', () => {
     const emails = Array.from({ length: 7 }, (_, i) => `member${50 + i}@demo.test`)
     await host.getByLabel('Email addresses').fill(emails.join(', '))
     await host.getByRole('button', { name: 'Send invitations' }).click()
-    await expect(host.getByText(`Invitations sent to ${emails.join(', ')}`)).toBeVisible()
+    await expect(host.getByText(`We sent an invitation to each of these addresses that belongs to a Circle 55 member who is not going yet: ${emails.join(', ')}`)).toBeVisible()
     // Invited is not going: each member says yes.
     for (const email of emails) await acceptInvitation(browser, email, id)
     await host.reload()
