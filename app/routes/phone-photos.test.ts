@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { limitWebBodies } from '#api/http/body-limit.ts'
 import { photoChecker } from '#api/media/photo-check.ts'
@@ -39,6 +40,9 @@ beforeAll(async () => {
   served = await serveOnLoopback(remixBehind([limitWebBodies(capturingLogger(logged))], build, failures, () => web.newContext()))
   // Made once per machine (the OS temp folder); the first time takes up to a minute here.
   photos = await phonePhotos()
+  // The models load once per process, slowly on a loaded machine: the first check waits for
+  // them here, not inside the first test's request (whose deadline would answer 503).
+  await photoChecker.inspect(sharp(await readFile('tests/fixtures/photos/one-face.jpg')))
 }, 240_000)
 
 afterAll(async () => {
