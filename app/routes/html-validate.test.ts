@@ -241,5 +241,5 @@ describe('every page is valid HTML (html-validate, .htmlvalidate.json)', () => {
       for (const problem of await htmlProblems(html)) problems.push(`${label} (${visit.path}): ${problem}`)
     }
     expect(problems).toEqual([])
-  })
+  }, 120_000)
 })
