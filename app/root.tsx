@@ -40,8 +40,6 @@ import { commitSession, destroySession, getSession } from './utils/session.serve
 import { takeToast } from './utils/toast.server.ts'
 import { shellMember } from './utils/user-hooks.ts'
 
-export const handle = { i18n: ['common'] }
-
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: appStyles },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },

@@ -2,8 +2,7 @@ import { useTranslation } from 'react-i18next'
 
 /**
  * "Verified": the member's identity was checked (decision 025). Text and a check mark, never the
- * icon alone; screen readers hear "Verified member". Routes that show it add the `verification`
- * namespace to their `handle.i18n`.
+ * icon alone; screen readers hear "Verified member".
  */
 export function VerifiedBadge({ className }: { className?: string }) {
   const { t } = useTranslation('verification')

@@ -13,8 +13,6 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { greetingName } from '#contract/display-name.ts'
 import type { User } from '#contract/users.ts'
 
-export const handle = { i18n: ['common', 'home', 'activities', 'survey'] }
-
 /** Who invited the visitor (spec §2 referral banner), kept for the sign-up that may follow. */
 const referralCookie = createCookie('ref', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 30 * 24 * 60 * 60 })
 

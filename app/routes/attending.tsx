@@ -10,8 +10,6 @@ import { pageFrom } from '#app/utils/paging.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useCancellation } from '#app/utils/use-cancellation.ts'
 
-export const handle = { i18n: ['common', 'activities'] }
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)
   const url = new URL(request.url)

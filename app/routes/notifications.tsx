@@ -19,8 +19,6 @@ import { setToast } from '#app/utils/toast.server.ts'
  * them seen, then redirects (to the notification's page, or back here), so both work without
  * JavaScript.
  */
-export const handle = { i18n: ['common', 'notifications'] }
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const page = pageFrom(new URL(request.url))
   // Asked alongside the member (the API looks the caller up once for both); a signed-out visitor

@@ -13,8 +13,6 @@ import { pageTitle } from '#app/utils/meta.ts'
  * Mail programs' own one-click button posts `List-Unsubscribe=One-Click` here too (the email's
  * List-Unsubscribe header), without cookies: it is answered with the page, not a redirect.
  */
-export const handle = { i18n: ['common', 'notification-settings'] }
-
 /** The link's topic, or null when the link is not ours (cut short, changed). */
 async function topicOf(request: Request, context: LoaderFunctionArgs['context'], token: string) {
   try {

@@ -14,8 +14,6 @@ import { passwordSignInSchema, useCodeSchema } from '#app/utils/identity-schemas
 import { loadFormPage } from '#app/utils/forms.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
-export const handle = { i18n: ['common', 'auth'] }
-
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const t = await getT(request, context, 'auth')
   const url = new URL(request.url)

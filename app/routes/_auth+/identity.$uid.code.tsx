@@ -16,8 +16,6 @@ import { resendCodeSchema, sendCodeSchema, verifyCodeSchema } from '#app/utils/i
 import { loadFormPage } from '#app/utils/forms.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
-export const handle = { i18n: ['common', 'auth'] }
-
 const schema = z.discriminatedUnion('intent', [sendCodeSchema, verifyCodeSchema, resendCodeSchema])
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

@@ -16,8 +16,6 @@ import { loadFormPage } from '#app/utils/forms.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 
-export const handle = { i18n: ['common', 'auth'] }
-
 const schema = z.discriminatedUnion('intent', [resetRequestSchema, resetConfirmSchema])
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

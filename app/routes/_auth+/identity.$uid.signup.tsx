@@ -18,8 +18,6 @@ import { confirmSignUpSchema, resendCodeSchema, signUpSchema } from '#app/utils/
 import { loadFormPage } from '#app/utils/forms.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 
-export const handle = { i18n: ['common', 'auth'] }
-
 const schema = z.discriminatedUnion('intent', [signUpSchema, confirmSignUpSchema, resendCodeSchema])
 const fieldOrder = ['firstName', 'lastName', 'email', 'birthMonth', 'birthDay', 'birthYear', 'password', 'code']
 

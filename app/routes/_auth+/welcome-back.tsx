@@ -8,8 +8,6 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useGreetingName } from '#app/utils/use-display-name.ts'
 
-export const handle = { i18n: ['common', 'home'] }
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)
   const t = await getT(request, context, 'home')

@@ -15,8 +15,6 @@ import { VerifiedBadge } from '#app/components/verified-badge.tsx'
  * with the reason) and the form that starts a request — two photos (built-in check) or a button
  * on to Stripe Identity. A plain multipart form: it works without JavaScript.
  */
-export const verificationNamespaces = ['common', 'verification']
-
 const e = (key: string) => `verification:errors.${key}`
 const photo = (required: string) => z.instanceof(File, { error: e(required) }).refine((file) => file.size > 0, e(required))
 

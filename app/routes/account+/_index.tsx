@@ -11,8 +11,6 @@ import { unsubscribeFromPush } from '#app/utils/push.client.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 import { useDisplayName } from '#app/utils/use-display-name.ts'
 
-export const handle = { i18n: ['common', 'account', 'verification'] }
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)
   const t = await getT(request, context, 'account')

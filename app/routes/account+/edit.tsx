@@ -16,8 +16,6 @@ import { summaryOf } from './__profile-sections.tsx'
 import { ProfileSummary } from './__profile-summary.tsx'
 import { runPhotoIntent } from './edit.server.ts'
 
-export const handle = { i18n: ['common', 'onboarding', 'profile', 'photo', 'blocking'] }
-
 export const headers = formPageHeaders
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

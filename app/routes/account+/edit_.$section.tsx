@@ -11,8 +11,6 @@ import { isProfileSection, sectionAnchor, type ProfileSection } from '#app/utils
 import { SectionForm, summaryOf } from './__profile-sections.tsx'
 import { saveSection } from './edit.server.ts'
 
-export const handle = { i18n: ['common', 'onboarding', 'activities', 'profile', 'blocking'] }
-
 export const headers = formPageHeaders
 
 /** The section named in the address; any other name is a page that does not exist. */

@@ -17,8 +17,6 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { markFormError, pageTitle } from '#app/utils/meta.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 
-export const handle = { i18n: ['common', 'auth', 'account'] }
-
 export const headers = formPageHeaders
 
 const e = (key: string) => `account:email.errors.${key}`

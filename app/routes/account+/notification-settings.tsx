@@ -39,8 +39,6 @@ import { saveAll, settingsFrom, toggle } from './notification-settings.server.ts
  * back saying what changed; with it each checkbox saves at once and says "Saved" beside it.
  */
 
-export const handle = { i18n: ['common', 'notification-settings', 'sms'] }
-
 export const headers = formPageHeaders
 
 const everyWayReady: Record<NotificationChannel, WayState> = { in_app: 'ready', email: 'ready', push: 'ready', sms: 'ready' }

@@ -19,8 +19,6 @@ import { setToast } from '#app/utils/toast.server.ts'
  * `/account/phone` (issue 15 §3, decision 049): the member confirms their phone with a 6-digit
  * code texted to it before any text is sent there. Plain forms: "Send me a code", then the code.
  */
-export const handle = { i18n: ['common', 'account', 'sms'] }
-
 export const headers = formPageHeaders
 
 const e = (key: string) => `sms:page.errors.${key}`

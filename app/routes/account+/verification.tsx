@@ -5,10 +5,8 @@ import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx
 import { formPageHeaders } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { VerificationForm, VerificationStatus, verificationNamespaces } from './__verification-form.tsx'
+import { VerificationForm, VerificationStatus } from './__verification-form.tsx'
 import { loadVerification, submitVerification } from './__verification.server.ts'
-
-export const handle = { i18n: verificationNamespaces }
 
 export const headers = formPageHeaders
 

@@ -22,8 +22,6 @@ import { ConfirmCancelActivity, HostTools, InvitedResult } from './__host-tools.
 import { ConfirmCancel, Rsvp, useOptimisticExperience } from './__rsvp.tsx'
 import { SurveyResults } from './__survey-results.tsx'
 
-export const handle = { i18n: ['common', 'activities', 'verification', 'blocking', 'support', 'survey'] }
-
 const previewCount = 6
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

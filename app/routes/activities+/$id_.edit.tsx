@@ -10,8 +10,6 @@ import { formPageHeaders, loadFormPage } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 
-export const handle = { i18n: ['common', 'activities'] }
-
 export const headers = formPageHeaders
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

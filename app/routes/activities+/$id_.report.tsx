@@ -11,8 +11,6 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { reportAction } from '#app/utils/report-form.server.ts'
 
-export const handle = { i18n: ['common', 'reports', 'moderation'] }
-
 export const headers = formPageHeaders
 
 /**

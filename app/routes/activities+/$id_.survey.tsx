@@ -24,8 +24,6 @@ import { markFormError, pageTitle } from '#app/utils/meta.ts'
 import { attendanceIntents, ratingFormSchema } from '#app/utils/survey-schema.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 
-export const handle = { i18n: ['common', 'survey'] }
-
 export const headers = formPageHeaders
 
 const fieldOrder = ['rating', 'feedback']

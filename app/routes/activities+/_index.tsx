@@ -12,8 +12,6 @@ import { loadExplore } from '#app/utils/explore.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 
-export const handle = { i18n: ['common', 'activities'] }
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { cookie, ...explore } = await loadExplore(request, context)
   const t = await getT(request, context, 'activities')

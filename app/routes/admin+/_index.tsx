@@ -10,8 +10,6 @@ import { pageTitle } from '#app/utils/meta.ts'
  * `/admin`: the team's start page, linking to the tools. Members who are not admins get a 404
  * (the tools themselves are guarded by the API: `review:verification`, `review:reports`, `answer:support`).
  */
-export const handle = { i18n: ['common', 'moderation'] }
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)
   if (!user.admin) throw new Response(null, { status: 404 })

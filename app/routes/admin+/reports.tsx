@@ -14,8 +14,6 @@ import { ReportFacts, Snapshot, useReportTitle } from './__report-parts.tsx'
  * content) first, then the newest, each with what was reported. The API decides who may see it
  * (`review:reports`, admins): anyone else gets its 403.
  */
-export const handle = { i18n: ['common', 'moderation', 'reports'] }
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context)
   const t = await getT(request, context, 'moderation')

@@ -22,8 +22,6 @@ import { ReportFacts, Snapshot, useDateFormat, useReportTitle } from './__report
  * reported member's account and history, and the actions, each a plain form with a required
  * reason (kept in the audit log): dismiss, remove the message, warn, suspend until a date, ban.
  */
-export const handle = { i18n: ['common', 'moderation', 'reports'] }
-
 const e = (key: string) => `moderation:admin.errors.${key}`
 const today = () => new Date().toISOString().slice(0, 10)
 

@@ -13,8 +13,6 @@ import { pageTitle } from '#app/utils/meta.ts'
  * support, those waiting for an answer first, then the newest. The API decides who may see it
  * (`answer:support`, admins): anyone else gets its 403.
  */
-export const handle = { i18n: ['common', 'support'] }
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context)
   const t = await getT(request, context, 'support')

@@ -23,8 +23,6 @@ import { setToast } from '#app/utils/toast.server.ts'
  * done". Two forms, each with its `intent`; both work without JavaScript. The API decides who
  * may see it (`answer:support`): anyone else gets its 403.
  */
-export const handle = { i18n: ['common', 'support', 'messenger'] }
-
 const e = (key: string) => `support:admin.errors.${key}`
 const answerSchema = z.object({
   intent: z.literal('answer'),

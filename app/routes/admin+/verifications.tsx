@@ -13,8 +13,6 @@ import { pageTitle } from '#app/utils/meta.ts'
  * The ID verification review queue (decision 025): pending requests, oldest first. The API
  * decides who may see it (`review:verification`, admins): anyone else gets its 404.
  */
-export const handle = { i18n: ['common', 'verification'] }
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context)
   const t = await getT(request, context, 'verification')

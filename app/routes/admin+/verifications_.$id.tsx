@@ -22,8 +22,6 @@ import { setToast } from '#app/utils/toast.server.ts'
  * (served decrypted through /admin/verifications/:id/:file), approve, or reject with a reason the
  * member reads. Two forms, each with its `intent`; both work without JavaScript.
  */
-export const handle = { i18n: ['common', 'verification'] }
-
 const e = (key: string) => `verification:errors.${key}`
 const rejectSchema = z.object({
   intent: z.literal('reject'),

@@ -8,8 +8,6 @@ import { getT } from '#app/utils/i18next.server.ts'
 import type { OutboxMessage } from '#app/utils/load-context.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 
-export const handle = { i18n: ['common', 'sms'] }
-
 /**
  * Outside production, the emails the product "sent" (sign-in codes, resets, welcomes). They
  * open every account, so by default only this machine sees them (DEV_OUTBOX, docs/decisions/007,

@@ -15,8 +15,6 @@ import { markFormError, pageTitle } from '#app/utils/meta.ts'
 import { basicInfoSchema, genderChoices, joinReasons, preferNotToSay } from '#app/utils/onboarding-schemas.ts'
 import { continueOnboarding } from '#app/utils/onboarding.server.ts'
 
-export const handle = { i18n: ['common', 'onboarding'] }
-
 export const headers = formPageHeaders
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -13,8 +13,6 @@ import { markFormError, pageTitle } from '#app/utils/meta.ts'
 import { continueOnboarding } from '#app/utils/onboarding.server.ts'
 import { resolveCity } from '#app/utils/place.server.ts'
 
-export const handle = { i18n: ['common', 'onboarding', 'activities'] }
-
 /**
  * Onboarding step 2 (spec §2 "location permission", issue 13 §6): the member's home city, which
  * Members and Explore start from. With JavaScript the browser's location gives the nearest city

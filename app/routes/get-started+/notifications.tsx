@@ -18,8 +18,6 @@ import { useHydrated } from '#app/utils/use-hydrated.ts'
  * JavaScript, "Continue") goes on to the last step (decision 045), turning on the weekly
  * "activities near you" when its checkbox is ticked (decision 051; unticked leaves the setting as is).
  */
-export const handle = { i18n: ['common', 'onboarding', 'pwa'] }
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context)
   const t = await getT(request, context, 'pwa')

@@ -20,8 +20,6 @@ import { continueOnboarding, isSkip } from '#app/utils/onboarding.server.ts'
  * appropriate content"): why a photo helps, the photo field, "Save photo" and "Skip for now".
  * Works without JavaScript (a multipart form); with it, the chosen photo is previewed.
  */
-export const handle = { i18n: ['common', 'onboarding', 'photo'] }
-
 export const headers = formPageHeaders
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

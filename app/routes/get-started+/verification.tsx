@@ -10,12 +10,10 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { onboardingPath } from '#app/utils/onboarding.ts'
 import { continueOnboarding, isSkip } from '#app/utils/onboarding.server.ts'
 import { pathWithReturnTo } from '#app/utils/redirect.ts'
-import { VerificationForm, VerificationStatus, verificationNamespaces } from '../account+/__verification-form.tsx'
+import { VerificationForm, VerificationStatus } from '../account+/__verification-form.tsx'
 import { loadVerification, submitVerification } from '../account+/__verification.server.ts'
 
 /** Onboarding (spec §2 /get-started/verification): the same as /account/verification, or skip it. */
-export const handle = { i18n: [...verificationNamespaces, 'onboarding'] }
-
 export const headers = formPageHeaders
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

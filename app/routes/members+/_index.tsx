@@ -12,8 +12,6 @@ import { pageFrom } from '#app/utils/paging.server.ts'
 import { maxMemberSearchLength } from '#contract/limits.ts'
 import type { MemberSuggestion } from '#contract/members.ts'
 
-export const handle = { i18n: ['common', 'members', 'profile', 'verification'] }
-
 /** `/members`: people met at activities, and members near by who share an interest (issue 13 §3). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)

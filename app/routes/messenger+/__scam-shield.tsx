@@ -8,8 +8,7 @@ import { reportHref } from './__channel-parts.tsx'
 /**
  * The scam shield on `/messenger` (issue 14 §6, decisions 031 and 038). The warning is worked out
  * here, from the message's text, wherever a message is drawn (the server's page and live
- * messages alike); the sender's reminder arrives as the send action's field error. Routes that
- * show either add the `chat` namespace to their `handle.i18n`.
+ * messages alike); the sender's reminder arrives as the send action's field error.
  */
 
 /** Whether a message's text calls for the warning (worked out once per text). */

@@ -11,8 +11,6 @@ import { ConfirmLeave, OpenChannel } from './__channel.tsx'
 import { StreamMount } from './__stream-mount.tsx'
 import { LiveAnnouncer, useMessengerLive } from './__live.tsx'
 
-export const handle = { i18n: ['common', 'messenger', 'blocking', 'chat', 'support', 'moderation'] }
-
 /**
  * `/messenger` (issue 14 §1–2, decision 033): the member's channels and, as `?channel=…`, the open
  * one, as plain pages and forms that work without JavaScript. On a small screen an open channel

@@ -14,8 +14,6 @@ import { setToast } from '#app/utils/toast.server.ts'
 import type { ChatUser } from '#contract/chat.ts'
 import { maxMemberSearchLength } from '#contract/limits.ts'
 
-export const handle = { i18n: ['common', 'messenger', 'blocking'] }
-
 /** The API's refusals of a conversation, each with its own sentence (`messenger:open.*`, the scam shield's in `chat`). */
 const refusals = ['blocked', 'recipient_suspended', 'not_found', 'cannot_message_self', 'forbidden']
 const refusalKeys: Record<string, string> = { new_conversations_limit: 'chat:scamShield.errors.newConversationsLimit' }

@@ -17,8 +17,6 @@ import type { Message } from '#contract/chat.ts'
  * (with `message`) or the whole conversation, with the §3 reasons, details and "Also block" when
  * there is one member behind it. Works without JavaScript; afterwards, back to the channel.
  */
-export const handle = { i18n: ['common', 'reports', 'moderation', 'messenger'] }
-
 export const headers = formPageHeaders
 
 const channelHref = (id: string) => `/messenger?channel=${encodeURIComponent(id)}`

@@ -5,8 +5,6 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { loadProfile } from './__profile.server.ts'
 import { ProfileView } from './__profile.tsx'
 
-export const handle = { i18n: ['common', 'activities', 'members', 'profile', 'verification', 'messenger', 'blocking', 'chat'] }
-
 /** `/p/{slug}`: another member's public profile (issue 13 §3). */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return loadProfile({ request, context }, params.slug ?? '')

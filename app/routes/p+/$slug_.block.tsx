@@ -20,8 +20,6 @@ import { markFormError, pageTitle } from '#app/utils/meta.ts'
 import { safeRedirectPath } from '#app/utils/redirect.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 
-export const handle = { i18n: ['common', 'blocking'] }
-
 /** Where the page goes back to: a same-origin path only (QUALITY.md), else the member's profile. */
 function returnTarget(value: string | null, slug: string) {
   return safeRedirectPath(value, `/p/${encodeURIComponent(slug)}`)

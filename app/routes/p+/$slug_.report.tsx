@@ -10,8 +10,6 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { reportAction } from '#app/utils/report-form.server.ts'
 
-export const handle = { i18n: ['common', 'reports', 'members', 'moderation'] }
-
 export const headers = formPageHeaders
 
 async function loadMember(request: Request, context: LoaderFunctionArgs['context'], slug: string | undefined) {

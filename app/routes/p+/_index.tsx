@@ -6,8 +6,6 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { loadProfile } from './__profile.server.ts'
 import { ProfileView } from './__profile.tsx'
 
-export const handle = { i18n: ['common', 'activities', 'members', 'profile', 'verification', 'messenger'] }
-
 /** `/p`: the member's own profile exactly as other members see it, with a way to edit it. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)
