@@ -225,6 +225,19 @@ export async function createUser(
 }
 
 /**
+ * A member whose account is `ageDays` old, verified when asked: what the scam shield's and the send
+ * limits' rules look at (decisions 031 and 066).
+ */
+export async function createMember(
+  db: Kysely<Database>,
+  { ageDays, verified, ...overrides }: Partial<NewUser> & { ageDays: number; verified: boolean },
+): Promise<User> {
+  const user = await createUser(db, { created_at: new Date(Date.now() - ageDays * 86_400_000), ...overrides })
+  if (verified) await db.insertInto('verifications').values({ user_id: user.id, status: 'verified', decided_at: new Date() }).execute()
+  return user
+}
+
+/**
  * Inserts an in-person activity in Portland hosted by `hostId`, starting in five days and lasting
  * two hours; `overrides` replace any column (an online one, a cancelled one, another start).
  */

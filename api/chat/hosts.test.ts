@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser, User } from '#api/db/schema.ts'
 import type { Channel } from '#contract/chat.ts'
-import { createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, createExperience, createMember, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { up as backfillHostsInTheirGroups } from '../db/migrations/0027-hosts-in-their-groups.ts'
 
@@ -26,10 +26,8 @@ afterAll(async () => {
 const DAY = 86_400_000
 
 /** A member whose account is `ageDays` old (400 by default), verified unless told otherwise. */
-async function member({ ageDays = 400, verified = true, ...overrides }: Partial<NewUser> & { ageDays?: number; verified?: boolean } = {}) {
-  const user = await createUser(database.db, { created_at: new Date(Date.now() - ageDays * DAY), ...overrides })
-  if (verified) await database.db.insertInto('verifications').values({ user_id: user.id, status: 'verified', decided_at: new Date() }).execute()
-  return user
+function member({ ageDays = 400, verified = true, ...overrides }: Partial<NewUser> & { ageDays?: number; verified?: boolean } = {}) {
+  return createMember(database.db, { ageDays, verified, ...overrides })
 }
 
 async function as(user: User, method: string, path: string, body?: unknown) {

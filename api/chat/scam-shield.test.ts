@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser, User } from '#api/db/schema.ts'
 import type { Channel } from '#contract/chat.ts'
 import { newAccountDays, newConversationsPerDay } from '#contract/limits.ts'
-import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, createMember, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 
 /** The scam shield's limits on senders (issue 14 §6, decision 038), as an API client meets them. */
@@ -20,13 +20,9 @@ afterAll(async () => {
   await database?.drop()
 })
 
-const DAY = 86_400_000
-
 /** A member whose account is `ageDays` old (new by default), verified or not. */
-async function member({ ageDays = 1, verified = false, ...overrides }: Partial<NewUser> & { ageDays?: number; verified?: boolean } = {}) {
-  const user = await createUser(database.db, { created_at: new Date(Date.now() - ageDays * DAY), ...overrides })
-  if (verified) await database.db.insertInto('verifications').values({ user_id: user.id, status: 'verified', decided_at: new Date() }).execute()
-  return user
+function member({ ageDays = 1, verified = false, ...overrides }: Partial<NewUser> & { ageDays?: number; verified?: boolean } = {}) {
+  return createMember(database.db, { ageDays, verified, ...overrides })
 }
 
 /** Old enough and verified: none of the limits apply. */

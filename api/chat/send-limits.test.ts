@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { User } from '#api/db/schema.ts'
 import { messagesPerChannelPerMinute, messagesPerHour, messagesPerMinute } from '#contract/limits.ts'
-import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, createMember, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 
 /**
@@ -22,13 +22,9 @@ afterAll(async () => {
   await database?.drop()
 })
 
-const DAY = 86_400_000
-
 /** A year old and verified: none of the scam shield's limits apply, only these. */
-async function trusted() {
-  const user = await createUser(database.db, { created_at: new Date(Date.now() - 400 * DAY) })
-  await database.db.insertInto('verifications').values({ user_id: user.id, status: 'verified', decided_at: new Date() }).execute()
-  return user
+function trusted() {
+  return createMember(database.db, { ageDays: 400, verified: true })
 }
 
 /** `count` accepted direct channels between `sender` and as many other members, made in the database. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { newConversationsPerDay } from '#contract/limits.ts'
-import { createUser } from '#tests/api-harness.ts'
+import { createMember } from '#tests/api-harness.ts'
 import * as profile from '../p+/$slug.tsx'
 import * as messenger from './_index.tsx'
 import * as newChannel from './new.tsx'
@@ -14,13 +14,11 @@ const pages = routePages([
 ], { navigation: true })
 const { text, post } = pages
 
-const DAY = 86_400_000
 const warning = 'Never send money to someone you have not met. Report anything that feels wrong.'
 const reminder = 'Sharing your phone number or email? Only share it with people you have met and trust.'
 /** A member: new and unverified unless `trusted` (a year old and verified). */
 async function member(first: string, last: string, trusted = false) {
-  const user = await createUser(pages.database.db, { first_name: first, last_name: last, created_at: new Date(Date.now() - (trusted ? 365 : 1) * DAY) })
-  if (trusted) await pages.database.db.insertInto('verifications').values({ user_id: user.id, status: 'verified', decided_at: new Date() }).execute()
+  const user = await createMember(pages.database.db, { first_name: first, last_name: last, ageDays: trusted ? 365 : 1, verified: trusted })
   return { user, cookie: await pages.web.signedInCookie(user.id), token: await pages.web.api.signToken(user.id) }
 }
 
