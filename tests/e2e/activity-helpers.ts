@@ -78,6 +78,17 @@ export async function createActivity(page: Page, activity: NewActivity) {
   return id
 }
 
+/** A host's new activity with `attendeeEmail` going (both signed in, without JavaScript): their pages and the activity's id. */
+export async function activityWithAttendee(browser: Browser, hostEmail: string, attendeeEmail: string, title: string) {
+  const host = await member(browser, hostEmail)
+  const id = await createActivity(host, { title })
+  const attendee = await member(browser, attendeeEmail)
+  await attendee.goto(`/activities/${id}`)
+  await attendee.getByRole('button', { name: 'Save my seat' }).click()
+  await expect(flash(attendee)).toHaveText('Your seat is saved.')
+  return { host, attendee, id }
+}
+
 /** Chooses the start time (HH:MM) with the hour and minutes selects. */
 export async function setStartTime(page: Page, time: string) {
   const group = page.getByRole('group', { name: 'Start time' })

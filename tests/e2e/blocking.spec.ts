@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test'
-import { createActivity, demoPassword, flash, member } from './activity-helpers.ts'
+import { activityWithAttendee, createActivity, demoPassword, flash, member } from './activity-helpers.ts'
 import { Scanner } from './axe.ts'
 import { baseURL, expect, languages, newVisitor, signIn, switchLanguage, test } from './helpers.ts'
 
@@ -111,12 +111,7 @@ const scanMembers: Record<(typeof languages)[number], [string, string]> = {
 
 /** A member to block: the seat-holder of a new activity hosted by `hostEmail`, as the host sees them. */
 async function someoneToBlock(browser: Browser, hostEmail: string, attendeeEmail: string, title: string) {
-  const host = await member(browser, hostEmail)
-  const id = await createActivity(host, { title })
-  const attendee = await member(browser, attendeeEmail)
-  await attendee.goto(`/activities/${id}`)
-  await attendee.getByRole('button', { name: 'Save my seat' }).click()
-  await expect(flash(attendee)).toHaveText('Your seat is saved.')
+  const { host, attendee, id } = await activityWithAttendee(browser, hostEmail, attendeeEmail, title)
   const profile = await attendeeProfile(host, id)
   await host.context().close()
   await attendee.context().close()

@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test'
-import { createActivity, demoPassword, flash, member } from './activity-helpers.ts'
+import { activityWithAttendee, createActivity, demoPassword, member } from './activity-helpers.ts'
 import { Scanner } from './axe.ts'
 import { baseURL, expect, languages, newVisitor, signIn, switchLanguage, test, untilHydrated } from './helpers.ts'
 
@@ -12,14 +12,9 @@ import { baseURL, expect, languages, newVisitor, signIn, switchLanguage, test, u
 
 const secondInstance = process.env.BASE_URL_2
 
-/** A host's new activity with `attendee` going (both pages without JavaScript); the activity's id. */
-async function activityWithAttendee(browser: Browser, hostEmail: string, attendeeEmail: string, title: string) {
-  const host = await member(browser, hostEmail)
-  const id = await createActivity(host, { title })
-  const attendee = await member(browser, attendeeEmail)
-  await attendee.goto(`/activities/${id}`)
-  await attendee.getByRole('button', { name: 'Save my seat' }).click()
-  await expect(flash(attendee)).toHaveText('Your seat is saved.')
+/** A host's new activity with `attendee` going; the activity's id (both members' pages closed). */
+async function activityWithAttendeeId(browser: Browser, hostEmail: string, attendeeEmail: string, title: string) {
+  const { host, attendee, id } = await activityWithAttendee(browser, hostEmail, attendeeEmail, title)
   await host.context().close()
   await attendee.context().close()
   return id
@@ -46,7 +41,7 @@ const headerBadge = (page: Page) => page.locator('.site-nav a[href="/messenger"]
 test('a message arrives live: the list, the badge, the live region, the open channel, the reader’s place', async ({ browser }) => {
   test.setTimeout(180_000)
   const title = 'Live walk by the lake'
-  const id = await activityWithAttendee(browser, 'member130@demo.test', 'member131@demo.test', title)
+  const id = await activityWithAttendeeId(browser, 'member130@demo.test', 'member131@demo.test', title)
   const host = await member(browser, 'member130@demo.test', { js: true })
   const reader = await member(browser, 'member131@demo.test', { js: true })
   const url = await groupUrl(host, id)
@@ -117,7 +112,7 @@ test('a message arrives live: the list, the badge, the live region, the open cha
 
 test('a message that is not sent comes back into the field with the reason', async ({ browser }) => {
   test.setTimeout(120_000)
-  const id = await activityWithAttendee(browser, 'member132@demo.test', 'member133@demo.test', 'Rollback tea')
+  const id = await activityWithAttendeeId(browser, 'member132@demo.test', 'member133@demo.test', 'Rollback tea')
   const host = await member(browser, 'member132@demo.test', { js: true })
   await openLive(host, await groupUrl(host, id))
   const field = host.getByLabel('Your message')
@@ -154,7 +149,7 @@ test('two instances on one database: a browser on the second receives a message 
   test.skip(!secondInstance, 'scripts/e2e.ts starts the second instance (BASE_URL_2)')
   test.setTimeout(120_000)
   const title = 'Two-instance picnic'
-  const id = await activityWithAttendee(browser, 'member134@demo.test', 'member135@demo.test', title)
+  const id = await activityWithAttendeeId(browser, 'member134@demo.test', 'member135@demo.test', title)
   // Signed in through the first instance; the session is in the shared database. The second
   // instance is reached as behind a load balancer: its port, the public address as X-Forwarded-Host
   // (the e2e servers trust one proxy hop), so it does not send the browser to the public address.

@@ -1,5 +1,5 @@
-import type { Browser, Page } from '@playwright/test'
-import { createActivity, demoPassword, flash, member } from './activity-helpers.ts'
+import type { Page } from '@playwright/test'
+import { activityWithAttendee, demoPassword, flash } from './activity-helpers.ts'
 import { Scanner } from './axe.ts'
 import { expect, languages, newVisitor, signIn, switchLanguage, test } from './helpers.ts'
 
@@ -8,17 +8,6 @@ import { expect, languages, newVisitor, signIn, switchLanguage, test } from './h
  * answered; an activity's group between its host and an attendee; axe on every view in en, fr
  * and nl. Demo members 50–59 are used by no other spec.
  */
-
-/** A host's new activity with `attendee` going; the host's page and the activity's id. */
-async function activityWithAttendee(browser: Browser, hostEmail: string, attendeeEmail: string, title: string) {
-  const host = await member(browser, hostEmail)
-  const id = await createActivity(host, { title })
-  const attendee = await member(browser, attendeeEmail)
-  await attendee.goto(`/activities/${id}`)
-  await attendee.getByRole('button', { name: 'Save my seat' }).click()
-  await expect(flash(attendee)).toHaveText('Your seat is saved.')
-  return { host, attendee, id }
-}
 
 /** From the activity page, the attendee's profile, then "Message": the channel's address. */
 async function messageFirstAttendee(host: Page, id: string) {

@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test'
-import { createActivity, flash, member } from './activity-helpers.ts'
+import { activityWithAttendee, member } from './activity-helpers.ts'
 import { baseURL, expect, test, untilHydrated } from './helpers.ts'
 
 /**
@@ -14,12 +14,7 @@ const tooMany = 'You have sent a lot of messages in a short time. Please wait a 
 
 /** A new activity of `hostEmail` with `attendeeEmail` going; the activity group's address, opened by the host. */
 async function groupChat(browser: Browser, hostEmail: string, attendeeEmail: string, title: string) {
-  const host = await member(browser, hostEmail)
-  const id = await createActivity(host, { title })
-  const attendee = await member(browser, attendeeEmail)
-  await attendee.goto(`/activities/${id}`)
-  await attendee.getByRole('button', { name: 'Save my seat' }).click()
-  await expect(flash(attendee)).toHaveText('Your seat is saved.')
+  const { host, attendee, id } = await activityWithAttendee(browser, hostEmail, attendeeEmail, title)
   await attendee.context().close()
   const response = await host.request.post(`${baseURL}/messenger/new`, { form: { experience_id: id }, headers: { Origin: baseURL }, maxRedirects: 0 })
   expect(response.status()).toBe(302)
