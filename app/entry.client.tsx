@@ -5,18 +5,15 @@ import { hydrateRoot } from 'react-dom/client'
 import { I18nextProvider, initReactI18next } from 'react-i18next'
 import { watchBuildVersion } from './utils/build-version.ts'
 import { registerErrorPageTranslator } from './utils/error-page.ts'
-import { defaultNamespace, fallbackLanguage, languages } from './utils/i18n.ts'
+import { defaultNamespace, fallbackLanguage, languages, translationsPath } from './utils/i18n.ts'
 import { registerServiceWorker } from './utils/service-worker.client.ts'
-
-declare const __LOCALES_VERSION__: string
-declare const __LOCALE_NAMESPACES__: string[]
 
 /** Every namespace of a language, fetched once in one request (decision 059), kept by the browser. */
 const loadedLanguages = new Map<string, Promise<Record<string, Record<string, unknown>>>>()
 function everyNamespace(language: string) {
   let loading = loadedLanguages.get(language)
   if (!loading) {
-    loading = fetch(`/resources/translations/${language}?v=${__LOCALES_VERSION__}`).then((response) =>
+    loading = fetch(translationsPath(language)).then((response) =>
       response.ok ? (response.json() as Promise<Record<string, Record<string, unknown>>>) : Promise.reject(new Error(String(response.status))),
     )
     // A failed load is tried again the next time a namespace is asked for.
@@ -36,7 +33,24 @@ const translationsBackend: BackendModule = {
   },
 }
 
+/**
+ * Remix decodes the page's data (single fetch) during its first render, suspending the whole
+ * document until it has; a click or a key in that moment makes React 18 throw #345 "Root did not
+ * complete" (remix-run/react-router#12763), and the page breaks. Rendering Remix's root once
+ * outside React starts that decoding, and it throws the promise to wait for, before any hook:
+ * awaited here, hydration never suspends.
+ */
+async function pageDataDecoded() {
+  try {
+    RemixBrowser({})
+  } catch (thrown) {
+    // Anything else is the hook that follows the decoding, which only runs inside React.
+    if (thrown instanceof Promise) await thrown
+  }
+}
+
 async function hydrate() {
+  const decoding = pageDataDecoded()
   await i18next
     .use(initReactI18next)
     .use(translationsBackend)
@@ -51,6 +65,7 @@ async function hydrate() {
       // it instead of rendering keys (decision 059).
       react: { useSuspense: true },
     })
+  await decoding
   // An error page's <title> comes from meta, which cannot use hooks (error-page.ts).
   for (const language of languages) {
     registerErrorPageTranslator(language, (key) => (i18next.exists(key, { lng: language }) ? i18next.t(key, { lng: language }) : null))

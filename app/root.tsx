@@ -32,6 +32,7 @@ import { getAuthState } from './utils/auth.server.ts'
 import { ChatLiveProvider, isNotSent, useChatLive } from './utils/chat-live.tsx'
 import { errorPageKind } from './utils/error-page.ts'
 import { startBrowserErrorReporting } from './utils/error-reporting.client.ts'
+import { fallbackLanguage, translationsPath } from './utils/i18n.ts'
 import { detectLanguage, getT } from './utils/i18next.server.ts'
 import { pageTitle } from './utils/meta.ts'
 import { useNonce } from './utils/nonce.ts'
@@ -99,6 +100,10 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content={themeColor} />
         <Meta />
+        {/* The translations the scripts wait for before hydrating (decision 059), fetched beside them. */}
+        {[...new Set([language, fallbackLanguage])].map((lng) => (
+          <link key={lng} rel="preload" href={translationsPath(lng)} as="fetch" crossOrigin="anonymous" />
+        ))}
         {/* The root loader failed, so meta has no translations: the error page's title is written here. */}
         {error && !data ? <title>{`${t(`errorPage.${errorPageKind(isRouteErrorResponse(error) ? error.status : 500)}.title`)} – ${t('brand')}`}</title> : null}
         <Links />

@@ -6,6 +6,11 @@ import { fallbackLanguage, isLanguage, languageCookieName, languageFromAcceptHea
 export { fallbackLanguage, isLanguage, languageCookieName, languageFromAcceptHeader, languages, type Language }
 export const defaultNamespace = 'common'
 
+/** Where the browser loads every namespace of a language in one answer (decision 059), by the translations' version. */
+export function translationsPath(language: string) {
+  return `/resources/translations/${language}?v=${__LOCALES_VERSION__}`
+}
+
 export const languageNames: Record<Language, string> = {
   en: 'English',
   fr: 'Français',

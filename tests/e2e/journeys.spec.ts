@@ -5,6 +5,7 @@ import {
   expect,
   fillSignUpDetails,
   latestCode,
+  newVisitor,
   password,
   submit,
   test,
@@ -233,3 +234,30 @@ for (const viewport of viewports) {
     })
   })
 }
+
+/**
+ * A member taps while the page is still waking up. Remix used to decode the page's data during
+ * React's first render, suspending the whole document, and a tap at that moment made React throw
+ * #345 and left the page dead, never hydrated (one early tap in about fifteen). Here the page is
+ * tapped between every two pieces of work the browser does in its first seconds: it must wake
+ * up and work.
+ */
+test('a tap while the page is still loading never breaks it', async ({ browser }) => {
+  const context = await newVisitor(browser, { viewport: viewports[0].size })
+  const page = await context.newPage()
+  await page.addInitScript(() => {
+    const channel = new MessageChannel()
+    const until = Date.now() + 3000
+    channel.port1.onmessage = () => {
+      document.body?.dispatchEvent(new MouseEvent('click', { bubbles: true }))
+      if (Date.now() < until) channel.port2.postMessage(null)
+    }
+    channel.port2.postMessage(null)
+  })
+  await page.goto('/activities')
+  await untilHydrated(page, 'main')
+  // The page works: a click moves within the app.
+  await clickWithinTheApp(page, page.locator('header').getByRole('link', { name: 'Circle 55' }))
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+  await context.close()
+})

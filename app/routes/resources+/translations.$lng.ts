@@ -2,8 +2,6 @@ import type { LoaderFunctionArgs } from '@remix-run/node'
 import { isLanguage } from '#app/utils/i18n.ts'
 import { resources } from '#app/utils/i18next.server.ts'
 
-declare const __LOCALES_VERSION__: string
-
 /**
  * Every namespace of one language in one answer (decision 059): the browser loads them all
  * before it hydrates the first page, so no page it reaches by a click ever waits for or lacks a

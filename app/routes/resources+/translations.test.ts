@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { loader } from './translations.$lng.ts'
 
-declare const __LOCALES_VERSION__: string
-
 /** Decision 059: the browser loads every namespace of its language in one answer, before hydrating. */
 describe('/resources/translations/{lng}', () => {
   function load(path: string, lng: string) {
