@@ -1,6 +1,7 @@
 /**
- * End-to-end run: build (unless --no-build), start the server on a free port with a fresh
- * embedded PostgreSQL folder, wait for /healthz, run Playwright, then stop and clean up.
+ * End-to-end run: build when the build is missing or older than its sources (never with
+ * --no-build), start the server on a free port with a fresh embedded PostgreSQL folder, wait for
+ * /healthz, run Playwright, then stop and clean up.
  * Extra arguments after the options are passed to `playwright test`.
  *
  * For the two-instance test (issue 14 §2, decision 035) a second server starts on the first
@@ -13,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { buildIsStale } from './build-freshness.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -99,7 +101,7 @@ function embeddedDatabaseUrl(dataDir: string) {
 
 async function main() {
   if (!(await ensureChromium())) return 1
-  if (!skipBuild) {
+  if (!skipBuild && buildIsStale(root)) {
     console.log('[e2e] Building…')
     const code = await run('npx', ['remix', 'vite:build'])
     if (code !== 0) return code
@@ -117,6 +119,8 @@ async function main() {
   console.log(`[e2e] Starting server at ${baseUrl} (data in ${path.relative(root, dataDir)})`)
   const serverEnv: NodeJS.ProcessEnv = {
     ...process.env,
+    // The app's environment (demo data, the development outbox); scripts/start.ts runs the built
+    // app's libraries in production mode whatever it is, as members get them.
     NODE_ENV: 'development',
     PORT: String(port),
     PUBLIC_URL: baseUrl,

@@ -1,30 +1,28 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
+import { buildIsStale } from './build-freshness.ts'
 
 /**
  * `npm start`: builds the web app when the build is missing or older than the sources, then
  * starts the server (embedded PostgreSQL, demo data outside production).
  */
 const root = path.resolve(import.meta.dirname, '..')
-const buildFile = path.join(root, 'build/server/index.js')
-
-function newest(dir: string): number {
-  let latest = 0
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name)
-    latest = Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs)
-  }
-  return latest
-}
-
-const stale =
-  !existsSync(buildFile) ||
-  statSync(buildFile).mtimeMs <
-    Math.max(newest(path.join(root, 'app')), newest(path.join(root, 'public/locales')), statSync(path.join(root, 'vite.config.ts')).mtimeMs)
-if (stale) {
+if (buildIsStale(root)) {
   console.log('Building the web app (first start or changed sources)…')
   const result = spawnSync('npx', ['remix', 'vite:build'], { cwd: root, stdio: 'inherit' })
   if (result.status !== 0) process.exit(result.status ?? 1)
 }
+// The app's environment (demo data, the development outbox, the secrets it requires) is NODE_ENV as
+// given, read once here; the built app then runs its libraries as they ship: React's production
+// server renderer (the development one checks and warns at every render: slower, and not what
+// members get) and Express without stack traces. `npm run dev` is the development mode.
+const { ConfigError, getEnv } = (await import(path.join(root, 'api/env.ts'))) as typeof import('../api/env.ts')
+try {
+  getEnv()
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error
+  console.error(error.message)
+  process.exit(1)
+}
+process.env.NODE_ENV = 'production'
 await import(path.join(root, 'server.ts')).then((server: { main: () => Promise<void> }) => server.main())

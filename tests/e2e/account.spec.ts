@@ -15,6 +15,7 @@ import {
   uniqueEmail,
   type Language,
 } from './helpers.ts'
+import { signedInFreshMember } from './factories.ts'
 
 /**
  * Issue 13 §4, the account, with JavaScript off: changing the sign-in email with a code sent to
@@ -29,7 +30,7 @@ test.use({ javaScriptEnabled: false })
 async function newMember(browser: Browser, email = uniqueEmail('account')) {
   const context = await newVisitor(browser, { javaScriptEnabled: false })
   const page = await context.newPage()
-  await signUp(page, { email, onboard: true })
+  await signedInFreshMember(page, { email })
   return { context, page, email }
 }
 

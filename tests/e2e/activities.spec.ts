@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import type { Browser, Download, Page } from '@playwright/test'
 import { createActivity, day, demoPassword, flash, localStart, member, setStartTime } from './activity-helpers.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, expectConsoleError, languages, newVisitor, setLanguageCookie, signIn, switchLanguage, test } from './helpers.ts'
+import { expect, expectConsoleError, languages, newVisitor, setLanguageCookie, signInOverHttp, test } from './helpers.ts'
 
 /**
  * Activities (issue 3 §9), the way members use them: most of it with JavaScript disabled in the
@@ -601,9 +601,7 @@ for (const [index, lng] of languages.entries()) {
       const context = await newVisitor(browser)
       if (jsOff) await context.route('**/*.js', (route) => route.abort())
       const page = await context.newPage()
-      await signIn(page, email, demoPassword)
-      await page.goto('/attending')
-      await switchLanguage(page, lng)
+      await signInOverHttp(context, email, demoPassword, lng)
       const s = new Scanner(page, lng, `signed in, ${lng}, JS ${jsOff ? 'off' : 'on'}`)
       scanners.push(s)
 

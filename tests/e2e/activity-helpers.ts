@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test'
-import { expect, newVisitor, signIn, switchLanguage } from './helpers.ts'
+import { expect, newVisitor, profiled, signInOverHttp } from './helpers.ts'
 
 /**
  * Members and activities for the end-to-end tests: demo accounts come from the seed (password
@@ -10,7 +10,7 @@ export const demoPassword = 'demo-password-55'
 export const portland = { label: 'Portland, OR', timeZone: 'America/Los_Angeles' }
 
 /** A demo member signed in, in English, JavaScript off unless asked (options go to the context). */
-export async function member(
+export const member = profiled('member', async function member(
   browser: Browser,
   email: string,
   options: { js?: boolean; viewport?: { width: number; height: number } } = {},
@@ -19,12 +19,10 @@ export async function member(
     javaScriptEnabled: options.js ?? false,
     ...(options.viewport ? { viewport: options.viewport } : {}),
   })
-  const page = await context.newPage()
-  await signIn(page, email, demoPassword)
   // The account keeps its language between runs; these tests read the English texts.
-  if ((await page.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(page, 'en')
-  return page
-}
+  await signInOverHttp(context, email, demoPassword, 'en')
+  return context.newPage()
+})
 
 /** The date and time (YYYY-MM-DD, HH:MM in 5-minute steps) `fromNowMs` from now in `timeZone`. */
 export function localStart(fromNowMs: number, timeZone = portland.timeZone) {
@@ -56,7 +54,7 @@ export interface NewActivity {
 }
 
 /** Publishes an in-person activity in Portland through the create form; returns its id. */
-export async function createActivity(page: Page, activity: NewActivity) {
+export const createActivity = profiled('createActivity', async function createActivity(page: Page, activity: NewActivity) {
   const start = activity.start ?? localStart(3 * day)
   await page.goto('/create-activity')
   await page.getByLabel('Title').fill(activity.title)
@@ -76,10 +74,10 @@ export async function createActivity(page: Page, activity: NewActivity) {
   const id = /\/activities\/([^/?#]+)$/.exec(page.url())?.[1]
   if (!id) throw new Error(`Not on an activity page: ${page.url()}`)
   return id
-}
+})
 
 /** A host's new activity with `attendeeEmail` going (both signed in, without JavaScript): their pages and the activity's id. */
-export async function activityWithAttendee(browser: Browser, hostEmail: string, attendeeEmail: string, title: string) {
+export const activityWithAttendee = profiled('activityWithAttendee', async function activityWithAttendee(browser: Browser, hostEmail: string, attendeeEmail: string, title: string) {
   const host = await member(browser, hostEmail)
   const id = await createActivity(host, { title })
   const attendee = await member(browser, attendeeEmail)
@@ -87,7 +85,7 @@ export async function activityWithAttendee(browser: Browser, hostEmail: string, 
   await attendee.getByRole('button', { name: 'Save my seat' }).click()
   await expect(flash(attendee)).toHaveText('Your seat is saved.')
   return { host, attendee, id }
-}
+})
 
 /** Chooses the start time (HH:MM) with the hour and minutes selects. */
 export async function setStartTime(page: Page, time: string) {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test'
 import { activityWithAttendee, createActivity, demoPassword, flash, member } from './activity-helpers.ts'
 import { Scanner } from './axe.ts'
-import { baseURL, expect, languages, newVisitor, signIn, switchLanguage, test } from './helpers.ts'
+import { baseURL, expect, languages, newVisitor, signInOverHttp, test } from './helpers.ts'
 
 /**
  * Blocking without JavaScript (issue 14 §4, decision 034): a member blocks another from their
@@ -128,8 +128,7 @@ for (const lng of languages) {
     const context = await newVisitor(browser)
     await context.route('**/*.js', (route) => route.abort())
     const page = await context.newPage()
-    await signIn(page, hostEmail, demoPassword)
-    if (lng !== 'en') await switchLanguage(page, lng)
+    await signInOverHttp(context, hostEmail, demoPassword, lng)
     const s = new Scanner(page, lng, `${hostEmail}, ${lng}, JS off`)
     await s.visit(`${profile}/block`)
     await page.locator('button[name="intent"][value="block"]').click()

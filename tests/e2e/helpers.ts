@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { appendFileSync } from 'node:fs'
 import { test as base, expect, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type APIRequestContext } from '@playwright/test'
 import { htmlProblems } from '../html-validate.ts'
 
@@ -8,6 +9,35 @@ export const baseURL = process.env.BASE_URL ?? 'http://localhost:3210'
 export const password = 'correct horse battery 55'
 export const languages = ['en', 'fr', 'nl'] as const
 export type Language = (typeof languages)[number]
+
+/**
+ * E2E_PROFILE=<file>: the time each costly helper takes (sign-in, sign-up, an accessibility scan…),
+ * summed per helper in each worker and appended to the file as one JSON line when the worker ends.
+ * `node scripts/e2e-profile.ts <file> <playwright json report>` prints the table.
+ */
+const profileFile = process.env.E2E_PROFILE
+const spent = new Map<string, { calls: number; ms: number }>()
+if (profileFile) process.on('exit', () => appendFileSync(profileFile, `${JSON.stringify(Object.fromEntries(spent))}\n`))
+
+export function profiled<Args extends unknown[], T>(name: string, work: (...args: Args) => Promise<T>) {
+  if (!profileFile) return work
+  return async (...args: Args): Promise<T> => {
+    const started = performance.now()
+    try {
+      return await work(...args)
+    } finally {
+      const entry = spent.get(name) ?? { calls: 0, ms: 0 }
+      entry.calls++
+      entry.ms += performance.now() - started
+      spent.set(name, entry)
+    }
+  }
+}
+
+/** Runs `work`, its time counted under `name` (see E2E_PROFILE). */
+export function timed<T>(name: string, work: () => Promise<T>): Promise<T> {
+  return profiled(name, work)()
+}
 
 let ipCounter = 0
 /**
@@ -154,7 +184,7 @@ function loopbackIp() {
 }
 
 /** The newest 6-digit code emailed to `email`, read from the development outbox (/dev/outbox). */
-export async function latestCode(request: APIRequestContext, email: string, after?: string): Promise<string> {
+export const latestCode = profiled('latestCode', async function latestCode(request: APIRequestContext, email: string, after?: string): Promise<string> {
   const deadline = Date.now() + 15_000
   for (;;) {
     const response = await request.get(`${baseURL}/dev/outbox?to=${encodeURIComponent(email)}`, { headers: { 'x-forwarded-for': loopbackIp() } })
@@ -171,7 +201,7 @@ export async function latestCode(request: APIRequestContext, email: string, afte
     if (Date.now() > deadline) throw new Error(`No code emailed to ${email} in /dev/outbox`)
     await new Promise((resolve) => setTimeout(resolve, 300))
   }
-}
+})
 
 /** The text of the newest email to `email` whose subject matches, read from /dev/outbox (waits for it). */
 export async function latestMail(request: APIRequestContext, email: string, subject: RegExp): Promise<string> {
@@ -221,7 +251,7 @@ export async function skipNotificationsStep(page: Page) {
  * Signs up a new member through the real flow (details → emailed code), ending on /get-started.
  * With `onboard`, also completes "About you", skips the optional steps and ends on /get-started/success.
  */
-export async function signUp(page: Page, options: { email?: string; password?: string; onboard?: boolean } = {}) {
+export const signUp = profiled('signUp', async function signUp(page: Page, options: { email?: string; password?: string; onboard?: boolean } = {}) {
   const email = options.email ?? uniqueEmail()
   const details = { firstName: 'Maria', lastName: 'Testing', email, password: options.password ?? password }
   await page.goto('/signup')
@@ -237,9 +267,9 @@ export async function signUp(page: Page, options: { email?: string; password?: s
   await expect(page).toHaveURL(/\/get-started\/?$/)
   if (options.onboard) await completeOnboarding(page)
   return { ...details, email }
-}
+})
 
-export async function completeOnboarding(page: Page) {
+export const completeOnboarding = profiled('completeOnboarding', async function completeOnboarding(page: Page) {
   await page.locator('input[name="gender"]').first().check()
   await page.locator('input[name="reasons"]').first().check()
   await page.locator('#phone').fill('')
@@ -252,7 +282,7 @@ export async function completeOnboarding(page: Page) {
   await expect(page).toHaveURL(/\/get-started\/notifications/)
   await skipNotificationsStep(page)
   await expect(page).toHaveURL(/\/get-started\/success/)
-}
+})
 
 /**
  * Waits until React has hydrated the element when the page runs JavaScript (STYLE.md: wait for
@@ -273,7 +303,7 @@ export async function untilHydrated(page: Page, selector: string) {
 }
 
 /** Signs in with email and password from anywhere (starts at /login). */
-export async function signIn(page: Page, email: string, pass = password, returnTo?: string) {
+export const signIn = profiled('signIn', async function signIn(page: Page, email: string, pass: string = password, returnTo?: string) {
   await page.goto(returnTo ? `/login?returnTo=${encodeURIComponent(returnTo)}` : '/login')
   await expect(page).toHaveURL(/\/identity\/[^/]+$/)
   await untilHydrated(page, '#email')
@@ -281,15 +311,38 @@ export async function signIn(page: Page, email: string, pass = password, returnT
   await page.locator('#password').fill(pass)
   await submit(page, 'Sign in')
   await expect(page).not.toHaveURL(/\/identity\//)
+})
+
+/**
+ * Signs a member in over HTTP, as their browser would without drawing a page: the identity
+ * provider's form, its redirects and the session cookie, into `context`. For tests about something
+ * else; the tests about signing in go through the pages (`signIn`). With `lng`, the account's
+ * language is set too (it is kept between runs).
+ */
+export const signInOverHttp = profiled('signInOverHttp', async function signInOverHttp(context: BrowserContext, email: string, pass: string = password, lng?: Language) {
+  const form = await context.request.get(`${baseURL}/login`)
+  expect(new URL(form.url()).pathname, 'the sign-in form').toMatch(/^\/identity\/[^/]+$/)
+  const home = await context.request.post(form.url(), { form: { email, password: pass }, headers: { origin: baseURL } })
+  expect(new URL(home.url()).pathname, `${email} is signed in`).not.toMatch(/^\/identity\//)
+  if (lng && /<html[^>]* lang="([^"]+)"/.exec(await home.text())?.[1] !== lng) await setLanguage(context, lng)
+})
+
+/**
+ * Chooses the language over HTTP, as the footer's form does (saved on the account when signed in),
+ * without drawing a page. The form itself is tested where the language is the point.
+ */
+export async function setLanguage(context: BrowserContext, lng: Language) {
+  const response = await context.request.post(`${baseURL}/api/localize`, { form: { lng, returnTo: '/' }, headers: { origin: baseURL }, maxRedirects: 0 })
+  expect(response.status(), `language ${lng} chosen`).toBeLessThan(400)
 }
 
 /** Switches language with the footer form (works with or without JavaScript). */
-export async function switchLanguage(page: Page, lng: Language) {
+export const switchLanguage = profiled('switchLanguage', async function switchLanguage(page: Page, lng: Language) {
   const form = page.locator('form:has(select[name="lng"])')
   await form.locator('select[name="lng"]').selectOption(lng)
   await Promise.all([page.waitForLoadState('load'), form.locator('button[type="submit"]').click()])
   await expect(page.locator('html')).toHaveAttribute('lang', lng)
-}
+})
 
 /** Sets the language cookie the way the server serialises it (Remix cookie: base64 JSON). */
 export async function setLanguageCookie(context: BrowserContext, lng: Language) {

@@ -5,12 +5,15 @@ import { createActivity, demoPassword, flash, localStart, member } from './activ
 import { submitWithoutNativeValidation } from './axe.ts'
 import {
   expect,
+  type Language,
   newVisitor,
+  setLanguage,
   setLanguageCookie,
   signIn,
+  signInOverHttp,
   switchLanguage,
   test,
-  type Language,
+  timed,
 } from './helpers.ts'
 
 /**
@@ -226,7 +229,7 @@ class LayoutChecker {
       await this.page.evaluate(() => getComputedStyle(document.documentElement).fontSize),
       `text size on ${name}`,
     ).toBe('38px')
-    this.found.push(...(await layoutProblems(this.page, name)))
+    this.found.push(...(await timed('layout check', () => layoutProblems(this.page, name))))
     this.checked++
   }
 
@@ -251,11 +254,14 @@ class LayoutChecker {
   }
 }
 
-async function signedInAs(browser: Browser, email: string) {
+/** A demo member signed in at 200%, in English; `throughPages` signs in with the form (its toast shows). */
+async function signedInAs(browser: Browser, email: string, options: { throughPages?: boolean } = {}) {
   const context = await visitor(browser)
   const page = await largeTextPage(context)
-  await signIn(page, email, demoPassword)
-  if ((await page.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(page, 'en')
+  if (options.throughPages) {
+    await signIn(page, email, demoPassword)
+    if ((await page.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(page, 'en')
+  } else await signInOverHttp(context, email, demoPassword, 'en')
   return { context, page, checker: new LayoutChecker(page) }
 }
 
@@ -308,7 +314,7 @@ test.describe('text at 200% on a 390 px phone', () => {
     browser,
   }) => {
     test.setTimeout(180_000)
-    const { context, page, checker: s } = await signedInAs(browser, 'member@demo.test')
+    const { context, page, checker: s } = await signedInAs(browser, 'member@demo.test', { throughPages: true })
     await s.check('after signing in (with its toast)')
     await s.visit('/')
     await s.visit('/activities')
@@ -397,8 +403,7 @@ test.describe('text at 200% on a 390 px phone', () => {
       await context.close()
       // A member of its own: the language is saved on the account.
       const member = await signedInAs(browser, 'member35@demo.test')
-      await member.page.goto('/attending')
-      await switchLanguage(member.page, language)
+      await setLanguage(member.context, language)
       for (const path of ['/attending', '/account', '/account/email', '/account/edit', '/account/edit/about', '/account/edit/interests', '/account/edit/prompts', '/account/edit/privacy', '/create-activity', '/members', '/p', '/messenger']) {
         await member.page.goto(path)
         found.push(...(await layoutProblems(member.page, `${path} in ${language}`)))
@@ -466,11 +471,11 @@ test.describe('a phone in English, French and Dutch (issue 29 §4)', () => {
     await unreadConversation('member285@demo.test', 'member286@demo.test', 12, [...messages.en])
     const context = await visitor(browser)
     const page = await largeTextPage(context)
-    await signIn(page, 'member285@demo.test', demoPassword)
+    await signInOverHttp(context, 'member285@demo.test', demoPassword)
     const found: string[] = []
     for (const language of ['en', 'fr', 'nl'] as const) {
       const words = navWords[language]
-      if ((await page.locator('html').getAttribute('lang')) !== language) await switchLanguage(page, language)
+      await setLanguage(context, language)
       await page.goto('/')
       expect(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize)).toBe('38px')
       found.push(...(await layoutProblems(page, `home in ${language}, with badges`)))
@@ -526,8 +531,7 @@ test.describe('a phone in English, French and Dutch (issue 29 §4)', () => {
       await host.context().close()
       const context = await visitor(browser)
       const normal = await context.newPage()
-      await signIn(normal, email, demoPassword)
-      await switchLanguage(normal, language)
+      await signInOverHttp(context, email, demoPassword, language)
       await normal.goto('/activities?date=any-day&distance=50&q=Portland')
       const activities = [`/activities/${hosted}`, ...(await cardLinks(normal))]
       expect(activities.length, 'activities in Portland').toBeGreaterThan(3)
@@ -597,9 +601,7 @@ test.describe('targets, confirmations and the activity card', () => {
               javaScriptEnabled: js,
             })
         const page = large ? await largeTextPage(context) : await context.newPage()
-        await signIn(page, email, demoPassword)
-        if ((await page.locator('html').getAttribute('lang')) !== 'en')
-          await switchLanguage(page, 'en')
+        await signInOverHttp(page.context(), email, demoPassword, 'en')
         return page
       }
       const [hostEmail, memberEmail] = large

@@ -1,7 +1,8 @@
 import type { Page } from '@playwright/test'
 import { demoPassword, flash, member } from './activity-helpers.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, languages, newVisitor, setLanguageCookie, signIn, signUp, switchLanguage, test } from './helpers.ts'
+import { expect, languages, newVisitor, setLanguageCookie, signInOverHttp, switchLanguage, test } from './helpers.ts'
+import { signedInFreshMember } from './factories.ts'
 
 /**
  * Public profiles and Members (issue 13 §3), with JavaScript disabled. The seed gives the demo
@@ -75,7 +76,7 @@ test.describe('without JavaScript', () => {
     // A new member in Portland who likes walking, as Margaret does, under a name only they have.
     const context = await newVisitor(browser, { javaScriptEnabled: false })
     const newcomer = await context.newPage()
-    await signUp(newcomer, { onboard: true })
+    await signedInFreshMember(newcomer)
     const firstName = `Wren${randomLetters(6)}`
     await newcomer.goto('/account/edit/name')
     await newcomer.locator('#firstName').fill(firstName)
@@ -155,9 +156,7 @@ for (const lng of languages) {
     const context = await newVisitor(browser)
     await context.route('**/*.js', (route) => route.abort())
     const page = await context.newPage()
-    await signIn(page, scanAccounts[lng], demoPassword)
-    await page.goto('/members')
-    if (lng !== 'en') await switchLanguage(page, lng)
+    await signInOverHttp(context, scanAccounts[lng], demoPassword, lng)
     const s = new Scanner(page, lng, `signed in, ${lng}, JS off`)
     await s.visit('/members')
     await s.visit('/members?name=zzz')

@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test'
 import { activityWithAttendee, createActivity, demoPassword, member } from './activity-helpers.ts'
 import { Scanner } from './axe.ts'
-import { baseURL, expect, languages, newVisitor, signIn, switchLanguage, test, untilHydrated } from './helpers.ts'
+import { baseURL, expect, languages, newVisitor, signIn, signInOverHttp, switchLanguage, test, untilHydrated } from './helpers.ts'
 
 /**
  * `/messenger` with JavaScript (issue 14 §2, decision 035): messages arrive live (list, open
@@ -195,8 +195,7 @@ for (const lng of languages) {
 
     const context = await newVisitor(browser)
     const page = await context.newPage()
-    await signIn(page, email, demoPassword)
-    if (lng !== 'en') await switchLanguage(page, lng)
+    await signInOverHttp(context, email, demoPassword, lng)
     const s = new Scanner(page, lng, `${email}, ${lng}, JS on`)
     await openLive(page, '/messenger')
     await s.scan('/messenger')

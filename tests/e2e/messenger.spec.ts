@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
 import { activityWithAttendee, demoPassword, flash } from './activity-helpers.ts'
 import { Scanner } from './axe.ts'
-import { expect, languages, newVisitor, signIn, switchLanguage, test } from './helpers.ts'
+import { expect, languages, newVisitor, signInOverHttp, test } from './helpers.ts'
 
 /**
  * `/messenger` without JavaScript (issue 14 §2, decision 033): a message request, accepted and
@@ -117,8 +117,7 @@ for (const lng of languages) {
       const context = await newVisitor(browser)
       await context.route('**/*.js', (route) => route.abort())
       const page = await context.newPage()
-      await signIn(page, email, demoPassword)
-      if (lng !== 'en') await switchLanguage(page, lng)
+      await signInOverHttp(context, email, demoPassword, lng)
       return { context, page, s: new Scanner(page, lng, `${email}, ${lng}, JS off`) }
     }
     const sender = await scan(hostEmail)

@@ -1,7 +1,7 @@
 import type { Browser } from '@playwright/test'
 import { createActivity, demoPassword, flash, member } from './activity-helpers.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, languages, newVisitor, signIn, switchLanguage, test } from './helpers.ts'
+import { expect, languages, newVisitor, signInOverHttp, switchLanguage, test } from './helpers.ts'
 
 /**
  * Reporting and moderation without JavaScript (issue 14 §4–5, decision 037): a member reports a
@@ -110,8 +110,7 @@ test.describe('accessibility', () => {
         const context = await newVisitor(browser)
         await context.route('**/*.js', (route) => route.abort())
         const page = await context.newPage()
-        await signIn(page, email, demoPassword)
-        if (lng !== 'en') await switchLanguage(page, lng)
+        await signInOverHttp(context, email, demoPassword, lng)
         return { context, page, s: new Scanner(page, lng, `${email}, ${lng}, JS off`) }
       }
       const reporter = await scan(toEmail)

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
 import { demoPassword, flash, member } from './activity-helpers.ts'
 import { Scanner } from './axe.ts'
-import { expect, expectConsoleError, languages, newVisitor, signIn, switchLanguage, test, untilHydrated } from './helpers.ts'
+import { expect, expectConsoleError, languages, newVisitor, setLanguage, signInOverHttp, test, untilHydrated } from './helpers.ts'
 
 /**
  * Notification settings (issue 15 §4, decision 044; issue 29 §4): without JavaScript ways not
@@ -183,18 +183,17 @@ test('axe finds nothing on the page in en, fr and nl', async ({ browser }) => {
   const context = await newVisitor(browser)
   await context.route('**/*.js', (route) => route.abort())
   const page = await context.newPage()
-  await signIn(page, 'member177@demo.test', demoPassword)
+  await signInOverHttp(context, 'member177@demo.test', demoPassword)
   const found: Scanner['found'] = []
   try {
     for (const lng of languages) {
-      if ((await page.locator('html').getAttribute('lang')) !== lng) await switchLanguage(page, lng)
+      await setLanguage(page.context(), lng)
       const scanner = new Scanner(page, lng, `member177 (${lng})`)
       await scanner.visit(path)
       found.push(...scanner.found)
     }
   } finally {
-    await page.goto('/account')
-    if ((await page.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(page, 'en')
+    await setLanguage(context, 'en')
     await context.close()
   }
   const report = new Scanner(page, 'en', 'notification settings in en, fr and nl')

@@ -1,6 +1,6 @@
 import { createActivity, demoPassword, flash, member } from './activity-helpers.ts'
 import { Scanner } from './axe.ts'
-import { expect, languages, newVisitor, signIn, switchLanguage, test } from './helpers.ts'
+import { expect, languages, newVisitor, setLanguage, signInOverHttp, test } from './helpers.ts'
 
 /**
  * In-app notifications without JavaScript (issue 15 §3, decision 043): a host cancels an activity
@@ -99,18 +99,17 @@ test('accessibility of /notifications in en, fr and nl', async ({ browser }) => 
   const context = await newVisitor(browser)
   await context.route('**/*.js', (route) => route.abort())
   const page = await context.newPage()
-  await signIn(page, email, demoPassword)
+  await signInOverHttp(context, email, demoPassword)
   const found: Scanner['found'] = []
   try {
     for (const lng of languages) {
-      if ((await page.locator('html').getAttribute('lang')) !== lng) await switchLanguage(page, lng)
+      await setLanguage(page.context(), lng)
       const scan = new Scanner(page, lng, `notifications, ${lng}`)
       await scan.visit('/notifications')
       found.push(...scan.found)
     }
   } finally {
-    await page.goto('/account')
-    if ((await page.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(page, 'en')
+    await setLanguage(context, 'en')
     await context.close()
   }
   const report = new Scanner(page, 'en', 'notifications in en, fr and nl')

@@ -2,7 +2,8 @@ import path from 'node:path'
 import type { Browser, Page } from '@playwright/test'
 import { flash } from './activity-helpers.ts'
 import { Scanner } from './axe.ts'
-import { expect, languages, newVisitor, signUp, test, untilHydrated } from './helpers.ts'
+import { expect, languages, newVisitor, test, untilHydrated } from './helpers.ts'
+import { signedInFreshMember } from './factories.ts'
 
 /**
  * The profile editor (issue 13 §1, issue 29 §4). `/account/edit` lists what the profile says,
@@ -69,7 +70,7 @@ async function member(browser: Browser, options: { blockScripts?: boolean } = {}
   const context = await newVisitor(browser, options.blockScripts ? {} : { javaScriptEnabled: false })
   if (options.blockScripts) await context.route('**/*.js', (route) => route.abort())
   const page = await context.newPage()
-  await signUp(page, { onboard: true })
+  await signedInFreshMember(page)
   return { context, page }
 }
 
@@ -239,7 +240,7 @@ test('without JavaScript: a list of the profile, each part on its own page, ever
 })
 
 test('with JavaScript: the same pages by client-side navigation; the part just saved has the focus and says so; a live count, city suggestions, the summary focused', async ({ page }) => {
-  await signUp(page, { onboard: true })
+  await signedInFreshMember(page)
   await page.goto('/account/edit')
   await untilHydrated(page, '#prompts-section a')
 

@@ -4,7 +4,8 @@ import sharp from 'sharp'
 import { phonePhotos, type PhonePhoto } from '../fixtures/phone-photos.ts'
 import { flash } from './activity-helpers.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, newVisitor, signUp, test, untilHydrated } from './helpers.ts'
+import { expect, newVisitor, test, untilHydrated } from './helpers.ts'
+import { signedInFreshMember } from './factories.ts'
 
 /**
  * Onboarding's profile photo (issue 13 §2): real photos (tests/fixtures/photos) through the real
@@ -24,7 +25,7 @@ test.describe('without JavaScript', () => {
 
   test('no face, then two faces, are refused next to the field; one face is saved', async ({ page }) => {
     test.setTimeout(120_000)
-    await signUp(page, { onboard: true })
+    await signedInFreshMember(page)
     await page.goto('/get-started/profile-photo')
     await expect(page.getByRole('heading', { level: 1, name: 'Add a profile photo' })).toBeVisible()
 
@@ -60,7 +61,7 @@ test.describe('without JavaScript', () => {
   })
 
   test('"Skip for now" goes on without a photo', async ({ page }) => {
-    await signUp(page, { onboard: true })
+    await signedInFreshMember(page)
     await page.goto('/get-started/profile-photo')
     await page.getByRole('button', { name: 'Skip for now' }).click()
     await expect(page).toHaveURL(/\/get-started\/verification/)
@@ -71,7 +72,7 @@ test.describe('with JavaScript', () => {
   test.use({ javaScriptEnabled: true })
 
   test('the chosen photo is previewed as a square before it is saved; the page passes axe', async ({ page }) => {
-    await signUp(page, { onboard: true })
+    await signedInFreshMember(page)
     await page.goto('/get-started/profile-photo')
     await untilHydrated(page, '#photo')
     const scanner = new Scanner(page, 'en', 'profile photo, JS on')
@@ -108,7 +109,7 @@ test.describe('phone-sized photos (issue 29 §2)', () => {
   async function member(browser: Browser, javaScriptEnabled: boolean) {
     const context = await newVisitor(browser, { javaScriptEnabled })
     const page = await context.newPage()
-    await signUp(page, { onboard: true })
+    await signedInFreshMember(page)
     return { context, page }
   }
 

@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test'
 import { createActivity, demoPassword, flash, member } from './activity-helpers.ts'
 import { Scanner } from './axe.ts'
-import { expect, languages, newVisitor, signIn, switchLanguage, test } from './helpers.ts'
+import { expect, languages, newVisitor, signInOverHttp, test } from './helpers.ts'
 
 /**
  * The scam shield on `/messenger` without JavaScript (issue 14 §6, decision 038): the recipient's
@@ -96,8 +96,7 @@ for (const lng of languages) {
       const context = await newVisitor(browser)
       await context.route('**/*.js', (route) => route.abort())
       const page = await context.newPage()
-      await signIn(page, email, demoPassword)
-      if (lng !== 'en') await switchLanguage(page, lng)
+      await signInOverHttp(context, email, demoPassword, lng)
       return { context, page, s: new Scanner(page, lng, `${email}, ${lng}, JS off`) }
     }
     const recipient = await scan(recipientEmail)

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { baseURL, expect, signIn, signUp, test, visitorIp } from './helpers.ts'
+import { signedInFreshMember } from './factories.ts'
 
 test.use({ javaScriptEnabled: false })
 
@@ -23,7 +24,7 @@ test('cross-site POSTs to /logout and /identity are refused with 403', async ({ 
 })
 
 test('open redirects through returnTo stay on the site', async ({ page }) => {
-  const member = await signUp(page, { onboard: true })
+  const member = await signedInFreshMember(page)
   const origin = new URL(baseURL).origin
   const visited: string[] = []
   page.on('framenavigated', (frame) => {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test'
 import { demoPassword, flash, member } from './activity-helpers.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, languages, newVisitor, signIn, switchLanguage, test } from './helpers.ts'
+import { expect, languages, newVisitor, setLanguage, signInOverHttp, test } from './helpers.ts'
 
 /**
  * Text messages without JavaScript (issue 15 §3 and §7, decision 049). The seed's scene
@@ -85,12 +85,11 @@ test('accessibility of /account/phone in en, fr and nl, errors included', async 
   // axe needs JavaScript in the page: the app's own scripts are refused instead, as without JavaScript.
   await context.route('**/*.js', (route) => route.abort())
   const page = await context.newPage()
-  await signIn(page, 'member194@demo.test', demoPassword)
+  await signInOverHttp(context, 'member194@demo.test', demoPassword)
   const found: Scanner['found'] = []
   try {
     for (const lng of languages) {
-      await page.goto('/account')
-      if ((await page.locator('html').getAttribute('lang')) !== lng) await switchLanguage(page, lng)
+      await setLanguage(page.context(), lng)
       const scan = new Scanner(page, lng, `phone, ${lng}`)
       await scan.visit('/account/phone')
       await page.locator('form:has(input[value="send"]) button').click()
@@ -101,8 +100,7 @@ test('accessibility of /account/phone in en, fr and nl, errors included', async 
       found.push(...scan.found)
     }
   } finally {
-    await page.goto('/account')
-    if ((await page.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(page, 'en')
+    await setLanguage(page.context(), 'en')
     await page.context().close()
   }
   const report = new Scanner(page, 'en', '/account/phone in en, fr and nl')

@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test'
 import { createActivity, demoPassword, flash, member } from './activity-helpers.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, languages, newVisitor, signIn, switchLanguage, test } from './helpers.ts'
+import { expect, languages, newVisitor, setLanguage, signInOverHttp, test } from './helpers.ts'
 
 /**
  * The activity page's conversations and "Contact the product" without JavaScript (issue 14 §1,
@@ -174,9 +174,8 @@ test.describe('without JavaScript', () => {
 async function scanningPage(browser: Browser, email: string) {
   const context = await newVisitor(browser)
   await context.route('**/*.js', (route) => route.abort())
-  const page = await context.newPage()
-  await signIn(page, email, demoPassword)
-  return page
+  await signInOverHttp(context, email, demoPassword)
+  return context.newPage()
 }
 
 test('accessibility of the support pages in en, fr and nl, errors included', async ({ browser }) => {
@@ -191,14 +190,13 @@ test('accessibility of the support pages in en, fr and nl, errors included', asy
   const found: Scanner['found'] = []
   try {
     for (const lng of languages) {
-      if ((await page.locator('html').getAttribute('lang')) !== lng) await switchLanguage(page, lng)
+      await setLanguage(page.context(), lng)
       const memberScan = new Scanner(page, lng, `support, member, ${lng}`)
       await memberScan.visit(url)
       await memberScan.visit('/messenger')
       found.push(...memberScan.found)
 
-      await admin.goto('/admin/support')
-      if ((await admin.locator('html').getAttribute('lang')) !== lng) await switchLanguage(admin, lng)
+      await setLanguage(admin.context(), lng)
       const adminScan = new Scanner(admin, lng, `support, admin, ${lng}`)
       await adminScan.visit('/admin/support')
       await admin.locator('.review-list > li').filter({ hasText: question }).getByRole('link').first().click()
@@ -211,8 +209,7 @@ test('accessibility of the support pages in en, fr and nl, errors included', asy
   } finally {
     // Back to English for every other test that signs in as these accounts.
     for (const signedIn of [admin, page]) {
-      await signedIn.goto('/account')
-      if ((await signedIn.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(signedIn, 'en')
+      await setLanguage(signedIn.context(), 'en')
       await signedIn.context().close()
     }
   }

@@ -1,7 +1,7 @@
 import type { Browser } from '@playwright/test'
 import { demoPassword, flash, member } from './activity-helpers.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, languages, newVisitor, signIn, switchLanguage, test, untilHydrated } from './helpers.ts'
+import { expect, languages, newVisitor, setLanguage, signInOverHttp, test, untilHydrated } from './helpers.ts'
 
 /**
  * The post-activity survey without JavaScript (issue 15 §6, decision 046): an attendee of an
@@ -19,9 +19,8 @@ const surveyPath = '/activities/0e5e0c46-7d1a-4b6e-9c55-000000000185/survey'
 async function scanningPage(browser: Browser, email: string) {
   const context = await newVisitor(browser)
   await context.route('**/*.js', (route) => route.abort())
-  const page = await context.newPage()
-  await signIn(page, email, demoPassword)
-  return page
+  await signInOverHttp(context, email, demoPassword)
+  return context.newPage()
 }
 
 test('an attendee answers the survey from the banner and the host sees the rating and the comment', async ({ browser }) => {
@@ -98,8 +97,8 @@ test('accessibility of the survey page in en, fr and nl, errors included', async
   const found: Scanner['found'] = []
   try {
     for (const lng of languages) {
+      await setLanguage(page.context(), lng)
       await page.goto('/')
-      if ((await page.locator('html').getAttribute('lang')) !== lng) await switchLanguage(page, lng)
       const scan = new Scanner(page, lng, `survey, ${lng}`)
       await expect(page.getByRole('region', { name: new RegExp(activityTitle) })).toBeVisible()
       await scan.scan('/ (the survey banner)')
@@ -110,8 +109,7 @@ test('accessibility of the survey page in en, fr and nl, errors included', async
       found.push(...scan.found)
     }
   } finally {
-    await page.goto('/account')
-    if ((await page.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(page, 'en')
+    await setLanguage(page.context(), 'en')
     await page.context().close()
   }
   const report = new Scanner(page, 'en', 'survey in en, fr and nl')

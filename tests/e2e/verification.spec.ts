@@ -2,7 +2,7 @@ import type { Browser, Page } from '@playwright/test'
 import sharp from 'sharp'
 import { demoPassword, flash } from './activity-helpers.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, newVisitor, signIn, switchLanguage, test, untilHydrated } from './helpers.ts'
+import { expect, newVisitor, setLanguage, signInOverHttp, test, untilHydrated } from './helpers.ts'
 
 /**
  * Identity verification (issue 13 §5, decision 025) with JavaScript off, as a member without it
@@ -19,10 +19,8 @@ const scanTimeout = 150_000
 async function member(browser: Browser, email: string, options: { js?: boolean } = {}) {
   const context = await newVisitor(browser)
   if (!options.js) await context.route('**/*.js', (route) => route.abort())
-  const page = await context.newPage()
-  await signIn(page, email, demoPassword)
-  if ((await page.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(page, 'en')
-  return page
+  await signInOverHttp(context, email, demoPassword, 'en')
+  return context.newPage()
 }
 
 const photo = (colour: string) => sharp({ create: { width: 800, height: 600, channels: 3, background: colour } }).jpeg().toBuffer()
@@ -150,8 +148,7 @@ test.describe('without JavaScript', () => {
     const found: Scanner['found'] = []
     try {
       for (const lng of ['fr', 'nl'] as const) {
-        await page.goto('/account/verification')
-        await switchLanguage(page, lng)
+        await setLanguage(page.context(), lng)
         const memberScan = new Scanner(page, lng, `verification, member, ${lng}`)
         await memberScan.visit('/get-started/verification')
         await memberScan.visit('/account/verification')
@@ -168,8 +165,7 @@ test.describe('without JavaScript', () => {
       await waiting.scan('/account/verification (processing)')
       found.push(...waiting.found)
       for (const lng of ['fr', 'nl'] as const) {
-        await admin.goto('/admin/verifications')
-        await switchLanguage(admin, lng)
+        await setLanguage(admin.context(), lng)
         const adminScan = new Scanner(admin, lng, `verification, admin, ${lng}`)
         await adminScan.visit('/admin/verifications')
         await admin.locator('.review-list > li').filter({ hasText: email }).getByRole('link').first().click()
@@ -182,8 +178,7 @@ test.describe('without JavaScript', () => {
     } finally {
       // Back to English for every other test that signs in as these accounts.
       for (const signedIn of [admin, page]) {
-        await signedIn.goto('/account')
-        if ((await signedIn.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(signedIn, 'en')
+        await setLanguage(signedIn.context(), 'en')
         await signedIn.context().close()
       }
     }
