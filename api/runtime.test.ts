@@ -7,13 +7,11 @@ import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { createApiApp } from './app.ts'
 import { parseEnv } from './env.ts'
 import { cleanupJob } from './jobs/cleanup.ts'
+import { jobs } from './jobs/registry.ts'
 import { liftSuspensionsJob } from './moderation/suspension-job.ts'
-import { REMIND_JOB, REMIND_SWEEP_JOB } from './reminders/service.ts'
+import { remindSweepJob } from './reminders/service.ts'
 import { askAttendanceJob } from './surveys/job.ts'
-import { RECOMMEND_JOB } from './recommendations/service.ts'
-import { NOTIFICATION_LATER_JOB } from './notifications/delivery.ts'
-import { NOTIFICATION_DELIVERY_JOB } from './notifications/service.ts'
-import { PUSH_DELIVERY_JOB } from './notifications/push.ts'
+import { recommendJob } from './recommendations/service.ts'
 import { gazetteerRows } from './providers/maps/gazetteer.ts'
 import { createApiRuntime, type ApiRuntime } from './runtime.ts'
 
@@ -46,23 +44,24 @@ describe('the API runtime', () => {
     const { rows: schedules } = await sql<{ name: string; cron: string }>`SELECT name, cron FROM pgboss.schedule ORDER BY name`.execute(database.db)
     expect(schedules).toEqual(
       [
-        { name: cleanupJob, cron: '*/15 * * * *' },
-        { name: liftSuspensionsJob, cron: '*/5 * * * *' },
-        { name: askAttendanceJob, cron: '*/10 * * * *' },
-        { name: REMIND_SWEEP_JOB, cron: '*/15 * * * *' },
-        { name: RECOMMEND_JOB, cron: '0 15 * * 1' },
+        { name: cleanupJob.name, cron: '*/15 * * * *' },
+        { name: liftSuspensionsJob.name, cron: '*/5 * * * *' },
+        { name: askAttendanceJob.name, cron: '*/10 * * * *' },
+        { name: remindSweepJob.name, cron: '*/15 * * * *' },
+        { name: recommendJob.name, cron: '0 15 * * 1' },
       ].sort((a, b) => a.name.localeCompare(b.name)),
     )
     // pg-boss's own queues start with `__pgboss__`.
     const { rows: queues } = await sql<{ name: string }>`SELECT name FROM pgboss.queue WHERE NOT starts_with(name, '__pgboss__') ORDER BY name`.execute(database.db)
-    // No SMTP_URL: mail stays in the outbox, so no email delivery queue.
-    expect(queues.map((queue) => queue.name)).toEqual([cleanupJob, NOTIFICATION_DELIVERY_JOB, NOTIFICATION_LATER_JOB, PUSH_DELIVERY_JOB, liftSuspensionsJob, askAttendanceJob, REMIND_JOB, REMIND_SWEEP_JOB, RECOMMEND_JOB].sort())
+    // Every job of the registry has its queue, those this instance does not work included (no
+    // SMTP_URL: mail stays in the outbox and nothing is sent to `email.deliver`).
+    expect(queues.map((queue) => queue.name)).toEqual(jobs.map((job) => job.name).sort())
   })
 
   it('works queued jobs: the cleanup removes expired rows', async () => {
     const id = `expired-${randomBytes(4).toString('hex')}`
     await database.db.insertInto('web_sessions').values({ id, data: '{}', expires_at: new Date(Date.now() - 60_000) }).execute()
-    await runtime.jobs.send(cleanupJob, {})
+    await runtime.jobs.send(cleanupJob.name, {})
     await expect
       .poll(async () => (await database.db.selectFrom('web_sessions').select('id').where('id', '=', id).execute()).length, { timeout: 15_000, interval: 250 })
       .toBe(0)
@@ -111,6 +110,6 @@ describe('the API runtime', () => {
     await runtime.close()
     closed = true
     await expect(runtime.db.selectFrom('users').select('id').execute()).rejects.toThrow()
-    await expect(runtime.jobs.send(cleanupJob, {})).rejects.toThrow()
+    await expect(runtime.jobs.send(cleanupJob.name, {})).rejects.toThrow()
   })
 })

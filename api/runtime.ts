@@ -3,37 +3,31 @@ import type { DB } from './db/database.ts'
 import { openDatabase, type OpenDatabase } from './db/open.ts'
 import type { Env } from './env.ts'
 import { initErrorReporting, type ReportError } from './error-reporting.ts'
-import { scheduleCleanup } from './jobs/cleanup.ts'
 import { startJobQueue, type JobQueue } from './jobs/queue.ts'
 import { createLogger, type Logger } from './logger.ts'
-import { startNotificationDelivery } from './notifications/delivery.ts'
+import { deliveryJobServices, type DeliveryDeps } from './notifications/delivery.ts'
 import { createNotifier, type Notify } from './notifications/service.ts'
 import { createProviders, createTokenVerifierFor, smtpOptions, type Providers } from './providers.ts'
 import { photoChecker } from './media/photo-check.ts'
 import { createMailer, type Mailer } from './providers/email/mailer.ts'
 import { readOutbox, type OutboxFilter } from './providers/email/outbox.ts'
-import { startEmailDelivery } from './providers/email/smtp.ts'
-import { createSmsSender, readSmsOutbox, startSmsDelivery, type SmsSender } from './providers/sms/sender.ts'
+import { createSmsSender, readSmsOutbox, type SmsSender } from './providers/sms/sender.ts'
 import { twilioOptionsFrom } from './providers/sms/twilio.ts'
 import type { TokenVerifier } from './providers/identity/token-verifier.ts'
 import { ensureGazetteer } from './providers/maps/gazetteer.ts'
 import { createIpLocator, type IpLocator } from './providers/maps/ip-location.ts'
 import { createRealtimeHub, type RealtimeHub } from './realtime/hub.ts'
 import { chatEventsFor } from './chat/queries.ts'
-import { startChatMirror } from './chat/mirror.ts'
-import { scheduleSuspensionLifts } from './moderation/suspension-job.ts'
-import { scheduleAttendanceSurveys } from './surveys/job.ts'
-import { scheduleRecommendations } from './recommendations/service.ts'
-import { startReminders } from './reminders/service.ts'
 import { loadSecrets, loadVapidKeys, publicJwks, type Secrets } from './secrets.ts'
-import { queuePush, startPushDelivery } from './notifications/push.ts'
+import { queuePush } from './notifications/push.ts'
+import { jobs as registeredJobs, type RuntimeJobServices } from './jobs/registry.ts'
 
 /**
  * Everything the product API needs to run, built once from the environment (ARCHITECTURE §1,
  * decision 013): the database (opened, migrated, demo data outside production, the gazetteer),
- * secrets, providers, the realtime hub (decision 032), the job queue with its workers and schedules (expired-row cleanup, email
- * delivery, notification delivery, ended suspensions), the mailer, `notify`, the token verifier and error
- * reporting. The Express host (server.ts) and the API alone (api/server.ts) both start it, so
+ * secrets, providers, the realtime hub (decision 032), the job queue with every job of the registry
+ * (api/jobs/registry.ts, decision 068: delivery, reminders, surveys, suggestions, the chat mirror,
+ * ended suspensions, the cleanup), the mailer, `notify`, the token verifier and error reporting. The Express host (server.ts) and the API alone (api/server.ts) both start it, so
  * either runs the jobs; each adds only its HTTP server.
  */
 export interface ApiRuntime {
@@ -93,35 +87,40 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
     const secrets = await loadSecrets(db, env)
     const reportError = await initErrorReporting(env, logger)
     jobs = await startJobQueue({ url: database.url, logger })
+    const queue = jobs
     const smtp = smtpOptions(env)
-    if (smtp) await startEmailDelivery({ db, queue: jobs, smtp, logger })
-    const mailer = createMailer({ db, smtp, queue: jobs, logger })
+    const mailer = createMailer({ db, smtp, queue, logger })
     const twilio = twilioOptionsFrom(env)
-    if (twilio) await startSmsDelivery({ db, queue: jobs, twilio, logger })
-    const sms = createSmsSender({ db, twilio, queue: jobs, logger, production: env.isProduction })
-    await startNotificationDelivery({
+    const sms = createSmsSender({ db, twilio, queue, logger, production: env.isProduction })
+    const delivery: DeliveryDeps = {
       db,
-      queue: jobs,
-      logger,
+      queue,
       mailer,
       publicUrl: env.PUBLIC_URL,
       unsubscribeSecret: secrets.codeSecret,
-      push: { queue: async (trx, userId, payload) => void (await queuePush(jobs!, trx, userId, payload)) },
+      push: { queue: async (trx, userId, payload) => void (await queuePush(queue, trx, userId, payload)) },
       sms: { send: (message, options) => sms.send(message, options) },
-    })
-    const notify = createNotifier({ db, queue: jobs })
-    await startPushDelivery({ db, queue: jobs, logger, vapid: await loadVapidKeys(db, env), production: env.isProduction })
+    }
+    const notify = createNotifier({ db, queue })
 
     const verifyToken = createTokenVerifierFor(env, {
       localJwks: options.servesIdentity && env.auth === 'builtin' ? publicJwks(secrets.oidcJwks) : undefined,
     })
     const providers = createProviders(env, db)
-    await scheduleCleanup({ db, queue: jobs, logger, storage: providers.media })
-    if (providers.chat) await startChatMirror({ queue: jobs, chat: providers.chat, logger })
-    await scheduleSuspensionLifts({ db, queue: jobs, jobs, chat: providers.chat, logger })
-    await scheduleAttendanceSurveys({ db, queue: jobs, notify, logger })
-    await scheduleRecommendations({ db, queue: jobs, notify, logger })
-    await startReminders({ db, queue: jobs, notify, logger })
+    // Every job of the registry (api/jobs/registry.ts): queues defined, workers and schedules started.
+    const jobServices: RuntimeJobServices = {
+      ...deliveryJobServices(delivery),
+      logger,
+      jobs: queue,
+      notify,
+      storage: providers.media,
+      chat: providers.chat,
+      smtp,
+      twilio,
+      vapid: await loadVapidKeys(db, env),
+      production: env.isProduction,
+    }
+    await queue.start(registeredJobs, jobServices)
     if (options.servesApi !== false) {
       await ensureGazetteer(db)
       // The profile-photo check's models load in their worker thread meanwhile (decision 024).
@@ -134,7 +133,6 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       prepare: (events, memberIds) => chatEventsFor(db, events, memberIds),
     })
 
-    const queue = jobs
     const hub = realtime
     return {
       env,

@@ -10,7 +10,7 @@ import { parseEnv } from '../env.ts'
 import { createLogger } from '../logger.ts'
 import { createLocalStorage } from '../providers/storage/local.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
-import { cleanupJob, deleteExpiredRows, scheduleCleanup } from './cleanup.ts'
+import { cleanupJob, deleteExpiredRows } from './cleanup.ts'
 import { startJobQueue, type JobQueue } from './queue.ts'
 
 /**
@@ -211,16 +211,16 @@ describe('the cleanup job', () => {
     for (let instance = 0; instance < 2; instance++) {
       const queue = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5 })
       queues.push(queue)
-      await scheduleCleanup({ db: database.db, queue, logger, storage })
+      await queue.start([cleanupJob], { db: database.db, logger, storage })
     }
     const { rows: schedules } = await sql<{ name: string; cron: string; timezone: string }>`
       SELECT name, cron, timezone FROM pgboss.schedule`.execute(database.db)
-    expect(schedules).toEqual([{ name: cleanupJob, cron: '*/15 * * * *', timezone: 'UTC' }])
+    expect(schedules).toEqual([{ name: cleanupJob.name, cron: '*/15 * * * *', timezone: 'UTC' }])
 
     // A tick sends the job; here it is sent by hand and one of the instances works it.
     await clearTables()
     const tag = await insertRows()
-    await queues[0]!.send(cleanupJob, {})
+    await queues[0]!.send(cleanupJob.name, {})
     await expect.poll(() => remaining(tag), { timeout: 10_000, interval: 200 }).toEqual(survivors)
   })
 })

@@ -1,21 +1,9 @@
 import { sql } from 'kysely'
+import { z } from 'zod'
 import type { DB } from '../db/database.ts'
 import type { Logger } from '../logger.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
-import type { JobQueue } from './queue.ts'
-
-/**
- * Rows that only matter until they expire, removed by a scheduled job (issue 10 §8): the
- * identity provider's records (interactions, codes, sessions, grants, tokens), rate-limit
- * counters, sign-in codes, web sessions, emails and text messages older than a month, the
- * records of reminders for starts long past, and profile photos that were uploaded but never put
- * on a profile. Nothing reads them once expired, so removing them changes
- * nothing a member sees, and running twice (or on two instances at once) removes nothing more.
- */
-export const cleanupJob = 'cleanup-expired-rows'
-
-/** Every 15 minutes (UTC). */
-const cleanupCron = '*/15 * * * *'
+import { defineJob } from './job.ts'
 
 /**
  * The longest rate-limit window is 15 minutes (sign-in attempts per account); a counter untouched
@@ -110,13 +98,23 @@ export async function deleteExpiredRows(db: DB, storage: MediaStorage): Promise<
   }
 }
 
-/** Defines the job, works it here and schedules it; safe on every instance. */
-export async function scheduleCleanup(options: { db: DB; queue: JobQueue; logger: Logger; storage: MediaStorage }) {
+/**
+ * Rows that only matter until they expire, removed by a scheduled job (issue 10 §8): the
+ * identity provider's records (interactions, codes, sessions, grants, tokens), rate-limit
+ * counters, sign-in codes, web sessions, emails and text messages older than a month, the
+ * records of reminders for starts long past, and profile photos that were uploaded but never put
+ * on a profile. Nothing reads them once expired, so removing them changes
+ * nothing a member sees, and running twice (or on two instances at once) removes nothing more.
+ */
+export const cleanupJob = defineJob({
+  name: 'cleanup-expired-rows',
+  payload: z.object({}),
+  // Every 15 minutes (UTC).
+  schedule: { cron: '*/15 * * * *' },
   // A run cut short (its instance died) or failed is tried again shortly, then at the next tick.
-  await options.queue.define(cleanupJob, { retryLimit: 2 })
-  await options.queue.work(cleanupJob, async () => {
-    const removed = await deleteExpiredRows(options.db, options.storage)
-    options.logger.info({ job: cleanupJob, removed }, 'Expired rows removed')
-  })
-  await options.queue.schedule(cleanupJob, cleanupCron)
-}
+  retryLimit: 2,
+  async handler(_, { db, storage, logger }: { db: DB; storage: MediaStorage; logger: Logger }) {
+    const removed = await deleteExpiredRows(db, storage)
+    logger.info({ job: 'cleanup-expired-rows', removed }, 'Expired rows removed')
+  },
+})

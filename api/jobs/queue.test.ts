@@ -4,9 +4,11 @@ import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { parseEnv } from '../env.ts'
 import { createLogger } from '../logger.ts'
+import { defineJob, type QueueOptions } from './job.ts'
 import { startJobQueue, type JobQueue } from './queue.ts'
 
 /**
@@ -35,6 +37,12 @@ afterAll(async () => {
   await database?.drop()
 })
 
+/** A job of the tests: `{ n }` or `{ id }` payloads, handled by `handler`. */
+function testJob<Schema extends z.ZodType>(name: string, payload: Schema, handler: (data: z.output<Schema>) => Promise<void>, options: QueueOptions & { concurrency?: number } = {}) {
+  return defineJob({ name, payload, ...options, handler: (data) => handler(data) })
+}
+const numbered = z.object({ n: z.number().int() })
+
 async function statesOf(name: string) {
   const { rows } = await sql<{ n: number; state: string }>`SELECT (data->>'n')::int AS n, state::text FROM pgboss.job WHERE name = ${name} ORDER BY 1`.execute(database.db)
   return rows
@@ -43,11 +51,12 @@ async function statesOf(name: string) {
 describe('the job queue', () => {
   it('works a backlog queued before its worker started, without waiting for the polling interval', async () => {
     const name = 'test.backlog'
-    await queue.define(name)
-    // Written in a transaction (as notify does): no wake-up reaches the worker.
-    await database.db.transaction().execute((trx) => queue.send(name, Array.from({ length: 12 }, (_, n) => ({ n })), { transaction: trx }))
     const worked: number[] = []
-    await queue.work<{ n: number }>(name, async ({ n }) => void worked.push(n))
+    const job = testJob(name, numbered, async ({ n }) => void worked.push(n))
+    await queue.define([job])
+    // Written in a transaction (as notify does): no wake-up reaches the worker.
+    await database.db.transaction().execute((trx) => queue.send(job.name, Array.from({ length: 12 }, (_, n) => ({ n })), { transaction: trx }))
+    await queue.start([job], {})
     await vi.waitFor(() => expect(worked).toHaveLength(12), { timeout: 30_000, interval: 50 })
     expect(worked.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
     await vi.waitFor(async () => expect((await statesOf(name)).every((job) => job.state === 'completed')).toBe(true), { timeout: 30_000, interval: 50 })
@@ -75,7 +84,7 @@ describe('jobs and crashes (issue 29 §5)', () => {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => lines.push(...chunk.split('\n').filter(Boolean)))
     try {
       await vi.waitFor(() => expect(lines).toContain('ready'), { timeout: 30_000, interval: 50 })
-      await queue.send(name, { n: 1 })
+      await queue.send(testJob(name, numbered, async () => undefined).name, { n: 1 })
       await vi.waitFor(() => expect(lines).toContain('started'), { timeout: 30_000, interval: 50 })
     } finally {
       child.kill('SIGKILL')
@@ -87,8 +96,7 @@ describe('jobs and crashes (issue 29 §5)', () => {
     // The server starts again (or another instance works the queue).
     const worked: object[] = []
     const restarted = await instance()
-    await restarted.define(name)
-    await restarted.work(name, async (data) => void worked.push(data))
+    await restarted.start([testJob(name, numbered, async (data) => void worked.push(data))], {})
     await vi.waitFor(() => expect(worked).toEqual([{ n: 1 }]), { timeout: 60_000, interval: 200 })
     expect(Date.now() - killedAt).toBeLessThan(60_000)
   })
@@ -96,13 +104,18 @@ describe('jobs and crashes (issue 29 §5)', () => {
   it('does not take up a job that runs longer than its lease while its instance still works it', { timeout: 60_000 }, async () => {
     const name = 'test.long'
     const short = await instance({ leaseSeconds: 2, superviseIntervalSeconds: 1 })
-    await short.define(name, { timeoutSeconds: 30 })
     let runs = 0
-    await short.work(name, async () => {
-      runs++
-      await sleep(6_000)
-    })
-    await short.send(name, {})
+    const job = testJob(
+      name,
+      z.object({}),
+      async () => {
+        runs++
+        await sleep(6_000)
+      },
+      { timeoutSeconds: 30 },
+    )
+    await short.start([job], {})
+    await short.send(job.name, {})
     await vi.waitFor(async () => expect(await stateOf(name)).toEqual(['completed']), { timeout: 30_000, interval: 200 })
     expect(runs).toBe(1)
   })
@@ -110,13 +123,18 @@ describe('jobs and crashes (issue 29 §5)', () => {
   it('fails an attempt that outlives its queue’s timeout, and retries it', { timeout: 60_000 }, async () => {
     const name = 'test.hang'
     const other = await instance()
-    await other.define(name, { timeoutSeconds: 1, retryDelaySeconds: 1 })
     let attempts = 0
-    await other.work(name, async () => {
-      attempts++
-      if (attempts === 1) await new Promise(() => undefined)
-    })
-    await other.send(name, {})
+    const job = testJob(
+      name,
+      z.object({}),
+      async () => {
+        attempts++
+        if (attempts === 1) await new Promise(() => undefined)
+      },
+      { timeoutSeconds: 1, retryDelaySeconds: 1 },
+    )
+    await other.start([job], {})
+    await other.send(job.name, {})
     await vi.waitFor(async () => expect(await stateOf(name)).toEqual(['completed']), { timeout: 30_000, interval: 200 })
     expect(attempts).toBe(2)
   })
@@ -124,17 +142,48 @@ describe('jobs and crashes (issue 29 §5)', () => {
   it('works several jobs at once when asked: a slow one does not hold up the others', { timeout: 60_000 }, async () => {
     const name = 'test.concurrent'
     const other = await instance()
-    await other.define(name)
     const done: string[] = []
-    await other.work<{ id: string }>(
+    const job = testJob(
       name,
+      z.object({ id: z.string() }),
       async ({ id }) => {
         if (id === 'slow') await sleep(8_000)
         done.push(id)
       },
       { concurrency: 4 },
     )
-    await other.send(name, [{ id: 'slow' }, { id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'd' }])
+    await other.start([job], {})
+    await other.send(job.name, [{ id: 'slow' }, { id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'd' }])
     await vi.waitFor(() => expect([...done].sort()).toEqual(['a', 'b', 'c', 'd']), { timeout: 6_000, interval: 100 })
+  })
+})
+
+describe('payloads are checked when a job is claimed (decision 068)', () => {
+  it('fails a job whose stored payload its schema refuses, for good and saying why, and goes on with the others', { timeout: 60_000 }, async () => {
+    const name = 'test.payload'
+    const worked: unknown[] = []
+    const job = testJob(name, numbered, async ({ n }) => void worked.push(n), { retryDelaySeconds: 1 })
+    const other = await instance()
+    await other.define([job])
+    // Rows the schema does not take, as an older release or a hand-written insert could leave them.
+    await other.send(job.name, [{ n: 1 }, { n: 'two' } as never, {} as never, { n: 3 }])
+    await other.start([job], {})
+    const rows = async () =>
+      (
+        await sql<{ data: unknown; state: string; retry_count: number; output: { message?: string } | null }>`
+          SELECT data, state::text, retry_count, output FROM pgboss.job WHERE name = ${name} ORDER BY created_on, id`.execute(database.db)
+      ).rows
+    await vi.waitFor(async () => expect((await rows()).map((row) => row.state).sort()).toEqual(['completed', 'completed', 'failed', 'failed']), { timeout: 30_000, interval: 200 })
+    expect(worked.sort()).toEqual([1, 3])
+    const failed = (await rows()).filter((row) => row.state === 'failed')
+    expect(failed.map((row) => row.data)).toEqual(expect.arrayContaining([{ n: 'two' }, {}]))
+    for (const row of failed) {
+      // Not retried: a payload that does not parse never will.
+      expect(row.retry_count).toBe(0)
+      expect(row.output?.message).toMatch(/^The payload of test\.payload is not valid: n: /)
+    }
+    // The worker is still there: a job sent now is worked.
+    await other.send(job.name, { n: 4 })
+    await vi.waitFor(() => expect(worked).toContain(4), { timeout: 10_000, interval: 100 })
   })
 })

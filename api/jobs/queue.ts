@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { CompiledQuery, type Kysely } from 'kysely'
 import PgBoss from 'pg-boss'
 import type { Logger } from '../logger.ts'
+import { parsePayload, type AnyJob, type JobName, type JobServices, type QueueOptions } from './job.ts'
 
 /**
  * Background work on a PostgreSQL-backed queue (pg-boss, ARCHITECTURE §2): jobs are rows in the
@@ -16,51 +17,40 @@ import type { Logger } from '../logger.ts'
  */
 export interface JobQueue {
   /**
-   * Creates the queue, or updates its options (a deployment that changes them). Failed jobs are
-   * retried with exponential backoff: about `retryDelaySeconds`, then longer each time, never
-   * more than `retryDelayMaxSeconds` apart.
+   * Queues one job per item; `job` is a declared job's name (`someJob.name`), which types the
+   * payload. With `transaction`, the jobs are written by that transaction: they exist only if it
+   * commits, so a job never refers to a row that was rolled back.
    */
-  define(name: string, options?: QueueOptions): Promise<void>
+  send<P extends object>(job: JobName<P>, data: NoInfer<P> | readonly NoInfer<P>[], options?: SendOptions<NoInfer<P>>): Promise<void>
   /**
-   * Queues one job per item. With `transaction`, the jobs are written by that transaction: they
-   * exist only if it commits, so a job never refers to a row that was rolled back.
+   * Starts declared jobs (the runtime passes the registry, api/jobs/registry.ts): creates each
+   * queue or updates its options (a deployment that changes them), works those this instance
+   * runs, and schedules the scheduled ones. Every instance may call it: a schedule is one row
+   * per name, and pg-boss sends one job per tick across all of them.
+   *
+   * A worker keeps up to the job's `concurrency` jobs running (1 unless told); it parses each
+   * job's payload with the job's schema when it claims it (one that does not parse fails for
+   * good, with the reason); a thrown error, or a handler that outlives the queue's
+   * `timeoutSeconds`, fails that attempt (it is retried with exponential backoff: about
+   * `retryDelaySeconds`, then longer each time, never more than `retryDelayMaxSeconds` apart).
+   * While jobs keep coming the worker fetches again at once, and only an empty queue waits for
+   * the polling interval, so a backlog drains at the handler's pace.
    */
-  send(name: string, data: object | readonly object[], options?: SendOptions): Promise<void>
-  /**
-   * Works jobs of `name`, `concurrency` at a time (1 unless told); a thrown error, or a handler
-   * that outlives the queue's `timeoutSeconds`, fails that job's attempt (it is retried). While
-   * jobs keep coming the worker fetches again at once, and only an empty queue waits for the
-   * polling interval, so a backlog drains at the handler's pace.
-   */
-  work<T extends object>(name: string, handler: (data: T) => Promise<void>, options?: { concurrency?: number }): Promise<void>
-  /**
-   * Sends a job of `name` on a cron schedule (UTC). Every instance may call it: the schedule is
-   * one row per name, and pg-boss sends one job per tick across all of them.
-   */
-  schedule(name: string, cron: string): Promise<void>
+  start<const Jobs extends readonly AnyJob[]>(jobs: Jobs, services: JobServices<Jobs>): Promise<void>
+  /** Only creates (or updates) the queues of `jobs`, so they can be sent to; nothing works them here. */
+  define(jobs: readonly AnyJob[]): Promise<void>
   stop(): Promise<void>
 }
 
-export interface QueueOptions {
-  /** Attempts after the first (default 5). */
-  retryLimit?: number
-  /** The first retry's delay (default 10 s); each later one waits longer. */
-  retryDelaySeconds?: number
-  /** The longest wait between two attempts. */
-  retryDelayMaxSeconds?: number
-  /** How long one attempt may run before it counts as failed (default 15 minutes). */
-  timeoutSeconds?: number
-  /** A queue (defined first) that receives a copy of each job that failed for good. */
-  deadLetter?: string
-}
+export type { QueueOptions }
 
-export interface SendOptions {
+export interface SendOptions<P = unknown> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database or transaction of ours
   transaction?: Kysely<any>
   /** Not before this time (a reminder, a delayed message notification). */
   startAfter?: Date
   /** Each item's own start instead (many reminders in one statement, each at its time). */
-  startAfterOf?: (item: object) => Date
+  startAfterOf?: (item: P) => Date
 }
 
 /** pg-boss runs its statements through this (its `db` option) to write inside our transaction. */
@@ -137,13 +127,27 @@ export async function startJobQueue(options: {
     loop: Promise<void>
   }
 
-  function startWorker<T>(name: string, handler: (data: T) => Promise<void>, concurrency: number): Worker {
+  /** Fails a job without retrying it (its payload will never parse): its retries are used up first. */
+  async function failForGood(name: string, id: string, message: string) {
+    await db.executeSql(`UPDATE pgboss.job SET retry_limit = retry_count WHERE name = $1 AND id = $2 AND state = 'active'`, [name, id])
+    await boss.fail(name, id, { message })
+  }
+
+  function startWorker(name: string, handler: (data: unknown) => Promise<void>, parse: (data: unknown) => ReturnType<typeof parsePayload>, concurrency: number): Worker {
     const running = new Set<Promise<void>>()
     const held = new Map<string, { stop(): void }>()
     let wakeUp: AbortController = new AbortController()
     const worker: Worker = { name, running, held, wake: () => wakeUp.abort(), loop: Promise.resolve() }
 
-    async function run(job: PgBoss.Job<T>) {
+    async function run(job: PgBoss.Job<unknown>) {
+      const parsed = parse(job.data)
+      if (!parsed.ok) {
+        logger.error({ job: name, id: job.id, reason: parsed.error }, 'Job payload not valid; the job failed without retry')
+        await failForGood(name, job.id, parsed.error).catch((failError: unknown) => {
+          logger.error({ err: failError, job: name, id: job.id }, 'A job with an invalid payload could not be marked failed')
+        })
+        return
+      }
       const timeoutMs = (timeouts.get(name) ?? defaultTimeoutSeconds) * 1000
       const lease = setInterval(() => void renew(name, job.id).catch((error: unknown) => logger.warn({ err: error, job: name }, 'Job lease not renewed')), (leaseSeconds * 1000) / 4)
       lease.unref()
@@ -151,7 +155,7 @@ export async function startJobQueue(options: {
       let timer: NodeJS.Timeout | undefined
       try {
         await Promise.race([
-          handler(job.data),
+          handler(parsed.payload),
           new Promise<never>((_, reject) => {
             timer = setTimeout(() => reject(new Error(`The job ran longer than ${timeoutMs / 1000} s`)), timeoutMs)
           }),
@@ -176,9 +180,9 @@ export async function startJobQueue(options: {
         const free = concurrency - running.size
         let found = 0
         if (free > 0) {
-          let jobs: PgBoss.Job<T>[] = []
+          let jobs: PgBoss.Job<unknown>[] = []
           try {
-            jobs = await boss.fetch<T>(name, { batchSize: free })
+            jobs = await boss.fetch<unknown>(name, { batchSize: free })
           } catch (error) {
             logger.error({ err: error, job: name }, 'Jobs could not be fetched')
           }
@@ -204,23 +208,44 @@ export async function startJobQueue(options: {
     return worker
   }
 
+  /** Creates the queue of `job`, or updates its options (a deployment that changes them). */
+  async function define(job: QueueOptions & { name: string }) {
+    const settings = {
+      retryLimit: job.retryLimit ?? 5,
+      retryDelay: job.retryDelaySeconds ?? 10,
+      retryBackoff: true,
+      ...(job.retryDelayMaxSeconds ? { retryDelayMax: job.retryDelayMaxSeconds } : {}),
+      // Renewed while a handler runs: this is how long a job of a dead instance stays taken.
+      expireInSeconds: leaseSeconds,
+      ...(job.deadLetter ? { deadLetter: job.deadLetter } : {}),
+    }
+    timeouts.set(job.name, job.timeoutSeconds ?? defaultTimeoutSeconds)
+    if (await boss.getQueue(job.name)) await boss.updateQueue(job.name, settings)
+    else await boss.createQueue(job.name, settings)
+  }
+
+  /** Defines every queue of `jobs`, each after its dead letter (pg-boss needs that queue first). */
+  async function defineAll(jobs: readonly AnyJob[]) {
+    const byName = new Map<string, AnyJob>()
+    for (const job of jobs) {
+      if (byName.has(job.name)) throw new Error(`Two jobs are named ${job.name}`)
+      byName.set(job.name, job)
+    }
+    const defined = new Set<string>()
+    const defineAfterDeadLetter = async (job: AnyJob) => {
+      if (defined.has(job.name)) return
+      defined.add(job.name)
+      const deadLetter = job.deadLetter ? byName.get(job.deadLetter) : undefined
+      if (job.deadLetter && !deadLetter) throw new Error(`The dead letter of ${job.name}, ${job.deadLetter}, is not among its jobs`)
+      if (deadLetter) await defineAfterDeadLetter(deadLetter)
+      await define(job)
+    }
+    for (const job of jobs) await defineAfterDeadLetter(job)
+  }
+
   return {
-    async define(name, queueOptions = {}) {
-      const settings = {
-        retryLimit: queueOptions.retryLimit ?? 5,
-        retryDelay: queueOptions.retryDelaySeconds ?? 10,
-        retryBackoff: true,
-        ...(queueOptions.retryDelayMaxSeconds ? { retryDelayMax: queueOptions.retryDelayMaxSeconds } : {}),
-        // Renewed while a handler runs: this is how long a job of a dead instance stays taken.
-        expireInSeconds: leaseSeconds,
-        ...(queueOptions.deadLetter ? { deadLetter: queueOptions.deadLetter } : {}),
-      }
-      timeouts.set(name, queueOptions.timeoutSeconds ?? defaultTimeoutSeconds)
-      if (await boss.getQueue(name)) await boss.updateQueue(name, settings)
-      else await boss.createQueue(name, settings)
-    },
     async send(name, data, sendOptions = {}) {
-      const items = Array.isArray(data) ? data : [data]
+      const items: readonly unknown[] = Array.isArray(data) ? data : [data]
       if (items.length === 0) return
       const { startAfter, startAfterOf } = sendOptions
       const executor = sendOptions.transaction ? executorFor(sendOptions.transaction) : undefined
@@ -228,14 +253,24 @@ export async function startJobQueue(options: {
         await boss.send(name, items[0] as object, startAfter ? { startAfter } : {})
         return
       }
-      const startOf = (item: object) => startAfterOf?.(item) ?? startAfter
-      await boss.insert(name, items.map((item: object) => ({ name, data: item, ...(startOf(item) ? { startAfter: startOf(item) } : {}) })), executor ? { db: executor } : {})
+      const startOf = (item: unknown) => (startAfterOf ? startAfterOf(item as Parameters<typeof startAfterOf>[0]) : startAfter)
+      await boss.insert(name, items.map((item) => ({ name, data: item as object, ...(startOf(item) ? { startAfter: startOf(item) } : {}) })), executor ? { db: executor } : {})
     },
-    async work(name, handler, workOptions = {}) {
-      workers.push(startWorker(name, handler, Math.max(1, workOptions.concurrency ?? 1)))
+    async define(jobs) {
+      await defineAll(jobs)
     },
-    async schedule(name, cron) {
-      await boss.schedule(name, cron, {}, { tz: 'UTC' })
+    async start(jobs, services) {
+      await defineAll(jobs)
+      for (const job of jobs) {
+        if (job.runsWhen && !job.runsWhen(services)) continue
+        const handler = (payload: unknown) => job.handler(payload, services)
+        workers.push(startWorker(job.name, handler, (data) => parsePayload(job, data), Math.max(1, job.concurrency ?? 1)))
+      }
+      for (const job of jobs) {
+        if (!job.schedule) continue
+        await boss.schedule(job.name, job.schedule.cron, {}, { tz: 'UTC' })
+        if (job.schedule.atStart) await boss.send(job.name, {})
+      }
     },
     async stop() {
       stopping = true

@@ -7,7 +7,7 @@ import { parseEnv } from '../env.ts'
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts'
 import { createLogger } from '../logger.ts'
 import { builtinChat } from '../providers/chat/provider.ts'
-import { liftEndedSuspensionsNow, liftSuspensionsJob, scheduleSuspensionLifts } from './suspension-job.ts'
+import { liftEndedSuspensionsNow, liftSuspensionsJob } from './suspension-job.ts'
 
 /**
  * Suspensions end on time (decision 042): a recurring job lifts every suspension whose end date
@@ -108,15 +108,15 @@ describe('the job', () => {
     for (let instance = 0; instance < 2; instance++) {
       const queue = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5 })
       queues.push(queue)
-      await scheduleSuspensionLifts({ ...services(), queue, jobs: queue })
+      await queue.start([liftSuspensionsJob], { ...services(), jobs: queue })
     }
     const { rows: schedules } = await sql<{ name: string; cron: string; timezone: string }>`
       SELECT name, cron, timezone FROM pgboss.schedule`.execute(database.db)
-    expect(schedules).toEqual([{ name: liftSuspensionsJob, cron: '*/5 * * * *', timezone: 'UTC' }])
+    expect(schedules).toEqual([{ name: liftSuspensionsJob.name, cron: '*/5 * * * *', timezone: 'UTC' }])
 
     // A tick sends the job; here it is sent by hand and one of the instances works it.
     const someone = await member({ is_suspended: true, suspended_until: new Date(Date.now() - 1000) })
-    await queues[0]!.send(liftSuspensionsJob, {})
+    await queues[0]!.send(liftSuspensionsJob.name, {})
     await expect.poll(() => standing(someone), { timeout: 10_000, interval: 200 }).toEqual({ is_suspended: false, suspended_until: null })
   })
 })

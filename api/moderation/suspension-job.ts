@@ -1,21 +1,7 @@
+import { z } from 'zod'
 import { mirrorChat, type ChatMirrorServices } from '../chat/mirror.ts'
-import type { JobQueue } from '../jobs/queue.ts'
+import { defineJob } from '../jobs/job.ts'
 import { liftEndedSuspensions } from './service.ts'
-
-/**
- * Suspensions end on time (decision 042): a recurring job on the PostgreSQL queue lifts every
- * suspension whose end date has passed, writes the audit log (the system as the actor) and, with
- * Stream as the chat service, lifts the member's ban there and puts them back in their channels.
- * Before it, a suspension ended only at the member's next request (decision 037), and meanwhile
- * other members still saw them as suspended (chat search left them out, messaging them was refused).
- */
-export const liftSuspensionsJob = 'moderation.lift-ended-suspensions'
-
-/**
- * Every 5 minutes (UTC). A suspension ends at midnight UTC of its end date, so members are back
- * within minutes of it; the look is one indexed query over suspended members only (migration 0019).
- */
-const liftSuspensionsCron = '*/5 * * * *'
 
 /** One run: lifts every ended suspension and mirrors each to the chat provider; returns the members lifted. */
 export async function liftEndedSuspensionsNow(services: ChatMirrorServices, now = new Date()) {
@@ -25,13 +11,23 @@ export async function liftEndedSuspensionsNow(services: ChatMirrorServices, now 
   return lifted
 }
 
-/** Defines the job, works it here and schedules it; safe on every instance (pg-boss sends one job per tick). */
-export async function scheduleSuspensionLifts(services: ChatMirrorServices & { queue: JobQueue }) {
+/**
+ * Suspensions end on time (decision 042): a recurring job on the PostgreSQL queue lifts every
+ * suspension whose end date has passed, writes the audit log (the system as the actor) and, with
+ * Stream as the chat service, lifts the member's ban there and puts them back in their channels.
+ * Before it, a suspension ended only at the member's next request (decision 037), and meanwhile
+ * other members still saw them as suspended (chat search left them out, messaging them was refused).
+ */
+export const liftSuspensionsJob = defineJob({
+  name: 'moderation.lift-ended-suspensions',
+  payload: z.object({}),
+  // Every 5 minutes (UTC). A suspension ends at midnight UTC of its end date, so members are back
+  // within minutes of it; the look is one indexed query over suspended members only (migration 0019).
+  schedule: { cron: '*/5 * * * *' },
   // A run cut short (its instance died) or failed is tried again shortly, then at the next tick.
-  await services.queue.define(liftSuspensionsJob, { retryLimit: 2 })
-  await services.queue.work(liftSuspensionsJob, async () => {
+  retryLimit: 2,
+  async handler(_, services: ChatMirrorServices) {
     const lifted = await liftEndedSuspensionsNow(services)
-    if (lifted.length > 0) services.logger.info({ job: liftSuspensionsJob, lifted: lifted.length }, 'Ended suspensions lifted')
-  })
-  await services.queue.schedule(liftSuspensionsJob, liftSuspensionsCron)
-}
+    if (lifted.length > 0) services.logger.info({ job: 'moderation.lift-ended-suspensions', lifted: lifted.length }, 'Ended suspensions lifted')
+  },
+})

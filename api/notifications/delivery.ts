@@ -1,7 +1,9 @@
 import { sql } from 'kysely'
+import { z } from 'zod'
 import type { NotificationChannel, NotificationTopic } from '#contract/notification-settings.ts'
 import type { DB } from '../db/database.ts'
 import type { PushPayload } from './push.ts'
+import { defineJob } from '../jobs/job.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
 import { emailGreeting, emailT } from '../i18n.ts'
@@ -13,7 +15,7 @@ import { composeNotificationEmail, hasOwnEmail, stillTrue } from './emails.ts'
 import { describeNotification } from './inbox.ts'
 import { channelsFor, globalSwitches } from './preferences.ts'
 import { quietUntil } from './quiet-hours.ts'
-import { NOTIFICATION_DELIVERY_JOB, notificationTypes, type NotificationType } from './service.ts'
+import { notificationTypes, type NotificationDeliveryServices, type NotificationType } from './service.ts'
 import { topicOf } from './topics.ts'
 import { unsubscribeHeaders, unsubscribeToken } from './unsubscribe.ts'
 
@@ -28,8 +30,6 @@ import { unsubscribeHeaders, unsubscribeToken } from './unsubscribe.ts'
  * Everything is queued in the transaction that stamps `delivered_at`: a retried job finds the
  * stamp and does nothing; a failed one rolls back and starts over.
  */
-
-export const NOTIFICATION_LATER_JOB = 'notification.deliver-later'
 
 export type { PushPayload }
 
@@ -107,7 +107,7 @@ export async function deliverNotification(deps: DeliveryDeps, id: string) {
       const activity = await activityOf(trx, row.experience_id)
       const timeZone = member.lat !== null && member.long !== null ? timeZoneAt(member.lat, member.long) : (activity?.timeZone ?? 'America/New_York')
       const later = quietUntil(now, timeZone, activity)
-      if (later) await deps.queue.send(NOTIFICATION_LATER_JOB, { id, channels: wanted }, { transaction: trx, startAfter: later })
+      if (later) await deps.queue.send(notificationLaterJob.name, { id, channels: wanted }, { transaction: trx, startAfter: later })
       else sent.push(...(await sendOutside(trx, deps, row, member.locale, wanted)))
     }
     return { id, type, sent }
@@ -201,16 +201,21 @@ async function emailFor(
   }
 }
 
-/** Defines the delivery queues and works them here; safe on every instance. */
-export async function startNotificationDelivery(options: DeliveryDeps & { queue: JobQueue; logger: Logger }) {
-  await options.queue.define(NOTIFICATION_DELIVERY_JOB, { retryLimit: 5, retryDelaySeconds: 15, timeoutSeconds: 60 })
-  await options.queue.define(NOTIFICATION_LATER_JOB, { retryLimit: 5, retryDelaySeconds: 15, timeoutSeconds: 60 })
-  await options.queue.work<{ id: string }>(NOTIFICATION_DELIVERY_JOB, async ({ id }) => {
-    const delivered = await deliverNotification(options, id)
-    if (delivered) options.logger.debug({ job: NOTIFICATION_DELIVERY_JOB, type: delivered.type, sent: delivered.sent }, 'Notification delivered')
-  })
-  await options.queue.work<{ id: string; channels: (typeof outside)[number][] }>(NOTIFICATION_LATER_JOB, async (job) => {
-    const sent = await deliverLater(options, job)
-    options.logger.debug({ job: NOTIFICATION_LATER_JOB, sent }, 'Notification delivered after quiet hours')
-  })
+/** Push and text held back by quiet hours (`deliverLater`), sent at 08:00. */
+export const notificationLaterJob = defineJob({
+  name: 'notification.deliver-later',
+  payload: z.object({ id: z.guid(), channels: z.array(z.enum(outside)) }),
+  retryLimit: 5,
+  retryDelaySeconds: 15,
+  timeoutSeconds: 60,
+  async handler(job, services: DeliveryDeps & { logger: Logger }) {
+    const sent = await deliverLater(services, job)
+    services.logger.debug({ job: 'notification.deliver-later', sent }, 'Notification delivered after quiet hours')
+  },
+})
+export const NOTIFICATION_LATER_JOB = notificationLaterJob.name
+
+/** What the two delivery jobs need (`notificationDeliveryJob` is declared with `notify`, in service.ts). */
+export function deliveryJobServices(deps: DeliveryDeps): DeliveryDeps & Pick<NotificationDeliveryServices, 'deliverNotification'> {
+  return { ...deps, deliverNotification: (id) => deliverNotification(deps, id) }
 }

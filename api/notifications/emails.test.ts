@@ -236,10 +236,6 @@ describe('exactly once', () => {
       db: database.db,
       smtp: { url: 'smtp://127.0.0.1:9', from: 'Circle 55 <hello@circle55.example>' },
       queue: {
-        define: async () => undefined,
-        work: async () => undefined,
-        schedule: async () => undefined,
-        stop: async () => undefined,
         async send() {
           if (failures-- > 0) throw new Error('queue unavailable')
         },

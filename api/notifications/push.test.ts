@@ -9,7 +9,7 @@ import { parseEnv } from '../env.ts'
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts'
 import { createLogger } from '../logger.ts'
 import { loadVapidKeys, type VapidKeys } from '../secrets.ts'
-import { MAX_DEVICES_PER_MEMBER, PUSH_DELIVERY_JOB, PUSH_FAILURE_LIMIT, PushDeferred, deliverPush, isPushService, queuePush, registerDevice, startPushDelivery } from './push.ts'
+import { MAX_DEVICES_PER_MEMBER, PUSH_DELIVERY_JOB, PUSH_FAILURE_LIMIT, PushDeferred, deliverPush, isPushService, pushDeliveryJob, queuePush, registerDevice } from './push.ts'
 
 /**
  * Web push (issue 15 §3 and §7, decision 048) against a local push service that checks the VAPID
@@ -30,7 +30,7 @@ beforeAll(async () => {
   endpoint = await startPushEndpoint()
   vapid = await loadVapidKeys(database.db, api.env)
   queue = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5 })
-  await startPushDelivery({ db: database.db, queue, logger, vapid })
+  await queue.start([pushDeliveryJob], { db: database.db, logger, vapid })
 })
 
 afterAll(async () => {

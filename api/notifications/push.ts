@@ -1,10 +1,12 @@
 import { sql } from 'kysely'
 import webPush from 'web-push'
+import { z } from 'zod'
 import type { Device, RegisterDevice, UnregisterDevice } from '#contract/push.ts'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import type { Env } from '../env.ts'
 import { problems } from '../http/errors.ts'
+import { defineJob } from '../jobs/job.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
 import { requirePermission } from '../policy/permissions.ts'
@@ -18,8 +20,6 @@ import type { VapidKeys } from '../secrets.ts'
  * and calls `queuePush`; the jobs do the rest.
  */
 
-export const PUSH_DELIVERY_JOB = 'push.deliver'
-
 /** What the service worker shows (app/utils/service-worker.server.ts): the payload's contract. */
 export interface PushPayload {
   title: string
@@ -30,10 +30,11 @@ export interface PushPayload {
   tag?: string
 }
 
-interface PushJob {
-  device_id: string
-  payload: PushPayload
-}
+const pushJobPayload = z.object({
+  device_id: z.guid(),
+  payload: z.object({ title: z.string(), body: z.string(), url: z.string(), tag: z.string().optional() }) satisfies z.ZodType<PushPayload>,
+})
+type PushJob = z.output<typeof pushJobPayload>
 
 /** How long a push service keeps a push for a browser that is offline. */
 export const PUSH_TTL_SECONDS = 24 * 60 * 60
@@ -121,7 +122,7 @@ export async function unregisterDevice(db: DB, caller: User, input: UnregisterDe
  * Queues one push per browser the member registered, inside the caller's transaction (so the
  * pushes exist only if the notification does). Returns how many were queued (0: no browser).
  */
-export async function queuePush(queue: JobQueue, trx: DB, userId: string, payload: PushPayload): Promise<number> {
+export async function queuePush(queue: Pick<JobQueue, 'send'>, trx: DB, userId: string, payload: PushPayload): Promise<number> {
   const devices = await trx
     .selectFrom('devices')
     .select('id')
@@ -129,7 +130,7 @@ export async function queuePush(queue: JobQueue, trx: DB, userId: string, payloa
     .where('kind', '=', 'web_push')
     .execute()
   const jobs: PushJob[] = devices.map((device) => ({ device_id: device.id, payload }))
-  await queue.send(PUSH_DELIVERY_JOB, jobs, { transaction: trx })
+  await queue.send(pushDeliveryJob.name, jobs, { transaction: trx })
   return jobs.length
 }
 
@@ -249,18 +250,21 @@ function retryAfterSeconds(header: string | null): number {
 }
 
 /**
- * Works the `push.deliver` jobs (started by the runtime beside the other workers): PUSH_CONCURRENCY
- * at once, each within PUSH_TIMEOUT_MS, so browsers that never answer delay nobody else's pushes.
- * A failed push is retried from 2 s on, doubling, for a few minutes.
+ * One push to one browser (queued by `queuePush`): PUSH_CONCURRENCY at once per instance, each
+ * within PUSH_TIMEOUT_MS, so browsers that never answer delay nobody else's pushes. A failed push
+ * is retried from 2 s on, doubling, for a few minutes.
  */
-export async function startPushDelivery(options: PushDeps & { queue: JobQueue }) {
-  await options.queue.define(PUSH_DELIVERY_JOB, { retryLimit: 8, retryDelaySeconds: 2, retryDelayMaxSeconds: 300, timeoutSeconds: 30 })
-  await options.queue.work<PushJob>(
-    PUSH_DELIVERY_JOB,
-    async (job) => {
-      const outcome = await deliverPush(options, job)
-      options.logger.debug({ job: PUSH_DELIVERY_JOB, outcome }, 'Push delivered')
-    },
-    { concurrency: PUSH_CONCURRENCY },
-  )
-}
+export const pushDeliveryJob = defineJob({
+  name: 'push.deliver',
+  payload: pushJobPayload,
+  retryLimit: 8,
+  retryDelaySeconds: 2,
+  retryDelayMaxSeconds: 300,
+  timeoutSeconds: 30,
+  concurrency: PUSH_CONCURRENCY,
+  async handler(job, deps: PushDeps) {
+    const outcome = await deliverPush(deps, job)
+    deps.logger.debug({ job: 'push.deliver', outcome }, 'Push delivered')
+  },
+})
+export const PUSH_DELIVERY_JOB = pushDeliveryJob.name

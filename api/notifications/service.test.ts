@@ -5,8 +5,8 @@ import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { parseEnv } from '../env.ts'
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts'
 import { createLogger } from '../logger.ts'
-import { startNotificationDelivery } from './delivery.ts'
-import { NOTIFICATION_DELIVERY_JOB, createNotifier, type Notify } from './service.ts'
+import { deliveryJobServices, notificationLaterJob } from './delivery.ts'
+import { NOTIFICATION_DELIVERY_JOB, createNotifier, notificationDeliveryJob, type Notify } from './service.ts'
 
 /**
  * Issue 11 §4: `notify(event)` records the notification and queues its delivery job on the real
@@ -22,7 +22,7 @@ beforeAll(async () => {
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent' })
   const logger = createLogger(env)
   queue = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5 })
-  await startNotificationDelivery({ ...testDeliveryDeps(database.db), queue, logger })
+  await queue.start([notificationDeliveryJob, notificationLaterJob], { ...deliveryJobServices(testDeliveryDeps(database.db)), logger })
   notify = createNotifier({ db: database.db, queue })
 })
 

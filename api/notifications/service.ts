@@ -1,6 +1,9 @@
 import { sql, type Kysely, type Transaction } from 'kysely'
+import { z } from 'zod'
 import type { Database } from '../db/schema.ts'
+import { defineJob } from '../jobs/job.ts'
 import type { JobQueue } from '../jobs/queue.ts'
+import type { Logger } from '../logger.ts'
 import { defaultGlobal, defaultTopics } from './preferences.ts'
 import { topicOf } from './topics.ts'
 
@@ -69,7 +72,29 @@ export type NotificationEvent = {
   [T in NotificationType]: { type: T; to: readonly string[]; data: NotificationData[T]; deliverAfterSeconds?: number }
 }[NotificationType]
 
-export const NOTIFICATION_DELIVERY_JOB = 'notification.deliver'
+/**
+ * Delivers one notification by its member's settings (decision 047), queued by `notify` with the
+ * row. The work is delivery.ts's `deliverNotification`, handed to the job by the runtime
+ * (`deliveryJobServices`): delivery.ts reads this module, so this one does not import it.
+ */
+export const notificationDeliveryJob = defineJob({
+  name: 'notification.deliver',
+  payload: z.object({ id: z.guid() }),
+  retryLimit: 5,
+  retryDelaySeconds: 15,
+  timeoutSeconds: 60,
+  async handler({ id }, { deliverNotification, logger }: NotificationDeliveryServices) {
+    const delivered = await deliverNotification(id)
+    if (delivered) logger.debug({ job: 'notification.deliver', type: delivered.type, sent: delivered.sent }, 'Notification delivered')
+  },
+})
+export const NOTIFICATION_DELIVERY_JOB = notificationDeliveryJob.name
+
+export interface NotificationDeliveryServices {
+  /** Sends what the member's settings ask for, once; null when the notification is gone. */
+  deliverNotification: (id: string) => Promise<{ type: string; sent: readonly string[] } | null>
+  logger: Logger
+}
 
 /** The PostgreSQL channel that tells every instance whose notifications changed (payload: the member's id), for live badges. */
 export const notificationsNotifyChannel = 'notifications'
@@ -105,7 +130,7 @@ export function createNotifier(options: { db: Kysely<Database>; queue: Pick<JobQ
       SELECT id, CASE WHEN in_app THEN pg_notify(${notificationsNotifyChannel}, user_id::text) END AS told FROM recorded`.execute(trx)
     const ids = rows.map((row) => row.id)
     const later = event.deliverAfterSeconds ? { startAfter: new Date(Date.now() + event.deliverAfterSeconds * 1000) } : {}
-    await queue.send(NOTIFICATION_DELIVERY_JOB, ids.map((id) => ({ id })), { transaction: trx, ...later })
+    await queue.send(notificationDeliveryJob.name, ids.map((id) => ({ id })), { transaction: trx, ...later })
     return ids
   }
   return (event, transaction) => (transaction ? record(transaction, event) : db.transaction().execute((trx) => record(trx, event)))

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
+import { z } from 'zod'
 import type { DB } from '../db/database.ts'
-import type { JobQueue } from '../jobs/queue.ts'
+import { defineJob } from '../jobs/job.ts'
 import type { Logger } from '../logger.ts'
 import type { Notify } from '../notifications/service.ts'
 import { visibleMembers } from '../policy/members.ts'
@@ -14,7 +15,6 @@ import { visibleMembers } from '../policy/members.ts'
  * many there are, one batch is in memory at a time. A member told in the last 6 days is skipped:
  * running twice in the same week tells nobody twice.
  */
-export const RECOMMEND_JOB = 'recommendations.weekly'
 /** Mondays at 15:00 UTC: the morning in the Americas, the afternoon in Europe. */
 export const recommendCron = '0 15 * * 1'
 
@@ -85,14 +85,19 @@ export async function recommendActivities(db: DB, notify: Notify, options: { now
 }
 
 /**
- * Schedules the weekly run on the PostgreSQL queue; a failed run, or one cut short by its
- * instance dying, is tried again shortly (whoever was told is skipped).
+ * The weekly run on the PostgreSQL queue; a failed run, or one cut short by its instance dying, is
+ * tried again shortly (whoever was told is skipped).
  */
-export async function scheduleRecommendations(services: { db: DB; queue: JobQueue; notify: Notify; logger: Logger }) {
-  await services.queue.define(RECOMMEND_JOB, { retryLimit: 3, retryDelaySeconds: 15, retryDelayMaxSeconds: 600 })
-  await services.queue.work(RECOMMEND_JOB, async () => {
-    const told = await recommendActivities(services.db, services.notify)
-    services.logger.info({ job: RECOMMEND_JOB, told }, 'Weekly activity suggestions sent')
-  })
-  await services.queue.schedule(RECOMMEND_JOB, recommendCron)
-}
+export const recommendJob = defineJob({
+  name: 'recommendations.weekly',
+  payload: z.object({}),
+  schedule: { cron: recommendCron },
+  retryLimit: 3,
+  retryDelaySeconds: 15,
+  retryDelayMaxSeconds: 600,
+  async handler(_, { db, notify, logger }: { db: DB; notify: Notify; logger: Logger }) {
+    const told = await recommendActivities(db, notify)
+    logger.info({ job: 'recommendations.weekly', told }, 'Weekly activity suggestions sent')
+  },
+})
+export const RECOMMEND_JOB = recommendJob.name

@@ -6,8 +6,8 @@ import type { Experience } from '../db/schema.ts'
 import { parseEnv } from '../env.ts'
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts'
 import { createLogger } from '../logger.ts'
-import { NOTIFICATION_DELIVERY_JOB, createNotifier, type Notify } from '../notifications/service.ts'
-import { REMIND_JOB, runReminder, scheduleReminders, scheduleRemindersBulk, startReminders, sweepReminders, type RemindJob } from './service.ts'
+import { createNotifier, notificationDeliveryJob, type Notify } from '../notifications/service.ts'
+import { REMIND_JOB, remindJob, remindSweepJob, runReminder, scheduleReminders, scheduleRemindersBulk, sweepReminders, type RemindJob } from './service.ts'
 
 /**
  * Issue 15 §2 and §7: reminders 24 h and 2 h before, queued on the real queue (pg-boss in the
@@ -26,8 +26,8 @@ let api: ApiHarness
 beforeAll(async () => {
   database = await createTestDatabase()
   queue = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5 })
-  await queue.define(REMIND_JOB)
-  await queue.define(NOTIFICATION_DELIVERY_JOB) // queued by notify(); no worker here
+  // Queued by the code under test (notify() queues deliveries); no worker here.
+  await queue.define([remindJob, notificationDeliveryJob])
   notify = createNotifier({ db: database.db, queue })
   api = await createApiHarness(database.db)
 })
@@ -208,14 +208,14 @@ describe('running a reminder', () => {
     const { experience } = await activity()
     const data: RemindJob = { experience_id: experience.id, slot: '2h', start_at: experience.start_at!.toISOString() }
     const first = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5 })
-    await startReminders({ db: database.db, queue: first, notify, logger })
+    await first.start([remindJob, remindSweepJob], { db: database.db, jobs: first, notify, logger })
     await first.send(REMIND_JOB, data)
     await expect.poll(async () => (await reminders(experience.id)).length, { timeout: 20_000, interval: 200 }).toBe(3)
     await first.stop()
 
     const second = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5 })
     try {
-      await startReminders({ db: database.db, queue: second, notify, logger })
+      await second.start([remindJob, remindSweepJob], { db: database.db, jobs: second, notify, logger })
       await second.send(REMIND_JOB, data)
       const done = async () => (await jobsFor(experience.id)).filter((job) => job.state === 'completed').length
       await expect.poll(done, { timeout: 20_000, interval: 200 }).toBe(2)

@@ -1,6 +1,8 @@
 import { sql, type Transaction } from 'kysely'
+import { z } from 'zod'
 import type { DB } from '../db/database.ts'
-import type { Database, Experience, ReminderSlot } from '../db/schema.ts'
+import { reminderSlots, type Database, type Experience, type ReminderSlot } from '../db/schema.ts'
+import { defineJob } from '../jobs/job.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
 import type { NotificationData, Notify } from '../notifications/service.ts'
@@ -14,19 +16,16 @@ import type { NotificationData, Notify } from '../notifications/service.ts'
  * retried, duplicated or restarted job reminds nobody twice. A sweep queues the reminders of
  * activities that never had theirs (rows from before this code).
  */
-export const REMIND_JOB = 'experience.remind'
-export const REMIND_SWEEP_JOB = 'experience.remind-sweep'
-const sweepCron = '*/15 * * * *'
-
 const HOUR = 3_600_000
 export const reminderOffsets: Record<ReminderSlot, number> = { '24h': 24 * HOUR, '2h': 2 * HOUR }
 
-export interface RemindJob {
-  experience_id: string
-  slot: ReminderSlot
+const remindPayload = z.object({
+  experience_id: z.guid(),
+  slot: z.enum(reminderSlots),
   /** The start the job was queued for (ISO); a different start today means the activity moved. */
-  start_at: string
-}
+  start_at: z.iso.datetime(),
+})
+export type RemindJob = z.output<typeof remindPayload>
 
 type Schedulable = Pick<Experience, 'id' | 'start_at' | 'canceled_at'>
 
@@ -55,7 +54,7 @@ const remindAt = (job: RemindJob) => new Date(Date.parse(job.start_at) - reminde
  */
 export async function scheduleRemindersBulk(trx: DB, queue: Pick<JobQueue, 'send'>, experiences: readonly Schedulable[]) {
   const jobs = reminderJobs(experiences)
-  await queue.send(REMIND_JOB, jobs.map((job) => job.data), { transaction: trx, startAfterOf: (item) => remindAt(item as RemindJob) })
+  await queue.send(remindJob.name, jobs.map((job) => job.data), { transaction: trx, startAfterOf: remindAt })
   const dated = experiences.filter((e) => e.start_at && !e.canceled_at)
   for (let i = 0; i < dated.length; i += 5_000) {
     await trx
@@ -187,20 +186,28 @@ export async function notifyChanges(trx: Transaction<Database>, notify: Notify, 
   return notify({ type: 'experience.changed', to: attendees.map((a) => a.user_id), data }, trx)
 }
 
-/** Defines the reminder queue, works it here and schedules the sweep (every instance may call it). */
-export async function startReminders(services: { db: DB; queue: JobQueue; notify: Notify; logger: Logger }) {
-  const { db, queue, notify, logger } = services
-  await queue.define(REMIND_JOB, { retryLimit: 5, retryDelaySeconds: 10, timeoutSeconds: 120 })
-  await queue.work<RemindJob>(REMIND_JOB, async (job) => {
+/** One reminder of one activity, due at its slot before the start it was queued for. */
+export const remindJob = defineJob({
+  name: 'experience.remind',
+  payload: remindPayload,
+  retryLimit: 5,
+  retryDelaySeconds: 10,
+  timeoutSeconds: 120,
+  async handler(job, { db, notify, logger }: { db: DB; notify: Notify; logger: Logger }) {
     const { outcome, reminded } = await runReminder(db, notify, job)
-    logger.debug({ job: REMIND_JOB, slot: job.slot, outcome, reminded: reminded.length }, 'Reminder job ran')
-  })
-  await queue.define(REMIND_SWEEP_JOB, { retryLimit: 2 })
-  await queue.work(REMIND_SWEEP_JOB, async () => {
-    const queued = await sweepReminders(db, queue)
-    if (queued > 0) logger.info({ job: REMIND_SWEEP_JOB, queued }, 'Reminders queued for activities that had none')
-  })
-  await queue.schedule(REMIND_SWEEP_JOB, sweepCron)
-  // And once now, so a fresh start does not wait for the first tick.
-  await queue.send(REMIND_SWEEP_JOB, {})
-}
+    logger.debug({ job: 'experience.remind', slot: job.slot, outcome, reminded: reminded.length }, 'Reminder job ran')
+  },
+})
+export const REMIND_JOB = remindJob.name
+
+/** Queues the reminders of activities that had none; every 15 minutes, and once when an instance starts. */
+export const remindSweepJob = defineJob({
+  name: 'experience.remind-sweep',
+  payload: z.object({}),
+  schedule: { cron: '*/15 * * * *', atStart: true },
+  retryLimit: 2,
+  async handler(_, { db, jobs, logger }: { db: DB; jobs: Pick<JobQueue, 'send'>; logger: Logger }) {
+    const queued = await sweepReminders(db, jobs)
+    if (queued > 0) logger.info({ job: 'experience.remind-sweep', queued }, 'Reminders queued for activities that had none')
+  },
+})

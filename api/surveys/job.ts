@@ -1,5 +1,6 @@
+import { z } from 'zod'
 import type { DB } from '../db/database.ts'
-import type { JobQueue } from '../jobs/queue.ts'
+import { defineJob } from '../jobs/job.ts'
 import type { Logger } from '../logger.ts'
 import type { Notify } from '../notifications/service.ts'
 import { askAttendance } from './service.ts'
@@ -9,21 +10,15 @@ import { askAttendance } from './service.ts'
  * activities that have ended and notifies each attendee once. The popup itself needs no job: it is
  * computed when the member's popups are read, so it shows the moment the activity ends.
  */
-export const askAttendanceJob = 'survey.ask-attendance'
-const askAttendanceCron = '*/10 * * * *'
-
-export async function scheduleAttendanceSurveys(services: {
-  db: DB
-  queue: JobQueue
-  notify: Notify
-  logger: Logger
-}) {
+export const askAttendanceJob = defineJob({
+  name: 'survey.ask-attendance',
+  payload: z.object({}),
+  schedule: { cron: '*/10 * * * *' },
   // A run cut short (its instance died) or failed is tried again shortly, then at the next tick;
   // the popups rows make it idempotent.
-  await services.queue.define(askAttendanceJob, { retryLimit: 2 })
-  await services.queue.work(askAttendanceJob, async () => {
-    const asked = await askAttendance(services.db, services.notify)
-    if (asked > 0) services.logger.info({ job: askAttendanceJob, asked }, 'Attendance surveys sent')
-  })
-  await services.queue.schedule(askAttendanceJob, askAttendanceCron)
-}
+  retryLimit: 2,
+  async handler(_, { db, notify, logger }: { db: DB; notify: Notify; logger: Logger }) {
+    const asked = await askAttendance(db, notify)
+    if (asked > 0) logger.info({ job: 'survey.ask-attendance', asked }, 'Attendance surveys sent')
+  },
+})

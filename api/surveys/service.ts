@@ -272,6 +272,10 @@ export async function askAttendance(db: DB, notify: Notify, now = new Date()) {
             sql<'EXPERIENCE_ATTENDANCE'>`'EXPERIENCE_ATTENDANCE'::popup_type`.as('type'),
             'experiences.id',
           ])
+          // A deleted member's past seat stays (decision 028); they are asked nothing (decision 068).
+          .where((eb) =>
+            eb.exists(eb.selectFrom('users').select(sql`1`.as('one')).whereRef('users.id', '=', 'experience_attendees.user_id').where('users.state', '!=', 'deleted')),
+          )
           // Who already answered (before this run found the activity ended) is not asked again.
           .where((eb) =>
             eb.not(

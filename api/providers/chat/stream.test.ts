@@ -1,10 +1,9 @@
 import { jwtVerify } from 'jose'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { CHAT_MIRROR_JOB, mirrorChat, startChatMirror } from '#api/chat/mirror.ts'
+import { CHAT_MIRROR_JOB, chatMirrorJob, mirrorChat } from '#api/chat/mirror.ts'
 import type { NewUser, User } from '#api/db/schema.ts'
 import { ConfigError, parseEnv } from '#api/env.ts'
-import type { JobQueue } from '#api/jobs/queue.ts'
 import { createLogger } from '#api/logger.ts'
 import { liftEndedSuspensionsNow } from '#api/moderation/suspension-job.ts'
 import { createChatProvider } from '#api/providers.ts'
@@ -318,19 +317,9 @@ function services() {
   return { db: database.db, chat: createChatProvider(parseEnv({ NODE_ENV: 'test', ...streamEnv }), database.db), jobs: { send: async (name: string, data: object | readonly object[]) => void api.queuedJobs.push({ name, data: data }) }, logger: createLogger(api.env) }
 }
 
-/** The handler `startChatMirror` registers on the job queue. */
+/** The chat mirror's job as a worker runs it where Stream is the chat service: the payload parsed by the job's schema, then its handler. */
 async function mirrorWorker() {
-  let handler: ((change: ChatChange) => Promise<void>) | undefined
-  const defined: string[] = []
-  const queue = {
-    async define(name: string) {
-      defined.push(name)
-    },
-    async work(name: string, work: (data: ChatChange) => Promise<void>) {
-      if (name === CHAT_MIRROR_JOB) handler = work
-    },
-  } as unknown as JobQueue
-  await startChatMirror({ queue, chat: services().chat, logger: createLogger(api.env) })
-  expect(defined).toEqual([CHAT_MIRROR_JOB])
-  return handler!
+  const { chat } = services()
+  expect(chatMirrorJob.runsWhen?.({ chat })).toBe(true)
+  return (change: ChatChange) => chatMirrorJob.handler(chatMirrorJob.payload.parse(change), { chat })
 }

@@ -6,7 +6,7 @@ import { startJobQueue, type JobQueue } from '../../jobs/queue.ts'
 import { createLogger } from '../../logger.ts'
 import { parseEnv } from '../../env.ts'
 import { createMailer } from './mailer.ts'
-import { startEmailDelivery } from './smtp.ts'
+import { emailDeliveryJob, emailFailedJob } from './smtp.ts'
 
 /**
  * Email through the outbox and the job queue to a real SMTP server on loopback (smtp-server),
@@ -43,7 +43,8 @@ beforeAll(async () => {
   smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`
   const logger = createLogger(parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }))
   queue = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5 })
-  await startEmailDelivery({ db: database.db, queue, smtp: smtpOptions(), logger, retryDelaySeconds: 1 })
+  // Retries from 1 s here, so a refused attempt is tried again within the test.
+  await queue.start([emailFailedJob, { ...emailDeliveryJob, retryDelaySeconds: 1 }], { db: database.db, smtp: smtpOptions(), logger })
 })
 
 afterAll(async () => {

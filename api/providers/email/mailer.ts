@@ -2,7 +2,7 @@ import type { DB } from '../../db/database.ts'
 import type { JobQueue } from '../../jobs/queue.ts'
 import type { Logger } from '../../logger.ts'
 import { htmlFromText } from './html.ts'
-import { EMAIL_DELIVERY_JOB, createSmtpDelivery, errorText, type SmtpOptions } from './smtp.ts'
+import { createSmtpDelivery, emailDeliveryJob, errorText, type SmtpOptions } from './smtp.ts'
 
 export interface OutgoingEmail {
   to: string
@@ -39,7 +39,7 @@ export interface Mailer {
  * job (retried when the mail server is down) and mail sent now goes straight to the server; both
  * record `sent_at`, so support can see whether a code went out.
  */
-export function createMailer(options: { db: DB; smtp?: SmtpOptions | undefined; queue?: JobQueue | undefined; logger?: Logger | undefined }): Mailer {
+export function createMailer(options: { db: DB; smtp?: SmtpOptions | undefined; queue?: Pick<JobQueue, 'send'> | undefined; logger?: Logger | undefined }): Mailer {
   const { db, smtp, queue, logger } = options
   if (smtp && !queue) throw new Error('SMTP delivery needs the job queue')
   const deliver = smtp ? createSmtpDelivery(db, smtp) : null
@@ -74,7 +74,7 @@ export function createMailer(options: { db: DB; smtp?: SmtpOptions | undefined; 
     async send(message, sendOptions = {}) {
       const { transaction } = sendOptions
       const id = await record(message, transaction)
-      if (smtp) await queue?.send(EMAIL_DELIVERY_JOB, { id }, transaction ? { transaction } : {})
+      if (smtp) await queue?.send(emailDeliveryJob.name, { id }, transaction ? { transaction } : {})
     },
     async sendNow(message) {
       const id = await record(message)

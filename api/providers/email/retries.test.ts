@@ -6,7 +6,7 @@ import { createLogger } from '../../logger.ts'
 import { parseEnv } from '../../env.ts'
 import { readOutbox } from './outbox.ts'
 import { createMailer } from './mailer.ts'
-import { EMAIL_DELIVERY_JOB, startEmailDelivery } from './smtp.ts'
+import { EMAIL_DELIVERY_JOB, emailDeliveryJob, emailFailedJob } from './smtp.ts'
 
 /**
  * Issue 29 §5: a notification email was dropped after about an hour of the mail server being
@@ -27,7 +27,7 @@ const smtp = { url: 'smtp://127.0.0.1:9', from: 'Circle 55 <hello@circle55.examp
 beforeAll(async () => {
   database = await createTestDatabase()
   queue = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5 })
-  await startEmailDelivery({ db: database.db, queue, smtp, logger })
+  await queue.start([emailFailedJob, emailDeliveryJob], { db: database.db, smtp, logger })
 })
 
 afterAll(async () => {

@@ -1,14 +1,14 @@
 import nodemailer from 'nodemailer'
 import type SMTPTransport from 'nodemailer/lib/smtp-transport'
+import { z } from 'zod'
 import type { DB } from '../../db/database.ts'
-import type { JobQueue } from '../../jobs/queue.ts'
+import { defineJob } from '../../jobs/job.ts'
 import type { Logger } from '../../logger.ts'
 
 /**
  * The email provider's vendor adapter: any SMTP server (SMTP_URL) through nodemailer. Mail
  * waiting in the outbox is delivered by the `email.deliver` job.
  */
-export const EMAIL_DELIVERY_JOB = 'email.deliver'
 
 export interface SmtpOptions {
   url: string
@@ -43,40 +43,57 @@ export function createSmtpDelivery(db: DB, smtp: SmtpOptions) {
 }
 
 /**
- * Where a queued email that failed for good is handed (pg-boss's dead letter): its outbox row is
- * marked failed and the failure logged as an error, so no email is dropped silently.
- */
-export const EMAIL_FAILED_JOB = 'email.failed'
-
-/**
  * A queued email is retried for more than a day: about 15 s after the first failure, then
  * doubling (pg-boss adds 1–2 s, 2–4 s, 4–8 s, …) to at most an hour apart; 36 retries wait at
  * least 25 hours in all. A notification is still worth having after an outage of a few hours.
  */
 export const EMAIL_RETRIES = { retryLimit: 36, retryDelaySeconds: 15, retryDelayMaxSeconds: 60 * 60 }
 
-/** The worker that delivers queued outbox rows over SMTP. */
-export async function startEmailDelivery(options: {
+/** What the email jobs need: without a mail server (no SMTP_URL) they are not worked here. */
+interface EmailJobServices {
   db: DB
-  queue: JobQueue
-  smtp: SmtpOptions
+  smtp?: SmtpOptions | undefined
   logger: Logger
-  /** First retry after this many seconds (default 15), growing from there. */
-  retryDelaySeconds?: number
-}) {
-  const { db, queue, logger } = options
-  const deliver = createSmtpDelivery(db, options.smtp)
-  await queue.define(EMAIL_FAILED_JOB, { retryLimit: 10, timeoutSeconds: 60 })
-  await queue.define(EMAIL_DELIVERY_JOB, {
-    ...EMAIL_RETRIES,
-    retryDelaySeconds: options.retryDelaySeconds ?? EMAIL_RETRIES.retryDelaySeconds,
-    // Within nodemailer's own timeouts (10 s to connect, greet and each exchange).
-    timeoutSeconds: 60,
-    deadLetter: EMAIL_FAILED_JOB,
-  })
-  await queue.work<{ id: string }>(EMAIL_DELIVERY_JOB, async ({ id }) => {
+}
+
+const outboxRow = z.object({ id: z.guid() })
+
+/**
+ * Where a queued email that failed for good is handed (pg-boss's dead letter): its outbox row is
+ * marked failed and the failure logged as an error, so no email is dropped silently.
+ */
+export const emailFailedJob = defineJob({
+  name: 'email.failed',
+  payload: outboxRow,
+  retryLimit: 10,
+  timeoutSeconds: 60,
+  runsWhen: ({ smtp }: EmailJobServices) => smtp !== undefined,
+  async handler({ id }, { db, logger }: EmailJobServices) {
+    const email = await db
+      .updateTable('email_outbox')
+      .set({ failed_at: new Date() })
+      .where('id', '=', id)
+      .where('sent_at', 'is', null)
+      .where('failed_at', 'is', null)
+      .returning(['kind', 'attempts', 'last_error'])
+      .executeTakeFirst()
+    if (email) logger.error({ kind: email.kind, emailId: id, attempts: email.attempts, lastError: email.last_error }, 'Email not delivered: the mail server failed for more than a day; given up')
+  },
+})
+
+/** Delivers one queued outbox row over SMTP (`mailer.send` queues it). */
+export const emailDeliveryJob = defineJob({
+  name: 'email.deliver',
+  payload: outboxRow,
+  ...EMAIL_RETRIES,
+  // Within nodemailer's own timeouts (10 s to connect, greet and each exchange).
+  timeoutSeconds: 60,
+  deadLetter: emailFailedJob.name,
+  runsWhen: ({ smtp }: EmailJobServices) => smtp !== undefined,
+  async handler({ id }, { db, smtp, logger }: EmailJobServices) {
+    if (!smtp) throw new Error('No mail server is configured (SMTP_URL)')
     try {
-      const email = await deliver(id)
+      const email = await createSmtpDelivery(db, smtp)(id)
       if (email) logger.info({ kind: email.kind }, 'Email sent')
     } catch (error) {
       // The outbox says how it is going; the queue retries.
@@ -87,19 +104,9 @@ export async function startEmailDelivery(options: {
         .execute()
       throw error
     }
-  })
-  await queue.work<{ id: string }>(EMAIL_FAILED_JOB, async ({ id }) => {
-    const email = await db
-      .updateTable('email_outbox')
-      .set({ failed_at: new Date() })
-      .where('id', '=', id)
-      .where('sent_at', 'is', null)
-      .where('failed_at', 'is', null)
-      .returning(['kind', 'attempts', 'last_error'])
-      .executeTakeFirst()
-    if (email) logger.error({ kind: email.kind, emailId: id, attempts: email.attempts, lastError: email.last_error }, 'Email not delivered: the mail server failed for more than a day; given up')
-  })
-}
+  },
+})
+export const EMAIL_DELIVERY_JOB = emailDeliveryJob.name
 
 /** An error as one line for the outbox (SMTP answers carry their code, e.g. "451 Try again later"). */
 export function errorText(error: unknown): string {

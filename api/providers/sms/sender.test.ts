@@ -7,7 +7,7 @@ import { twilioHandlers } from '#tests/msw/twilio.ts'
 import { parseEnv } from '../../env.ts'
 import { startJobQueue, type JobQueue } from '../../jobs/queue.ts'
 import { createLogger } from '../../logger.ts'
-import { SMS_DELIVERY_JOB, createSmsSender, startSmsDelivery, type SmsSender } from './sender.ts'
+import { SMS_DELIVERY_JOB, createSmsSender, smsDeliveryJob, type SmsSender } from './sender.ts'
 
 /**
  * The `sms.deliver` job on the real queue (pg-boss in the test database) against msw handlers
@@ -29,7 +29,8 @@ beforeAll(async () => {
   database = await createTestDatabase()
   const logger = createLogger(parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }))
   queue = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5 })
-  await startSmsDelivery({ db: database.db, queue, twilio: options, logger, retryDelaySeconds: 1 })
+  // Retries from 1 s here, so a refused attempt is tried again within the test.
+  await queue.start([{ ...smsDeliveryJob, retryDelaySeconds: 1 }], { db: database.db, twilio: options, logger })
   sms = createSmsSender({ db: database.db, twilio: options, queue, logger })
 })
 afterAll(async () => {

@@ -1,11 +1,10 @@
+import { z } from 'zod'
 import type { DB } from '../../db/database.ts'
+import { defineJob } from '../../jobs/job.ts'
 import type { JobQueue } from '../../jobs/queue.ts'
 import type { Logger } from '../../logger.ts'
 import { visibleMembers } from '../../policy/members.ts'
 import { createTwilioClient, TwilioError, type TwilioOptions } from './twilio.ts'
-
-/** The job that hands one queued outbox text to Twilio. */
-export const SMS_DELIVERY_JOB = 'sms.deliver'
 
 export interface OutgoingSms {
   /** The member it is for: the text goes to their phone, only once they confirmed it. */
@@ -94,7 +93,7 @@ export function createSmsSender(options: {
         .executeTakeFirst()
       if (!member?.phone) return false
       const id = await record({ ...message, to: member.phone }, trx)
-      if (twilio) await queue?.send(SMS_DELIVERY_JOB, { id }, sendOptions.transaction ? { transaction: sendOptions.transaction } : {})
+      if (twilio) await queue?.send(smsDeliveryJob.name, { id }, sendOptions.transaction ? { transaction: sendOptions.transaction } : {})
       return true
     },
     async sendNow(message) {
@@ -153,25 +152,37 @@ export function createSmsDelivery(db: DB, twilio: TwilioOptions) {
 }
 
 /**
- * The worker that hands queued texts to Twilio, retried with backoff while Twilio is down or
- * limits the rate; a refusal that will not change (an invalid number, code 21211) is logged and
- * not retried.
+ * Hands one queued outbox text to Twilio, retried with backoff while Twilio is down or limits the
+ * rate; a refusal that will not change (an invalid number, code 21211) is logged and not retried.
+ * Without Twilio texts stay in the outbox and nothing works this queue.
  */
-export async function startSmsDelivery(options: { db: DB; queue: JobQueue; twilio: TwilioOptions; logger: Logger; retryDelaySeconds?: number }) {
-  const deliver = createSmsDelivery(options.db, options.twilio)
-  await options.queue.define(SMS_DELIVERY_JOB, { retryLimit: 8, retryDelaySeconds: options.retryDelaySeconds ?? 15, timeoutSeconds: 60 })
-  await options.queue.work<{ id: string }>(SMS_DELIVERY_JOB, async ({ id }) => {
+export const smsDeliveryJob = defineJob({
+  name: 'sms.deliver',
+  payload: z.object({ id: z.guid() }),
+  retryLimit: 8,
+  retryDelaySeconds: 15,
+  timeoutSeconds: 60,
+  runsWhen: ({ twilio }: SmsJobServices) => twilio !== undefined,
+  async handler({ id }, { db, twilio, logger }: SmsJobServices) {
+    if (!twilio) throw new Error('Twilio is not configured')
     try {
-      const sms = await deliver(id)
-      if (sms) options.logger.info({ kind: sms.kind }, 'Text message sent')
+      const sms = await createSmsDelivery(db, twilio)(id)
+      if (sms) logger.info({ kind: sms.kind }, 'Text message sent')
     } catch (error) {
       if (error instanceof TwilioError && !error.retryable) {
-        options.logger.warn({ err: error, code: error.code, id }, 'Twilio refused a text message; not retried')
+        logger.warn({ err: error, code: error.code, id }, 'Twilio refused a text message; not retried')
         return
       }
       throw error
     }
-  })
+  },
+})
+export const SMS_DELIVERY_JOB = smsDeliveryJob.name
+
+interface SmsJobServices {
+  db: DB
+  twilio?: TwilioOptions | undefined
+  logger: Logger
 }
 
 /** The newest texts in the outbox, for the development outbox page (/dev/outbox). */
