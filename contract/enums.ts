@@ -74,22 +74,6 @@ export type PopupType = (typeof popupTypes)[number]
 export const surveyTypes = ['EXPERIENCE_ATTENDANCE_SURVEY', 'POST_EXPERIENCE_SURVEY'] as const
 export type SurveyType = (typeof surveyTypes)[number]
 
-/**
- * Spec §3 event types of notifications (`sample`, `message.new`, `waitlist.selected`) and the
- * ones the product already sends: a seat freed close to the start, an activity cancelled,
- * an invitation from a host, an identity verification approved or rejected (decision 025).
- */
-export const notificationTypes = [
-  'sample',
-  'message.new',
-  'waitlist.selected',
-  'waitlist.seat_available',
-  'experience.canceled',
-  'experience.invited',
-  'verification.decided',
-] as const
-export type NotificationType = (typeof notificationTypes)[number]
-
 /** Spec §3 media: what an uploaded photo is for. */
 export const mediaTargets = ['avatar', 'experience_cover', 'verification', 'message'] as const
 export type MediaTarget = (typeof mediaTargets)[number]

@@ -2,6 +2,30 @@ import { z } from 'zod'
 import { excludeResultsParameter, pageQuerySchema } from './common.ts'
 
 /**
+ * The notification types (spec §3 "Event types": `sample`, `message.new`, `waitlist.selected`,
+ * and those the product adds), named here and nowhere else: each has its one declaration in
+ * api/notifications/types/<type>.ts (decision 070), and the API's registry fails to typecheck
+ * while a name here has no declaration or a declaration has no name here.
+ */
+export const notificationTypes = [
+  'sample',
+  'message.new',
+  'waitlist.selected',
+  'waitlist.seat_available',
+  'experience.canceled',
+  'experience.invited',
+  'verification.decided',
+  'experience.attendance_survey',
+  'experience.reminder',
+  'experience.changed',
+  'experience.attendee_joined',
+  'experience.attendee_left',
+  'report.handled',
+  'experience.recommended',
+] as const
+export type NotificationType = (typeof notificationTypes)[number]
+
+/**
  * In-app notifications (issue 15 §1, §3 "In-app", spec §7 `GET users/notifications`, decision
  * 043): what the member was told, newest first, each with a title and body already written in
  * the reader's language, the web page it leads to, and whether it was seen.
@@ -9,7 +33,9 @@ import { excludeResultsParameter, pageQuerySchema } from './common.ts'
 export const notificationSchema = z
   .object({
     id: z.uuid(),
-    type: z.string().meta({ description: 'The event type (`sample`, `message.new`, `waitlist.selected`, …).' }),
+    type: z.string().meta({
+      description: `The event type: ${notificationTypes.map((type) => `\`${type}\``).join(', ')}. A type added later reads as something new, with a title, a body and a link like the others.`,
+    }),
     title: z.string().meta({ description: 'A short title, in the caller’s language.' }),
     body: z.string().meta({ description: 'One or two sentences, in the caller’s language.' }),
     link: z.string().meta({ description: 'The web page it leads to: a path on this site (`/activities/…`, `/messenger?channel=…`).' }),

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { z } from 'zod'
-import type { NotificationChannel, NotificationTopic } from '#contract/notification-settings.ts'
+import type { NotificationChannel } from '#contract/notification-settings.ts'
 import type { DB } from '../db/database.ts'
 import type { PushPayload } from './push.ts'
 import { defineJob } from '../jobs/job.ts'
@@ -11,20 +11,22 @@ import { visibleMembers } from '../policy/members.ts'
 import { timeZoneAt } from '../providers/maps/gazetteer.ts'
 import type { Mailer, OutgoingEmail } from '../providers/email/mailer.ts'
 import { smsReplyHint } from '../sms/service.ts'
-import { composeNotificationEmail, hasOwnEmail, stillTrue } from './emails.ts'
 import { describeNotification } from './inbox.ts'
+import type { AnyNotificationKind } from './kind.ts'
 import { channelsFor, globalSwitches } from './preferences.ts'
 import { quietUntil } from './quiet-hours.ts'
-import { notificationTypes, type NotificationDeliveryServices, type NotificationType } from './service.ts'
-import { topicOf } from './topics.ts'
+import type { NotificationDeliveryServices } from './service.ts'
+import { notificationKind } from './types/index.ts'
 import { unsubscribeHeaders, unsubscribeToken } from './unsubscribe.ts'
 
 /**
- * Delivery by the member's settings (issue 15 §1 and §3, decision 047). The notification row is
- * the in-app channel (recorded by `notify`, shown when the member's in-app switches allow it);
- * its delivery job then sends, once, what the member's settings ask for:
- * - email: the type's own email (emails.ts) or one written from the in-app text, with the
- *   topic's one-click unsubscribe (RFC 8058);
+ * Delivery by the member's settings (issue 15 §1 and §3, decision 047), by the type's declaration
+ * (api/notifications/types, decision 070). The notification row is the in-app channel (recorded by
+ * `notify`, shown when the member's in-app switches allow it); its delivery job then sends, once,
+ * to a member who may still receive it (`stillFor`), what the type declares and the member's
+ * settings for its topic ask for:
+ * - email: the type's own email or one written from the in-app text, with the topic's one-click
+ *   unsubscribe (RFC 8058);
  * - push and text: the in-app title, body and link, held back during quiet hours and sent at
  *   08:00 by a later job (which checks the news is still true then).
  * Everything is queued in the transaction that stamps `delivered_at`: a retried job finds the
@@ -56,8 +58,35 @@ export interface DeliveryDeps {
   now?: () => Date
 }
 
-const isType = (type: string): type is NotificationType => (notificationTypes as readonly string[]).includes(type)
 const outside = ['push', 'sms'] as const satisfies NotificationChannel[]
+
+/** What the notification row holds (its `data` is JSON: read, never trusted). */
+export interface NotificationRow {
+  user_id: string
+  type: string
+  data: unknown
+}
+
+/** Whether the member may still receive it (the type's `stillFor`); a row whose data does not read is not delivered. */
+async function stillFor(db: DB, kind: AnyNotificationKind, row: NotificationRow) {
+  if (!kind.stillFor) return true
+  const data = kind.data.safeParse(row.data)
+  return data.success && kind.stillFor(db, row.user_id, data.data)
+}
+
+/** The type's own email now, or null (it has none, or sends none now). */
+async function ownEmail(db: DB, kind: AnyNotificationKind, row: NotificationRow, publicUrl: string) {
+  if (typeof kind.email !== 'object' || kind.email === null) return null
+  const data = kind.data.safeParse(row.data)
+  return data.success ? kind.email.compose(db, { user_id: row.user_id, data: data.data }, publicUrl) : null
+}
+
+/** The email of its own `notification` sends now (before the topic's unsubscribe), or null when it sends none. */
+export async function composeNotificationEmail(db: DB, notification: NotificationRow, publicUrl: string): Promise<OutgoingEmail | null> {
+  const kind = notificationKind(notification.type)
+  if (!kind || !(await stillFor(db, kind, notification))) return null
+  return ownEmail(db, kind, notification, publicUrl)
+}
 
 interface Stamped {
   id: string
@@ -80,57 +109,61 @@ export async function deliverNotification(deps: DeliveryDeps, id: string) {
     if (!row) return null
     const sent: NotificationChannel[] = []
     const { type } = row
-    if (!isType(type)) return { id, type, sent }
-    if (!(await stillTrue(trx, row))) {
+    const kind = notificationKind(type)
+    if (!kind) return { id, type, sent }
+    if (!(await stillFor(trx, kind, row))) {
       // A new message read before its delivery (the chat was open): nothing to hear of it either.
-      if (type === 'message.new') await trx.updateTable('notifications').set({ seen_at: sql<Date>`coalesce(seen_at, now())` }).where('id', '=', id).execute()
+      if (kind.seenWhenStale) await trx.updateTable('notifications').set({ seen_at: sql<Date>`coalesce(seen_at, now())` }).where('id', '=', id).execute()
       return { id, type, sent }
     }
     const member = await recipient(trx, row.user_id)
     if (!member) return { id, type, sent }
 
-    const topic = topicOf[type]
+    const { topic } = kind
     const channels = topic
       ? await channelsFor(trx, row.user_id, topic)
       : (['in_app', ...((await globalSwitches(trx, row.user_id)).email ? (['email'] as const) : [])] as NotificationChannel[])
 
     if (channels.includes('email') && member.email) {
-      const email = await emailFor(trx, deps, { ...row, type }, { ...member, email: member.email }, topic)
+      const email = await emailFor(trx, deps, kind, row, { ...member, email: member.email })
       if (email) {
         await deps.mailer.send(email, { transaction: trx })
         sent.push('email')
       }
     }
-    const wanted = outside.filter((channel) => channels.includes(channel))
+    const wanted = outside.filter((channel) => channels.includes(channel) && declares(kind, channel))
     if (wanted.length > 0) {
       const now = deps.now?.() ?? new Date()
       const activity = await activityOf(trx, row.experience_id)
       const timeZone = member.lat !== null && member.long !== null ? timeZoneAt(member.lat, member.long) : (activity?.timeZone ?? 'America/New_York')
       const later = quietUntil(now, timeZone, activity)
       if (later) await deps.queue.send(notificationLaterJob.name, { id, channels: wanted }, { transaction: trx, startAfter: later })
-      else sent.push(...(await sendOutside(trx, deps, row, member.locale, wanted)))
+      else sent.push(...(await sendOutside(trx, deps, kind, row, member.locale, wanted)))
     }
     return { id, type, sent }
   })
 }
 
+/** Whether the type goes by push, or by text message, at all. */
+const declares = (kind: AnyNotificationKind, channel: (typeof outside)[number]) => (channel === 'push' ? kind.push : kind.sms !== null)
+
 /** Push and text held back by quiet hours, at 08:00: only if the news is still true. */
 export async function deliverLater(deps: DeliveryDeps, job: { id: string; channels: (typeof outside)[number][] }) {
   return deps.db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('notifications').select(['id', 'type', 'user_id', 'data', 'experience_id']).where('id', '=', job.id).executeTakeFirst()
-    if (!row || !(await stillTrue(trx, row))) return []
+    const kind = row && notificationKind(row.type)
+    if (!row || !kind || !(await stillFor(trx, kind, row))) return []
     const activity = await activityOf(trx, row.experience_id)
     if (activity && activity.startAt.getTime() <= (deps.now?.() ?? new Date()).getTime()) return []
     const member = await recipient(trx, row.user_id)
-    if (!member || !isType(row.type)) return []
+    if (!member) return []
     // The member may have changed their settings overnight: only what they still want.
-    const topic = topicOf[row.type]
-    const wanted = topic ? await channelsFor(trx, row.user_id, topic) : []
-    return sendOutside(trx, deps, row, member.locale, job.channels.filter((channel) => wanted.includes(channel)))
+    const wanted = kind.topic ? await channelsFor(trx, row.user_id, kind.topic) : []
+    return sendOutside(trx, deps, kind, row, member.locale, job.channels.filter((channel) => wanted.includes(channel) && declares(kind, channel)))
   })
 }
 
-async function sendOutside(trx: DB, deps: DeliveryDeps, row: Stamped, locale: string | null, channels: readonly (typeof outside)[number][]) {
+async function sendOutside(trx: DB, deps: DeliveryDeps, kind: AnyNotificationKind, row: Stamped, locale: string | null, channels: readonly (typeof outside)[number][]) {
   const text = await describeNotification(trx, row, locale)
   const url = `${deps.publicUrl}${text.link}`
   const sent: NotificationChannel[] = []
@@ -142,7 +175,7 @@ async function sendOutside(trx: DB, deps: DeliveryDeps, row: Stamped, locale: st
     const language = locale ?? 'en'
     // Only texts that offer "reply C to cancel" name their activity: a "C" cancels the seat at
     // the activity of the latest text that offered it, never one a later change notice named.
-    const cancellable = row.type === 'experience.reminder' || row.type === 'waitlist.selected'
+    const cancellable = kind.sms?.cancelReply === true
     const experienceId = cancellable ? row.experience_id : null
     const reply = cancellable ? [smsReplyHint(language)] : []
     const texted = await deps.sms.send(
@@ -167,21 +200,22 @@ async function activityOf(db: DB, id: string | null) {
 }
 
 /**
- * The email: the type's own (a seat, a cancellation, an invitation, a verification, a reminder),
- * else one written from the in-app text. Emails about a topic end with its one-click unsubscribe.
+ * The email the type declares: its own (a seat, a cancellation, an invitation, a verification, a
+ * reminder), or one written from the in-app text. Emails about a topic end with its one-click
+ * unsubscribe.
  */
 async function emailFor(
   trx: DB,
   deps: DeliveryDeps,
-  row: Stamped & { type: NotificationType },
+  kind: AnyNotificationKind,
+  row: Stamped,
   member: { email: string; first_name: string | null; locale: string | null },
-  topic: NotificationTopic | null,
 ): Promise<OutgoingEmail | null> {
   const language = member.locale ?? 'en'
   const t = emailT(language)
-  let email = await composeNotificationEmail(trx, row, deps.publicUrl)
-  if (!email) {
-    if (hasOwnEmail(row.type)) return null
+  const { topic } = kind
+  let email: OutgoingEmail | null
+  if (kind.email === 'text') {
     const text = await describeNotification(trx, row, language)
     email = {
       to: member.email,
@@ -190,7 +224,8 @@ async function emailFor(
       subject: text.title,
       text: [emailGreeting(t, member.first_name), text.body, `${t('notification.open')}\n${deps.publicUrl}${text.link}`, t('signature')].join('\n\n'),
     }
-  }
+  } else email = await ownEmail(trx, kind, row, deps.publicUrl)
+  if (!email) return null
   if (!topic) return email
   const token = unsubscribeToken(deps.unsubscribeSecret, row.user_id, topic)
   const footer = t('unsubscribe.footer', { topic: t(`unsubscribe.topics.${topic}`) })

@@ -1,7 +1,5 @@
 import { sql, type Expression } from 'kysely'
-import { z } from 'zod'
 import { pageMetadata, type Page } from '#contract/common.ts'
-import { displayName } from '#contract/display-name.ts'
 import type { Notification, NotificationsQuery } from '#contract/notifications.ts'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
@@ -9,12 +7,14 @@ import { problems } from '../http/errors.ts'
 import { isUuid } from '../http/request.ts'
 import { notificationsTemplateT, type TemplateT } from '../i18n.ts'
 import { requirePermission } from '../policy/permissions.ts'
+import { readLeniently, type AnyNotificationKind } from './kind.ts'
+import { notificationKind } from './types/index.ts'
 
 /**
  * The member's in-app notifications (issue 15 §3 "In-app", decision 043): only their own, newest
  * first, each written in the reader's language from its type and data when it is read (so a
  * member who changes language reads them all in the new one, and an activity renamed since shows
- * its new title).
+ * its new title), by its type's declaration (api/notifications/types, decision 070).
  */
 
 interface Row {
@@ -26,23 +26,6 @@ interface Row {
   seen_at: Date | null
   created_at: Date
 }
-
-const uuid = z.uuid()
-const messageData = z.object({ channel_id: uuid })
-const messageRef = z.object({ message_id: uuid })
-const verificationData = z.object({ outcome: z.enum(['approved', 'rejected']) })
-
-const experienceTypes = {
-  'waitlist.selected': 'waitlistSelected',
-  'waitlist.seat_available': 'waitlistSeatAvailable',
-  'experience.canceled': 'experienceCanceled',
-  'experience.invited': 'experienceInvited',
-  'experience.attendance_survey': 'attendanceSurvey',
-  'experience.attendee_joined': 'attendeeJoined',
-  'experience.attendee_left': 'attendeeLeft',
-  'experience.reminder': 'experienceReminder',
-  'experience.changed': 'experienceChanged',
-} as const
 
 /**
  * `GET users/notifications`: a page of the caller's notifications, or only the metadata. The page,
@@ -110,111 +93,59 @@ export async function describeNotification(db: DB, row: Omit<Row, 'seen_at' | 'c
 }
 
 /**
- * The rows as members read them: the titles of the activities they name are read in one query,
- * unless the caller read them with the rows (`titled`).
+ * The rows as members read them: the titles of the activities they name, and what their types
+ * look up (who wrote a message), are read in one query each, unless the caller read the titles
+ * with the rows (`titled`).
  */
 async function present(db: DB, rows: Row[], language: string | null, titled?: Map<string, string>): Promise<Notification[]> {
   const t = notificationsTemplateT(language)
-  const [titles, writers] = await Promise.all([titled ?? experienceTitles(db, rows), messageWriters(db, rows)])
-  return rows.map((row) => {
-    const text = describe(row, titles, writers, t)
-    return {
-      id: row.id,
-      type: row.type,
-      ...text,
-      seen_at: row.seen_at?.toISOString() ?? null,
-      created_at: row.created_at.toISOString(),
-    }
-  })
+  const read = rows.map(readRow)
+  const [titles, found] = await Promise.all([titled ?? experienceTitles(db, rows), lookups(db, read)])
+  return read.map((row) => ({
+    id: row.id,
+    type: row.type,
+    ...describe(row, titles, found, t),
+    seen_at: row.seen_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+  }))
 }
 
+/** A row with its type's declaration (none for a type this code does not know), what could be read of its data, and what to look up for it. */
+function readRow(row: Row) {
+  const kind = notificationKind(row.type)
+  const data = kind ? readLeniently(kind.data, row.data) : {}
+  return { ...row, kind, data, key: kind?.lookup?.key(data) }
+}
+type ReadRow = ReturnType<typeof readRow>
+
 async function experienceTitles(db: DB, rows: Row[]) {
-  const ids = [...new Set(rows.flatMap((row) => (row.type in experienceTypes && row.experience_id ? [row.experience_id] : [])))]
+  const ids = [...new Set(rows.flatMap((row) => (row.experience_id ? [row.experience_id] : [])))]
   if (ids.length === 0) return new Map<string, string>()
   const experiences = await db.selectFrom('experiences').select(['id', 'title']).where('id', 'in', ids).execute()
   return new Map(experiences.map((experience) => [experience.id, experience.title]))
 }
 
-/**
- * Who wrote the new messages the rows name (issue 29 §4: a member wants to know who wrote): the
- * writer's display name (spec §3; null for the generic member label: suspended, banned, deleted),
- * or Circle 55 support for the team's answers, and the activity of a group chat. Never the
- * message's text: the title and body also go by email, push and text. One query, none when no
- * row is a new message.
- */
-type Writer = { kind: 'support' } | { kind: 'member'; name: string | null; activity: string | null }
-
-async function messageWriters(db: DB, rows: Row[]): Promise<Map<string, Writer>> {
-  const ids = new Set<string>()
-  for (const row of rows) {
-    const id = row.type === 'message.new' ? messageRef.safeParse(row.data).data?.message_id : undefined
-    if (id) ids.add(id)
+/** What the types' lookups found, by type then key: one query per type that looks something up, none when no row needs one. */
+async function lookups(db: DB, rows: ReadRow[]) {
+  const wanted = new Map<string, { lookup: NonNullable<AnyNotificationKind['lookup']>; keys: Set<string> }>()
+  for (const { kind, key } of rows) {
+    if (!kind?.lookup || key === undefined) continue
+    const entry = wanted.get(kind.type) ?? { lookup: kind.lookup, keys: new Set<string>() }
+    wanted.set(kind.type, entry)
+    entry.keys.add(key)
   }
-  if (ids.size === 0) return new Map()
-  const found = await db
-    .selectFrom('messages as m')
-    .innerJoin('message_channels as c', 'c.id', 'm.channel_id')
-    .leftJoin('users as u', 'u.id', 'm.user_id')
-    .leftJoin('experiences as e', 'e.id', 'c.experience_id')
-    .select(['m.id', 'm.user_id', 'c.kind', 'e.title', 'u.first_name', 'u.last_name', 'u.formatted_name', 'u.name', 'u.banned', 'u.is_suspended', 'u.state'])
-    .where('m.id', 'in', [...ids])
-    .execute()
-  return new Map(
-    found.map((message): [string, Writer] => {
-      if (message.user_id === null) return [message.id, message.kind === 'support' ? { kind: 'support' } : { kind: 'member', name: null, activity: null }]
-      const gone = message.state === null || message.state === 'deleted'
-      const name = gone ? null : displayName({ ...message, banned: message.banned ?? false, is_suspended: message.is_suspended ?? false, state: message.state ?? undefined })
-      return [message.id, { kind: 'member', name, activity: message.kind === 'experience' ? message.title : null }]
-    }),
-  )
+  const found = await Promise.all([...wanted].map(async ([type, { lookup, keys }]) => [type, await lookup.load(db, [...keys])] as const))
+  return new Map<string, Map<string, unknown>>(found)
 }
 
-/**
- * A new message in words: who wrote, and where for an activity's group chat. A message that is
- * gone (or data that cannot be read) keeps the plain words.
- */
-function newMessageText(row: Row, writers: Map<string, Writer>, t: TemplateT) {
-  const id = messageRef.safeParse(row.data).data?.message_id
-  const writer = id ? writers.get(id) : undefined
-  if (!writer) return { title: t('types.messageNew.title'), body: t('types.messageNew.body') }
-  if (writer.kind === 'support') return { title: t('types.messageNew.fromSupport'), body: t('types.messageNew.openSupport') }
-  // The body names the writer too: an email's text is its greeting, this body and the link.
-  const { name, activity } = writer
-  if (name === null)
-    return {
-      title: activity ? t('types.messageNew.inGroupSomeone', { title: activity }) : t('types.messageNew.fromSomeone'),
-      body: t('types.messageNew.openSomeone'),
-    }
-  return {
-    title: activity ? t('types.messageNew.inGroup', { name, title: activity }) : t('types.messageNew.from', { name }),
-    body: t('types.messageNew.open', { name }),
-  }
-}
-
-function describe(row: Row, titles: Map<string, string>, writers: Map<string, Writer>, t: TemplateT): { title: string; body: string; link: string } {
-  if (row.type in experienceTypes) {
-    const key = experienceTypes[row.type as keyof typeof experienceTypes]
-    const id = row.experience_id
-    const title = (id && titles.get(id)) || t('types.anActivity')
-    // The survey's notification opens the survey itself (decision 046).
-    const page = id ? (row.type === 'experience.attendance_survey' ? `/activities/${id}/survey` : `/activities/${id}`) : '/attending'
-    return { title: t(`types.${key}.title`, { title }), body: t(`types.${key}.body`, { title }), link: page }
-  }
-  if (row.type === 'message.new') {
-    const channel = messageData.safeParse(row.data).data?.channel_id
-    return {
-      ...newMessageText(row, writers, t),
-      link: channel ? `/messenger?channel=${encodeURIComponent(channel)}` : '/messenger',
-    }
-  }
-  if (row.type === 'verification.decided') {
-    const outcome = verificationData.safeParse(row.data).data?.outcome
-    if (!outcome) return { title: t('types.other.title'), body: t('types.other.body'), link: '/account/verification' }
-    return { title: t(`types.verification.${outcome}.title`), body: t(`types.verification.${outcome}.body`), link: '/account/verification' }
-  }
-  if (row.type === 'report.handled') return { title: t('types.reportHandled.title'), body: t('types.reportHandled.body'), link: '/notifications' }
-  if (row.type === 'experience.recommended') return { title: t('types.recommended.title'), body: t('types.recommended.body'), link: '/' }
-  if (row.type === 'sample') return { title: t('types.sample.title'), body: t('types.sample.body'), link: '/notifications' }
+function describe(row: ReadRow, titles: Map<string, string>, found: Map<string, Map<string, unknown>>, t: TemplateT): { title: string; body: string; link: string } {
+  const other = { title: t('types.other.title'), body: t('types.other.body') }
+  const { kind, data, key } = row
   // A type this code does not know yet still reads as something, never an error page.
-  return { title: t('types.other.title'), body: t('types.other.body'), link: '/notifications' }
+  if (!kind) return { ...other, link: '/notifications' }
+  const id = row.experience_id
+  const activity = { id, title: (id && titles.get(id)) || t('types.anActivity') }
+  const copy: TemplateT = (name, values) => t(`types.${kind.copy}.${name}`, values)
+  const text = kind.text(data, { t: copy, activity, found: key === undefined ? undefined : found.get(kind.type)?.get(key) })
+  return { ...(text ?? other), link: kind.link(data, { activity }) }
 }

@@ -4,65 +4,19 @@ import type { Database } from '../db/schema.ts'
 import { defineJob } from '../jobs/job.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
+import type { NotificationType } from '#contract/notifications.ts'
 import { defaultGlobal, defaultTopics } from './preferences.ts'
-import { topicOf } from './topics.ts'
+import { notificationKind, type NotificationData } from './types/index.ts'
 
 /**
  * Notifications (ARCHITECTURE §1 "Events"): `notify(event)` records one notification per
  * recipient and queues its delivery job, both in the caller's transaction when it passes one,
  * so a rolled-back cancellation notifies nobody and a committed one always has its jobs. The
- * job delivers it by the member's settings (delivery.ts, decision 047).
+ * job delivers it by the member's settings (delivery.ts, decision 047). Each type, the data it
+ * carries and the topic that governs it are declared in api/notifications/types (decision 070).
  */
 
-/**
- * The event types (spec §3: `sample`, `message.new`, `waitlist.selected`), with the data each
- * carries, plus the ones the product sends today: a seat freed within 24 hours of the start
- * (everyone on the notify list hears of it) and an activity cancelled by its organizer.
- */
-export interface NotificationData {
-  sample: Record<string, never>
-  'message.new': { channel_id: string; message_id: string }
-  'waitlist.selected': { experience_id: string }
-  'waitlist.seat_available': { experience_id: string }
-  /** `canceled_by`: the host, or an admin (the email says who); older rows may lack it. */
-  'experience.canceled': { experience_id: string; canceled_by: string }
-  /** A host invited the member to their activity (`invited_by`: the host's user id). */
-  'experience.invited': { experience_id: string; invited_by: string }
-  /** An identity verification request was approved or rejected (decision 025); the reason is read from the row. */
-  'verification.decided': { verification_id: string; outcome: 'approved' | 'rejected' }
-  /** "Did you go to …?" after an activity ended (decision 046): once per attendee per activity. */
-  'experience.attendance_survey': { experience_id: string }
-  /** A reminder 24 or 2 hours before an activity (`start_at`: the start it was scheduled for, ISO). */
-  'experience.reminder': { experience_id: string; slot: '24h' | '2h'; start_at: string }
-  /** The host or an admin changed the time or the place of an activity the member attends. */
-  'experience.changed': { experience_id: string; changes: ('time' | 'place')[] }
-  /** Someone took a seat at, or left, an activity the member hosts. */
-  'experience.attendee_joined': { experience_id: string; attendee_id: string }
-  'experience.attendee_left': { experience_id: string; attendee_id: string }
-  /** A report the member made was handled (never its outcome, issue 14 §5). */
-  'report.handled': { report_id: string }
-  /** The weekly "activities near you" (opt-in). */
-  'experience.recommended': { experience_ids: string[] }
-}
-
-export type NotificationType = keyof NotificationData
-
-export const notificationTypes = [
-  'sample',
-  'message.new',
-  'waitlist.selected',
-  'waitlist.seat_available',
-  'experience.canceled',
-  'experience.invited',
-  'verification.decided',
-  'experience.attendance_survey',
-  'experience.reminder',
-  'experience.changed',
-  'experience.attendee_joined',
-  'experience.attendee_left',
-  'report.handled',
-  'experience.recommended',
-] as const satisfies readonly NotificationType[]
+export type { NotificationData }
 
 /**
  * One event for its recipients (user ids); nobody to tell is not an error. `deliverAfterSeconds`
@@ -110,7 +64,7 @@ export function createNotifier(options: { db: Kysely<Database>; queue: Pick<JobQ
   async function record(trx: Transaction<Database>, event: NotificationEvent) {
     const recipients = [...new Set(event.to)]
     if (recipients.length === 0) return []
-    const topic = topicOf[event.type]
+    const topic = notificationKind(event.type)?.topic ?? null
     // Whether it shows in each member's list: their in-app switches (global and the topic's) over
     // the defaults, read in this one statement however many members are told (decision 047).
     const inApp = topic

@@ -1,22 +1,19 @@
-import { z } from 'zod'
 import { formatZonedDateTime } from '#contract/zoned-time.ts'
 import type { DB } from '../db/database.ts'
 import { emailGreeting, emailT } from '../i18n.ts'
-import { emailRecipient, placeOf, type NotificationRow } from '../notifications/emails.ts'
+import { emailRecipient, placeOf } from '../notifications/emails.ts'
 import type { OutgoingEmail } from '../providers/email/mailer.ts'
 
 /**
- * The email of `experience.recommended` (the weekly "activities near you", decision 051), in the
- * member's language: each suggested activity with its title, when on its own clock, where, and
- * its link, in the order the job chose (soonest first). An activity cancelled or started since is
- * left out; when none is left, no email. Delivery adds the unsubscribe footer and headers.
+ * The email of `experience.recommended` (the weekly "activities near you", decision 051; declared
+ * in api/notifications/types), in the member's language: each suggested activity with its title,
+ * when on its own clock, where, and its link, in the order the job chose (soonest first). An
+ * activity cancelled or started since is left out; when none is left, no email. Delivery adds the
+ * unsubscribe footer and headers.
  */
 
-const recommendedData = z.object({ experience_ids: z.array(z.uuid()).min(1).max(20) })
-
-export async function composeRecommendationsEmail(db: DB, notification: NotificationRow, publicUrl: string): Promise<OutgoingEmail | null> {
-  const data = recommendedData.safeParse(notification.data).data
-  if (!data) return null
+export async function composeRecommendationsEmail(db: DB, notification: { user_id: string; data: { experience_ids: string[] } }, publicUrl: string): Promise<OutgoingEmail | null> {
+  const { data } = notification
   const member = await emailRecipient(db, notification.user_id)
   if (!member) return null
   const rows = await db

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TEST_PUBLIC_URL, createExperience, createUser } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import type { NewExperience } from '../db/schema.ts'
-import { composeNotificationEmail } from '../notifications/emails.ts'
+import { composeNotificationEmail } from '../notifications/delivery.ts'
 import { createNotifier, type Notify } from '../notifications/service.ts'
 import { recommendActivities } from './service.ts'
 

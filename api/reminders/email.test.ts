@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TEST_PUBLIC_URL, createExperience, createUser } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import type { Experience, User } from '../db/schema.ts'
-import { composeNotificationEmail } from '../notifications/emails.ts'
+import { composeNotificationEmail } from '../notifications/delivery.ts'
 
 /**
  * Issue 15 §1–2: the reminder and the change emails, as members read them: when and where on the

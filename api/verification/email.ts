@@ -1,20 +1,19 @@
-import { z } from 'zod'
 import type { DB } from '../db/database.ts'
 import { emailGreeting, emailT } from '../i18n.ts'
-import { emailRecipient, type NotificationRow } from '../notifications/emails.ts'
+import { emailRecipient } from '../notifications/emails.ts'
 import type { OutgoingEmail } from '../providers/email/mailer.ts'
 
-const dataSchema = z.object({ verification_id: z.uuid(), outcome: z.enum(['approved', 'rejected']) })
-
 /**
- * The `verification.decided` email (decisions 018, 025), in the member's language: verified, or
- * not, with the reviewer's reason and the way to try again. Sent only while it is still true
- * (the request still has that outcome) and only to a member others may see.
+ * The `verification.decided` email (decisions 018, 025; api/notifications/types), in the member's
+ * language: verified, or not, with the reviewer's reason and the way to try again. Sent only
+ * while it is still true (the request still has that outcome) and only to a member others may see.
  */
-export async function composeVerificationEmail(db: DB, notification: NotificationRow, publicUrl: string): Promise<OutgoingEmail | null> {
-  const parsed = dataSchema.safeParse(notification.data)
-  if (!parsed.success) return null
-  const { verification_id: id, outcome } = parsed.data
+export async function composeVerificationEmail(
+  db: DB,
+  notification: { user_id: string; data: { verification_id: string; outcome: 'approved' | 'rejected' } },
+  publicUrl: string,
+): Promise<OutgoingEmail | null> {
+  const { verification_id: id, outcome } = notification.data
   const member = await emailRecipient(db, notification.user_id)
   if (!member) return null
   const request = await db
