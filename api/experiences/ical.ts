@@ -7,6 +7,9 @@ import { can } from '../policy/permissions.ts'
 import { activityIcal } from './calendar-file.ts'
 import { getReadableExperience } from './service.ts'
 
+/** The file itself (also what the change and cancellation emails carry) is calendar-file.ts. */
+export { foldLine } from './calendar-file.ts'
+
 export async function experienceIcal(env: Env, db: DB, caller: User | null, idOrSlug: string) {
   const experience = await getReadableExperience(db, idOrSlug, caller)
   const { start_at: start } = experience

@@ -6,7 +6,7 @@ import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harnes
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { createBuiltinPlacesProvider } from '../providers/maps/builtin.ts'
 import type { PlacesProvider } from '../providers/maps/provider.ts'
-import { foldLine } from './calendar-file.ts'
+import { foldLine } from './ical.ts'
 import { feeToCents, zonedTimeToUtc, type ResolvedPlace } from './service.ts'
 
 const HOUR = 3_600_000
