@@ -89,9 +89,12 @@ export interface OwnEmail<Data> {
   compose(db: DB, notification: { user_id: string; data: Data }, publicUrl: string): Promise<OutgoingEmail | null>
 }
 
+/** The declaration of `Type`, whatever its data and lookup. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- whatever the type looks up
+export type KindOf<Type extends NotificationType> = NotificationKind<Type, z.ZodObject, any>
+
 /** A declaration, as the list, delivery and `notify` read any of them. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any type's data and lookups
-export type AnyNotificationKind = NotificationKind<NotificationType, z.ZodObject, any>
+export type AnyNotificationKind = KindOf<NotificationType>
 
 /** Declares a notification type (its file in api/notifications/types/, listed in types/index.ts). */
 export function defineNotification<const Type extends NotificationType, Data extends z.ZodObject, Found = never>(kind: NotificationKind<Type, Data, Found>) {
@@ -105,7 +108,8 @@ export function defineNotification<const Type extends NotificationType, Data ext
 export function readLeniently<Data extends z.ZodObject>(schema: Data, raw: unknown): Partial<z.output<Data>> {
   if (typeof raw !== 'object' || raw === null) return {}
   const read: Record<string, unknown> = {}
-  for (const [key, field] of Object.entries(schema.shape)) {
+  const fields: Record<string, z.ZodType> = schema.shape
+  for (const [key, field] of Object.entries(fields)) {
     const parsed = field.safeParse((raw as Record<string, unknown>)[key])
     if (parsed.success && parsed.data !== undefined) read[key] = parsed.data
   }

@@ -33,7 +33,7 @@ describe('the registry', () => {
     for (const file of files) {
       const declared = Object.values((await import(new URL(file, here).href)) as Record<string, AnyNotificationKind>)
       expect(declared.map((kind) => kind.type), file).toEqual([file.slice(0, -'.ts'.length)])
-      expect(notificationKinds[declared[0]!.type as keyof typeof notificationKinds]).toBe(declared[0])
+      expect(notificationKinds[declared[0]!.type]).toBe(declared[0])
     }
   })
 

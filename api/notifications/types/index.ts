@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { NotificationType } from '#contract/notifications.ts'
-import type { AnyNotificationKind, NotificationKind } from '../kind.ts'
+import type { AnyNotificationKind, KindOf } from '../kind.ts'
 import { experienceAttendanceSurvey } from './experience.attendance_survey.ts'
 import { experienceAttendeeJoined } from './experience.attendee_joined.ts'
 import { experienceAttendeeLeft } from './experience.attendee_left.ts'
@@ -36,8 +36,7 @@ export const notificationKinds = {
   'experience.attendee_left': experienceAttendeeLeft,
   'report.handled': reportHandled,
   'experience.recommended': experienceRecommended,
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- whatever each type looks up
-} as const satisfies { [Type in NotificationType]: NotificationKind<Type, z.ZodObject, any> }
+} as const satisfies { [Type in NotificationType]: KindOf<Type> }
 
 /** The data each type carries (what `notify` takes), read from its declaration. */
 export type NotificationData = { [Type in NotificationType]: z.input<(typeof notificationKinds)[Type]['data']> }
