@@ -71,7 +71,7 @@ describe('the registry', () => {
   })
 })
 
-describe('the settings', () => {
+describe('the settings and the list', () => {
   let database: TestDatabase
   let api: ApiHarness
 
@@ -94,5 +94,13 @@ describe('the settings', () => {
       for (const topic of governing) expect(typeof at(locale(language, 'notification-settings'), `groups.${topic}.name`), `${language} ${topic}`).toBe('string')
     // The settings of spec §3 that no notification answers to yet: switching them changes nothing today.
     expect(notificationTopics.filter((topic) => !governing.includes(topic))).toEqual(['distance', 'out_of_state'])
+  })
+
+  it('let the list write what it can of a row that lacks part of its data: a message without its writer still opens its chat', async () => {
+    const reader = await createUser(database.db)
+    const channel = crypto.randomUUID()
+    await database.db.insertInto('notifications').values({ user_id: reader.id, type: 'message.new', data: JSON.stringify({ channel_id: channel }) }).execute()
+    const response = await api.request('GET', 'users/notifications', { token: await api.signToken(reader.id) })
+    expect(response.json.data).toEqual([expect.objectContaining({ title: 'A new message', link: `/messenger?channel=${channel}` })])
   })
 })
