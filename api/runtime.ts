@@ -1,4 +1,4 @@
-import type { ApiServices } from './app.ts'
+import type { ApiServices } from './http/context.ts'
 import type { DB } from './db/database.ts'
 import { openDatabase, type OpenDatabase } from './db/open.ts'
 import type { Env } from './env.ts'

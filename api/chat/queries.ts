@@ -1,11 +1,11 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
-import type { DB } from '../db/database.ts'
+import type { DB, Trx } from '../db/database.ts'
 import type { ChannelKind, User } from '../db/schema.ts'
-import { mediaUrl, type Trx } from '../experiences/service.ts'
+import { mediaUrl } from '../experiences/service.ts'
 import { eligible, foldedSql, likePrefix, participants } from '../members/queries.ts'
 import { membersInHistory, notBlocking, visibleMembers } from '../policy/members.ts'
 import type { ChatMember } from '#contract/chat.ts'
-import type { ChatEvent } from './events.ts'
+import type { ChatEvent, MessageRow } from './events.ts'
 import { displayName } from '#contract/display-name.ts'
 
 /**
@@ -132,18 +132,6 @@ export async function listedChannelTotals(db: Db, meId: string) {
     unreadTotals(db, [meId]),
   ])
   return { total: count.rows[0]?.count ?? 0, totalUnread: unread.get(meId) ?? 0 }
-}
-
-export interface MessageRow {
-  id: string
-  channel_id: string
-  user_id: string | null
-  body: string
-  is_system: boolean
-  /** A product message's translation key and parameters (null for a member's message). */
-  product_key: string | null
-  product_params: Record<string, string>
-  created_at: Date
 }
 
 /** The last `perChannel` messages of each channel `readerId` sees (each up to its `read_until`), newest first. */

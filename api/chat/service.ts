@@ -1,13 +1,13 @@
 import { sql } from 'kysely'
-import type { DB } from '../db/database.ts'
+import type { DB, Trx } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import type { Notify } from '../notifications/service.ts'
-import { getReadableExperience, holdsSeat, type Trx } from '../experiences/service.ts'
+import { getReadableExperience, holdsSeat } from '../experiences/service.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
-import { isUuid } from '../http/request.ts'
+import { isUuid } from '../http/params.ts'
 import { can, isSuspended, requirePermission, type Caller, type ChannelResource } from '../policy/permissions.ts'
 import { blocksBetween } from '../policy/members.ts'
-import { postMessage } from './events.ts'
+import { postMessage, type MessageRow } from './events.ts'
 import { productMessageText } from './product-messages.ts'
 import { awaitsHostReply, checkNewConversation, checkOpeningMessage, mayBeRefusedAsOpening } from './scam-shield.ts'
 import { countMessage } from './send-limits.ts'
@@ -24,7 +24,6 @@ import {
   openActivityChat,
   pageOfMessages,
   type ChannelRow,
-  type MessageRow,
 } from './queries.ts'
 import type {
   Channel,

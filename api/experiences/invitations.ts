@@ -8,14 +8,15 @@
 import { isFull } from '#contract/experience-rules.ts'
 import { maxInvitationsPerDay } from '#contract/limits.ts'
 import type { AddByEmailsResult } from '#contract/experiences.ts'
-import type { DB } from '../db/database.ts'
+import type { DB, Trx } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import { countHit } from '../http/security.ts'
 import { visibleMembers } from '../policy/members.ts'
 import { requirePermission } from '../policy/permissions.ts'
-import { answerInvitation, checkOpen, fullProblem, takeSeat } from './attendance.ts'
-import { getExperience, serializeExperience, type NotifyingDeps, type Trx } from './service.ts'
+import { checkOpen } from './attendance.ts'
+import { answerInvitation, fullProblem, takeSeat } from './seats.ts'
+import { getExperience, serializeExperience, type NotifyingDeps } from './service.ts'
 
 const invitationLimit = { name: 'invitations', max: maxInvitationsPerDay, windowSeconds: 24 * 60 * 60 }
 

@@ -16,7 +16,7 @@ import {
   waitlistEntrySchema,
   waitlistQuerySchema,
 } from '#contract/experiences.ts'
-import type { ApiEnv } from '../app.ts'
+import type { ApiEnv } from '../http/context.ts'
 import { mirrorActivityChat } from '../chat/mirror.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'

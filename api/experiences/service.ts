@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto'
-import { sql, type RawBuilder, type Transaction } from 'kysely'
-import type { DB } from '../db/database.ts'
-import type { Database, Experience, User } from '../db/schema.ts'
+import { sql, type RawBuilder } from 'kysely'
+import type { DB, Trx } from '../db/database.ts'
+import type { Experience, User } from '../db/schema.ts'
 import type { Env } from '../env.ts'
 import { problems } from '../http/errors.ts'
-import { isLookupKey } from '../http/params.ts'
-import { isUuid } from '../http/request.ts'
+import { isLookupKey, isUuid } from '../http/params.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Notify } from '../notifications/service.ts'
 import { notifyChanges, scheduleReminders } from '../reminders/service.ts'
 import { announceCancellation } from '../chat/product-messages.ts'
 import { openActivityChat } from '../chat/queries.ts'
-import { offerFreedSeats } from './attendance.ts'
+import { offerFreedSeats } from './seats.ts'
 import { pageMetadata } from '#contract/common.ts'
 import { hasStarted as startedAt, isFull, isLateCancel, isLimited } from '#contract/experience-rules.ts'
 import type {
@@ -72,8 +71,6 @@ export interface ExperienceDeps {
 /** What the attendance changes need: they may free a seat or cancel, and then notify. */
 export type NotifyingDeps = Pick<ExperienceDeps, 'db' | 'notify'>
 
-export type Trx = Transaction<Database>
-
 export const MINUTE = 60_000
 const METERS_PER_MILE = 1609.344
 
@@ -119,8 +116,6 @@ function isHttpUrl(value: string) {
 
 // ---------------------------------------------------------------------------------------------
 // Lookup and permissions
-
-export { isUuid }
 
 export async function findExperience(db: DB | Trx, idOrSlug: string) {
   if (!isLookupKey(idOrSlug)) return undefined

@@ -1,7 +1,7 @@
 import type { User } from '../db/schema.ts'
 import type { DB } from '../db/database.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
-import { isUuid } from '../http/request.ts'
+import { isUuid } from '../http/params.ts'
 import { requirePermission } from '../policy/permissions.ts'
 import { MEDIA_URL_PREFIX, type MediaStorage } from '../providers/storage/storage.ts'
 import type { MediaDeps } from './service.ts'
