@@ -130,7 +130,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
     realtime = await createRealtimeHub({
       connectionString: database.url,
       logger,
-      prepare: (events, memberIds) => chatEventsFor(db, events, memberIds),
+      prepare: (events, memberIds) => chatEventsFor(db, providers.media, events, memberIds),
     })
 
     const hub = realtime

@@ -16,6 +16,7 @@ import { isUuid } from '../http/params.ts'
 import type { Notify } from '../notifications/service.ts'
 import { membersInHistory, visibleMembers } from '../policy/members.ts'
 import { can, isHostOf, requirePermission } from '../policy/permissions.ts'
+import type { MediaStorage } from '../providers/storage/storage.ts'
 import { verifiedUserIds } from '../verification/service.ts'
 import { fullProblem, offerFreedSeats, takeSeat, tellHost } from './seats.ts'
 import {
@@ -25,7 +26,6 @@ import {
   getReadableExperience,
   hasStarted,
   holdsSeat,
-  mediaUrl,
   serializeExperience,
   showsVerified,
   type NotifyingDeps,
@@ -37,7 +37,7 @@ export function checkOpen(experience: Experience) {
   if (hasStarted(experience, Date.now())) throw pastProblem()
 }
 
-export async function attend(db: DB, caller: User, idOrSlug: string, userId: string, notify?: Notify) {
+export async function attend(db: DB, media: MediaStorage, caller: User, idOrSlug: string, userId: string, notify?: Notify) {
   requirePermission(caller, 'create:attendance', { user_id: userId })
   const experience = await getExperience(db, idOrSlug)
   checkOpen(experience)
@@ -52,7 +52,7 @@ export async function attend(db: DB, caller: User, idOrSlug: string, userId: str
     if (outcome === 'added' && notify) await tellHost(trx, notify, experience, userId, 'experience.attendee_joined')
   })
   const fresh = await getExperience(db, experience.id)
-  return serializeExperience(db, fresh, caller)
+  return serializeExperience(db, media, fresh, caller)
 }
 
 /**
@@ -92,7 +92,7 @@ export async function releaseSeat(trx: Trx, notify: Notify, experienceId: string
   return { late }
 }
 
-export async function cancelAttendance({ db, notify }: NotifyingDeps, caller: User, idOrSlug: string, userId: string) {
+export async function cancelAttendance({ db, notify, media }: NotifyingDeps, caller: User, idOrSlug: string, userId: string) {
   const experience = await getExperience(db, idOrSlug)
   // Not an id at all (a NUL byte, a name): nobody is attending under it.
   if (!isUuid(userId)) throw problems.notFound('This member is not attending.')
@@ -105,10 +105,10 @@ export async function cancelAttendance({ db, notify }: NotifyingDeps, caller: Us
     return released.late
   })
   const fresh = await getExperience(db, experience.id)
-  return { data: [await serializeExperience(db, fresh, caller)], metadata: { late_cancellation: late } }
+  return { data: [await serializeExperience(db, media, fresh, caller)], metadata: { late_cancellation: late } }
 }
 
-export async function listAttendees(db: DB, caller: User, idOrSlug: string, page: number, perPageInput: number) {
+export async function listAttendees(db: DB, media: MediaStorage, caller: User, idOrSlug: string, page: number, perPageInput: number) {
   requirePermission(caller, 'read:attendees')
   const experience = await getReadableExperience(db, idOrSlug, caller)
   const perPage = Math.min(perPageInput, MAX_PER_PAGE)
@@ -149,7 +149,7 @@ export async function listAttendees(db: DB, caller: User, idOrSlug: string, page
     data: rows.map((row) => ({
       id: row.id,
       display_name: row.state === 'deleted' ? null : displayName(row),
-      avatar: row.avatar_key && !row.banned && !row.is_suspended ? { url: mediaUrl(row.avatar_key) } : null,
+      avatar: row.avatar_key && !row.banned && !row.is_suspended ? { url: media.publicUrl(row.avatar_key) } : null,
       is_host: row.id === experience.host_id,
       is_verified: showsVerified(row, verified),
     })),
@@ -212,7 +212,7 @@ export async function attendeesCsv(db: DB, caller: User, idOrSlug: string) {
 // ---------------------------------------------------------------------------------------------
 // Notify list
 
-export async function joinWaitlist(db: DB, caller: User, idOrSlug: string) {
+export async function joinWaitlist(db: DB, media: MediaStorage, caller: User, idOrSlug: string) {
   requirePermission(caller, 'join:waitlist')
   const experience = await getExperience(db, idOrSlug)
   checkOpen(experience)
@@ -224,7 +224,7 @@ export async function joinWaitlist(db: DB, caller: User, idOrSlug: string) {
     .values({ experience_id: experience.id, user_id: caller.id })
     .onConflict((oc) => oc.columns(['experience_id', 'user_id']).doNothing())
     .execute()
-  return serializeExperience(db, experience, caller)
+  return serializeExperience(db, media, experience, caller)
 }
 
 export async function leaveWaitlist(db: DB, caller: User, idOrSlug: string) {

@@ -18,7 +18,13 @@ export function smsSenderOf(services: ApiServices): SmsSender {
   return services.sms ?? createSmsSender({ db, twilio: twilioOptionsFrom(env), queue, logger, production: env.isProduction })
 }
 
-const smsDeps = (services: ApiServices): SmsDeps => ({ db: services.db, notify: services.notify, codeSecret: services.codeSecret, sms: smsSenderOf(services) })
+const smsDeps = (services: ApiServices): SmsDeps => ({
+  db: services.db,
+  notify: services.notify,
+  codeSecret: services.codeSecret,
+  sms: smsSenderOf(services),
+  media: services.media,
+})
 
 const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`)
 
