@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Linter } from 'eslint'
 import tseslint from 'typescript-eslint'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { findCircles, formatCircles, importCirclesPlugin, projectGraph } from './import-circles.ts'
 
 /** A small project laid out like ours: package.json "imports" aliases, a NodeNext tsconfig. */
@@ -67,6 +67,25 @@ describe('findCircles', () => {
     expect(formatCircles(groups)).toContain('api/app.ts → api/things/routes.ts → api/app.ts')
   })
 
+  it('sees files change, appear and go within one process (an editor’s ESLint server)', () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      // An import of a file not written yet: nothing to follow.
+      writeFileSync(path.join(root, 'api/later.ts'), "import './uses-later.ts'\n")
+      vi.setSystemTime(Date.now() + 2000)
+      expect(findCircles(projectGraph(root))).toHaveLength(3)
+      writeFileSync(path.join(root, 'api/uses-later.ts'), "import './later.ts'\n")
+      vi.setSystemTime(Date.now() + 2000)
+      expect(findCircles(projectGraph(root)).map((group) => group.circles)).toContainEqual([['api/later.ts', 'api/uses-later.ts', 'api/later.ts']])
+      rmSync(path.join(root, 'api/later.ts'))
+      rmSync(path.join(root, 'api/uses-later.ts'))
+      vi.setSystemTime(Date.now() + 2000)
+      expect(findCircles(projectGraph(root))).toHaveLength(3)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('lists every distinct circle of a group, shortest first', () => {
     const graph = new Map([
       ['api/a.ts', [{ to: 'api/b.ts', specifier: '', pos: 0, end: 0 }]],
@@ -92,7 +111,7 @@ describe('the ESLint rule', () => {
       [
         {
           files: ['**/*.{ts,tsx}'],
-          languageOptions: { parser: tseslint.parser as Linter.Parser, parserOptions: { ecmaFeatures: { jsx: true } } },
+          languageOptions: { parser: tseslint.parser, parserOptions: { ecmaFeatures: { jsx: true } } },
           plugins: { circle55: importCirclesPlugin },
           rules: { 'circle55/no-import-circle': 'error' },
         },

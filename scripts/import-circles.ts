@@ -101,18 +101,23 @@ const cache = new Map<string, { resolve: Resolve; files: Map<string, CachedFile>
 /**
  * The import graph of the project at `root`. Within one process the files are read once and
  * re-read only when they change (an editor's ESLint server lives long), looked at again at most
- * once a second.
+ * once a second; when a file appears or goes, everything is read again.
  */
 export function projectGraph(root: string): ImportGraph {
   let state = cache.get(root)
   if (state && Date.now() - state.checkedAt < 1000) return state.graph
-  state ??= { resolve: projectResolver(root), files: new Map(), checkedAt: 0, graph: new Map() }
+  const found = sourceFiles(root)
+  // A file added or removed may change how any import resolves (and the resolver caches misses).
+  const known = state?.files
+  if (!state || !known || found.length !== known.size || found.some((file) => !known.has(file))) {
+    state = { resolve: projectResolver(root), files: new Map(), checkedAt: 0, graph: new Map() }
+  }
   const files = new Map<string, CachedFile>()
-  for (const file of sourceFiles(root)) {
+  for (const file of found) {
     const stat = statSync(path.join(root, file))
-    const known = state.files.get(file)
-    if (known && known.mtimeMs === stat.mtimeMs && known.size === stat.size) {
-      files.set(file, known)
+    const read = state.files.get(file)
+    if (read && read.mtimeMs === stat.mtimeMs && read.size === stat.size) {
+      files.set(file, read)
       continue
     }
     const text = readFileSync(path.join(root, file), 'utf8')
