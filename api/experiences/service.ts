@@ -6,6 +6,7 @@ import type { Env } from '../env.ts'
 import { problems } from '../http/errors.ts'
 import { isLookupKey, isUuid } from '../http/params.ts'
 import type { JobQueue } from '../jobs/queue.ts'
+import type { ResolvedPlace } from '../providers/maps/provider.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
 import type { Notify } from '../notifications/service.ts'
 import { notifyChanges, scheduleReminders } from '../reminders/service.ts'
@@ -31,17 +32,6 @@ import { displayName } from '#contract/display-name.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Dependencies
-
-/** A place picked from the places search (supplied by the places provider). */
-export interface ResolvedPlace {
-  id: string
-  label: string
-  city: string | null
-  region: string | null
-  latitude: number
-  longitude: number
-  timeZone: string
-}
 
 /** What the experiences domain needs from the places provider. */
 export interface ExperiencePlaces {
