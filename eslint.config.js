@@ -5,6 +5,7 @@ import jsxA11y from 'eslint-plugin-jsx-a11y'
 import react from 'eslint-plugin-react'
 import reactHooks from 'eslint-plugin-react-hooks'
 import tseslint from 'typescript-eslint'
+import { importCirclesPlugin } from './scripts/import-circles.ts'
 
 /**
  * Type-aware linting for the TypeScript sources (the same tsconfig as `tsc`), React and
@@ -138,6 +139,14 @@ export default defineConfig(
         },
       ],
     },
+  },
+  // No import circles between files of api/, app/ and contract/, type-only imports included
+  // (decision 067). The whole graph is read once per run; `node scripts/import-circles.ts`
+  // prints every circle on its own.
+  {
+    files: ['{api,app,contract}/**/*.{ts,tsx}'],
+    plugins: { circle55: importCirclesPlugin },
+    rules: { 'circle55/no-import-circle': 'error' },
   },
   {
     // Tests read loosely typed JSON response bodies.

@@ -1,29 +1,22 @@
 import { Hono, type HonoRequest } from 'hono'
 import { blockRoutes } from './blocks/routes.ts'
-import { isDatabaseUnavailable, type DB } from './db/database.ts'
+import { isDatabaseUnavailable } from './db/database.ts'
 import type { User } from './db/schema.ts'
-import type { Env } from './env.ts'
 import { chatRoutes } from './chat/routes.ts'
 import { mirrorChat } from './chat/mirror.ts'
 import { experienceRoutes } from './experiences/routes.ts'
-import type { JobQueue } from './jobs/queue.ts'
 import { limitApiBodies } from './http/api-body-limit.ts'
 import { refuseControlCharacters } from './http/control-characters.ts'
 import { ApiProblem, problems, retryAfterSeconds, unavailable } from './http/errors.ts'
+import type { ApiEnv, ApiServices } from './http/context.ts'
 import { createApiRoutes } from './http/openapi.ts'
 import type { TokenVerifier } from './providers/identity/token-verifier.ts'
-import type { Logger } from './logger.ts'
-import type { PhotoChecker } from './media/photo-check.ts'
 import { mediaRoutes } from './media/routes.ts'
 import { notificationRoutes } from './notifications/routes.ts'
-import type { Notify } from './notifications/service.ts'
-import type { Mailer } from './providers/email/mailer.ts'
 import { placeRoutes } from './places/routes.ts'
 import { isSuspended } from './policy/permissions.ts'
 import { profileRoutes } from './profiles/routes.ts'
-import type { Providers } from './providers.ts'
 import { memberRoutes } from './members/routes.ts'
-import type { RealtimeHub } from './realtime/hub.ts'
 import { reportRoutes } from './reports/routes.ts'
 import { supportRoutes } from './support/routes.ts'
 import { surveyRoutes } from './surveys/routes.ts'
@@ -35,41 +28,8 @@ import { systemRoutes } from './system/routes.ts'
 import { findShellCallerBySubject, findUserBySubject, provisionUser, type ShellFacts } from './users/service.ts'
 import { accountRoutes } from './users/account-routes.ts'
 import { smsRoutes } from './sms/routes.ts'
-import type { SmsSender } from './providers/sms/sender.ts'
 import { userRoutes } from './users/routes.ts'
 import { verificationRoutes } from './verification/routes.ts'
-
-export interface ApiServices extends Providers {
-  env: Env
-  db: DB
-  logger: Logger
-  /** Mail sent now (the email-change code) or queued (the notice to the old address). */
-  mailer: Mailer
-  /** Keys the HMAC of one-time codes (api/identity/codes.ts), as the identity provider's. */
-  codeSecret: string
-  verifyToken: TokenVerifier
-  /** Records a notification and queues its delivery (api/notifications/service.ts). */
-  notify: Notify
-  /** The profile-photo check's worker (api/media/photo-check.ts); the process's own when absent. */
-  photoChecker?: PhotoChecker
-  /** The instance's realtime hub (api/realtime/hub.ts); without it, `GET v1/chat/events` only polls. */
-  realtime?: RealtimeHub
-  /** The job queue, for work retried later (the chat provider's mirror, api/chat/mirror.ts). */
-  jobs?: Pick<JobQueue, 'send'>
-  /** Text messages (api/providers/sms/sender.ts); the built-in outbox (or Twilio from env) when absent. */
-  sms?: SmsSender
-}
-
-export interface ApiEnv {
-  Variables: {
-    services: ApiServices
-    requestId: string
-    /** The authenticated member, resolved once per request; null for anonymous calls. */
-    caller: User | null
-    /** Read with the caller when this is the shell's call (decision 055); null otherwise. */
-    callerShell: ShellFacts | null
-  }
-}
 
 /**
  * The product API of spec §7 as a fetch handler: mounted under `/api` in the web server,
@@ -136,6 +96,9 @@ export function createApiApp(services: ApiServices) {
 }
 
 export type ApiApp = ReturnType<typeof createApiApp>
+
+// Their home is api/http/context.ts (decision 067); the test harness still names them from here.
+export type { ApiEnv, ApiServices }
 
 
 /**

@@ -1,4 +1,4 @@
-import type { ApiServices } from './app.ts'
+import type { ApiServices } from './http/context.ts'
 import type { DB } from './db/database.ts'
 import { openDatabase, type OpenDatabase } from './db/open.ts'
 import type { Env } from './env.ts'
@@ -130,7 +130,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
     realtime = await createRealtimeHub({
       connectionString: database.url,
       logger,
-      prepare: (events, memberIds) => chatEventsFor(db, events, memberIds),
+      prepare: (events, memberIds) => chatEventsFor(db, providers.media, events, memberIds),
     })
 
     const hub = realtime

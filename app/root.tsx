@@ -39,7 +39,7 @@ import { useNonce } from './utils/nonce.ts'
 import { themeColor } from './utils/theme.ts'
 import { commitSession, destroySession, getSession } from './utils/session.server.ts'
 import { takeToast } from './utils/toast.server.ts'
-import { shellMember } from './utils/user-hooks.ts'
+import { shellMember, type RootData } from './utils/root-data.ts'
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: appStyles },
@@ -78,7 +78,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       year: new Date().getFullYear(),
       // Browser errors go to Sentry only when the server reports to it (decision 014).
       sentryDsn: context.services.config.sentryDsn,
-    },
+    } satisfies RootData,
     { headers },
   )
 }

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser, User } from '#api/db/schema.ts'
 import { createLogger } from '#api/logger.ts'
@@ -7,6 +8,7 @@ import { createApiHarness, createExperience, createUser, type ApiHarness } from 
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { dataOf, readSse, type SseEvent, type SseReader } from '#tests/sse.ts'
 import { chatEventsFor } from './queries.ts'
+import { createLocalStorage } from '#api/providers/storage/local.ts'
 
 /** `GET v1/chat/events` (issue 14 §2, decision 032): live messages, unread totals, exact resume. */
 
@@ -21,7 +23,7 @@ beforeAll(async () => {
     connectionString: database.url,
     logger: createLogger({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }),
     // As the runtime does: the message read once and handed to up-to-date streams.
-    prepare: (events, memberIds) => chatEventsFor(database.db, events, memberIds),
+    prepare: (events, memberIds) => chatEventsFor(database.db, createLocalStorage(tmpdir()), events, memberIds),
   })
   api = await createApiHarness(database.db, {}, { realtime: hub })
 })

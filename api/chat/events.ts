@@ -1,6 +1,5 @@
 import { sql } from 'kysely'
-import type { Trx } from '../experiences/service.ts'
-import type { MessageRow } from './queries.ts'
+import type { Trx } from '../db/database.ts'
 
 /**
  * The chat's notifications (decision 029): each message, as its transaction commits (migration
@@ -14,6 +13,19 @@ export interface ChatEvent {
   channel_id: string
   message_id: string
   seq: number
+}
+
+/** A stored message as the chat reads it. */
+export interface MessageRow {
+  id: string
+  channel_id: string
+  user_id: string | null
+  body: string
+  is_system: boolean
+  /** A product message's translation key and parameters (null for a member's message). */
+  product_key: string | null
+  product_params: Record<string, string>
+  created_at: Date
 }
 
 /** A message to store: a member's (`user_id`), or the product's (`is_system`, with its translation key). */

@@ -1,4 +1,4 @@
-import type { Trx } from '../experiences/service.ts'
+import type { Trx } from '../db/database.ts'
 import { chatT } from '../i18n.ts'
 import { postMessage } from './events.ts'
 

@@ -1,11 +1,11 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
-import type { DB } from '../db/database.ts'
+import type { DB, Trx } from '../db/database.ts'
 import type { ChannelKind, User } from '../db/schema.ts'
-import { mediaUrl, type Trx } from '../experiences/service.ts'
 import { eligible, foldedSql, likePrefix, participants } from '../members/queries.ts'
 import { membersInHistory, notBlocking, visibleMembers } from '../policy/members.ts'
+import type { MediaStorage } from '../providers/storage/storage.ts'
 import type { ChatMember } from '#contract/chat.ts'
-import type { ChatEvent } from './events.ts'
+import type { ChatEvent, MessageRow } from './events.ts'
 import { displayName } from '#contract/display-name.ts'
 
 /**
@@ -134,18 +134,6 @@ export async function listedChannelTotals(db: Db, meId: string) {
   return { total: count.rows[0]?.count ?? 0, totalUnread: unread.get(meId) ?? 0 }
 }
 
-export interface MessageRow {
-  id: string
-  channel_id: string
-  user_id: string | null
-  body: string
-  is_system: boolean
-  /** A product message's translation key and parameters (null for a member's message). */
-  product_key: string | null
-  product_params: Record<string, string>
-  created_at: Date
-}
-
 /** The last `perChannel` messages of each channel `readerId` sees (each up to its `read_until`), newest first. */
 export async function lastMessages(db: Db, channels: Array<Pick<ChannelRow, 'id' | 'read_until'>>, perChannel: number, readerId: string) {
   if (channels.length === 0) return []
@@ -199,8 +187,8 @@ export async function hiddenMessageCount(db: Db, channelId: string, readUntil: D
   return rows.rows[0]?.count ?? 0
 }
 
-/** Members as chat shows them (public card only), by id. */
-export async function chatMembers(db: Db, ids: Iterable<string>): Promise<Map<string, ChatMember>> {
+/** Members as chat shows them (public card only, photos at `media`'s public URLs), by id. */
+export async function chatMembers(db: Db, media: MediaStorage, ids: Iterable<string>): Promise<Map<string, ChatMember>> {
   const unique = [...new Set(ids)]
   if (unique.length === 0) return new Map()
   const rows = await db
@@ -210,11 +198,12 @@ export async function chatMembers(db: Db, ids: Iterable<string>): Promise<Map<st
     .select('media.storage_key as avatar_key')
     .where('users.id', 'in', unique)
     .execute()
-  return new Map(rows.map((row) => [row.id, chatMember(row, row.avatar_key)]))
+  return new Map(rows.map((row) => [row.id, chatMember(media, row, row.avatar_key)]))
 }
 
 /** A member's public card; the generic member label (no photo) for suspended, banned and deleted members. */
 export function chatMember(
+  media: MediaStorage,
   user: Pick<User, 'id' | 'slug' | 'state' | 'first_name' | 'last_name' | 'formatted_name' | 'name' | 'banned' | 'is_suspended'>,
   avatarKey: string | null,
 ): ChatMember {
@@ -223,7 +212,7 @@ export function chatMember(
     id: user.id,
     slug: user.slug,
     display_name: name,
-    avatar: name !== null && avatarKey ? { url: mediaUrl(avatarKey) } : null,
+    avatar: name !== null && avatarKey ? { url: media.publicUrl(avatarKey) } : null,
   }
 }
 
@@ -310,13 +299,30 @@ export async function readableMessagesAfter(db: Db, meId: string, afterSeq: numb
 /**
  * For each committed message event, in order: those of `memberIds` who may read it, and the
  * message with its sender's card as the stream sends it (null when nobody may read it: deleted, or
- * its sender is suspended or banned); one query for the whole batch (the realtime hub's
- * `prepare`). The readers are found from the channel's own people (its memberships, an activity's
- * host and attendees: everyone `readableBy` can admit), so the cost follows the size of the chats,
- * not of `memberIds`.
+ * its sender is suspended or banned; the photo at `media`'s public URL); one query for the whole
+ * batch (the realtime hub's `prepare`).
  */
-export async function chatEventsFor(db: Db, events: Array<Pick<ChatEvent, 'seq'>>, memberIds: string[]) {
+export async function chatEventsFor(db: Db, media: MediaStorage, events: Array<Pick<ChatEvent, 'seq'>>, memberIds: string[]) {
   if (events.length === 0) return []
+  const bySeq = await chatEventRows(db, events, memberIds)
+  return events.map((event) => {
+    const found = bySeq.get(event.seq)
+    if (!found) return { readers: [] as string[], loaded: null }
+    const { readers, slug, state, first_name, last_name, formatted_name, name, banned, is_suspended, avatar_key, ...row } = found
+    const members = new Map<string, ChatMember>()
+    if (row.user_id) members.set(row.user_id, chatMember(media, { id: row.user_id, slug, state, first_name, last_name, formatted_name, name, banned, is_suspended }, avatar_key))
+    const loaded: EventMessage = { row, members }
+    return { readers, loaded }
+  })
+}
+
+/**
+ * The messages of `events` by `seq`, each with its sender's card columns and those of
+ * `memberIds` who may read it. The readers are found from the channel's own people (its
+ * memberships, an activity's host and attendees: everyone `readableBy` can admit), so the cost
+ * follows the size of the chats, not of `memberIds`.
+ */
+async function chatEventRows(db: Db, events: Array<Pick<ChatEvent, 'seq'>>, memberIds: string[]) {
   const reader = sql<string>`r.id`
   const rows = await sql<
     SeqMessageRow & { readers: string[] } & Pick<User, 'slug' | 'state' | 'first_name' | 'last_name' | 'formatted_name' | 'name' | 'banned' | 'is_suspended'> & {
@@ -339,17 +345,9 @@ export async function chatEventsFor(db: Db, events: Array<Pick<ChatEvent, 'seq'>
     LEFT JOIN users u ON u.id = m.user_id
     LEFT JOIN media avatar ON avatar.id = u.avatar_media_id
     WHERE m.seq = ANY(${events.map((event) => event.seq)}::bigint[]) AND ${visibleMessages()}`.execute(db)
-  const bySeq = new Map(rows.rows.map((row) => [row.seq, row]))
-  return events.map((event) => {
-    const found = bySeq.get(event.seq)
-    if (!found) return { readers: [] as string[], loaded: null }
-    const { readers, slug, state, first_name, last_name, formatted_name, name, banned, is_suspended, avatar_key, ...row } = found
-    const members = new Map<string, ChatMember>()
-    if (row.user_id) members.set(row.user_id, chatMember({ id: row.user_id, slug, state, first_name, last_name, formatted_name, name, banned, is_suspended }, avatar_key))
-    const loaded: EventMessage = { row, members }
-    return { readers, loaded }
-  })
+  return new Map(rows.rows.map((row) => [row.seq, row]))
 }
+
 export interface EventMessage {
   row: SeqMessageRow
   members: Map<string, ChatMember>
@@ -357,8 +355,7 @@ export interface EventMessage {
 
 /** Of `memberIds`, those who may read the message numbered `seq` (`chatEventsFor`, for one). */
 export async function readersOf(db: Db, seq: number, memberIds: string[]) {
-  const [answer] = await chatEventsFor(db, [{ seq }], memberIds)
-  return answer?.readers ?? []
+  return (await chatEventRows(db, [{ seq }], memberIds)).get(seq)?.readers ?? []
 }
 
 /** The newest message number (0 before the first message): where a fresh stream starts. */

@@ -60,7 +60,7 @@ export function chatRoutes(routes: ApiRoutes) {
   })
   serve(routes, joinRoute, async (c) => {
     const caller = requireCaller(c)
-    const joined = await joinExperienceChannel(c.var.services.db, caller, c.req.param('id'))
+    const joined = await joinExperienceChannel(c.var.services.db, c.var.services.media, caller, c.req.param('id'))
     await mirrorChat(c.var.services, { type: 'channel', channel_id: joined.data[0].id })
     return c.json(joined)
   })
@@ -80,7 +80,7 @@ export function chatRoutes(routes: ApiRoutes) {
   })
   serve(routes, experienceChannelsRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json(await experienceChannels(c.var.services.db, caller, c.req.param('id')))
+    return c.json(await experienceChannels(c.var.services.db, c.var.services.media, caller, c.req.param('id')))
   })
 
   const directRoute = createRoute({
@@ -107,7 +107,7 @@ export function chatRoutes(routes: ApiRoutes) {
   serve(routes, directRoute, async (c) => {
     const caller = requireCaller(c)
     const input = await readJson(c, directRoute)
-    const { created, body } = await openDirectChannel(c.var.services.db, caller, input)
+    const { created, body } = await openDirectChannel(c.var.services.db, c.var.services.media, caller, input)
     await mirrorChat(c.var.services, { type: 'channel', channel_id: body.data[0].id })
     return c.json(body, created ? 201 : 200)
   })
@@ -145,7 +145,7 @@ export function chatRoutes(routes: ApiRoutes) {
   })
   serve(routes, channelRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json(await getChannel(c.var.services.db, caller, c.req.param('id'), readQuery(c, channelRoute)))
+    return c.json(await getChannel(c.var.services.db, c.var.services.media, caller, c.req.param('id'), readQuery(c, channelRoute)))
   })
 
   const usersRoute = createRoute({
@@ -163,7 +163,7 @@ export function chatRoutes(routes: ApiRoutes) {
   serve(routes, usersRoute, async (c) => {
     const caller = requireCaller(c)
     const query = readQuery(c, usersRoute)
-    return c.json(await channelUsers(c.var.services.db, caller, c.req.param('id'), query.user_id))
+    return c.json(await channelUsers(c.var.services.db, c.var.services.media, caller, c.req.param('id'), query.user_id))
   })
 
   const acceptRoute = createRoute({
@@ -180,7 +180,7 @@ export function chatRoutes(routes: ApiRoutes) {
   })
   serve(routes, acceptRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json(await acceptChannel(c.var.services.db, caller, c.req.param('id')))
+    return c.json(await acceptChannel(c.var.services.db, c.var.services.media, caller, c.req.param('id')))
   })
 
   const listRoute = createRoute({
@@ -197,7 +197,7 @@ export function chatRoutes(routes: ApiRoutes) {
   })
   serve(routes, listRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json(await listChannels(c.var.services.db, caller, readQuery(c, listRoute)))
+    return c.json(await listChannels(c.var.services.db, c.var.services.media, caller, readQuery(c, listRoute)))
   })
 
   const sendRoute = createRoute({
@@ -223,7 +223,7 @@ export function chatRoutes(routes: ApiRoutes) {
   serve(routes, sendRoute, async (c) => {
     const caller = requireCaller(c)
     const input = await readJson(c, sendRoute)
-    const sent = await sendMessage(c.var.services.db, caller, c.req.param('id'), input, c.var.services.notify)
+    const sent = await sendMessage(c.var.services.db, c.var.services.media, caller, c.req.param('id'), input, c.var.services.notify)
     await mirrorChat(c.var.services, { type: 'message', message_id: sent.data[0].id })
     return c.json(sent, 201)
   })
@@ -313,6 +313,6 @@ export function chatRoutes(routes: ApiRoutes) {
   })
   serve(routes, chatUsersRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json(await searchChatUsers(c.var.services.db, caller, readQuery(c, chatUsersRoute)))
+    return c.json(await searchChatUsers(c.var.services.db, c.var.services.media, caller, readQuery(c, chatUsersRoute)))
   })
 }

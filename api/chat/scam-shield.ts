@@ -1,7 +1,6 @@
 import { sql } from 'kysely'
-import type { DB } from '../db/database.ts'
+import type { DB, Trx } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
-import type { Trx } from '../experiences/service.ts'
 import { ApiProblem } from '../http/errors.ts'
 import { verifiedUserIds } from '../verification/queries.ts'
 import { containsLink } from '#contract/links.ts'

@@ -1,13 +1,14 @@
 import { sql } from 'kysely'
-import type { DB } from '../db/database.ts'
+import type { DB, Trx } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import type { Notify } from '../notifications/service.ts'
-import { getReadableExperience, holdsSeat, type Trx } from '../experiences/service.ts'
+import { getReadableExperience, holdsSeat } from '../experiences/service.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
-import { isUuid } from '../http/request.ts'
+import { isUuid } from '../http/params.ts'
 import { can, isSuspended, requirePermission, type Caller, type ChannelResource } from '../policy/permissions.ts'
+import type { MediaStorage } from '../providers/storage/storage.ts'
 import { blocksBetween } from '../policy/members.ts'
-import { postMessage } from './events.ts'
+import { postMessage, type MessageRow } from './events.ts'
 import { productMessageText } from './product-messages.ts'
 import { awaitsHostReply, checkNewConversation, checkOpeningMessage, mayBeRefusedAsOpening } from './scam-shield.ts'
 import { countMessage } from './send-limits.ts'
@@ -24,7 +25,6 @@ import {
   openActivityChat,
   pageOfMessages,
   type ChannelRow,
-  type MessageRow,
 } from './queries.ts'
 import type {
   Channel,
@@ -145,10 +145,10 @@ export function serializeMessage(message: MessageRow, members: Map<string, ChatM
 }
 
 /** Channels as `caller` sees them, each with its last 5 messages (spec §9), in two more queries. */
-async function serializeChannels(db: DB | Trx, caller: User, rows: ChannelRow[]): Promise<Channel[]> {
+async function serializeChannels(db: DB | Trx, media: MediaStorage, caller: User, rows: ChannelRow[]): Promise<Channel[]> {
   const messages = await lastMessages(db, rows, messagesPerChannelInList, caller.id)
   const memberIds = [...rows.flatMap((row) => (row.other_id ? [row.other_id] : [])), ...messages.flatMap((m) => (m.user_id ? [m.user_id] : []))]
-  const [members, others] = await Promise.all([chatMembers(db, memberIds), otherUsers(db, rows)])
+  const [members, others] = await Promise.all([chatMembers(db, media, memberIds), otherUsers(db, rows)])
   const byChannel = Map.groupBy(messages, (message) => message.channel_id)
   return rows.map((row) => {
     const other = row.other_id ? others.get(row.other_id) : undefined
@@ -186,10 +186,10 @@ async function otherUsers(db: DB | Trx, rows: ChannelRow[]) {
   return new Map(users.map((user) => [user.id, user]))
 }
 
-export async function serializeChannel(db: DB | Trx, caller: User, id: string): Promise<Channel> {
+export async function serializeChannel(db: DB | Trx, media: MediaStorage, caller: User, id: string): Promise<Channel> {
   const row = await channelRow(db, caller.id, id)
   if (!row) throw problems.notFound('Channel not found')
-  const [channel] = await serializeChannels(db, caller, [row])
+  const [channel] = await serializeChannels(db, media, caller, [row])
   return channel as Channel
 }
 
@@ -207,7 +207,7 @@ async function enter(trx: Trx, channelId: string, userId: string, options: { rea
 }
 
 /** `PUT experiences/{id}/message-channels/join`: an attendee, or the host without attending, joins the activity's chat. */
-export async function joinExperienceChannel(db: DB, caller: User, idOrSlug: string) {
+export async function joinExperienceChannel(db: DB, media: MediaStorage, caller: User, idOrSlug: string) {
   const experience = await getReadableExperience(db, idOrSlug, caller)
   const holds_seat = await holdsSeat(db, experience.id, caller.id)
   requirePermission(caller, 'join:channel', { host_id: experience.host_id, holds_seat })
@@ -216,11 +216,11 @@ export async function joinExperienceChannel(db: DB, caller: User, idOrSlug: stri
     await enter(trx, id, caller.id)
     return id
   })
-  return { data: [await serializeChannel(db, caller, channelId)] as [Channel] }
+  return { data: [await serializeChannel(db, media, caller, channelId)] as [Channel] }
 }
 
 /** `GET experiences/{id}/message-channels`: the activity's chat, for those who may read it (empty until someone joins). */
-export async function experienceChannels(db: DB, caller: User, idOrSlug: string) {
+export async function experienceChannels(db: DB, media: MediaStorage, caller: User, idOrSlug: string) {
   const experience = await getReadableExperience(db, idOrSlug, caller)
   const channel = await db.selectFrom('message_channels').select('id').where('experience_id', '=', experience.id).executeTakeFirst()
   if (!channel) {
@@ -229,7 +229,7 @@ export async function experienceChannels(db: DB, caller: User, idOrSlug: string)
     return { data: [] as Channel[] }
   }
   const { row } = await readableChannel(db, caller, channel.id)
-  return { data: await serializeChannels(db, caller, [row]) }
+  return { data: await serializeChannels(db, media, caller, [row]) }
 }
 
 // Direct channels ---------------------------------------------------------------------------------
@@ -243,7 +243,7 @@ const directKey = (a: string, b: string) => [a, b].sort().join(':')
  * oneself, a deleted member or one who blocked the caller (404, as their profile), a suspended
  * or banned member (spec §8) and a member the caller blocked.
  */
-export async function openDirectChannel(db: DB, caller: User, input: DirectChannelInput) {
+export async function openDirectChannel(db: DB, media: MediaStorage, caller: User, input: DirectChannelInput) {
   requirePermission(caller, 'create:channel:direct')
   if (input.user_id === caller.id) throw problems.conflict('cannot_message_self', 'You cannot send a message to yourself.')
   const recipient = await db.selectFrom('users').selectAll().where('id', '=', input.user_id).executeTakeFirst()
@@ -281,7 +281,7 @@ export async function openDirectChannel(db: DB, caller: User, input: DirectChann
       .execute()
     return { id: channel.id, created: inserted !== undefined }
   })
-  return { created, body: { data: [await serializeChannel(db, caller, id)] as [Channel] } }
+  return { created, body: { data: [await serializeChannel(db, media, caller, id)] as [Channel] } }
 }
 
 /** Membership of `caller` in a channel they may read, or 404. */
@@ -304,10 +304,10 @@ export async function leaveChannel(db: DB, caller: User, id: string) {
 }
 
 /** `POST v1/chat/message-channels/{id}/accept`: the recipient accepts a message request (idempotent). */
-export async function acceptChannel(db: DB, caller: User, id: string) {
+export async function acceptChannel(db: DB, media: MediaStorage, caller: User, id: string) {
   await requireMembership(db, caller, id)
   await db.updateTable('channel_memberships').set({ is_accepted: true }).where('channel_id', '=', id).where('user_id', '=', caller.id).execute()
-  return { data: [await serializeChannel(db, caller, id)] as [Channel] }
+  return { data: [await serializeChannel(db, media, caller, id)] as [Channel] }
 }
 
 // Reading -----------------------------------------------------------------------------------------
@@ -316,7 +316,7 @@ export async function acceptChannel(db: DB, caller: User, id: string) {
  * `GET v1/chat/message-channels`: the caller's channels, newest first, each with its last 5
  * messages; the unread total. `exclude_results=true`: the totals alone (every page's badge).
  */
-export async function listChannels(db: DB, caller: User, query: ChannelListQuery) {
+export async function listChannels(db: DB, media: MediaStorage, caller: User, query: ChannelListQuery) {
   requirePermission(caller, 'read:channels')
   if (query.exclude_results === 'true') {
     const { total, totalUnread } = await listedChannelTotals(db, caller.id)
@@ -324,15 +324,15 @@ export async function listChannels(db: DB, caller: User, query: ChannelListQuery
   }
   const { rows, total, totalUnread } = await listedChannelRows(db, caller.id, query.per_page, (query.page - 1) * query.per_page)
   return {
-    data: await serializeChannels(db, caller, rows),
+    data: await serializeChannels(db, media, caller, rows),
     metadata: { ...pageMetadata(query.page, query.per_page, total), total_unread: totalUnread },
   }
 }
 
 /** `GET message-channels/{id}`: the channel and a page of messages, oldest first; `older_cursor` loads the page before. */
-export async function getChannel(db: DB, caller: User, id: string, query: ChannelMessagesQuery) {
+export async function getChannel(db: DB, media: MediaStorage, caller: User, id: string, query: ChannelMessagesQuery) {
   const { row } = await readableChannel(db, caller, id)
-  const [channel] = await serializeChannels(db, caller, [row])
+  const [channel] = await serializeChannels(db, media, caller, [row])
   const [page, hidden_count] = await Promise.all([
     pageOfMessages(db, row.id, row.read_until, query.before, query.limit + 1, { id: caller.id, showBlocked: query.show_blocked }),
     hiddenMessageCount(db, row.id, row.read_until, caller.id),
@@ -341,6 +341,7 @@ export async function getChannel(db: DB, caller: User, id: string, query: Channe
   const shown = page.slice(0, query.limit)
   const members = await chatMembers(
     db,
+    media,
     shown.flatMap((message) => (message.user_id ? [message.user_id] : [])),
   )
   const result: ChannelWithMessages = {
@@ -354,7 +355,7 @@ export async function getChannel(db: DB, caller: User, id: string, query: Channe
 }
 
 /** `GET message-channels/{id}/users`: who is in the channel now (never suspended, banned or deleted members). */
-export async function channelUsers(db: DB, caller: User, id: string, userId: string | undefined) {
+export async function channelUsers(db: DB, media: MediaStorage, caller: User, id: string, userId: string | undefined) {
   const { row } = await readableChannel(db, caller, id)
   let query = db
     .selectFrom('channel_memberships as cm')
@@ -373,6 +374,7 @@ export async function channelUsers(db: DB, caller: User, id: string, userId: str
   const rows = await query.execute()
   const members = await chatMembers(
     db,
+    media,
     rows.map((user) => user.id),
   )
   return {
@@ -391,7 +393,7 @@ export async function channelUsers(db: DB, caller: User, id: string, userId: str
  * checked, so two sends at once cannot both pass the 2-message limit of a request. Sending
  * accepts a request one received, and brings a left channel back into one's list.
  */
-export async function sendMessage(db: DB, caller: User, id: string, input: SendMessageInput, notify?: Notify) {
+export async function sendMessage(db: DB, media: MediaStorage, caller: User, id: string, input: SendMessageInput, notify?: Notify) {
   if (!isUuid(id)) throw problems.notFound('Channel not found')
   // Counted before anything else, whatever becomes of the message (decision 066).
   await countMessage(db, caller, id)
@@ -414,7 +416,7 @@ export async function sendMessage(db: DB, caller: User, id: string, input: SendM
     if (notify) await notifyNewMessage(trx, notify, caller.id, id, posted.id)
     return posted
   })
-  const members = await chatMembers(db, [caller.id])
+  const members = await chatMembers(db, media, [caller.id])
   return { data: [serializeMessage(message, members, caller)] as [Message] }
 }
 
@@ -487,7 +489,7 @@ export async function markRead(db: DB, caller: User, id: string) {
  * The members the caller blocked are left out unless they chose to see them (spec §6); members
  * who blocked the caller, and suspended, banned or deleted members, never show.
  */
-export async function searchChatUsers(db: DB, caller: User, query: ChatUsersQuery) {
+export async function searchChatUsers(db: DB, media: MediaStorage, caller: User, query: ChatUsersQuery) {
   requirePermission(caller, 'read:members')
   const perPage = Math.min(query.per_page, maxPerPage)
   const foldedName = query.name ? foldName(query.name) : null
@@ -497,6 +499,6 @@ export async function searchChatUsers(db: DB, caller: User, query: ChatUsersQuer
     limit: perPage,
     offset: (query.page - 1) * perPage,
   })
-  const data: ChatUser[] = rows.map((row) => ({ ...chatMember(row, row.avatar_key), has_met: row.has_met, is_blocked: row.is_blocked }))
+  const data: ChatUser[] = rows.map((row) => ({ ...chatMember(media, row, row.avatar_key), has_met: row.has_met, is_blocked: row.is_blocked }))
   return { data, metadata: pageMetadata(query.page, perPage, total) }
 }

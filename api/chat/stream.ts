@@ -3,6 +3,7 @@ import type { User } from '../db/schema.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
 import type { Logger } from '../logger.ts'
 import { requirePermission } from '../policy/permissions.ts'
+import type { MediaStorage } from '../providers/storage/storage.ts'
 import type { HubSignal, RealtimeHub } from '../realtime/hub.ts'
 import { chatMembers, latestSeq, readableMessagesAfter, unreadTotals, type EventMessage } from './queries.ts'
 import { serializeMessage } from './service.ts'
@@ -39,6 +40,8 @@ export const chatStreamLimits = {
 
 export interface ChatStreamOptions {
   db: DB
+  /** Where browsers fetch the senders' photos (`publicUrl`). */
+  media: MediaStorage
   hub: RealtimeHub | null
   logger: Logger
   caller: User
@@ -102,7 +105,7 @@ function frame(fields: { id?: number; event?: string; data?: unknown; comment?: 
 }
 
 export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint8Array> {
-  const { db, hub, logger, caller } = options
+  const { db, media, hub, logger, caller } = options
   const limits = { ...chatStreamLimits, ...options.limits }
   let cursor = 0
   let closed = false
@@ -160,6 +163,7 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
       }
       const members = await chatMembers(
         db,
+        media,
         rows.flatMap((row) => (row.user_id ? [row.user_id] : [])),
       )
       for (const row of rows) {
@@ -305,7 +309,7 @@ export function chatEventStream(options: ChatStreamOptions): ReadableStream<Uint
  * sent; one that this stream did not set (not a number) starts afresh.
  */
 export function openChatEvents(
-  services: { db: DB; logger: Logger; realtime?: RealtimeHub | null },
+  services: { db: DB; media: MediaStorage; logger: Logger; realtime?: RealtimeHub | null },
   caller: User,
   input: { lastEventId: string | undefined; once: boolean },
 ) {
@@ -320,6 +324,7 @@ export function openChatEvents(
   const parsed = lastEventIdSchema.safeParse(input.lastEventId)
   return chatEventStream({
     db: services.db,
+    media: services.media,
     hub,
     logger: services.logger,
     caller,

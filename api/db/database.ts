@@ -1,13 +1,16 @@
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely'
+import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient, type Transaction } from 'kysely'
 import { Migrator, type Migration } from 'kysely/migration'
 import pg from 'pg'
 import { withinDeadline } from '../deadline.ts'
 import type { Database } from './schema.ts'
 
 export type DB = Kysely<Database>
+
+/** A transaction on the database: what a function that runs inside one takes (or `DB | Trx`). */
+export type Trx = Transaction<Database>
 
 // Dates come back as JS Date for timestamptz; `date` columns stay ISO strings (no time zone shift).
 pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value)

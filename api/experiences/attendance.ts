@@ -1,7 +1,7 @@
 /**
- * Attendance and the notify list: seats taken and given back under a row lock (never over
- * capacity), freed seats offered to the notify list, the host's attendee list and CSV.
- * Invitations (seated only when the member accepts) are in invitations.ts.
+ * Attendance and the notify list: seats taken and given back, the host's attendee list and CSV.
+ * The seat itself (row lock, never over capacity, freed seats offered to the notify list) is in
+ * seats.ts; invitations (seated only when the member accepts) are in invitations.ts.
  */
 import { sql } from 'kysely'
 import { pageMetadata } from '#contract/common.ts'
@@ -9,14 +9,16 @@ import { displayName } from '#contract/display-name.ts'
 import { isFull, isLateCancel, isLimited } from '#contract/experience-rules.ts'
 import { maxPerPage as MAX_PER_PAGE } from '#contract/limits.ts'
 import { leaveExperienceChannel } from '../chat/queries.ts'
-import type { DB } from '../db/database.ts'
+import type { DB, Trx } from '../db/database.ts'
 import type { Experience, User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
-import { isUuid } from '../http/request.ts'
+import { isUuid } from '../http/params.ts'
 import type { Notify } from '../notifications/service.ts'
 import { membersInHistory, visibleMembers } from '../policy/members.ts'
 import { can, isHostOf, requirePermission } from '../policy/permissions.ts'
+import type { MediaStorage } from '../providers/storage/storage.ts'
 import { verifiedUserIds } from '../verification/service.ts'
+import { fullProblem, offerFreedSeats, takeSeat, tellHost } from './seats.ts'
 import {
   canceledProblem,
   pastProblem,
@@ -24,101 +26,10 @@ import {
   getReadableExperience,
   hasStarted,
   holdsSeat,
-  mediaUrl,
   serializeExperience,
   showsVerified,
   type NotifyingDeps,
-  type Trx,
 } from './service.ts'
-
-/** Notify-list rules: more than 24 h before the start the first member is seated at once. */
-export const PROMOTION_WINDOW_MS = 24 * 3_600_000
-
-export const fullProblem = () =>
-  problems.conflict('experience_full', 'This activity is full. You can join the notify list to hear when a seat frees up.')
-
-/**
- * Seats `userId` inside `trx`, never over capacity: the attendee row first (a concurrent
- * duplicate waits on the primary key), then a guarded count increment. Answers 'attending'
- * when they already were; 'full' after undoing the row when no seat was left. A seat taken
- * answers the member's pending invitation, if any: they are going (decision 019).
- */
-export async function takeSeat(trx: Trx, experienceId: string, userId: string): Promise<'added' | 'attending' | 'full'> {
-  // Row lock first, in the same order as seat cancellation and promotion (no deadlocks).
-  await trx.selectFrom('experiences').select('id').where('id', '=', experienceId).forNoKeyUpdate().execute()
-  const inserted = await trx
-    .insertInto('experience_attendees')
-    .values({ experience_id: experienceId, user_id: userId })
-    .onConflict((oc) => oc.columns(['experience_id', 'user_id']).doNothing())
-    .returning('user_id')
-    .executeTakeFirst()
-  if (!inserted) return 'attending'
-  const seated = await sql<{ id: string }>`
-    UPDATE experiences SET attendees_count = attendees_count + 1, updated_at = now()
-    WHERE id = ${experienceId} AND canceled_at IS NULL
-      AND (max_attendees IS NULL OR max_attendees = 0 OR attendees_count < max_attendees)
-    RETURNING id
-  `.execute(trx)
-  if (seated.rows.length === 0) {
-    await trx.deleteFrom('experience_attendees').where('experience_id', '=', experienceId).where('user_id', '=', userId).execute()
-    return 'full'
-  }
-  await trx.deleteFrom('waitlist_entries').where('experience_id', '=', experienceId).where('user_id', '=', userId).execute()
-  await answerInvitation(trx, experienceId, userId, 'accepted')
-  return 'added'
-}
-
-/** Answers the member's pending invitation to the activity, if they hold one (decision 019). */
-export async function answerInvitation(trx: Trx, experienceId: string, userId: string, answer: 'accepted' | 'declined') {
-  await trx
-    .updateTable('experience_invitations')
-    .set({ state: answer, answered_at: new Date() })
-    .where('experience_id', '=', experienceId)
-    .where('user_id', '=', userId)
-    .where('state', '=', 'pending')
-    .execute()
-}
-
-/**
- * Notify-list rules for `seats` freed seats: more than 24 h before the start (or undated) the
- * first members in join order are seated at once (`waitlist.selected`); within 24 h everyone on
- * the list hears of it (`waitlist.seat_available`) and the first to attend takes the seat.
- */
-/** The notify list in join order, members others may see only (a suspended member is not offered a seat). */
-function waitingMembers(trx: Trx, experienceId: string) {
-  return trx
-    .selectFrom('waitlist_entries as w')
-    .innerJoin('users as u', 'u.id', 'w.user_id')
-    .select('w.user_id')
-    .where('w.experience_id', '=', experienceId)
-    .where(visibleMembers('u'))
-    .orderBy('w.created_at')
-    .orderBy('w.user_id')
-}
-
-export async function offerFreedSeats(trx: Trx, notify: Notify, experience: Experience, seats: number) {
-  const now = Date.now()
-  if (experience.canceled_at || hasStarted(experience, now) || seats <= 0) return
-  const farAhead = experience.start_at === null || experience.start_at.getTime() - now > PROMOTION_WINDOW_MS
-  if (!farAhead) {
-    const everyone = await waitingMembers(trx, experience.id).execute()
-    await notify({ type: 'waitlist.seat_available', to: everyone.map((entry) => entry.user_id), data: { experience_id: experience.id } }, trx)
-    return
-  }
-  let seated = 0
-  while (seated < seats) {
-    const next = await waitingMembers(trx, experience.id).limit(1).executeTakeFirst()
-    if (!next) return
-    const outcome = await takeSeat(trx, experience.id, next.user_id)
-    if (outcome === 'full') return
-    await trx.deleteFrom('waitlist_entries').where('experience_id', '=', experience.id).where('user_id', '=', next.user_id).execute()
-    if (outcome === 'added') {
-      seated++
-      await notify({ type: 'waitlist.selected', to: [next.user_id], data: { experience_id: experience.id } }, trx)
-      await tellHost(trx, notify, experience, next.user_id, 'experience.attendee_joined')
-    }
-  }
-}
 
 /** Seats are taken only at an activity that is still on and has not started. */
 export function checkOpen(experience: Experience) {
@@ -126,13 +37,7 @@ export function checkOpen(experience: Experience) {
   if (hasStarted(experience, Date.now())) throw pastProblem()
 }
 
-/** The host hears that someone took or gave up a seat at their activity (the `hosting` topic), never of their own. */
-async function tellHost(trx: Trx, notify: Notify, experience: Pick<Experience, 'id' | 'host_id'>, attendeeId: string, type: 'experience.attendee_joined' | 'experience.attendee_left') {
-  if (!experience.host_id || experience.host_id === attendeeId) return
-  await notify({ type, to: [experience.host_id], data: { experience_id: experience.id, attendee_id: attendeeId } }, trx)
-}
-
-export async function attend(db: DB, caller: User, idOrSlug: string, userId: string, notify?: Notify) {
+export async function attend(db: DB, media: MediaStorage, caller: User, idOrSlug: string, userId: string, notify?: Notify) {
   requirePermission(caller, 'create:attendance', { user_id: userId })
   const experience = await getExperience(db, idOrSlug)
   checkOpen(experience)
@@ -147,7 +52,7 @@ export async function attend(db: DB, caller: User, idOrSlug: string, userId: str
     if (outcome === 'added' && notify) await tellHost(trx, notify, experience, userId, 'experience.attendee_joined')
   })
   const fresh = await getExperience(db, experience.id)
-  return serializeExperience(db, fresh, caller)
+  return serializeExperience(db, media, fresh, caller)
 }
 
 /**
@@ -187,7 +92,7 @@ export async function releaseSeat(trx: Trx, notify: Notify, experienceId: string
   return { late }
 }
 
-export async function cancelAttendance({ db, notify }: NotifyingDeps, caller: User, idOrSlug: string, userId: string) {
+export async function cancelAttendance({ db, notify, media }: NotifyingDeps, caller: User, idOrSlug: string, userId: string) {
   const experience = await getExperience(db, idOrSlug)
   // Not an id at all (a NUL byte, a name): nobody is attending under it.
   if (!isUuid(userId)) throw problems.notFound('This member is not attending.')
@@ -200,10 +105,10 @@ export async function cancelAttendance({ db, notify }: NotifyingDeps, caller: Us
     return released.late
   })
   const fresh = await getExperience(db, experience.id)
-  return { data: [await serializeExperience(db, fresh, caller)], metadata: { late_cancellation: late } }
+  return { data: [await serializeExperience(db, media, fresh, caller)], metadata: { late_cancellation: late } }
 }
 
-export async function listAttendees(db: DB, caller: User, idOrSlug: string, page: number, perPageInput: number) {
+export async function listAttendees(db: DB, media: MediaStorage, caller: User, idOrSlug: string, page: number, perPageInput: number) {
   requirePermission(caller, 'read:attendees')
   const experience = await getReadableExperience(db, idOrSlug, caller)
   const perPage = Math.min(perPageInput, MAX_PER_PAGE)
@@ -244,7 +149,7 @@ export async function listAttendees(db: DB, caller: User, idOrSlug: string, page
     data: rows.map((row) => ({
       id: row.id,
       display_name: row.state === 'deleted' ? null : displayName(row),
-      avatar: row.avatar_key && !row.banned && !row.is_suspended ? { url: mediaUrl(row.avatar_key) } : null,
+      avatar: row.avatar_key && !row.banned && !row.is_suspended ? { url: media.publicUrl(row.avatar_key) } : null,
       is_host: row.id === experience.host_id,
       is_verified: showsVerified(row, verified),
     })),
@@ -307,7 +212,7 @@ export async function attendeesCsv(db: DB, caller: User, idOrSlug: string) {
 // ---------------------------------------------------------------------------------------------
 // Notify list
 
-export async function joinWaitlist(db: DB, caller: User, idOrSlug: string) {
+export async function joinWaitlist(db: DB, media: MediaStorage, caller: User, idOrSlug: string) {
   requirePermission(caller, 'join:waitlist')
   const experience = await getExperience(db, idOrSlug)
   checkOpen(experience)
@@ -319,7 +224,7 @@ export async function joinWaitlist(db: DB, caller: User, idOrSlug: string) {
     .values({ experience_id: experience.id, user_id: caller.id })
     .onConflict((oc) => oc.columns(['experience_id', 'user_id']).doNothing())
     .execute()
-  return serializeExperience(db, experience, caller)
+  return serializeExperience(db, media, experience, caller)
 }
 
 export async function leaveWaitlist(db: DB, caller: User, idOrSlug: string) {

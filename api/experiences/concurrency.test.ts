@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto'
+import { tmpdir } from 'node:os'
 import { CompiledQuery, sql, type Insertable, type Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDatabase } from '#api/db/database.ts'
 import type { Database, ExperiencesTable } from '#api/db/schema.ts'
+import { createLocalStorage } from '#api/providers/storage/local.ts'
 import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { buildListQuery, serializeExperiences } from './service.ts'
@@ -110,7 +112,7 @@ describe('what a member sees while seats change', () => {
     const token = await api.signToken(member.id)
     expect((await api.request('POST', `v1/experiences/${readEarlier.id}/attendees`, { token, body: { user_id: member.id } })).status).toBe(200)
 
-    const [json] = await serializeExperiences(database.db, [readEarlier], member)
+    const [json] = await serializeExperiences(database.db, createLocalStorage(tmpdir()), [readEarlier], member)
     expect(json).toMatchObject({ attendees_count: 1, is_full: true, viewer: { is_attending: true, waitlist_position: null } })
   })
 })

@@ -8,14 +8,16 @@
 import { isFull } from '#contract/experience-rules.ts'
 import { maxInvitationsPerDay } from '#contract/limits.ts'
 import type { AddByEmailsResult } from '#contract/experiences.ts'
-import type { DB } from '../db/database.ts'
+import type { DB, Trx } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import { countHit } from '../http/security.ts'
 import { visibleMembers } from '../policy/members.ts'
 import { requirePermission } from '../policy/permissions.ts'
-import { answerInvitation, checkOpen, fullProblem, takeSeat } from './attendance.ts'
-import { getExperience, serializeExperience, type NotifyingDeps, type Trx } from './service.ts'
+import type { MediaStorage } from '../providers/storage/storage.ts'
+import { checkOpen } from './attendance.ts'
+import { answerInvitation, fullProblem, takeSeat } from './seats.ts'
+import { getExperience, serializeExperience, type NotifyingDeps } from './service.ts'
 
 const invitationLimit = { name: 'invitations', max: maxInvitationsPerDay, windowSeconds: 24 * 60 * 60 }
 
@@ -84,7 +86,7 @@ async function lockInvitation(trx: Trx, caller: User, experienceId: string) {
  * declined it (409 `invitation_declined`) or the activity has started or been cancelled.
  * Accepting again while seated changes nothing.
  */
-export async function acceptInvitation(db: DB, caller: User, idOrSlug: string) {
+export async function acceptInvitation(db: DB, media: MediaStorage, caller: User, idOrSlug: string) {
   const experience = await getExperience(db, idOrSlug)
   await db.transaction().execute(async (trx) => {
     // The activity's row lock first, as every seat change takes it (no deadlock with attending).
@@ -98,7 +100,7 @@ export async function acceptInvitation(db: DB, caller: User, idOrSlug: string) {
     // A seat taken answers the invitation (takeSeat); one already held is answered here.
     if (seat === 'attending') await answerInvitation(trx, experience.id, caller.id, 'accepted')
   })
-  return serializeExperience(db, await getExperience(db, experience.id), caller)
+  return serializeExperience(db, media, await getExperience(db, experience.id), caller)
 }
 
 /**

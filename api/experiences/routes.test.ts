@@ -7,7 +7,8 @@ import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { createBuiltinPlacesProvider } from '../providers/maps/builtin.ts'
 import type { PlacesProvider } from '../providers/maps/provider.ts'
 import { foldLine } from './ical.ts'
-import { feeToCents, zonedTimeToUtc, type ResolvedPlace } from './service.ts'
+import type { ResolvedPlace } from '#api/providers/maps/provider.ts'
+import { feeToCents, zonedTimeToUtc } from './service.ts'
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR

@@ -16,7 +16,7 @@ import {
   waitlistEntrySchema,
   waitlistQuerySchema,
 } from '#contract/experiences.ts'
-import type { ApiEnv } from '../app.ts'
+import type { ApiEnv } from '../http/context.ts'
 import { mirrorActivityChat } from '../chat/mirror.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
@@ -42,8 +42,8 @@ import {
 } from './service.ts'
 
 function deps(c: Context<ApiEnv>): ExperienceDeps {
-  const { db, env, places, notify, jobs } = c.var.services
-  return { db, env, places, notify, jobs }
+  const { db, env, places, notify, jobs, media } = c.var.services
+  return { db, env, places, notify, jobs, media }
 }
 
 const tags = ['experiences']
@@ -68,7 +68,7 @@ export function experienceRoutes(routes: ApiRoutes) {
   })
   serve(routes, listExperiencesRoute, async (c) => {
     const query = readQuery(c, listExperiencesRoute)
-    return c.json(await listExperiences(c.var.services.db, query, c.var.caller))
+    return c.json(await listExperiences(c.var.services.db, c.var.services.media, query, c.var.caller))
   })
 
   const experienceRoute = createRoute({
@@ -96,7 +96,7 @@ export function experienceRoutes(routes: ApiRoutes) {
   })
   serve(routes, experienceRoute, async (c) => {
     const { format } = readQuery(c, experienceRoute)
-    const { db, env } = c.var.services
+    const { db, env, media } = c.var.services
     if (format === 'ical') {
       const { slug, ics } = await experienceIcal(env, db, c.var.caller, c.req.param('idOrSlug'))
       return c.body(ics, 200, {
@@ -105,7 +105,7 @@ export function experienceRoutes(routes: ApiRoutes) {
       })
     }
     const experience = await getReadableExperience(db, c.req.param('idOrSlug'), c.var.caller)
-    return c.json({ data: [await serializeExperience(db, experience, c.var.caller)] })
+    return c.json({ data: [await serializeExperience(db, media, experience, c.var.caller)] })
   })
 
   const createExperienceRoute = createRoute({
@@ -206,7 +206,7 @@ export function experienceRoutes(routes: ApiRoutes) {
   serve(routes, attendeesRoute, async (c) => {
     const caller = requireCaller(c)
     const query = readQuery(c, attendeesRoute)
-    const { db } = c.var.services
+    const { db, media } = c.var.services
     if (query.format === 'csv') {
       const { slug, csv } = await attendeesCsv(db, caller, c.req.param('id'))
       return c.body(csv, 200, {
@@ -214,7 +214,7 @@ export function experienceRoutes(routes: ApiRoutes) {
         'content-disposition': attachmentName(`${slug}-attendees`, 'csv'),
       })
     }
-    return c.json(await listAttendees(db, caller, c.req.param('id'), query.page, query.per_page))
+    return c.json(await listAttendees(db, media, caller, c.req.param('id'), query.page, query.per_page))
   })
 
   const attendRoute = createRoute({
@@ -238,7 +238,7 @@ export function experienceRoutes(routes: ApiRoutes) {
   serve(routes, attendRoute, async (c) => {
     const caller = requireCaller(c)
     const { user_id } = await readJson(c, attendRoute)
-    return c.json({ data: [await attend(c.var.services.db, caller, c.req.param('id'), user_id, c.var.services.notify)] })
+    return c.json({ data: [await attend(c.var.services.db, c.var.services.media, caller, c.req.param('id'), user_id, c.var.services.notify)] })
   })
 
   const cancelAttendanceRoute = createRoute({
@@ -311,7 +311,7 @@ export function experienceRoutes(routes: ApiRoutes) {
   })
   serve(routes, acceptInvitationRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json({ data: [await acceptInvitation(c.var.services.db, caller, c.req.param('id'))] })
+    return c.json({ data: [await acceptInvitation(c.var.services.db, c.var.services.media, caller, c.req.param('id'))] })
   })
 
   const declineInvitationRoute = createRoute({
@@ -370,7 +370,7 @@ export function experienceRoutes(routes: ApiRoutes) {
   })
   serve(routes, joinWaitlistRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json({ data: [await joinWaitlist(c.var.services.db, caller, c.req.param('id'))] })
+    return c.json({ data: [await joinWaitlist(c.var.services.db, c.var.services.media, caller, c.req.param('id'))] })
   })
 
   const leaveWaitlistRoute = createRoute({

@@ -1,17 +1,18 @@
 import { randomBytes } from 'node:crypto'
-import { sql, type RawBuilder, type Transaction } from 'kysely'
-import type { DB } from '../db/database.ts'
-import type { Database, Experience, User } from '../db/schema.ts'
+import { sql, type RawBuilder } from 'kysely'
+import type { DB, Trx } from '../db/database.ts'
+import type { Experience, User } from '../db/schema.ts'
 import type { Env } from '../env.ts'
 import { problems } from '../http/errors.ts'
-import { isLookupKey } from '../http/params.ts'
-import { isUuid } from '../http/request.ts'
+import { isLookupKey, isUuid } from '../http/params.ts'
 import type { JobQueue } from '../jobs/queue.ts'
+import type { ResolvedPlace } from '../providers/maps/provider.ts'
+import type { MediaStorage } from '../providers/storage/storage.ts'
 import type { Notify } from '../notifications/service.ts'
 import { notifyChanges, scheduleReminders } from '../reminders/service.ts'
 import { announceCancellation } from '../chat/product-messages.ts'
 import { openActivityChat } from '../chat/queries.ts'
-import { offerFreedSeats } from './attendance.ts'
+import { offerFreedSeats } from './seats.ts'
 import { pageMetadata } from '#contract/common.ts'
 import { hasStarted as startedAt, isFull, isLateCancel, isLimited } from '#contract/experience-rules.ts'
 import type {
@@ -31,17 +32,6 @@ import { displayName } from '#contract/display-name.ts'
 
 // ---------------------------------------------------------------------------------------------
 // Dependencies
-
-/** A place picked from the places search (supplied by the places provider). */
-export interface ResolvedPlace {
-  id: string
-  label: string
-  city: string | null
-  region: string | null
-  latitude: number
-  longitude: number
-  timeZone: string
-}
 
 /** What the experiences domain needs from the places provider. */
 export interface ExperiencePlaces {
@@ -67,12 +57,12 @@ export interface ExperienceDeps {
   notify: Notify
   /** Reminder jobs are queued with the activity (decision 050); without it the reminder sweep queues them. */
   jobs?: Pick<JobQueue, 'send'> | undefined
+  /** Where browsers fetch the covers and hosts' photos the activity's JSON shows (`publicUrl`). */
+  media: MediaStorage
 }
 
-/** What the attendance changes need: they may free a seat or cancel, and then notify. */
-export type NotifyingDeps = Pick<ExperienceDeps, 'db' | 'notify'>
-
-export type Trx = Transaction<Database>
+/** What the attendance changes need: they may free a seat or cancel, and then notify; they answer the activity's JSON. */
+export type NotifyingDeps = Pick<ExperienceDeps, 'db' | 'notify' | 'media'>
 
 export const MINUTE = 60_000
 const METERS_PER_MILE = 1609.344
@@ -119,8 +109,6 @@ function isHttpUrl(value: string) {
 
 // ---------------------------------------------------------------------------------------------
 // Lookup and permissions
-
-export { isUuid }
 
 export async function findExperience(db: DB | Trx, idOrSlug: string) {
   if (!isLookupKey(idOrSlug)) return undefined
@@ -183,7 +171,6 @@ export const hasStarted = (e: Pick<Experience, 'start_at'>, now: number) => star
 // ---------------------------------------------------------------------------------------------
 // Serialization
 
-export const mediaUrl = (key: string) => `/api/media/${key}`
 const round2 = (value: number | null) => (value === null ? null : Math.round(value * 100) / 100)
 
 type ExperienceRow = Experience & { distance_m?: number | null }
@@ -197,8 +184,11 @@ export function showsVerified(user: Pick<User, 'id' | 'state' | 'banned' | 'is_s
   return !showsAsGenericMember(user) && verified.has(user.id)
 }
 
-/** Batch-serializes rows for `caller` (null: anonymous) with hosts, covers and viewer state. */
-export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], caller: User | null): Promise<ExperienceJson[]> {
+/**
+ * Batch-serializes rows for `caller` (null: anonymous) with hosts, covers and viewer state; photos
+ * at `media`'s public URLs (S3_PUBLIC_URL's for a public bucket).
+ */
+export async function serializeExperiences(db: DB | Trx, media: MediaStorage, rows: ExperienceRow[], caller: User | null): Promise<ExperienceJson[]> {
   if (rows.length === 0) return []
   const ids = rows.map((row) => row.id)
   const hostIds = [...new Set(rows.map((row) => row.host_id).filter((id): id is string => id !== null))]
@@ -253,7 +243,7 @@ export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], 
       title: row.title,
       description: row.description,
       cover_photo: cover
-        ? { url: mediaUrl(cover.storage_key), thumbnail_url: cover.thumbnail_key ? mediaUrl(cover.thumbnail_key) : null }
+        ? { url: media.publicUrl(cover.storage_key), thumbnail_url: cover.thumbnail_key ? media.publicUrl(cover.thumbnail_key) : null }
         : null,
       max_attendees: row.max_attendees,
       attendees_count: row.attendees_count,
@@ -282,7 +272,7 @@ export async function serializeExperiences(db: DB | Trx, rows: ExperienceRow[], 
         ? {
             id: host.id,
             display_name: hostName,
-            avatar: host.avatar_key && !host.banned && !host.is_suspended ? { url: mediaUrl(host.avatar_key) } : null,
+            avatar: host.avatar_key && !host.banned && !host.is_suspended ? { url: media.publicUrl(host.avatar_key) } : null,
             is_verified: showsVerified(host, verifiedHosts),
           }
         : null,
@@ -328,8 +318,8 @@ function cancellation(at: Date, row: Pick<Experience, 'canceled_by' | 'host_id'>
   return { at: at.toISOString(), by: actor(row.canceled_by, row, hostName) }
 }
 
-export async function serializeExperience(db: DB | Trx, row: ExperienceRow, caller: User | null) {
-  const [json] = await serializeExperiences(db, [row], caller)
+export async function serializeExperience(db: DB | Trx, media: MediaStorage, row: ExperienceRow, caller: User | null) {
+  const [json] = await serializeExperiences(db, media, [row], caller)
   return json as ExperienceJson
 }
 
@@ -441,7 +431,7 @@ export function buildListQuery(db: DB, filters: ListFilters, paging: { limit: nu
     .offset(paging.offset)
 }
 
-export async function listExperiences(db: DB, query: ListQuery, caller: User | null) {
+export async function listExperiences(db: DB, media: MediaStorage, query: ListQuery, caller: User | null) {
   const filters = listFilters(query, caller)
   const perPage = Math.min(query.per_page, MAX_PER_PAGE)
   const rows = await buildListQuery(db, filters, { limit: perPage, offset: (query.page - 1) * perPage }).execute()
@@ -458,7 +448,7 @@ export async function listExperiences(db: DB, query: ListQuery, caller: User | n
         ).count
       : 0)
   return {
-    data: await serializeExperiences(db, rows, caller),
+    data: await serializeExperiences(db, media, rows, caller),
     metadata: pageMetadata(query.page, perPage, Number(total)),
   }
 }
@@ -470,6 +460,7 @@ export async function listExperiences(db: DB, query: ListQuery, caller: User | n
  */
 export async function listUserExperiences(
   db: DB,
+  media: MediaStorage,
   caller: User,
   userId: string,
   query: UserExperiencesQuery,
@@ -490,11 +481,11 @@ export async function listUserExperiences(
       ? sql`experiences.start_at < ${now}`
       : sql`(experiences.start_at IS NULL OR experiences.start_at >= ${now})`
   const where = sql<boolean>`${membership} AND ${when}`
-  return pageOfExperiences(db, caller, where, query.type === 'past' ? sql`start_at DESC` : sql`start_at ASC NULLS LAST`, query.page, perPage)
+  return pageOfExperiences(db, media, caller, where, query.type === 'past' ? sql`start_at DESC` : sql`start_at ASC NULLS LAST`, query.page, perPage)
 }
 
 /** A page of the activities `where` selects, in `order`, serialized for `caller`, with its metadata. */
-export async function pageOfExperiences(db: DB, caller: User, where: RawBuilder<boolean>, order: RawBuilder<unknown>, page: number, perPage: number) {
+export async function pageOfExperiences(db: DB, media: MediaStorage, caller: User, where: RawBuilder<boolean>, order: RawBuilder<unknown>, page: number, perPage: number) {
   const [rows, count] = await Promise.all([
     db
       .selectFrom('experiences')
@@ -508,7 +499,7 @@ export async function pageOfExperiences(db: DB, caller: User, where: RawBuilder<
     db.selectFrom('experiences').select(sql<number>`count(*)::int`.as('count')).where(where).executeTakeFirstOrThrow(),
   ])
   return {
-    data: await serializeExperiences(db, rows, caller),
+    data: await serializeExperiences(db, media, rows, caller),
     metadata: pageMetadata(page, perPage, Number(count.count)),
   }
 }
@@ -718,7 +709,7 @@ export async function createExperience(deps: ExperienceDeps, caller: User, input
     await openActivityChat(trx, row, caller.id)
     return row
   })
-  return serializeExperience(deps.db, created, caller)
+  return serializeExperience(deps.db, deps.media, created, caller)
 }
 
 export async function updateExperience(deps: ExperienceDeps, caller: User, idOrSlug: string, input: ExperienceInput) {
@@ -748,7 +739,7 @@ export async function updateExperience(deps: ExperienceDeps, caller: User, idOrS
     await notifyChanges(trx, deps.notify, current, row, caller.id)
     return trx.selectFrom('experiences').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()
   })
-  return serializeExperience(deps.db, updated, caller)
+  return serializeExperience(deps.db, deps.media, updated, caller)
 }
 
 /** Organizer cancel: final; every attendee gets an `experience.canceled` notification. */

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import type { ApiEnv } from '../app.ts'
+import type { ApiEnv } from './context.ts'
 import { ApiProblem } from './errors.ts'
 
 /** JSON bodies: far more than any call of the API needs (docs/decisions/009). */

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express'
 import type { Context, MiddlewareHandler } from 'hono'
 import { hasControlCharacters } from '#contract/input-validation.ts'
-import type { ApiEnv } from '../app.ts'
+import type { ApiEnv } from './context.ts'
 import type { Logger } from '../logger.ts'
 import { hasOwnBodyLimit } from './api-body-limit.ts'
 import { discardBody } from './body-limit.ts'

@@ -2,7 +2,7 @@ import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { z } from 'zod'
 import { errorBodySchema } from '#contract/common.ts'
-import type { ApiEnv } from '../app.ts'
+import type { ApiEnv } from './context.ts'
 import { parseJson, validate } from './request.ts'
 
 /**

@@ -1,3 +1,5 @@
+import { z } from 'zod'
+
 /** Far longer than any id or slug the product makes (a slug is at most 60 characters and a suffix). */
 const MAX_KEY_LENGTH = 200
 
@@ -9,3 +11,7 @@ const MAX_KEY_LENGTH = 200
 export function isLookupKey(value: string) {
   return value.length > 0 && value.length <= MAX_KEY_LENGTH
 }
+
+const uuidSchema = z.uuid()
+/** Whether a path parameter is a UUID (ids) rather than a slug. */
+export const isUuid = (value: string) => uuidSchema.safeParse(value).success

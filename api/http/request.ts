@@ -1,7 +1,7 @@
 import type { HttpBindings } from '@hono/node-server'
 import type { Context } from 'hono'
 import { z } from 'zod'
-import type { ApiEnv } from '../app.ts'
+import type { ApiEnv } from './context.ts'
 import type { User } from '../db/schema.ts'
 import { ApiProblem, problems } from './errors.ts'
 
@@ -33,10 +33,6 @@ export function validate<T extends z.ZodType>(schema: T, value: unknown): z.infe
   }
   throw problems.invalid(fields)
 }
-
-const uuidSchema = z.uuid()
-/** Whether a path parameter is a UUID (ids) rather than a slug. */
-export const isUuid = (value: string) => uuidSchema.safeParse(value).success
 
 /**
  * The addresses a request came through: the connection's and every X-Forwarded-For entry (any

@@ -1,9 +1,9 @@
 import type { User } from '../db/schema.ts'
 import type { DB } from '../db/database.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
-import { isUuid } from '../http/request.ts'
+import { isUuid } from '../http/params.ts'
 import { requirePermission } from '../policy/permissions.ts'
-import { MEDIA_URL_PREFIX, type MediaStorage } from '../providers/storage/storage.ts'
+import type { MediaStorage } from '../providers/storage/storage.ts'
 import type { MediaDeps } from './service.ts'
 
 /**
@@ -12,31 +12,17 @@ import type { MediaDeps } from './service.ts'
  * square on the face). Replacing or removing it deletes the old photo's row and files.
  */
 
-/**
- * The member's profile photo URL, or null (none, or a suspended or banned member's): the
- * storage's public URL, or (without the storage at hand) the API's own `/api/media/<key>`, as
- * activity hosts' and attendees' photos are given.
- */
-export async function avatarUrl(
-  db: DB,
-  user: Pick<User, 'avatar_media_id' | 'banned' | 'is_suspended'>,
-  storage?: MediaStorage,
-) {
-  const mediaId = shownAvatarId(user)
-  if (!mediaId) return null
-  const media = await db.selectFrom('media').select('storage_key').where('id', '=', mediaId).executeTakeFirst()
-  return avatarUrlOf(media?.storage_key ?? null, storage)
-}
-
 /** The photo a member shows (their media id), or null: none, or a suspended or banned member's. */
 export function shownAvatarId(user: Pick<User, 'avatar_media_id' | 'banned' | 'is_suspended'>) {
   return user.banned || user.is_suspended ? null : user.avatar_media_id
 }
 
-/** `avatarUrl` from the photo's storage key, read by the caller (null: no photo). */
-export function avatarUrlOf(storageKey: string | null, storage?: MediaStorage) {
-  if (!storageKey) return null
-  return storage ? storage.publicUrl(storageKey) : `${MEDIA_URL_PREFIX}/${storageKey}`
+/**
+ * The URL of the member's shown photo from its storage key, read by the caller (null: no photo):
+ * the storage's public URL, as every photo the API answers (decision 067).
+ */
+export function avatarUrlOf(storageKey: string | null, storage: MediaStorage) {
+  return storageKey ? storage.publicUrl(storageKey) : null
 }
 
 async function deleteFiles(storage: MediaStorage, media: { storage_key: string; thumbnail_key: string | null } | undefined) {
@@ -52,7 +38,10 @@ async function deleteFiles(storage: MediaStorage, media: { storage_key: string; 
  */
 export async function setAvatar({ db, storage }: MediaDeps, caller: User, fileName: string): Promise<User> {
   requirePermission(caller, 'update:user', caller)
-  const key = fileName.replace(/^.*\/api\/media\//, '')
+  // The key in the photo's `url` as the API answered it: the storage's public URL (a public
+  // bucket's, S3_PUBLIC_URL) or `/api/media/<key>`.
+  const publicPrefix = storage.publicUrl('')
+  const key = fileName.startsWith(publicPrefix) ? fileName.slice(publicPrefix.length) : fileName.replace(/^.*\/api\/media\//, '')
   const media = await db
     .selectFrom('media')
     .selectAll()

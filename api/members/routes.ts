@@ -25,7 +25,7 @@ export function memberRoutes(routes: ApiRoutes) {
     },
   })
   serve(routes, profileRoute, async (c) => {
-    return c.json(await getPublicProfile(c.var.services.db, c.var.caller, c.req.param('id')))
+    return c.json(await getPublicProfile(c.var.services.db, c.var.services.media, c.var.caller, c.req.param('id')))
   })
 
   const membersRoute = createRoute({
@@ -43,7 +43,7 @@ export function memberRoutes(routes: ApiRoutes) {
   })
   serve(routes, membersRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json(await listMembers(c.var.services.db, caller, readQuery(c, membersRoute)))
+    return c.json(await listMembers(c.var.services.db, c.var.services.media, caller, readQuery(c, membersRoute)))
   })
 
   const userExperiencesRoute = createRoute({
@@ -65,6 +65,6 @@ export function memberRoutes(routes: ApiRoutes) {
   serve(routes, userExperiencesRoute, async (c) => {
     const caller = requireCaller(c)
     const query = readQuery(c, userExperiencesRoute)
-    return c.json(await memberExperiences(c.var.services.db, caller, c.req.param('id'), query))
+    return c.json(await memberExperiences(c.var.services.db, c.var.services.media, caller, c.req.param('id'), query))
   })
 }

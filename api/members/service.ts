@@ -1,12 +1,12 @@
 import { sql } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
-import { listUserExperiences, mediaUrl, pageOfExperiences } from '../experiences/service.ts'
+import { listUserExperiences, pageOfExperiences } from '../experiences/service.ts'
 import { problems } from '../http/errors.ts'
-import { isLookupKey } from '../http/params.ts'
-import { isUuid } from '../http/request.ts'
+import { isLookupKey, isUuid } from '../http/params.ts'
 import { notBlocking, showsAsGenericMember, visibleMembers } from '../policy/members.ts'
 import { can, requirePermission, type Caller } from '../policy/permissions.ts'
+import type { MediaStorage } from '../providers/storage/storage.ts'
 import { eligibleMembers, profileFacts, type ProfileFacts } from './queries.ts'
 import { ageOn } from '#contract/birth-date.ts'
 import { pageMetadata } from '#contract/common.ts'
@@ -31,16 +31,16 @@ export function ageDecade(dob: string | null, today = new Date()) {
 
 /**
  * The public profile of decision 027: what any signed-in member sees. A suspended or banned
- * member shows only as the generic member label.
+ * member shows only as the generic member label. Their photo is at `media`'s public URL.
  */
-export function serializePublicUser(user: User, facts: ProfileFacts | undefined): PublicUser {
+export function serializePublicUser(media: MediaStorage, user: User, facts: ProfileFacts | undefined): PublicUser {
   if (showsAsGenericMember(user)) return { id: user.id, slug: user.slug, display_name: null, is_suspended: true }
   return {
     id: user.id,
     slug: user.slug,
     display_name: displayName(user),
     is_suspended: false,
-    avatar: facts?.avatar_key ? { url: mediaUrl(facts.avatar_key) } : null,
+    avatar: facts?.avatar_key ? { url: media.publicUrl(facts.avatar_key) } : null,
     is_verified: facts?.is_verified ?? false,
     city: cityLine(user),
     created_at: user.created_at.toISOString(),
@@ -57,7 +57,7 @@ export function serializePublicUser(user: User, facts: ProfileFacts | undefined)
  * it was deleted); a member who blocked the caller answers 404; anonymous callers get the name
  * only, for referral banners.
  */
-export async function getPublicProfile(db: DB, caller: Caller, key: string): Promise<PublicUser> {
+export async function getPublicProfile(db: DB, media: MediaStorage, caller: Caller, key: string): Promise<PublicUser> {
   requirePermission(caller, 'read:user')
   if (!isLookupKey(key)) throw problems.notFound('User not found')
   let query = db
@@ -67,14 +67,14 @@ export async function getPublicProfile(db: DB, caller: Caller, key: string): Pro
   if (caller) query = query.where(notBlocking(caller.id))
   const user = await query.executeTakeFirst()
   if (!user) throw problems.notFound('User not found')
-  if (showsAsGenericMember(user)) return serializePublicUser(user, undefined)
+  if (showsAsGenericMember(user)) return serializePublicUser(media, user, undefined)
   if (!can(caller, 'read:user:profile')) return { id: user.id, slug: user.slug, display_name: displayName(user) }
   const facts = await profileFacts(db, [user.id])
-  return serializePublicUser(user, facts.get(user.id))
+  return serializePublicUser(media, user, facts.get(user.id))
 }
 
 /** `GET v1/members`: members to meet (decision 027). */
-export async function listMembers(db: DB, caller: User, query: MembersQuery) {
+export async function listMembers(db: DB, media: MediaStorage, caller: User, query: MembersQuery) {
   requirePermission(caller, 'read:members')
   const perPage = Math.min(query.per_page, maxPerPage)
   const foldedName = query.name ? foldName(query.name) : null
@@ -88,7 +88,7 @@ export async function listMembers(db: DB, caller: User, query: MembersQuery) {
     rows.map((row) => row.id),
   )
   const data: MemberSuggestion[] = rows.map((row) => ({
-    ...serializePublicUser(row, facts.get(row.id)),
+    ...serializePublicUser(media, row, facts.get(row.id)),
     reason: row.reason,
     shared_interests: row.shared_interests,
     activities_in_common: Number(row.together),
@@ -102,10 +102,10 @@ export async function listMembers(db: DB, caller: User, query: MembersQuery) {
  * activities both take part in, past and upcoming. Never cancelled ones; 404 for a member the
  * caller may not see.
  */
-export async function memberExperiences(db: DB, caller: User, id: string, query: UserExperiencesQuery) {
+export async function memberExperiences(db: DB, media: MediaStorage, caller: User, id: string, query: UserExperiencesQuery) {
   if (!isUuid(id)) throw problems.notFound('User not found')
   const inCommon = query.in_common === 'true'
-  if (!inCommon && can(caller, 'read:user:experiences', { id })) return listUserExperiences(db, caller, id, query)
+  if (!inCommon && can(caller, 'read:user:experiences', { id })) return listUserExperiences(db, media, caller, id, query)
   requirePermission(caller, 'read:user:profile')
   const member = await db
     .selectFrom('users')
@@ -124,5 +124,5 @@ export async function memberExperiences(db: DB, caller: User, id: string, query:
     ? sql<boolean>`experiences.canceled_at IS NULL AND ${takesPart(id)} AND ${takesPart(caller.id)}`
     : sql<boolean>`experiences.canceled_at IS NULL AND experiences.host_id = ${id}
         AND (experiences.start_at IS NULL OR experiences.start_at >= ${new Date()})`
-  return pageOfExperiences(db, caller, where, inCommon ? sql`start_at DESC NULLS FIRST` : sql`start_at ASC NULLS LAST`, query.page, perPage)
+  return pageOfExperiences(db, media, caller, where, inCommon ? sql`start_at DESC NULLS FIRST` : sql`start_at ASC NULLS LAST`, query.page, perPage)
 }

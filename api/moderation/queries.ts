@@ -1,6 +1,5 @@
 import { sql } from 'kysely'
-import type { DB } from '../db/database.ts'
-import type { Trx } from '../experiences/service.ts'
+import type { DB, Trx } from '../db/database.ts'
 import type { ReportOutcome, ReportSnapshot } from '#contract/moderation.ts'
 import type { ReportReason } from '#contract/enums.ts'
 

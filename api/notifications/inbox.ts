@@ -4,7 +4,7 @@ import type { Notification, NotificationsQuery } from '#contract/notifications.t
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
-import { isUuid } from '../http/request.ts'
+import { isUuid } from '../http/params.ts'
 import { notificationsTemplateT, type TemplateT } from '../i18n.ts'
 import { requirePermission } from '../policy/permissions.ts'
 import { readLeniently, type AnyNotificationKind } from './kind.ts'

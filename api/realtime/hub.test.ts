@@ -1,7 +1,9 @@
+import { tmpdir } from 'node:os'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { User } from '#api/db/schema.ts'
 import { chatEventsFor } from '#api/chat/queries.ts'
+import { createLocalStorage } from '#api/providers/storage/local.ts'
 import { createLogger } from '#api/logger.ts'
 import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
@@ -25,7 +27,7 @@ beforeAll(async () => {
     prepare: async (events, memberIds) => {
       batches.push(events.length)
       await gate
-      return chatEventsFor(database.db, events, memberIds)
+      return chatEventsFor(database.db, createLocalStorage(tmpdir()), events, memberIds)
     },
     backoff: { initialMs: 20, maxMs: 200 },
   })

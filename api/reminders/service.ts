@@ -1,7 +1,7 @@
-import { sql, type Transaction } from 'kysely'
+import { sql } from 'kysely'
 import { z } from 'zod'
-import type { DB } from '../db/database.ts'
-import { reminderSlots, type Database, type Experience, type ReminderSlot } from '../db/schema.ts'
+import type { DB, Trx } from '../db/database.ts'
+import { reminderSlots, type Experience, type ReminderSlot } from '../db/schema.ts'
 import { defineJob } from '../jobs/job.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
@@ -162,7 +162,7 @@ export function changesOf(before: Changeable, after: Changeable) {
  * Tells the attendees of an upcoming activity (never `actorId`, who made the change) that its time
  * or place changed (issue 15 §1), in `trx`: the email carries the updated calendar file.
  */
-export async function notifyChanges(trx: Transaction<Database>, notify: Notify, before: Changeable, after: Changeable, actorId: string) {
+export async function notifyChanges(trx: Trx, notify: Notify, before: Changeable, after: Changeable, actorId: string) {
   const changes = changesOf(before, after)
   if (changes.length === 0 || after.canceled_at || !after.start_at || after.start_at.getTime() <= Date.now()) return []
   const attendees = await trx

@@ -1,8 +1,8 @@
-import type { DB } from '../db/database.ts'
-import type { Trx } from '../experiences/service.ts'
+import type { DB, Trx } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { existingMembers, membersInHistory } from '../policy/members.ts'
-import { pageOfMessages, type MessageRow } from '../chat/queries.ts'
+import type { MessageRow } from '../chat/events.ts'
+import { pageOfMessages } from '../chat/queries.ts'
 import type { ReportSnapshot, SnapshotMessage } from '#contract/moderation.ts'
 import { displayName } from '#contract/display-name.ts'
 

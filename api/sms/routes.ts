@@ -3,7 +3,7 @@ import { oneOf } from '#contract/common.ts'
 import { devOutboxAllows } from '#contract/dev-outbox.ts'
 import { phoneConfirmationSchema, phoneConfirmationStartedSchema } from '#contract/sms.ts'
 import { userSchema } from '#contract/users.ts'
-import type { ApiServices } from '../app.ts'
+import type { ApiServices } from '../http/context.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requestAddresses, requireCaller } from '../http/request.ts'
@@ -18,7 +18,13 @@ export function smsSenderOf(services: ApiServices): SmsSender {
   return services.sms ?? createSmsSender({ db, twilio: twilioOptionsFrom(env), queue, logger, production: env.isProduction })
 }
 
-const smsDeps = (services: ApiServices): SmsDeps => ({ db: services.db, notify: services.notify, codeSecret: services.codeSecret, sms: smsSenderOf(services) })
+const smsDeps = (services: ApiServices): SmsDeps => ({
+  db: services.db,
+  notify: services.notify,
+  codeSecret: services.codeSecret,
+  sms: smsSenderOf(services),
+  media: services.media,
+})
 
 const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`)
 

@@ -11,6 +11,7 @@ import type { Notify } from '../notifications/service.ts'
 import { visibleMembers } from '../policy/members.ts'
 import { requirePermission } from '../policy/permissions.ts'
 import { allowTexts, stopTexts, type SmsSender } from '../providers/sms/sender.ts'
+import type { MediaStorage } from '../providers/storage/storage.ts'
 import { formatPhone, normalizePhone } from '../users/service.ts'
 
 /**
@@ -23,6 +24,8 @@ export interface SmsDeps {
   sms: SmsSender
   notify: Notify
   codeSecret: string
+  /** "C" cancels a seat as the web does, which answers the activity (its photos at these URLs). */
+  media: MediaStorage
 }
 
 const fifteenMinutes = 15 * 60

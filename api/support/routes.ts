@@ -29,7 +29,7 @@ export function supportRoutes(routes: ApiRoutes) {
   })
   serve(routes, openRoute, async (c) => {
     const caller = requireCaller(c)
-    const { created, body } = await openSupportChannel(c.var.services.db, caller)
+    const { created, body } = await openSupportChannel(c.var.services.db, c.var.services.media, caller)
     return c.json(body, created ? 201 : 200)
   })
 
@@ -47,7 +47,7 @@ export function supportRoutes(routes: ApiRoutes) {
   })
   serve(routes, listRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json(await listSupportConversations(c.var.services.db, caller, readQuery(c, listRoute)))
+    return c.json(await listSupportConversations(c.var.services.db, c.var.services.media, caller, readQuery(c, listRoute)))
   })
 
   const getRoute = createRoute({
@@ -64,7 +64,7 @@ export function supportRoutes(routes: ApiRoutes) {
   })
   serve(routes, getRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json(await getSupportConversation(c.var.services.db, caller, c.req.param('id')))
+    return c.json(await getSupportConversation(c.var.services.db, c.var.services.media, caller, c.req.param('id')))
   })
 
   const answerRoute = createRoute({
@@ -91,7 +91,7 @@ export function supportRoutes(routes: ApiRoutes) {
     // The admin and the conversation are checked before the body, so a member learns nothing from a 422.
     await conversation(db, caller, c.req.param('id'))
     const input = await readJson(c, answerRoute)
-    return c.json(await answerSupport(db, caller, c.req.param('id'), input, c.var.services.notify), 201)
+    return c.json(await answerSupport(db, c.var.services.media, caller, c.req.param('id'), input, c.var.services.notify), 201)
   })
 
   const doneRoute = createRoute({
@@ -108,6 +108,6 @@ export function supportRoutes(routes: ApiRoutes) {
   })
   serve(routes, doneRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json(await markSupportDone(c.var.services.db, caller, c.req.param('id')))
+    return c.json(await markSupportDone(c.var.services.db, c.var.services.media, caller, c.req.param('id')))
   })
 }

@@ -1,10 +1,10 @@
 import { sql } from 'kysely'
-import type { DB } from '../db/database.ts'
+import type { DB, Trx } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
-import type { Trx } from '../experiences/service.ts'
 import { problems } from '../http/errors.ts'
-import { isUuid } from '../http/request.ts'
+import { isUuid } from '../http/params.ts'
 import { requirePermission } from '../policy/permissions.ts'
+import type { MediaStorage } from '../providers/storage/storage.ts'
 import { postMessage } from '../chat/events.ts'
 import { chatMembers } from '../chat/queries.ts'
 import { notifyNewMessage, serializeChannel } from '../chat/service.ts'
@@ -49,10 +49,10 @@ async function supportChannelId(trx: Trx, userId: string) {
 }
 
 /** `POST v1/support/message-channel`: the caller's conversation with Circle 55 support (201 when new). */
-export async function openSupportChannel(db: DB, caller: User) {
+export async function openSupportChannel(db: DB, media: MediaStorage, caller: User) {
   requirePermission(caller, 'contact:support')
   const { id, created } = await db.transaction().execute((trx) => supportChannelId(trx, caller.id))
-  return { created, body: { data: [await serializeChannel(db, caller, id)] as [Channel] } }
+  return { created, body: { data: [await serializeChannel(db, media, caller, id)] as [Channel] } }
 }
 
 // The admins' inbox ------------------------------------------------------------------------------
@@ -98,8 +98,8 @@ function messageRows(db: DB | Trx) {
     .where('deleted_at', 'is', null)
 }
 
-async function serializeConversations(db: DB | Trx, rows: ConversationRow[], messages: SupportMessageRow[]): Promise<SupportConversationWithMessages[]> {
-  const members = await chatMembers(db, rows.map((row) => row.member_id))
+async function serializeConversations(db: DB | Trx, media: MediaStorage, rows: ConversationRow[], messages: SupportMessageRow[]): Promise<SupportConversationWithMessages[]> {
+  const members = await chatMembers(db, media, rows.map((row) => row.member_id))
   const agentIds = [...new Set(messages.flatMap((message) => (message.answered_by ? [message.answered_by] : [])))]
   const agents = agentIds.length === 0 ? [] : await db.selectFrom('users').selectAll().where('id', 'in', agentIds).execute()
   const agentNames = new Map(agents.map((agent) => [agent.id, displayName(agent)]))
@@ -128,7 +128,7 @@ async function serializeConversations(db: DB | Trx, rows: ConversationRow[], mes
 const withoutMessages = ({ messages: _messages, ...conversation }: SupportConversationWithMessages): SupportConversation => conversation
 
 /** Conversations as the inbox lists them, each with its last message. */
-async function summaries(db: DB | Trx, rows: ConversationRow[]): Promise<SupportConversation[]> {
+async function summaries(db: DB | Trx, media: MediaStorage, rows: ConversationRow[]): Promise<SupportConversation[]> {
   const last =
     rows.length === 0
       ? []
@@ -139,11 +139,11 @@ async function summaries(db: DB | Trx, rows: ConversationRow[]): Promise<Support
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
           .execute()
-  return (await serializeConversations(db, rows, last)).map(withoutMessages)
+  return (await serializeConversations(db, media, rows, last)).map(withoutMessages)
 }
 
 /** `GET v1/admin/support`: every support conversation, those waiting for an answer first, then the newest. */
-export async function listSupportConversations(db: DB, caller: User, query: PageQuery) {
+export async function listSupportConversations(db: DB, media: MediaStorage, caller: User, query: PageQuery) {
   requirePermission(caller, 'answer:support')
   const base = conversations(db).where('ch.last_message_at', 'is not', null)
   const [rows, total] = await Promise.all([
@@ -158,7 +158,7 @@ export async function listSupportConversations(db: DB, caller: User, query: Page
       .execute(),
     db.selectFrom(base.as('c')).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
   ])
-  const data = await summaries(db, rows)
+  const data = await summaries(db, media, rows)
   return { data, metadata: pageMetadata(query.page, query.per_page, Number(total.count)) }
 }
 
@@ -172,10 +172,10 @@ export async function conversation(db: DB | Trx, caller: User, id: string) {
 }
 
 /** `GET v1/admin/support/{id}`: the conversation with its latest messages, oldest first. */
-export async function getSupportConversation(db: DB, caller: User, id: string) {
+export async function getSupportConversation(db: DB, media: MediaStorage, caller: User, id: string) {
   const row = await conversation(db, caller, id)
   const messages = await messageRows(db).where('channel_id', '=', row.id).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(supportMessagesShown).execute()
-  const [result] = await serializeConversations(db, [row], messages.reverse())
+  const [result] = await serializeConversations(db, media, [row], messages.reverse())
   return { data: [result] as [SupportConversationWithMessages] }
 }
 
@@ -184,7 +184,7 @@ export async function getSupportConversation(db: DB, caller: User, id: string) {
  * chat's write and publish point (`postMessage`), so the member's open pages receive it live;
  * the conversation is then handled (no longer waiting), and the member is told (`message.new`).
  */
-export async function answerSupport(db: DB, caller: User, id: string, input: SupportAnswerInput, notify?: Notify) {
+export async function answerSupport(db: DB, media: MediaStorage, caller: User, id: string, input: SupportAnswerInput, notify?: Notify) {
   await conversation(db, caller, id)
   const inserted = await db.transaction().execute(async (trx) => {
     const message = await postMessage(trx, { channel_id: id, user_id: null, is_system: true, body: input.text, answered_by: caller.id })
@@ -194,13 +194,13 @@ export async function answerSupport(db: DB, caller: User, id: string, input: Sup
     return message
   })
   const row = await messageRows(db).where('id', '=', inserted.id).executeTakeFirstOrThrow()
-  const [serialized] = await serializeConversations(db, [await conversation(db, caller, id)], [row])
+  const [serialized] = await serializeConversations(db, media, [await conversation(db, caller, id)], [row])
   return { data: [serialized?.messages[0] as SupportMessage] as [SupportMessage] }
 }
 
 /** `POST v1/admin/support/{id}/done`: nothing more to answer for now; a new message from the member makes it wait again. */
-export async function markSupportDone(db: DB, caller: User, id: string) {
+export async function markSupportDone(db: DB, media: MediaStorage, caller: User, id: string) {
   await conversation(db, caller, id)
   await db.updateTable('message_channels').set({ support_handled_at: sql<Date>`greatest(now(), last_message_at)` }).where('id', '=', id).execute()
-  return { data: (await summaries(db, [await conversation(db, caller, id)])) as [SupportConversation] }
+  return { data: (await summaries(db, media, [await conversation(db, caller, id)])) as [SupportConversation] }
 }

@@ -1,7 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
 import { defaultDurationMinutes, maxDurationMinutes, surveyWindowDays } from '#contract/limits.ts'
-import type { DB } from '../db/database.ts'
-import type { Trx } from '../experiences/service.ts'
+import type { DB, Trx } from '../db/database.ts'
 
 /**
  * The SQL the survey shares (decision 046). An activity's end is its `end_at`, or its start plus

@@ -3,7 +3,7 @@ import { oneOf } from '#contract/common.ts'
 import { meQuerySchema, signInSchema, updateMeSchema, userSchema } from '#contract/users.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
-import { verificationDeps } from '../verification/routes.ts'
+import { verificationDeps } from '../verification/deps.ts'
 import { forgetVerificationPhotos } from '../verification/service.ts'
 import { deleteAccount, ownUserJson, recordSignIn, updateMe } from './service.ts'
 

@@ -1,5 +1,4 @@
 import { createRoute } from '@hono/zod-openapi'
-import type { Context } from 'hono'
 import { z } from 'zod'
 import { oneOf, pageOf, pageQuerySchema } from '#contract/common.ts'
 import { maxPhotoBytes } from '#contract/limits.ts'
@@ -10,13 +9,11 @@ import {
   verificationRequestSchema,
   verificationSchema,
 } from '#contract/verification.ts'
-import type { ApiEnv } from '../app.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
-import { MULTIPART_OVERHEAD_BYTES, readMultipart } from '../media/routes.ts'
-import { createVerificationProvider } from '../providers.ts'
-import { InvalidSignatureError, type VerificationProvider } from '../providers/verification/provider.ts'
+import { MULTIPART_OVERHEAD_BYTES, readMultipart } from '../media/multipart.ts'
+import { InvalidSignatureError } from '../providers/verification/provider.ts'
 import {
   decideRequest,
   getRequest,
@@ -25,33 +22,8 @@ import {
   initiateVerification,
   listPendingRequests,
   readRequestPhoto,
-  type VerificationDeps,
 } from './service.ts'
-
-/** Services built by hand (tests) may leave the provider out: the built-in one, over their media storage. */
-const fallbacks = new WeakMap<object, VerificationProvider>()
-function providerOf(services: ApiEnv['Variables']['services']) {
-  if (services.verification) return services.verification
-  let provider = fallbacks.get(services)
-  if (!provider) {
-    provider = createVerificationProvider({ env: services.env, db: services.db, storage: services.media })
-    fallbacks.set(services, provider)
-  }
-  return provider
-}
-
-/** What the verification service needs, from a request's services (also used by account deletion). */
-export function verificationDeps(c: Context<ApiEnv>): VerificationDeps {
-  const { services } = c.var
-  return {
-    db: services.db,
-    verification: providerOf(services),
-    notify: services.notify,
-    logger: services.logger,
-    publicUrl: services.env.PUBLIC_URL,
-    requestId: c.var.requestId,
-  }
-}
+import { verificationDeps } from './deps.ts'
 
 /** Two photos of at most 15 MB each, and the multipart framing around them. */
 const MAX_INITIATE_BODY_BYTES = 2 * maxPhotoBytes + MULTIPART_OVERHEAD_BYTES

@@ -1,11 +1,11 @@
-import { sql, type Selectable, type Transaction } from 'kysely'
+import { sql, type Selectable } from 'kysely'
 import type { Page } from '#contract/common.ts'
 import { pageMetadata } from '#contract/common.ts'
 import type { Verification, VerificationFile, VerificationRequest } from '#contract/verification.ts'
-import type { DB } from '../db/database.ts'
-import type { Database, User, VerificationsTable } from '../db/schema.ts'
+import type { DB, Trx } from '../db/database.ts'
+import type { User, VerificationsTable } from '../db/schema.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
-import { isUuid } from '../http/request.ts'
+import { isUuid } from '../http/params.ts'
 import type { Logger } from '../logger.ts'
 import { processImage } from '../media/images.ts'
 import type { Notify } from '../notifications/service.ts'
@@ -250,7 +250,7 @@ export async function decideRequest(deps: VerificationDeps, caller: Caller, id: 
 }
 
 /** Sets the outcome (photos forgotten) and queues the member's notification, in `trx`. */
-async function recordDecision(trx: Transaction<Database>, notify: Notify, row: Row, decision: Decision | { outcome: 'canceled' }, reviewerId: string | null) {
+async function recordDecision(trx: Trx, notify: Notify, row: Row, decision: Decision | { outcome: 'canceled' }, reviewerId: string | null) {
   const updated = await trx
     .updateTable('verifications')
     .set({

@@ -1,7 +1,7 @@
 import { NavLink } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { useSignInHref } from '#app/utils/use-return-to.ts'
-import type { ShellMember } from '#app/utils/user-hooks.ts'
+import type { ShellMember } from '#app/utils/root-data.ts'
 
 /** Spec §9: badges show up to 9, then "9+". */
 export function badgeLabel(count: number) {

@@ -1,10 +1,10 @@
-import { isRouteErrorResponse, Link, useRouteError, useRouteLoaderData, type ErrorResponse } from '@remix-run/react'
+import { isRouteErrorResponse, Link, useRouteError, type ErrorResponse } from '@remix-run/react'
 import { useEffect, useRef, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { loader as rootLoader } from '#app/root.tsx'
 import { useBuildChanged } from '#app/utils/build-version.ts'
 import { errorPageKind, type ErrorPageKind } from '#app/utils/error-page.ts'
 import { reportBrowserError } from '#app/utils/error-reporting.client.ts'
+import { useRootData } from '#app/utils/root-data.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { UpdateRequired } from './update-required.tsx'
 
@@ -63,7 +63,7 @@ export function ErrorPage({ kind }: { kind: ErrorPageKind }) {
  * raised during navigation (Remix hides its message as "Unexpected Server Error"; reported there).
  */
 function useReportBrowserError(error: unknown) {
-  const dsn = useRouteLoaderData<typeof rootLoader>('root')?.sentryDsn
+  const dsn = useRootData()?.sentryDsn
   const hydrated = useHydrated()
   const fromServerPage = useRef(!hydrated)
   useEffect(() => {

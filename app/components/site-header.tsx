@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Badge } from './bottom-nav.tsx'
 import { unsubscribeFromPush } from '#app/utils/push.client.ts'
 import { useSignInHref } from '#app/utils/use-return-to.ts'
-import type { ShellMember } from '#app/utils/user-hooks.ts'
+import type { ShellMember } from '#app/utils/root-data.ts'
 
 /**
  * The header: the name, the main links, signing out. On a phone (where the bottom bar shows, under

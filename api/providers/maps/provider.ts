@@ -1,4 +1,3 @@
-import type { ResolvedPlace } from '../../experiences/service.ts'
 import { maxPlaceResults } from '#contract/limits.ts'
 import { US_STATES, foldName } from './gazetteer.ts'
 
@@ -22,6 +21,17 @@ export interface Place {
   /** IANA time zone, e.g. `America/Los_Angeles`. */
   timeZone: string
   population: number | null
+}
+
+/** A place picked from the places search, as an activity records it (api/experiences/service.ts). */
+export interface ResolvedPlace {
+  id: string
+  label: string
+  city: string | null
+  region: string | null
+  latitude: number
+  longitude: number
+  timeZone: string
 }
 
 export interface LatLng {

@@ -2,7 +2,9 @@ import { Form, Link, useActionData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import type { Experience } from '#app/utils/experience.ts'
 import type { InvitedByEmail, Waitlist } from '#app/utils/api/experiences.server.ts'
-import type { action } from './$id.tsx'
+// The page's action is `runIntent` ($id.tsx's `action` returns it): typed from there, not from
+// the page that renders this part (decision 067).
+import type { runIntent } from './$id.server.ts'
 import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 
 /**
@@ -12,7 +14,7 @@ import { BreakableText } from '#app/components/ui/breakable-text.tsx'
  */
 export function HostTools({ experience, waitlist, past }: { experience: Experience; waitlist: Waitlist | null; past: boolean }) {
   const { t } = useTranslation('activities')
-  const actionData = useActionData<typeof action>()
+  const actionData = useActionData<typeof runIntent>()
   const typedEmails = actionData && 'emails' in actionData && typeof actionData.emails === 'string' ? actionData.emails : undefined
   return (
     <section aria-labelledby="host-tools" className="card host-tools">

@@ -5,7 +5,9 @@ import type { ExperienceInvitation } from '#contract/experiences.ts'
 import { lateCancelWindowHours } from '#contract/limits.ts'
 import { formatCurrency, formatMoment, type Experience } from '#app/utils/experience.ts'
 import type { Waitlist } from '#app/utils/api/experiences.server.ts'
-import type { action } from './$id.tsx'
+// The page's action is `runIntent` ($id.tsx's `action` returns it): typed from there, not from
+// the page that renders this part (decision 067).
+import type { runIntent } from './$id.server.ts'
 
 /**
  * The activity page's RSVP part: attend, cancel (with the late-cancel warning), the notify list,
@@ -16,7 +18,7 @@ type RsvpIntent = 'attend' | 'cancel' | 'join-waitlist' | 'leave-waitlist' | 'ac
 
 /** The RSVP fetcher, shared by the buttons and the attendee count so both update together. */
 function useRsvpFetcher() {
-  return useFetcher<typeof action>({ key: 'rsvp' })
+  return useFetcher<typeof runIntent>({ key: 'rsvp' })
 }
 
 /**

@@ -1,5 +1,7 @@
+import { tmpdir } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chatEventsFor } from '#api/chat/queries.ts'
+import { createLocalStorage } from '#api/providers/storage/local.ts'
 import { createLogger } from '#api/logger.ts'
 import { createRealtimeHub, type RealtimeHub } from '#api/realtime/hub.ts'
 import type { ChatMessageEvent } from '#contract/chat.ts'
@@ -23,7 +25,7 @@ beforeAll(async () => {
   hub = await createRealtimeHub({
     connectionString: database.url,
     logger: createLogger({ LOG_LEVEL: 'silent', NODE_ENV: 'test' }),
-    prepare: (events, memberIds) => chatEventsFor(database.db, events, memberIds),
+    prepare: (events, memberIds) => chatEventsFor(database.db, createLocalStorage(tmpdir()), events, memberIds),
   })
   api = await createApiHarness(database.db, {}, { realtime: hub })
   services = testWebServices(api, database.db)

@@ -1,0 +1,50 @@
+import type { DB } from '../db/database.ts'
+import type { User } from '../db/schema.ts'
+import type { Env } from '../env.ts'
+import type { JobQueue } from '../jobs/queue.ts'
+import type { Logger } from '../logger.ts'
+import type { PhotoChecker } from '../media/photo-check.ts'
+import type { Notify } from '../notifications/service.ts'
+import type { Mailer } from '../providers/email/mailer.ts'
+import type { TokenVerifier } from '../providers/identity/token-verifier.ts'
+import type { SmsSender } from '../providers/sms/sender.ts'
+import type { Providers } from '../providers.ts'
+import type { RealtimeHub } from '../realtime/hub.ts'
+import type { ShellFacts } from '../users/service.ts'
+
+/**
+ * What every API request carries (Hono's `Env`): the services the runtime built and the caller
+ * resolved once per request. Beside the HTTP layer, not in api/app.ts, so that the routes and
+ * helpers that type their context with it do not import the app that imports them (decision 067).
+ */
+export interface ApiServices extends Providers {
+  env: Env
+  db: DB
+  logger: Logger
+  /** Mail sent now (the email-change code) or queued (the notice to the old address). */
+  mailer: Mailer
+  /** Keys the HMAC of one-time codes (api/identity/codes.ts), as the identity provider's. */
+  codeSecret: string
+  verifyToken: TokenVerifier
+  /** Records a notification and queues its delivery (api/notifications/service.ts). */
+  notify: Notify
+  /** The profile-photo check's worker (api/media/photo-check.ts); the process's own when absent. */
+  photoChecker?: PhotoChecker
+  /** The instance's realtime hub (api/realtime/hub.ts); without it, `GET v1/chat/events` only polls. */
+  realtime?: RealtimeHub
+  /** The job queue, for work retried later (the chat provider's mirror, api/chat/mirror.ts). */
+  jobs?: Pick<JobQueue, 'send'>
+  /** Text messages (api/providers/sms/sender.ts); the built-in outbox (or Twilio from env) when absent. */
+  sms?: SmsSender
+}
+
+export interface ApiEnv {
+  Variables: {
+    services: ApiServices
+    requestId: string
+    /** The authenticated member, resolved once per request; null for anonymous calls. */
+    caller: User | null
+    /** Read with the caller when this is the shell's call (decision 055); null otherwise. */
+    callerShell: ShellFacts | null
+  }
+}

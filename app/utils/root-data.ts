@@ -1,0 +1,47 @@
+import { useRouteLoaderData } from '@remix-run/react'
+import { displayName } from '#contract/display-name.ts'
+import type { Language } from '#contract/enums.ts'
+import type { User } from '#contract/users.ts'
+import type { Toast } from './toast.server.ts'
+
+/**
+ * What the root loader (app/root.tsx) gives every page, typed here so that the header, the error
+ * boundary and the hooks root.tsx renders read it without importing root.tsx (decision 067). The
+ * loader's data `satisfies` this type, so the two cannot drift.
+ */
+export interface RootData {
+  brand: string
+  /** The localized "Error: " when the page shows a form's errors (the title starts with it). */
+  titlePrefix: string
+  language: Language
+  user: ShellMember | null
+  /** The header's and the bottom navigation's badges, read with the member (decision 052). */
+  unread: number
+  notifications: number
+  suspended: boolean
+  toast: Toast | null
+  year: number
+  /** Browser errors go to Sentry only when the server reports to it (decision 014). */
+  sentryDsn: string | null
+}
+
+/** The root loader's data; undefined when it failed (the error page). */
+export function useRootData() {
+  return useRouteLoaderData<RootData>('root')
+}
+
+/**
+ * What every page's shell shows of the signed-in member (decision 053): their name by spec §3's
+ * rule (null: the generic member label) and their photo. Only this goes into every page's HTML
+ * and page data; the member's contact details, birth date and profile are read by the pages that
+ * show them.
+ */
+export interface ShellMember {
+  id: string
+  displayName: string | null
+  avatarUrl: string | null
+}
+
+export function shellMember(user: User): ShellMember {
+  return { id: user.id, displayName: displayName(user), avatarUrl: user.avatar?.url ?? null }
+}
