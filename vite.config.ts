@@ -63,7 +63,7 @@ export default defineConfig({
       }),
   ],
   test: {
-    include: ['{app,api,contract,tests}/**/*.test.{ts,tsx}'],
+    include: ['{app,api,contract,tests,scripts}/**/*.test.{ts,tsx}'],
     exclude: ['tests/e2e/**', 'node_modules/**'],
     globalSetup: ['tests/setup/global-setup.ts'],
     setupFiles: ['tests/setup/setup-file.ts'],
