@@ -354,7 +354,9 @@ describe('purity: a signal counts nothing against the sender', () => {
 
 describe('cost', () => {
   // Messages are at most 2,000 characters. No pattern may backtrack out of control on them; the
-  // worst inputs found take about 25 ms. The bound is loose so a slow machine does not flake.
+  // worst inputs found take about 25 ms alone, and 500 ms once with three test files at once on
+  // two cores. Backtracking out of control (cubic and worse) takes minutes on 2,000 characters, so
+  // the bound is 5 s: it catches that and never flakes on a busy machine.
   it.each([
     ['letters', 'a'.repeat(2000)],
     ['digits', '1'.repeat(2000)],
@@ -366,7 +368,7 @@ describe('cost', () => {
     scamSignals(message)
     containsContactDetails(message)
     containsLink(message)
-    expect(performance.now() - start).toBeLessThan(500)
+    expect(performance.now() - start).toBeLessThan(5_000)
   })
 })
 

@@ -147,7 +147,8 @@ describe('processImage', () => {
     const problem = await problemOf(processImage(bomb, 'experience_cover'))
     expect(problem).toMatchObject({ status: 413, code: 'too_large' })
     expect(problem.message).toMatch(/megapixels/)
-    // Decoding 400 megapixels would take seconds and gigabytes; reading the header takes nothing.
-    expect(performance.now() - started).toBeLessThan(500)
+    // Decoding 400 megapixels would take many seconds and gigabytes; reading the header takes
+    // milliseconds (the bound is loose for a busy 2-core machine running three test files at once).
+    expect(performance.now() - started).toBeLessThan(3_000)
   })
 })
