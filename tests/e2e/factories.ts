@@ -1,9 +1,9 @@
 import { hash } from '@node-rs/argon2'
-import type { Page } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import { createDatabase } from '../../api/db/database.ts'
 import type { NewUser } from '../../api/db/schema.ts'
 import { createUser } from '../factories.ts'
-import { password, signInOverHttp, uniqueEmail } from './helpers.ts'
+import { newVisitor, password, signInOverHttp, uniqueEmail } from './helpers.ts'
 
 /**
  * Test data made with the API tests' factories (tests/factories.ts), in the end-to-end server's own
@@ -43,4 +43,11 @@ export async function signedInFreshMember(page: Page, overrides: Partial<NewUser
   const member = await freshMember(overrides)
   await signInOverHttp(page.context(), member.email)
   return { ...member, password }
+}
+
+/** A fresh member signed in in a new browser context of their own, JavaScript off unless asked. */
+export async function freshMemberPage(browser: Browser, options: { js?: boolean } = {}, overrides: Partial<NewUser> = {}) {
+  const context = await newVisitor(browser, { javaScriptEnabled: options.js ?? false })
+  const page = await context.newPage()
+  return { page, member: await signedInFreshMember(page, overrides) }
 }

@@ -1,14 +1,15 @@
 import type { Page } from '@playwright/test'
-import { demoPassword, flash, member } from './activity-helpers.ts'
+import { flash } from './activity-helpers.ts'
 import { Scanner } from './axe.ts'
-import { expect, expectConsoleError, languages, newVisitor, setLanguage, signInOverHttp, test, untilHydrated } from './helpers.ts'
+import { freshMemberPage, signedInFreshMember } from './factories.ts'
+import { expect, expectConsoleError, languages, newVisitor, setLanguage, test, untilHydrated } from './helpers.ts'
 
 /**
  * Notification settings (issue 15 §4, decision 044; issue 29 §4): without JavaScript ways not
  * set up are said so (never a ticked box), a member saves the form and the page says what
  * changed; with JavaScript a box saves on its own and says "Saved" beside it, a way turned off
  * leaves the topics at once, and a failed save puts the box back and says so beside it. axe on
- * the page in en, fr and nl. Demo members 175–179 are used by no other spec.
+ * the page in en, fr and nl. Each test has a fresh member of its own.
  */
 
 const path = '/account/notification-settings'
@@ -19,7 +20,7 @@ type RouterWindow = { __remixRouter: { state: { revalidation: string; fetchers: 
 const group = (page: Page, legend: string) => page.getByRole('group', { name: legend, exact: true })
 
 test('without JavaScript: ways not set up are said so, and the page comes back saying what was saved', async ({ browser }) => {
-  const page = await member(browser, 'member175@demo.test')
+  const { page } = await freshMemberPage(browser)
   await page.goto('/account')
   await page.getByRole('link', { name: 'Choose my notifications' }).click()
   await expect(page).toHaveURL(path)
@@ -60,7 +61,7 @@ test('without JavaScript: ways not set up are said so, and the page comes back s
 })
 
 test('with JavaScript: each change says “Saved” beside it, and a way turned off leaves the topics at once', async ({ browser }) => {
-  const page = await member(browser, 'member178@demo.test', { js: true })
+  const { page } = await freshMemberPage(browser, { js: true })
   await page.goto(path)
   await untilHydrated(page, '#ns-global-email')
   // Each box saves itself: no button that would save everything again.
@@ -105,7 +106,7 @@ test('with JavaScript: each change says “Saved” beside it, and a way turned 
 // test now holds that read's answer until the second save is done, so the race happens every
 // time, and the box must stay as the member left it (Toggle shows what the server last saved).
 test('with JavaScript: a box saves at once, and a failed save is put back and said', async ({ browser }) => {
-  const page = await member(browser, 'member176@demo.test', { js: true })
+  const { page } = await freshMemberPage(browser, { js: true })
   await page.goto(path)
   await untilHydrated(page, '#ns-hosting-email')
   const box = group(page, 'Activities you host').getByLabel('Email')
@@ -183,17 +184,16 @@ test('axe finds nothing on the page in en, fr and nl', async ({ browser }) => {
   const context = await newVisitor(browser)
   await context.route('**/*.js', (route) => route.abort())
   const page = await context.newPage()
-  await signInOverHttp(context, 'member177@demo.test', demoPassword)
+  await signedInFreshMember(page)
   const found: Scanner['found'] = []
   try {
     for (const lng of languages) {
       await setLanguage(page.context(), lng)
-      const scanner = new Scanner(page, lng, `member177 (${lng})`)
+      const scanner = new Scanner(page, lng, `notification settings (${lng})`)
       await scanner.visit(path)
       found.push(...scanner.found)
     }
   } finally {
-    await setLanguage(context, 'en')
     await context.close()
   }
   const report = new Scanner(page, 'en', 'notification settings in en, fr and nl')
