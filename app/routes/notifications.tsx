@@ -11,7 +11,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { pageFrom } from '#app/utils/paging.server.ts'
 import { safeRedirectPath } from '#app/utils/redirect.ts'
 import { timeAgo } from '#app/utils/time-ago.ts'
-import { setToast } from '#app/utils/toast.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 /**
  * `/notifications` (issue 15 §3 "In-app", decision 043): what the member was told, newest first,
@@ -61,14 +61,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return redirect(safeRedirectPath(notification.link, '/notifications'))
       } catch (error) {
         if (!(error instanceof ApiError) || error.status !== 404) throw error
-        const headers = { 'Set-Cookie': await setToast(context, { kind: 'error', key: 'notifications:notFound' }) }
-        return redirect('/notifications', { headers })
+        return redirectWithToast(context, '/notifications', { kind: 'error', key: 'notifications:notFound' })
       }
     }
     case 'mark-all': {
       await api.notifications.markAllSeen()
-      const headers = { 'Set-Cookie': await setToast(context, { kind: 'success', key: 'notifications:markedAllRead' }) }
-      return redirect('/notifications', { headers })
+      return redirectWithToast(context, '/notifications', 'notifications:markedAllRead')
     }
     default:
       throw data({ error: 'Unknown intent' }, { status: 400 })

@@ -1,7 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import {
   data,
-  redirect,
   unstable_parseMultipartFormData as parseMultipartFormData,
   type AppLoadContext,
 } from '@remix-run/node'
@@ -11,10 +10,10 @@ import type { Place } from '#contract/places.ts'
 import { ApiError } from './api.server.ts'
 import { activityFormSchema, apiFieldToFormField, withStartTime, type ActivityForm } from './activity-schema.ts'
 import { getApi, requireUser } from './auth.server.ts'
+import { refusedForm } from './form-action.server.ts'
 import { keepFormOnOutage } from './forms.server.ts'
 import { formErrorsFromApi, notFoundOnMissing } from './http.server.ts'
-import { markFormError } from './meta.ts'
-import { setToast } from './toast.server.ts'
+import { redirectWithToast } from './toast.server.ts'
 import { photoFormUploadHandler } from './upload-handler.server.ts'
 
 /** Spec §9: photos under 15 MB (contract/limits.ts). The upload handler stops reading past that. */
@@ -82,25 +81,23 @@ async function saveActivityForm(request: Request, context: AppLoadContext, recei
   const { formData, problem } = received
   if (problem === null) await pickTypedCity(request, context, formData)
   const submission = parseWithZod(withStartTime(formData), { schema: activityFormSchema })
-  const fail = (fieldErrors: Record<string, string[]>, extra: { matches?: Place[]; status?: number; formError?: string; formErrors?: string[] } = {}) => {
-    markFormError(context)
-    return data(
+  const fail = (fieldErrors: Record<string, string[]>, extra: { matches?: Place[]; status?: number; formError?: string; formErrors?: string[] } = {}) =>
+    refusedForm(
+      context,
       {
         result: submission.reply({ fieldErrors: { ...fieldErrors, '': extra.formErrors ?? [errorKey(extra.formError ?? 'incomplete')] } }),
         matches: extra.matches ?? [],
         adminOptions: false,
       },
-      { status: extra.status ?? 400 },
+      extra.status ?? 400,
     )
-  }
   if (problem === 'not_multipart') return fail({}, { status: 415, formError: 'not_multipart' })
   if (problem === 'photo_too_large') return fail({ cover: [errorKey('photo_too_large')] }, { status: 413 })
   if (submission.status !== 'success') {
-    markFormError(context)
     const query = formData.get('q')
     const needsPlace = Boolean(submission.error?.place) && typeof query === 'string'
     const matches = needsPlace ? await searchPlaces(request, context, query) : []
-    return data({ result: submission.reply({ formErrors: [errorKey('incomplete')] }), matches, adminOptions: false }, { status: 400 })
+    return refusedForm(context, { result: submission.reply({ formErrors: [errorKey('incomplete')] }), matches, adminOptions: false }, 400)
   }
   const value = submission.value
   const api = getApi(request, context)
@@ -127,7 +124,7 @@ async function saveActivityForm(request: Request, context: AppLoadContext, recei
   try {
     const saved = mode.kind === 'edit' ? await api.experiences.update(mode.id, body) : await api.experiences.create(body)
     const key = mode.kind === 'edit' ? 'activities:toast.saved' : 'activities:toast.created'
-    return redirect(`/activities/${saved.id}`, { headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key }) } })
+    return redirectWithToast(context, `/activities/${saved.id}`, key)
   } catch (error) {
     // Someone else's activity (403) or a gone one (404) keeps its status: nothing changes.
     // Begun or cancelled meanwhile (an old tab): said plainly (issue 29 §4), nothing saved.

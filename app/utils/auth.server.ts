@@ -15,7 +15,7 @@ import {
   getSessionStorage,
   type SessionData,
 } from './session.server.ts'
-import { setToast } from './toast.server.ts'
+import { redirectWithToast } from './toast.server.ts'
 
 /** Access tokens are reused for 59 seconds (spec §7), then renewed with the refresh token. */
 export const accessTokenCacheMs = 59_000
@@ -317,8 +317,7 @@ export async function startSession(
 async function refuseSuspended(request: Request, context: AppLoadContext, tokens: TokenSet) {
   const headers = new Headers()
   headers.append('Set-Cookie', await endSession(request, context, tokens.refreshToken))
-  headers.append('Set-Cookie', await setToast(context, { kind: 'error', key: 'errors.user_suspended' }))
-  return redirect('/', { headers })
+  return redirectWithToast(context, '/', { kind: 'error', key: 'errors.user_suspended' }, headers)
 }
 
 /** Ends the web session and the identity provider's session; returns the cookie to clear. */
@@ -385,6 +384,5 @@ export function clearSignInState(request: Request, context: AppLoadContext) {
 export async function signOut(request: Request, context: AppLoadContext) {
   const headers = new Headers()
   headers.append('Set-Cookie', await endSession(request, context))
-  headers.append('Set-Cookie', await setToast(context, { kind: 'success', key: 'logout.done' }))
-  return redirect('/', { headers })
+  return redirectWithToast(context, '/', 'logout.done', headers)
 }

@@ -55,18 +55,21 @@ export interface ApiErrorMapping {
   conflict?: (code: string | null) => string
   /** The form-level message of a refusal for too many (429), by the API's error code. */
   tooMany?: (code: string | null) => string | undefined
+  /** The form-level message of a 503 that is not an outage: an email or a text that could not go out, by its code. */
+  notDelivered?: Record<string, string>
 }
 
 /** What a form shows for a refused call: conform's `submission.reply(…)` options and the status. */
 export interface FormErrors {
-  status: 400 | 409 | 429
+  status: 400 | 409 | 429 | 503
   fieldErrors: Record<string, string[]>
   formErrors: string[]
 }
 
 /**
  * A refused write as form errors: a 400 or 422 with field codes → field errors (translation
- * keys), a 409 → the form-level conflict message, a 429 → "too many attempts". Anything else is
+ * keys), a 409 → the form-level conflict message, a 429 → "too many attempts", a 503 the mapping
+ * names (`notDelivered`: the code was not sent) → its form-level message. Anything else is
  * thrown as its error page (`notFoundOnMissing`): 401, 403, 404, the API down (503, which
  * `keepFormOnOutage` turns back into the form with what the member typed), and any other
  * failure as a 500.
@@ -88,6 +91,8 @@ export function formErrorsFromApi(error: unknown, mapping: ApiErrorMapping = {})
       return { status: 409, fieldErrors: {}, formErrors: [mapping.conflict?.(error.code) ?? 'common:errors.conflict'] }
     }
     if (error.status === 429) return { status: 429, fieldErrors: {}, formErrors: [mapping.tooMany?.(error.code) ?? 'common:errors.tooManyRequests'] }
+    const notDelivered = error.status === 503 && error.code ? mapping.notDelivered?.[error.code] : undefined
+    if (notDelivered) return { status: 503, fieldErrors: {}, formErrors: [notDelivered] }
   }
   return notFoundOnMissing(error)
 }

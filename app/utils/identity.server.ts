@@ -1,6 +1,6 @@
 import { data, redirect, redirectDocument, type AppLoadContext } from '@remix-run/node'
-import { keepFormOnOutage } from './forms.server.ts'
-import type { CodeCheckError, IdentityBridge, InteractionDetails, SendCodeError } from './load-context.ts'
+import { codeRefused, refuse } from './form-action.server.ts'
+import type { CodeCheckError, IdentityBridge, SendCodeError } from './load-context.ts'
 
 /** The built-in identity provider's bridge; 404 when Auth0 serves sign-in instead. */
 export function requireIdentity(context: AppLoadContext): IdentityBridge {
@@ -31,45 +31,13 @@ export async function abortSignIn(context: AppLoadContext, uid: string) {
   return redirectDocument(await requireIdentity(context).abort(uid))
 }
 
-/**
- * A sign-in page's action: the caller has read the form already, so that with the database down
- * the page answers `kept()` (503, what the member typed) instead of losing it; `work` runs with
- * the interaction behind /identity/:uid.
- */
-export function interactionAction<T, R>(
-  context: AppLoadContext,
-  uid: string | undefined,
-  work: (identity: IdentityBridge, interaction: InteractionDetails) => Promise<T>,
-  kept: () => R,
-) {
-  return keepFormOnOutage(
-    context,
-    async () => {
-      const { identity, interaction } = await requireInteraction(context, uid)
-      return work(identity, interaction)
-    },
-    kept,
-  )
+/** A code that was not accepted: the message next to the code field, and the status. */
+export function codeRefusal(error: CodeCheckError) {
+  if (error === 'too_many') return codeRefused(429, 'auth:errors.tooManyAttempts')
+  return codeRefused(400, error === 'expired' ? 'auth:code.expired' : 'auth:code.invalid')
 }
 
-/**
- * A two-step page's step and the email typed, read from what was sent, valid or not. "Send a new
- * code" (`resend`) is asked for from the second step, and stays there.
- */
-export function sentStep<First extends string, Second extends string>(payload: Record<string, unknown>, first: First, second: Second) {
-  const onSecond = payload.intent === second || payload.intent === 'resend'
-  return { step: onSecond ? second : first, email: typeof payload.email === 'string' ? payload.email : '' }
-}
-
-/** A code that was not accepted: the message (next to the code field) and the status. */
-export function codeErrorReply(error: CodeCheckError) {
-  if (error === 'too_many') return { key: 'auth:errors.tooManyAttempts', status: 429 }
-  return { key: error === 'expired' ? 'auth:code.expired' : 'auth:code.invalid', status: 400 }
-}
-
-/** A code email that did not go out: the message and status (429 too many, 503 mail down). */
-export function sendErrorReply(error: SendCodeError) {
-  return error === 'too_many'
-    ? { key: 'auth:errors.tooManyAttempts', status: 429 }
-    : { key: 'auth:errors.emailNotSent', status: 503 }
+/** A code email that did not go out: the message above the form and the status (429 too many, 503 mail down). */
+export function sendRefusal(error: SendCodeError) {
+  return error === 'too_many' ? refuse(429, { formErrors: ['auth:errors.tooManyAttempts'] }) : refuse(503, { formErrors: ['auth:errors.emailNotSent'] })
 }

@@ -1,12 +1,10 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
+import type { ActionFunctionArgs } from '@remix-run/node'
 import type { ReportInput } from '#contract/reports.ts'
-import { getApi, requireUser } from './auth.server.ts'
-import { keepFormOnOutage } from './forms.server.ts'
-import { formErrorsFromApi } from './http.server.ts'
-import { markFormError } from './meta.ts'
+import { getApi } from './auth.server.ts'
+import { formAction } from './form-action.server.ts'
 import { reportDetailsMessages, reportFormSchema } from './report-schema.ts'
-import { setToast } from './toast.server.ts'
+import { redirectWithToast } from './toast.server.ts'
 
 const e = (key: string) => `reports:errors.${key}`
 // The API answers 422 with field codes (reason_invalid, details_too_long) for what the form checks too.
@@ -30,30 +28,19 @@ export interface ReportTarget {
  */
 export async function reportAction({ request, context }: Pick<ActionFunctionArgs, 'request' | 'context'>, find: () => Promise<ReportTarget>) {
   const submission = parseWithZod(await request.formData(), { schema: reportFormSchema })
-  return keepFormOnOutage(
-    context,
-    async () => {
-      await requireUser(request, context)
-      if (submission.status !== 'success') {
-        markFormError(context)
-        return data(submission.reply(), { status: 400 })
-      }
+  return formAction({ request, context }, submission, {
+    notSaved: e('not_saved'),
+    apiErrors: apiErrorMapping,
+    save: async (value) => {
+      // What is reported, looked up once the form is right: a missing one is its 404 page.
       const { target, redirectTo, toastKey, blockedToastKey } = await find()
-      try {
-        await getApi(request, context).reports.create({
-          reason: submission.value.reason,
-          details: submission.value.details ?? '',
-          ...target,
-          ...(submission.value.block ? { block: true } : {}),
-        })
-      } catch (error) {
-        const { status, ...errors } = formErrorsFromApi(error, apiErrorMapping)
-        markFormError(context)
-        return data(submission.reply(errors), { status })
-      }
-      const key = submission.value.block && blockedToastKey ? blockedToastKey : toastKey
-      return redirect(redirectTo, { headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key }) } })
+      await getApi(request, context).reports.create({
+        reason: value.reason,
+        details: value.details ?? '',
+        ...target,
+        ...(value.block ? { block: true } : {}),
+      })
+      return redirectWithToast(context, redirectTo, value.block && blockedToastKey ? blockedToastKey : toastKey)
     },
-    () => submission.reply({ formErrors: [e('not_saved')] }),
-  )
+  })
 }

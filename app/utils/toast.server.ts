@@ -1,4 +1,4 @@
-import type { AppLoadContext } from '@remix-run/node'
+import { redirect, type AppLoadContext } from '@remix-run/node'
 import { z } from 'zod'
 import { siteCookie } from './cookies.server.ts'
 
@@ -29,4 +29,13 @@ export async function takeToast(request: Request, context: AppLoadContext) {
   if (!raw) return { toast: null, clear: null }
   const parsed = toastSchema.safeParse(raw)
   return { toast: parsed.success ? parsed.data : null, clear: await cookie.serialize('', { maxAge: 0 }) }
+}
+
+/**
+ * Goes to `to` with a one-time message: a success's translation key, or a whole `Toast`.
+ * `headers` carries the answer's other cookies.
+ */
+export async function redirectWithToast(context: AppLoadContext, to: string, toast: Toast | string, headers = new Headers()) {
+  headers.append('Set-Cookie', await setToast(context, typeof toast === 'string' ? { kind: 'success', key: toast } : toast))
+  return redirect(to, { headers })
 }

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
@@ -8,11 +8,12 @@ import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx
 import { IdentityLayout } from '#app/components/identity-layout.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { getT } from '#app/utils/i18next.server.ts'
-import { abortSignIn, completeSignIn, interactionAction, requireInteraction } from '#app/utils/identity.server.ts'
+import { abortSignIn, completeSignIn, requireInteraction } from '#app/utils/identity.server.ts'
+import { formAction, refuse } from '#app/utils/form-action.server.ts'
 import { readIdentityStep, redirectWithStep } from '#app/utils/identity-step.server.ts'
 import { passwordSignInSchema, useCodeSchema } from '#app/utils/identity-schemas.ts'
 import { loadFormPage } from '#app/utils/forms.server.ts'
-import { markFormError, pageTitle } from '#app/utils/meta.ts'
+import { pageTitle } from '#app/utils/meta.ts'
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const t = await getT(request, context, 'auth')
@@ -36,31 +37,27 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   // Read first: with the database down the page answers with what the member typed.
   const formData = await request.formData()
   const submission = parseWithZod(formData, { schema: passwordSignInSchema })
-  return interactionAction(
-    context,
-    params.uid,
-    async (identity, interaction) => {
-      if (formData.get('intent') === 'cancel') throw await abortSignIn(context, interaction.uid)
+  return formAction({ request, context }, submission, {
+    notSaved: 'auth:errors.unavailable',
+    hideFields: ['password'],
+    ready: async () => {
+      const found = await requireInteraction(context, params.uid)
+      const uid = found.interaction.uid
+      if (formData.get('intent') === 'cancel') throw await abortSignIn(context, uid)
       if (formData.get('intent') === 'code') {
         // "Sign in with a code instead" takes the email typed here to the code form.
         const typed = formData.get('email')
         const email = typeof typed === 'string' ? typed.trim().slice(0, 254) : ''
-        return redirectWithStep(context, `/identity/${interaction.uid}/code`, { uid: interaction.uid, email, sent: null })
+        throw await redirectWithStep(context, `/identity/${uid}/code`, { uid, email, sent: null })
       }
-      if (submission.status !== 'success') {
-        markFormError(context)
-        return data(submission.reply({ hideFields: ['password'] }), { status: 400 })
-      }
-      const result = await identity.verifyPassword(submission.value.email, submission.value.password)
-      if ('error' in result) {
-        markFormError(context)
-        const tooMany = result.error === 'too_many'
-        return data(submission.reply({ formErrors: [tooMany ? 'auth:errors.tooManyAttempts' : 'auth:signIn.invalid'], hideFields: ['password'] }), { status: tooMany ? 429 : 400 })
-      }
-      return completeSignIn(context, interaction.uid, result.accountId)
+      return found
     },
-    () => submission.reply({ formErrors: ['auth:errors.unavailable'], hideFields: ['password'] }),
-  )
+    save: async ({ email, password }, { identity, interaction }) => {
+      const result = await identity.verifyPassword(email, password)
+      if (!('error' in result)) return completeSignIn(context, interaction.uid, result.accountId)
+      return result.error === 'too_many' ? refuse(429, { formErrors: ['auth:errors.tooManyAttempts'] }) : refuse(400, { formErrors: ['auth:signIn.invalid'] })
+    },
+  })
 }
 
 export default function SignIn() {

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
@@ -10,11 +10,12 @@ import { IdentityLayout } from '#app/components/identity-layout.tsx'
 import { CodeEntry } from '#app/components/code-entry.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
-import { codeErrorReply, completeSignIn, interactionAction, requireInteraction, sendErrorReply, sentStep } from '#app/utils/identity.server.ts'
+import { codeRefusal, completeSignIn, requireInteraction, sendRefusal } from '#app/utils/identity.server.ts'
+import { codeFormAction } from '#app/utils/form-action.server.ts'
 import { readIdentityStep, redirectWithStep } from '#app/utils/identity-step.server.ts'
 import { resendCodeSchema, sendCodeSchema, verifyCodeSchema } from '#app/utils/identity-schemas.ts'
 import { loadFormPage } from '#app/utils/forms.server.ts'
-import { markFormError, pageTitle } from '#app/utils/meta.ts'
+import { pageTitle } from '#app/utils/meta.ts'
 
 const schema = z.discriminatedUnion('intent', [sendCodeSchema, verifyCodeSchema, resendCodeSchema])
 
@@ -39,39 +40,24 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   // Read first: with the database down the page answers with what the member typed.
   const submission = parseWithZod(await request.formData(), { schema })
-  const sent = sentStep(submission.payload, 'send', 'verify')
-  const reply = (options: Parameters<typeof submission.reply>[0], step = sent.step, email = sent.email) => ({ result: submission.reply(options), step, email })
-  return interactionAction(
-    context,
-    params.uid,
-    async (identity, interaction) => {
-      if (submission.status !== 'success') {
-        markFormError(context)
-        return data(reply({}), { status: 400 })
-      }
-      const { email, intent } = submission.value
-      if (intent === 'send' || intent === 'resend') {
-        // The same answer whether or not the address has an account.
-        const outcome = await identity.sendCode(email, 'sign_in', await detectLanguage(request, context))
-        if ('error' in outcome) {
-          markFormError(context)
-          const { key, status } = sendErrorReply(outcome.error)
-          return data(reply({ formErrors: [key] }, intent === 'send' ? 'send' : 'verify', email), { status })
-        }
-        // The code step is a page of its own (a redirect), so reloading it sends nothing again.
-        const to = `/identity/${interaction.uid}/code?step=verify${intent === 'resend' ? '&notice=resent' : ''}`
-        return redirectWithStep(context, to, { uid: interaction.uid, email, sent: 'sign_in' })
-      }
-      const result = await identity.verifyCode(email, submission.value.code, 'sign_in')
-      if ('error' in result) {
-        markFormError(context)
-        const { key, status } = codeErrorReply(result.error)
-        return data(reply({ fieldErrors: { code: [key] } }, 'verify', email), { status })
-      }
-      return completeSignIn(context, interaction.uid, result.accountId)
+  return codeFormAction({ request, context }, submission, {
+    steps: ['send', 'verify'],
+    verifyIntent: 'verify',
+    notSaved: 'auth:errors.unavailable',
+    ready: () => requireInteraction(context, params.uid),
+    send: async ({ email }, { identity, interaction }, again) => {
+      // The same answer whether or not the address has an account.
+      const outcome = await identity.sendCode(email, 'sign_in', await detectLanguage(request, context))
+      if ('error' in outcome) return sendRefusal(outcome.error)
+      // The code step is a page of its own (a redirect), so reloading it sends nothing again.
+      const to = `/identity/${interaction.uid}/code?step=verify${again ? '&notice=resent' : ''}`
+      return redirectWithStep(context, to, { uid: interaction.uid, email, sent: 'sign_in' })
     },
-    () => reply({ formErrors: ['auth:errors.unavailable'] }),
-  )
+    verify: async (value, { identity, interaction }) => {
+      const result = await identity.verifyCode(value.email, value.code, 'sign_in')
+      return 'error' in result ? codeRefusal(result.error) : completeSignIn(context, interaction.uid, result.accountId)
+    },
+  })
 }
 
 export default function SignInWithCode() {

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
@@ -10,10 +10,11 @@ import { IdentityLayout } from '#app/components/identity-layout.tsx'
 import { CodeField } from '#app/components/code-entry.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
-import { codeErrorReply, interactionAction, requireInteraction, sendErrorReply, sentStep } from '#app/utils/identity.server.ts'
+import { codeRefusal, requireInteraction, sendRefusal } from '#app/utils/identity.server.ts'
+import { codeFormAction } from '#app/utils/form-action.server.ts'
 import { resetConfirmSchema, resetRequestSchema } from '#app/utils/identity-schemas.ts'
 import { loadFormPage } from '#app/utils/forms.server.ts'
-import { markFormError, pageTitle } from '#app/utils/meta.ts'
+import { pageTitle } from '#app/utils/meta.ts'
 import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 
 const schema = z.discriminatedUnion('intent', [resetRequestSchema, resetConfirmSchema])
@@ -31,40 +32,22 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   // Read first: with the database down the page answers with what the member typed.
   const submission = parseWithZod(await request.formData(), { schema })
-  const sent = sentStep(submission.payload, 'send', 'reset')
-  const reply = (options: Parameters<typeof submission.reply>[0], step = sent.step, email = sent.email) => ({
-    result: submission.reply({ hideFields: ['password'], ...options }),
-    step,
-    email,
-  })
-  return interactionAction(
-    context,
-    params.uid,
-    async (identity, interaction) => {
-      if (submission.status !== 'success') {
-        markFormError(context)
-        return data(reply({}), { status: 400 })
-      }
-      const { email } = submission.value
-      if (submission.value.intent === 'send') {
-        const outcome = await identity.sendCode(email, 'reset_password', await detectLanguage(request, context))
-        if ('error' in outcome) {
-          markFormError(context)
-          const { key, status } = sendErrorReply(outcome.error)
-          return data(reply({ formErrors: [key] }, 'send', email), { status })
-        }
-        return reply({ resetForm: true }, 'reset', email)
-      }
-      const result = await identity.resetPassword(email, submission.value.code, submission.value.password)
-      if ('error' in result) {
-        markFormError(context)
-        const { key, status } = codeErrorReply(result.error)
-        return data(reply({ fieldErrors: { code: [key] } }, 'reset', email), { status })
-      }
+  return codeFormAction({ request, context }, submission, {
+    steps: ['send', 'reset'],
+    verifyIntent: 'reset',
+    notSaved: 'auth:errors.unavailable',
+    hideFields: ['password'],
+    ready: () => requireInteraction(context, params.uid),
+    send: async ({ email }, { identity }) => {
+      const outcome = await identity.sendCode(email, 'reset_password', await detectLanguage(request, context))
+      return 'error' in outcome ? sendRefusal(outcome.error) : null
+    },
+    verify: async ({ email, code, password }, { identity, interaction }) => {
+      const result = await identity.resetPassword(email, code, password)
+      if ('error' in result) return codeRefusal(result.error)
       throw redirect(`/identity/${interaction.uid}?notice=reset`)
     },
-    () => reply({ formErrors: ['auth:errors.unavailable'] }),
-  )
+  })
 }
 
 export default function ResetPassword() {

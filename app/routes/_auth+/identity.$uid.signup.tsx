@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
@@ -12,11 +12,12 @@ import { CodeEntry } from '#app/components/code-entry.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { isoDate } from '#contract/birth-date.ts'
 import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
-import { abortSignIn, codeErrorReply, completeSignIn, interactionAction, requireInteraction, sendErrorReply, sentStep } from '#app/utils/identity.server.ts'
+import { abortSignIn, codeRefusal, completeSignIn, requireInteraction, sendRefusal } from '#app/utils/identity.server.ts'
+import { codeFormAction } from '#app/utils/form-action.server.ts'
 import { readIdentityStep, redirectWithStep } from '#app/utils/identity-step.server.ts'
 import { confirmSignUpSchema, resendCodeSchema, signUpSchema } from '#app/utils/identity-schemas.ts'
 import { loadFormPage } from '#app/utils/forms.server.ts'
-import { markFormError, pageTitle } from '#app/utils/meta.ts'
+import { pageTitle } from '#app/utils/meta.ts'
 
 const schema = z.discriminatedUnion('intent', [signUpSchema, confirmSignUpSchema, resendCodeSchema])
 const fieldOrder = ['firstName', 'lastName', 'email', 'birthMonth', 'birthDay', 'birthYear', 'password', 'code']
@@ -44,65 +45,44 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   // Read first: with the database down the page answers with what the member typed.
   const formData = await request.formData()
   const submission = parseWithZod(formData, { schema })
-  const sent = sentStep(submission.payload, 'details', 'confirm')
-  const reply = (options: Parameters<typeof submission.reply>[0], step = sent.step, email = sent.email) => ({
-    result: submission.reply({ hideFields: ['password'], ...options }),
-    step,
-    email,
-  })
-  return interactionAction(
-    context,
-    params.uid,
-    async (identity, interaction) => {
-      // The code step is a page of its own (a redirect), so reloading it asks for nothing again.
-      const codeStep = (email: string, notice?: 'resent') =>
-        redirectWithStep(context, `/identity/${interaction.uid}/signup?step=code${notice ? `&notice=${notice}` : ''}`, { uid: interaction.uid, email, sent: 'sign_up' })
-      if (formData.get('intent') === 'cancel') throw await abortSignIn(context, interaction.uid)
-      if (submission.status !== 'success') {
-        markFormError(context)
-        return data(reply({}), { status: 400 })
-      }
-      if (submission.value.intent === 'details') {
-        const value = submission.value
-        const outcome = await identity.startSignUp({
-          email: value.email,
-          password: value.password ?? null,
-          firstName: value.firstName,
-          lastName: value.lastName,
-          dob: isoDate({ year: value.birthYear, month: value.birthMonth, day: value.birthDay }),
-          language: await detectLanguage(request, context),
-        })
-        if ('error' in outcome) {
-          markFormError(context)
-          const { key, status } = sendErrorReply(outcome.error)
-          return data(reply({ formErrors: [key] }, 'details', value.email), { status })
-        }
-        return codeStep(value.email)
-      }
-      if (submission.value.intent === 'resend') {
-        const { email } = submission.value
+  // The code step is a page of its own (a redirect), so reloading it asks for nothing again.
+  const codeStep = (uid: string, email: string, again: boolean) =>
+    redirectWithStep(context, `/identity/${uid}/signup?step=code${again ? '&notice=resent' : ''}`, { uid, email, sent: 'sign_up' })
+  return codeFormAction({ request, context }, submission, {
+    steps: ['details', 'confirm'],
+    verifyIntent: 'confirm',
+    notSaved: 'auth:errors.unavailable',
+    hideFields: ['password'],
+    ready: async () => {
+      const found = await requireInteraction(context, params.uid)
+      if (formData.get('intent') === 'cancel') throw await abortSignIn(context, found.interaction.uid)
+      return found
+    },
+    send: async (value, { identity, interaction }, again) => {
+      const language = await detectLanguage(request, context)
+      if (value.intent === 'resend') {
         // Only the address this browser's sign-up sent a code to: a crafted request for another
         // address starts again at the first step.
         const kept = await readIdentityStep(request, context, interaction.uid)
-        if (kept?.sent !== 'sign_up' || kept.email !== email) throw redirect(`/identity/${interaction.uid}/signup`)
-        const outcome = await identity.resendSignUp(email, await detectLanguage(request, context))
-        if ('error' in outcome) {
-          markFormError(context)
-          const { key, status } = sendErrorReply(outcome.error)
-          return data(reply({ formErrors: [key] }, 'confirm', email), { status })
-        }
-        return codeStep(email, 'resent')
+        if (kept?.sent !== 'sign_up' || kept.email !== value.email) throw redirect(`/identity/${interaction.uid}/signup`)
+        const outcome = await identity.resendSignUp(value.email, language)
+        return 'error' in outcome ? sendRefusal(outcome.error) : codeStep(interaction.uid, value.email, again)
       }
-      const result = await identity.confirmSignUp(submission.value.email, submission.value.code)
-      if ('error' in result) {
-        markFormError(context)
-        const { key, status } = codeErrorReply(result.error)
-        return data(reply({ fieldErrors: { code: [key] } }, 'confirm', submission.value.email), { status })
-      }
-      return completeSignIn(context, interaction.uid, result.accountId)
+      const outcome = await identity.startSignUp({
+        email: value.email,
+        password: value.password ?? null,
+        firstName: value.firstName,
+        lastName: value.lastName,
+        dob: isoDate({ year: value.birthYear, month: value.birthMonth, day: value.birthDay }),
+        language,
+      })
+      return 'error' in outcome ? sendRefusal(outcome.error) : codeStep(interaction.uid, value.email, again)
     },
-    () => reply({ formErrors: ['auth:errors.unavailable'] }),
-  )
+    verify: async ({ email, code }, { identity, interaction }) => {
+      const result = await identity.confirmSignUp(email, code)
+      return 'error' in result ? codeRefusal(result.error) : completeSignIn(context, interaction.uid, result.accountId)
+    },
+  })
 }
 
 export default function SignUp() {

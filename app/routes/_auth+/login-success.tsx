@@ -3,7 +3,7 @@ import { clearSignInState, cookieSecurity, getAuthenticator, returnToCookie, sta
 import { resumeOnboardingPath } from '#app/utils/onboarding.server.ts'
 import { clearIdentityStep } from '#app/utils/identity-step.server.ts'
 import { pathWithReturnTo, safeRedirectPath } from '#app/utils/redirect.ts'
-import { setToast } from '#app/utils/toast.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 /** Signing in again, back to where the member was. */
 function tryAgain(returnTo: string) {
@@ -26,8 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     // The member cancelled ("Cancel and go back") or the provider refused: Home, nothing lost, and
     // "Try again" goes back to where they were. Not to returnTo itself: a members-only page
     // would send them straight back to the sign-in they just left.
-    headers.append('Set-Cookie', await setToast(context, { kind: 'info', key: 'auth.signInCancelled', action: tryAgain(returnTo) }))
-    throw redirect('/', { headers })
+    throw await redirectWithToast(context, '/', { kind: 'info', key: 'auth.signInCancelled', action: tryAgain(returnTo) }, headers)
   }
   let tokens
   try {
@@ -35,8 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   } catch (error) {
     if (error instanceof Response) throw error
     context.services.log('warn', 'Sign-in callback failed', { error: String(error), requestId: context.requestId })
-    headers.append('Set-Cookie', await setToast(context, { kind: 'error', key: 'auth.signInFailed', action: tryAgain(returnTo) }))
-    throw redirect('/', { headers })
+    throw await redirectWithToast(context, '/', { kind: 'error', key: 'auth.signInFailed', action: tryAgain(returnTo) }, headers)
   }
   const { user, cookie, welcomeBack } = await startSession(request, context, tokens)
   headers.append('Set-Cookie', cookie)
@@ -45,6 +43,5 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const resume = resumeOnboardingPath(user)
   if (resume) return redirect(pathWithReturnTo(resume, returnTo), { headers })
   if (welcomeBack) return redirect(pathWithReturnTo('/welcome-back', returnTo), { headers })
-  headers.append('Set-Cookie', await setToast(context, { kind: 'success', key: 'auth.signedIn' }))
-  return redirect(returnTo, { headers })
+  return redirectWithToast(context, returnTo, 'auth.signedIn', headers)
 }

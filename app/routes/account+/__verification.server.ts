@@ -1,6 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import {
-  data,
   redirect,
   unstable_parseMultipartFormData as parseMultipartFormData,
   type ActionFunctionArgs,
@@ -8,10 +7,10 @@ import {
 } from '@remix-run/node'
 import type { Verification } from '#contract/verification.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
+import { refusedForm } from '#app/utils/form-action.server.ts'
 import { keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
 import { formErrorsFromApi } from '#app/utils/http.server.ts'
-import { markFormError } from '#app/utils/meta.ts'
-import { setToast } from '#app/utils/toast.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { photoFormUploadHandler } from '#app/utils/upload-handler.server.ts'
 import { verificationFormSchema } from './__verification-form.tsx'
 
@@ -70,10 +69,7 @@ export async function submitVerification(request: Request, context: ActionFuncti
   // Read first: an outage (the session store included) answers with the form, saying nothing was sent.
   const { formData, tooLarge } = await readForm(request)
   const submission = parseWithZod(formData, { schema: verificationFormSchema })
-  const fail = (status: number, errors: Parameters<typeof submission.reply>[0]) => {
-    markFormError(context)
-    return data(submission.reply(errors), { status })
-  }
+  const fail = (status: number, errors: Parameters<typeof submission.reply>[0]) => refusedForm(context, submission.reply(errors), status)
   return keepFormOnOutage(
     context,
     async () => {
@@ -96,8 +92,7 @@ export async function submitVerification(request: Request, context: ActionFuncti
       }
       await done.onSent?.()
       if (started.redirect_url) return redirect(started.redirect_url)
-      const headers = done.toast ? { 'Set-Cookie': await setToast(context, { kind: 'success', key: 'verification:toast.sent' }) } : undefined
-      return redirect(done.to, { headers })
+      return done.toast ? redirectWithToast(context, done.to, 'verification:toast.sent') : redirect(done.to)
     },
     () => submission.reply({ formErrors: [e('not_saved')], fieldErrors: {} }),
   )

@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
@@ -8,7 +8,7 @@ import { isLanguage, languageNames } from '#app/utils/i18n.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { unsubscribeFromPush } from '#app/utils/push.client.ts'
-import { setToast } from '#app/utils/toast.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { useDisplayName } from '#app/utils/use-display-name.ts'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -39,8 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 async function endAndGoHome(request: Request, context: ActionFunctionArgs['context'], toastKey: string) {
   const headers = new Headers()
   headers.append('Set-Cookie', await endSession(request, context))
-  headers.append('Set-Cookie', await setToast(context, { kind: 'success', key: toastKey }))
-  return redirect('/', { headers })
+  return redirectWithToast(context, '/', toastKey, headers)
 }
 
 export default function Account() {

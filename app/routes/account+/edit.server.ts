@@ -1,16 +1,16 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type AppLoadContext } from '@remix-run/node'
+import { data, type ActionFunctionArgs, type AppLoadContext } from '@remix-run/node'
 import type { z } from 'zod'
 import type { UpdateMe } from '#contract/users.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { keepFormOnOutage } from '#app/utils/forms.server.ts'
-import { formErrorsFromApi, type ApiErrorMapping } from '#app/utils/http.server.ts'
+import type { ApiErrorMapping } from '#app/utils/http.server.ts'
 import { languageCookie } from '#app/utils/i18next.server.ts'
-import { markFormError } from '#app/utils/meta.ts'
+import { formAction, refusedForm } from '#app/utils/form-action.server.ts'
 import { readPhotoForm, savePhotoForm } from '#app/utils/photo-upload.server.ts'
 import { photoFormSchema } from '#app/utils/photo-schema.ts'
 import { isProfileSection, profileFormSchemas, sectionAnchor, type ProfileSection } from '#app/utils/profile-schemas.ts'
-import { setToast } from '#app/utils/toast.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 /**
  * The profile editor's actions (issue 13 §1, issue 29 §4). `/account/edit/{section}` sends its
@@ -60,9 +60,8 @@ const apiErrors: Partial<Record<ProfileSection, ApiErrorMapping>> = {
   language: { fields: { locale: 'language' } },
 }
 
-async function saved(context: AppLoadContext, section: ProfileSection | 'photo', key = `profile:edit.${section}.saved`, headers = new Headers()) {
-  headers.append('Set-Cookie', await setToast(context, { kind: 'success', key }))
-  return redirect(`/account/edit#${sectionAnchor(section)}`, { headers })
+function saved(context: AppLoadContext, section: ProfileSection | 'photo', key = `profile:edit.${section}.saved`, headers?: Headers) {
+  return redirectWithToast(context, `/account/edit#${sectionAnchor(section)}`, key, headers)
 }
 
 /** Without a photo, the form says so (there is no "Skip" here, unlike onboarding). */
@@ -77,10 +76,7 @@ async function savePhoto({ request, context }: ActionFunctionArgs) {
     async () => {
       await requireUser(request, context)
       const refusal = await savePhotoForm(request, context, received, submission)
-      if (refusal) {
-        markFormError(context)
-        return data({ intent: 'photo' as const, result: submission.reply(refusal.errors) }, { status: refusal.status })
-      }
+      if (refusal) return refusedForm(context, { intent: 'photo' as const, result: submission.reply(refusal.errors) }, refusal.status)
       return saved(context, 'photo')
     },
     () => ({ intent: 'photo' as const, result: submission.reply({ fieldErrors: { photo: ['photo:errors.again'] } }) }),
@@ -116,27 +112,15 @@ export async function saveSection({ request, context }: ActionFunctionArgs, sect
   const intent = formData.get('intent')
   if (!isProfileSection(intent) || intent !== section) throw data({ error: 'Unknown intent' }, { status: 400 })
   const submission = parseWithZod(formData, { schema: profileFormSchemas[intent] })
-  return keepFormOnOutage(
-    context,
-    async () => {
-      await requireUser(request, context)
-      if (submission.status !== 'success') {
-        markFormError(context)
-        return data({ intent, result: submission.reply() }, { status: 400 })
-      }
-      try {
-        await getApi(request, context).users.updateMe(updateFor(submission.value))
-      } catch (error) {
-        const { status, ...errors } = formErrorsFromApi(error, apiErrors[intent])
-        markFormError(context)
-        return data({ intent, result: submission.reply(errors) }, { status })
-      }
-      if (submission.value.intent === 'language') {
-        // The page comes back in the language chosen (the cookie the language switcher sets too).
-        return saved(context, intent, undefined, new Headers({ 'Set-Cookie': await languageCookie.serialize(submission.value.language) }))
-      }
-      return saved(context, intent)
+  return formAction({ request, context }, submission, {
+    notSaved: 'profile:edit.notSaved',
+    apiErrors: apiErrors[intent],
+    answer: (result) => ({ intent, result }),
+    save: async (value) => {
+      await getApi(request, context).users.updateMe(updateFor(value))
+      // The page comes back in the language chosen (the cookie the language switcher sets too).
+      const headers = value.intent === 'language' ? new Headers({ 'Set-Cookie': await languageCookie.serialize(value.language) }) : undefined
+      return saved(context, intent, undefined, headers)
     },
-    () => ({ intent, result: submission.reply({ formErrors: ['profile:edit.notSaved'] }) }),
-  )
+  })
 }

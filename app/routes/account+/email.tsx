@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
@@ -9,13 +9,13 @@ import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
-import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
-import { formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
-import { formErrorsFromApi, type ApiErrorMapping } from '#app/utils/http.server.ts'
+import { codeFormAction } from '#app/utils/form-action.server.ts'
+import { formPageHeaders, loadFormPage } from '#app/utils/forms.server.ts'
+import type { ApiErrorMapping } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
-import { markFormError, pageTitle } from '#app/utils/meta.ts'
-import { setToast } from '#app/utils/toast.server.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 export const headers = formPageHeaders
 
@@ -46,6 +46,7 @@ const apiErrorMapping: ApiErrorMapping = {
   },
   conflict: (code) => e(code === 'email_taken' ? 'taken' : 'unavailable'),
   tooMany: () => e('tooMany'),
+  notDelivered: { email_not_sent: e('notSent') },
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -74,34 +75,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   // Read first: with the database down the page answers with what the member typed.
   const submission = parse(await request.formData())
-  const step = submission.payload.intent === 'send' ? ('email' as const) : ('code' as const)
-  const email = typeof submission.payload.email === 'string' ? submission.payload.email : ''
-  const reply = (options: Parameters<typeof submission.reply>[0] = {}) => ({ result: submission.reply(options), step, email })
-  return keepFormOnOutage(
-    context,
-    async () => {
-      await requireUser(request, context)
-      if (submission.status !== 'success') {
-        markFormError(context)
-        return data(reply(), { status: 400 })
-      }
-      const api = getApi(request, context).account
-      try {
-        if (submission.value.intent === 'verify') {
-          await api.confirmEmailChange(submission.value.code)
-          return redirect('/account', { headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key: 'account:email.done' }) } })
-        }
-        await api.startEmailChange(submission.value.email)
-        return redirect(`/account/email?step=code${submission.value.intent === 'resend' ? '&notice=resent' : ''}`)
-      } catch (error) {
-        markFormError(context)
-        if (error instanceof ApiError && error.code === 'email_not_sent') return data(reply({ formErrors: [e('notSent')] }), { status: 503 })
-        const { status, ...errors } = formErrorsFromApi(error, apiErrorMapping)
-        return data(reply(errors), { status })
-      }
+  const api = getApi(request, context).account
+  return codeFormAction({ request, context }, submission, {
+    steps: ['email', 'code'],
+    verifyIntent: 'verify',
+    notSaved: 'common:errors.notSaved',
+    apiErrors: apiErrorMapping,
+    send: async ({ email }, _user, again) => {
+      await api.startEmailChange(email)
+      return redirect(`/account/email?step=code${again ? '&notice=resent' : ''}`)
     },
-    () => reply({ formErrors: ['common:errors.notSaved'] }),
-  )
+    verify: async ({ code }) => {
+      await api.confirmEmailChange(code)
+      return redirectWithToast(context, '/account', 'account:email.done')
+    },
+  })
 }
 
 export default function ChangeEmail() {

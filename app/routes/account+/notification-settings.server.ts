@@ -1,4 +1,4 @@
-import { data, redirect, type AppLoadContext } from '@remix-run/node'
+import { data, type AppLoadContext } from '@remix-run/node'
 import type { TFunction } from 'i18next'
 import {
   notificationTopics,
@@ -8,9 +8,9 @@ import {
   type WorkflowSettings,
 } from '#contract/notification-settings.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
+import { refusedForm } from '#app/utils/form-action.server.ts'
 import { formText, keepFormOnOutage } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
-import { markFormError } from '#app/utils/meta.ts'
 import {
   fieldName,
   groups,
@@ -21,7 +21,7 @@ import {
   type Settings,
   type ToggleAnswer,
 } from '#app/utils/notification-settings-form.ts'
-import { setToast, type Toast } from '#app/utils/toast.server.ts'
+import { redirectWithToast, type Toast } from '#app/utils/toast.server.ts'
 
 /**
  * `/account/notification-settings`'s two intents (decision 044; issue 29 §4): `save`, the whole
@@ -69,10 +69,7 @@ export async function saveAll(request: Request, context: AppLoadContext, form: F
     context,
     async () => {
       await requireUser(request, context)
-      if (Object.keys(read.errors).length > 0) {
-        markFormError(context)
-        return data({ ...read, formErrors: [] as string[] }, { status: 400 })
-      }
+      if (Object.keys(read.errors).length > 0) return refusedForm(context, { ...read, formErrors: [] as string[] }, 400)
       const api = getApi(request, context).notificationSettings
       const [global, workflow] = await Promise.all([api.global(), api.workflow()])
       const before = settingsFrom(global, workflow)
@@ -92,9 +89,7 @@ export async function saveAll(request: Request, context: AppLoadContext, form: F
           : null,
       ])
       const t = await getT(request, context, 'notification-settings')
-      return redirect(path, {
-        headers: { 'Set-Cookie': await setToast(context, savedToast(t, before, read)) },
-      })
+      return redirectWithToast(context, path, savedToast(t, before, read))
     },
     () => ({ ...read, errors: noErrors, formErrors: ['common:errors.notSaved'] }),
   )

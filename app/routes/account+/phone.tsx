@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
@@ -9,11 +9,12 @@ import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx
 import { CodeField } from '#app/components/code-entry.tsx'
 import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
-import { formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
-import { formErrorsFromApi, type ApiErrorMapping } from '#app/utils/http.server.ts'
+import { codeFormAction } from '#app/utils/form-action.server.ts'
+import { formPageHeaders, loadFormPage } from '#app/utils/forms.server.ts'
+import type { ApiErrorMapping } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
-import { markFormError, pageTitle } from '#app/utils/meta.ts'
-import { setToast } from '#app/utils/toast.server.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 /**
  * `/account/phone` (issue 15 §3, decision 049): the member confirms their phone with a 6-digit
@@ -37,6 +38,7 @@ const apiErrorMapping: ApiErrorMapping = {
   messages: { code: (codes) => codes.map((code) => e(code === 'code_expired' ? 'codeExpired' : 'codeInvalid')) },
   conflict: (code) => e(code === 'texts_stopped' ? 'stopped' : 'noPhone'),
   tooMany: () => e('tooMany'),
+  notDelivered: { sms_not_sent: e('notSent') },
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -60,40 +62,34 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parse(await request.formData())
-  const reply = (options: Parameters<typeof submission.reply>[0] = {}) => ({ result: submission.reply(options), codeSent: submission.payload.intent === 'verify' })
-  return keepFormOnOutage(
-    context,
-    async () => {
-      await requireUser(request, context)
-      if (submission.status !== 'success') {
-        markFormError(context)
-        return data(reply(), { status: 400 })
-      }
-      const api = getApi(request, context).account
-      try {
-        if (submission.value.intent === 'verify') {
-          await api.confirmPhone(submission.value.code)
-          return redirect('/account/phone', { headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key: 'sms:page.done' }) } })
-        }
-        await api.startPhoneConfirmation()
-        return redirect('/account/phone?step=code')
-      } catch (error) {
-        markFormError(context)
-        if (error instanceof ApiError && error.code === 'sms_not_sent') return data(reply({ formErrors: [e('notSent')] }), { status: 503 })
-        if (error instanceof ApiError && error.code === 'phone_confirmed') return redirect('/account/phone')
-        const { status, ...errors } = formErrorsFromApi(error, apiErrorMapping)
-        return data(reply(errors), { status })
-      }
+  const api = getApi(request, context).account
+  return codeFormAction({ request, context }, submission, {
+    steps: ['send', 'code'],
+    verifyIntent: 'verify',
+    notSaved: 'common:errors.notSaved',
+    apiErrors: apiErrorMapping,
+    send: async () => {
+      await api.startPhoneConfirmation().catch(confirmedMeanwhile)
+      return redirect('/account/phone?step=code')
     },
-    () => reply({ formErrors: ['common:errors.notSaved'] }),
-  )
+    verify: async ({ code }) => {
+      await api.confirmPhone(code).catch(confirmedMeanwhile)
+      return redirectWithToast(context, '/account/phone', 'sms:page.done')
+    },
+  })
+}
+
+/** Confirmed in the meantime (another tab): the page says so. */
+function confirmedMeanwhile(error: unknown): never {
+  if (error instanceof ApiError && error.code === 'phone_confirmed') throw redirect('/account/phone')
+  throw error
 }
 
 export default function Phone() {
   const loaded = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { t } = useTranslation('sms')
-  const codeSent = actionData?.codeSent ?? loaded.codeSent
+  const codeSent = actionData ? actionData.step === 'code' : loaded.codeSent
   const [form, fields] = useForm({
     id: 'phone-code',
     lastResult: actionData?.result,

@@ -4,7 +4,7 @@ import type { Api } from '#app/utils/api/clients.server.ts'
 import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { formErrorsFromApi, type ApiErrorMapping } from '#app/utils/http.server.ts'
-import { setToast } from '#app/utils/toast.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 /**
  * The activity page's server side: the API answers its loader reads, and the action's intents.
@@ -150,6 +150,5 @@ function answerApiError(error: unknown, form: z.infer<typeof activityForm>) {
 }
 
 async function toast(request: Request, context: AppLoadContext, key: string) {
-  const url = new URL(request.url)
-  return redirect(url.pathname, { headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key }) } })
+  return redirectWithToast(context, new URL(request.url).pathname, key)
 }

@@ -17,12 +17,13 @@ import { ratingSummaryId, StarRating } from '#app/components/star-rating.tsx'
 import { FieldErrors } from '#app/components/ui/field.tsx'
 import { loadExperience } from '#app/utils/activity-form.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
-import { formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
-import { formErrorsFromApi, notFoundOnMissing } from '#app/utils/http.server.ts'
+import { formAction } from '#app/utils/form-action.server.ts'
+import { formPageHeaders, loadFormPage } from '#app/utils/forms.server.ts'
+import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
-import { markFormError, pageTitle } from '#app/utils/meta.ts'
+import { pageTitle } from '#app/utils/meta.ts'
 import { attendanceIntents, ratingFormSchema } from '#app/utils/survey-schema.ts'
-import { setToast } from '#app/utils/toast.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 export const headers = formPageHeaders
 
@@ -79,38 +80,21 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return answerAttendance(request, context, id, intent as (typeof attendanceIntents)[number])
   }
   const submission = parseWithZod(formData, { schema: ratingFormSchema })
-  return keepFormOnOutage(
-    context,
-    async () => {
-      await requireUser(request, context)
-      if (submission.status !== 'success') {
-        markFormError(context)
-        return data(submission.reply(), { status: 400 })
-      }
-      let recorded
-      try {
-        recorded = await getApi(request, context).surveys.answer({
-          type: 'POST_EXPERIENCE_SURVEY',
-          experience_id: id,
-          rating: submission.value.rating,
-          ...(submission.value.feedback ? { feedback: submission.value.feedback } : {}),
-        })
-      } catch (error) {
-        const { status, ...errors } = formErrorsFromApi(error, apiErrorMapping)
-        markFormError(context)
-        return data(submission.reply(errors), { status })
-      }
+  return formAction({ request, context }, submission, {
+    notSaved: e('not_saved'),
+    apiErrors: apiErrorMapping,
+    save: async ({ rating, feedback }) => {
+      const recorded = await getApi(request, context).surveys.answer({
+        type: 'POST_EXPERIENCE_SURVEY',
+        experience_id: id,
+        rating,
+        ...(feedback ? { feedback } : {}),
+      })
       // What the API recorded, in words: the number of stars, and whether words went to the host.
-      const rating = recorded.rating ?? submission.value.rating
-      return redirectWithToast(
-        context,
-        `/activities/${id}`,
-        recorded.feedback ? 'survey:toast.ratedWithWords' : 'survey:toast.rated',
-        { count: rating },
-      )
+      const key = recorded.feedback ? 'survey:toast.ratedWithWords' : 'survey:toast.rated'
+      return redirectWithToast(context, `/activities/${id}`, { kind: 'success', key, values: { count: recorded.rating ?? rating } })
     },
-    () => submission.reply({ formErrors: [e('not_saved')] }),
-  )
+  })
 }
 
 async function answerAttendance(
@@ -134,19 +118,6 @@ async function answerAttendance(
     .catch(notFoundOnMissing)
   if (intent === 'attended') throw redirect(`/activities/${id}/survey`)
   return redirectWithToast(context, '/', 'survey:toast.notAttended')
-}
-
-async function redirectWithToast(
-  context: AppLoadContext,
-  to: string,
-  key: string,
-  values?: Record<string, number>,
-) {
-  return redirect(to, {
-    headers: {
-      'Set-Cookie': await setToast(context, { kind: 'success', key, ...(values ? { values } : {}) }),
-    },
-  })
 }
 
 export default function SurveyPage() {

@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
@@ -9,12 +9,12 @@ import { maxModerationReasonLength, moderationActions, type ModerationAction, ty
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { FieldErrors } from '#app/components/ui/field.tsx'
-import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
-import { formErrorsFromApi, notFoundOnMissing } from '#app/utils/http.server.ts'
+import { formAction } from '#app/utils/form-action.server.ts'
+import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
-import { markFormError, pageTitle } from '#app/utils/meta.ts'
-import { setToast } from '#app/utils/toast.server.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { ReportFacts, Snapshot, useDateFormat, useReportTitle } from './__report-parts.tsx'
 
 /**
@@ -79,25 +79,19 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (typeof intent !== 'string' || !(moderationActions as readonly string[]).includes(intent)) {
     throw data({ error: 'Unknown intent' }, { status: 400 })
   }
-  if (submission.status !== 'success') {
-    markFormError(context)
-    return data({ intent, result: submission.reply() }, { status: 400 })
-  }
-  const { reason, until } = submission.value
-  try {
-    const result = await getApi(request, context).moderation.act(params.id ?? '', {
-      action: submission.value.intent,
-      reason,
-      suspended_until: submission.value.intent === 'suspend' ? (until ?? null) : null,
-    })
-    const toast = await setToast(context, { kind: 'success', key: `moderation:admin.actions.done.${result.outcome}` })
-    return redirect('/admin/reports', { headers: { 'Set-Cookie': toast } })
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return notFoundOnMissing(error)
-    const { status, ...errors } = formErrorsFromApi(error, apiErrorMapping)
-    markFormError(context)
-    return data({ intent, result: submission.reply(errors) }, { status })
-  }
+  return formAction({ request, context }, submission, {
+    apiErrors: apiErrorMapping,
+    answer: (result) => ({ intent, result }),
+    save: async (value) => {
+      // A report that is gone (404) is the error page, as every status the mapping does not name.
+      const result = await getApi(request, context).moderation.act(params.id ?? '', {
+        action: value.intent,
+        reason: value.reason,
+        suspended_until: value.intent === 'suspend' ? (value.until ?? null) : null,
+      })
+      return redirectWithToast(context, '/admin/reports', `moderation:admin.actions.done.${result.outcome}`)
+    },
+  })
 }
 
 export default function ReviewReport() {

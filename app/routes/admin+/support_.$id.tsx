@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
@@ -11,11 +11,11 @@ import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx
 import { MessageText } from '#app/components/message-text.tsx'
 import { FieldErrors } from '#app/components/ui/field.tsx'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
-import { keepFormOnOutage } from '#app/utils/forms.server.ts'
-import { formErrorsFromApi, notFoundOnMissing } from '#app/utils/http.server.ts'
+import { formAction } from '#app/utils/form-action.server.ts'
+import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
-import { markFormError, pageTitle } from '#app/utils/meta.ts'
-import { setToast } from '#app/utils/toast.server.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 /**
  * One member's support conversation for an admin (issue 14 §1, decision 039): the messages,
@@ -49,7 +49,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       return answer(request, context, id, form)
     case 'done':
       await getApi(request, context).support.done(id).catch(notFoundOnMissing)
-      return redirect('/admin/support', { headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key: 'support:admin.doneToast' }) } })
+      return redirectWithToast(context, '/admin/support', 'support:admin.doneToast')
     default:
       throw data({ error: 'Unknown intent' }, { status: 400 })
   }
@@ -58,26 +58,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 /** The answer: invalid → 400 with the text kept; sent → back to the conversation, at the answer. */
 async function answer(request: Request, context: AppLoadContext, id: string, form: FormData) {
   const submission = parseWithZod(form, { schema: answerSchema })
-  return keepFormOnOutage(
-    context,
-    async () => {
-      if (submission.status !== 'success') {
-        markFormError(context)
-        return data(submission.reply(), { status: 400 })
-      }
-      try {
-        const sent = await getApi(request, context).support.answer(id, submission.value.text)
-        const toast = await setToast(context, { kind: 'success', key: 'support:admin.answeredToast' })
-        return redirect(`/admin/support/${encodeURIComponent(id)}#m-${sent.id}`, { headers: { 'Set-Cookie': toast } })
-      } catch (error) {
-        // 401, 403 and 404 become their error page; the API down keeps the text (keepFormOnOutage).
-        const { status, ...errors } = formErrorsFromApi(error, apiErrorMapping)
-        markFormError(context)
-        return data(submission.reply(errors), { status })
-      }
+  // 401, 403 and 404 become their error page; the API down keeps the text.
+  return formAction({ request, context }, submission, {
+    notSaved: e('notSent'),
+    apiErrors: apiErrorMapping,
+    save: async ({ text }) => {
+      const sent = await getApi(request, context).support.answer(id, text)
+      return redirectWithToast(context, `/admin/support/${encodeURIComponent(id)}#m-${sent.id}`, 'support:admin.answeredToast')
     },
-    () => submission.reply({ formErrors: [e('notSent')] }),
-  )
+  })
 }
 
 export default function SupportConversationPage() {

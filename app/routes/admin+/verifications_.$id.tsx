@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
@@ -12,10 +12,11 @@ import { FieldErrors } from '#app/components/ui/field.tsx'
 import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
-import { formErrorsFromApi, notFoundOnMissing } from '#app/utils/http.server.ts'
+import { formAction } from '#app/utils/form-action.server.ts'
+import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
-import { markFormError, pageTitle } from '#app/utils/meta.ts'
-import { setToast } from '#app/utils/toast.server.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 /**
  * One ID verification request for a reviewer (decision 025): the member's name, both photos
@@ -50,8 +51,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = await request.formData()
   const api = getApi(request, context).verification
   const id = params.id ?? ''
-  const done = async (key: string) =>
-    redirect('/admin/verifications', { headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key }) } })
   switch (form.get('intent')) {
     case 'approve': {
       try {
@@ -59,25 +58,18 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       } catch (error) {
         // Decided in the meantime (another reviewer): the page shows the outcome.
         if (!(error instanceof ApiError && error.status === 409)) return notFoundOnMissing(error)
-        const toast = await setToast(context, { kind: 'error', key: e('decided') })
-        return redirect(`/admin/verifications/${encodeURIComponent(id)}`, { headers: { 'Set-Cookie': toast } })
+        return redirectWithToast(context, `/admin/verifications/${encodeURIComponent(id)}`, { kind: 'error', key: e('decided') })
       }
-      return done('verification:admin.approvedToast')
+      return redirectWithToast(context, '/admin/verifications', 'verification:admin.approvedToast')
     }
     case 'reject': {
-      const submission = parseWithZod(form, { schema: rejectSchema })
-      if (submission.status !== 'success') {
-        markFormError(context)
-        return data(submission.reply(), { status: 400 })
-      }
-      try {
-        await api.reject(id, submission.value.reason)
-      } catch (error) {
-        const { status, ...errors } = formErrorsFromApi(error, apiErrorMapping)
-        markFormError(context)
-        return data(submission.reply(errors), { status })
-      }
-      return done('verification:admin.rejectedToast')
+      return formAction({ request, context }, parseWithZod(form, { schema: rejectSchema }), {
+        apiErrors: apiErrorMapping,
+        save: async ({ reason }) => {
+          await api.reject(id, reason)
+          return redirectWithToast(context, '/admin/verifications', 'verification:admin.rejectedToast')
+        },
+      })
     }
     default:
       throw data({ error: 'Unknown intent' }, { status: 400 })

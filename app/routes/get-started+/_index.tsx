@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
@@ -8,10 +8,10 @@ import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx
 import { OnboardingProgress } from '#app/components/onboarding-progress.tsx'
 import { ChoiceGroup, TextField } from '#app/components/ui/field.tsx'
 import { knownUser, requireUser, returnToFrom } from '#app/utils/auth.server.ts'
-import { formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
-import { formErrorsFromApi } from '#app/utils/http.server.ts'
+import { formAction } from '#app/utils/form-action.server.ts'
+import { formPageHeaders, loadFormPage } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
-import { markFormError, pageTitle } from '#app/utils/meta.ts'
+import { pageTitle } from '#app/utils/meta.ts'
 import { basicInfoSchema, genderChoices, joinReasons, preferNotToSay } from '#app/utils/onboarding-schemas.ts'
 import { continueOnboarding } from '#app/utils/onboarding.server.ts'
 
@@ -30,33 +30,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   // Read first: an outage (the session store included) answers with what the member typed.
   const submission = parseWithZod(await request.formData(), { schema: basicInfoSchema })
-  return keepFormOnOutage(
-    context,
-    async () => {
-      await requireUser(request, context)
-      if (submission.status !== 'success') {
-        markFormError(context)
-        return data(submission.reply(), { status: 400 })
-      }
-      const { firstName, lastName, gender, reasons, phone } = submission.value
-      try {
-        // Where the member was before signing up (decision 020) comes along to the next steps.
-        return await continueOnboarding(request, context, 'location', {
-          first_name: firstName,
-          last_name: lastName,
-          gender,
-          join_reasons: reasons,
-          phone: phone ?? null,
-          onboarded: true,
-        })
-      } catch (error) {
-        const { status, ...errors } = formErrorsFromApi(error, { fields: { first_name: 'firstName', last_name: 'lastName', join_reasons: 'reasons' } })
-        markFormError(context)
-        return data(submission.reply(errors), { status })
-      }
-    },
-    () => submission.reply({ formErrors: ['onboarding:basicInfo.notSaved'] }),
-  )
+  return formAction({ request, context }, submission, {
+    notSaved: 'onboarding:basicInfo.notSaved',
+    apiErrors: { fields: { first_name: 'firstName', last_name: 'lastName', join_reasons: 'reasons' } },
+    // Where the member was before signing up (decision 020) comes along to the next steps.
+    save: ({ firstName, lastName, gender, reasons, phone }) =>
+      continueOnboarding(request, context, 'location', {
+        first_name: firstName,
+        last_name: lastName,
+        gender,
+        join_reasons: reasons,
+        phone: phone ?? null,
+        onboarded: true,
+      }),
+  })
 }
 
 export default function BasicInfo() {

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { CitySearch } from '#app/components/city-search.tsx'
@@ -7,9 +7,10 @@ import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx
 import { OnboardingProgress } from '#app/components/onboarding-progress.tsx'
 import { requireUser, returnToFrom } from '#app/utils/auth.server.ts'
 import { placeFromAddress } from '#app/utils/explore.server.ts'
+import { refusedForm } from '#app/utils/form-action.server.ts'
 import { formText } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
-import { markFormError, pageTitle } from '#app/utils/meta.ts'
+import { pageTitle } from '#app/utils/meta.ts'
 import { continueOnboarding } from '#app/utils/onboarding.server.ts'
 import { resolveCity } from '#app/utils/place.server.ts'
 
@@ -37,10 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (form.get('intent') === 'skip') return continueOnboarding(request, context, 'profile-photo')
   const typed = formText(form, 'q')
   const place = await resolveCity(request, context, { id: formText(form, 'place'), text: typed })
-  if (!place) {
-    markFormError(context)
-    return data({ typed, error: typed ? 'common:errors.unknown_place' : 'onboarding:location.required' }, { status: 400 })
-  }
+  if (!place) return refusedForm(context, { typed, error: typed ? 'common:errors.unknown_place' : 'onboarding:location.required' }, 400)
   return continueOnboarding(request, context, 'profile-photo', { city: place.id })
 }
 

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useLocation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
@@ -9,9 +9,10 @@ import { OnboardingProgress, SkipStep } from '#app/components/onboarding-progres
 import { PhotoField } from '#app/components/photo-field.tsx'
 import { profilePhotoSchema } from '#app/utils/photo-schema.ts'
 import { knownUser, requireUser, returnToFrom } from '#app/utils/auth.server.ts'
+import { refusedForm } from '#app/utils/form-action.server.ts'
 import { formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
-import { markFormError, pageTitle } from '#app/utils/meta.ts'
+import { pageTitle } from '#app/utils/meta.ts'
 import { readPhotoForm, savePhotoForm } from '#app/utils/photo-upload.server.ts'
 import { continueOnboarding, isSkip } from '#app/utils/onboarding.server.ts'
 
@@ -48,10 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     async () => {
       await requireUser(request, context)
       const refusal = await savePhotoForm(request, context, received, submission)
-      if (refusal) {
-        markFormError(context)
-        return data(submission.reply(refusal.errors), { status: refusal.status })
-      }
+      if (refusal) return refusedForm(context, submission.reply(refusal.errors), refusal.status)
       return continueOnboarding(request, context, 'verification')
     },
     () => submission.reply({ fieldErrors: { photo: ['photo:errors.again'] } }),

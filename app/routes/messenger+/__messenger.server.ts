@@ -6,11 +6,11 @@ import { maxMessageLength } from '#contract/limits.ts'
 import { contactReminderKey } from '#contract/scam-shield.ts'
 import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
-import { formText, keepFormOnOutage } from '#app/utils/forms.server.ts'
-import { formErrorsFromApi, notFoundOnMissing, unavailableOnServerError } from '#app/utils/http.server.ts'
+import { formAction, refuse } from '#app/utils/form-action.server.ts'
+import { formText } from '#app/utils/forms.server.ts'
+import { notFoundOnMissing, unavailableOnServerError } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
-import { markFormError } from '#app/utils/meta.ts'
-import { setToast } from '#app/utils/toast.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { streamChatFor } from './__stream-chat.server.ts'
 
 /** The send form's one schema (browser and server); messages are `messenger` translation keys. */
@@ -110,12 +110,12 @@ export async function runMessengerIntent({ request, context }: ActionFunctionArg
     case 'accept':
       return simple(request, context, async (api) => {
         await api.chat.accept(channel)
-        return done(context, channelHref(channel), 'messenger:request.accepted')
+        return redirectWithToast(context, channelHref(channel), 'messenger:request.accepted')
       })
     case 'leave':
       return simple(request, context, async (api) => {
         await api.chat.leave(channel)
-        return done(context, '/messenger', 'messenger:leave.done')
+        return redirectWithToast(context, '/messenger', 'messenger:leave.done')
       })
     case 'read':
       return simple(request, context, async (api) => {
@@ -125,10 +125,6 @@ export async function runMessengerIntent({ request, context }: ActionFunctionArg
     default:
       throw data({ error: 'Unknown intent' }, { status: 400 })
   }
-}
-
-async function done(context: AppLoadContext, to: string, key: string) {
-  return redirect(to, { headers: { 'Set-Cookie': await setToast(context, { kind: 'success', key }) } })
 }
 
 async function simple(request: Request, context: AppLoadContext, work: (api: ReturnType<typeof getApi>) => Promise<Response>) {
@@ -142,15 +138,11 @@ async function simple(request: Request, context: AppLoadContext, work: (api: Ret
 
 async function send(request: Request, context: AppLoadContext, form: FormData) {
   const submission = parseWithZod(form, { schema: sendSchema })
-  return keepFormOnOutage(
-    context,
-    async () => {
-      await requireUser(request, context)
-      if (submission.status !== 'success') {
-        markFormError(context)
-        return data({ result: submission.reply() }, { status: 400 })
-      }
-      const { channel, text, acknowledge_contact_reminder } = submission.value
+  return formAction({ request, context }, submission, {
+    notSaved: 'messenger:send.errors.notSent',
+    apiErrors: { messages: { text: (codes) => codes.map(textError) } },
+    answer: (result): SendAnswer => ({ result }),
+    save: async ({ channel, text, acknowledge_contact_reminder }) => {
       const api = getApi(request, context)
       try {
         const message = await api.chat.send(channel, text, { acknowledgeContactReminder: acknowledge_contact_reminder === 'true' })
@@ -158,22 +150,25 @@ async function send(request: Request, context: AppLoadContext, form: FormData) {
         await api.chat.markRead(channel).catch(() => undefined)
         return redirect(channelHref(channel, `#m-${message.id}`))
       } catch (error) {
-        markFormError(context)
-        if (error instanceof ApiError && error.status === 409 && error.code === 'contact_reminder') {
-          // Not sent yet: the reminder next to the field, the text kept, and "Send anyway" (decision 038).
-          return data({ result: submission.reply({ fieldErrors: { text: [contactReminderKey] } }) }, { status: 409 })
-        }
-        if (error instanceof ApiError && error.status === 429 && error.code === 'too_many_messages') {
-          // Too many at once (decision 066): said next to the field, the text kept to send again.
-          return data({ result: submission.reply({ fieldErrors: { text: [tooManyMessagesKey] } }) }, { status: 429 })
-        }
-        if (error instanceof ApiError && error.code && sendRefusals.includes(error.code) && (error.status === 403 || error.status === 409)) {
-          return data({ result: submission.reply({ formErrors: [`messenger:send.errors.${error.code}`] }) }, { status: error.status })
-        }
-        const { status, ...errors } = formErrorsFromApi(error, { messages: { text: (codes) => codes.map(textError) } })
-        return data({ result: submission.reply(errors) }, { status })
+        return refusalOfMessage(error)
       }
     },
-    () => ({ result: submission.reply({ formErrors: ['messenger:send.errors.notSent'] }) }),
-  )
+  })
+}
+
+/** The API's refusals that are not about the text's words: said next to the field or above the form. */
+function refusalOfMessage(error: unknown) {
+  if (!(error instanceof ApiError)) throw error
+  if (error.status === 409 && error.code === 'contact_reminder') {
+    // Not sent yet: the reminder next to the field, the text kept, and "Send anyway" (decision 038).
+    return refuse(409, { fieldErrors: { text: [contactReminderKey] } })
+  }
+  if (error.status === 429 && error.code === 'too_many_messages') {
+    // Too many at once (decision 066): said next to the field, the text kept to send again.
+    return refuse(429, { fieldErrors: { text: [tooManyMessagesKey] } })
+  }
+  if (error.code && sendRefusals.includes(error.code) && (error.status === 403 || error.status === 409)) {
+    return refuse(error.status, { formErrors: [`messenger:send.errors.${error.code}`] })
+  }
+  throw error
 }

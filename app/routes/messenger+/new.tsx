@@ -10,7 +10,7 @@ import { unavailableOnServerError } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { pageFrom } from '#app/utils/paging.server.ts'
-import { setToast } from '#app/utils/toast.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { ChatUser } from '#contract/chat.ts'
 import { maxMemberSearchLength } from '#contract/limits.ts'
 
@@ -67,7 +67,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (error.status === 422) throw data({ error: 'Bad request' }, { status: 400 })
     const code = error.code && refusals.includes(error.code) ? error.code : 'failed'
     const key = (error.code && refusalKeys[error.code]) ?? `messenger:open.${code}`
-    return redirect(back, { headers: { 'Set-Cookie': await setToast(context, { kind: 'error', key }) } })
+    return redirectWithToast(context, back, { kind: 'error', key })
   }
 }
 

@@ -13,10 +13,11 @@ import { BlockExplanation, type BlockAnswer } from '#app/components/block-contro
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
+import { refusedForm } from '#app/utils/form-action.server.ts'
 import { formText } from '#app/utils/forms.server.ts'
 import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
-import { markFormError, pageTitle } from '#app/utils/meta.ts'
+import { pageTitle } from '#app/utils/meta.ts'
 import { safeRedirectPath } from '#app/utils/redirect.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 
@@ -72,14 +73,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (error instanceof ApiError && error.status === 404) return notFoundOnMissing(error)
     // Spec §8: block failures are reported (the log is error tracking here, never naming the members).
     context.services.log('warn', `Could not ${intent} a member`, { error: String(error), requestId: context.requestId })
-    markFormError(context)
     const now = await blocks.state(member.id).then(
       (state) => state.is_blocked,
       () => null,
     )
     // The page again, ready to try again: still going back where the member came from.
     const returnTo = returnTarget(formText(form, 'returnTo'), member.slug)
-    return data({ failed: intent, isBlocked: now, returnTo } satisfies BlockAnswer, { status: error instanceof ApiError && error.status < 500 ? error.status : 503 })
+    return refusedForm(context, { failed: intent, isBlocked: now, returnTo } satisfies BlockAnswer, error instanceof ApiError && error.status < 500 ? error.status : 503)
   }
   const toast = await setToast(context, { kind: 'success', key: intent === 'block' ? 'blocking:block.done' : 'blocking:unblock.done' })
   if (inPlace) return data({ done: intent, isBlocked: intent === 'block' } satisfies BlockAnswer, { headers: { 'Set-Cookie': toast } })
