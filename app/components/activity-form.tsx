@@ -10,6 +10,7 @@ import { CitySearch } from './city-search.tsx'
 import { ErrorSummary, summaryFrom } from './error-summary.tsx'
 import { StartTimeField } from './start-time-field.tsx'
 import { ChoiceGroup, FieldErrors, TextField } from './ui/field.tsx'
+import { SubmitButton } from './ui/submit-button.tsx'
 
 export interface ActivityFormDefaults {
   title?: string
@@ -155,9 +156,9 @@ export function ActivityForm({
           </fieldset>
         ) : null}
         <div className="button-row">
-          <button type="submit" className="button">
+          <SubmitButton pending="saving" className="button">
             {submitLabel}
-          </button>
+          </SubmitButton>
         </div>
       </Form>
     </>

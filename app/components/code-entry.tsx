@@ -3,6 +3,7 @@ import { Form } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { BreakableText } from './ui/breakable-text.tsx'
 import { TextField } from './ui/field.tsx'
+import { SubmitButton } from './ui/submit-button.tsx'
 
 /**
  * The code step of signing in with a code and of signing up: what was sent (a status), the
@@ -39,17 +40,17 @@ export function CodeEntry({
         <input type="hidden" name="email" value={email} />
         <CodeField label={t('fields.code')} hint={t('code.hint')} errors={errors} />
         <div className="button-row">
-          <button type="submit" className="button">
+          <SubmitButton pending="checking" className="button">
             {submit}
-          </button>
+          </SubmitButton>
         </div>
       </Form>
       <Form method="post">
         <input type="hidden" name="intent" value="resend" />
         <input type="hidden" name="email" value={email} />
-        <button type="submit" className="button button--link">
+        <SubmitButton pending="sending" className="button button--link">
           {t('code.resend')}
-        </button>
+        </SubmitButton>
       </Form>
     </>
   )

@@ -1,5 +1,6 @@
 import { Form } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { SubmitButton } from './ui/submit-button.tsx'
 
 /**
  * "Contact the product" (issue 14 §1, decision 039): opens the member's conversation with Circle
@@ -10,9 +11,9 @@ export function ContactSupport({ className = 'button button--secondary' }: { cla
   const { t } = useTranslation('support')
   return (
     <Form method="post" action="/messenger/new">
-      <button type="submit" name="to" value="support" className={className}>
+      <SubmitButton pending="opening" name="to" value="support" className={className}>
         {t('contact')}
-      </button>
+      </SubmitButton>
     </Form>
   )
 }

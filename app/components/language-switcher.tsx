@@ -1,6 +1,7 @@
 import { Form, useLocation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { languageNames, languages } from '#app/utils/i18n.ts'
+import { SubmitButton } from './ui/submit-button.tsx'
 
 /** Works without JavaScript: a plain form posting to /api/localize, which redirects back. */
 export function LanguageSwitcher() {
@@ -19,9 +20,9 @@ export function LanguageSwitcher() {
           ))}
         </select>
       </div>
-      <button type="submit" className="button button--secondary">
+      <SubmitButton pending="saving" className="button button--secondary">
         {t('language.submit')}
-      </button>
+      </SubmitButton>
     </Form>
   )
 }

@@ -2,6 +2,7 @@ import { Form, Link, useLocation } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { onboardingPosition, type OnboardingPage } from '#app/utils/onboarding.ts'
 import { pathWithReturnTo } from '#app/utils/redirect.ts'
+import { SubmitButton } from './ui/submit-button.tsx'
 
 /** "Step 2 of 6" above an onboarding page's heading, with Back to the step before it. */
 export function OnboardingProgress({ page, returnTo = '/' }: { page: OnboardingPage; returnTo?: string }) {
@@ -28,9 +29,9 @@ export function SkipStep({ label }: { label?: string }) {
   const location = useLocation()
   return (
     <Form method="post" action={`${location.pathname}${location.search}`} className="button-row">
-      <button type="submit" name="intent" value="skip" className="button button--secondary">
+      <SubmitButton pending="working" name="intent" value="skip" className="button button--secondary">
         {label ?? t('progress.skip')}
-      </button>
+      </SubmitButton>
     </Form>
   )
 }

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { ChoiceGroup, FieldErrors } from '#app/components/ui/field.tsx'
 import { reportFormSchema, reportReasons } from '#app/utils/report-schema.ts'
+import { SubmitButton } from './ui/submit-button.tsx'
 
 const fieldOrder = ['reason', 'details', 'block']
 
@@ -98,9 +99,9 @@ export function ReportForm({
           </div>
         ) : null}
         <div className="button-row">
-          <button type="submit" className="button">
+          <SubmitButton pending="sending" className="button">
             {t('submit')}
-          </button>
+          </SubmitButton>
           <Link to={back.to} className="button button--secondary">
             {back.label}
           </Link>

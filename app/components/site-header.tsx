@@ -4,6 +4,7 @@ import { Badge } from './bottom-nav.tsx'
 import { unsubscribeFromPush } from '#app/utils/push.client.ts'
 import { useSignInHref } from '#app/utils/use-return-to.ts'
 import type { ShellMember } from '#app/utils/root-data.ts'
+import { SubmitButton } from './ui/submit-button.tsx'
 
 /**
  * The header: the name, the main links, signing out. On a phone (where the bottom bar shows, under
@@ -61,9 +62,9 @@ export function SiteHeader({ user, unread = 0, notifications = 0 }: { user: Shel
           {user ? (
             <Form method="post" action="/logout" onSubmit={() => void unsubscribeFromPush()}>
               <span className="visually-hidden">{t('header.signedInAs', { name })}</span>
-              <button type="submit" className="button button--secondary">
+              <SubmitButton pending="signingOut" className="button button--secondary">
                 {t('nav.signOut')}
-              </button>
+              </SubmitButton>
             </Form>
           ) : (
             <ul>

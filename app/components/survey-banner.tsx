@@ -1,6 +1,7 @@
 import { Form } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import type { Popup } from '#contract/surveys.ts'
+import { SubmitButton } from './ui/submit-button.tsx'
 
 /**
  * The `EXPERIENCE_ATTENDANCE` popup as a banner (decision 046): "Did you go to …?" with three
@@ -19,20 +20,19 @@ export function SurveyBanner({ popup }: { popup: Popup }) {
         action={`/activities/${popup.experience_id}/survey`}
         className="button-row"
       >
-        <button type="submit" name="intent" value="attended" className="button">
+        <SubmitButton pending="sending" name="intent" value="attended" className="button">
           {t('banner.yes')}
-        </button>
-        <button
-          type="submit"
+        </SubmitButton>
+        <SubmitButton pending="sending"
           name="intent"
           value="not-attended"
           className="button button--secondary"
         >
           {t('banner.no')}
-        </button>
-        <button type="submit" name="intent" value="dismiss" className="button button--secondary">
+        </SubmitButton>
+        <SubmitButton pending="working" name="intent" value="dismiss" className="button button--secondary">
           {t('banner.notNow')}
-        </button>
+        </SubmitButton>
       </Form>
     </section>
   )

@@ -12,6 +12,7 @@ import { pageFrom } from '#app/utils/paging.server.ts'
 import { safeRedirectPath } from '#app/utils/redirect.ts'
 import { timeAgo } from '#app/utils/time-ago.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /**
  * `/notifications` (issue 15 §3 "In-app", decision 043): what the member was told, newest first,
@@ -99,9 +100,9 @@ export default function Notifications() {
             <p role="status">{unread > 0 ? t('unreadCount', { count: unread }) : t('allRead')}</p>
             {unread > 0 ? (
               <Form method="post">
-                <button type="submit" name="intent" value="mark-all" className="button button--secondary">
+                <SubmitButton pending="saving" name="intent" value="mark-all" className="button button--secondary">
                   {t('markAllRead')}
-                </button>
+                </SubmitButton>
               </Form>
             ) : null}
           </div>
@@ -111,14 +112,14 @@ export default function Notifications() {
             <ul className="notification-list" role="list">
               {items.map((item) => (
                 <li key={item.id} className={item.unread ? 'notification notification--unread' : 'notification'}>
-                  <button type="submit" name="id" value={item.id} className="notification__open">
+                  <SubmitButton pending="opening" keepChildren name="id" value={item.id} className="notification__open">
                     {item.unread ? <span className="notification__tag">{unreadTag}</span> : null}
                     <span className="notification__title">{item.title}</span>
                     <span className="notification__body">{item.body}</span>
                     <time dateTime={item.created_at} className="notification__when">
                       {item.when}
                     </time>
-                  </button>
+                  </SubmitButton>
                 </li>
               ))}
             </ul>

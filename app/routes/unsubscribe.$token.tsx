@@ -6,6 +6,7 @@ import { ApiError } from '#app/utils/api.server.ts'
 import { getApi } from '#app/utils/auth.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /**
  * An email's unsubscribe link (issue 15 §3, RFC 8058, decision 047), without signing in: the
@@ -81,9 +82,9 @@ export default function UnsubscribePage() {
       <p>{t('unsubscribe.intro', { topic: topicName })}</p>
       <Form method="post" className="form">
         <div className="button-row">
-          <button type="submit" className="button">
+          <SubmitButton pending="saving" className="button">
             {t('unsubscribe.confirm')}
-          </button>
+          </SubmitButton>
           <Link to="/account/notification-settings" className="button button--secondary">
             {t('unsubscribe.settings')}
           </Link>

@@ -14,6 +14,7 @@ import { readIdentityStep, redirectWithStep } from '#app/utils/identity-step.ser
 import { passwordSignInSchema, useCodeSchema } from '#app/utils/identity-schemas.ts'
 import { loadFormPage } from '#app/utils/forms.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const t = await getT(request, context, 'auth')
@@ -108,17 +109,17 @@ export default function SignIn() {
           errors={fields.password.errors}
         />
         <div className="button-row">
-          <button type="submit" className="button">
+          <SubmitButton pending="signingIn" className="button">
             {t('signIn.submit')}
-          </button>
+          </SubmitButton>
         </div>
       </Form>
       <ul>
         <li>
           {/* Part of the form above (the `form` attribute), so that the email typed goes along. */}
-          <button type="submit" form={form.id} name="intent" value="code" className="button button--link" formNoValidate>
+          <SubmitButton pending="opening" form={form.id} name="intent" value="code" className="button button--link" formNoValidate>
             {t('signIn.useCode')}
-          </button>
+          </SubmitButton>
         </li>
         <li>
           <Link to={`/identity/${uid}/reset`}>{t('signIn.forgot')}</Link>
@@ -132,9 +133,9 @@ export default function SignIn() {
       </p>
       <Form method="post">
         <input type="hidden" name="intent" value="cancel" />
-        <button type="submit" className="button button--link" formNoValidate>
+        <SubmitButton pending="working" className="button button--link" formNoValidate>
           {t('cancel')}
-        </button>
+        </SubmitButton>
       </Form>
     </IdentityLayout>
   )

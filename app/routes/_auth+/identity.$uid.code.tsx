@@ -16,6 +16,7 @@ import { readIdentityStep, redirectWithStep } from '#app/utils/identity-step.ser
 import { resendCodeSchema, sendCodeSchema, verifyCodeSchema } from '#app/utils/identity-schemas.ts'
 import { loadFormPage } from '#app/utils/forms.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 const schema = z.discriminatedUnion('intent', [sendCodeSchema, verifyCodeSchema, resendCodeSchema])
 
@@ -84,9 +85,9 @@ export default function SignInWithCode() {
             <input type="hidden" name="intent" value="send" />
             <TextField id="email" name="email" label={t('fields.email')} type="email" autoComplete="username" inputMode="email" spellCheck={false} required defaultValue={email} errors={fields.email.errors} />
             <div className="button-row">
-              <button type="submit" className="button">
+              <SubmitButton pending="sending" className="button">
                 {t('code.send')}
-              </button>
+              </SubmitButton>
             </div>
           </Form>
         </>

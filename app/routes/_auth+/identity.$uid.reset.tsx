@@ -16,6 +16,7 @@ import { resetConfirmSchema, resetRequestSchema } from '#app/utils/identity-sche
 import { loadFormPage } from '#app/utils/forms.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { BreakableText } from '#app/components/ui/breakable-text.tsx'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 const schema = z.discriminatedUnion('intent', [resetRequestSchema, resetConfirmSchema])
 
@@ -74,9 +75,9 @@ export default function ResetPassword() {
             <input type="hidden" name="intent" value="send" />
             <TextField id="email" name="email" label={t('fields.email')} type="email" autoComplete="username" inputMode="email" spellCheck={false} required defaultValue={actionData?.email} errors={fields.email.errors} />
             <div className="button-row">
-              <button type="submit" className="button">
+              <SubmitButton pending="sending" className="button">
                 {t('reset.send')}
-              </button>
+              </SubmitButton>
             </div>
           </Form>
         </>
@@ -93,9 +94,9 @@ export default function ResetPassword() {
             <CodeField label={t('fields.code')} hint={t('code.hint')} errors={fields.code.errors} />
             <TextField id="password" name="password" label={t('fields.newPassword')} hint={t('signUp.passwordHint')} type="password" autoComplete="new-password" minLength={10} required errors={fields.password.errors} />
             <div className="button-row">
-              <button type="submit" className="button">
+              <SubmitButton pending="saving" className="button">
                 {t('reset.submit')}
-              </button>
+              </SubmitButton>
             </div>
           </Form>
         </>

@@ -18,6 +18,7 @@ import { readIdentityStep, redirectWithStep } from '#app/utils/identity-step.ser
 import { confirmSignUpSchema, resendCodeSchema, signUpSchema } from '#app/utils/identity-schemas.ts'
 import { loadFormPage } from '#app/utils/forms.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 const schema = z.discriminatedUnion('intent', [signUpSchema, confirmSignUpSchema, resendCodeSchema])
 const fieldOrder = ['firstName', 'lastName', 'email', 'birthMonth', 'birthDay', 'birthYear', 'password', 'code']
@@ -149,9 +150,9 @@ export default function SignUp() {
         />
         <TextField id="password" name="password" label={t('fields.newPasswordOptional')} hint={t('signUp.passwordHint')} type="password" autoComplete="new-password" minLength={10} errors={fields.password.errors} />
         <div className="button-row">
-          <button type="submit" className="button">
+          <SubmitButton pending="sending" className="button">
             {t('signUp.submit')}
-          </button>
+          </SubmitButton>
         </div>
       </Form>
       <p>

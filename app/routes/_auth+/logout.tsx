@@ -6,6 +6,7 @@ import { getOptionalUser, signOut } from '#app/utils/auth.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { unsubscribeFromPush } from '#app/utils/push.client.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /** GET shows a confirmation (GET never changes state); POST ends the session everywhere. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -27,9 +28,9 @@ export default function Logout() {
       <h1>{t('logout.title')}</h1>
       <p>{t('logout.body')}</p>
       <Form method="post" className="button-row" onSubmit={() => void unsubscribeFromPush()}>
-        <button type="submit" className="button">
+        <SubmitButton pending="signingOut" className="button">
           {t('logout.confirm')}
-        </button>
+        </SubmitButton>
         <a href="/" className="button button--secondary">
           {t('logout.cancel')}
         </a>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { PhotoField } from '#app/components/photo-field.tsx'
 import { sectionAnchor } from '#app/utils/profile-sections.ts'
 import { SavedNote, type ActionAnswer, type SectionProps } from './__profile-sections.tsx'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /** The photo section's props: it is a part of `/account/edit`, under its own heading. */
 interface PhotoSectionProps extends SectionProps {
@@ -34,16 +35,16 @@ export function PhotoSection({ user, heading, saved }: PhotoSectionProps) {
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} noValidate>
         <PhotoField id="photo" name="photo" label={photoUrl ? t('edit.photo.chooseNew') : t('edit.photo.choose')} hint={t('photo:field.hint')} errors={form.allErrors.photo} currentUrl={photoUrl} />
         <div className="button-row">
-          <button type="submit" className="button">
+          <SubmitButton pending="uploading" className="button">
             {t('edit.photo.submit')}
-          </button>
+          </SubmitButton>
         </div>
       </Form>
       {photoUrl ? (
         <Form method="post" className="button-row">
-          <button type="submit" name="intent" value="removePhoto" className="button button--secondary">
+          <SubmitButton pending="deleting" name="intent" value="removePhoto" className="button button--secondary">
             {t('edit.photo.remove')}
-          </button>
+          </SubmitButton>
         </Form>
       ) : null}
     </section>

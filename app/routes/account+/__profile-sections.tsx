@@ -11,6 +11,7 @@ import { interestGroupNames, interestGroups, maxPromptAnswerLength, nearbyVisibi
 import { languageNames, languages } from '#app/utils/i18n.ts'
 import { genderChoices, preferNotToSay, promptRows, sectionAnchor, type ProfileSection } from '#app/utils/profile-sections.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /**
  * The profile's sections. Each is the one form of its own page, `/account/edit/{section}`: a
@@ -78,9 +79,9 @@ function Section({ section, form, submit, children }: { section: ProfileSection;
       <input type="hidden" name="intent" value={section} />
       {children}
       <div className="button-row">
-        <button type="submit" className="button">
+        <SubmitButton pending="saving" className="button">
           {submit}
-        </button>
+        </SubmitButton>
         <Link to={`/account/edit#${sectionAnchor(section)}`} className="button button--secondary">
           {t('edit.back')}
         </Link>

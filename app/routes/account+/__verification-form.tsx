@@ -8,6 +8,7 @@ import { verificationFiles, type Verification } from '#contract/verification.ts'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { VerifiedBadge } from '#app/components/verified-badge.tsx'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /**
  * The identity verification page's parts (decision 025), shared by /account/verification and the
@@ -113,9 +114,9 @@ export function VerificationForm({
               />
             ))}
         <div className="button-row">
-          <button type="submit" className="button">
+          <SubmitButton pending={stripe ? 'opening' : 'uploading'} className="button">
             {stripe ? t('stripe.submit') : t('submit')}
-          </button>
+          </SubmitButton>
           {extra}
         </div>
       </Form>

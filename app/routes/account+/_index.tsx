@@ -10,6 +10,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { unsubscribeFromPush } from '#app/utils/push.client.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { useDisplayName } from '#app/utils/use-display-name.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)
@@ -123,9 +124,9 @@ function AccountOverview({ user }: { user: ReturnType<typeof useLoaderData<typeo
       <p>{t('signOutEverywhere.intro')}</p>
       <Form method="post" onSubmit={() => void unsubscribeFromPush()}>
         <input type="hidden" name="intent" value="sign-out-everywhere" />
-        <button type="submit" className="button button--secondary">
+        <SubmitButton pending="signingOut" className="button button--secondary">
           {t('signOutEverywhere.submit')}
-        </button>
+        </SubmitButton>
       </Form>
 
       <h2>{t('delete.heading')}</h2>
@@ -155,9 +156,9 @@ function ConfirmDelete() {
       </p>
       <Form method="post" className="button-row">
         <input type="hidden" name="intent" value="delete-account" />
-        <button type="submit" className="button button--danger">
+        <SubmitButton pending="deleting" className="button button--danger">
           {t('delete.confirm')}
-        </button>
+        </SubmitButton>
         <Link to="/account" className="button button--secondary">
           {t('delete.cancel')}
         </Link>

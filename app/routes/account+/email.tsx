@@ -16,6 +16,7 @@ import type { ApiErrorMapping } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 export const headers = formPageHeaders
 
@@ -139,9 +140,9 @@ export default function ChangeEmail() {
               errors={fields.email.errors}
             />
             <div className="button-row">
-              <button type="submit" className="button">
+              <SubmitButton pending="sending" className="button">
                 {t('email.send')}
-              </button>
+              </SubmitButton>
               <Link to="/account" className="button button--secondary">
                 {t('email.cancel')}
               </Link>

@@ -29,6 +29,7 @@ import {
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { NotOffered, TopicGroups, useWaysNow, WaysFieldset } from './__notification-settings-parts.tsx'
 import { saveAll, settingsFrom, toggle } from './notification-settings.server.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /**
  * `/account/notification-settings` (issue 15 §4, decision 044; issue 29 §4, decision 061): first
@@ -159,9 +160,9 @@ function SettingsForm({
       </section>
       {/* With JavaScript each box saves itself (and says so): a button would only save it all again. */}
       {hydrated ? null : (
-        <button type="submit" className="button">
+        <SubmitButton pending="saving" className="button">
           {t('save')}
-        </button>
+        </SubmitButton>
       )}
     </Form>
   )

@@ -15,6 +15,7 @@ import type { ApiErrorMapping } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /**
  * `/account/phone` (issue 15 §3, decision 049): the member confirms their phone with a 6-digit
@@ -123,18 +124,18 @@ export default function Phone() {
                     <input type="hidden" name="intent" value="verify" />
                     <CodeField label={t('page.codeLabel')} hint={t('page.codeHint')} errors={fields.code.errors} />
                     <div className="button-row">
-                      <button type="submit" className="button">
+                      <SubmitButton pending="checking" className="button">
                         {t('page.confirm')}
-                      </button>
+                      </SubmitButton>
                     </div>
                   </Form>
                 </>
               ) : null}
               <Form method="post">
                 <input type="hidden" name="intent" value="send" />
-                <button type="submit" className={codeSent ? 'button button--link' : 'button'}>
+                <SubmitButton pending="sending" className={codeSent ? 'button button--link' : 'button'}>
                   {t(codeSent ? 'page.resend' : 'page.send')}
-                </button>
+                </SubmitButton>
               </Form>
             </>
           )}

@@ -24,6 +24,7 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { attendanceIntents, ratingFormSchema } from '#app/utils/survey-schema.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 export const headers = formPageHeaders
 
@@ -176,9 +177,9 @@ export default function SurveyPage() {
           />
         </div>
         <div className="button-row">
-          <button type="submit" className="button" aria-describedby={ratingSummaryId}>
+          <SubmitButton pending="sending" className="button" aria-describedby={ratingSummaryId}>
             {t('page.submit')}
-          </button>
+          </SubmitButton>
           <Link to={`/activities/${id}`} className="button button--secondary">
             {t('page.back')}
           </Link>

@@ -1,6 +1,7 @@
 import { Form } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import type { Experience } from '#app/utils/experience.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /**
  * The activity's conversations (issue 14 §1, spec §2 "contact host"): "Contact host" opens the
@@ -18,18 +19,18 @@ export function Conversations({ experience, canContactHost }: { experience: Expe
       {inGroup ? (
         <Form method="post" action="/messenger/new">
           <input type="hidden" name="experience_id" value={experience.id} />
-          <button type="submit" className="button button--secondary">
+          <SubmitButton pending="opening" className="button button--secondary">
             {t('detail.groupChat')}
-          </button>
+          </SubmitButton>
         </Form>
       ) : null}
       {canContactHost && experience.host ? (
         <Form method="post" action="/messenger/new">
           <input type="hidden" name="user_id" value={experience.host.id} />
           <input type="hidden" name="from_activity" value={experience.id} />
-          <button type="submit" className="button button--secondary">
+          <SubmitButton pending="opening" className="button button--secondary">
             {t('detail.contactHost')}
-          </button>
+          </SubmitButton>
         </Form>
       ) : null}
     </div>

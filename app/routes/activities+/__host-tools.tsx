@@ -6,6 +6,7 @@ import type { InvitedByEmail, Waitlist } from '#app/utils/api/experiences.server
 // the page that renders this part (decision 067).
 import type { runIntent } from './$id.server.ts'
 import { BreakableText } from '#app/components/ui/breakable-text.tsx'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /**
  * The activity page's host tools: edit, duplicate, attendee list, cancel, notify list, invite by
@@ -81,9 +82,9 @@ function Upcoming({ experience, waitlist, typedEmails }: { experience: Experienc
           </span>
           <textarea id="emails" name="emails" rows={3} aria-describedby="emails-hint" defaultValue={typedEmails} />
         </div>
-        <button type="submit" className="button button--secondary">
+        <SubmitButton pending="saving" className="button button--secondary">
           {t('host.add')}
-        </button>
+        </SubmitButton>
       </Form>
     </>
   )
@@ -124,9 +125,9 @@ export function ConfirmCancelActivity({ experience }: { experience: Experience }
       <Form method="post" action={`/activities/${experience.id}`} className="button-row">
         <input type="hidden" name="intent" value="cancel-activity" />
         <input type="hidden" name="confirmed" value="yes" />
-        <button type="submit" className="button button--danger">
+        <SubmitButton pending="working" className="button button--danger">
           {t('host.confirm')}
-        </button>
+        </SubmitButton>
         <Link to={`/activities/${experience.id}`} className="button button--secondary">
           {t('host.keep')}
         </Link>

@@ -8,6 +8,7 @@ import type { Waitlist } from '#app/utils/api/experiences.server.ts'
 // The page's action is `runIntent` ($id.tsx's `action` returns it): typed from there, not from
 // the page that renders this part (decision 067).
 import type { runIntent } from './$id.server.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /**
  * The activity page's RSVP part: attend, cancel (with the late-cancel warning), the notify list,
@@ -52,9 +53,9 @@ function RsvpButton({ intent, label, secondary, confirmed }: { intent: RsvpInten
     <fetcher.Form method="post">
       <input type="hidden" name="intent" value={intent} />
       {confirmed ? <input type="hidden" name="confirmed" value="yes" /> : null}
-      <button type="submit" className={secondary ? 'button button--secondary' : 'button'} disabled={fetcher.state !== 'idle'}>
+      <SubmitButton pending="saving" className={secondary ? 'button button--secondary' : 'button'} disabled={fetcher.state !== 'idle'}>
         {label}
-      </button>
+      </SubmitButton>
     </fetcher.Form>
   )
 }
@@ -126,9 +127,9 @@ export function Rsvp({
           }}
         >
           <input type="hidden" name="intent" value="cancel" />
-          <button type="submit" className="button button--secondary" disabled={fetcher.state !== 'idle'}>
+          <SubmitButton pending="working" className="button button--secondary" disabled={fetcher.state !== 'idle'}>
             {t('detail.cancelRsvp')}
-          </button>
+          </SubmitButton>
         </fetcher.Form>
         {cancelIsLate ? (
           <p>
@@ -247,9 +248,9 @@ export function ConfirmCancel({ experience }: { experience: Experience }) {
       <Form method="post" action={`/activities/${experience.id}`} className="button-row">
         <input type="hidden" name="intent" value="cancel" />
         <input type="hidden" name="confirmed" value="yes" />
-        <button type="submit" className="button button--danger">
+        <SubmitButton pending="working" className="button button--danger">
           {t('confirmCancel.confirm')}
-        </button>
+        </SubmitButton>
         <Link to={`/activities/${experience.id}`} className="button button--secondary">
           {t('confirmCancel.keep')}
         </Link>

@@ -11,6 +11,7 @@ import { dateFilters, distanceFilters } from '#app/utils/date-range.ts'
 import { loadExplore } from '#app/utils/explore.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { cookie, ...explore } = await loadExplore(request, context)
@@ -51,9 +52,9 @@ export default function Explore() {
         />
         <CitySearch key={place?.id ?? query} defaultLabel={place?.label ?? query} defaultPlaceId={place?.id ?? null} searchOnLocate />
         <div className="field">
-          <button type="submit" className="button">
+          <SubmitButton pending="searching" className="button">
             {t('filters.submit')}
-          </button>
+          </SubmitButton>
         </div>
       </Form>
       <div role="status">

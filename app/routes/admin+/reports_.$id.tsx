@@ -16,6 +16,7 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { ReportFacts, Snapshot, useDateFormat, useReportTitle } from './__report-parts.tsx'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /**
  * One report for an admin (issue 14 §5, decision 037): what was reported (its snapshot), the
@@ -254,9 +255,9 @@ function ActionForm({
             />
           </div>
         ) : null}
-        <button type="submit" className={intent === 'dismiss' || intent === 'warn' ? 'button' : 'button button--danger'}>
+        <SubmitButton pending="saving" className={intent === 'dismiss' || intent === 'warn' ? 'button' : 'button button--danger'}>
           {t(`admin.actions.${intent}.submit`)}
-        </button>
+        </SubmitButton>
       </Form>
     </section>
   )

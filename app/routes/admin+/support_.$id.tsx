@@ -16,6 +16,7 @@ import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /**
  * One member's support conversation for an admin (issue 14 §1, decision 039): the messages,
@@ -127,9 +128,9 @@ export default function SupportConversationPage() {
             aria-describedby={['answer-text-hint', textErrorId].filter(Boolean).join(' ')}
           />
         </div>
-        <button type="submit" className="button">
+        <SubmitButton pending="sending" className="button">
           {t('admin.send')}
-        </button>
+        </SubmitButton>
       </Form>
       {conversation.is_waiting ? (
         <Form method="post" className="form">
@@ -137,9 +138,9 @@ export default function SupportConversationPage() {
           <p className="hint" id="done-hint">
             {t('admin.markDoneHint')}
           </p>
-          <button type="submit" className="button button--secondary" aria-describedby="done-hint">
+          <SubmitButton pending="saving" className="button button--secondary" aria-describedby="done-hint">
             {t('admin.markDone')}
-          </button>
+          </SubmitButton>
         </Form>
       ) : null}
       <p>

@@ -17,6 +17,7 @@ import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /**
  * One ID verification request for a reviewer (decision 025): the member's name, both photos
@@ -127,9 +128,9 @@ export default function ReviewVerification() {
         <>
           <Form method="post" className="button-row">
             <input type="hidden" name="intent" value="approve" />
-            <button type="submit" className="button">
+            <SubmitButton pending="saving" className="button">
               {t('admin.approve')}
-            </button>
+            </SubmitButton>
           </Form>
           <h2>{t('admin.rejectHeading')}</h2>
           <Form method="post" className="form" {...getFormProps(form)}>
@@ -151,9 +152,9 @@ export default function ReviewVerification() {
                 aria-describedby={['reason-hint', reasonErrorId].filter(Boolean).join(' ')}
               />
             </div>
-            <button type="submit" className="button button--danger">
+            <SubmitButton pending="saving" className="button button--danger">
               {t('admin.reject')}
-            </button>
+            </SubmitButton>
           </Form>
         </>
       ) : null}

@@ -7,6 +7,7 @@ import { TextField } from '#app/components/ui/field.tsx'
 import { getT } from '#app/utils/i18next.server.ts'
 import type { OutboxMessage } from '#app/utils/load-context.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /**
  * Outside production, the emails the product "sent" (sign-in codes, resets, welcomes). They
@@ -71,9 +72,9 @@ export default function Outbox() {
       <p>{t('outbox.intro')}</p>
       <Form method="get" className="form" aria-label={t('outbox.filter')}>
         <TextField id="to" name="to" label={t('outbox.filterLabel')} hint={t('outbox.filterHint')} type="text" autoComplete="off" defaultValue={to} />
-        <button type="submit" className="button button--secondary">
+        <SubmitButton pending="searching" className="button button--secondary">
           {t('outbox.filterButton')}
-        </button>
+        </SubmitButton>
       </Form>
       {to ? <p>{t('outbox.showing', { address: to })}</p> : null}
       {messages.length === 0 ? <p>{to ? t('outbox.emptyFor', { address: to }) : t('outbox.empty')}</p> : null}
@@ -121,9 +122,9 @@ export default function Outbox() {
             <Form method="post" className="form">
               <input type="hidden" name="from" value={text.to} />
               <TextField id={`reply-${text.id}`} name="body" label={t('sms:outbox.replyLabel')} hint={t('sms:outbox.replyHint')} type="text" required />
-              <button type="submit" className="button button--secondary">
+              <SubmitButton pending="sending" className="button button--secondary">
                 {t('sms:outbox.reply')}
-              </button>
+              </SubmitButton>
             </Form>
           )}
         </article>

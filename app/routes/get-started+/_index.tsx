@@ -14,6 +14,7 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { basicInfoSchema, genderChoices, joinReasons, preferNotToSay } from '#app/utils/onboarding-schemas.ts'
 import { continueOnboarding } from '#app/utils/onboarding.server.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 export const headers = formPageHeaders
 
@@ -104,9 +105,9 @@ export default function BasicInfo() {
         />
         <TextField id="phone" name="phone" label={t('fields.phone')} hint={t('fields.phoneHint')} type="text" autoComplete="tel-national" inputMode="tel" defaultValue={fields.phone.initialValue} errors={fields.phone.errors} />
         <div className="button-row">
-          <button type="submit" className="button">
+          <SubmitButton pending="saving" className="button">
             {t('basicInfo.submit')}
-          </button>
+          </SubmitButton>
         </div>
       </Form>
     </div>

@@ -13,6 +13,7 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { continueOnboarding } from '#app/utils/onboarding.server.ts'
 import { resolveCity } from '#app/utils/place.server.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /**
  * Onboarding step 2 (spec §2 "location permission", issue 13 §6): the member's home city, which
@@ -64,12 +65,12 @@ export default function Location() {
           defaultPlaceId={failed ? null : (city?.id ?? null)}
         />
         <div className="button-row">
-          <button type="submit" name="intent" value="save" className="button">
+          <SubmitButton pending="saving" name="intent" value="save" className="button">
             {t('location.submit')}
-          </button>
-          <button type="submit" name="intent" value="skip" className="button button--secondary">
+          </SubmitButton>
+          <SubmitButton pending="working" name="intent" value="skip" className="button button--secondary">
             {t('progress.skip')}
-          </button>
+          </SubmitButton>
         </div>
       </Form>
     </div>

@@ -10,6 +10,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { continueOnboarding } from '#app/utils/onboarding.server.ts'
 import { subscribeToPush, type PushOutcome } from '#app/utils/push.client.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /**
  * Onboarding's notification permission (spec §2 `/get-started/notifications`, issue 15 §5): what
@@ -72,9 +73,9 @@ function ContinueForm({ label }: { label: string }) {
         {t('permission.weeklyHint')}
       </p>
       <div className="button-row">
-        <button type="submit" name="intent" value="skip" className="button button--secondary">
+        <SubmitButton pending="working" name="intent" value="skip" className="button button--secondary">
           {label}
-        </button>
+        </SubmitButton>
       </div>
     </Form>
   )

@@ -15,6 +15,7 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { readPhotoForm, savePhotoForm } from '#app/utils/photo-upload.server.ts'
 import { continueOnboarding, isSkip } from '#app/utils/onboarding.server.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /**
  * Onboarding's profile photo (spec §2 `/get-started/profile-photo`, §5 "exactly one face,
@@ -86,9 +87,9 @@ export default function ProfilePhoto() {
           currentUrl={photoUrl}
         />
         <div className="button-row">
-          <button type="submit" className="button">
+          <SubmitButton pending="uploading" className="button">
             {t('onboarding.submit')}
-          </button>
+          </SubmitButton>
         </div>
       </Form>
       <SkipStep />

@@ -11,6 +11,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { pageFrom } from '#app/utils/paging.server.ts'
 import { maxMemberSearchLength } from '#contract/limits.ts'
 import type { MemberSuggestion } from '#contract/members.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /** `/members`: people met at activities, and members near by who share an interest (issue 13 §3). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -52,9 +53,9 @@ export default function Members() {
           <input id="name" name="name" type="search" defaultValue={name} maxLength={maxMemberSearchLength} autoComplete="off" aria-describedby="name-hint" />
         </div>
         <div className="button-row">
-          <button type="submit" className="button">
+          <SubmitButton pending="searching" className="button">
             {t('list.search')}
-          </button>
+          </SubmitButton>
           {name ? (
             <Link to="/members" className="button button--secondary">
               {t('list.clear')}

@@ -14,6 +14,7 @@ import { ChannelBlockLink, FromBlockedLabel, HiddenMessages, blockReturnTo, offe
 import { TimeAgo, reportHref, useChannelName, useMemberName } from './__channel-parts.tsx'
 import { useKeepPlace, type LiveChannel } from './__live.tsx'
 import { ContactReminder, ScamWarning, splitContactReminder, useScamWarned } from './__scam-shield.tsx'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 const channelHref = (id: string, extra = '') => `/messenger?channel=${encodeURIComponent(id)}${extra}`
 /** The forms post to the index route with the channel kept, so an error shows the same channel again. */
@@ -137,9 +138,9 @@ function RequestNotice({ channel, name }: { channel: ChannelWithMessages; name: 
       <p>{t('request.body', { name })}</p>
       <Form method="post" action={formAction(channel.id)} className="button-row">
         <input type="hidden" name="channel" value={channel.id} />
-        <button type="submit" name="intent" value="accept" className="button">
+        <SubmitButton pending="working" name="intent" value="accept" className="button">
           {t('request.accept')}
-        </button>
+        </SubmitButton>
         <Link to={channelHref(channel.id, '&confirm=leave')} className="button button--secondary">
           {t('request.decline')}
         </Link>
@@ -310,9 +311,16 @@ function SendForm({ channelId, result, live }: { channelId: string; result: Subm
           aria-describedby={describedBy}
         />
       </div>
-      <button type="submit" name="intent" value="send" className="button">
-        {reminded ? t('chat:scamShield.sendAnyway') : t('send.submit')}
-      </button>
+      {live ? (
+        // Sent at once and shown as sending in the list (optimistic): the next message can follow at once.
+        <button type="submit" name="intent" value="send" className="button">
+          {reminded ? t('chat:scamShield.sendAnyway') : t('send.submit')}
+        </button>
+      ) : (
+        <SubmitButton pending="sending" name="intent" value="send" className="button">
+          {reminded ? t('chat:scamShield.sendAnyway') : t('send.submit')}
+        </SubmitButton>
+      )}
       {sending.map((entry) => (
         <Send key={entry.key} sending={entry} channelId={channelId} onAnswer={onAnswer} />
       ))}
@@ -347,9 +355,9 @@ export function ConfirmLeave({ channel }: { channel: ChannelWithMessages }) {
       <p>{channel.experience ? t('leave.bodyActivity') : t('leave.bodyDirect', { name })}</p>
       <Form method="post" action={formAction(channel.id)} className="button-row">
         <input type="hidden" name="channel" value={channel.id} />
-        <button type="submit" name="intent" value="leave" className="button button--danger">
+        <SubmitButton pending="working" name="intent" value="leave" className="button button--danger">
           {t('leave.confirm')}
-        </button>
+        </SubmitButton>
         <Link to={channelHref(channel.id)} className="button button--secondary">
           {t('leave.cancel')}
         </Link>

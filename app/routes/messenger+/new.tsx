@@ -13,6 +13,7 @@ import { pageFrom } from '#app/utils/paging.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { ChatUser } from '#contract/chat.ts'
 import { maxMemberSearchLength } from '#contract/limits.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /** The API's refusals of a conversation, each with its own sentence (`messenger:open.*`, the scam shield's in `chat`). */
 const refusals = ['blocked', 'recipient_suspended', 'not_found', 'cannot_message_self', 'forbidden']
@@ -100,9 +101,9 @@ export default function NewMessage() {
           <input id="name" name="name" type="search" defaultValue={name} maxLength={maxMemberSearchLength} autoComplete="off" aria-describedby="name-hint" />
         </div>
         <div className="button-row">
-          <button type="submit" className="button">
+          <SubmitButton pending="searching" className="button">
             {t('search.submit')}
-          </button>
+          </SubmitButton>
         </div>
       </Form>
       {users.data.length === 0 ? <p className="card">{t(name ? 'search.empty' : 'search.emptyAll')}</p> : null}
@@ -161,9 +162,9 @@ function UserCard({ user }: { user: ChatUser }) {
         <Form method="post" action="/messenger/new">
           <input type="hidden" name="user_id" value={user.id} />
           <input type="hidden" name="slug" value={user.slug} />
-          <button type="submit" className="button" aria-describedby={nameId}>
+          <SubmitButton pending="opening" className="button" aria-describedby={nameId}>
             {t('search.message')}
-          </button>
+          </SubmitButton>
         </Form>
       )}
     </div>

@@ -5,7 +5,6 @@ import {
   Link,
   useActionData,
   useLoaderData,
-  useNavigation,
   type ClientActionFunctionArgs,
 } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
@@ -20,6 +19,7 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { safeRedirectPath } from '#app/utils/redirect.ts'
 import { setToast } from '#app/utils/toast.server.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /** Where the page goes back to: a same-origin path only (QUALITY.md), else the member's profile. */
 function returnTarget(value: string | null, slug: string) {
@@ -107,10 +107,7 @@ export default function BlockMember() {
   const answer = useActionData<typeof clientAction>()
   const failed = answer && 'failed' in answer ? answer : null
   const returnTo = (failed && 'returnTo' in failed ? failed.returnTo : undefined) ?? loadedReturnTo
-  const navigation = useNavigation()
   const { t } = useTranslation('blocking')
-  // With JavaScript the page answers at once: while the request runs it already says what it asked for.
-  const pending = navigation.state !== 'idle' ? navigation.formData?.get('intent') : null
   const mode = isBlocked ? 'unblock' : 'block'
   return (
     <section aria-labelledby="block-title">
@@ -125,9 +122,9 @@ export default function BlockMember() {
       <BlockExplanation intent={mode} name={name} />
       <Form method="post" className="button-row">
         <input type="hidden" name="returnTo" value={returnTo} />
-        <button type="submit" name="intent" value={mode} className={mode === 'block' ? 'button button--danger' : 'button'} disabled={pending === mode}>
-          {pending === mode ? t(`${mode}.pending`, { name }) : t(`${mode}.confirm`, { name })}
-        </button>
+        <SubmitButton pending="working" pendingText={t(`${mode}.pending`, { name })} name="intent" value={mode} className={mode === 'block' ? 'button button--danger' : 'button'}>
+          {t(`${mode}.confirm`, { name })}
+        </SubmitButton>
         <Link to={returnTo} className="button button--secondary">
           {t('cancel')}
         </Link>

@@ -6,6 +6,7 @@ import { MemberPhoto, ProfileSummary } from '#app/components/member-summary.tsx'
 import { VerifiedBadge } from '#app/components/verified-badge.tsx'
 import type { PublicUser } from '#contract/users.ts'
 import type { LoadedProfile } from './__profile.server.ts'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
 /** The public profile (issue 13 §3), as the viewer may see it; `own` adds the member's own notice. */
 export function ProfileView({ loaded }: { loaded: LoadedProfile }) {
@@ -119,9 +120,9 @@ function MessageButton({ member }: { member: PublicUser }) {
     <Form method="post" action="/messenger/new">
       <input type="hidden" name="user_id" value={member.id} />
       <input type="hidden" name="slug" value={member.slug} />
-      <button type="submit" className="button">
+      <SubmitButton pending="opening" className="button">
         {t('open.button')}
-      </button>
+      </SubmitButton>
     </Form>
   )
 }
