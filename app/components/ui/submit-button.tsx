@@ -41,6 +41,13 @@ export function SubmitButton({
   const busy = useOwnSubmission(ref)
   const pressedAt = usePressLock(ref, busy)
   const text = pendingText ?? t(`common:form.pending.${pending}`)
+  const busyLabel = keepChildren ? (
+    <>
+      {children} <span className="submit-pending">{text}</span>
+    </>
+  ) : (
+    text
+  )
 
   function press(event: MouseEvent<HTMLButtonElement>) {
     if (busy || Date.now() - pressedAt.current < pressLockMs) {
@@ -53,7 +60,7 @@ export function SubmitButton({
   return (
     <>
       <button ref={ref} type="submit" {...props} aria-disabled={busy || undefined} onClick={press}>
-        {busy ? keepChildren ? <>{children} <span className="submit-pending">{text}</span></> : text : children}
+        {busy ? busyLabel : children}
       </button>
       {hydrated ? (
         <span role="status" className="visually-hidden">
