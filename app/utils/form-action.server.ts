@@ -109,25 +109,25 @@ export function codeFormAction<
     verify: (value: Extract<Value, { intent: Verify }>, ready: Ready) => Promise<Redirect | Refusal>
   } & Pick<FormActionOptions<Value, Ready, unknown, Redirect>, 'ready' | 'apiErrors' | 'notSaved' | 'hideFields'>,
 ) {
-  const [first, second] = options.steps
+  const { steps, verifyIntent, send, verify, ...rest } = options
+  const [first, second] = steps
   const payload = submission.payload
-  const onCodeStep = payload.intent === options.verifyIntent || payload.intent === 'resend'
+  const onCodeStep = payload.intent === verifyIntent || payload.intent === 'resend'
   const sent = {
     step: onCodeStep ? second : first,
     email: submission.status === 'success' ? (submission.value.email ?? '') : typeof payload.email === 'string' ? payload.email : '',
   }
   const answer = (result: SubmissionResult<string[]>, step: First | Second = sent.step) => ({ result, step, email: sent.email })
   return formAction(args, submission, {
-    ...options,
+    ...rest,
     answer,
     save: async (value, ready) => {
-      if (value.intent === options.verifyIntent) return options.verify(value as Extract<Value, { intent: Verify }>, ready)
-      const next = await options.send(value as Exclude<Value, { intent: Verify }>, ready, value.intent === 'resend')
+      if (value.intent === verifyIntent) return verify(value as Extract<Value, { intent: Verify }>, ready)
+      const next = await send(value as Exclude<Value, { intent: Verify }>, ready, value.intent === 'resend')
       return next ?? answer(submission.reply({ resetForm: true }), second)
     },
   })
 }
-
 
 /** A code that was not accepted, said next to the code field. */
 export function codeRefused(status: number, key: string) {
