@@ -37,16 +37,20 @@ test('a double-clicked Save says "Saving…", cannot be pressed again and saves 
   const posts = await holdPosts(page, /\/account\/edit\/name(\.data)?(\?.*)?$/)
   const main = page.locator('main')
   await main.getByRole('button', { name: 'Save my name' }).dblclick()
-  const saving = main.getByRole('button', { name: 'Saving…' })
-  await expect(saving).toHaveAttribute('aria-disabled', 'true')
-  await expect(saving).toBeFocused()
-  await expect(main.getByRole('status').filter({ hasText: 'Saving…' })).toHaveCount(1)
-  // Pressed again while it saves, by mouse and by keyboard: nothing more is sent.
-  await saving.click({ force: true })
-  await page.keyboard.press('Enter')
-  // Time for a second request to leave, had one been sent.
+  // Time for a second request to leave, had the second click sent one.
   await page.waitForTimeout(500)
-  expect(posts.sent()).toBe(1)
+  expect(posts.sent(), 'form posts after a double click').toBe(1)
+  // Pressed again while it saves, by mouse and by keyboard: nothing more is sent.
+  const button = main.locator('button[type="submit"]')
+  await button.click({ force: true })
+  await page.keyboard.press('Enter')
+  await page.waitForTimeout(500)
+  expect(posts.sent(), 'form posts after pressing the button again while it saves').toBe(1)
+  // It says what is happening, to screen readers too, and keeps the focus.
+  await expect(button).toHaveText('Saving…')
+  await expect(button).toHaveAttribute('aria-disabled', 'true')
+  await expect(button).toBeFocused()
+  await expect(main.getByRole('status').filter({ hasText: 'Saving…' })).toHaveCount(1)
 
   await posts.release()
   await expect(page).toHaveURL(/\/account\/edit#name-section$/)
