@@ -3,7 +3,6 @@ import { blockRoutes } from './blocks/routes.ts'
 import { isDatabaseUnavailable } from './db/database.ts'
 import type { User } from './db/schema.ts'
 import { chatRoutes } from './chat/routes.ts'
-import { mirrorChat } from './chat/mirror.ts'
 import { experienceRoutes } from './experiences/routes.ts'
 import { limitApiBodies } from './http/api-body-limit.ts'
 import { refuseControlCharacters } from './http/control-characters.ts'
@@ -144,10 +143,7 @@ async function resolveCaller(services: ApiServices, authorization: string, shell
   let user = found ? found.user : await findUserBySubject(services.db, claims.sub)
   if (!user && services.env.auth === 'auth0') user = await provisionUser(services.db, claims.sub, claims)
   if (!user || user.state === 'deleted') throw problems.unauthorized()
-  const lift = await liftEndedSuspension(services.db, user)
-  user = lift.user
-  // With Stream, their ban there is lifted too and they are back in their channels (decision 042).
-  if (lift.lifted) await mirrorChat(services, { type: 'member', user_id: user.id })
+  user = (await liftEndedSuspension(services.db, services.chatMirror, user)).user
   if (isSuspended(user)) throw problems.suspended()
   return { user, shell: found?.shell ?? null }
 }

@@ -17,6 +17,7 @@ import type { TokenVerifier } from './providers/identity/token-verifier.ts'
 import { ensureGazetteer } from './providers/maps/gazetteer.ts'
 import { createIpLocator, type IpLocator } from './providers/maps/ip-location.ts'
 import { createRealtimeHub, type RealtimeHub } from './realtime/hub.ts'
+import { createChatMirror } from './chat/mirror.ts'
 import { chatEventsFor } from './chat/queries.ts'
 import { loadSecrets, loadVapidKeys, publicJwks, type Secrets } from './secrets.ts'
 import { queuePush } from './notifications/push.ts'
@@ -107,9 +108,11 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       localJwks: options.servesIdentity && env.auth === 'builtin' ? publicJwks(secrets.oidcJwks) : undefined,
     })
     const providers = createProviders(env, db)
+    const chatMirror = createChatMirror({ chat: providers.chat, jobs: queue })
     // Every job of the registry (api/jobs/registry.ts): queues defined, workers and schedules started.
     const jobServices: RuntimeJobServices = {
       ...deliveryJobServices(delivery),
+      chatMirror,
       logger,
       jobs: queue,
       notify,
@@ -151,7 +154,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       realtime: hub,
       outbox: { read: (limit, filter) => readOutbox(db, limit, filter) },
       smsOutbox: { read: (limit) => readSmsOutbox(db, limit) },
-      services: { env, db, logger, verifyToken, notify, photoChecker, mailer, sms, codeSecret: secrets.codeSecret, realtime: hub, jobs: queue, ...providers },
+      services: { env, db, logger, verifyToken, notify, chatMirror, photoChecker, mailer, sms, codeSecret: secrets.codeSecret, realtime: hub, jobs: queue, ...providers },
       async close() {
         // Open streams end first (their clients reconnect elsewhere), then the LISTEN connection.
         await hub.close()

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWTPayload } from 'jose'
 import type { Kysely } from 'kysely'
 import { createApiApp, type ApiApp, type ApiServices } from '#api/app.ts'
+import type { AfterCommit } from '#api/after-commit.ts'
 import type { Database } from '#api/db/schema.ts'
 import { parseEnv, type Env } from '#api/env.ts'
 import { createTokenVerifier } from '#api/providers/identity/token-verifier.ts'
@@ -15,6 +16,8 @@ import { createMailer } from '#api/providers/email/mailer.ts'
 import type { DeliveryDeps } from '#api/notifications/delivery.ts'
 import { createNotifier, type Notify } from '#api/notifications/service.ts'
 import { createChatProvider } from '#api/providers.ts'
+import { chatMirrorJob, createChatMirror, type ChatMirror } from '#api/chat/mirror.ts'
+import type { ChatChange } from '#api/providers/chat/provider.ts'
 
 export { createExperience, createMember, createUser, dobForAge } from './factories.ts'
 
@@ -28,8 +31,15 @@ export interface ApiHarness {
   db: Kysely<Database>
   app: ApiApp
   issuer: string
-  /** Jobs queued: by `notify` (deliveries) and by the chat mirror (retries); the harness starts no job queue (api/runtime.test.ts does). */
+  /** Jobs queued: by `notify` (deliveries) and by the chat mirror; the harness starts no job queue (api/runtime.test.ts does). */
   queuedJobs: QueuedJob[]
+  /** Records chat changes for the chat vendor, as the services' own does (for tests that call a service directly). */
+  chatMirror: ChatMirror
+  /**
+   * Works the chat mirror's queued jobs as the queue does at each commit, in order (done after
+   * every request): one that fails stays queued and is tried again next time, as a retry would be.
+   */
+  workJobs: () => Promise<void>
   request: (method: string, path: string, options?: RequestOptions) => Promise<ApiResponse>
   /** An access token for `sub` (a user's `auth_subject`); `overrides` replace or add claims. */
   signToken: (
@@ -100,19 +110,32 @@ export async function createApiHarness(
     localJwks: { keys: [jwk] },
   })
   const notifications = testNotifier(db)
+  const chat = extraServices.chat ?? createChatProvider(env, db)
+  const mirrorBacklog: ChatChange[] = []
+  const jobs = extraServices.jobs ?? {
+    async send(name, data) {
+      for (const item of Array.isArray(data) ? data : [data]) {
+        notifications.queuedJobs.push({ name, data: item as object })
+        if (name === chatMirrorJob.name) mirrorBacklog.push(chatMirrorJob.payload.parse(item))
+      }
+    },
+  }
+  async function workJobs() {
+    const failed: ChatChange[] = []
+    for (const change of mirrorBacklog.splice(0)) await chat.apply(change).catch(() => failed.push(change))
+    mirrorBacklog.unshift(...failed)
+  }
+  const chatMirror = createChatMirror({ chat, jobs })
   const app = createApiApp({
     notify: notifications.notify,
+    chatMirror,
     places: createBuiltinPlacesProvider(db),
     media: createLocalStorage(await mkdtemp(join(tmpdir(), 'circle55-media-'))),
     mailer: createMailer({ db }),
     codeSecret: 'a test code secret',
     // Built-in unless the overrides set STREAM_API_KEY and STREAM_API_SECRET (decision 036).
-    chat: createChatProvider(env, db),
-    jobs: {
-      async send(name, data) {
-        for (const item of Array.isArray(data) ? data : [data]) notifications.queuedJobs.push({ name, data: item as object })
-      },
-    },
+    chat,
+    jobs,
     ...extraServices,
     env,
     db,
@@ -158,12 +181,13 @@ export async function createApiHarness(
       new Request(url, { method: method.toUpperCase(), headers, body }),
     )
     const text = await response.text()
+    await workJobs()
     let json: unknown = null
     if (text && /json/i.test(response.headers.get('content-type') ?? '')) json = JSON.parse(text)
     return { status: response.status, json, headers: response.headers }
   }
 
-  return { env, db, app, issuer, request, signToken, queuedJobs: notifications.queuedJobs }
+  return { env, db, app, issuer, request, signToken, queuedJobs: notifications.queuedJobs, chatMirror, workJobs }
 }
 
 export interface QueuedJob {
@@ -187,6 +211,11 @@ export function testNotifier(db: Kysely<Database>): { notify: Notify; queuedJobs
     },
   })
   return { notify, queuedJobs }
+}
+
+/** What follows a change (`AfterCommit`) with the built-in chat: notifications recorded, no chat vendor to copy to. */
+export function builtinAfterCommit(db: Kysely<Database>): AfterCommit {
+  return { notify: testNotifier(db).notify, chatMirror: createChatMirror({}) }
 }
 
 /** `v1/users/me`, `/v1/users/me` and `/api/v1/users/me` all mean the same route. */

@@ -2,7 +2,6 @@ import { createRoute } from '@hono/zod-openapi'
 import { blockStateSchema, reachabilitySchema } from '#contract/blocks.ts'
 import { auth, errors, jsonContent, pathParams, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
-import { mirrorChat } from '../chat/mirror.ts'
 import { blockMember, getBlock, reachability, unblockMember } from './service.ts'
 
 /**
@@ -45,9 +44,7 @@ export function blockRoutes(routes: ApiRoutes) {
   })
   serve(routes, blockRoute, async (c) => {
     const caller = requireCaller(c)
-    const state = await blockMember(c.var.services.db, caller, c.req.param('id'))
-    await mirrorChat(c.var.services, { type: 'block', blocker_id: caller.id, blocked_id: c.req.param('id'), blocked: true })
-    return c.json(state)
+    return c.json(await blockMember(c.var.services, caller, c.req.param('id')))
   })
 
   const unblockRoute = createRoute({
@@ -64,8 +61,7 @@ export function blockRoutes(routes: ApiRoutes) {
   })
   serve(routes, unblockRoute, async (c) => {
     const caller = requireCaller(c)
-    await unblockMember(c.var.services.db, caller, c.req.param('id'))
-    await mirrorChat(c.var.services, { type: 'block', blocker_id: caller.id, blocked_id: c.req.param('id'), blocked: false })
+    await unblockMember(c.var.services, caller, c.req.param('id'))
     return c.body(null, 204)
   })
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
-import type { DB } from '../db/database.ts'
+import type { ChatMirror } from '../chat/mirror.ts'
+import type { DB, Trx } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import { isUuid } from '../http/params.ts'
@@ -27,6 +28,12 @@ async function existingMember(db: DB, id: string) {
   return member
 }
 
+/** A block changes who may write in the pair's direct channel, which the chat vendor's copy follows. */
+export interface BlockDeps {
+  db: DB
+  chatMirror: ChatMirror
+}
+
 async function blockState(db: DB, blockerId: string, blockedId: string): Promise<BlockState> {
   const row = await db
     .selectFrom('blocks')
@@ -49,17 +56,22 @@ export async function getBlock(db: DB, caller: User, id: string): Promise<BlockS
  * and its time. Any existing member may be blocked, admins and suspended members included, and
  * whether they blocked the caller first changes nothing (refusing would tell the caller so).
  */
-export async function blockMember(db: DB, caller: User, id: string): Promise<BlockState> {
+export async function blockMember({ db, chatMirror }: BlockDeps, caller: User, id: string): Promise<BlockState> {
+  return db.transaction().execute((trx) => blockInTransaction(trx, chatMirror, caller, id))
+}
+
+/** `blockMember` inside `trx` (a report that blocks too, api/reports/service.ts). */
+export async function blockInTransaction(trx: Trx, chatMirror: ChatMirror, caller: User, id: string): Promise<BlockState> {
   requirePermission(caller, 'create:block')
   if (id === caller.id) throw problems.invalid({ id: ['cannot_block_self'] })
   if (!isUuid(id)) throw problems.notFound('User not found')
   // One statement: the member is checked and the block made together, so an account deleted
   // meanwhile cannot be blocked after its blocks were removed.
-  await db
+  await trx
     .insertInto('blocks')
     .columns(['blocker_id', 'blocked_id'])
     .expression(
-      db
+      trx
         .selectFrom('users')
         .select([sql<string>`${caller.id}::uuid`.as('blocker_id'), 'users.id as blocked_id'])
         .where('users.id', '=', id)
@@ -67,16 +79,20 @@ export async function blockMember(db: DB, caller: User, id: string): Promise<Blo
     )
     .onConflict((conflict) => conflict.columns(['blocker_id', 'blocked_id']).doNothing())
     .execute()
-  const state = await blockState(db, caller.id, id)
+  const state = await blockState(trx, caller.id, id)
   if (!state.is_blocked) throw problems.notFound('User not found')
+  await chatMirror.record(trx, { type: 'block', blocker_id: caller.id, blocked_id: id, blocked: true })
   return state
 }
 
 /** `DELETE v1/block/{id}`: unblocks member `{id}`. Idempotent: not blocked is not an error. */
-export async function unblockMember(db: DB, caller: User, id: string): Promise<void> {
+export async function unblockMember({ db, chatMirror }: BlockDeps, caller: User, id: string): Promise<void> {
   requirePermission(caller, 'delete:block')
   const member = await existingMember(db, id)
-  await db.deleteFrom('blocks').where('blocker_id', '=', caller.id).where('blocked_id', '=', member.id).execute()
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('blocks').where('blocker_id', '=', caller.id).where('blocked_id', '=', member.id).execute()
+    await chatMirror.record(trx, { type: 'block', blocker_id: caller.id, blocked_id: member.id, blocked: false })
+  })
 }
 
 /**

@@ -2,14 +2,13 @@ import { z } from 'zod'
 import type { DB } from '../db/database.ts'
 import { defineJob } from '../jobs/job.ts'
 import type { JobQueue } from '../jobs/queue.ts'
-import type { Logger } from '../logger.ts'
 import type { ChatChange, ChatProvider } from '../providers/chat/provider.ts'
 
 /**
- * Mirroring committed chat changes to the chat provider (decision 036). Called once the change
- * is committed, so the member's message is already kept whatever the vendor does: the mirror is
- * tried at once (the other member sees it live through the vendor), and when the vendor fails,
- * queued on the PostgreSQL job queue, retried with backoff, on any instance.
+ * Mirroring committed chat changes to the chat provider (decisions 036 and 072). The member's
+ * message is kept in the database whatever the vendor does; the vendor's copy is a job recorded
+ * with the change, started at the commit (the other member sees it live through the vendor) and,
+ * when the vendor fails, retried with backoff on any instance.
  */
 
 /** A committed change as the retry job carries it (the provider's `ChatChange`). */
@@ -22,7 +21,8 @@ const chatChange = z.discriminatedUnion('type', [
 ]) satisfies z.ZodType<ChatChange>
 
 /**
- * A change the chat provider failed to take, retried on any instance: from 15 s, doubling, ten
+ * A committed change for the chat provider, worked one at a time per instance (in the order the
+ * changes committed); a failed attempt is retried on any instance from 15 s, doubling: ten
  * attempts cover a few hours of the vendor being down. Worked only where a vendor is configured.
  */
 export const chatMirrorJob = defineJob({
@@ -39,34 +39,28 @@ export const chatMirrorJob = defineJob({
 })
 export const CHAT_MIRROR_JOB = chatMirrorJob.name
 
-export interface ChatMirrorServices {
-  db: DB
-  chat?: ChatProvider
-  /** The job queue for retries; absent (tests, the API without jobs): the failure is logged. */
-  jobs?: Pick<JobQueue, 'send'>
-  logger: Logger
+/**
+ * Records a committed chat change for the chat provider (decision 072): a `chat.mirror` job written
+ * by the change's own transaction, so it exists exactly when the change commits, whatever the entry
+ * point (web, API, a texted "C", a job); the queue starts it at the commit. Nothing is recorded
+ * with the built-in chat, which is the database itself.
+ */
+export interface ChatMirror {
+  record(trx: DB, change: ChatChange): Promise<void>
+  /** The activity's chat, when it has one (a seat given back: its holder no longer reads it). */
+  recordActivityChat(trx: DB, experienceId: string): Promise<void>
 }
 
-/** Mirrors `change` now, or queues it for retry; never throws (what the member did is committed). */
-export async function mirrorChat(services: ChatMirrorServices, change: ChatChange) {
-  const chat = services.chat
-  if (!chat || chat.name === 'builtin') return
-  try {
-    await chat.apply(change)
-  } catch (error) {
-    services.logger.warn({ err: error, change }, 'Chat provider failed; the change is queued for retry')
-    try {
-      if (!services.jobs) throw new Error('No job queue')
-      await services.jobs.send(chatMirrorJob.name, change)
-    } catch (queueError) {
-      services.logger.error({ err: queueError, change }, 'Chat change could not be queued for retry; the provider misses it')
-    }
+export function createChatMirror(options: { chat?: ChatProvider | undefined; jobs?: Pick<JobQueue, 'send'> | undefined }): ChatMirror {
+  const { chat, jobs } = options
+  if (!chat || chat.name === 'builtin') return { record: async () => undefined, recordActivityChat: async () => undefined }
+  if (!jobs) throw new Error(`The ${chat.name} chat needs the job queue: its copy of each change is a job`)
+  const record = (trx: DB, change: ChatChange) => jobs.send(chatMirrorJob.name, change, { transaction: trx })
+  return {
+    record,
+    async recordActivityChat(trx, experienceId) {
+      const channel = await trx.selectFrom('message_channels').select('id').where('experience_id', '=', experienceId).executeTakeFirst()
+      if (channel) await record(trx, { type: 'channel', channel_id: channel.id })
+    },
   }
-}
-
-/** Mirrors the activity's chat, when it has one (after a seat is cancelled: its holder no longer reads it). */
-export async function mirrorActivityChat(services: ChatMirrorServices, experienceId: string) {
-  if (!services.chat || services.chat.name === 'builtin') return
-  const channel = await services.db.selectFrom('message_channels').select('id').where('experience_id', '=', experienceId).executeTakeFirst()
-  if (channel) await mirrorChat(services, { type: 'channel', channel_id: channel.id })
 }

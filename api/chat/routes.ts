@@ -35,7 +35,6 @@ import {
   searchChatUsers,
   sendMessage,
 } from './service.ts'
-import { mirrorChat } from './mirror.ts'
 import { openChatEvents } from './stream.ts'
 
 const notReadable = 'An activity’s chat the caller does not take part in (code forbidden)'
@@ -60,9 +59,7 @@ export function chatRoutes(routes: ApiRoutes) {
   })
   serve(routes, joinRoute, async (c) => {
     const caller = requireCaller(c)
-    const joined = await joinExperienceChannel(c.var.services.db, c.var.services.media, caller, c.req.param('id'))
-    await mirrorChat(c.var.services, { type: 'channel', channel_id: joined.data[0].id })
-    return c.json(joined)
+    return c.json(await joinExperienceChannel(c.var.services, caller, c.req.param('id')))
   })
 
   const experienceChannelsRoute = createRoute({
@@ -107,8 +104,7 @@ export function chatRoutes(routes: ApiRoutes) {
   serve(routes, directRoute, async (c) => {
     const caller = requireCaller(c)
     const input = await readJson(c, directRoute)
-    const { created, body } = await openDirectChannel(c.var.services.db, c.var.services.media, caller, input)
-    await mirrorChat(c.var.services, { type: 'channel', channel_id: body.data[0].id })
+    const { created, body } = await openDirectChannel(c.var.services, caller, input)
     return c.json(body, created ? 201 : 200)
   })
 
@@ -126,8 +122,7 @@ export function chatRoutes(routes: ApiRoutes) {
   })
   serve(routes, leaveRoute, async (c) => {
     const caller = requireCaller(c)
-    await leaveChannel(c.var.services.db, caller, c.req.param('id'))
-    await mirrorChat(c.var.services, { type: 'channel', channel_id: c.req.param('id') })
+    await leaveChannel(c.var.services, caller, c.req.param('id'))
     return c.body(null, 204)
   })
 
@@ -223,9 +218,7 @@ export function chatRoutes(routes: ApiRoutes) {
   serve(routes, sendRoute, async (c) => {
     const caller = requireCaller(c)
     const input = await readJson(c, sendRoute)
-    const sent = await sendMessage(c.var.services.db, c.var.services.media, caller, c.req.param('id'), input, c.var.services.notify)
-    await mirrorChat(c.var.services, { type: 'message', message_id: sent.data[0].id })
-    return c.json(sent, 201)
+    return c.json(await sendMessage(c.var.services, caller, c.req.param('id'), input), 201)
   })
 
   const readRoute = createRoute({

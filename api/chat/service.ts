@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { DB, Trx } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
+import type { AfterCommit } from '../after-commit.ts'
 import type { Notify } from '../notifications/service.ts'
 import { getReadableExperience, holdsSeat } from '../experiences/service.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
@@ -52,6 +53,9 @@ import { foldName } from '#contract/members.ts'
  */
 
 const DAY = 86_400_000
+
+/** What the changes of a chat need: they answer its JSON (photos at `media` URLs) and record what follows them. */
+export type ChatDeps = { db: DB; media: MediaStorage } & AfterCommit
 
 // Rules -----------------------------------------------------------------------------------------
 
@@ -207,13 +211,14 @@ async function enter(trx: Trx, channelId: string, userId: string, options: { rea
 }
 
 /** `PUT experiences/{id}/message-channels/join`: an attendee, or the host without attending, joins the activity's chat. */
-export async function joinExperienceChannel(db: DB, media: MediaStorage, caller: User, idOrSlug: string) {
+export async function joinExperienceChannel({ db, media, chatMirror }: ChatDeps, caller: User, idOrSlug: string) {
   const experience = await getReadableExperience(db, idOrSlug, caller)
   const holds_seat = await holdsSeat(db, experience.id, caller.id)
   requirePermission(caller, 'join:channel', { host_id: experience.host_id, holds_seat })
   const channelId = await db.transaction().execute(async (trx) => {
     const id = await openActivityChat(trx, experience, caller.id)
     await enter(trx, id, caller.id)
+    await chatMirror.record(trx, { type: 'channel', channel_id: id })
     return id
   })
   return { data: [await serializeChannel(db, media, caller, channelId)] as [Channel] }
@@ -243,7 +248,7 @@ const directKey = (a: string, b: string) => [a, b].sort().join(':')
  * oneself, a deleted member or one who blocked the caller (404, as their profile), a suspended
  * or banned member (spec §8) and a member the caller blocked.
  */
-export async function openDirectChannel(db: DB, media: MediaStorage, caller: User, input: DirectChannelInput) {
+export async function openDirectChannel({ db, media, chatMirror }: ChatDeps, caller: User, input: DirectChannelInput) {
   requirePermission(caller, 'create:channel:direct')
   if (input.user_id === caller.id) throw problems.conflict('cannot_message_self', 'You cannot send a message to yourself.')
   const recipient = await db.selectFrom('users').selectAll().where('id', '=', input.user_id).executeTakeFirst()
@@ -279,6 +284,7 @@ export async function openDirectChannel(db: DB, media: MediaStorage, caller: Use
         return contactsTheirHost ? pair.doUpdateSet({ is_accepted: true }) : pair.doNothing()
       })
       .execute()
+    await chatMirror.record(trx, { type: 'channel', channel_id: channel.id })
     return { id: channel.id, created: inserted !== undefined }
   })
   return { created, body: { data: [await serializeChannel(db, media, caller, id)] as [Channel] } }
@@ -292,15 +298,18 @@ async function requireMembership(db: DB, caller: User, id: string) {
 }
 
 /** `DELETE users/message-channels/{id}/leave`: the channel leaves the caller's list (a direct one comes back with a new message). */
-export async function leaveChannel(db: DB, caller: User, id: string) {
+export async function leaveChannel({ db, chatMirror }: Pick<ChatDeps, 'db' | 'chatMirror'>, caller: User, id: string) {
   await requireMembership(db, caller, id)
-  await db
-    .updateTable('channel_memberships')
-    .set({ left_at: new Date() })
-    .where('channel_id', '=', id)
-    .where('user_id', '=', caller.id)
-    .where('left_at', 'is', null)
-    .execute()
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('channel_memberships')
+      .set({ left_at: new Date() })
+      .where('channel_id', '=', id)
+      .where('user_id', '=', caller.id)
+      .where('left_at', 'is', null)
+      .execute()
+    await chatMirror.record(trx, { type: 'channel', channel_id: id })
+  })
 }
 
 /** `POST v1/chat/message-channels/{id}/accept`: the recipient accepts a message request (idempotent). */
@@ -393,7 +402,7 @@ export async function channelUsers(db: DB, media: MediaStorage, caller: User, id
  * checked, so two sends at once cannot both pass the 2-message limit of a request. Sending
  * accepts a request one received, and brings a left channel back into one's list.
  */
-export async function sendMessage(db: DB, media: MediaStorage, caller: User, id: string, input: SendMessageInput, notify?: Notify) {
+export async function sendMessage({ db, media, notify, chatMirror }: ChatDeps, caller: User, id: string, input: SendMessageInput) {
   if (!isUuid(id)) throw problems.notFound('Channel not found')
   // Counted before anything else, whatever becomes of the message (decision 066).
   await countMessage(db, caller, id)
@@ -413,7 +422,8 @@ export async function sendMessage(db: DB, media: MediaStorage, caller: User, id:
     // One's own message is read: the member's read marker is the message's time.
     await enter(trx, id, caller.id, { readNow: true })
     const posted = await postMessage(trx, { channel_id: id, user_id: caller.id, body: input.text })
-    if (notify) await notifyNewMessage(trx, notify, caller.id, id, posted.id)
+    await notifyNewMessage(trx, notify, caller.id, id, posted.id)
+    await chatMirror.record(trx, { type: 'message', message_id: posted.id })
     return posted
   })
   const members = await chatMembers(db, media, [caller.id])

@@ -13,7 +13,7 @@ import type { DB, Trx } from '../db/database.ts'
 import type { Experience, User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import { isUuid } from '../http/params.ts'
-import type { Notify } from '../notifications/service.ts'
+import type { AfterCommit } from '../after-commit.ts'
 import { membersInHistory, visibleMembers } from '../policy/members.ts'
 import { can, isHostOf, requirePermission } from '../policy/permissions.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
@@ -37,7 +37,7 @@ export function checkOpen(experience: Experience) {
   if (hasStarted(experience, Date.now())) throw pastProblem()
 }
 
-export async function attend(db: DB, media: MediaStorage, caller: User, idOrSlug: string, userId: string, notify?: Notify) {
+export async function attend({ db, media, notify }: NotifyingDeps, caller: User, idOrSlug: string, userId: string) {
   requirePermission(caller, 'create:attendance', { user_id: userId })
   const experience = await getExperience(db, idOrSlug)
   checkOpen(experience)
@@ -49,7 +49,7 @@ export async function attend(db: DB, media: MediaStorage, caller: User, idOrSlug
     // A full activity throws, which rolls the attendee row back with the transaction.
     const outcome = await takeSeat(trx, experience.id, userId)
     if (outcome === 'full') throw fullProblem()
-    if (outcome === 'added' && notify) await tellHost(trx, notify, experience, userId, 'experience.attendee_joined')
+    if (outcome === 'added') await tellHost(trx, notify, experience, userId, 'experience.attendee_joined')
   })
   const fresh = await getExperience(db, experience.id)
   return serializeExperience(db, media, fresh, caller)
@@ -60,7 +60,7 @@ export async function attend(db: DB, media: MediaStorage, caller: User, idOrSlug
  * within the no-show window) and the notify list is offered the seat by its rules. Null when
  * they held no seat. Deleting an account releases its member's seats with it (api/users/account.ts).
  */
-export async function releaseSeat(trx: Trx, notify: Notify, experienceId: string, userId: string): Promise<{ late: boolean } | null> {
+export async function releaseSeat(trx: Trx, { notify, chatMirror }: AfterCommit, experienceId: string, userId: string): Promise<{ late: boolean } | null> {
   await trx.selectFrom('experiences').select('id').where('id', '=', experienceId).forNoKeyUpdate().execute()
   const removed = await trx
     .deleteFrom('experience_attendees')
@@ -87,12 +87,14 @@ export async function releaseSeat(trx: Trx, notify: Notify, experienceId: string
     .execute()
   // Their activity chat: they keep what was posted until now, and nothing new (decision 029).
   await leaveExperienceChannel(trx, row.id, userId)
+  await chatMirror.recordActivityChat(trx, row.id)
   if (!row.canceled_at) await tellHost(trx, notify, row, userId, 'experience.attendee_left')
   if (isLimited(row)) await offerFreedSeats(trx, notify, row, 1)
   return { late }
 }
 
-export async function cancelAttendance({ db, notify, media }: NotifyingDeps, caller: User, idOrSlug: string, userId: string) {
+export async function cancelAttendance(deps: NotifyingDeps, caller: User, idOrSlug: string, userId: string) {
+  const { db, media } = deps
   const experience = await getExperience(db, idOrSlug)
   // Not an id at all (a NUL byte, a name): nobody is attending under it.
   if (!isUuid(userId)) throw problems.notFound('This member is not attending.')
@@ -100,7 +102,7 @@ export async function cancelAttendance({ db, notify, media }: NotifyingDeps, cal
   if (experience.canceled_at) throw canceledProblem()
   if (hasStarted(experience, Date.now())) throw pastProblem()
   const late = await db.transaction().execute(async (trx) => {
-    const released = await releaseSeat(trx, notify, experience.id, userId)
+    const released = await releaseSeat(trx, deps, experience.id, userId)
     if (!released) throw problems.notFound('This member is not attending.')
     return released.late
   })

@@ -17,7 +17,6 @@ import {
   waitlistQuerySchema,
 } from '#contract/experiences.ts'
 import type { ApiEnv } from '../http/context.ts'
-import { mirrorActivityChat } from '../chat/mirror.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
 import {
@@ -42,8 +41,8 @@ import {
 } from './service.ts'
 
 function deps(c: Context<ApiEnv>): ExperienceDeps {
-  const { db, env, places, notify, jobs, media } = c.var.services
-  return { db, env, places, notify, jobs, media }
+  const { db, env, places, notify, chatMirror, jobs, media } = c.var.services
+  return { db, env, places, notify, chatMirror, jobs, media }
 }
 
 const tags = ['experiences']
@@ -128,10 +127,7 @@ export function experienceRoutes(routes: ApiRoutes) {
   serve(routes, createExperienceRoute, async (c) => {
     const caller = requireCaller(c)
     const input = await readJson(c, createExperienceRoute)
-    const created = await createExperience(deps(c), caller, input)
-    // Its group chat, made with it and holding its host, reaches the chat provider (decision 036).
-    await mirrorActivityChat(c.var.services, created.id)
-    return c.json({ data: [created] }, 201)
+    return c.json({ data: [await createExperience(deps(c), caller, input)] }, 201)
   })
 
   const updateExperienceRoute = createRoute({
@@ -238,7 +234,7 @@ export function experienceRoutes(routes: ApiRoutes) {
   serve(routes, attendRoute, async (c) => {
     const caller = requireCaller(c)
     const { user_id } = await readJson(c, attendRoute)
-    return c.json({ data: [await attend(c.var.services.db, c.var.services.media, caller, c.req.param('id'), user_id, c.var.services.notify)] })
+    return c.json({ data: [await attend(deps(c), caller, c.req.param('id'), user_id)] })
   })
 
   const cancelAttendanceRoute = createRoute({
@@ -260,11 +256,7 @@ export function experienceRoutes(routes: ApiRoutes) {
   })
   serve(routes, cancelAttendanceRoute, async (c) => {
     const caller = requireCaller(c)
-    const canceled = await cancelAttendance(deps(c), caller, c.req.param('id'), c.req.param('userId'))
-    // The seat's holder no longer reads the activity's chat (decision 036).
-    const experienceId = canceled.data[0]?.id
-    if (experienceId) await mirrorActivityChat(c.var.services, experienceId)
-    return c.json(canceled)
+    return c.json(await cancelAttendance(deps(c), caller, c.req.param('id'), c.req.param('userId')))
   })
 
   const addByEmailsRoute = createRoute({

@@ -11,6 +11,7 @@ import type { MediaStorage } from '../providers/storage/storage.ts'
 import type { Notify } from '../notifications/service.ts'
 import { notifyChanges, scheduleReminders } from '../reminders/service.ts'
 import { announceCancellation } from '../chat/product-messages.ts'
+import type { ChatMirror } from '../chat/mirror.ts'
 import { openActivityChat } from '../chat/queries.ts'
 import { offerFreedSeats } from './seats.ts'
 import { pageMetadata } from '#contract/common.ts'
@@ -55,6 +56,8 @@ export interface ExperienceDeps {
   places: ExperiencePlaces
   /** Attendees and the notify list hear of cancellations and freed seats through it. */
   notify: Notify
+  /** The chat vendor's copy of the activity's chat (its host in it from the start; seats given back). */
+  chatMirror: ChatMirror
   /** Reminder jobs are queued with the activity (decision 050); without it the reminder sweep queues them. */
   jobs?: Pick<JobQueue, 'send'> | undefined
   /** Where browsers fetch the covers and hosts' photos the activity's JSON shows (`publicUrl`). */
@@ -62,7 +65,7 @@ export interface ExperienceDeps {
 }
 
 /** What the attendance changes need: they may free a seat or cancel, and then notify; they answer the activity's JSON. */
-export type NotifyingDeps = Pick<ExperienceDeps, 'db' | 'notify' | 'media'>
+export type NotifyingDeps = Pick<ExperienceDeps, 'db' | 'notify' | 'chatMirror' | 'media'>
 
 export const MINUTE = 60_000
 const METERS_PER_MILE = 1609.344
@@ -706,7 +709,8 @@ export async function createExperience(deps: ExperienceDeps, caller: User, input
       .executeTakeFirstOrThrow()
     await scheduleReminders(trx, deps.jobs, row)
     // Its group chat, with its host in it, from the moment it exists (issue 29 §3, decision 060).
-    await openActivityChat(trx, row, caller.id)
+    const channelId = await openActivityChat(trx, row, caller.id)
+    await deps.chatMirror.record(trx, { type: 'channel', channel_id: channelId })
     return row
   })
   return serializeExperience(deps.db, deps.media, created, caller)

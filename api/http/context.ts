@@ -4,7 +4,7 @@ import type { Env } from '../env.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
 import type { PhotoChecker } from '../media/photo-check.ts'
-import type { Notify } from '../notifications/service.ts'
+import type { AfterCommit } from '../after-commit.ts'
 import type { Mailer } from '../providers/email/mailer.ts'
 import type { TokenVerifier } from '../providers/identity/token-verifier.ts'
 import type { SmsSender } from '../providers/sms/sender.ts'
@@ -17,7 +17,7 @@ import type { ShellFacts } from '../users/service.ts'
  * resolved once per request. Beside the HTTP layer, not in api/app.ts, so that the routes and
  * helpers that type their context with it do not import the app that imports them (decision 067).
  */
-export interface ApiServices extends Providers {
+export interface ApiServices extends Providers, AfterCommit {
   env: Env
   db: DB
   logger: Logger
@@ -26,13 +26,11 @@ export interface ApiServices extends Providers {
   /** Keys the HMAC of one-time codes (api/identity/codes.ts), as the identity provider's. */
   codeSecret: string
   verifyToken: TokenVerifier
-  /** Records a notification and queues its delivery (api/notifications/service.ts). */
-  notify: Notify
   /** The profile-photo check's worker (api/media/photo-check.ts); the process's own when absent. */
   photoChecker?: PhotoChecker
   /** The instance's realtime hub (api/realtime/hub.ts); without it, `GET v1/chat/events` only polls. */
   realtime?: RealtimeHub
-  /** The job queue, for work retried later (the chat provider's mirror, api/chat/mirror.ts). */
+  /** The job queue (reminders queued with their activity); what follows a change is recorded with it (`AfterCommit`). */
   jobs?: Pick<JobQueue, 'send'>
   /** Text messages (api/providers/sms/sender.ts); the built-in outbox (or Twilio from env) when absent. */
   sms?: SmsSender

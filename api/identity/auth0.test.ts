@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getAuthenticator } from '#app/utils/auth.server.ts'
 import type { AppLoadContext } from '@remix-run/node'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { createApiHarness, testNotifier } from '#tests/api-harness.ts'
+import { createApiHarness, builtinAfterCommit } from '#tests/api-harness.ts'
 import { auth0Handlers } from '#tests/msw/auth0.ts'
 import { parseEnv } from '../env.ts'
 import { createTokenVerifier } from '../providers/identity/token-verifier.ts'
@@ -87,7 +87,7 @@ describe('Auth0 configuration', () => {
       db: database.db,
       logger: createLogger(env),
       verifyToken,
-      notify: testNotifier(database.db).notify,
+      ...builtinAfterCommit(database.db),
       mailer: createMailer({ db: database.db }),
       codeSecret: 'a test code secret',
       ...createProviders(env, database.db),

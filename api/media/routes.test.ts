@@ -15,7 +15,7 @@ import { parseEnv } from '#api/env.ts'
 import { createTokenVerifier } from '#api/providers/identity/token-verifier.ts'
 import { createMailer } from '#api/providers/email/mailer.ts'
 import { createLogger } from '#api/logger.ts'
-import { TEST_PUBLIC_URL, createUser, testNotifier } from '#tests/api-harness.ts'
+import { TEST_PUBLIC_URL, createUser, builtinAfterCommit } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { s3Handlers } from '#tests/msw/s3.ts'
 import { MAX_UPLOAD_BYTES } from './images.ts'
@@ -46,7 +46,7 @@ async function createMediaApi(db: TestDatabase['db'], media: MediaStorage) {
     verifyToken,
     media,
     places: createBuiltinPlacesProvider(db),
-    notify: testNotifier(db).notify,
+    ...builtinAfterCommit(db),
     mailer: createMailer({ db }),
     codeSecret: 'a test code secret',
   }

@@ -7,7 +7,6 @@ import {
   moderationResultSchema,
 } from '#contract/moderation.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
-import { mirrorChat } from '../chat/mirror.ts'
 import { requireCaller } from '../http/request.ts'
 import { actOnReport, getReport, listOpenReports } from './service.ts'
 
@@ -73,14 +72,7 @@ export function moderationRoutes(routes: ApiRoutes) {
   serve(routes, actionRoute, async (c) => {
     const caller = requireCaller(c)
     const input = await readJson(c, actionRoute)
-    const result = await actOnReport(c.var.services.db, caller, c.req.param('id'), input, { requestId: c.var.requestId, notify: c.var.services.notify })
-    // With Stream as the chat service, the removed message goes from it too (decision 036), and a
-    // suspended or banned member is banned there and leaves their channels (decision 042).
-    if (input.action === 'remove_message' || input.action === 'suspend' || input.action === 'ban') {
-      const report = await c.var.services.db.selectFrom('reports').select(['message_id', 'reported_user_id']).where('id', '=', c.req.param('id')).executeTakeFirst()
-      if (input.action === 'remove_message' && report?.message_id) await mirrorChat(c.var.services, { type: 'message.removed', message_id: report.message_id })
-      if (input.action !== 'remove_message' && report?.reported_user_id) await mirrorChat(c.var.services, { type: 'member', user_id: report.reported_user_id })
-    }
+    const result = await actOnReport(c.var.services, caller, c.req.param('id'), input, { requestId: c.var.requestId })
     c.var.services.logger.info({ reportId: c.req.param('id'), outcome: result.outcome, requestId: c.var.requestId }, 'Report handled')
     return c.json({ data: [result] })
   })

@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
 import { postProductMessages, type ProductMessageKey } from '../chat/product-messages.ts'
 import type { DB, Trx } from '../db/database.ts'
-import type { Notify } from '../notifications/service.ts'
+import type { AfterCommit } from '../after-commit.ts'
+import type { ChatMirror } from '../chat/mirror.ts'
 import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import { isUuid } from '../http/params.ts'
@@ -145,11 +146,11 @@ async function endSessions(trx: Trx, userId: string) {
  * reporter is told their report was handled (not the outcome).
  */
 export async function actOnReport(
-  db: DB,
+  { db, notify, chatMirror }: { db: DB } & AfterCommit,
   caller: User,
   id: string,
   input: ModerationActionInput,
-  options: { requestId?: string; now?: Date; notify?: Notify } = {},
+  options: { requestId?: string; now?: Date } = {},
 ): Promise<ModerationResult> {
   requirePermission(caller, 'review:reports')
   const now = options.now ?? new Date()
@@ -177,6 +178,8 @@ export async function actOnReport(
       case 'remove_message': {
         if (!report.message_id || snapshotOf(report).kind !== 'message') throw problems.invalid({ action: ['no_message'] })
         await trx.updateTable('messages').set({ deleted_at: now }).where('id', '=', report.message_id).where('deleted_at', 'is', null).execute()
+        // With Stream as the chat service, the message goes from it too (decision 036).
+        await chatMirror.record(trx, { type: 'message.removed', message_id: report.message_id })
         resolving = resolving.where('message_id', '=', report.message_id)
         auditData.message_id = report.message_id
         break
@@ -197,6 +200,8 @@ export async function actOnReport(
           await trx.updateTable('users').set({ banned: true }).where('id', '=', memberId).execute()
           await endSessions(trx, memberId)
         }
+        // With Stream, a suspended or banned member is banned there and leaves their channels (decision 042).
+        if (input.action !== 'warn') await chatMirror.record(trx, { type: 'member', user_id: memberId })
         resolving = resolving.where('reported_user_id', '=', memberId)
         break
       }
@@ -212,7 +217,7 @@ export async function actOnReport(
     // And a notification (issue 15 §1): one per reporter, however many of their reports this resolved.
     for (const reporterId of reporters) {
       const report = resolved.find((row) => row.reporter_id === reporterId)!
-      await options.notify?.({ type: 'report.handled', to: [reporterId], data: { report_id: report.id } }, trx)
+      await notify({ type: 'report.handled', to: [reporterId], data: { report_id: report.id } }, trx)
     }
     await trx
       .insertInto('audit_log')
@@ -239,7 +244,7 @@ export const suspensionEndedReason = 'suspension ended'
  * (or the job and a member's own request) lifting at once lift each member once; running it again
  * lifts nobody. Returns the members lifted.
  */
-export async function liftEndedSuspensions(db: DB, options: { now?: Date; userId?: string } = {}): Promise<string[]> {
+export async function liftEndedSuspensions(db: DB, chatMirror: ChatMirror, options: { now?: Date; userId?: string } = {}): Promise<string[]> {
   const now = options.now ?? new Date()
   return db.transaction().execute(async (trx) => {
     // Locked as read: an instance that finds a row locked waits, then sees it no longer matches.
@@ -268,6 +273,8 @@ export async function liftEndedSuspensions(db: DB, options: { now?: Date; userId
         })),
       )
       .execute()
+    // With Stream, their ban there is lifted too and they are back in their channels (decision 042).
+    for (const row of lifted) await chatMirror.record(trx, { type: 'member', user_id: row.id })
     return lifted.map((row) => row.id)
   })
 }
@@ -279,11 +286,12 @@ export async function liftEndedSuspensions(db: DB, options: { now?: Date; userId
  */
 export async function liftEndedSuspension<U extends Pick<User, 'id' | 'is_suspended' | 'suspended_until'>>(
   db: DB,
+  chatMirror: ChatMirror,
   user: U,
   now = new Date(),
 ): Promise<{ user: U; lifted: boolean }> {
   if (!user.is_suspended || !user.suspended_until || user.suspended_until > now) return { user, lifted: false }
-  const lifted = await liftEndedSuspensions(db, { now, userId: user.id })
+  const lifted = await liftEndedSuspensions(db, chatMirror, { now, userId: user.id })
   if (lifted.length > 0) return { user: { ...user, is_suspended: false, suspended_until: null }, lifted: true }
   // Changed meanwhile (the job lifted it, or an admin suspended them again): as it is now.
   const current = await db.selectFrom('users').select(['is_suspended', 'suspended_until']).where('id', '=', user.id).executeTakeFirst()

@@ -6,8 +6,9 @@ import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { parseEnv } from '../env.ts'
 import { startJobQueue, type JobQueue } from '../jobs/queue.ts'
 import { createLogger } from '../logger.ts'
-import { builtinChat } from '../providers/chat/provider.ts'
-import { liftEndedSuspensionsNow, liftSuspensionsJob } from './suspension-job.ts'
+import { createChatMirror } from '../chat/mirror.ts'
+import { liftEndedSuspensions } from './service.ts'
+import { liftSuspensionsJob } from './suspension-job.ts'
 
 /**
  * Suspensions end on time (decision 042): a recurring job lifts every suspension whose end date
@@ -30,7 +31,8 @@ afterAll(async () => {
 })
 
 const DAY = 86_400_000
-const services = () => ({ db: database.db, chat: builtinChat, logger })
+const services = () => ({ db: database.db, chatMirror: createChatMirror({}), logger })
+const liftNow = () => liftEndedSuspensions(database.db, createChatMirror({}))
 
 function member(overrides: Partial<NewUser> = {}) {
   return createUser(database.db, overrides)
@@ -59,7 +61,7 @@ describe('lifting ended suspensions', () => {
     const other = await member()
     expect(await canMessage(other, returning)).toBe(false)
 
-    const lifted = await liftEndedSuspensionsNow(services())
+    const lifted = await liftNow()
     expect(lifted).toContain(returning.id)
     expect(lifted).not.toContain(still.id)
     expect(await standing(returning)).toEqual({ is_suspended: false, suspended_until: null })
@@ -77,14 +79,14 @@ describe('lifting ended suspensions', () => {
     ])
     expect(await auditOf(still)).toEqual([])
 
-    expect(await liftEndedSuspensionsNow(services())).toEqual([])
+    expect(await liftNow()).toEqual([])
     expect(await standing(still)).toEqual({ is_suspended: true, suspended_until: nextWeek })
     expect(await auditOf(returning)).toHaveLength(1)
   })
 
   it('lifts each member once when several instances run at once', async () => {
     const members = await Promise.all([1, 2, 3].map(() => member({ is_suspended: true, suspended_until: new Date(Date.now() - 60_000) })))
-    const runs = await Promise.all([1, 2, 3].map(() => liftEndedSuspensionsNow(services())))
+    const runs = await Promise.all([1, 2, 3].map(() => liftNow()))
     expect(runs.flat().sort()).toEqual(members.map((user) => user.id).sort())
     for (const user of members) expect(await auditOf(user)).toHaveLength(1)
   })
@@ -92,13 +94,13 @@ describe('lifting ended suspensions', () => {
   it('leaves a member lifted by their own request alone (one audit entry, not two)', async () => {
     const someone = await member({ is_suspended: true, suspended_until: new Date(Date.now() - 1000) })
     expect((await api.request('GET', 'v1/users/me', { token: await api.signToken(someone.id) })).status).toBe(200)
-    expect(await liftEndedSuspensionsNow(services())).not.toContain(someone.id)
+    expect(await liftNow()).not.toContain(someone.id)
     expect(await auditOf(someone)).toMatchObject([{ actor_id: null, action: 'suspension.end' }])
   })
 
   it('never lifts a ban', async () => {
     const banned = await member({ banned: true })
-    await liftEndedSuspensionsNow(services())
+    await liftNow()
     expect((await database.db.selectFrom('users').select('banned').where('id', '=', banned.id).executeTakeFirstOrThrow()).banned).toBe(true)
   })
 })
@@ -108,7 +110,7 @@ describe('the job', () => {
     for (let instance = 0; instance < 2; instance++) {
       const queue = await startJobQueue({ url: database.url, logger, pollingIntervalSeconds: 0.5 })
       queues.push(queue)
-      await queue.start([liftSuspensionsJob], { ...services(), jobs: queue })
+      await queue.start([liftSuspensionsJob], services())
     }
     const { rows: schedules } = await sql<{ name: string; cron: string; timezone: string }>`
       SELECT name, cron, timezone FROM pgboss.schedule`.execute(database.db)

@@ -1,14 +1,14 @@
 import { z } from 'zod'
-import { mirrorChat, type ChatMirrorServices } from '../chat/mirror.ts'
+import type { ChatMirror } from '../chat/mirror.ts'
+import type { DB } from '../db/database.ts'
 import { defineJob } from '../jobs/job.ts'
+import type { Logger } from '../logger.ts'
 import { liftEndedSuspensions } from './service.ts'
 
-/** One run: lifts every ended suspension and mirrors each to the chat provider; returns the members lifted. */
-export async function liftEndedSuspensionsNow(services: ChatMirrorServices, now = new Date()) {
-  const lifted = await liftEndedSuspensions(services.db, { now })
-  // Committed: a failure at Stream is queued for retry by the mirror, never undoes the lift.
-  for (const userId of lifted) await mirrorChat(services, { type: 'member', user_id: userId })
-  return lifted
+interface LiftServices {
+  db: DB
+  chatMirror: ChatMirror
+  logger: Logger
 }
 
 /**
@@ -26,8 +26,8 @@ export const liftSuspensionsJob = defineJob({
   schedule: { cron: '*/5 * * * *' },
   // A run cut short (its instance died) or failed is tried again shortly, then at the next tick.
   retryLimit: 2,
-  async handler(_, services: ChatMirrorServices) {
-    const lifted = await liftEndedSuspensionsNow(services)
+  async handler(_, services: LiftServices) {
+    const lifted = await liftEndedSuspensions(services.db, services.chatMirror)
     if (lifted.length > 0) services.logger.info({ job: 'moderation.lift-ended-suspensions', lifted: lifted.length }, 'Ended suspensions lifted')
   },
 })

@@ -13,7 +13,7 @@ import { createBuiltinPlacesProvider } from '#api/providers/maps/builtin.ts'
 import { gazetteerRows } from '#api/providers/maps/gazetteer.ts'
 import type { PlacesProvider } from '#api/providers/maps/provider.ts'
 import { createLocalStorage } from '#api/providers/storage/local.ts'
-import { TEST_PUBLIC_URL, testNotifier } from '#tests/api-harness.ts'
+import { TEST_PUBLIC_URL, builtinAfterCommit } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { placeRoutes } from './routes.ts'
 
@@ -50,7 +50,7 @@ describe('routes', () => {
       verifyToken: () => Promise.reject(new Error('no tokens in these tests')),
       places,
       media: createLocalStorage(join(tmpdir(), 'circle55-unused-media')),
-      notify: testNotifier(testDb.db).notify,
+      ...builtinAfterCommit(testDb.db),
       mailer: createMailer({ db: testDb.db }),
       codeSecret: 'a test code secret',
     }

@@ -33,7 +33,7 @@ function reportRoute(path: (typeof reportPaths)[number]) {
 async function postReport(c: Context<ApiEnv>, route: ReturnType<typeof reportRoute>) {
   const caller = requireCaller(c)
   const input = await readJson(c, route)
-  const report = await createReport(c.var.services.db, caller, input)
+  const report = await createReport(c.var.services, caller, input)
   c.var.services.logger.info({ reportId: report.id, requestId: c.var.requestId }, 'Content reported')
   return c.json({ data: [report] }, 201)
 }

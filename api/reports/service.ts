@@ -1,8 +1,8 @@
 import type { ReportInput } from '#contract/reports.ts'
 import type { ReportSnapshot } from '#contract/moderation.ts'
-import { blockMember } from '../blocks/service.ts'
+import { blockInTransaction, type BlockDeps } from '../blocks/service.ts'
 import { readableChannel } from '../chat/service.ts'
-import type { DB, Trx } from '../db/database.ts'
+import type { Trx } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
 import { requirePermission } from '../policy/permissions.ts'
@@ -99,7 +99,7 @@ async function resolveTarget(trx: Trx, caller: User, input: ReportInput): Promis
  * channel); a snapshot of it is kept with the report. With `block`, the caller also blocks the
  * member behind it, in the same transaction.
  */
-export async function createReport(db: DB, caller: User, input: ReportInput) {
+export async function createReport({ db, chatMirror }: BlockDeps, caller: User, input: ReportInput) {
   requirePermission(caller, 'create:report')
   const targets = [input.experience_id, input.user_id, input.message_id, input.channel_id].filter(Boolean)
   if (targets.length === 0) throw problems.invalid({ target: ['target_required'] })
@@ -109,7 +109,7 @@ export async function createReport(db: DB, caller: User, input: ReportInput) {
     const target = await resolveTarget(trx, caller, input)
     if (input.block) {
       if (!target.memberId || target.memberId === caller.id) throw problems.invalid({ block: ['nothing_to_block'] })
-      await blockMember(trx, caller, target.memberId)
+      await blockInTransaction(trx, chatMirror, caller, target.memberId)
     }
     const report = await trx
       .insertInto('reports')

@@ -21,6 +21,7 @@ export function smsSenderOf(services: ApiServices): SmsSender {
 const smsDeps = (services: ApiServices): SmsDeps => ({
   db: services.db,
   notify: services.notify,
+  chatMirror: services.chatMirror,
   codeSecret: services.codeSecret,
   sms: smsSenderOf(services),
   media: services.media,

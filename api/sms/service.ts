@@ -1,4 +1,5 @@
 import type { PhoneConfirmation, PhoneConfirmationStarted } from '#contract/sms.ts'
+import type { AfterCommit } from '../after-commit.ts'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { cancelAttendance } from '../experiences/attendance.ts'
@@ -7,7 +8,6 @@ import { ApiProblem, problems } from '../http/errors.ts'
 import { countHit, forgiveHit, type Limit } from '../http/security.ts'
 import { smsT } from '../i18n.ts'
 import { codeTtlMs, createCodes } from '../identity/codes.ts'
-import type { Notify } from '../notifications/service.ts'
 import { visibleMembers } from '../policy/members.ts'
 import { requirePermission } from '../policy/permissions.ts'
 import { allowTexts, stopTexts, type SmsSender } from '../providers/sms/sender.ts'
@@ -19,10 +19,9 @@ import { formatPhone, normalizePhone } from '../users/service.ts'
  * and the member's replies ("C" cancels their seat at the activity of the latest text about one).
  */
 
-export interface SmsDeps {
+export interface SmsDeps extends AfterCommit {
   db: DB
   sms: SmsSender
-  notify: Notify
   codeSecret: string
   /** "C" cancels a seat as the web does, which answers the activity (its photos at these URLs). */
   media: MediaStorage

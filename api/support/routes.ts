@@ -91,7 +91,7 @@ export function supportRoutes(routes: ApiRoutes) {
     // The admin and the conversation are checked before the body, so a member learns nothing from a 422.
     await conversation(db, caller, c.req.param('id'))
     const input = await readJson(c, answerRoute)
-    return c.json(await answerSupport(db, c.var.services.media, caller, c.req.param('id'), input, c.var.services.notify), 201)
+    return c.json(await answerSupport(c.var.services, caller, c.req.param('id'), input), 201)
   })
 
   const doneRoute = createRoute({

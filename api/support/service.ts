@@ -184,13 +184,13 @@ export async function getSupportConversation(db: DB, media: MediaStorage, caller
  * chat's write and publish point (`postMessage`), so the member's open pages receive it live;
  * the conversation is then handled (no longer waiting), and the member is told (`message.new`).
  */
-export async function answerSupport(db: DB, media: MediaStorage, caller: User, id: string, input: SupportAnswerInput, notify?: Notify) {
+export async function answerSupport({ db, media, notify }: { db: DB; media: MediaStorage; notify: Notify }, caller: User, id: string, input: SupportAnswerInput) {
   await conversation(db, caller, id)
   const inserted = await db.transaction().execute(async (trx) => {
     const message = await postMessage(trx, { channel_id: id, user_id: null, is_system: true, body: input.text, answered_by: caller.id })
     await trx.updateTable('message_channels').set({ support_handled_at: message.created_at }).where('id', '=', id).execute()
     // The member hears of the answer like of any message (decision 047).
-    if (notify) await notifyNewMessage(trx, notify, null, id, message.id)
+    await notifyNewMessage(trx, notify, null, id, message.id)
     return message
   })
   const row = await messageRows(db).where('id', '=', inserted.id).executeTakeFirstOrThrow()

@@ -1,10 +1,10 @@
 import { sql } from 'kysely'
+import type { AfterCommit } from '../after-commit.ts'
 import type { DB, Trx } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { releaseSeat } from '../experiences/attendance.ts'
 import { cancelInTransaction } from '../experiences/service.ts'
 import type { Logger } from '../logger.ts'
-import type { Notify } from '../notifications/service.ts'
 import { requirePermission } from '../policy/permissions.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
 import { applyMemberColumns } from './member-data.ts'
@@ -14,9 +14,8 @@ import { applyMemberColumns } from './member-data.ts'
  * The email change is in email-change.ts.
  */
 
-export interface AccountDeps {
+export interface AccountDeps extends AfterCommit {
   db: DB
-  notify: Notify
   media: MediaStorage
   logger: Logger
   /** Ends a pending identity check at once and deletes its encrypted photos (api/verification). */
@@ -88,7 +87,7 @@ export async function deleteAccount(deps: AccountDeps, caller: User, id: string,
       .where(sql<boolean>`(e.start_at IS NULL OR e.start_at > now())`)
       .orderBy('a.experience_id')
       .execute()
-    for (const seat of seats) await releaseSeat(trx, notify, seat.experience_id, id)
+    for (const seat of seats) await releaseSeat(trx, deps, seat.experience_id, id)
     const media = await trx.deleteFrom('media').where('owner_id', '=', id).returning(['storage_key', 'thumbnail_key']).execute()
     // Their conversation with the team (they are alone in it with the team's answers).
     await trx.deleteFrom('message_channels').where('kind', '=', 'support').where('created_by', '=', id).execute()
@@ -143,6 +142,8 @@ export async function deleteAccount(deps: AccountDeps, caller: User, id: string,
       .insertInto('audit_log')
       .values({ actor_id: id, action: 'user.delete', target_type: 'user', target_id: id, request_id: requestId })
       .execute()
+    // With Stream: their user there goes nameless and leaves the channels they were still in.
+    await deps.chatMirror.record(trx, { type: 'member', user_id: id })
     return media.flatMap((row) => [row.storage_key, ...(row.thumbnail_key ? [row.thumbnail_key] : [])])
   })
   // The files go once the rows are gone for good; one that cannot be removed now is logged
