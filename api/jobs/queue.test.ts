@@ -54,12 +54,38 @@ describe('the job queue', () => {
     const worked: number[] = []
     const job = testJob(name, numbered, async ({ n }) => void worked.push(n))
     await queue.define([job])
-    // Written in a transaction (as notify does): no wake-up reaches the worker.
+    // Written in a transaction (as notify does) before any worker listened for its wake-up.
     await database.db.transaction().execute((trx) => queue.send(job.name, Array.from({ length: 12 }, (_, n) => ({ n })), { transaction: trx }))
     await queue.start([job], {})
     await vi.waitFor(() => expect(worked).toHaveLength(12), { timeout: 30_000, interval: 50 })
     expect(worked.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
     await vi.waitFor(async () => expect((await statesOf(name)).every((job) => job.state === 'completed')).toBe(true), { timeout: 30_000, interval: 50 })
+  })
+
+  it('starts a job sent in a transaction at its commit, on another instance, not at the next poll; one rolled back never runs (decision 072)', async () => {
+    const name = 'test.at-commit'
+    const worked: number[] = []
+    const job = testJob(name, numbered, async ({ n }) => void worked.push(n))
+    // The worker polls once an hour: only the wake-up at the commit can start the job in time.
+    await queue.start([job], {})
+    const sender = await instance()
+    await sender.define([job])
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await sender.send(job.name, { n: 1 }, { transaction: trx })
+        throw new Error('rolled back')
+      }),
+    ).rejects.toThrow('rolled back')
+    await database.db.transaction().execute(async (trx) => {
+      await sender.send(job.name, { n: 2 }, { transaction: trx })
+      // Not before the commit: the row is not there for the worker to take yet.
+      await sleep(300)
+      expect(worked).toEqual([])
+    })
+    await vi.waitFor(() => expect(worked).toEqual([2]), { timeout: 5_000, interval: 20 })
+    // Sent outside a transaction, it starts at once too.
+    await sender.send(job.name, { n: 3 })
+    await vi.waitFor(() => expect(worked).toEqual([2, 3]), { timeout: 5_000, interval: 20 })
   })
 })
 

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { CompiledQuery, type Kysely } from 'kysely'
 import PgBoss from 'pg-boss'
+import { listen, type Listening } from '../db/listen.ts'
 import type { Logger } from '../logger.ts'
 import { parsePayload, type AnyJob, type JobName, type JobServices, type QueueOptions } from './job.ts'
 
@@ -14,6 +15,12 @@ import { parsePayload, type AnyJob, type JobName, type JobServices, type QueueOp
  * short expiry alone would also fail a long job that is still running; the worker below renews
  * the expiry of each job it holds while its handler runs (a lease), so only a job whose
  * instance stopped renewing (killed, frozen, cut off from the database) expires.
+ *
+ * A job starts at once, not at the next poll (decision 072): sending one also sends a `NOTIFY
+ * jobs` with its name, in the same transaction when there is one, so PostgreSQL delivers it only
+ * at the commit; every instance working that job `LISTEN`s and wakes its worker. What follows a
+ * member's change (the chat vendor's copy, a notification's delivery) therefore runs within
+ * milliseconds of the commit, and polling remains for what a lost wake-up would otherwise delay.
  */
 export interface JobQueue {
   /**
@@ -66,6 +73,9 @@ function executorFor(db: Kysely<any>) {
 
 const defaultTimeoutSeconds = 15 * 60
 
+/** The PostgreSQL channel that wakes the workers of a job just sent (payload: the job's name). */
+export const jobsNotifyChannel = 'jobs'
+
 export async function startJobQueue(options: {
   url: string
   logger: Logger
@@ -109,6 +119,12 @@ export async function startJobQueue(options: {
   const timeouts = new Map<string, number>()
   const workers: Worker[] = []
   const db = boss.getDb()
+  let wakeUps: Listening | undefined
+
+  /** Starts the instance's workers of `name` looking for jobs now (all of them without a name). */
+  function wake(name?: string) {
+    for (const worker of workers) if (name === undefined || worker.name === name) worker.wake()
+  }
 
   /** Keeps a job taken while its handler runs: its expiry moves to `leaseSeconds` from now. */
   async function renew(name: string, id: string) {
@@ -251,16 +267,27 @@ export async function startJobQueue(options: {
       const executor = sendOptions.transaction ? executorFor(sendOptions.transaction) : undefined
       if (!executor && items.length === 1 && !startAfterOf) {
         await boss.send(name, items[0] as object, startAfter ? { startAfter } : {})
-        return
+      } else {
+        const startOf = (item: unknown) => (startAfterOf ? startAfterOf(item as Parameters<typeof startAfterOf>[0]) : startAfter)
+        await boss.insert(name, items.map((item) => ({ name, data: item as object, ...(startOf(item) ? { startAfter: startOf(item) } : {}) })), executor ? { db: executor } : {})
       }
-      const startOf = (item: unknown) => (startAfterOf ? startAfterOf(item as Parameters<typeof startAfterOf>[0]) : startAfter)
-      await boss.insert(name, items.map((item) => ({ name, data: item as object, ...(startOf(item) ? { startAfter: startOf(item) } : {}) })), executor ? { db: executor } : {})
+      // Delivered at the commit of the transaction that wrote the jobs (collapsed to one per name there).
+      await (executor ?? db).executeSql('SELECT pg_notify($1, $2)', [jobsNotifyChannel, name])
     },
     async define(jobs) {
       await defineAll(jobs)
     },
     async start(jobs, services) {
       await defineAll(jobs)
+      wakeUps ??= await listen({
+        connectionString: options.url,
+        channels: [jobsNotifyChannel],
+        applicationName: 'circle55-jobs-wake',
+        logger,
+        onNotification: (_, name) => wake(name),
+        // Wake-ups sent while no connection listened are lost: every worker looks now.
+        onReconnect: () => wake(),
+      })
       for (const job of jobs) {
         if (job.runsWhen && !job.runsWhen(services)) continue
         const handler = (payload: unknown) => job.handler(payload, services)
@@ -274,7 +301,8 @@ export async function startJobQueue(options: {
     },
     async stop() {
       stopping = true
-      for (const worker of workers) worker.wake()
+      await wakeUps?.close()
+      wake()
       // Running jobs get 10 s to finish; any still running then is failed, so it is retried soon
       // (by another instance, or this one when it starts again) rather than at the end of its lease.
       const all = workers.flatMap((worker) => [worker.loop, ...worker.running])

@@ -1,6 +1,6 @@
-import pg from 'pg'
 import { chatNotifyChannel, type ChatEvent } from '../chat/events.ts'
 import { notificationsNotifyChannel } from '../notifications/service.ts'
+import { listen } from '../db/listen.ts'
 import type { Logger } from '../logger.ts'
 
 /**
@@ -14,8 +14,8 @@ import type { Logger } from '../logger.ts'
  * to date sends the handed-over message as it is, any other reads what it has not sent yet
  * through the chat's read rules, so a lost signal costs nothing but latency.
  *
- * The connection is re-made with backoff when it drops; since notifications sent meanwhile are
- * lost, every stream is then told to `resync` (catch up from its last event id).
+ * The connection (api/db/listen.ts) is re-made with backoff when it drops; since notifications
+ * sent meanwhile are lost, every stream is then told to `resync` (catch up from its last event id).
  */
 export type HubSignal =
   | {
@@ -62,15 +62,9 @@ export interface RealtimeHubOptions {
 
 export async function createRealtimeHub(options: RealtimeHubOptions): Promise<RealtimeHub> {
   const { logger } = options
-  const backoff = options.backoff ?? { initialMs: 250, maxMs: 10_000 }
-  const pingMs = options.pingMs ?? 30_000
   const subscribers = new Map<string, Set<HubListener>>()
   const closeListeners = new Set<() => void>()
-  let client: pg.Client | null = null
-  let listening = false
   let closed = false
-  let attempt = 0
-  let retryTimer: NodeJS.Timeout | undefined
   /** Counts resyncs: what was prepared before one is not told after it. */
   let epoch = 0
   /** Notifications not prepared yet, in the order they came, and whether a batch is being prepared. */
@@ -147,79 +141,26 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
     }
   }
 
-  async function connect(): Promise<void> {
-    if (closed) return
-    const next = new pg.Client({
-      connectionString: options.connectionString,
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 10_000,
-      connectionTimeoutMillis: 5_000,
-      query_timeout: 5_000,
-      // Names the connection in pg_stat_activity.
-      application_name: 'circle55-realtime',
-    })
-    // A dropped connection emits `error` and/or `end`: either starts the reconnection, once.
-    let dropped = false
-    const timers: { ping?: NodeJS.Timeout } = {}
-    const onDrop = (error?: unknown) => {
-      if (dropped) return
-      dropped = true
-      listening = false
-      if (client === next) client = null
-      next.removeAllListeners('notification')
-      clearInterval(timers.ping)
-      void next.end().catch(() => undefined)
-      if (closed) return
-      logger.warn({ err: error }, 'Realtime LISTEN connection lost; reconnecting')
-      scheduleReconnect()
-    }
-    next.on('error', onDrop)
-    next.on('end', () => onDrop())
-    next.on('notification', (message) => {
+  const connection = await listen({
+    connectionString: options.connectionString,
+    channels: [chatNotifyChannel, notificationsNotifyChannel],
+    applicationName: 'circle55-realtime',
+    logger,
+    ...(options.backoff ? { backoff: options.backoff } : {}),
+    ...(options.pingMs ? { pingMs: options.pingMs } : {}),
+    onNotification(channel, payload) {
       // A member's new notification: only their streams here hear of it, nothing to prepare.
-      if (message.channel === notificationsNotifyChannel) {
-        if (message.payload && subscribers.has(message.payload)) tell(message.payload, { type: 'notifications' })
+      if (channel === notificationsNotifyChannel) {
+        if (payload && subscribers.has(payload)) tell(payload, { type: 'notifications' })
         return
       }
-      if (message.channel !== chatNotifyChannel) return
-      waiting.push(message.payload)
+      if (channel !== chatNotifyChannel) return
+      waiting.push(payload)
       void pump()
-    })
-    try {
-      await next.connect()
-      await next.query(`LISTEN ${chatNotifyChannel}`)
-      await next.query(`LISTEN ${notificationsNotifyChannel}`)
-    } catch (error) {
-      onDrop(error)
-      return
-    }
-    if (closed) {
-      await next.end().catch(() => undefined)
-      return
-    }
-    client = next
-    listening = true
-    // A server that froze or a link cut without a reset sends no error: a query that gets no
-    // answer in time counts as a dropped connection.
-    timers.ping = setInterval(() => {
-      next.query('SELECT 1').catch((error: unknown) => onDrop(error))
-    }, pingMs)
-    timers.ping.unref()
-    const reconnected = attempt > 0
-    attempt = 0
+    },
     // Whatever was notified while no connection listened is lost: every stream catches up.
-    if (reconnected) resyncAll()
-  }
-
-  function scheduleReconnect() {
-    const wait = Math.min(backoff.maxMs, backoff.initialMs * 2 ** attempt)
-    attempt += 1
-    // Jitter, so that every instance does not come back at the same moment after a restart.
-    retryTimer = setTimeout(() => void connect(), wait / 2 + Math.random() * (wait / 2))
-    retryTimer.unref()
-  }
-
-  await connect()
+    onReconnect: resyncAll,
+  })
 
   return {
     subscribe(memberId, listener) {
@@ -233,7 +174,7 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
     },
     subscriptions: (memberId) => subscribers.get(memberId)?.size ?? 0,
     get listening() {
-      return listening
+      return connection.listening
     },
     onClose(listener) {
       closeListeners.add(listener)
@@ -242,14 +183,10 @@ export async function createRealtimeHub(options: RealtimeHubOptions): Promise<Re
     async close() {
       if (closed) return
       closed = true
-      clearTimeout(retryTimer)
       for (const listener of [...closeListeners]) listener()
       closeListeners.clear()
       subscribers.clear()
-      const current = client
-      client = null
-      listening = false
-      await current?.end().catch(() => undefined)
+      await connection.close()
     },
   }
 }
