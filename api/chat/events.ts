@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import type { ChatMirror } from './mirror.ts'
 import type { Trx } from '../db/database.ts'
 
 /**
@@ -49,9 +50,9 @@ export interface NewMessage {
  * while the lock is held for the commit alone, never across a round trip to the server. Nothing
  * is published if the transaction rolls back.
  */
-export async function postMessage(trx: Trx, message: NewMessage): Promise<MessageRow> {
+export async function postMessage(trx: Trx, chatMirror: ChatMirror, message: NewMessage): Promise<MessageRow> {
   // One statement (a data-modifying WITH runs whether or not the insert reads it).
-  return trx
+  const posted = await trx
     .with('touched', (db) =>
       db.updateTable('message_channels').set({ last_message_at: sql`greatest(last_message_at, now())` }).where('id', '=', message.channel_id),
     )
@@ -67,4 +68,7 @@ export async function postMessage(trx: Trx, message: NewMessage): Promise<Messag
     })
     .returning(['id', 'channel_id', 'user_id', 'body', 'is_system', 'product_key', 'product_params', 'created_at'])
     .executeTakeFirstOrThrow()
+  // The chat vendor's copy, whoever posted it (a member, the product, the support team: decision 072).
+  await chatMirror.record(trx, { type: 'message', message_id: posted.id })
+  return posted
 }

@@ -1,3 +1,4 @@
+import type { ChatMirror } from './mirror.ts'
 import type { Trx } from '../db/database.ts'
 import { chatT } from '../i18n.ts'
 import { postMessage } from './events.ts'
@@ -42,9 +43,9 @@ export async function productChannelId(trx: Trx, userId: string) {
 }
 
 /** Posts a message from the product (`is_system`, no sender) in a channel. */
-export async function postProductMessage(trx: Trx, channelId: string, message: ProductMessage) {
+export async function postProductMessage(trx: Trx, chatMirror: ChatMirror, channelId: string, message: ProductMessage) {
   const params = message.params ?? {}
-  const inserted = await postMessage(trx, {
+  const inserted = await postMessage(trx, chatMirror, {
     channel_id: channelId,
     user_id: null,
     body: productMessageText({ product_key: message.key, product_params: params }, 'en'),
@@ -60,7 +61,7 @@ export async function postProductMessage(trx: Trx, channelId: string, message: P
  * order before the first is posted, so two transactions posting to the same channels never wait
  * for each other in a circle.
  */
-export async function postProductMessages(trx: Trx, notices: Array<{ userId: string; key: ProductMessageKey }>) {
+export async function postProductMessages(trx: Trx, chatMirror: ChatMirror, notices: Array<{ userId: string; key: ProductMessageKey }>) {
   if (notices.length === 0) return
   const channels = []
   for (const notice of notices) channels.push({ channelId: await productChannelId(trx, notice.userId), key: notice.key })
@@ -71,11 +72,11 @@ export async function postProductMessages(trx: Trx, notices: Array<{ userId: str
     .orderBy('id')
     .forNoKeyUpdate()
     .execute()
-  for (const { channelId, key } of channels) await postProductMessage(trx, channelId, { key })
+  for (const { channelId, key } of channels) await postProductMessage(trx, chatMirror, channelId, { key })
 }
 
 /** "The host cancelled this activity." in the activity's chat, when it has one. */
-export async function announceCancellation(trx: Trx, experienceId: string) {
+export async function announceCancellation(trx: Trx, chatMirror: ChatMirror, experienceId: string) {
   const channel = await trx.selectFrom('message_channels').select('id').where('experience_id', '=', experienceId).executeTakeFirst()
-  if (channel) await postProductMessage(trx, channel.id, { key: 'hostCancelled' })
+  if (channel) await postProductMessage(trx, chatMirror, channel.id, { key: 'hostCancelled' })
 }

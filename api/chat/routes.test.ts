@@ -1,6 +1,7 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser, User } from '#api/db/schema.ts'
+import { createChatMirror } from '#api/chat/mirror.ts'
 import { postProductMessage, productChannelId } from '#api/chat/product-messages.ts'
 import type { Channel, ChannelWithMessages, Message } from '#contract/chat.ts'
 import { createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
@@ -343,7 +344,7 @@ describe('messages', () => {
     const ann = await member()
     const channelId = await database.db.transaction().execute(async (trx) => {
       const id = await productChannelId(trx, ann.id)
-      await postProductMessage(trx, id, { key: 'hostCancelled' })
+      await postProductMessage(trx, createChatMirror({}), id, { key: 'hostCancelled' })
       return id
     })
     const seen = await read(ann, channelId)
@@ -393,7 +394,7 @@ describe('messages', () => {
         Array.from({ length: 8 }, (_, n) => send(n % 2 ? host : guest, channelId, `Message ${index}.${n}`)),
       )
       const products = Array.from({ length: 4 }, () =>
-        database.db.transaction().execute((trx) => postProductMessage(trx, productChannel, { key: 'hostCancelled' })),
+        database.db.transaction().execute((trx) => postProductMessage(trx, createChatMirror({}), productChannel, { key: 'hostCancelled' })),
       )
       const [answers] = await Promise.all([Promise.all(sends), Promise.all(products)])
       expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201))

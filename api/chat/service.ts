@@ -421,9 +421,8 @@ export async function sendMessage({ db, media, notify, chatMirror }: ChatDeps, c
     }
     // One's own message is read: the member's read marker is the message's time.
     await enter(trx, id, caller.id, { readNow: true })
-    const posted = await postMessage(trx, { channel_id: id, user_id: caller.id, body: input.text })
+    const posted = await postMessage(trx, chatMirror, { channel_id: id, user_id: caller.id, body: input.text })
     await notifyNewMessage(trx, notify, caller.id, id, posted.id)
-    await chatMirror.record(trx, { type: 'message', message_id: posted.id })
     return posted
   })
   const members = await chatMembers(db, media, [caller.id])

@@ -11,6 +11,7 @@ import type { MediaStorage } from '../providers/storage/storage.ts'
 import type { Notify } from '../notifications/service.ts'
 import { notifyChanges, scheduleReminders } from '../reminders/service.ts'
 import { announceCancellation } from '../chat/product-messages.ts'
+import type { AfterCommit } from '../after-commit.ts'
 import type { ChatMirror } from '../chat/mirror.ts'
 import { openActivityChat } from '../chat/queries.ts'
 import { offerFreedSeats } from './seats.ts'
@@ -747,13 +748,14 @@ export async function updateExperience(deps: ExperienceDeps, caller: User, idOrS
 }
 
 /** Organizer cancel: final; every attendee gets an `experience.canceled` notification. */
-export async function cancelExperience({ db, notify }: NotifyingDeps, caller: User, idOrSlug: string) {
+export async function cancelExperience(deps: NotifyingDeps, caller: User, idOrSlug: string) {
+  const { db } = deps
   const found = await getExperience(db, idOrSlug)
   requirePermission(caller, 'delete:experience', found)
   if (found.canceled_at) return
   // Begun: nothing is left to call off (issue 29 §4).
   if (hasStarted(found, Date.now())) throw pastProblem()
-  await db.transaction().execute((trx) => cancelInTransaction(trx, notify, found.id, caller.id))
+  await db.transaction().execute((trx) => cancelInTransaction(trx, deps, found.id, caller.id))
 }
 
 /**
@@ -761,7 +763,7 @@ export async function cancelExperience({ db, notify }: NotifyingDeps, caller: Us
  * are kept), everyone else holding a seat gets `experience.canceled` and its chat says so. Deleting an account
  * cancels the activities its member hosts with it (api/users/account.ts).
  */
-export async function cancelInTransaction(trx: Trx, notify: Notify, experienceId: string, actorId: string) {
+export async function cancelInTransaction(trx: Trx, { notify, chatMirror }: AfterCommit, experienceId: string, actorId: string) {
   const current = await lockExperience(trx, experienceId)
   if (current.canceled_at) return
   await trx
@@ -776,5 +778,5 @@ export async function cancelInTransaction(trx: Trx, notify: Notify, experienceId
     .where('user_id', '!=', actorId)
     .execute()
   await notify({ type: 'experience.canceled', to: attendees.map((a) => a.user_id), data: { experience_id: current.id, canceled_by: actorId } }, trx)
-  await announceCancellation(trx, current.id)
+  await announceCancellation(trx, chatMirror, current.id)
 }

@@ -213,7 +213,7 @@ export async function actOnReport(
       .execute()
     const reporters = new Set(resolved.flatMap((row) => (row.reporter_id && row.reporter_id !== memberId ? [row.reporter_id] : [])))
     for (const reporterId of reporters) notices.push({ userId: reporterId, key: 'reportHandled' })
-    await postProductMessages(trx, notices)
+    await postProductMessages(trx, chatMirror, notices)
     // And a notification (issue 15 §1): one per reporter, however many of their reports this resolved.
     for (const reporterId of reporters) {
       const report = resolved.find((row) => row.reporter_id === reporterId)!

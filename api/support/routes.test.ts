@@ -1,6 +1,7 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser, User } from '#api/db/schema.ts'
+import { createChatMirror } from '#api/chat/mirror.ts'
 import { postProductMessage, productChannelId } from '#api/chat/product-messages.ts'
 import { readersOf } from '#api/chat/queries.ts'
 import type { Channel, ChannelWithMessages } from '#contract/chat.ts'
@@ -182,7 +183,7 @@ describe('the product channel', () => {
     const ann = await member()
     const productId = await database.db.transaction().execute(async (trx) => {
       const id = await productChannelId(trx, ann.id)
-      await postProductMessage(trx, id, { key: 'hostCancelled' })
+      await postProductMessage(trx, createChatMirror({}), id, { key: 'hostCancelled' })
       return id
     })
     const refused = await as(ann, 'POST', `v1/chat/message-channels/${productId}/messages`, { text: 'Reply' })

@@ -8,7 +8,7 @@ import type { MediaStorage } from '../providers/storage/storage.ts'
 import { postMessage } from '../chat/events.ts'
 import { chatMembers } from '../chat/queries.ts'
 import { notifyNewMessage, serializeChannel } from '../chat/service.ts'
-import type { Notify } from '../notifications/service.ts'
+import type { AfterCommit } from '../after-commit.ts'
 import type { Channel } from '#contract/chat.ts'
 import { pageMetadata, type PageQuery } from '#contract/common.ts'
 import { displayName } from '#contract/display-name.ts'
@@ -184,10 +184,10 @@ export async function getSupportConversation(db: DB, media: MediaStorage, caller
  * chat's write and publish point (`postMessage`), so the member's open pages receive it live;
  * the conversation is then handled (no longer waiting), and the member is told (`message.new`).
  */
-export async function answerSupport({ db, media, notify }: { db: DB; media: MediaStorage; notify: Notify }, caller: User, id: string, input: SupportAnswerInput) {
+export async function answerSupport({ db, media, notify, chatMirror }: { db: DB; media: MediaStorage } & AfterCommit, caller: User, id: string, input: SupportAnswerInput) {
   await conversation(db, caller, id)
   const inserted = await db.transaction().execute(async (trx) => {
-    const message = await postMessage(trx, { channel_id: id, user_id: null, is_system: true, body: input.text, answered_by: caller.id })
+    const message = await postMessage(trx, chatMirror, { channel_id: id, user_id: null, is_system: true, body: input.text, answered_by: caller.id })
     await trx.updateTable('message_channels').set({ support_handled_at: message.created_at }).where('id', '=', id).execute()
     // The member hears of the answer like of any message (decision 047).
     await notifyNewMessage(trx, notify, null, id, message.id)

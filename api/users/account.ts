@@ -64,7 +64,7 @@ export async function signOutEverywhere(db: DB, caller: User, requestId: string 
  */
 export async function deleteAccount(deps: AccountDeps, caller: User, id: string, requestId: string | null) {
   requirePermission(caller, 'delete:user', { id })
-  const { db, notify } = deps
+  const { db } = deps
   await deps.forgetVerification(id)
   const files = await db.transaction().execute(async (trx) => {
     const notStarted = sql<boolean>`(start_at IS NULL OR start_at > now())`
@@ -76,7 +76,7 @@ export async function deleteAccount(deps: AccountDeps, caller: User, id: string,
       .where(notStarted)
       .orderBy('id')
       .execute()
-    for (const experience of hosted) await cancelInTransaction(trx, notify, experience.id, id)
+    for (const experience of hosted) await cancelInTransaction(trx, deps, experience.id, id)
 
     const seats = await trx
       .selectFrom('experience_attendees as a')

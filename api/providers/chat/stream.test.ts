@@ -149,6 +149,13 @@ describe('mirroring to Stream', () => {
     expect(stream.messages.get(id)).toMatchObject({ cid: `messaging:${channelId}`, user_id: guest.stream_id })
   })
 
+  it('sends the product’s messages too: a host’s cancellation says so in the activity’s chat at Stream, from Circle 55 (decision 072)', async () => {
+    const { host, channelId, experience } = await activityChat()
+    expect((await as(host, 'DELETE', `v1/experiences/${experience.id}`)).status).toBe(204)
+    const said = [...stream.messages.values()].filter((message) => message.cid === `messaging:${channelId}`)
+    expect(said).toEqual([expect.objectContaining({ user_id: 'circle55', text: 'The host canceled this activity.' })])
+  })
+
   it('sends nothing to Stream when the chat refuses a message (the rules stay the server’s)', async () => {
     const sender = await member()
     const recipient = await member()
@@ -254,8 +261,11 @@ describe('moderation mirrored to Stream (decision 042)', () => {
     stream.failWith = 503
     const from = api.queuedJobs.length
     expect((await act({ action: 'ban' })).status).toBe(200)
-    // (Besides the reporter's notification.)
-    expect(api.queuedJobs.slice(from).filter((job) => job.name === CHAT_MIRROR_JOB)).toEqual([{ name: CHAT_MIRROR_JOB, data: { type: 'member', user_id: guest.id } }])
+    // (Besides the reporter's notification, and the product's message telling them, which is mirrored too.)
+    expect(api.queuedJobs.slice(from).filter((job) => job.name === CHAT_MIRROR_JOB)).toEqual([
+      { name: CHAT_MIRROR_JOB, data: { type: 'member', user_id: guest.id } },
+      { name: CHAT_MIRROR_JOB, data: { type: 'message', message_id: expect.any(String) } },
+    ])
     stream.failWith = null
     await (await mirrorWorker())({ type: 'member', user_id: guest.id })
     expect(stream.bans.get(guest.stream_id)).toMatchObject({ timeout: null })
