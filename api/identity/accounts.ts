@@ -209,9 +209,10 @@ export function createAccounts(options: { db: DB; mailer: Mailer; codeSecret: st
           await trx.insertInto('credentials').values({ user_id: id, password_hash: payload.passwordHash }).execute()
         }
         await trx.insertInto('audit_log').values({ actor_id: id, action: 'user.sign_up', target_type: 'user', target_id: id }).execute()
+        // With the account, in its transaction (decision 072): a welcome exactly when the account exists.
+        await mailer.send(composeAccountEmail(email, payload.language, 'welcome', { name: payload.firstName }), { transaction: trx })
         return id
       })
-      await mailer.send(composeAccountEmail(email, payload.language, 'welcome', { name: payload.firstName }))
       return { accountId, created: true }
     },
 
