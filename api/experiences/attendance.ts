@@ -18,6 +18,7 @@ import { membersInHistory, visibleMembers } from '../policy/members.ts'
 import { can, isHostOf, requirePermission } from '../policy/permissions.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
 import { verifiedUserIds } from '../verification/service.ts'
+import { holdsSeat } from './holds-seat.ts'
 import { fullProblem, offerFreedSeats, takeSeat, tellHost } from './seats.ts'
 import {
   canceledProblem,
@@ -25,7 +26,6 @@ import {
   getExperience,
   getReadableExperience,
   hasStarted,
-  holdsSeat,
   serializeExperience,
   showsVerified,
   type NotifyingDeps,

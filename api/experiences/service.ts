@@ -13,6 +13,7 @@ import { notifyChanges, scheduleReminders } from '../reminders/service.ts'
 import { announceCancellation } from '../chat/product-messages.ts'
 import type { AfterCommit } from '../after-commit.ts'
 import type { ChatMirror } from '../chat/mirror.ts'
+import { holdsSeat } from './holds-seat.ts'
 import { openActivityChat } from '../chat/queries.ts'
 import { offerFreedSeats } from './seats.ts'
 import { pageMetadata } from '#contract/common.ts'
@@ -147,17 +148,6 @@ async function canReadCancelled(db: DB | Trx, experience: Experience, caller: Us
   if (!caller) return false
   const holds_seat = await holdsSeat(db, experience.id, caller.id)
   return can(caller, 'read:experience:canceled', { host_id: experience.host_id, holds_seat })
-}
-
-/** Whether `userId` holds a seat at the activity (cancelling an activity keeps its seats). */
-export async function holdsSeat(db: DB | Trx, experienceId: string, userId: string) {
-  const seat = await db
-    .selectFrom('experience_attendees')
-    .select('user_id')
-    .where('experience_id', '=', experienceId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst()
-  return seat !== undefined
 }
 
 async function lockExperience(trx: Trx, id: string) {

@@ -12,14 +12,3 @@ export async function upcomingActivity(db: DB, experienceId: string) {
   const experience = await db.selectFrom('experiences').select(['id', 'start_at', 'canceled_at']).where('id', '=', experienceId).executeTakeFirst()
   return experience && !experience.canceled_at && !hasStarted(experience.start_at) ? experience : null
 }
-
-/** Whether `userId` holds a seat at the activity (cancelling an activity keeps its seats). */
-export async function holdsSeat(db: DB, experienceId: string, userId: string) {
-  const seat = await db
-    .selectFrom('experience_attendees')
-    .select('user_id')
-    .where('experience_id', '=', experienceId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst()
-  return seat !== undefined
-}

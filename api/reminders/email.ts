@@ -6,7 +6,7 @@ import type { Experience } from '../db/schema.ts'
 import { activityIcal } from '../experiences/calendar-file.ts'
 import { emailGreeting, emailT } from '../i18n.ts'
 import { emailRecipient, formatFee, placeOf } from '../notifications/emails.ts'
-import { holdsSeat } from '../notifications/still-true.ts'
+import { holdsSeat } from '../experiences/holds-seat.ts'
 import type { OutgoingEmail } from '../providers/email/mailer.ts'
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { aboutActivity, activityPage, defineNotification } from '../kind.ts'
-import { holdsSeat } from '../still-true.ts'
+import { holdsSeat } from '../../experiences/holds-seat.ts'
 
 /** Someone took a seat at an activity the member hosts (`attendee_id`: who). */
 export const experienceAttendeeJoined = defineNotification({

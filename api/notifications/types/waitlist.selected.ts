@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { activityEmail, formatFee } from '../emails.ts'
 import { aboutActivity, activityPage, defineNotification } from '../kind.ts'
-import { holdsSeat, upcomingActivity } from '../still-true.ts'
+import { holdsSeat } from '../../experiences/holds-seat.ts'
+import { upcomingActivity } from '../still-true.ts'
 
 /** Spec §3 `waitlist.selected`: a seat freed at a full activity was given to the member, first on its notify list. */
 export const waitlistSelected = defineNotification({
