@@ -41,6 +41,8 @@ export interface ApiHarness {
    */
   workJobs: () => Promise<void>
   request: (method: string, path: string, options?: RequestOptions) => Promise<ApiResponse>
+  /** The app's `fetch`, then the queued jobs worked (`workJobs`): what the web harness calls the API through. */
+  fetch: (request: Request) => Promise<Response>
   /** An access token for `sub` (a user's `auth_subject`); `overrides` replace or add claims. */
   signToken: (
     sub: string,
@@ -164,6 +166,12 @@ export async function createApiHarness(
       .sign(options.key ?? privateKey)
   }
 
+  async function fetch(request: Request) {
+    const response = await app.fetch(request)
+    await workJobs()
+    return response
+  }
+
   async function request(
     method: string,
     path: string,
@@ -177,17 +185,14 @@ export async function createApiHarness(
       if (!headers.has('content-type')) headers.set('content-type', 'application/json')
     }
     const url = `${env.PUBLIC_URL}${apiPath(path)}`
-    const response = await app.fetch(
-      new Request(url, { method: method.toUpperCase(), headers, body }),
-    )
+    const response = await fetch(new Request(url, { method: method.toUpperCase(), headers, body }))
     const text = await response.text()
-    await workJobs()
     let json: unknown = null
     if (text && /json/i.test(response.headers.get('content-type') ?? '')) json = JSON.parse(text)
     return { status: response.status, json, headers: response.headers }
   }
 
-  return { env, db, app, issuer, request, signToken, queuedJobs: notifications.queuedJobs, chatMirror, workJobs }
+  return { env, db, app, issuer, request, fetch, signToken, queuedJobs: notifications.queuedJobs, chatMirror, workJobs }
 }
 
 export interface QueuedJob {

@@ -96,7 +96,7 @@ export function testWebServices(api: ApiHarness, db: Kysely<Database>, overrides
       sentryDsn: null,
       auth: { kind: 'builtin', issuer: api.issuer, clientId: 'web', clientSecret: 'secret', audience: api.env.API_AUDIENCE },
     },
-    apiFetch: async (request) => api.app.fetch(request),
+    apiFetch: (request) => api.fetch(request),
     locate: async () => null,
     sessions: createSessionStore(db),
     identity: null,
