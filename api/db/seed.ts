@@ -882,97 +882,9 @@ function generateUsers(random: Random, now: Date) {
           : random.pick(cities)
     make(`member${i}@demo.test`, { city })
   }
-  // Two seeded members are admins too, made so after the draws so that nothing else changes:
-  // end-to-end specs that switch an admin's saved language run in parallel, each with its own.
-  for (const user of users) if (seededAdmins.includes(user.row.email ?? '')) user.row.is_admin = true
   return users
 }
 
-/**
- * An activity that ended two hours before seeding, for the post-activity survey's end-to-end spec
- * (decision 046): member185 hosted it, members 186–188 attended. Made after the random draws and
- * without them, so nothing else in the demo data changes.
- */
-function surveyDemo(now: Date, users: SeedUser[]) {
-  const byEmail = (email: string) => users.find((user) => user.row.email === email)
-  const host = byEmail('member185@demo.test')
-  if (!host) return null
-  const start = new Date(now.getTime() - 4 * HOUR)
-  const row: Insertable<ExperiencesTable> = {
-    id: '0e5e0c46-7d1a-4b6e-9c55-000000000185',
-    slug: 'afternoon-tea-in-the-rose-garden-s185',
-    host_id: host.row.id,
-    title: 'Afternoon tea in the rose garden',
-    description: 'Tea, scones and a slow stroll among the roses.',
-    max_attendees: null,
-    start_at: start,
-    end_at: new Date(start.getTime() + 2 * HOUR),
-    timezone: host.city.timeZone,
-    venue_type: 'in_person',
-    latitude: host.city.lat,
-    longitude: host.city.lng,
-    formatted_address: `Rose Garden, 400 Main St, ${host.city.name}, ${host.city.state} ${host.city.zip}`,
-    place_id: `us-${host.city.state.toLowerCase()}-${kebab(host.city.name)}`,
-    city: host.city.name,
-    region: host.city.state,
-    created_at: new Date(start.getTime() - 10 * DAY),
-    updated_at: new Date(start.getTime() - 10 * DAY),
-  }
-  const attendees = ['member186@demo.test', 'member187@demo.test', 'member188@demo.test']
-    .map(byEmail)
-    .filter((user): user is SeedUser => user !== undefined)
-    .map((user) => ({ experience_id: row.id as string, user_id: user.row.id }))
-  return { row, attendees }
-}
-
-/**
- * The text-message scene (tests/e2e/sms.spec.ts, decision 049): member193 hosts a one-seat
- * activity in three days, member192 holds the seat and was texted a reminder about it (their
- * phone not yet confirmed), member194 is first on the notify list.
- */
-function smsDemo(now: Date, users: SeedUser[]) {
-  const byEmail = (email: string) => users.find((user) => user.row.email === email)
-  const [attendee, host, waiting] = ['member192@demo.test', 'member193@demo.test', 'member194@demo.test'].map(byEmail)
-  if (!host || !attendee || !waiting || !attendee.row.phone) return null
-  const start = new Date(Math.ceil((now.getTime() + 3 * DAY) / HOUR) * HOUR)
-  const row: Insertable<ExperiencesTable> = {
-    id: '0e5e0c46-7d1a-4b6e-9c55-000000000192',
-    slug: 'coffee-and-crosswords-s192',
-    host_id: host.row.id,
-    title: 'Coffee and crosswords',
-    description: 'Bring a pencil; the coffee is on the café.',
-    max_attendees: 1,
-    start_at: start,
-    end_at: new Date(start.getTime() + 2 * HOUR),
-    timezone: host.city.timeZone,
-    venue_type: 'in_person',
-    latitude: host.city.lat,
-    longitude: host.city.lng,
-    formatted_address: `Corner Café, 12 Main St, ${host.city.name}, ${host.city.state} ${host.city.zip}`,
-    place_id: `us-${host.city.state.toLowerCase()}-${kebab(host.city.name)}`,
-    city: host.city.name,
-    region: host.city.state,
-    created_at: new Date(now.getTime() - 2 * DAY),
-    updated_at: new Date(now.getTime() - 2 * DAY),
-  }
-  return {
-    row,
-    attendee: { experience_id: row.id as string, user_id: attendee.row.id },
-    waiting: { experience_id: row.id as string, user_id: waiting.row.id, created_at: new Date(now.getTime() - DAY) },
-    text: {
-      user_id: attendee.row.id,
-      to_number: attendee.row.phone,
-      body: 'Circle 55: “Coffee and crosswords” is in 3 days. Reply C to cancel your seat.',
-      kind: 'reminder',
-      locale: 'en',
-      experience_id: row.id as string,
-      created_at: new Date(now.getTime() - HOUR),
-    },
-  }
-}
-
-/** Seeded members who are also admins (tests/e2e/moderation.spec.ts, support.spec.ts). */
-export const seededAdmins = ['member197@demo.test', 'member198@demo.test', 'member199@demo.test']
 
 function generateExperiences(random: Random, now: Date, users: SeedUser[]) {
   const [, host] = users as [SeedUser, SeedUser, SeedUser, ...SeedUser[]]
@@ -1324,18 +1236,6 @@ export async function seedDemoData(
     await insertInBatches(waitlistRows, (batch) =>
       trx.insertInto('waitlist_entries').values(batch).execute(),
     )
-    const survey = surveyDemo(now, users)
-    if (survey) {
-      await trx.insertInto('experiences').values(survey.row).execute()
-      await trx.insertInto('experience_attendees').values(survey.attendees).execute()
-    }
-    const texts = smsDemo(now, users)
-    if (texts) {
-      await trx.insertInto('experiences').values(texts.row).execute()
-      await trx.insertInto('experience_attendees').values(texts.attendee).execute()
-      await trx.insertInto('waitlist_entries').values(texts.waiting).execute()
-      await trx.insertInto('sms_outbox').values(texts.text).execute()
-    }
     await sql`
       UPDATE experiences e
       SET attendees_count = (SELECT count(*) FROM experience_attendees a WHERE a.experience_id = e.id)

@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test'
-import { createActivity, flash } from './activity-helpers.ts'
+import { flash } from './activity-helpers.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
 import {
   expect,
@@ -15,7 +15,7 @@ import {
   uniqueEmail,
   type Language,
 } from './helpers.ts'
-import { signedInFreshMember } from './factories.ts'
+import { signedInFreshMember, publishedActivity } from './factories.ts'
 
 /**
  * Issue 13 §4, the account, with JavaScript off: changing the sign-in email with a code sent to
@@ -112,7 +112,7 @@ test('delete an account that hosts an activity another member attends: they are 
   test.setTimeout(120_000)
   const host = await newMember(browser)
   const title = `Farewell walk ${Date.now()}`
-  const id = await createActivity(host.page, { title })
+  const id = await publishedActivity(host.page, { title })
 
   const guest = await newMember(browser)
   await guest.page.goto(`/activities/${id}`)

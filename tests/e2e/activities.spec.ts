@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { Browser, Download, Page } from '@playwright/test'
-import { createActivity, day, demoPassword, flash, localStart, member, setStartTime } from './activity-helpers.ts'
+import { day, demoPassword, flash, localStart, member, setStartTime } from './activity-helpers.ts'
+import { publishedActivity } from './factories.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
 import { expect, expectConsoleError, languages, newVisitor, setLanguageCookie, signInOverHttp, test } from './helpers.ts'
 
@@ -115,7 +116,7 @@ test.describe('without JavaScript', () => {
 
   test('anonymous visitors see the register prompt instead of attendees and the full address', async ({ browser }) => {
     const host = await member(browser, 'member11@demo.test')
-    const id = await createActivity(host, { title: 'Riverside walk for newcomers' })
+    const id = await publishedActivity(host, { title: 'Riverside walk for newcomers' })
     await host.context().close()
 
     const context = await newVisitor(browser, { javaScriptEnabled: false })
@@ -132,7 +133,7 @@ test.describe('without JavaScript', () => {
 
   test('attend, the notify list, and a freed seat going to the first on the list', async ({ browser }) => {
     const host = await member(browser, 'member12@demo.test')
-    const id = await createActivity(host, { title: 'Chess in the park', capacity: '1', start: localStart(4 * day) })
+    const id = await publishedActivity(host, { title: 'Chess in the park', capacity: 1, startsInMs: 4 * day })
 
     const first = await member(browser, 'member13@demo.test')
     await first.goto(`/activities/${id}`)
@@ -178,7 +179,7 @@ test.describe('without JavaScript', () => {
 
   test('cancelling within 12 hours: said before the seat is saved, then confirmed on its own page; no fee is charged', async ({ browser }) => {
     const host = await member(browser, 'member15@demo.test')
-    const id = await createActivity(host, { title: 'Afternoon tea and scones', fee: '5.00', start: localStart(3 * 60 * 60 * 1000) })
+    const id = await publishedActivity(host, { title: 'Afternoon tea and scones', feeCents: 500, startsInMs: 3 * 60 * 60 * 1000 })
     await host.context().close()
 
     const page = await member(browser, 'member16@demo.test')
@@ -292,7 +293,7 @@ test.describe('without JavaScript', () => {
 
   test('report an activity, and write to Circle 55', async ({ browser }) => {
     const host = await member(browser, 'member28@demo.test')
-    const id = await createActivity(host, { title: 'Free money seminar' })
+    const id = await publishedActivity(host, { title: 'Free money seminar' })
     // Hosts do not report their own activity.
     await expect(host.getByRole('link', { name: 'Report this activity' })).toHaveCount(0)
     await host.context().close()
@@ -315,7 +316,7 @@ test.describe('without JavaScript', () => {
 
   test('host tools: invite by email, attendee CSV, calendar file, edit, duplicate, cancel the activity', async ({ browser }) => {
     const host = await member(browser, 'member18@demo.test')
-    const id = await createActivity(host, { title: 'Bridge club', capacity: '3' })
+    const id = await publishedActivity(host, { title: 'Bridge club', capacity: 3 })
     const tools = host.getByRole('region', { name: 'Manage your activity' })
 
     // Invite by email: the result says the same of every address, member or not (decision 066), and nobody is seated yet.
@@ -414,7 +415,7 @@ test.describe('without JavaScript', () => {
 test.describe('with JavaScript', () => {
   test('attend is optimistic and rolls back with a clear message when the last seat was just taken', async ({ browser }) => {
     const host = await member(browser, 'member21@demo.test')
-    const id = await createActivity(host, { title: 'Sunset photography walk', capacity: '1' })
+    const id = await publishedActivity(host, { title: 'Sunset photography walk', capacity: 1 })
     await host.context().close()
 
     const page = await member(browser, 'member22@demo.test', { js: true })
@@ -451,7 +452,7 @@ test.describe('with JavaScript', () => {
 
   test('attend works in place and a server failure rolls back', async ({ browser }) => {
     const host = await member(browser, 'member24@demo.test')
-    const id = await createActivity(host, { title: 'Gentle yoga by the river' })
+    const id = await publishedActivity(host, { title: 'Gentle yoga by the river' })
     await host.context().close()
 
     const page = await member(browser, 'member25@demo.test', { js: true })
@@ -546,7 +547,7 @@ test.describe('with JavaScript', () => {
 
   test('the attendee list opens in a dialog', async ({ browser }) => {
     const host = await member(browser, 'member26@demo.test')
-    const id = await createActivity(host, { title: 'Community choir rehearsal' })
+    const id = await publishedActivity(host, { title: 'Community choir rehearsal' })
     const emails = Array.from({ length: 7 }, (_, i) => `member${50 + i}@demo.test`)
     await host.getByLabel('Email addresses').fill(emails.join(', '))
     await host.getByRole('button', { name: 'Send invitations' }).click()
@@ -583,16 +584,16 @@ for (const [index, lng] of languages.entries()) {
     // About 40 axe scans of 2–3 s of browser CPU each, doubled while the other worker scans too.
     test.setTimeout(420_000)
     const other = await member(browser, `member${40 + index * 2}@demo.test`)
-    const attendable = await createActivity(other, { title: `Garden visit (${lng})`, capacity: '5', fee: '5.00', start: localStart(3 * 60 * 60 * 1000) })
+    const attendable = await publishedActivity(other, { title: `Garden visit (${lng})`, capacity: 5, feeCents: 500, startsInMs: 3 * 60 * 60 * 1000 })
     const email = `member${41 + index * 2}@demo.test`
     // An invitation the member leaves unanswered, for its view on the activity page.
-    const invitedTo = await createActivity(other, { title: `Tea and cards (${lng})` })
+    const invitedTo = await publishedActivity(other, { title: `Tea and cards (${lng})` })
     await other.getByLabel('Email addresses').fill(email)
     await other.getByRole('button', { name: 'Send invitations' }).click()
     await expect(other.getByText(`We sent an invitation to ${email} if it is the address of a Circle 55 member who is not going yet.`)).toBeVisible()
     await other.context().close()
     const setup = await member(browser, email)
-    const hosted = await createActivity(setup, { title: `Book circle (${lng})`, capacity: '6' })
+    const hosted = await publishedActivity(setup, { title: `Book circle (${lng})`, capacity: 6 })
     await setup.context().close()
 
     const scanners: Scanner[] = []

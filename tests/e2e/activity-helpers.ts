@@ -1,9 +1,11 @@
 import type { Browser, Page } from '@playwright/test'
+import { publishedActivity } from './factories.ts'
 import { expect, newVisitor, profiled, signInOverHttp } from './helpers.ts'
 
 /**
  * Members and activities for the end-to-end tests: demo accounts come from the seed (password
- * demo-password-55); activities are published through the create form, in Portland.
+ * demo-password-55); activities are published in Portland, through the create form where that is
+ * the point (`createActivity`), else made as the API makes them (`publishedActivity`).
  */
 
 export const demoPassword = 'demo-password-55'
@@ -79,7 +81,7 @@ export const createActivity = profiled('createActivity', async function createAc
 /** A host's new activity with `attendeeEmail` going (both signed in, without JavaScript): their pages and the activity's id. */
 export const activityWithAttendee = profiled('activityWithAttendee', async function activityWithAttendee(browser: Browser, hostEmail: string, attendeeEmail: string, title: string) {
   const host = await member(browser, hostEmail)
-  const id = await createActivity(host, { title })
+  const id = await publishedActivity(host, { title })
   const attendee = await member(browser, attendeeEmail)
   await attendee.goto(`/activities/${id}`)
   await attendee.getByRole('button', { name: 'Save my seat' }).click()

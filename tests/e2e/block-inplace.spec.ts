@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
-import { createActivity, flash, member } from './activity-helpers.ts'
+import { flash, member } from './activity-helpers.ts'
+import { publishedActivity } from './factories.ts'
 import { Scanner } from './axe.ts'
 import { expect, expectConsoleError, test } from './helpers.ts'
 
@@ -21,7 +22,7 @@ test('with JavaScript, a member blocks and unblocks from a profile in place; a f
   test.setTimeout(180_000)
   // Set up without JavaScript: Ann hosts an activity, Bob takes a seat.
   const host = await member(browser, 'member150@demo.test')
-  const id = await createActivity(host, { title: 'Sunday sketching' })
+  const id = await publishedActivity(host, { title: 'Sunday sketching' })
   const bob = await member(browser, 'member151@demo.test')
   await bob.goto(`/activities/${id}`)
   await bob.getByRole('button', { name: 'Save my seat' }).click()

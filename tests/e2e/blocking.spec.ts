@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test'
-import { activityWithAttendee, createActivity, demoPassword, flash, member } from './activity-helpers.ts'
+import { activityWithAttendee, demoPassword, flash, member } from './activity-helpers.ts'
+import { publishedActivity } from './factories.ts'
 import { Scanner } from './axe.ts'
 import { baseURL, expect, languages, newVisitor, signInOverHttp, test } from './helpers.ts'
 
@@ -33,7 +34,7 @@ test.describe('without JavaScript', () => {
   test('a member blocks another from their profile, both see the effects, then unblocks', async ({ browser }) => {
     test.setTimeout(180_000)
     const ann = await member(browser, 'member110@demo.test')
-    const id = await createActivity(ann, { title: 'Morning tai chi' })
+    const id = await publishedActivity(ann, { title: 'Morning tai chi' })
     const bob = await member(browser, 'member111@demo.test')
     await bob.goto(`/activities/${id}`)
     await bob.getByRole('button', { name: 'Save my seat' }).click()

@@ -2,8 +2,9 @@ import { hash } from '@node-rs/argon2'
 import type { Browser, Page } from '@playwright/test'
 import { createDatabase } from '../../api/db/database.ts'
 import type { NewUser } from '../../api/db/schema.ts'
-import { createUser } from '../factories.ts'
-import { newVisitor, password, signInOverHttp, uniqueEmail } from './helpers.ts'
+import { openActivityChat } from '../../api/chat/queries.ts'
+import { createExperience, createUser } from '../factories.ts'
+import { newVisitor, password, signedInEmail, signInOverHttp, uniqueEmail } from './helpers.ts'
 
 /**
  * Test data made with the API tests' factories (tests/factories.ts), in the end-to-end server's own
@@ -50,4 +51,87 @@ export async function freshMemberPage(browser: Browser, options: { js?: boolean 
   const context = await newVisitor(browser, { javaScriptEnabled: options.js ?? false })
   const page = await context.newPage()
   return { page, member: await signedInFreshMember(page, overrides) }
+}
+
+/**
+ * An activity published by the member signed in in `page` (in Portland, as the create form's
+ * tests publish theirs), made as the API makes one: the row and its group chat with its host in it.
+ * The page then shows it, as after publishing. For tests where creating it is not the point (the
+ * create form is tested in activities.spec.ts and the journeys).
+ */
+export async function publishedActivity(page: Page, activity: { title: string; capacity?: number; feeCents?: number; startsInMs?: number }) {
+  const host = await db().selectFrom('users').select('id').where('email', '=', signedInEmail(page)).executeTakeFirstOrThrow()
+  const step = 5 * 60_000
+  const start = new Date(Math.ceil((Date.now() + (activity.startsInMs ?? 3 * 86_400_000)) / step) * step)
+  const id = await db()
+    .transaction()
+    .execute(async (trx) => {
+      const row = await createExperience(trx, host.id, {
+        title: activity.title,
+        description: 'We meet at the pavilion and walk for an hour.',
+        start_at: start,
+        end_at: new Date(start.getTime() + 2 * 3_600_000),
+        ...(activity.capacity ? { max_attendees: activity.capacity } : {}),
+        ...(activity.feeCents ? { no_show_fee_cents: activity.feeCents } : {}),
+      })
+      await openActivityChat(trx, row, host.id)
+      return row.id
+    })
+  await page.goto(`/activities/${id}`)
+  return id
+}
+
+/** A member made by `freshMember` (the test password), signed in in a new browser context, JavaScript off unless asked. */
+export async function signedInPage(browser: Browser, email: string, options: { js?: boolean } = {}) {
+  const context = await newVisitor(browser, { javaScriptEnabled: options.js ?? false })
+  await signInOverHttp(context, email)
+  return context.newPage()
+}
+
+/** A US number no other test uses (555-01xx numbers are fictional; the rest is random). */
+export function uniquePhone() {
+  return `+1202555${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`
+}
+
+const HOUR = 3_600_000
+
+/**
+ * The post-activity survey's scene (decision 046): an activity in Portland that ended two hours
+ * ago, hosted by one fresh member and attended by another.
+ */
+export async function surveyScene(title: string) {
+  const host = await freshMember({ first_name: 'Rosa', last_name: 'Delgado' })
+  const attendee = await freshMember({ first_name: 'Hélène', last_name: 'Van Acker' })
+  const start = new Date(Date.now() - 4 * HOUR)
+  const experience = await createExperience(db(), host.id, {
+    title,
+    description: 'Tea, scones and a slow stroll among the roses.',
+    max_attendees: null,
+    start_at: start,
+    end_at: new Date(start.getTime() + 2 * HOUR),
+    attendees_count: 1,
+  })
+  await db().insertInto('experience_attendees').values({ experience_id: experience.id, user_id: attendee.id }).execute()
+  return { host, attendee, id: experience.id }
+}
+
+/**
+ * The text messages' scene (decision 049): a one-seat activity in three days; `attendee` holds
+ * the seat, has a phone not confirmed yet and was texted `reminder` about it an hour ago; `waiting`
+ * is first on the notify list.
+ */
+export async function textedReminderScene(title: string, reminder: string) {
+  const host = await freshMember({ first_name: 'Walter', last_name: 'Brooks' })
+  const attendee = await freshMember({ first_name: 'Margaret', last_name: 'Hughes', phone: uniquePhone() })
+  const waiting = await freshMember({ first_name: 'Joost', last_name: 'de Vries' })
+  const start = new Date(Math.ceil((Date.now() + 3 * 24 * HOUR) / HOUR) * HOUR)
+  const experience = await createExperience(db(), host.id, { title, max_attendees: 1, attendees_count: 1, start_at: start, end_at: new Date(start.getTime() + 2 * HOUR) })
+  await db().insertInto('experience_attendees').values({ experience_id: experience.id, user_id: attendee.id }).execute()
+  await db().insertInto('waitlist_entries').values({ experience_id: experience.id, user_id: waiting.id }).execute()
+  const user = await db().selectFrom('users').select('phone').where('id', '=', attendee.id).executeTakeFirstOrThrow()
+  await db()
+    .insertInto('sms_outbox')
+    .values({ user_id: attendee.id, to_number: user.phone!, body: reminder, kind: 'reminder', locale: 'en', experience_id: experience.id, created_at: new Date(Date.now() - HOUR) })
+    .execute()
+  return { host, attendee, waiting, id: experience.id }
 }

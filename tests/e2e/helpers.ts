@@ -319,6 +319,16 @@ export const signIn = profiled('signIn', async function signIn(page: Page, email
  * else; the tests about signing in go through the pages (`signIn`). With `lng`, the account's
  * language is set too (it is kept between runs).
  */
+/** Who `signInOverHttp` signed in in each browser context (the e2e factories act for them). */
+const signedIn = new WeakMap<BrowserContext, string>()
+
+/** The email of the member `signInOverHttp` signed in in `page`'s browser context. */
+export function signedInEmail(page: Page) {
+  const email = signedIn.get(page.context())
+  if (!email) throw new Error('No member was signed in in this browser context with signInOverHttp')
+  return email
+}
+
 export const signInOverHttp = profiled('signInOverHttp', async function signInOverHttp(context: BrowserContext, email: string, pass: string = password, lng?: Language) {
   const form = await context.request.get(`${baseURL}/login`)
   expect(new URL(form.url()).pathname, 'the sign-in form').toMatch(/^\/identity\/[^/]+$/)
@@ -330,6 +340,7 @@ export const signInOverHttp = profiled('signInOverHttp', async function signInOv
     response = await context.request.get(next.href, { maxRedirects: 0 })
   }
   expect(response.headers()['location'], `${email} is signed in`).toBe('/')
+  signedIn.set(context, email)
   if (lng) await setLanguage(context, lng)
 })
 

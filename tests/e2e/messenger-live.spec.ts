@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test'
-import { activityWithAttendee, createActivity, demoPassword, member } from './activity-helpers.ts'
+import { activityWithAttendee, demoPassword, member } from './activity-helpers.ts'
+import { publishedActivity } from './factories.ts'
 import { Scanner } from './axe.ts'
 import { baseURL, expect, languages, newVisitor, signIn, signInOverHttp, switchLanguage, test, untilHydrated } from './helpers.ts'
 
@@ -186,7 +187,7 @@ for (const lng of languages) {
     test.setTimeout(180_000)
     const email = scanMembers[lng]
     const setup = await member(browser, email)
-    const id = await createActivity(setup, { title: `Live scan ${lng}` })
+    const id = await publishedActivity(setup, { title: `Live scan ${lng}` })
     const url = await groupUrl(setup, id)
     await setup.goto(url)
     await setup.getByLabel('Your message').fill('Hello https://example.org')

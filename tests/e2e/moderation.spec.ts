@@ -1,13 +1,14 @@
 import type { Browser } from '@playwright/test'
-import { createActivity, demoPassword, flash, member } from './activity-helpers.ts'
+import { demoPassword, flash, member } from './activity-helpers.ts'
+import { freshMember, publishedActivity, signedInPage } from './factories.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, languages, newVisitor, signInOverHttp, switchLanguage, test } from './helpers.ts'
+import { expect, languages, newVisitor, password, signInOverHttp, test } from './helpers.ts'
 
 /**
  * Reporting and moderation without JavaScript (issue 14 §4–5, decision 037): a member reports a
  * message, an admin removes it with a reason, the reporter is told it was handled; axe on the
- * report page and the admin pages in en, fr and nl. Demo members 100–109, and member198 (a seeded
- * admin whose language this spec switches), are used by no other spec.
+ * report page and the admin pages in en, fr and nl. Demo members 100–109 are used by no other
+ * spec; each test has a fresh admin of its own (an admin's language is switched by the scans).
  */
 
 /**
@@ -17,7 +18,7 @@ import { expect, languages, newVisitor, signInOverHttp, switchLanguage, test } f
  */
 async function conversation(browser: Browser, fromEmail: string, toEmail: string, text: string) {
   const sender = await member(browser, fromEmail)
-  const id = await createActivity(sender, { title: `Tea and a chat ${Date.now()}` })
+  const id = await publishedActivity(sender, { title: `Tea and a chat ${Date.now()}` })
   const recipient = await member(browser, toEmail)
   await recipient.goto(`/activities/${id}`)
   await recipient.getByRole('button', { name: 'Save my seat' }).click()
@@ -58,7 +59,7 @@ test.describe('without JavaScript', () => {
     await expect(recipient).toHaveURL(new RegExp(`${url.replace(/[?]/g, '\\?')}$`))
 
     // The admin sees it in the queue with its snapshot, opens it and removes the message.
-    const admin = await member(browser, 'member198@demo.test')
+    const admin = await signedInPage(browser, (await freshMember({ is_admin: true })).email)
     await admin.goto('/admin')
     await admin.getByRole('link', { name: 'Reports' }).click()
     const card = admin.locator('.card').filter({ hasText: text })
@@ -106,11 +107,11 @@ test.describe('accessibility', () => {
       await recipient.context().close()
 
       // axe runs in the page: "JavaScript off" is the page's own scripts blocked (as in messenger.spec.ts).
-      const scan = async (email: string) => {
+      const scan = async (email: string, pass = demoPassword) => {
         const context = await newVisitor(browser)
         await context.route('**/*.js', (route) => route.abort())
         const page = await context.newPage()
-        await signInOverHttp(context, email, demoPassword, lng)
+        await signInOverHttp(context, email, pass, lng)
         return { context, page, s: new Scanner(page, lng, `${email}, ${lng}, JS off`) }
       }
       const reporter = await scan(toEmail)
@@ -119,7 +120,7 @@ test.describe('accessibility', () => {
       await submitWithoutNativeValidation(reporter.page, '#details')
       await reporter.s.scan('report error')
 
-      const admin = await scan('member198@demo.test')
+      const admin = await scan((await freshMember({ is_admin: true })).email, password)
       await admin.s.visit('/admin')
       await admin.s.visit('/admin/reports')
       const link = admin.page.locator('.card').filter({ hasText: text }).getByRole('heading').getByRole('link')
@@ -127,7 +128,6 @@ test.describe('accessibility', () => {
       await admin.s.visit(reportUrl)
       await submitWithoutNativeValidation(admin.page, '#dismiss-reason')
       await admin.s.scan('action error')
-      if (lng !== 'en') await switchLanguage(admin.page, 'en')
       reporter.s.found.push(...admin.s.found)
       await reporter.context.close()
       await admin.context.close()

@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test'
-import { createActivity, demoPassword, flash, member } from './activity-helpers.ts'
+import { demoPassword, flash, member } from './activity-helpers.ts'
+import { publishedActivity } from './factories.ts'
 import { Scanner } from './axe.ts'
 import { expect, languages, latestMail, newVisitor, setLanguageCookie, signIn, test, untilHydrated } from './helpers.ts'
 
@@ -27,7 +28,7 @@ const hostingEmail = (page: Page) => page.getByRole('group', { name: 'Activities
 /** A new activity of the host's (published without JavaScript); its id. */
 async function hostActivity(browser: Browser, title: string) {
   const host = await member(browser, hostEmail)
-  const id = await createActivity(host, { title })
+  const id = await publishedActivity(host, { title })
   await host.context().close()
   return id
 }
@@ -117,7 +118,7 @@ test('without JavaScript: an email’s unsubscribe link, signed out, stops that 
   }
   await expect(hostingEmail(host)).toBeChecked()
   const title = `Unsubscribe picnic ${Date.now()}`
-  const id = await createActivity(host, { title })
+  const id = await publishedActivity(host, { title })
   await host.context().close()
   await takeSeat(browser, id)
 

@@ -1,4 +1,5 @@
-import { createActivity, demoPassword, flash, member } from './activity-helpers.ts'
+import { demoPassword, flash, member } from './activity-helpers.ts'
+import { publishedActivity } from './factories.ts'
 import { Scanner } from './axe.ts'
 import { expect, languages, newVisitor, setLanguage, signInOverHttp, test } from './helpers.ts'
 
@@ -13,7 +14,7 @@ test('a cancellation reaches the member: badge, the list, opening it, mark all a
   test.setTimeout(180_000)
   const host = await member(browser, 'member170@demo.test')
   const title = `Chess by the river ${Date.now()}`
-  const id = await createActivity(host, { title })
+  const id = await publishedActivity(host, { title })
 
   const attendee = await member(browser, 'member171@demo.test')
   // Start from nothing unread, whatever earlier runs left.
@@ -57,7 +58,7 @@ test('Mark all as read clears the badge', async ({ browser }) => {
   test.setTimeout(180_000)
   const host = await member(browser, 'member172@demo.test')
   const titles = [`Poetry circle ${Date.now()}`, `Pottery morning ${Date.now()}`]
-  const ids = [await createActivity(host, { title: titles[0]! }), await createActivity(host, { title: titles[1]! })]
+  const ids = [await publishedActivity(host, { title: titles[0]! }), await publishedActivity(host, { title: titles[1]! })]
   const attendee = await member(browser, 'member173@demo.test')
   for (const id of ids) {
     await attendee.goto(`/activities/${id}`)
@@ -85,7 +86,7 @@ test('accessibility of /notifications in en, fr and nl', async ({ browser }) => 
   test.setTimeout(240_000)
   const email = 'member174@demo.test'
   const host = await member(browser, 'member170@demo.test')
-  const id = await createActivity(host, { title: `Axe walk ${Date.now()}` })
+  const id = await publishedActivity(host, { title: `Axe walk ${Date.now()}` })
   const guest = await member(browser, email)
   await guest.goto(`/activities/${id}`)
   await guest.getByRole('button', { name: 'Save my seat' }).click()

@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test'
-import { createActivity, demoPassword, flash, member } from './activity-helpers.ts'
+import { demoPassword, flash, member } from './activity-helpers.ts'
+import { publishedActivity } from './factories.ts'
 import { Scanner } from './axe.ts'
 import { expect, languages, newVisitor, signInOverHttp, test } from './helpers.ts'
 
@@ -16,7 +17,7 @@ const reminder = 'Sharing your phone number or email? Only share it with people 
 
 /** A new activity of `host` (a signed-in page) with `attendeeEmail` going; then "Message" on the attendee's profile: the channel's address. */
 async function messageAttendee(browser: Browser, host: Page, attendeeEmail: string, title: string) {
-  const id = await createActivity(host, { title })
+  const id = await publishedActivity(host, { title })
   const attendee = await member(browser, attendeeEmail)
   await attendee.goto(`/activities/${id}`)
   await attendee.getByRole('button', { name: 'Save my seat' }).click()

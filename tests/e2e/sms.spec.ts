@@ -1,20 +1,19 @@
 import type { Browser, Page } from '@playwright/test'
-import { flash, member } from './activity-helpers.ts'
+import { flash } from './activity-helpers.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { signedInFreshMember } from './factories.ts'
+import { signedInFreshMember, signedInPage, textedReminderScene, uniquePhone } from './factories.ts'
 import { expect, languages, newVisitor, setLanguage, test } from './helpers.ts'
 
 /**
- * Text messages without JavaScript (issue 15 §3 and §7, decision 049). The seed's scene
- * (api/db/seed.ts `smsDemo`): member193 hosts "Coffee and crosswords" (one seat) in three days,
- * member192 holds the seat and was texted a reminder about it, member194 is first on the notify
- * list. member192 confirms their phone with the code read from /dev/outbox, then answers the
- * reminder "C" from /dev/outbox: the seat is cancelled and member194 gets it. axe on
- * /account/phone in en, fr and nl, errors included, as a fresh member. Demo members 192–194 are
- * used by no other test.
+ * Text messages without JavaScript (issue 15 §3 and §7, decision 049). The test's own scene
+ * (`textedReminderScene`): a host's "Coffee and crosswords" (one seat) in three days, an attendee
+ * who holds the seat and was texted a reminder about it, a member first on the notify list. The
+ * attendee confirms their phone with the code read from /dev/outbox, then answers the reminder
+ * "C" from /dev/outbox: the seat is cancelled and the waiting member gets it. axe on
+ * /account/phone in en, fr and nl, errors included, as a fresh member.
  */
-const activityPath = '/activities/0e5e0c46-7d1a-4b6e-9c55-000000000192'
-const reminder = 'Circle 55: “Coffee and crosswords” is in 3 days. Reply C to cancel your seat.'
+const title = 'Coffee and crosswords'
+const reminder = `Circle 55: “${title}” is in 3 days. Reply C to cancel your seat.`
 
 /** The development outbox in a browser of this machine (it answers 404 to everyone else). */
 async function outbox(browser: Browser) {
@@ -31,7 +30,9 @@ function textsTo(page: Page, number: string) {
 
 test('a member confirms their phone, then "C" answered to a reminder gives their seat to the notify list', async ({ browser }) => {
   test.setTimeout(180_000)
-  const attendee = await member(browser, 'member192@demo.test')
+  const scene = await textedReminderScene(title, reminder)
+  const activityPath = `/activities/${scene.id}`
+  const attendee = await signedInPage(browser, scene.attendee.email)
   await attendee.goto(activityPath)
   await expect(attendee.getByText('You are going. See you there!')).toBeVisible()
 
@@ -75,7 +76,7 @@ test('a member confirms their phone, then "C" answered to a reminder gives their
   await attendee.context().close()
 
   // More than 24 hours ahead, the freed seat went to the first member on the notify list.
-  const waiting = await member(browser, 'member194@demo.test')
+  const waiting = await signedInPage(browser, scene.waiting.email)
   await waiting.goto(activityPath)
   await expect(waiting.getByText('You are going. See you there!')).toBeVisible()
   await waiting.context().close()
@@ -88,7 +89,7 @@ test('accessibility of /account/phone in en, fr and nl, errors included', async 
   await context.route('**/*.js', (route) => route.abort())
   const page = await context.newPage()
   // A member of its own: switching a shared member's language would change what the journey above reads.
-  await signedInFreshMember(page, { phone: `+1202555${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}` })
+  await signedInFreshMember(page, { phone: uniquePhone() })
   const found: Scanner['found'] = []
   try {
     for (const lng of languages) {

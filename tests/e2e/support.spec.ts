@@ -1,14 +1,15 @@
 import type { Browser, Page } from '@playwright/test'
-import { createActivity, demoPassword, flash, member } from './activity-helpers.ts'
+import { demoPassword, flash, member } from './activity-helpers.ts'
+import { freshMember, publishedActivity, signedInPage } from './factories.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, languages, newVisitor, setLanguage, signInOverHttp, test } from './helpers.ts'
+import { expect, languages, newVisitor, password, setLanguage, signInOverHttp, test } from './helpers.ts'
 
 /**
  * The activity page's conversations and "Contact the product" without JavaScript (issue 14 §1,
  * decision 039): Contact host, the group chat button, a member writing to Circle 55 support and
  * an admin answering in /admin/support; the host told of an attendee's messages (issue 29 §3);
- * axe on the support pages in en, fr and nl. Demo members 140–149, member197 (a seeded admin who answers in English) and member199 (a seeded
- * admin whose language the axe test switches, so the two never meet) are used by no other spec.
+ * axe on the support pages in en, fr and nl. Demo members 140–149 are used by no other spec; the
+ * admins are fresh members of each test.
  */
 
 /** The member writes to support from the Messenger: the conversation's address. */
@@ -35,7 +36,7 @@ test.describe('without JavaScript', () => {
   test('Contact host opens the direct conversation with the host', async ({ browser }) => {
     test.setTimeout(120_000)
     const host = await member(browser, 'member140@demo.test')
-    const id = await createActivity(host, { title: 'Tea and crosswords' })
+    const id = await publishedActivity(host, { title: 'Tea and crosswords' })
     const hostName = (await host.locator('.details dt:has-text("Host") + dd').textContent())?.trim() ?? ''
     await expect(host.getByRole('button', { name: 'Contact host' })).toHaveCount(0)
 
@@ -55,7 +56,7 @@ test.describe('without JavaScript', () => {
   test('the group chat button takes an attendee to the activity’s chat', async ({ browser }) => {
     test.setTimeout(120_000)
     const host = await member(browser, 'member142@demo.test')
-    const id = await createActivity(host, { title: 'Birdwatching at dawn' })
+    const id = await publishedActivity(host, { title: 'Birdwatching at dawn' })
     const attendee = await member(browser, 'member143@demo.test')
     await attendee.goto(`/activities/${id}`)
     await attendee.getByRole('button', { name: 'Save my seat' }).click()
@@ -71,7 +72,7 @@ test.describe('without JavaScript', () => {
     test.setTimeout(180_000)
     const host = await member(browser, 'member148@demo.test')
     const title = `Chess in the square ${Date.now()}`
-    const id = await createActivity(host, { title })
+    const id = await publishedActivity(host, { title })
     const attendee = await member(browser, 'member149@demo.test')
     await attendee.goto(`/activities/${id}`)
     await attendee.getByRole('button', { name: 'Save my seat' }).click()
@@ -133,7 +134,7 @@ test.describe('without JavaScript', () => {
     const question = `Where do I change my city? (${Date.now()})`
     const url = await writeToSupport(page, question)
 
-    const admin = await member(browser, 'member197@demo.test')
+    const admin = await signedInPage(browser, (await freshMember({ is_admin: true })).email)
     await openConversation(admin, question)
     await expect(admin.locator('.message').last()).toContainText(question)
     await admin.getByLabel('Your answer').fill('Open Account, then Edit your profile.')
@@ -158,7 +159,7 @@ test.describe('without JavaScript', () => {
   test('the activity page links to support too', async ({ browser }) => {
     const page = await member(browser, 'member145@demo.test')
     const host = await member(browser, 'member146@demo.test')
-    const id = await createActivity(host, { title: 'Garden visit' })
+    const id = await publishedActivity(host, { title: 'Garden visit' })
     await page.goto(`/activities/${id}`)
     await page.getByRole('button', { name: 'Write to Circle 55 support' }).click()
     await expect(page.getByRole('heading', { level: 1, name: 'Circle 55 support' })).toBeVisible()
@@ -171,10 +172,10 @@ test.describe('without JavaScript', () => {
  * A signed-in page for axe: axe runs in the page, so "JavaScript off" is the page's own scripts
  * blocked (as in messenger.spec.ts and members.spec.ts).
  */
-async function scanningPage(browser: Browser, email: string) {
+async function scanningPage(browser: Browser, email: string, pass = demoPassword) {
   const context = await newVisitor(browser)
   await context.route('**/*.js', (route) => route.abort())
-  await signInOverHttp(context, email, demoPassword)
+  await signInOverHttp(context, email, pass)
   return context.newPage()
 }
 
@@ -186,7 +187,7 @@ test('accessibility of the support pages in en, fr and nl, errors included', asy
   const url = await writeToSupport(writer, question)
   await writer.context().close()
   const page = await scanningPage(browser, email)
-  const admin = await scanningPage(browser, 'member199@demo.test')
+  const admin = await scanningPage(browser, (await freshMember({ is_admin: true })).email, password)
   const found: Scanner['found'] = []
   try {
     for (const lng of languages) {

@@ -1,5 +1,6 @@
 import type { Browser } from '@playwright/test'
-import { demoPassword, flash, member } from './activity-helpers.ts'
+import { flash } from './activity-helpers.ts'
+import { signedInPage, surveyScene } from './factories.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
 import { expect, languages, newVisitor, setLanguage, signInOverHttp, test, untilHydrated } from './helpers.ts'
 
@@ -9,23 +10,23 @@ import { expect, languages, newVisitor, setLanguage, signInOverHttp, test, until
  * the keyboard and leaves a comment; the host sees the average and the comment. axe on the survey
  * page in en, fr and nl, errors included. With JavaScript (issue 29 §4) the sentence saying which
  * rating will be sent follows the choice, and the page after sending says what was recorded.
- * The seed's survey activity (api/db/seed.ts `surveyDemo`): member185 hosts, members 186–188
- * attended; demo members 185–189 are used by no other spec.
+ * Each test has its own activity that ended two hours ago (`surveyScene`).
  */
 const activityTitle = 'Afternoon tea in the rose garden'
-const surveyPath = '/activities/0e5e0c46-7d1a-4b6e-9c55-000000000185/survey'
 
 /** axe needs JavaScript in the page: the app's own scripts are refused instead, as without JavaScript. */
 async function scanningPage(browser: Browser, email: string) {
   const context = await newVisitor(browser)
   await context.route('**/*.js', (route) => route.abort())
-  await signInOverHttp(context, email, demoPassword)
+  await signInOverHttp(context, email)
   return context.newPage()
 }
 
 test('an attendee answers the survey from the banner and the host sees the rating and the comment', async ({ browser }) => {
   test.setTimeout(180_000)
-  const attendee = await member(browser, 'member186@demo.test')
+  const scene = await surveyScene(activityTitle)
+  const surveyPath = `/activities/${scene.id}/survey`
+  const attendee = await signedInPage(browser, scene.attendee.email)
   await attendee.goto('/')
   const banner = attendee.getByRole('region', { name: `Did you go to “${activityTitle}”?` })
   await expect(banner).toBeVisible()
@@ -57,7 +58,7 @@ test('an attendee answers the survey from the banner and the host sees the ratin
   await expect(attendee.getByLabel('A few words for the host (optional)')).toHaveValue('Lovely company and the best scones in town.')
   await attendee.context().close()
 
-  const host = await member(browser, 'member185@demo.test')
+  const host = await signedInPage(browser, scene.host.email)
   await host.goto(activityPath)
   const results = host.getByRole('region', { name: 'What attendees said' })
   await expect(results.getByText('Average rating: 4 out of 5 · 1 rating')).toBeVisible()
@@ -67,7 +68,9 @@ test('an attendee answers the survey from the banner and the host sees the ratin
 
 test('with JavaScript: the rating to be sent follows the member’s choice, and what was recorded is said after sending', async ({ browser }) => {
   test.setTimeout(180_000)
-  const attendee = await member(browser, 'member188@demo.test', { js: true })
+  const scene = await surveyScene(activityTitle)
+  const surveyPath = `/activities/${scene.id}/survey`
+  const attendee = await signedInPage(browser, scene.attendee.email, { js: true })
   await attendee.goto('/')
   await untilHydrated(attendee, 'main')
   const banner = attendee.getByRole('region', { name: `Did you go to “${activityTitle}”?` })
@@ -93,7 +96,9 @@ test('with JavaScript: the rating to be sent follows the member’s choice, and 
 
 test('accessibility of the survey page in en, fr and nl, errors included', async ({ browser }) => {
   test.setTimeout(240_000)
-  const page = await scanningPage(browser, 'member187@demo.test')
+  const scene = await surveyScene(activityTitle)
+  const surveyPath = `/activities/${scene.id}/survey`
+  const page = await scanningPage(browser, scene.attendee.email)
   const found: Scanner['found'] = []
   try {
     for (const lng of languages) {
@@ -109,7 +114,6 @@ test('accessibility of the survey page in en, fr and nl, errors included', async
       found.push(...scan.found)
     }
   } finally {
-    await setLanguage(page.context(), 'en')
     await page.context().close()
   }
   const report = new Scanner(page, 'en', 'survey in en, fr and nl')
