@@ -21,8 +21,9 @@ export const member = profiled('member', async function member(
     javaScriptEnabled: options.js ?? false,
     ...(options.viewport ? { viewport: options.viewport } : {}),
   })
-  // The account keeps its language between runs; these tests read the English texts.
-  await signInOverHttp(context, email, demoPassword, 'en')
+  // Every demo member starts in English (scripts/e2e.ts seeds a fresh database for each run); a
+  // test that switches a member's language has that member to itself.
+  await signInOverHttp(context, email, demoPassword)
   return context.newPage()
 })
 
