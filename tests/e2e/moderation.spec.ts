@@ -34,9 +34,6 @@ async function conversation(browser: Browser, fromEmail: string, toEmail: string
   return { sender, recipient, url: address.pathname + address.search }
 }
 
-// One admin account for every test here, and its language is the account's (it wins over the
-// cookie): the tests take turns, so no scan in French turns another test's admin pages French.
-test.describe.configure({ mode: 'serial' })
 
 test.describe('without JavaScript', () => {
   test('a member reports a message; an admin removes it; the reporter is told', async ({ browser }) => {

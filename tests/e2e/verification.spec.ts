@@ -2,7 +2,8 @@ import type { Browser, Page } from '@playwright/test'
 import sharp from 'sharp'
 import { demoPassword, flash } from './activity-helpers.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, newVisitor, setLanguage, signInOverHttp, test, untilHydrated } from './helpers.ts'
+import { freshMember } from './factories.ts'
+import { expect, newVisitor, password, setLanguage, signInOverHttp, test, untilHydrated } from './helpers.ts'
 
 /**
  * Identity verification (issue 13 §5, decision 025) with JavaScript off, as a member without it
@@ -15,12 +16,17 @@ import { expect, newVisitor, setLanguage, signInOverHttp, test, untilHydrated } 
  */
 const scanTimeout = 150_000
 
-/** A demo member signed in, in English, with every script blocked (unless `js`). */
-async function member(browser: Browser, email: string, options: { js?: boolean } = {}) {
+/** A member signed in, in English, with every script blocked (unless `js`): a demo member, or a fresh one with `pass`. */
+async function member(browser: Browser, email: string, options: { js?: boolean; pass?: string } = {}) {
   const context = await newVisitor(browser)
   if (!options.js) await context.route('**/*.js', (route) => route.abort())
-  await signInOverHttp(context, email, demoPassword, 'en')
+  await signInOverHttp(context, email, options.pass ?? demoPassword, 'en')
   return context.newPage()
+}
+
+/** An admin of the test's own: one test switches its admin's language while the others read English. */
+async function freshAdmin(browser: Browser) {
+  return member(browser, (await freshMember({ is_admin: true, first_name: 'Diane' })).email, { pass: password })
 }
 
 const photo = (colour: string) => sharp({ create: { width: 800, height: 600, channels: 3, background: colour } }).jpeg().toBuffer()
@@ -36,7 +42,7 @@ async function sendPhotos(page: Page) {
 
 /** The admin opens the request of `email` from the queue; answers the review page. */
 async function openRequest(browser: Browser, email: string, scanner?: (page: Page) => Scanner) {
-  const admin = await member(browser, 'admin@demo.test')
+  const admin = await freshAdmin(browser)
   await admin.goto('/admin/verifications')
   await expect(admin.getByRole('heading', { level: 1, name: 'Identity verifications' })).toBeVisible()
   if (scanner) await scanner(admin).scan('/admin/verifications')
@@ -47,8 +53,7 @@ async function openRequest(browser: Browser, email: string, scanner?: (page: Pag
 }
 
 test.describe('without JavaScript', () => {
-  // One at a time: they share the one admin account, whose language the last test switches.
-  test.describe.configure({ mode: 'serial', timeout: scanTimeout })
+  test.describe.configure({ timeout: scanTimeout })
 
   test('a member sends an ID and a selfie, an admin sees both and approves, the member is verified', async ({ browser }) => {
     const email = 'member41@demo.test'
@@ -144,7 +149,7 @@ test.describe('without JavaScript', () => {
   test('the member’s and the admin’s pages in French and Dutch pass axe, errors included', async ({ browser }) => {
     const email = 'member45@demo.test'
     const page = await member(browser, email)
-    const admin = await member(browser, 'admin@demo.test')
+    const admin = await freshAdmin(browser)
     const found: Scanner['found'] = []
     try {
       for (const lng of ['fr', 'nl'] as const) {
