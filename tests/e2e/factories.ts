@@ -88,7 +88,7 @@ export async function signedInPage(browser: Browser, email: string, options: { j
   return context.newPage()
 }
 
-/** A US number no other test uses (555-01xx numbers are fictional; the rest is random). */
+/** A US number for one test: 202-555 and four random digits (a clash is one chance in ten thousand per pair). */
 export function uniquePhone() {
   return `+1202555${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`
 }
