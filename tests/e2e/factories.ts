@@ -48,9 +48,8 @@ export async function signedInFreshMember(page: Page, overrides: Partial<NewUser
 
 /** A fresh member signed in in a new browser context of their own, JavaScript off unless asked. */
 export async function freshMemberPage(browser: Browser, options: { js?: boolean } = {}, overrides: Partial<NewUser> = {}) {
-  const context = await newVisitor(browser, { javaScriptEnabled: options.js ?? false })
-  const page = await context.newPage()
-  return { page, member: await signedInFreshMember(page, overrides) }
+  const member = await freshMember(overrides)
+  return { page: await signedInPage(browser, member.email, options), member: { ...member, password } }
 }
 
 /**
@@ -122,16 +121,16 @@ export async function surveyScene(title: string) {
  */
 export async function textedReminderScene(title: string, reminder: string) {
   const host = await freshMember({ first_name: 'Walter', last_name: 'Brooks' })
-  const attendee = await freshMember({ first_name: 'Margaret', last_name: 'Hughes', phone: uniquePhone() })
+  const phone = uniquePhone()
+  const attendee = await freshMember({ first_name: 'Margaret', last_name: 'Hughes', phone })
   const waiting = await freshMember({ first_name: 'Joost', last_name: 'de Vries' })
   const start = new Date(Math.ceil((Date.now() + 3 * 24 * HOUR) / HOUR) * HOUR)
   const experience = await createExperience(db(), host.id, { title, max_attendees: 1, attendees_count: 1, start_at: start, end_at: new Date(start.getTime() + 2 * HOUR) })
   await db().insertInto('experience_attendees').values({ experience_id: experience.id, user_id: attendee.id }).execute()
   await db().insertInto('waitlist_entries').values({ experience_id: experience.id, user_id: waiting.id }).execute()
-  const user = await db().selectFrom('users').select('phone').where('id', '=', attendee.id).executeTakeFirstOrThrow()
   await db()
     .insertInto('sms_outbox')
-    .values({ user_id: attendee.id, to_number: user.phone!, body: reminder, kind: 'reminder', locale: 'en', experience_id: experience.id, created_at: new Date(Date.now() - HOUR) })
+    .values({ user_id: attendee.id, to_number: phone, body: reminder, kind: 'reminder', locale: 'en', experience_id: experience.id, created_at: new Date(Date.now() - HOUR) })
     .execute()
   return { host, attendee, waiting, id: experience.id }
 }
