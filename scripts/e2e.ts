@@ -75,17 +75,25 @@ function stopServer(server: ChildProcess): Promise<void> {
   })
 }
 
-/** The browser is Debian's Chromium; installed here when missing (as root), never downloaded by Playwright. */
+/**
+ * The browsers are Debian's Chromium and its headless shell (playwright.config.ts), installed here
+ * when missing (as root), never downloaded by Playwright. Without the headless shell every spec
+ * runs in the full browser, slower.
+ */
 async function ensureChromium(): Promise<boolean> {
-  if (existsSync('/usr/bin/chromium')) return true
+  const packages = ['chromium', 'chromium-headless-shell'].filter((name) => !existsSync(`/usr/bin/${name}`))
+  if (packages.length === 0) return true
   if (process.getuid?.() !== 0) {
-    console.error('[e2e] /usr/bin/chromium is missing. Install it with: sudo apt-get install -y chromium')
-    return false
+    console.error(`[e2e] Missing: ${packages.join(', ')}. Install with: sudo apt-get install -y ${packages.join(' ')}`)
+    return existsSync('/usr/bin/chromium')
   }
-  console.log('[e2e] Installing Debian\'s chromium…')
+  console.log(`[e2e] Installing Debian's ${packages.join(' and ')}…`)
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-  if ((await run('apt-get', ['update'], env)) !== 0) return false
-  return (await run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], env)) === 0 && existsSync('/usr/bin/chromium')
+  if ((await run('apt-get', ['install', '-y', '--no-install-recommends', ...packages], env)) !== 0) {
+    await run('apt-get', ['update'], env)
+    await run('apt-get', ['install', '-y', '--no-install-recommends', ...packages], env)
+  }
+  return existsSync('/usr/bin/chromium')
 }
 
 /**
