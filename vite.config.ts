@@ -71,6 +71,15 @@ export default defineConfig({
     // Three at once on two cores: the files wait on PostgreSQL much of the time, and Vitest's
     // default (cores − 1) ran them one by one (566 s, against 272 s with three).
     maxWorkers: 3,
+    // A worker keeps the modules it loaded from one file to the next instead of loading the app
+    // again for each (150–163 s instead of 222–305 s, decision 071). So a module's top-level code
+    // runs once per worker, not per file: per-file set-up belongs in setupFiles or in hooks inside
+    // the test file, and a file that mocks a module (vi.mock) must be its only importer.
+    isolate: false,
+    // As many workers kept as started: with fewer (Vitest's default is cores − 1), idle workers
+    // were stopped twice, once when idle and once at the end, and 2 runs in 4 failed on Tinypool's
+    // "Terminating worker thread" (vitest-dev/vitest#8564). 5 runs in 5 passed with three.
+    minWorkers: 3,
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },
