@@ -80,6 +80,7 @@ export function createApiApp(services: ApiServices) {
     if (error instanceof ApiProblem) {
       // A body refused unread may still be arriving: the client must not reuse this connection.
       if (error.status === 413) c.header('connection', 'close')
+      if (error.retryAfterSeconds !== undefined) c.header('retry-after', String(error.retryAfterSeconds))
       return c.json(error.toJSON(), error.status as 400)
     }
     services.logger.error({ err: error, requestId: c.var.requestId }, 'API request failed')

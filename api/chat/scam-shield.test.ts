@@ -34,7 +34,7 @@ async function as(user: User, method: string, path: string, body?: unknown) {
 
 async function open(from: User, to: User) {
   const response = await as(from, 'POST', 'users/message-channels', { user_id: to.id })
-  return { status: response.status, json: response.json, id: (response.json?.data?.[0] as Channel | undefined)?.id ?? '' }
+  return { status: response.status, json: response.json, headers: response.headers, id: (response.json?.data?.[0] as Channel | undefined)?.id ?? '' }
 }
 
 async function send(user: User, channelId: string, text: string, extra: Record<string, unknown> = {}) {
@@ -55,6 +55,9 @@ describe('new conversations a day', () => {
     const refused = await open(sender, await trusted())
     expect(refused.status).toBe(429)
     expect(refused.json.error).toMatchObject({ code: 'new_conversations_limit', message: expect.stringContaining('5 new conversations a day') })
+    // The first of them leaves the 24 hours in a little under a day.
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(23 * 60 * 60)
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(24 * 60 * 60)
   })
 
   it('counts a channel once, when the member opens it: its messages, opening it again and answering others cost nothing', async () => {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { DB, Trx } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
-import { ApiProblem } from '../http/errors.ts'
+import { ApiProblem, problems } from '../http/errors.ts'
 import { verifiedUserIds } from '../verification/queries.ts'
 import { containsLink } from '#contract/links.ts'
 import { containsContactDetails } from '#contract/scam-shield.ts'
@@ -29,28 +29,35 @@ export async function isLimitedSender(db: DB | Trx, member: User, now = new Date
   return !verified.has(member.id)
 }
 
-/** Direct channels between two members that `memberId` opened in the last 24 hours (not the product's or support's). */
-export async function conversationsStartedToday(db: DB | Trx, memberId: string) {
-  const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM message_channels
+/**
+ * Direct channels between two members that `memberId` opened in the last 24 hours (not the
+ * product's or support's), and the seconds until the oldest of them leaves that window.
+ */
+async function conversationsStartedToday(db: DB | Trx, memberId: string) {
+  const { rows } = await sql<{ count: number; frees_in: number | null }>`
+    SELECT count(*)::int AS count,
+      ceil(extract(epoch FROM min(created_at) + interval '24 hours' - now()))::int AS frees_in
+    FROM message_channels
     WHERE created_by = ${memberId} AND kind = 'direct' AND created_at > now() - interval '24 hours'
       AND direct_key ~ '^[0-9a-f-]{36}:[0-9a-f-]{36}$'`.execute(db)
-  return rows[0]?.count ?? 0
+  return { count: rows[0]?.count ?? 0, freesInSeconds: Math.max(1, rows[0]?.frees_in ?? 1) }
 }
 
 /**
  * Before `openDirectChannel` makes a new channel, in its transaction: a new or unverified member
  * who already started 5 conversations in the last 24 hours is refused (429
- * `new_conversations_limit`). The member's own lock is held until the channel is committed, so
- * requests at once are counted one after the other.
+ * `new_conversations_limit`, Retry-After when the oldest of them is 24 hours old). The member's
+ * own lock is held until the channel is committed, so requests at once are counted one after the other.
  */
 export async function checkNewConversation(trx: Trx, caller: User) {
   if (!(await isLimitedSender(trx, caller))) return
   await sql`SELECT pg_advisory_xact_lock(hashtext('chat:new-conversations'), hashtext(${caller.id}))`.execute(trx)
-  if ((await conversationsStartedToday(trx, caller.id)) >= newConversationsPerDay) {
-    throw new ApiProblem(
-      429,
+  const started = await conversationsStartedToday(trx, caller.id)
+  if (started.count >= newConversationsPerDay) {
+    throw problems.tooMany(
       'new_conversations_limit',
       `You can start ${newConversationsPerDay} new conversations a day while your account is new or not yet verified. Please try again tomorrow.`,
+      started.freesInSeconds,
     )
   }
 }

@@ -63,6 +63,9 @@ describe('messages a member may send', () => {
       code: 'too_many_messages',
       message: 'You are sending messages faster than Circle 55 allows. Please wait a minute and send it again.',
     })
+    // When the minute's window ends, in seconds.
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60)
     expect(await stored(sender)).toBe(messagesPerMinute)
     // Another member is not held up by it.
     const other = await trusted()
@@ -89,7 +92,11 @@ describe('messages a member may send', () => {
       .insertInto('rate_limits')
       .values({ key: `messages-member-hour:${sender.id}`, window_start: new Date(Date.now() - 30 * 60_000), count: messagesPerHour })
       .execute()
-    expect((await send(token, channel!, 'One more')).json.error.code).toBe('too_many_messages')
+    const refused = await send(token, channel!, 'One more')
+    expect(refused.json.error.code).toBe('too_many_messages')
+    // The hour's window, opened 30 minutes ago, lets it through in about 30 minutes.
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(29 * 60)
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(30 * 60)
     await database.db.updateTable('rate_limits').set({ window_start: new Date(Date.now() - 61 * 60_000) }).where('key', '=', `messages-member-hour:${sender.id}`).execute()
     expect((await send(token, channel!, 'One more')).status).toBe(201)
 

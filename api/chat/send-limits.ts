@@ -32,5 +32,6 @@ export async function countMessage(db: DB, sender: User, channelId: string) {
   throw problems.tooMany(
     'too_many_messages',
     `You are sending messages faster than Circle 55 allows. Please wait ${minutes === 1 ? 'a minute' : `${minutes} minutes`} and send it again.`,
+    wait,
   )
 }

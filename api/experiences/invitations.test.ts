@@ -147,6 +147,7 @@ describe('inviting by email', () => {
     const refused = await invite(experience.id, host, [guest.user.email])
     expect(refused.status).toBe(429)
     expect(refused.json.error).toMatchObject({ code: 'too_many_invitations', message: expect.stringContaining('200 addresses a day') })
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(23 * 60 * 60)
     expect(await database.db.selectFrom('experience_invitations').select('user_id').where('experience_id', '=', experience.id).execute()).toEqual([])
     // Another member's allowance is their own.
     const other = await member()

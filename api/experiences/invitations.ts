@@ -11,7 +11,7 @@ import type { AddByEmailsResult } from '#contract/experiences.ts'
 import type { DB, Trx } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
-import { countHit } from '../http/security.ts'
+import { requireWithinLimit } from '../http/security.ts'
 import { visibleMembers } from '../policy/members.ts'
 import { requirePermission } from '../policy/permissions.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
@@ -41,9 +41,8 @@ export async function inviteByEmail({ db, notify }: NotifyingDeps, caller: User,
   // Full: nobody is invited, and nothing is looked up.
   if (isFull(experience)) return { invited_if_member: [], full: unique }
   // Every address typed counts, found or not: a host cannot test thousands of addresses a day.
-  if ((await countHit(db, invitationLimit, caller.id, unique.length)).over) {
-    throw problems.tooMany('too_many_invitations', `You can invite at most ${maxInvitationsPerDay} addresses a day.`)
-  }
+  const tooMany = (retryAfter: number) => problems.tooMany('too_many_invitations', `You can invite at most ${maxInvitationsPerDay} addresses a day.`, retryAfter)
+  await requireWithinLimit(db, invitationLimit, caller.id, tooMany, unique.length)
   await db.transaction().execute(async (trx) => {
     const invitees = await trx
       .selectFrom('users as u')

@@ -6,12 +6,15 @@ export class ApiProblem extends Error {
   readonly status: number
   readonly code: string
   readonly fields: Record<string, string[]> | undefined
+  /** For a 429: seconds until the limit lets the client through again, sent as Retry-After. */
+  readonly retryAfterSeconds: number | undefined
 
-  constructor(status: number, code: string, message: string, fields?: Record<string, string[]>) {
+  constructor(status: number, code: string, message: string, fields?: Record<string, string[]>, retryAfterSeconds?: number) {
     super(message)
     this.status = status
     this.code = code
     this.fields = fields
+    this.retryAfterSeconds = retryAfterSeconds
   }
 
   toJSON() {
@@ -25,7 +28,8 @@ export const problems = {
   suspended: () => new ApiProblem(403, 'user_suspended', 'Your account has been suspended.'),
   notFound: (what = 'Not found') => new ApiProblem(404, 'not_found', what),
   conflict: (code: string, message: string) => new ApiProblem(409, code, message),
-  tooMany: (code: string, message: string) => new ApiProblem(429, code, message),
+  /** A limit reached; `retryAfterSeconds` says when it lets the client through again (Retry-After). */
+  tooMany: (code: string, message: string, retryAfterSeconds?: number) => new ApiProblem(429, code, message, undefined, retryAfterSeconds),
   invalid: (fields: Record<string, string[]>) =>
     new ApiProblem(422, 'invalid_input', 'The request has invalid fields.', fields),
 }

@@ -37,6 +37,8 @@ type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503
 const controlCharacters =
   'A control character (NUL, U+0001–U+001F, DEL or U+0080–U+009F; in a body field tab, line feed and carriage return are allowed) in a path parameter, a query parameter or a body field (code invalid_characters, `fields` naming each one)'
 
+const retryAfterHeader = { description: 'Seconds to wait before trying again', schema: { type: 'integer' as const, minimum: 1 } }
+
 /**
  * The error answers of a route, each with the §8 error body and what it means there. Every route
  * may answer 400 (a control character, decision 066) and 503 (database unavailable); a route that takes a bearer token answers 401 for a bad
@@ -55,7 +57,11 @@ export function errors(security: RouteConfig['security'], described: Partial<Rec
   return Object.fromEntries(
     Object.entries(all).map(([status, description]) => [
       status,
-      { description, content: { 'application/json': { schema: errorBodySchema } } },
+      {
+        description,
+        content: { 'application/json': { schema: errorBodySchema } },
+        ...(status === '429' || status === '503' ? { headers: { 'Retry-After': retryAfterHeader } } : {}),
+      },
     ]),
   )
 }

@@ -134,6 +134,12 @@ export async function countHit(db: DB, limit: Limit, key: string, hits = 1) {
   return { over: result.count > limit.max, retryAfter }
 }
 
+/** Counts `hits` against `limit` for `key`; one too many throws `refuse(seconds until the window ends)`. */
+export async function requireWithinLimit(db: DB, limit: Limit, key: string, refuse: (retryAfterSeconds: number) => Error, hits = 1) {
+  const { over, retryAfter } = await countHit(db, limit, key, hits)
+  if (over) throw refuse(retryAfter)
+}
+
 /**
  * Counts one hit against each of several limits in one statement (one round trip on a busy path:
  * a chat message counts against three), each with its own window, each row updated atomically as

@@ -5,7 +5,7 @@ import type { User } from '../db/schema.ts'
 import { cancelAttendance } from '../experiences/attendance.ts'
 import { hasStarted } from '../experiences/service.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
-import { countHit, forgiveHit, type Limit } from '../http/security.ts'
+import { forgiveHit, type Limit, requireWithinLimit } from '../http/security.ts'
 import { smsT } from '../i18n.ts'
 import { codeTtlMs, createCodes } from '../identity/codes.ts'
 import { visibleMembers } from '../policy/members.ts'
@@ -35,7 +35,7 @@ export const phoneConfirmationLimits = {
   check: { name: 'phone-code-check', max: 10, windowSeconds: fifteenMinutes },
 } satisfies Record<string, Limit>
 
-const tooMany = () => problems.tooMany('too_many_attempts', 'Too many attempts. Please wait 15 minutes and try again.')
+const tooMany = (retryAfterSeconds: number) => problems.tooMany('too_many_attempts', 'Too many attempts. Please wait 15 minutes and try again.', retryAfterSeconds)
 
 /** The "Reply C to cancel" line the reminder and seat-offer texts end with, in the member's language. */
 export function smsReplyHint(locale: string | null | undefined) {
@@ -51,8 +51,8 @@ export async function startPhoneConfirmation(deps: SmsDeps, caller: User): Promi
   const phone = caller.phone
   if (!phone) throw problems.conflict('phone_missing', 'Add a phone number to your account first.')
   if (caller.phone_confirmed_at) throw problems.conflict('phone_confirmed', 'This phone number is already confirmed.')
-  if ((await countHit(deps.db, phoneConfirmationLimits.send, caller.id)).over) throw tooMany()
-  if ((await countHit(deps.db, phoneConfirmationLimits.sendToNumber, phone)).over) throw tooMany()
+  await requireWithinLimit(deps.db, phoneConfirmationLimits.send, caller.id, tooMany)
+  await requireWithinLimit(deps.db, phoneConfirmationLimits.sendToNumber, phone, tooMany)
   const code = await createCodes(deps).issue(phone, 'confirm_phone', { user_id: caller.id })
   const locale = caller.locale ?? 'en'
   const { sent, stopped } = await deps.sms.sendNow({ to: phone, userId: caller.id, kind: 'phone_code', locale, text: smsT(locale)('code', { code }) })
@@ -71,7 +71,7 @@ export async function confirmPhone(deps: SmsDeps, caller: User, input: PhoneConf
   const { db } = deps
   const phone = caller.phone
   if (!phone) throw problems.conflict('phone_missing', 'Add a phone number to your account first.')
-  if ((await countHit(db, phoneConfirmationLimits.check, caller.id)).over) throw tooMany()
+  await requireWithinLimit(db, phoneConfirmationLimits.check, caller.id, tooMany)
   const result = await createCodes(deps).consume(phone, input.code, 'confirm_phone')
   if ('error' in result) throw problems.invalid({ code: [result.error === 'expired' ? 'code_expired' : 'code_invalid'] })
   if (result.payload?.user_id !== caller.id) throw problems.invalid({ code: ['code_invalid'] })

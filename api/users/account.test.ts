@@ -186,6 +186,11 @@ describe('changing the sign-in email (POST v1/users/me/email-change, …/confirm
     const statuses: number[] = []
     for (let i = 0; i < 6; i++) statuses.push((await api.request('POST', 'v1/users/me/email-change', { token, body: { email: newAddress() } })).status)
     expect(statuses).toEqual([202, 202, 202, 202, 202, 429])
+    const refused = await api.request('POST', 'v1/users/me/email-change', { token, body: { email: newAddress() } })
+    expect(refused.json.error.code).toBe('too_many_attempts')
+    // The 15 minutes' window started with the first code.
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(14 * 60)
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60)
 
     const target = newAddress()
     const perAddress: number[] = []

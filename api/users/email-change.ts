@@ -4,7 +4,7 @@ import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import type { Env } from '../env.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
-import { countHit, forgiveHit, type Limit } from '../http/security.ts'
+import { forgiveHit, type Limit, requireWithinLimit } from '../http/security.ts'
 import { accountLimits } from '../identity/accounts.ts'
 import { codeTtlMs, composeAccountEmail, createCodes, maxCodeAttempts } from '../identity/codes.ts'
 import { requirePermission } from '../policy/permissions.ts'
@@ -36,7 +36,7 @@ export const emailChangeLimits = {
   check: { name: 'email-change-check', max: 10, windowSeconds: fifteenMinutes },
 } satisfies Record<string, Limit>
 
-const tooMany = () => problems.tooMany('too_many_attempts', 'Too many attempts. Please wait 15 minutes and try again.')
+const tooMany = (retryAfterSeconds: number) => problems.tooMany('too_many_attempts', 'Too many attempts. Please wait 15 minutes and try again.', retryAfterSeconds)
 const notSent = () => new ApiProblem(503, 'email_not_sent', 'The email could not be sent. Please try again later.')
 
 function requireBuiltinIdentity(env: EmailChangeDeps['env']) {
@@ -67,8 +67,8 @@ export async function startEmailChange(deps: EmailChangeDeps, caller: User, inpu
   const { db, mailer } = deps
   const email = input.email
   if (caller.email && caller.email.toLowerCase() === email.toLowerCase()) throw problems.invalid({ email: ['same_email'] })
-  if ((await countHit(db, emailChangeLimits.send, caller.id)).over) throw tooMany()
-  if ((await countHit(db, accountLimits.codeSend, email.toLowerCase())).over) throw tooMany()
+  await requireWithinLimit(db, emailChangeLimits.send, caller.id, tooMany)
+  await requireWithinLimit(db, accountLimits.codeSend, email.toLowerCase(), tooMany)
   const started = { email, expires_in_minutes: codeTtlMs / 60_000 }
 
   const owner = await db
@@ -115,7 +115,7 @@ export async function confirmEmailChange(deps: EmailChangeDeps, caller: User, in
   requirePermission(caller, 'update:user', { id: caller.id })
   requireBuiltinIdentity(deps.env)
   const { db, mailer } = deps
-  if ((await countHit(db, emailChangeLimits.check, caller.id)).over) throw tooMany()
+  await requireWithinLimit(db, emailChangeLimits.check, caller.id, tooMany)
   const pending = await pendingChange(db, caller.id).executeTakeFirst()
   if (!pending) throw problems.invalid({ code: ['code_expired'] })
   const result = await createCodes(deps).consume(pending.email, input.code, 'change_email')
