@@ -140,7 +140,9 @@ async function main() {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   }
   // `npm start`'s own entry point (the build is fresh, so it goes straight to the server).
-  const server = spawn(process.execPath, ['scripts/start.ts'], { cwd: root, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  // E2E_SERVER_PROFILE=<folder>: a V8 CPU profile of the server, written when it stops (scripts/profile-summary.ts reads it).
+  const profile = process.env.E2E_SERVER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.E2E_SERVER_PROFILE}`] : []
+  const server = spawn(process.execPath, [...profile, 'scripts/start.ts'], { cwd: root, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'] })
   let second: ChildProcess | null = null
   // The server's log is shown as it comes; errors, and warnings that mean a member was let down
   // (a session ended because its token could not be renewed), fail the run even if every
