@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 
@@ -21,4 +22,11 @@ function newest(file: string): number {
   let latest = stat.mtimeMs
   for (const entry of readdirSync(file)) latest = Math.max(latest, newest(path.join(file, entry)))
   return latest
+}
+
+/** Builds the web app when `buildIsStale` (`npm start`, the end-to-end run); the build's exit code, 0 when it was fresh. */
+export function buildIfStale(root: string, note: string): number {
+  if (!buildIsStale(root)) return 0
+  console.log(note)
+  return spawnSync('npx', ['remix', 'vite:build'], { cwd: root, stdio: 'inherit' }).status ?? 1
 }

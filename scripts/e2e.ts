@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { buildIsStale } from './build-freshness.ts'
+import { buildIfStale } from './build-freshness.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -109,9 +109,8 @@ function embeddedDatabaseUrl(dataDir: string) {
 
 async function main() {
   if (!(await ensureChromium())) return 1
-  if (!skipBuild && buildIsStale(root)) {
-    console.log('[e2e] Building…')
-    const code = await run('npx', ['remix', 'vite:build'])
+  if (!skipBuild) {
+    const code = buildIfStale(root, '[e2e] Building…')
     if (code !== 0) return code
   } else if (!existsSync(path.join(root, 'build/server/index.js'))) {
     console.error('[e2e] --no-build given but build/ is missing; run `npx remix vite:build` first.')

@@ -1,17 +1,13 @@
-import { spawnSync } from 'node:child_process'
 import path from 'node:path'
-import { buildIsStale } from './build-freshness.ts'
+import { buildIfStale } from './build-freshness.ts'
 
 /**
  * `npm start`: builds the web app when the build is missing or older than the sources, then
  * starts the server (embedded PostgreSQL, demo data outside production).
  */
 const root = path.resolve(import.meta.dirname, '..')
-if (buildIsStale(root)) {
-  console.log('Building the web app (first start or changed sources)…')
-  const result = spawnSync('npx', ['remix', 'vite:build'], { cwd: root, stdio: 'inherit' })
-  if (result.status !== 0) process.exit(result.status ?? 1)
-}
+const built = buildIfStale(root, 'Building the web app (first start or changed sources)…')
+if (built !== 0) process.exit(built)
 // The app's environment (demo data, the development outbox, the secrets it requires) is NODE_ENV as
 // given, read once here; the built app then runs its libraries as they ship: React's production
 // server renderer (the development one checks and warns at every render: slower, and not what
