@@ -1,8 +1,8 @@
 import type { Browser, Page } from '@playwright/test'
-import { demoPassword, flash, member } from './activity-helpers.ts'
-import { publishedActivity } from './factories.ts'
+import { flash } from './activity-helpers.ts'
+import { freshMember, publishedActivity, signedInPage } from './factories.ts'
 import { Scanner } from './axe.ts'
-import { expect, languages, latestMail, newVisitor, setLanguageCookie, signIn, test, untilHydrated } from './helpers.ts'
+import { expect, languages, latestMail, newVisitor, password, setLanguageCookie, signIn, test, untilHydrated } from './helpers.ts'
 
 /**
  * Notifications as a member notices them (issue 15 §7, decisions 043, 047): with JavaScript the
@@ -11,55 +11,45 @@ import { expect, languages, latestMail, newVisitor, setLanguageCookie, signIn, t
  * and without JavaScript, turns that topic's emails off (axe on its page in en, fr and nl).
  *
  * The event is a member taking a seat at the other's activity: the host hears of it at once (the
- * hosting topic, in-app and email by default). Demo members 178 (the host) and 179 (the guest)
- * are used by no other spec; the tests run one after the other, since they count the same
- * member's unread notifications.
+ * hosting topic, in-app and email by default). Each test has a fresh host and guest of its own.
  */
 
-test.describe.configure({ mode: 'serial' })
-
-const hostEmail = 'member178@demo.test'
-const guestEmail = 'member179@demo.test'
 const settings = '/account/notification-settings'
 
 const badge = (page: Page) => page.locator('.site-nav a[href="/notifications"] .badge')
 const hostingEmail = (page: Page) => page.getByRole('group', { name: 'Activities you host', exact: true }).getByLabel('Email')
 
-/** A new activity of the host's (published without JavaScript); its id. */
-async function hostActivity(browser: Browser, title: string) {
-  const host = await member(browser, hostEmail)
+/** A fresh host with a new activity of theirs, and a fresh guest. */
+async function hostAndGuest(browser: Browser, title: string) {
+  const [hostEmail, guestEmail] = [(await freshMember({ first_name: 'Agnès' })).email, (await freshMember({ first_name: 'Willem' })).email]
+  const host = await signedInPage(browser, hostEmail)
   const id = await publishedActivity(host, { title })
   await host.context().close()
-  return id
+  return { hostEmail, guestEmail, id }
 }
 
 /** The guest takes a seat at the activity (without JavaScript): the host is told. */
-async function takeSeat(browser: Browser, id: string) {
-  const guest = await member(browser, guestEmail)
+async function takeSeat(browser: Browser, guestEmail: string, id: string) {
+  const guest = await signedInPage(browser, guestEmail)
   await guest.goto(`/activities/${id}`)
   await guest.getByRole('button', { name: 'Save my seat' }).click()
   await expect(flash(guest)).toHaveText('Your seat is saved.')
   await guest.context().close()
 }
 
-/** Starts from nothing unread, whatever earlier runs left (the page is on /notifications after). */
-async function readEverything(page: Page) {
+/** A fresh host has nothing unread (the page is on /notifications after). */
+async function nothingUnread(page: Page) {
   await page.goto('/notifications')
-  const markAll = page.getByRole('button', { name: 'Mark all as read' })
-  if (await markAll.count()) {
-    await markAll.click()
-    await expect(page.getByText('You have read all your notifications.')).toBeVisible()
-  }
   await expect(badge(page)).toHaveCount(0)
 }
 
 test('with JavaScript: the Notifications badge counts a new notification live, without a reload', async ({ browser }) => {
   test.setTimeout(180_000)
   const title = `Live garden visit ${Date.now()}`
-  const id = await hostActivity(browser, title)
+  const { hostEmail, guestEmail, id } = await hostAndGuest(browser, title)
 
-  const host = await member(browser, hostEmail, { js: true })
-  await readEverything(host)
+  const host = await signedInPage(browser, hostEmail, { js: true })
+  await nothingUnread(host)
   // The page with its live stream connected (the chat event stream carries the notifications' total).
   const stream = host.waitForResponse((response) => new URL(response.url()).pathname === '/messenger/events')
   await host.goto('/attending')
@@ -68,7 +58,7 @@ test('with JavaScript: the Notifications badge counts a new notification live, w
   await expect(badge(host)).toHaveCount(0)
   await host.evaluate(() => Object.assign(window, { stayedOnPage: true }))
 
-  await takeSeat(browser, id)
+  await takeSeat(browser, guestEmail, id)
 
   // The badge changes on the open page: no navigation, no reload.
   await expect(badge(host)).toContainText('1')
@@ -88,11 +78,11 @@ test('with JavaScript: the Notifications badge counts a new notification live, w
 test('without JavaScript: after an event the next page shows the badge, and the list shows it unread', async ({ browser }) => {
   test.setTimeout(180_000)
   const title = `Quiet book swap ${Date.now()}`
-  const id = await hostActivity(browser, title)
+  const { hostEmail, guestEmail, id } = await hostAndGuest(browser, title)
 
-  const host = await member(browser, hostEmail)
-  await readEverything(host)
-  await takeSeat(browser, id)
+  const host = await signedInPage(browser, hostEmail)
+  await nothingUnread(host)
+  await takeSeat(browser, guestEmail, id)
 
   await host.reload()
   const item = host.locator('.site-nav a[href="/notifications"]')
@@ -108,19 +98,14 @@ test('without JavaScript: after an event the next page shows the badge, and the 
 
 test('without JavaScript: an email’s unsubscribe link, signed out, stops that topic’s emails', async ({ browser }) => {
   test.setTimeout(240_000)
-  // The host's emails about their activities on, whatever an earlier run left.
-  const host = await member(browser, hostEmail)
-  await host.goto(settings)
-  if (!(await hostingEmail(host).isChecked())) {
-    await hostingEmail(host).check()
-    await host.getByRole('button', { name: 'Save my choices' }).click()
-    await expect(flash(host)).toHaveText('Your choices are saved. You will hear about “Activities you host” by email.')
-  }
-  await expect(hostingEmail(host)).toBeChecked()
   const title = `Unsubscribe picnic ${Date.now()}`
-  const id = await publishedActivity(host, { title })
+  const { hostEmail, guestEmail, id } = await hostAndGuest(browser, title)
+  // The host's emails about their activities are on by default.
+  const host = await signedInPage(browser, hostEmail)
+  await host.goto(settings)
+  await expect(hostingEmail(host)).toBeChecked()
   await host.context().close()
-  await takeSeat(browser, id)
+  await takeSeat(browser, guestEmail, id)
 
   // The email the host was sent, and its link (the text ends with it).
   const outbox = await newVisitor(browser)
@@ -141,12 +126,12 @@ test('without JavaScript: an email’s unsubscribe link, signed out, stops that 
   await visitor.close()
 
   // Signed in: the box is unticked; the rest of the topic stays.
-  const again = await member(browser, hostEmail)
+  const again = await signedInPage(browser, hostEmail)
   await again.goto(settings)
   await expect(hostingEmail(again)).not.toBeChecked()
   await expect(again.getByRole('group', { name: 'Activities you host', exact: true }).getByLabel('On Circle 55, under “Notifications”')).toBeChecked()
   // Back on, then off again by a mail program's one-click POST to the List-Unsubscribe address
-  // (RFC 8058: no cookies, no Origin, answered without a redirect), then on for the next run.
+  // (RFC 8058: no cookies, no Origin, answered without a redirect).
   const saveHostingEmail = async (on: boolean) => {
     await again.goto(settings)
     await hostingEmail(again).setChecked(on)
@@ -160,7 +145,6 @@ test('without JavaScript: an email’s unsubscribe link, signed out, stops that 
   await mailProgram.close()
   await again.goto(settings)
   await expect(hostingEmail(again)).not.toBeChecked()
-  await saveHostingEmail(true)
   await again.context().close()
 
   // axe on the page (asking, then done) in en, fr and nl, signed out; "JavaScript off" is the
@@ -190,7 +174,8 @@ test('a sign-in is not needed to read the unsubscribe page, and a broken link sa
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('This link does not work')
   await expect(page.getByRole('link', { name: 'Notification settings' })).toBeVisible()
   // The member can still sign in and choose there.
-  await signIn(page, hostEmail, demoPassword, settings)
+  const { email } = await freshMember()
+  await signIn(page, email, password, settings)
   await expect(page).toHaveURL(settings)
   await visitor.close()
 })
