@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import type { Page } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import type { AxeResults, RunOptions } from 'axe-core'
-import { expect, timed, type Language } from './helpers.ts'
+import { expect, newVisitor, signInOverHttp, timed, type Language } from './helpers.ts'
 
 /** Zero axe violations against WCAG 2.0/2.1 A+AA and 2.2 AA. */
 const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
@@ -55,6 +55,19 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 async function runAxe(page: Page, options: RunOptions): Promise<AxeResults> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource)
   return page.evaluate((options) => (window as unknown as { axe: { run(context: Document, options: RunOptions): Promise<AxeResults> } }).axe.run(document, options), options)
+}
+
+/**
+ * A member signed in (over HTTP, in `lng` when given) in a page where axe can run "without
+ * JavaScript": axe runs in the page, so the app's own scripts are refused instead, which leaves
+ * the page server-rendered, as a visitor without JavaScript gets it. `pass` defaults to the test
+ * password of fresh members.
+ */
+export async function scanningPage(browser: Browser, email: string, options: { pass?: string; lng?: Language } = {}) {
+  const context = await newVisitor(browser)
+  await context.route('**/*.js', (route) => route.abort())
+  await signInOverHttp(context, email, options.pass, options.lng)
+  return context.newPage()
 }
 
 export class Scanner {

@@ -313,12 +313,6 @@ export const signIn = profiled('signIn', async function signIn(page: Page, email
   await expect(page).not.toHaveURL(/\/identity\//)
 })
 
-/**
- * Signs a member in over HTTP, as their browser would without drawing a page: the identity
- * provider's form, its redirects and the session cookie, into `context`. For tests about something
- * else; the tests about signing in go through the pages (`signIn`). With `lng`, the account's
- * language is set too (it is kept between runs).
- */
 /** Who `signInOverHttp` signed in in each browser context (the e2e factories act for them). */
 const signedIn = new WeakMap<BrowserContext, string>()
 
@@ -329,6 +323,12 @@ export function signedInEmail(page: Page) {
   return email
 }
 
+/**
+ * Signs a member in over HTTP, as their browser would without drawing a page: the identity
+ * provider's form, its redirects and the session cookie, into `context`. For tests about something
+ * else; the tests about signing in go through the pages (`signIn`). With `lng`, the account's
+ * language is set too (it is kept between runs).
+ */
 export const signInOverHttp = profiled('signInOverHttp', async function signInOverHttp(context: BrowserContext, email: string, pass: string = password, lng?: Language) {
   const form = await context.request.get(`${baseURL}/login`)
   expect(new URL(form.url()).pathname, 'the sign-in form').toMatch(/^\/identity\/[^/]+$/)

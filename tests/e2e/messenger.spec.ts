@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
 import { activityWithAttendee, demoPassword, flash } from './activity-helpers.ts'
-import { Scanner } from './axe.ts'
-import { expect, languages, newVisitor, signInOverHttp, test } from './helpers.ts'
+import { Scanner, scanningPage } from './axe.ts'
+import { expect, languages, test } from './helpers.ts'
 
 /**
  * `/messenger` without JavaScript (issue 14 §2, decision 033): a message request, accepted and
@@ -114,11 +114,8 @@ for (const lng of languages) {
 
     // axe runs in the page: "JavaScript off" is the page's own scripts blocked (as in members.spec.ts).
     const scan = async (email: string) => {
-      const context = await newVisitor(browser)
-      await context.route('**/*.js', (route) => route.abort())
-      const page = await context.newPage()
-      await signInOverHttp(context, email, demoPassword, lng)
-      return { context, page, s: new Scanner(page, lng, `${email}, ${lng}, JS off`) }
+      const page = await scanningPage(browser, email, { pass: demoPassword, lng })
+      return { context: page.context(), page, s: new Scanner(page, lng, `${email}, ${lng}, JS off`) }
     }
     const sender = await scan(hostEmail)
     await sender.s.visit('/messenger')

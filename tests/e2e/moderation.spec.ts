@@ -1,8 +1,8 @@
 import type { Browser } from '@playwright/test'
 import { demoPassword, flash, member } from './activity-helpers.ts'
 import { freshMember, publishedActivity, signedInPage } from './factories.ts'
-import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, languages, newVisitor, password, signInOverHttp, test } from './helpers.ts'
+import { Scanner, submitWithoutNativeValidation, scanningPage } from './axe.ts'
+import { expect, languages, password, test } from './helpers.ts'
 
 /**
  * Reporting and moderation without JavaScript (issue 14 §4–5, decision 037): a member reports a
@@ -33,7 +33,6 @@ async function conversation(browser: Browser, fromEmail: string, toEmail: string
   await expect(sender.locator('.message').last()).toContainText(text)
   return { sender, recipient, url: address.pathname + address.search }
 }
-
 
 test.describe('without JavaScript', () => {
   test('a member reports a message; an admin removes it; the reporter is told', async ({ browser }) => {
@@ -105,11 +104,8 @@ test.describe('accessibility', () => {
 
       // axe runs in the page: "JavaScript off" is the page's own scripts blocked (as in messenger.spec.ts).
       const scan = async (email: string, pass = demoPassword) => {
-        const context = await newVisitor(browser)
-        await context.route('**/*.js', (route) => route.abort())
-        const page = await context.newPage()
-        await signInOverHttp(context, email, pass, lng)
-        return { context, page, s: new Scanner(page, lng, `${email}, ${lng}, JS off`) }
+        const page = await scanningPage(browser, email, { pass, lng })
+        return { context: page.context(), page, s: new Scanner(page, lng, `${email}, ${lng}, JS off`) }
       }
       const reporter = await scan(toEmail)
       await reporter.s.visit(reportPath)

@@ -21,7 +21,8 @@ const hostingEmail = (page: Page) => page.getByRole('group', { name: 'Activities
 
 /** A fresh host with a new activity of theirs, and a fresh guest. */
 async function hostAndGuest(browser: Browser, title: string) {
-  const [hostEmail, guestEmail] = [(await freshMember({ first_name: 'Agnès' })).email, (await freshMember({ first_name: 'Willem' })).email]
+  const { email: hostEmail } = await freshMember({ first_name: 'Agnès' })
+  const { email: guestEmail } = await freshMember({ first_name: 'Willem' })
   const host = await signedInPage(browser, hostEmail)
   const id = await publishedActivity(host, { title })
   await host.context().close()

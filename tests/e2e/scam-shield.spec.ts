@@ -1,8 +1,8 @@
 import type { Browser, Page } from '@playwright/test'
 import { demoPassword, flash, member } from './activity-helpers.ts'
 import { publishedActivity } from './factories.ts'
-import { Scanner } from './axe.ts'
-import { expect, languages, newVisitor, signInOverHttp, test } from './helpers.ts'
+import { Scanner, scanningPage } from './axe.ts'
+import { expect, languages, test } from './helpers.ts'
 
 /**
  * The scam shield on `/messenger` without JavaScript (issue 14 §6, decision 038): the recipient's
@@ -94,11 +94,8 @@ for (const lng of languages) {
 
     // axe runs in the page: "JavaScript off" is the page's own scripts blocked (as in messenger.spec.ts).
     const scan = async (email: string) => {
-      const context = await newVisitor(browser)
-      await context.route('**/*.js', (route) => route.abort())
-      const page = await context.newPage()
-      await signInOverHttp(context, email, demoPassword, lng)
-      return { context, page, s: new Scanner(page, lng, `${email}, ${lng}, JS off`) }
+      const page = await scanningPage(browser, email, { pass: demoPassword, lng })
+      return { context: page.context(), page, s: new Scanner(page, lng, `${email}, ${lng}, JS off`) }
     }
     const recipient = await scan(recipientEmail)
     await recipient.s.visit(url)

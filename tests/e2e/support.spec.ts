@@ -1,8 +1,8 @@
-import type { Browser, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { demoPassword, flash, member } from './activity-helpers.ts'
 import { freshMember, publishedActivity, signedInPage } from './factories.ts'
-import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, languages, newVisitor, password, setLanguage, signInOverHttp, test } from './helpers.ts'
+import { Scanner, submitWithoutNativeValidation, scanningPage } from './axe.ts'
+import { expect, languages, setLanguage, test } from './helpers.ts'
 
 /**
  * The activity page's conversations and "Contact the product" without JavaScript (issue 14 §1,
@@ -168,17 +168,6 @@ test.describe('without JavaScript', () => {
   })
 })
 
-/**
- * A signed-in page for axe: axe runs in the page, so "JavaScript off" is the page's own scripts
- * blocked (as in messenger.spec.ts and members.spec.ts).
- */
-async function scanningPage(browser: Browser, email: string, pass = demoPassword) {
-  const context = await newVisitor(browser)
-  await context.route('**/*.js', (route) => route.abort())
-  await signInOverHttp(context, email, pass)
-  return context.newPage()
-}
-
 test('accessibility of the support pages in en, fr and nl, errors included', async ({ browser }) => {
   test.setTimeout(300_000)
   const email = 'member147@demo.test'
@@ -186,8 +175,8 @@ test('accessibility of the support pages in en, fr and nl, errors included', asy
   const question = `A question for the axe scan (${Date.now()})`
   const url = await writeToSupport(writer, question)
   await writer.context().close()
-  const page = await scanningPage(browser, email)
-  const admin = await scanningPage(browser, (await freshMember({ is_admin: true })).email, password)
+  const page = await scanningPage(browser, email, { pass: demoPassword })
+  const admin = await scanningPage(browser, (await freshMember({ is_admin: true })).email)
   const found: Scanner['found'] = []
   try {
     for (const lng of languages) {

@@ -1,8 +1,7 @@
-import type { Browser } from '@playwright/test'
 import { flash } from './activity-helpers.ts'
 import { signedInPage, surveyScene } from './factories.ts'
-import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, languages, newVisitor, setLanguage, signInOverHttp, test, untilHydrated } from './helpers.ts'
+import { Scanner, submitWithoutNativeValidation, scanningPage } from './axe.ts'
+import { expect, languages, setLanguage, test, untilHydrated } from './helpers.ts'
 
 /**
  * The post-activity survey without JavaScript (issue 15 §6, decision 046): an attendee of an
@@ -13,14 +12,6 @@ import { expect, languages, newVisitor, setLanguage, signInOverHttp, test, until
  * Each test has its own activity that ended two hours ago (`surveyScene`).
  */
 const activityTitle = 'Afternoon tea in the rose garden'
-
-/** axe needs JavaScript in the page: the app's own scripts are refused instead, as without JavaScript. */
-async function scanningPage(browser: Browser, email: string) {
-  const context = await newVisitor(browser)
-  await context.route('**/*.js', (route) => route.abort())
-  await signInOverHttp(context, email)
-  return context.newPage()
-}
 
 test('an attendee answers the survey from the banner and the host sees the rating and the comment', async ({ browser }) => {
   test.setTimeout(180_000)
