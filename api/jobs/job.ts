@@ -31,6 +31,13 @@ export interface QueueOptions {
   deadLetter?: string
 }
 
+/**
+ * Retries for more than a day: about 15 s after the first failure, then doubling (pg-boss adds
+ * 1–2 s, 2–4 s, 4–8 s, …) to at most an hour apart; 36 retries wait at least 25 hours in all. For
+ * work a member is owed after an outage of a few hours (an email, a notification's delivery).
+ */
+export const RETRIED_FOR_A_DAY = { retryLimit: 36, retryDelaySeconds: 15, retryDelayMaxSeconds: 60 * 60 } as const satisfies QueueOptions
+
 export interface JobSchedule {
   /** A cron expression, in UTC: pg-boss sends one job per tick across all instances. */
   cron: string

@@ -165,6 +165,32 @@ describe('jobs and crashes (issue 29 §5)', () => {
     expect(attempts).toBe(2)
   })
 
+  it('logs the last failure of a job whose retries are used up as an error, never only as a warning', { timeout: 60_000 }, async () => {
+    const name = 'test.given-up'
+    const said: { level: 'warn' | 'error'; message: string; data: Record<string, unknown> }[] = []
+    const listening = Object.assign(Object.create(logger) as typeof logger, {
+      warn: (data: Record<string, unknown>, message: string) => void said.push({ level: 'warn', message, data }),
+      error: (data: Record<string, unknown>, message: string) => void said.push({ level: 'error', message, data }),
+    })
+    const other = await instance({ logger: listening })
+    const job = testJob(
+      name,
+      z.object({}),
+      async () => {
+        throw new Error('The database is down')
+      },
+      { retryLimit: 1, retryDelaySeconds: 1 },
+    )
+    await other.start([job], {})
+    await other.send(job.name, {})
+    await vi.waitFor(async () => expect(await stateOf(name)).toEqual(['failed']), { timeout: 30_000, interval: 200 })
+    const aboutIt = said.filter((entry) => entry.data.job === name).map(({ level, message, data }) => ({ level, message, attempts: data.attempts }))
+    expect(aboutIt).toEqual([
+      { level: 'warn', message: 'Job failed; it will be retried', attempts: undefined },
+      { level: 'error', message: 'Job failed for good: its retries are used up', attempts: 2 },
+    ])
+  })
+
   it('works several jobs at once when asked: a slow one does not hold up the others', { timeout: 60_000 }, async () => {
     const name = 'test.concurrent'
     const other = await instance()

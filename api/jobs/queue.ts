@@ -155,7 +155,7 @@ export async function startJobQueue(options: {
     let wakeUp: AbortController = new AbortController()
     const worker: Worker = { name, running, held, wake: () => wakeUp.abort(), loop: Promise.resolve() }
 
-    async function run(job: PgBoss.Job<unknown>) {
+    async function run(job: PgBoss.JobWithMetadata<unknown>) {
       const parsed = parse(job.data)
       if (!parsed.ok) {
         logger.error({ job: name, id: job.id, reason: parsed.error }, 'Job payload not valid; the job failed without retry')
@@ -180,7 +180,10 @@ export async function startJobQueue(options: {
         await boss.complete(name, job.id)
       } catch (error) {
         clearInterval(lease)
-        logger.warn({ err: error, job: name, id: job.id }, 'Job failed; it will be retried')
+        // The last attempt's failure is an error: the job is given up (its dead letter, if it has
+        // one, gets a copy), never dropped with only a warning.
+        if (job.retryCount >= job.retryLimit) logger.error({ err: error, job: name, id: job.id, attempts: job.retryCount + 1 }, 'Job failed for good: its retries are used up')
+        else logger.warn({ err: error, job: name, id: job.id }, 'Job failed; it will be retried')
         await boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) }).catch((failError: unknown) => {
           // Left active: it expires at the end of its lease and is retried then.
           logger.error({ err: failError, job: name, id: job.id }, 'A failed job could not be marked failed')
@@ -196,9 +199,9 @@ export async function startJobQueue(options: {
         const free = concurrency - running.size
         let found = 0
         if (free > 0) {
-          let jobs: PgBoss.Job<unknown>[] = []
+          let jobs: PgBoss.JobWithMetadata<unknown>[] = []
           try {
-            jobs = await boss.fetch<unknown>(name, { batchSize: free })
+            jobs = await boss.fetch<unknown>(name, { batchSize: free, includeMetadata: true })
           } catch (error) {
             logger.error({ err: error, job: name }, 'Jobs could not be fetched')
           }

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { RETRIED_FOR_A_DAY } from './job.ts'
 import { jobs } from './registry.ts'
 
 /**
@@ -44,6 +45,12 @@ describe('the job registry', () => {
       expect(typeof job.payload.safeParse, job.name).toBe('function')
       if (job.deadLetter) expect(jobs.map((other) => other.name), job.name).toContain(job.deadLetter)
     }
+  })
+
+  it('retries every job, so one whose server was killed is taken up again; what members are owed is retried for a day (issue 29 §5)', () => {
+    // A job left by a killed server fails at the end of its lease: with no retry left it would be lost.
+    for (const job of jobs) expect(job.retryLimit ?? 5, job.name).toBeGreaterThanOrEqual(1)
+    for (const name of ['notification.deliver', 'email.deliver']) expect(jobs.find((job) => job.name === name), name).toMatchObject(RETRIED_FOR_A_DAY)
   })
 
   it('takes, for every scheduled job, the empty payload that a tick sends', () => {

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { z } from 'zod'
 import type { Database } from '../db/schema.ts'
-import { defineJob } from '../jobs/job.ts'
+import { defineJob, RETRIED_FOR_A_DAY } from '../jobs/job.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
 import type { NotificationType } from '#contract/notifications.ts'
@@ -34,8 +34,9 @@ export type NotificationEvent = {
 export const notificationDeliveryJob = defineJob({
   name: 'notification.deliver',
   payload: z.object({ id: z.guid() }),
-  retryLimit: 5,
-  retryDelaySeconds: 15,
+  // It puts the email in the outbox: an outage of the database or of a provider must not lose
+  // it (issue 29 §5), so it is retried as long as the email itself would be.
+  ...RETRIED_FOR_A_DAY,
   timeoutSeconds: 60,
   async handler({ id }, { deliverNotification, logger }: NotificationDeliveryServices) {
     const delivered = await deliverNotification(id)

@@ -2,7 +2,7 @@ import nodemailer from 'nodemailer'
 import type SMTPTransport from 'nodemailer/lib/smtp-transport'
 import { z } from 'zod'
 import type { DB } from '../../db/database.ts'
-import { defineJob } from '../../jobs/job.ts'
+import { defineJob, RETRIED_FOR_A_DAY } from '../../jobs/job.ts'
 import type { Logger } from '../../logger.ts'
 
 /**
@@ -42,13 +42,6 @@ export function createSmtpDelivery(db: DB, smtp: SmtpOptions) {
   }
 }
 
-/**
- * A queued email is retried for more than a day: about 15 s after the first failure, then
- * doubling (pg-boss adds 1–2 s, 2–4 s, 4–8 s, …) to at most an hour apart; 36 retries wait at
- * least 25 hours in all. A notification is still worth having after an outage of a few hours.
- */
-export const EMAIL_RETRIES = { retryLimit: 36, retryDelaySeconds: 15, retryDelayMaxSeconds: 60 * 60 }
-
 /** What the email jobs need: without a mail server (no SMTP_URL) they are not worked here. */
 interface EmailJobServices {
   db: DB
@@ -85,7 +78,8 @@ export const emailFailedJob = defineJob({
 export const emailDeliveryJob = defineJob({
   name: 'email.deliver',
   payload: outboxRow,
-  ...EMAIL_RETRIES,
+  // A notification is still worth having after an outage of a few hours.
+  ...RETRIED_FOR_A_DAY,
   // Within nodemailer's own timeouts (10 s to connect, greet and each exchange).
   timeoutSeconds: 60,
   deadLetter: emailFailedJob.name,
