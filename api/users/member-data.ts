@@ -41,7 +41,7 @@ export const memberColumns = {
   devices: { user_id: erase('Their browsers’ push subscriptions.') },
   payment_methods: { user_id: erase('Their cards (token, brand, last four digits).') },
   subscriptions: {
-    user_id: erase('Their plan. No payment is taken yet; when payments come, an active subscription is cancelled at the provider first, and invoices stay with the provider (accounting records).'),
+    user_id: erase('Their plan. No payment is taken yet; when payments come, an active subscription is canceled at the provider first, and invoices stay with the provider (accounting records).'),
   },
   notification_global_settings: { user_id: erase('Their notification switches.') },
   notification_workflow_settings: { user_id: erase('Their notification switches per topic.') },
@@ -50,7 +50,7 @@ export const memberColumns = {
   sms_outbox: { user_id: erase('Texts sent to them (their number, codes included).') },
   experience_reminders: { user_id: erase('The record of each reminder sent to them.') },
   surveys: { user_id: erase('Their answers: whether they went, their rating and comment. The host’s results count one answer fewer, as if they had not answered.') },
-  attendance_cancellations: { user_id: erase('Their cancelled seats (recorded by the cancellations above too); only the host’s attendee export reads them, and it leaves deleted members out.') },
+  attendance_cancellations: { user_id: erase('Their canceled seats (recorded by the cancellations above too); only the host’s attendee export reads them, and it leaves deleted members out.') },
   waitlist_entries: { user_id: erase('Their places on notify lists.') },
   experience_invitations: {
     user_id: erase('Invitations they received.'),
@@ -66,8 +66,8 @@ export const memberColumns = {
   },
   // --- Shared history ----------------------------------------------------------------------
   experiences: {
-    host_id: keep('Activities they hosted that had started (the others are cancelled first): part of their attendees’ history, the host shown under the generic member label.'),
-    canceled_by: keep('Who cancelled an activity, the host or the team: its attendees’ page and emails say which.'),
+    host_id: keep('Activities they hosted that had started (the others are canceled first): part of their attendees’ history, the host shown under the generic member label.'),
+    canceled_by: keep('Who canceled an activity, the host or the team: its attendees’ page and emails say which.'),
   },
   experience_attendees: {
     user_id: keep('Seats at activities that had started (the others are given back first): the attendee list still agrees with its count, shown under the generic member label (decision 028).'),
