@@ -74,6 +74,21 @@ function rowText(html: string, section: string) {
   return html.slice(start, end).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')
 }
 
+/** The values of the ticked boxes or the chosen radio named `name`, in the page's order. */
+function checked(html: string, name: string) {
+  return [...html.matchAll(/<input\b[^>]*>/g)]
+    .map(([tag]) => tag)
+    .filter((tag) => tag.includes(`name="${name}"`) && / checked=""/.test(tag))
+    .map((tag) => /value="([^"]*)"/.exec(tag)?.[1])
+}
+
+/** The chosen option of the select named `name`. */
+function selected(html: string, name: string) {
+  const start = html.indexOf(`name="${name}"`)
+  const select = html.slice(start, html.indexOf('</select>', start))
+  return /<option[^>]*value="([^"]*)"[^>]*selected=""/.exec(select)?.[1]
+}
+
 function stored(id: string) {
   return database.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
 }
@@ -224,6 +239,31 @@ describe('saving a section', () => {
       show_age: true,
       nearby_visibility: 'attended',
     })
+    // What the list says afterwards, and what each section's page holds when opened again.
+    const list = (await page(cookie)).html
+    expect(rowText(list, 'about')).toContain('Gender: Woman')
+    expect(rowText(list, 'about')).toContain('Relationship: Married')
+    expect(rowText(list, 'about')).toContain('Family: Pets, Grandchildren')
+    expect(rowText(list, 'interests')).toContain('Walking, Bridge')
+    expect(rowText(list, 'prompts')).toContain('Lisbon by train.')
+    expect(rowText(list, 'city')).toContain('Boise, ID')
+    expect(rowText(list, 'phone')).toContain('(503) 555-0199')
+    expect(rowText(list, 'privacy')).toContain('Only people I have been to activities with')
+    const section = async (name: string) => (await page(cookie, 'en', `/account/edit/${name}`)).html
+    const about = await section('about')
+    expect(checked(about, 'gender')).toEqual(['woman'])
+    expect(selected(about, 'relationship')).toBe('married')
+    expect(checked(about, 'family')).toEqual(['pets', 'grandchildren'])
+    expect(checked(await section('interests'), 'interests')).toEqual(['walking', 'bridge'])
+    const prompts = await section('prompts')
+    expect(selected(prompts, 'prompts[0].prompt')).toBe('dream_trip')
+    expect(prompts).toContain('>Lisbon by train.</textarea>')
+    expect(selected(prompts, 'prompts[1].prompt')).toBe('first_job')
+    expect(await section('city')).toContain('value="Boise, ID"')
+    expect(await section('phone')).toContain('value="(503) 555-0199"')
+    const privacy = await section('privacy')
+    expect(checked(privacy, 'showAge')).toEqual(['yes'])
+    expect(checked(privacy, 'nearbyVisibility')).toEqual(['attended'])
   })
 
   it('switches the language of the page with the member’s language', async () => {
