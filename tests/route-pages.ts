@@ -63,6 +63,12 @@ export function routePages(routes: Parameters<typeof createDocumentHandler>[0], 
   }
 }
 
+/** The cookies a browser sends next: `cookie`, and what `response` set (a toast, a new session). */
+export function withSetCookies(cookie: string, response: Response) {
+  const set = response.headers.getSetCookie().map((line) => line.split(';')[0])
+  return [cookie, ...set].join('; ')
+}
+
 /** html-validate's findings; Vitest bundles no CSS, so root's stylesheet link is given the address a build gives it. */
 export async function validationOf(html: string) {
   return htmlProblems(html.replace('<link rel="stylesheet" href=""/>', '<link rel="stylesheet" href="/assets/app.css"/>'))

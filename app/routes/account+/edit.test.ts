@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { htmlProblems } from '#tests/html-validate.ts'
 import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
 import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
+import { withSetCookies } from '#tests/route-pages.ts'
 import { languageCookie } from '#app/utils/i18next.server.ts'
 import * as editPage from './edit.tsx'
 import * as sectionPage from './edit_.$section.tsx'
@@ -51,12 +52,6 @@ async function post(cookie: string, fields: [string, string][], path = `/account
   const body = new URLSearchParams(fields)
   const response = await handle(new Request(`${TEST_PUBLIC_URL}${path}`, { method: 'POST', headers: { cookie }, body }), web.newContext())
   return { response, html: readableHtml(await response.text()) }
-}
-
-/** The cookies a browser sends next: the session, and what the answer set (the toast). */
-function withSetCookies(cookie: string, response: Response) {
-  const set = response.headers.getSetCookie().map((line) => line.split(';')[0])
-  return [cookie, ...set].join('; ')
 }
 
 /** The page's own part of a document (the header and footer have forms of their own). */

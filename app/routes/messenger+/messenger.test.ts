@@ -4,7 +4,7 @@ import { createExperience, createUser } from '#tests/api-harness.ts'
 import * as profile from '../p+/$slug.tsx'
 import * as messenger from './_index.tsx'
 import * as newChannel from './new.tsx'
-import { routePages, validationOf } from '#tests/route-pages.ts'
+import { routePages, validationOf, withSetCookies } from '#tests/route-pages.ts'
 
 /** `/messenger` (issue 14 §1–2, decision 033) as a browser without JavaScript gets it, over the real API and PostgreSQL. */
 const pages = routePages([
@@ -192,13 +192,18 @@ describe('/messenger', () => {
     const ann = await member('Ann', 'Kay')
     const channel = await directChannel(ann, me)
     await say(ann, channel, 'Hello')
+    // "Leave this conversation" on the conversation's own page opens the confirmation.
+    const open = await text(`/messenger?channel=${channel}`, me.cookie)
+    expect(open).toMatch(new RegExp(`<a [^>]*href="/messenger\\?channel=${channel}&confirm=leave"[^>]*>Leave this conversation</a>`))
     const confirm = await text(`/messenger?channel=${channel}&confirm=leave`, me.cookie)
     expect(confirm).toContain('Leave the conversation with Ann K.?')
     expect(await validationOf(confirm)).toEqual([])
     const left = await post('/messenger?index', me.cookie, { intent: 'leave', channel })
     expect(left.response.status).toBe(302)
     expect(left.response.headers.get('location')).toBe('/messenger')
-    expect(await text('/messenger', me.cookie)).toContain('You have no messages yet.')
+    const after = await text('/messenger', withSetCookies(me.cookie, left.response))
+    expect(after).toContain('You left the conversation.')
+    expect(after).toContain('You have no messages yet.')
   })
 
   it('loads older messages with a plain link', async () => {
