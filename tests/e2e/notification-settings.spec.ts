@@ -1,15 +1,15 @@
 import type { Page } from '@playwright/test'
-import { flash } from './activity-helpers.ts'
 import { Scanner } from './axe.ts'
 import { freshMemberPage, signedInFreshMember } from './factories.ts'
 import { expect, expectConsoleError, languages, newVisitor, setLanguage, test, untilHydrated } from './helpers.ts'
 
 /**
- * Notification settings (issue 15 §4, decision 044; issue 29 §4): without JavaScript ways not
- * set up are said so (never a ticked box), a member saves the form and the page says what
- * changed; with JavaScript a box saves on its own and says "Saved" beside it, a way turned off
- * leaves the topics at once, and a failed save puts the box back and says so beside it. axe on
- * the page in en, fr and nl. Each test has a fresh member of its own.
+ * Notification settings (issue 15 §4, decision 044; issue 29 §4). Without JavaScript the page is
+ * one plain form, proved by its documents (app/routes/account+/notification-settings.test.ts: ways
+ * not set up said so and never ticked, the form saved and the page saying what changed, or that
+ * nothing did). Here, with JavaScript: a box saves on its own and says "Saved" beside it, a way
+ * turned off leaves the topics at once, and a failed save puts the box back and says so beside
+ * it. axe on the page in en, fr and nl. Each test has a fresh member of its own.
  */
 
 const path = '/account/notification-settings'
@@ -18,47 +18,6 @@ const path = '/account/notification-settings'
 type RouterWindow = { __remixRouter: { state: { revalidation: string; fetchers: Map<string, { state: string }> } } }
 
 const group = (page: Page, legend: string) => page.getByRole('group', { name: legend, exact: true })
-
-test('without JavaScript: ways not set up are said so, and the page comes back saying what was saved', async ({ browser }) => {
-  const { page } = await freshMemberPage(browser)
-  await page.goto('/account')
-  await page.getByRole('link', { name: 'Choose my notifications' }).click()
-  await expect(page).toHaveURL(path)
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Notification settings')
-
-  // No browser set up for alerts and no confirmed phone: said so, with how to set them up, and
-  // no box anywhere for them (issue 29 §4: boxes were ticked for ways that were off).
-  const ways = group(page, 'Ways to reach you')
-  await expect(ways.getByText('not set up yet')).toHaveCount(2)
-  await expect(ways.getByRole('link', { name: 'Confirm your phone to get texts' })).toBeVisible()
-  await expect(page.getByRole('checkbox', { name: /Alerts|Text messages/ })).toHaveCount(0)
-  await expect(page.getByText('“Text messages” is not set up yet, so it is not offered below.')).toBeVisible()
-  await expect(ways.getByLabel('On Circle 55, under “Notifications”')).toBeChecked()
-
-  await group(page, 'Messages').getByLabel('Email').setChecked(false)
-  await group(page, 'Activities near you').getByLabel('Email').setChecked(true)
-  await page.getByRole('button', { name: 'Save my choices' }).click()
-  await expect(flash(page)).toHaveText(
-    'Your choices are saved. You will no longer hear about “Messages” by email. You will hear about “Activities near you” by email.',
-  )
-
-  await page.goto(path)
-  await expect(group(page, 'Messages').getByLabel('Email')).not.toBeChecked()
-  await expect(group(page, 'Messages').getByLabel('On Circle 55, under “Notifications”')).toBeChecked()
-  await expect(group(page, 'Activities near you').getByLabel('Email')).toBeChecked()
-
-  // Saving without a change says so; then back again.
-  await page.getByRole('button', { name: 'Save my choices' }).click()
-  await expect(flash(page)).toHaveText('Nothing was changed: your choices are as they were.')
-  await group(page, 'Messages').getByLabel('Email').setChecked(true)
-  await group(page, 'Activities near you').getByLabel('Email').setChecked(false)
-  await page.getByRole('button', { name: 'Save my choices' }).click()
-  await expect(flash(page)).toHaveText(
-    'Your choices are saved. You will hear about “Messages” by email. You will no longer hear about “Activities near you” by email.',
-  )
-  await expect(group(page, 'Messages').getByLabel('Email')).toBeChecked()
-  await page.context().close()
-})
 
 test('with JavaScript: each change says “Saved” beside it, and a way turned off leaves the topics at once', async ({ browser }) => {
   const { page } = await freshMemberPage(browser, { js: true })

@@ -39,6 +39,8 @@ describe('/account', () => {
     const page = await (await visit('/account', await web.signedInCookie(member.id))).text()
     expect(page).toContain('<dt>Email address</dt><dd>gary<wbr/>.w<wbr/>@example<wbr/>.org</dd>')
     expect(page).not.toContain('returned an object')
+    // The way to the notification settings from the account.
+    expect(page).toMatch(/<a [^>]*href="\/account\/notification-settings"[^>]*>Choose my notifications<\/a>/)
   })
 })
 
