@@ -4,7 +4,7 @@ import { FileSystemConfigLoader, HtmlValidate } from 'html-validate'
 
 /**
  * html-validate with the project's `.htmlvalidate.json` (QUALITY.md: "html-validate passes on
- * every page"), shared by the page test (app/routes/html-validate.test.ts) and the end-to-end
+ * every page"), shared by the catalogue of pages (app/routes/page-catalogue.test.ts) and the end-to-end
  * suite, which validates every document it is sent. The config is the recommended preset, changed
  * only where React writes valid HTML its own way (camelCase `charSet`, `<meta/>`, `selected=""`,
  * a bare `hidden`, `useId`'s `:R1:` ids), for checkbox groups sharing a name, and for

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { redirectWithStep } from '#app/utils/identity-step.server.ts'
 import type { IdentityBridge } from '#app/utils/load-context.ts'
-import { createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
+import { createExperience, createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { wordingProblems } from '#tests/accessible-wording.ts'
 import { htmlProblems } from '#tests/html-validate.ts'
 import { createDocumentHandler } from '#tests/web-document.ts'
 import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
@@ -30,13 +31,21 @@ import * as duplicateActivity from './duplicate-activity.tsx'
 import * as getStarted from './get-started+/_index.tsx'
 import * as location from './get-started+/location.tsx'
 import * as notificationsStep from './get-started+/notifications.tsx'
+import * as profilePhotoStep from './get-started+/profile-photo.tsx'
+import * as verificationStep from './get-started+/verification.tsx'
 import * as onboarded from './get-started+/success.tsx'
 
 /**
- * QUALITY.md: html-validate passes on every page (issue 11 §6). Every page the web app draws,
- * as a browser without JavaScript gets it (the same HTML a browser with JavaScript starts from):
- * signed out and signed in, as host and as guest, and with form errors showing. The end-to-end
- * suite validates what it is sent as well; this is the quick, complete check.
+ * The catalogue of page states (issue 30 §1): every page the web app draws, as a browser without
+ * JavaScript gets it (the same HTML a browser with JavaScript starts from), signed out and signed
+ * in, as host and as guest, and with form errors showing. Each state is drawn once per language
+ * and checked once there:
+ * - QUALITY.md: html-validate passes on every page (issue 11 §6). The end-to-end suite validates
+ *   what it is sent as well; this is the quick, complete check.
+ * - axe's rules that depend on wording (names, labels, titles, languages) in French and Dutch,
+ *   without a browser (tests/accessible-wording.ts). English gets the whole audit, layout and
+ *   colours included, in a browser with JavaScript on and off (tests/e2e/a11y.spec.ts and
+ *   activities.spec.ts), the same markup the other languages fill with other words.
  */
 const handle = createDocumentHandler(
   (
@@ -54,6 +63,8 @@ const handle = createDocumentHandler(
       ['routes/account+/phone', 'account/phone', phone],
       ['routes/get-started+/_index', 'get-started', getStarted],
       ['routes/get-started+/location', 'get-started/location', location],
+      ['routes/get-started+/profile-photo', 'get-started/profile-photo', profilePhotoStep],
+      ['routes/get-started+/verification', 'get-started/verification', verificationStep],
       ['routes/get-started+/notifications', 'get-started/notifications', notificationsStep],
       ['routes/get-started+/success', 'get-started/success', onboarded],
       ['routes/_auth+/welcome-back', 'welcome-back', welcomeBack],
@@ -76,9 +87,13 @@ let member: string
 let host: string
 let invited: string
 let activityId: string
+/** An activity in three hours that the member holds a seat at: cancelling now is late. */
+let soonId: string
 /** The sign-in pages' kept step: a code sent to margaret@example.com, for sign-in and for sign-up. */
 let codeSentForSignIn: string
 let codeSentForSignUp: string
+/** The members above, whose saved language the pages are drawn in. */
+let users: string[] = []
 
 /** A sign-in prompt that exists, for the identity pages; nothing here signs anyone in. */
 const notUsed = () => Promise.reject(new Error('not used by this test'))
@@ -135,6 +150,11 @@ beforeAll(async () => {
     body: { emails: [invitedUser.email] },
   })
   expect(invitation.json.data[0].invited_if_member).toEqual([invitedUser.email])
+  const start = new Date(Math.ceil((Date.now() + 3 * 3_600_000) / 300_000) * 300_000)
+  soonId = (await createExperience(database.db, hostUser.id, { title: 'Tea in the rose garden', no_show_fee_cents: 500, start_at: start, end_at: new Date(start.getTime() + 2 * 3_600_000) })).id
+  const seat = await web.api.request('POST', `v1/experiences/${soonId}/attendees`, { token: await web.api.signToken(memberUser.id), body: { user_id: memberUser.id } })
+  expect(seat.status).toBeLessThan(300)
+  users = [hostUser.id, memberUser.id, invitedUser.id]
 }, 60_000)
 
 afterAll(async () => {
@@ -179,6 +199,7 @@ const visits = (): Record<string, Visit> => ({
   'explore, signed out': { path: '/activities' },
   'explore in French, signed in, with a city search': { path: '/activities?q=Portland&date=this-week', cookie: asMember, language: 'fr' },
   'explore in Dutch, a city that does not exist': { path: '/activities?q=Nowhereville', language: 'nl' },
+  'explore, nothing today near a city far from every activity': { path: '/activities?date=today&distance=2&q=Juneau%2C+AK', cookie: asMember },
   'activity, signed out': { path: `/activities/${activityId}` },
   'activity, as a guest who is going': { path: `/activities/${activityId}`, cookie: asMember },
   'activity, as its host': { path: `/activities/${activityId}`, cookie: asHost },
@@ -188,11 +209,16 @@ const visits = (): Record<string, Visit> => ({
     form: { intent: 'invite-by-emails', emails: 'nobody@example.com, someone@example.com' },
   },
   'activity in French, as a member invited to it': { path: `/activities/${activityId}`, cookie: () => invited, language: 'fr' },
+  'activity starting within 12 hours, as a guest who is going': { path: `/activities/${soonId}`, cookie: asMember },
+  'activity, cancelling within 12 hours, confirmed on its own page': { path: `/activities/${soonId}?confirm=cancel`, cookie: asMember },
+  'activity, as its host, confirming its cancellation': { path: `/activities/${activityId}?confirm=cancel-activity`, cookie: asHost },
   'edit activity': { path: `/activities/${activityId}/edit`, cookie: asHost },
   'edit activity, with every error showing': { path: `/activities/${activityId}/edit`, cookie: asHost, status: 400, form: { title: '', venueType: '' }, multipart: true },
   'report activity': { path: `/activities/${activityId}/report`, cookie: asMember },
   'report activity, with errors': { path: `/activities/${activityId}/report`, cookie: asMember, status: 400, form: { reason: '' } },
   'my activities': { path: '/attending', cookie: asMember },
+  'my activities, past': { path: '/attending?type=past', cookie: asMember },
+  'my activities, hosting': { path: '/attending?hosting=true', cookie: asHost },
   'create activity': { path: '/create-activity', cookie: asMember },
   'create activity, with every error showing': { path: '/create-activity', cookie: asMember, status: 400, form: { title: '', venueType: 'in_person', q: 'Portl' }, multipart: true },
   'duplicate activity': { path: `/duplicate-activity?from=${activityId}`, cookie: asHost },
@@ -207,6 +233,9 @@ const visits = (): Record<string, Visit> => ({
   'get started, with errors': { path: '/get-started', cookie: asMember, status: 400, form: { phone: 'not a phone' } },
   'get started, home city': { path: '/get-started/location', cookie: asMember },
   'get started, home city not found': { path: '/get-started/location', cookie: asMember, status: 400, form: { intent: 'save', q: 'Qwxzzy' } },
+  'get started, profile photo': { path: '/get-started/profile-photo', cookie: asMember },
+  'get started, profile photo with no photo chosen': { path: '/get-started/profile-photo', cookie: asMember, status: 400, form: { photo: '' }, multipart: true },
+  'get started, identity check': { path: '/get-started/verification', cookie: asMember },
   'get started, notifications': { path: '/get-started/notifications', cookie: asMember, language: 'nl' },
   'get started, done': { path: '/get-started/success', cookie: asMember },
   'welcome back': { path: '/welcome-back', cookie: asMember },
@@ -242,4 +271,39 @@ describe('every page is valid HTML (html-validate, .htmlvalidate.json)', () => {
     }
     expect(problems).toEqual([])
   }, 120_000)
+})
+
+/** Runs `check` with the catalogue's members reading the site in `language` (their saved language wins over the browser's). */
+async function readingIn(language: 'fr' | 'nl', check: () => Promise<void>) {
+  await database.db.updateTable('users').set({ locale: language }).where('id', 'in', users).execute()
+  try {
+    await check()
+  } finally {
+    await database.db.updateTable('users').set({ locale: 'en' }).where('id', 'in', users).execute()
+  }
+}
+
+describe('every page’s wording is accessible in French and Dutch (axe’s wording rules)', () => {
+  it.each(['fr', 'nl'] as const)('%s: signed out and in, as host and guest, with and without form errors', async (language) => {
+    await readingIn(language, async () => {
+      const problems: string[] = []
+      for (const [label, visit] of Object.entries(visits())) {
+        const { status, html } = await draw({ ...visit, language })
+        expect(status, label).toBe(visit.status ?? 200)
+        expect(html, `${label}: drawn in ${language}`).toMatch(new RegExp(`^<!DOCTYPE html><html lang="${language}"`, 'i'))
+        for (const problem of await wordingProblems(html)) problems.push(`${label} (${visit.path}): ${problem}`)
+      }
+      expect(problems).toEqual([])
+    })
+  }, 120_000)
+
+  it.each([
+    ['fr', '14 h'],
+    ['nl', '14 uur'],
+  ] as const)('%s: the create form’s hours read the way the language tells time (%s)', async (language, two) => {
+    await readingIn(language, async () => {
+      const { html } = await draw({ path: '/create-activity', cookie: asMember, language })
+      expect(html).toContain(`<option value="14">${two}</option>`)
+    })
+  })
 })
