@@ -19,6 +19,8 @@ import * as legal from './_content+/legal.$page.tsx'
 import * as home from './_index.tsx'
 import * as account from './account+/_index.tsx'
 import * as changeEmail from './account+/email.tsx'
+import * as editProfile from './account+/edit.tsx'
+import * as editProfileSection from './account+/edit_.$section.tsx'
 import * as activity from './activities+/$id.tsx'
 import * as editActivity from './activities+/$id_.edit.tsx'
 import * as reportActivity from './activities+/$id_.report.tsx'
@@ -34,6 +36,12 @@ import * as notificationsStep from './get-started+/notifications.tsx'
 import * as profilePhotoStep from './get-started+/profile-photo.tsx'
 import * as verificationStep from './get-started+/verification.tsx'
 import * as onboarded from './get-started+/success.tsx'
+import * as members from './members+/_index.tsx'
+import * as newMessage from './messenger+/new.tsx'
+import * as profile from './p+/$slug.tsx'
+import * as blockMember from './p+/$slug_.block.tsx'
+import * as reportMember from './p+/$slug_.report.tsx'
+import * as ownProfile from './p+/_index.tsx'
 
 /**
  * The catalogue of page states (issue 30 §1): every page the web app draws, as a browser without
@@ -60,6 +68,14 @@ const handle = createDocumentHandler(
       ['routes/duplicate-activity', 'duplicate-activity', duplicateActivity],
       ['routes/account+/_index', 'account', account],
       ['routes/account+/email', 'account/email', changeEmail],
+      ['routes/account+/edit', 'account/edit', editProfile],
+      ['routes/account+/edit_.$section', 'account/edit/:section', editProfileSection],
+      ['routes/members+/_index', 'members', members],
+      ['routes/p+/_index', 'p', ownProfile],
+      ['routes/p+/$slug', 'p/:slug', profile],
+      ['routes/p+/$slug_.report', 'p/:slug/report', reportMember],
+      ['routes/p+/$slug_.block', 'p/:slug/block', blockMember],
+      ['routes/messenger+/new', 'messenger/new', newMessage],
       ['routes/account+/phone', 'account/phone', phone],
       ['routes/get-started+/_index', 'get-started', getStarted],
       ['routes/get-started+/location', 'get-started/location', location],
@@ -87,6 +103,9 @@ let member: string
 let host: string
 let invited: string
 let activityId: string
+let hostSlug: string
+/** A member the catalogue's member has blocked: the block page offers to unblock. */
+let blockedSlug: string
 /** An activity in three hours that the member holds a seat at: cancelling now is late. */
 let soonId: string
 /** The sign-in pages' kept step: a code sent to margaret@example.com, for sign-in and for sign-up. */
@@ -122,8 +141,16 @@ beforeAll(async () => {
     (await redirectWithStep(web.newContext(), '/', { uid: 'prompt-1', email: 'margaret@example.com', sent })).headers.get('set-cookie')?.split(';')[0] ?? ''
   codeSentForSignIn = await stepCookie('sign_in')
   codeSentForSignUp = await stepCookie('sign_up')
-  const hostUser = await createUser(database.db)
-  const memberUser = await createUser(database.db)
+  // Neighbours in Portland, so that Members lists them; names with accents, as members have.
+  const portland = { lat: 45.5152, long: -122.6784, city: 'Portland', region: 'OR' }
+  const hostUser = await createUser(database.db, { first_name: 'Hélène', last_name: 'Dubois-Lefèvre', ...portland })
+  const memberUser = await createUser(database.db, { first_name: 'Walter', last_name: 'Brooks', ...portland })
+  hostSlug = hostUser.slug
+  // A shared interest, so that each is among the other's "members near you".
+  await database.db.insertInto('user_interests').values([hostUser.id, memberUser.id].map((user_id) => ({ user_id, interest: 'gardening' as const }))).execute()
+  const blockedUser = await createUser(database.db, { first_name: 'Joost', last_name: 'de Vries', ...portland })
+  blockedSlug = blockedUser.slug
+  expect((await web.api.request('PUT', `v1/block/${blockedUser.id}`, { token: await web.api.signToken(memberUser.id) })).status).toBeLessThan(300)
   host = await web.signedInCookie(hostUser.id)
   member = await web.signedInCookie(memberUser.id)
   const created = await web.api.request('POST', 'v1/experiences', {
@@ -154,7 +181,7 @@ beforeAll(async () => {
   soonId = (await createExperience(database.db, hostUser.id, { title: 'Tea in the rose garden', no_show_fee_cents: 500, start_at: start, end_at: new Date(start.getTime() + 2 * 3_600_000) })).id
   const seat = await web.api.request('POST', `v1/experiences/${soonId}/attendees`, { token: await web.api.signToken(memberUser.id), body: { user_id: memberUser.id } })
   expect(seat.status).toBeLessThan(300)
-  users = [hostUser.id, memberUser.id, invitedUser.id]
+  users = [hostUser.id, memberUser.id, invitedUser.id, blockedUser.id]
 }, 60_000)
 
 afterAll(async () => {
@@ -223,6 +250,20 @@ const visits = (): Record<string, Visit> => ({
   'create activity, with every error showing': { path: '/create-activity', cookie: asMember, status: 400, form: { title: '', venueType: 'in_person', q: 'Portl' }, multipart: true },
   'duplicate activity': { path: `/duplicate-activity?from=${activityId}`, cookie: asHost },
   account: { path: '/account', cookie: asMember },
+  'edit profile': { path: '/account/edit', cookie: asMember },
+  ...Object.fromEntries(['name', 'about', 'interests', 'prompts', 'city', 'phone', 'privacy', 'language'].map((section) => [`edit profile: ${section}`, { path: `/account/edit/${section}`, cookie: asMember }])),
+  'edit profile: name, with errors': { path: '/account/edit/name', cookie: asMember, status: 400, form: { intent: 'name', firstName: '', lastName: '' } },
+  members: { path: '/members', cookie: asMember },
+  'members, a search that finds nobody': { path: '/members?name=zzz', cookie: asMember },
+  'own profile': { path: '/p', cookie: asMember },
+  'a profile': { path: `/p/${hostSlug}`, cookie: asMember },
+  'a profile, signed out': { path: `/p/${hostSlug}` },
+  'report a member': { path: `/p/${hostSlug}/report`, cookie: asMember },
+  'report a member, with errors': { path: `/p/${hostSlug}/report`, cookie: asMember, status: 400, form: { reason: '' } },
+  'block a member': { path: `/p/${hostSlug}/block`, cookie: asMember },
+  'unblock a member': { path: `/p/${blockedSlug}/block`, cookie: asMember },
+  'new message': { path: '/messenger/new', cookie: asMember },
+  'new message, a name that finds nobody': { path: '/messenger/new?name=zzz', cookie: asMember },
   'account, confirm deletion': { path: '/account?confirm=delete', cookie: asMember },
   'change email': { path: '/account/email', cookie: asMember, language: 'fr' },
   'change email, with errors': { path: '/account/email', cookie: asMember, status: 400, form: { intent: 'send', email: 'not an email' } },
