@@ -19,11 +19,13 @@ import * as legal from './_content+/legal.$page.tsx'
 import * as home from './_index.tsx'
 import * as account from './account+/_index.tsx'
 import * as changeEmail from './account+/email.tsx'
+import * as notificationSettings from './account+/notification-settings.tsx'
 import * as editProfile from './account+/edit.tsx'
 import * as editProfileSection from './account+/edit_.$section.tsx'
 import * as activity from './activities+/$id.tsx'
 import * as editActivity from './activities+/$id_.edit.tsx'
 import * as reportActivity from './activities+/$id_.report.tsx'
+import * as survey from './activities+/$id_.survey.tsx'
 import * as explore from './activities+/_index.tsx'
 import * as attending from './attending.tsx'
 import * as createActivity from './create-activity.tsx'
@@ -63,6 +65,7 @@ const handle = createDocumentHandler(
       ['routes/activities+/$id', 'activities/:id', activity],
       ['routes/activities+/$id_.edit', 'activities/:id/edit', editActivity],
       ['routes/activities+/$id_.report', 'activities/:id/report', reportActivity],
+      ['routes/activities+/$id_.survey', 'activities/:id/survey', survey],
       ['routes/attending', 'attending', attending],
       ['routes/create-activity', 'create-activity', createActivity],
       ['routes/duplicate-activity', 'duplicate-activity', duplicateActivity],
@@ -77,6 +80,7 @@ const handle = createDocumentHandler(
       ['routes/p+/$slug_.block', 'p/:slug/block', blockMember],
       ['routes/messenger+/new', 'messenger/new', newMessage],
       ['routes/account+/phone', 'account/phone', phone],
+      ['routes/account+/notification-settings', 'account/notification-settings', notificationSettings],
       ['routes/get-started+/_index', 'get-started', getStarted],
       ['routes/get-started+/location', 'get-started/location', location],
       ['routes/get-started+/profile-photo', 'get-started/profile-photo', profilePhotoStep],
@@ -104,6 +108,8 @@ let host: string
 let invited: string
 let activityId: string
 let hostSlug: string
+/** An activity that ended two hours ago, attended by the member: its survey. */
+let pastId: string
 /** A member the catalogue's member has blocked: the block page offers to unblock. */
 let blockedSlug: string
 /** An activity in three hours that the member holds a seat at: cancelling now is late. */
@@ -144,7 +150,7 @@ beforeAll(async () => {
   // Neighbours in Portland, so that Members lists them; names with accents, as members have.
   const portland = { lat: 45.5152, long: -122.6784, city: 'Portland', region: 'OR' }
   const hostUser = await createUser(database.db, { first_name: 'Hélène', last_name: 'Dubois-Lefèvre', ...portland })
-  const memberUser = await createUser(database.db, { first_name: 'Walter', last_name: 'Brooks', ...portland })
+  const memberUser = await createUser(database.db, { first_name: 'Walter', last_name: 'Brooks', phone: '+15035550142', ...portland })
   hostSlug = hostUser.slug
   // A shared interest, so that each is among the other's "members near you".
   await database.db.insertInto('user_interests').values([hostUser.id, memberUser.id].map((user_id) => ({ user_id, interest: 'gardening' as const }))).execute()
@@ -181,6 +187,15 @@ beforeAll(async () => {
   soonId = (await createExperience(database.db, hostUser.id, { title: 'Tea in the rose garden', no_show_fee_cents: 500, start_at: start, end_at: new Date(start.getTime() + 2 * 3_600_000) })).id
   const seat = await web.api.request('POST', `v1/experiences/${soonId}/attendees`, { token: await web.api.signToken(memberUser.id), body: { user_id: memberUser.id } })
   expect(seat.status).toBeLessThan(300)
+  // An activity that ended two hours ago, which the member attended: the survey, and its banner on Home.
+  const past = new Date(Date.now() - 4 * 3_600_000)
+  pastId = (await createExperience(database.db, hostUser.id, { title: 'Morning walk by the river', start_at: past, end_at: new Date(past.getTime() + 2 * 3_600_000), attendees_count: 1 })).id
+  await database.db.insertInto('experience_attendees').values({ experience_id: pastId, user_id: memberUser.id }).execute()
+  // Codes on their way: the email change's and the phone's code steps.
+  const send = async (path: string, form: Record<string, string>) =>
+    (await handle(new Request(`${TEST_PUBLIC_URL}${path}`, { method: 'POST', headers: { cookie: member }, body: new URLSearchParams(form) }), web.newContext())).status
+  expect(await send('/account/email', { intent: 'send', email: 'walter.brooks@example.org' })).toBe(302)
+  expect(await send('/account/phone', { intent: 'send' })).toBe(302)
   users = [hostUser.id, memberUser.id, invitedUser.id, blockedUser.id]
 }, 60_000)
 
@@ -250,6 +265,9 @@ const visits = (): Record<string, Visit> => ({
   'create activity, with every error showing': { path: '/create-activity', cookie: asMember, status: 400, form: { title: '', venueType: 'in_person', q: 'Portl' }, multipart: true },
   'duplicate activity': { path: `/duplicate-activity?from=${activityId}`, cookie: asHost },
   account: { path: '/account', cookie: asMember },
+  'notification settings': { path: '/account/notification-settings', cookie: asMember },
+  'how was it: the survey': { path: `/activities/${pastId}/survey`, cookie: asMember },
+  'how was it: the survey, with errors': { path: `/activities/${pastId}/survey`, cookie: asMember, status: 400, form: { rating: '5', feedback: 'x'.repeat(1001) } },
   'edit profile': { path: '/account/edit', cookie: asMember },
   ...Object.fromEntries(['name', 'about', 'interests', 'prompts', 'city', 'phone', 'privacy', 'language'].map((section) => [`edit profile: ${section}`, { path: `/account/edit/${section}`, cookie: asMember }])),
   'edit profile: name, with errors': { path: '/account/edit/name', cookie: asMember, status: 400, form: { intent: 'name', firstName: '', lastName: '' } },
@@ -267,8 +285,11 @@ const visits = (): Record<string, Visit> => ({
   'account, confirm deletion': { path: '/account?confirm=delete', cookie: asMember },
   'change email': { path: '/account/email', cookie: asMember, language: 'fr' },
   'change email, with errors': { path: '/account/email', cookie: asMember, status: 400, form: { intent: 'send', email: 'not an email' } },
+  'change email, the code step': { path: '/account/email?step=code', cookie: asMember },
   'change email, a wrong code': { path: '/account/email', cookie: asMember, status: 400, form: { intent: 'verify', code: '12' }, language: 'nl' },
+  'phone confirmation, no phone yet': { path: '/account/phone', cookie: () => invited },
   'phone confirmation': { path: '/account/phone', cookie: asMember, language: 'fr' },
+  'phone confirmation, the code step': { path: '/account/phone?step=code', cookie: asMember },
   'phone confirmation, a wrong code': { path: '/account/phone', cookie: asMember, status: 400, form: { intent: 'verify', code: '12' }, language: 'nl' },
   'get started': { path: '/get-started', cookie: asMember },
   'get started, with errors': { path: '/get-started', cookie: asMember, status: 400, form: { phone: 'not a phone' } },
