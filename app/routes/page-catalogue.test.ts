@@ -23,6 +23,11 @@ import * as notificationSettings from './account+/notification-settings.tsx'
 import * as editProfile from './account+/edit.tsx'
 import * as editProfileSection from './account+/edit_.$section.tsx'
 import * as activity from './activities+/$id.tsx'
+import * as adminHome from './admin+/_index.tsx'
+import * as adminReports from './admin+/reports.tsx'
+import * as adminReport from './admin+/reports_.$id.tsx'
+import * as adminSupport from './admin+/support.tsx'
+import * as adminSupportConversation from './admin+/support_.$id.tsx'
 import * as editActivity from './activities+/$id_.edit.tsx'
 import * as reportActivity from './activities+/$id_.report.tsx'
 import * as survey from './activities+/$id_.survey.tsx'
@@ -39,7 +44,9 @@ import * as profilePhotoStep from './get-started+/profile-photo.tsx'
 import * as verificationStep from './get-started+/verification.tsx'
 import * as onboarded from './get-started+/success.tsx'
 import * as members from './members+/_index.tsx'
+import * as messenger from './messenger+/_index.tsx'
 import * as newMessage from './messenger+/new.tsx'
+import * as reportMessage from './messenger+/report.tsx'
 import * as profile from './p+/$slug.tsx'
 import * as blockMember from './p+/$slug_.block.tsx'
 import * as reportMember from './p+/$slug_.report.tsx'
@@ -78,7 +85,14 @@ const handle = createDocumentHandler(
       ['routes/p+/$slug', 'p/:slug', profile],
       ['routes/p+/$slug_.report', 'p/:slug/report', reportMember],
       ['routes/p+/$slug_.block', 'p/:slug/block', blockMember],
+      ['routes/messenger+/_index', 'messenger', messenger],
       ['routes/messenger+/new', 'messenger/new', newMessage],
+      ['routes/messenger+/report', 'messenger/report', reportMessage],
+      ['routes/admin+/_index', 'admin', adminHome],
+      ['routes/admin+/reports', 'admin/reports', adminReports],
+      ['routes/admin+/reports_.$id', 'admin/reports/:id', adminReport],
+      ['routes/admin+/support', 'admin/support', adminSupport],
+      ['routes/admin+/support_.$id', 'admin/support/:id', adminSupportConversation],
       ['routes/account+/phone', 'account/phone', phone],
       ['routes/account+/notification-settings', 'account/notification-settings', notificationSettings],
       ['routes/get-started+/_index', 'get-started', getStarted],
@@ -110,6 +124,14 @@ let activityId: string
 let hostSlug: string
 /** An activity that ended two hours ago, attended by the member: its survey. */
 let pastId: string
+/** A stranger's message request to the member, and the host's request for money in a conversation with the member. */
+let request: { channel: string; message: string }
+let moneyAsked: { channel: string; message: string }
+/** The member's report of the money request, and an admin to read it. */
+let reportId: string
+/** The member's conversation with Circle 55 support. */
+let supportChannel: string
+let admin: string
 /** A member the catalogue's member has blocked: the block page offers to unblock. */
 let blockedSlug: string
 /** An activity in three hours that the member holds a seat at: cancelling now is late. */
@@ -191,12 +213,34 @@ beforeAll(async () => {
   const past = new Date(Date.now() - 4 * 3_600_000)
   pastId = (await createExperience(database.db, hostUser.id, { title: 'Morning walk by the river', start_at: past, end_at: new Date(past.getTime() + 2 * 3_600_000), attendees_count: 1 })).id
   await database.db.insertInto('experience_attendees').values({ experience_id: pastId, user_id: memberUser.id }).execute()
+  /** A form the member's browser posts: its answer's status, and where it leads. */
+  const posted = async (path: string, form: Record<string, string>) =>
+    handle(new Request(`${TEST_PUBLIC_URL}${path}`, { method: 'POST', headers: { cookie: member }, body: new URLSearchParams(form) }), web.newContext())
+  const send = async (path: string, form: Record<string, string>) => (await posted(path, form)).status
   // Codes on their way: the email change's and the phone's code steps.
-  const send = async (path: string, form: Record<string, string>) =>
-    (await handle(new Request(`${TEST_PUBLIC_URL}${path}`, { method: 'POST', headers: { cookie: member }, body: new URLSearchParams(form) }), web.newContext())).status
   expect(await send('/account/email', { intent: 'send', email: 'walter.brooks@example.org' })).toBe(302)
   expect(await send('/account/phone', { intent: 'send' })).toBe(302)
-  users = [hostUser.id, memberUser.id, invitedUser.id, blockedUser.id]
+  // Messages: a stranger's request to the member, and the host asking the member for money (the
+  // scam shield's warning), which the member reports for the team's pages.
+  const said = async (from: string, to: string, text: string) => {
+    const token = await web.api.signToken(from)
+    const opened = await web.api.request('POST', 'users/message-channels', { token, body: { user_id: to } })
+    const channel = (opened.json as { data: [{ id: string }] }).data[0].id
+    const sent = await web.api.request('POST', `v1/chat/message-channels/${channel}/messages`, { token, body: { text } })
+    expect(sent.status, text).toBe(201)
+    return { channel, message: (sent.json as { data: [{ id: string }] }).data[0].id }
+  }
+  request = await said(invitedUser.id, memberUser.id, 'Hello Walter, I saw you at the walk. Shall we have coffee one morning?')
+  moneyAsked = await said(hostUser.id, memberUser.id, 'Could you send me $500 in gift cards? I’ll pay you back')
+  expect(await send(`/messenger/report?channel=${moneyAsked.channel}&message=${moneyAsked.message}`, { reason: 'fake_or_scam', details: 'Asked for gift cards.' })).toBe(302)
+  reportId = (await database.db.selectFrom('reports').select('id').where('reporter_id', '=', memberUser.id).executeTakeFirstOrThrow()).id
+  // The member writes to Circle 55 support (the team's inbox).
+  const opened = await posted('/messenger/new', { to: 'support' })
+  supportChannel = new URL(opened.headers.get('location') ?? '', TEST_PUBLIC_URL).searchParams.get('channel') ?? ''
+  expect(await send(`/messenger?index&channel=${supportChannel}`, { intent: 'send', channel: supportChannel, text: 'How do I change my email address?' })).toBe(302)
+  const adminUser = await createUser(database.db, { first_name: 'Diane', last_name: 'Okafor', is_admin: true })
+  admin = await web.signedInCookie(adminUser.id)
+  users = [hostUser.id, memberUser.id, invitedUser.id, blockedUser.id, adminUser.id]
 }, 60_000)
 
 afterAll(async () => {
@@ -211,6 +255,8 @@ interface Visit {
   language?: string
   form?: Record<string, string>
   multipart?: boolean
+  /** Markup the state is known by (its label's promise, in any language), when it is not the page's plain view. */
+  shows?: string
 }
 
 async function draw(visit: Visit) {
@@ -251,7 +297,7 @@ const visits = (): Record<string, Visit> => ({
     form: { intent: 'invite-by-emails', emails: 'nobody@example.com, someone@example.com' },
   },
   'activity in French, as a member invited to it': { path: `/activities/${activityId}`, cookie: () => invited, language: 'fr' },
-  'activity starting within 12 hours, as a guest who is going': { path: `/activities/${soonId}`, cookie: asMember },
+  'activity starting within 12 hours, as a guest who is going': { path: `/activities/${soonId}`, cookie: asMember, shows: 'name="intent" value="cancel"' },
   'activity, cancelling within 12 hours, confirmed on its own page': { path: `/activities/${soonId}?confirm=cancel`, cookie: asMember },
   'activity, as its host, confirming its cancellation': { path: `/activities/${activityId}?confirm=cancel-activity`, cookie: asHost },
   'edit activity': { path: `/activities/${activityId}/edit`, cookie: asHost },
@@ -279,7 +325,25 @@ const visits = (): Record<string, Visit> => ({
   'report a member': { path: `/p/${hostSlug}/report`, cookie: asMember },
   'report a member, with errors': { path: `/p/${hostSlug}/report`, cookie: asMember, status: 400, form: { reason: '' } },
   'block a member': { path: `/p/${hostSlug}/block`, cookie: asMember },
-  'unblock a member': { path: `/p/${blockedSlug}/block`, cookie: asMember },
+  'unblock a member': { path: `/p/${blockedSlug}/block`, cookie: asMember, shows: 'value="unblock"' },
+  messages: { path: '/messenger', cookie: asMember },
+  'messages, a request from a stranger': { path: `/messenger?channel=${request.channel}`, cookie: asMember, shows: 'name="intent" value="accept"' },
+  'messages, waiting for an answer': { path: `/messenger?channel=${request.channel}`, cookie: () => invited },
+  'messages, the sender’s list': { path: '/messenger', cookie: () => invited },
+  'messages, an empty message refused': { path: `/messenger?index&channel=${request.channel}`, cookie: () => invited, status: 400, form: { intent: 'send', channel: request.channel, text: ' ' } },
+  'messages, leaving confirmed first': { path: `/messenger?channel=${request.channel}&confirm=leave`, cookie: () => invited },
+  'messages, warned about a request for money': { path: `/messenger?channel=${moneyAsked.channel}`, cookie: asMember, shows: 'class="scam-warning' },
+  'messages, reminded before sharing a phone number': { path: `/messenger?index&channel=${moneyAsked.channel}`, cookie: asHost, status: 409, form: { intent: 'send', channel: moneyAsked.channel, text: 'Text me on 503 555 0142' }, shows: 'id="message-text-reminder"' },
+  'report a message': { path: `/messenger/report?channel=${request.channel}&message=${request.message}`, cookie: asMember },
+  'report a conversation, with errors': { path: `/messenger/report?channel=${request.channel}`, cookie: asMember, status: 400, form: { details: 'Asks to meet alone.' } },
+  'messages, with Circle 55 support': { path: `/messenger?channel=${supportChannel}`, cookie: asMember },
+  'the team: support inbox': { path: '/admin/support', cookie: () => admin },
+  'the team: a support conversation': { path: `/admin/support/${supportChannel}`, cookie: () => admin, shows: 'How do I change my email address?' },
+  'the team: a support answer left empty': { path: `/admin/support/${supportChannel}`, cookie: () => admin, status: 400, form: { intent: 'answer', text: '  ' } },
+  'the team: home': { path: '/admin', cookie: () => admin },
+  'the team: reports': { path: '/admin/reports', cookie: () => admin },
+  'the team: a report': { path: `/admin/reports/${reportId}`, cookie: () => admin, shows: 'Could you send me $500 in gift cards?' },
+  'the team: a report, an action without its reason': { path: `/admin/reports/${reportId}`, cookie: () => admin, status: 400, form: { intent: 'remove_message', reason: ' ' } },
   'new message': { path: '/messenger/new', cookie: asMember },
   'new message, a name that finds nobody': { path: '/messenger/new?name=zzz', cookie: asMember },
   'account, confirm deletion': { path: '/account?confirm=delete', cookie: asMember },
@@ -329,6 +393,7 @@ describe('every page is valid HTML (html-validate, .htmlvalidate.json)', () => {
       const { status, html } = await draw(visit)
       expect(status, label).toBe(visit.status ?? 200)
       expect(html, label).toMatch(/^<!DOCTYPE html>/i)
+      if (visit.shows) expect(html, label).toContain(visit.shows)
       for (const problem of await htmlProblems(html)) problems.push(`${label} (${visit.path}): ${problem}`)
     }
     expect(problems).toEqual([])
@@ -352,6 +417,7 @@ describe('every page’s wording is accessible in French and Dutch (axe’s word
       for (const [label, visit] of Object.entries(visits())) {
         const { status, html } = await draw({ ...visit, language })
         expect(status, label).toBe(visit.status ?? 200)
+        if (visit.shows) expect(html, label).toContain(visit.shows)
         expect(html, `${label}: drawn in ${language}`).toMatch(new RegExp(`^<!DOCTYPE html><html lang="${language}"`, 'i'))
         for (const problem of await wordingProblems(html)) problems.push(`${label} (${visit.path}): ${problem}`)
       }
