@@ -1,3 +1,4 @@
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { redirectWithStep } from '#app/utils/identity-step.server.ts'
 import type { IdentityBridge } from '#app/utils/load-context.ts'
@@ -19,6 +20,7 @@ import * as legal from './_content+/legal.$page.tsx'
 import * as home from './_index.tsx'
 import * as account from './account+/_index.tsx'
 import * as changeEmail from './account+/email.tsx'
+import * as accountVerification from './account+/verification.tsx'
 import * as notificationSettings from './account+/notification-settings.tsx'
 import * as editProfile from './account+/edit.tsx'
 import * as editProfileSection from './account+/edit_.$section.tsx'
@@ -28,6 +30,8 @@ import * as adminReports from './admin+/reports.tsx'
 import * as adminReport from './admin+/reports_.$id.tsx'
 import * as adminSupport from './admin+/support.tsx'
 import * as adminSupportConversation from './admin+/support_.$id.tsx'
+import * as adminVerifications from './admin+/verifications.tsx'
+import * as adminVerification from './admin+/verifications_.$id.tsx'
 import * as editActivity from './activities+/$id_.edit.tsx'
 import * as reportActivity from './activities+/$id_.report.tsx'
 import * as survey from './activities+/$id_.survey.tsx'
@@ -92,6 +96,9 @@ const handle = createDocumentHandler(
       ['routes/admin+/reports', 'admin/reports', adminReports],
       ['routes/admin+/reports_.$id', 'admin/reports/:id', adminReport],
       ['routes/admin+/support', 'admin/support', adminSupport],
+      ['routes/admin+/verifications', 'admin/verifications', adminVerifications],
+      ['routes/admin+/verifications_.$id', 'admin/verifications/:id', adminVerification],
+      ['routes/account+/verification', 'account/verification', accountVerification],
       ['routes/admin+/support_.$id', 'admin/support/:id', adminSupportConversation],
       ['routes/account+/phone', 'account/phone', phone],
       ['routes/account+/notification-settings', 'account/notification-settings', notificationSettings],
@@ -131,6 +138,9 @@ let moneyAsked: { channel: string; message: string }
 let reportId: string
 /** The member's conversation with Circle 55 support. */
 let supportChannel: string
+/** A member whose identity check waits for the team, and that request. */
+let verifying: string
+let verificationId: string
 let admin: string
 /** A member the catalogue's member has blocked: the block page offers to unblock. */
 let blockedSlug: string
@@ -238,9 +248,21 @@ beforeAll(async () => {
   const opened = await posted('/messenger/new', { to: 'support' })
   supportChannel = new URL(opened.headers.get('location') ?? '', TEST_PUBLIC_URL).searchParams.get('channel') ?? ''
   expect(await send(`/messenger?index&channel=${supportChannel}`, { intent: 'send', channel: supportChannel, text: 'How do I change my email address?' })).toBe(302)
+  // A member who sent the identity check's two photos: waiting for the team.
+  const verifyingUser = await createUser(database.db, { first_name: 'Margaret', last_name: 'Hughes' })
+  verifying = await web.signedInCookie(verifyingUser.id)
+  const photos = new FormData()
+  photos.set('intent', 'photos')
+  for (const [name, colour] of [['document', '#2a5d8f'], ['selfie', '#c98a5b']] as const) {
+    const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: colour } }).jpeg().toBuffer()
+    photos.set(name, new File([new Uint8Array(jpeg)], `${name}.jpg`, { type: 'image/jpeg' }))
+  }
+  const sentPhotos = await handle(new Request(`${TEST_PUBLIC_URL}/account/verification`, { method: 'POST', headers: { cookie: verifying }, body: photos }), web.newContext())
+  expect(sentPhotos.status).toBe(302)
+  verificationId = (await database.db.selectFrom('verifications').select('id').where('user_id', '=', verifyingUser.id).executeTakeFirstOrThrow()).id
   const adminUser = await createUser(database.db, { first_name: 'Diane', last_name: 'Okafor', is_admin: true })
   admin = await web.signedInCookie(adminUser.id)
-  users = [hostUser.id, memberUser.id, invitedUser.id, blockedUser.id, adminUser.id]
+  users = [hostUser.id, memberUser.id, invitedUser.id, blockedUser.id, verifyingUser.id, adminUser.id]
 }, 60_000)
 
 afterAll(async () => {
@@ -340,6 +362,12 @@ const visits = (): Record<string, Visit> => ({
   'the team: support inbox': { path: '/admin/support', cookie: () => admin },
   'the team: a support conversation': { path: `/admin/support/${supportChannel}`, cookie: () => admin, shows: 'How do I change my email address?' },
   'the team: a support answer left empty': { path: `/admin/support/${supportChannel}`, cookie: () => admin, status: 400, form: { intent: 'answer', text: '  ' } },
+  'identity check': { path: '/account/verification', cookie: asMember },
+  'identity check, with a photo missing': { path: '/account/verification', cookie: asMember, status: 400, form: { intent: 'photos' }, multipart: true },
+  'identity check, waiting for the team': { path: '/account/verification', cookie: () => verifying },
+  'the team: identity checks': { path: '/admin/verifications', cookie: () => admin },
+  'the team: an identity check': { path: `/admin/verifications/${verificationId}`, cookie: () => admin, shows: 'value="reject"' },
+  'the team: an identity check refused without its reason': { path: `/admin/verifications/${verificationId}`, cookie: () => admin, status: 400, form: { intent: 'reject', reason: ' ' } },
   'the team: home': { path: '/admin', cookie: () => admin },
   'the team: reports': { path: '/admin/reports', cookie: () => admin },
   'the team: a report': { path: `/admin/reports/${reportId}`, cookie: () => admin, shows: 'Could you send me $500 in gift cards?' },

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { Browser, Download, Page } from '@playwright/test'
-import { day, demoPassword, flash, localStart, member, setStartTime } from './activity-helpers.ts'
-import { publishedActivity } from './factories.ts'
+import { day, flash, localStart, member, setStartTime } from './activity-helpers.ts'
+import { freshMemberPage, publishedActivity } from './factories.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
 import { expect, expectConsoleError, newVisitor, signInOverHttp, test } from './helpers.ts'
 
@@ -583,26 +583,27 @@ test.describe('with JavaScript', () => {
 test('a11y: activity pages in en, with and without JavaScript', async ({ browser }) => {
   // About 40 axe scans of 2–3 s of browser CPU each, doubled while the other worker scans too.
   test.setTimeout(420_000)
-  const other = await member(browser, 'member40@demo.test')
+  // Fresh members: a host, and the member whose pages are scanned.
+  const { page: other } = await freshMemberPage(browser, {}, { first_name: 'Rosa', last_name: 'Delgado' })
   const attendable = await publishedActivity(other, { title: 'Garden visit', capacity: 5, feeCents: 500, startsInMs: 3 * 60 * 60 * 1000 })
-  const email = 'member41@demo.test'
+  const { page: setup, member: scanned } = await freshMemberPage(browser, {}, { first_name: 'Hélène', last_name: 'Van Acker' })
+  const email = scanned.email
   // An invitation the member leaves unanswered, for its view on the activity page.
   const invitedTo = await publishedActivity(other, { title: 'Tea and cards' })
   await other.getByLabel('Email addresses').fill(email)
   await other.getByRole('button', { name: 'Send invitations' }).click()
   await expect(other.getByText(`We sent an invitation to ${email} if it is the address of a Circle 55 member who is not going yet.`)).toBeVisible()
   await other.context().close()
-  const setup = await member(browser, email)
   const hosted = await publishedActivity(setup, { title: 'Book circle', capacity: 6 })
   await setup.context().close()
 
   const scanners: Scanner[] = []
-  // With JavaScript on in English (the widgets); off in every language (see a11y.spec.ts).
+  // With JavaScript on (the widgets) and off (see a11y.spec.ts).
   for (const jsOff of [false, true]) {
     const context = await newVisitor(browser)
     if (jsOff) await context.route('**/*.js', (route) => route.abort())
     const page = await context.newPage()
-    await signInOverHttp(context, email, demoPassword)
+    await signInOverHttp(context, email)
     const s = new Scanner(page, 'en', `signed in, JS ${jsOff ? 'off' : 'on'}`)
     scanners.push(s)
 
