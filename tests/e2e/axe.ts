@@ -99,7 +99,7 @@ export async function submitWithoutNativeValidation(page: Page, field: string) {
  * text are exempt, as WCAG exempts them; check boxes and radios sit in 44px-tall rows with their
  * labels, which are part of the target).
  */
-async function smallTargets(page: Page): Promise<string[]> {
+export async function smallTargets(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const selector = [
       'input:not([type="hidden"]):not([type="checkbox"]):not([type="radio"])',

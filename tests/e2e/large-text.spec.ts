@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test'
 import { createDatabase } from '../../api/db/database.ts'
 import { createActivity, demoPassword, flash, localStart, member } from './activity-helpers.ts'
-import { submitWithoutNativeValidation } from './axe.ts'
+import { smallTargets, submitWithoutNativeValidation } from './axe.ts'
 import {
   expect,
   type Language,
@@ -399,6 +399,7 @@ test.describe('text at 200% on a 390 px phone', () => {
       for (const path of ['/', '/activities', ...contentPages]) {
         await page.goto(path)
         found.push(...(await layoutProblems(page, `${path} in ${language}`)))
+        found.push(...(await smallTargets(page)).map((target) => `${path} in ${language}: under 44 px: ${target}`))
       }
       await context.close()
       // A member of its own: the language is saved on the account.
@@ -407,6 +408,7 @@ test.describe('text at 200% on a 390 px phone', () => {
       for (const path of ['/attending', '/account', '/account/email', '/account/edit', '/account/edit/about', '/account/edit/interests', '/account/edit/prompts', '/account/edit/privacy', '/create-activity', '/members', '/p', '/messenger']) {
         await member.page.goto(path)
         found.push(...(await layoutProblems(member.page, `${path} in ${language}`)))
+        found.push(...(await smallTargets(member.page)).map((target) => `${path} in ${language}: under 44 px: ${target}`))
       }
       await member.context.close()
     }
@@ -550,6 +552,8 @@ test.describe('a phone in English, French and Dutch (issue 29 §4)', () => {
           expect(response?.status(), `status of ${path}`).toBe(200)
           expect(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize), `text size on ${path}`).toBe(fontSize)
           found.push(...(await layoutProblems(page, `${path} in ${language}, ${size}`)))
+          // The 44 px targets with this language's words (its wording rules are in the page catalogue).
+          found.push(...(await smallTargets(page)).map((target) => `${path} in ${language}, ${size}: under 44 px: ${target}`))
         }
       }
       // Times name the zone as members in the US know it ("PST", "PDT"), never "UTC−8".
