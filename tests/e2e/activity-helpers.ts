@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test'
-import { publishedActivity } from './factories.ts'
-import { expect, newVisitor, profiled, signInOverHttp } from './helpers.ts'
+import { freshMember, publishedActivity } from './factories.ts'
+import { expect, newVisitor, password, profiled, signInOverHttp } from './helpers.ts'
 
 /**
  * Members and activities for the end-to-end tests: demo accounts come from the seed (password
@@ -11,7 +11,10 @@ import { expect, newVisitor, profiled, signInOverHttp } from './helpers.ts'
 export const demoPassword = 'demo-password-55'
 export const portland = { label: 'Portland, OR', timeZone: 'America/Los_Angeles' }
 
-/** A demo member signed in, in English, JavaScript off unless asked (options go to the context). */
+/**
+ * A member signed in, in English, JavaScript off unless asked (options go to the context): a demo
+ * member (the seed's password) or one made by `freshMember` (the test password).
+ */
 export const member = profiled('member', async function member(
   browser: Browser,
   email: string,
@@ -23,7 +26,7 @@ export const member = profiled('member', async function member(
   })
   // Every demo member starts in English (scripts/e2e.ts seeds a fresh database for each run); a
   // test that switches a member's language has that member to itself.
-  await signInOverHttp(context, email, demoPassword)
+  await signInOverHttp(context, email, email.endsWith('@demo.test') ? demoPassword : password)
   return context.newPage()
 })
 
@@ -78,6 +81,19 @@ export const createActivity = profiled('createActivity', async function createAc
   if (!id) throw new Error(`Not on an activity page: ${page.url()}`)
   return id
 })
+
+/**
+ * Two fresh members, a host and an attendee, like the demo members the conversation tests used:
+ * unverified, their accounts a month old (the scam shield treats accounts younger than 14 days
+ * apart), with a name of their own. Sign them in with `member(browser, email)`.
+ */
+export async function freshPair(host: { first_name: string; last_name: string }, attendee: { first_name: string; last_name: string }) {
+  const monthAgo = new Date(Date.now() - 30 * 86_400_000)
+  return {
+    hostEmail: (await freshMember({ ...host, created_at: monthAgo })).email,
+    attendeeEmail: (await freshMember({ ...attendee, created_at: monthAgo })).email,
+  }
+}
 
 /** A host's new activity with `attendeeEmail` going (both signed in, without JavaScript): their pages and the activity's id. */
 export const activityWithAttendee = profiled('activityWithAttendee', async function activityWithAttendee(browser: Browser, hostEmail: string, attendeeEmail: string, title: string) {

@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test'
-import { activityWithAttendee, demoPassword, flash, member } from './activity-helpers.ts'
+import { activityWithAttendee, flash, freshPair, member } from './activity-helpers.ts'
 import { publishedActivity } from './factories.ts'
 import { Scanner } from './axe.ts'
 import { baseURL, expect, newVisitor, signInOverHttp, test } from './helpers.ts'
@@ -7,8 +7,8 @@ import { baseURL, expect, newVisitor, signInOverHttp, test } from './helpers.ts'
 /**
  * Blocking without JavaScript (issue 14 §4, decision 034): a member blocks another from their
  * profile, both see what it changes, and the member unblocks; axe on the block page and
- * `/messenger/new` in English (French and Dutch in the page catalogue). Demo members 110–113 are
- * used by no other spec.
+ * `/messenger/new` in English (French and Dutch in the page catalogue). Demo members 110 and 111
+ * are used by no other spec; the scan's members are fresh.
  */
 
 /** The activity's group, opened the way the activity page's button will (as messenger.spec.ts does). */
@@ -121,13 +121,13 @@ async function someoneToBlock(browser: Browser, hostEmail: string, attendeeEmail
  */
 test('accessibility in en: the block and unblock pages, /messenger/new', async ({ browser }) => {
   test.setTimeout(240_000)
-  const hostEmail = 'member112@demo.test'
-  const profile = await someoneToBlock(browser, hostEmail, 'member113@demo.test', 'Chess')
+  const { hostEmail, attendeeEmail } = await freshPair({ first_name: 'Rosa', last_name: 'Delgado' }, { first_name: 'Joost', last_name: 'de Vries' })
+  const profile = await someoneToBlock(browser, hostEmail, attendeeEmail, 'Chess')
   const context = await newVisitor(browser)
   await context.route('**/*.js', (route) => route.abort())
   const page = await context.newPage()
-  await signInOverHttp(context, hostEmail, demoPassword)
-  const s = new Scanner(page, 'en', `${hostEmail}, JS off`)
+  await signInOverHttp(context, hostEmail)
+  const s = new Scanner(page, 'en', 'the host, JS off')
   await s.visit(`${profile}/block`)
   await page.locator('button[name="intent"][value="block"]').click()
   await expect(flash(page)).toBeVisible()

@@ -1,14 +1,15 @@
 import type { Browser, Page } from '@playwright/test'
-import { activityWithAttendee, demoPassword, member } from './activity-helpers.ts'
+import { activityWithAttendee, demoPassword, freshPair, member } from './activity-helpers.ts'
 import { publishedActivity } from './factories.ts'
 import { Scanner } from './axe.ts'
-import { baseURL, expect, languages, newVisitor, signIn, signInOverHttp, switchLanguage, test, untilHydrated } from './helpers.ts'
+import { baseURL, expect, languages, newVisitor, password, signIn, signInOverHttp, switchLanguage, test, untilHydrated } from './helpers.ts'
 
 /**
  * `/messenger` with JavaScript (issue 14 §2, decision 035): messages arrive live (list, open
  * channel, badge, the polite live region), the reader's place does not jump, sending is
  * optimistic and rolls back, and a browser on a second server instance receives a message posted
- * through the first. Demo members 130–139 are used by no other spec.
+ * through the first. Conversations are between fresh members (`freshPair`); demo members 136–138,
+ * one per language of the accessibility scans, are used by no other spec.
  */
 
 const secondInstance = process.env.BASE_URL_2
@@ -42,9 +43,10 @@ const headerBadge = (page: Page) => page.locator('.site-nav a[href="/messenger"]
 test('a message arrives live: the list, the badge, the live region, the open channel, the reader’s place', async ({ browser }) => {
   test.setTimeout(180_000)
   const title = 'Live walk by the lake'
-  const id = await activityWithAttendeeId(browser, 'member130@demo.test', 'member131@demo.test', title)
-  const host = await member(browser, 'member130@demo.test', { js: true })
-  const reader = await member(browser, 'member131@demo.test', { js: true })
+  const { hostEmail, attendeeEmail } = await freshPair({ first_name: 'Walter', last_name: 'Brooks' }, { first_name: 'Hélène', last_name: 'Van Acker' })
+  const id = await activityWithAttendeeId(browser, hostEmail, attendeeEmail, title)
+  const host = await member(browser, hostEmail, { js: true })
+  const reader = await member(browser, attendeeEmail, { js: true })
   const url = await groupUrl(host, id)
   // The attendee joins the group (it is then in their list), and goes back to the list.
   await groupUrl(reader, id)
@@ -113,8 +115,9 @@ test('a message arrives live: the list, the badge, the live region, the open cha
 
 test('a message that is not sent comes back into the field with the reason', async ({ browser }) => {
   test.setTimeout(120_000)
-  const id = await activityWithAttendeeId(browser, 'member132@demo.test', 'member133@demo.test', 'Rollback tea')
-  const host = await member(browser, 'member132@demo.test', { js: true })
+  const { hostEmail, attendeeEmail } = await freshPair({ first_name: 'Rosa', last_name: 'Delgado' }, { first_name: 'Joost', last_name: 'de Vries' })
+  const id = await activityWithAttendeeId(browser, hostEmail, attendeeEmail, 'Rollback tea')
+  const host = await member(browser, hostEmail, { js: true })
   await openLive(host, await groupUrl(host, id))
   const field = host.getByLabel('Your message')
 
@@ -150,13 +153,14 @@ test('two instances on one database: a browser on the second receives a message 
   test.skip(!secondInstance, 'scripts/e2e.ts starts the second instance (BASE_URL_2)')
   test.setTimeout(120_000)
   const title = 'Two-instance picnic'
-  const id = await activityWithAttendeeId(browser, 'member134@demo.test', 'member135@demo.test', title)
+  const { hostEmail, attendeeEmail } = await freshPair({ first_name: 'Dorothy', last_name: 'Okafor' }, { first_name: 'Harold', last_name: 'Lind' })
+  const id = await activityWithAttendeeId(browser, hostEmail, attendeeEmail, title)
   // Signed in through the first instance; the session is in the shared database. The second
   // instance is reached as behind a load balancer: its port, the public address as X-Forwarded-Host
   // (the e2e servers trust one proxy hop), so it does not send the browser to the public address.
   const context = await newVisitor(browser, { extraHTTPHeaders: { 'x-forwarded-host': new URL(baseURL).host } })
   const reader = await context.newPage()
-  await signIn(reader, 'member135@demo.test', demoPassword)
+  await signIn(reader, attendeeEmail, password)
   if ((await reader.locator('html').getAttribute('lang')) !== 'en') await switchLanguage(reader, 'en')
   await groupUrl(reader, id)
   await openLive(reader, `${secondInstance}/messenger`)
@@ -165,7 +169,7 @@ test('two instances on one database: a browser on the second receives a message 
   await expect(summary).toBeVisible()
   await expect(summary).not.toContainText('Posted through instance one')
 
-  const host = await member(browser, 'member134@demo.test')
+  const host = await member(browser, hostEmail)
   await host.goto(await groupUrl(host, id))
   await host.getByLabel('Your message').fill('Posted through instance one')
   await host.getByRole('button', { name: 'Send' }).click()

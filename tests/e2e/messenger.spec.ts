@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { activityWithAttendee, demoPassword, flash } from './activity-helpers.ts'
+import { activityWithAttendee, flash, freshPair } from './activity-helpers.ts'
 import { Scanner, scanningPage } from './axe.ts'
 import { expect, test } from './helpers.ts'
 
@@ -7,8 +7,8 @@ import { expect, test } from './helpers.ts'
  * `/messenger` without JavaScript (issue 14 §2, decision 033): a message request, accepted and
  * answered; an activity's group between its host and an attendee; axe on every view in en, fr
  * and nl. One form at a time (an empty message refused beside the field, leaving after a
- * confirmation) is proved by the documents in app/routes/messenger+/messenger.test.ts. Demo
- * members 50–53, 56 and 57 are used by no other spec.
+ * confirmation) is proved by the documents in app/routes/messenger+/messenger.test.ts. Each test
+ * has fresh members of its own (`freshPair`).
  */
 
 /** From the activity page, the attendee's profile, then "Message": the channel's address. */
@@ -32,10 +32,11 @@ async function openGroup(page: Page, id: string) {
 test.describe('without JavaScript', () => {
   test('a message request, accepted and answered', async ({ browser }) => {
     test.setTimeout(120_000)
-    const { host: sender, attendee: recipient, id } = await activityWithAttendee(browser, 'member50@demo.test', 'member51@demo.test', 'Coffee by the river')
+    const pair = await freshPair({ first_name: 'Rosa', last_name: 'Delgado' }, { first_name: 'Hélène', last_name: 'Van Acker' })
+    const { host: sender, attendee: recipient, id } = await activityWithAttendee(browser, pair.hostEmail, pair.attendeeEmail, 'Coffee by the river')
     const { name: recipientName, url } = await messageFirstAttendee(sender, id)
     await expect(sender.getByRole('heading', { level: 1, name: recipientName })).toBeVisible()
-    // Demo members are not verified: no link before the recipient accepts (scam shield, decision 038).
+    // Neither is verified: no link before the recipient accepts (scam shield, decision 038).
     await sender.getByLabel('Your message').fill('Hello! See you by the river.')
     await sender.getByRole('button', { name: 'Send' }).click()
     await expect(sender).toHaveURL(/#m-[\w-]+$/)
@@ -64,7 +65,8 @@ test.describe('without JavaScript', () => {
 
   test('an activity’s group between its host and an attendee', async ({ browser }) => {
     test.setTimeout(120_000)
-    const { host, attendee, id } = await activityWithAttendee(browser, 'member52@demo.test', 'member53@demo.test', 'Sketching in the park')
+    const pair = await freshPair({ first_name: 'Walter', last_name: 'Brooks' }, { first_name: 'Joost', last_name: 'de Vries' })
+    const { host, attendee, id } = await activityWithAttendee(browser, pair.hostEmail, pair.attendeeEmail, 'Sketching in the park')
     await openGroup(host, id)
     await expect(host.getByRole('heading', { level: 1, name: 'Sketching in the park' })).toBeVisible()
     await host.getByLabel('Your message').fill('Bring a pencil, everyone.')
@@ -89,7 +91,7 @@ test.describe('without JavaScript', () => {
  */
 test('accessibility in en: the list, an open channel, a request, an error', async ({ browser }) => {
   test.setTimeout(240_000)
-  const [hostEmail, attendeeEmail] = ['member56@demo.test', 'member57@demo.test']
+  const { hostEmail, attendeeEmail } = await freshPair({ first_name: 'Margaret', last_name: 'Hughes' }, { first_name: 'Priya', last_name: 'Patel' })
   const { host, attendee, id } = await activityWithAttendee(browser, hostEmail, attendeeEmail, 'Walk')
   const { url } = await messageFirstAttendee(host, id)
   await host.getByLabel('Your message').fill('Hello, see you at the walk.')
@@ -98,7 +100,7 @@ test('accessibility in en: the list, an open channel, a request, an error', asyn
   await attendee.context().close()
 
   const scan = async (email: string) => {
-    const page = await scanningPage(browser, email, { pass: demoPassword })
+    const page = await scanningPage(browser, email)
     return { context: page.context(), page, s: new Scanner(page, 'en', `${email}, JS off`) }
   }
   const sender = await scan(hostEmail)

@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test'
-import { activityWithAttendee, member } from './activity-helpers.ts'
+import { activityWithAttendee, freshPair, member } from './activity-helpers.ts'
 import { baseURL, expect, test, untilHydrated } from './helpers.ts'
 
 /**
@@ -7,8 +7,8 @@ import { baseURL, expect, test, untilHydrated } from './helpers.ts'
  * 20 messages in a minute in one chat, the next one is refused with the reason next to the field,
  * and what they typed stays there, with JavaScript (the optimistic composer). Without JavaScript it
  * is one plain form, proved by its document (app/routes/messenger+/messenger.test.ts: the reason
- * beside the field, the text kept, sent once the minute has passed). Demo members 210 and 211 are
- * used by no other spec.
+ * beside the field, the text kept, sent once the minute has passed). The test has fresh members
+ * of its own (`freshPair`).
  */
 
 const perChannelPerMinute = 20
@@ -36,8 +36,9 @@ async function sendWithoutWaiting(page: Page, url: string, text: string) {
 
 test('with JavaScript: the message over the limit comes back into the field with the reason', async ({ browser }) => {
   test.setTimeout(180_000)
-  const url = await groupChat(browser, 'member210@demo.test', 'member211@demo.test', 'Chatty coffee morning')
-  const host = await member(browser, 'member210@demo.test', { js: true })
+  const { hostEmail, attendeeEmail } = await freshPair({ first_name: 'Dorothy', last_name: 'Okafor' }, { first_name: 'Harold', last_name: 'Lind' })
+  const url = await groupChat(browser, hostEmail, attendeeEmail, 'Chatty coffee morning')
+  const host = await member(browser, hostEmail, { js: true })
   // The minute's messages but one, sent as the form sends them.
   for (let n = 1; n < perChannelPerMinute; n++) await sendWithoutWaiting(host, url, `Reminder ${n}`)
   const stream = host.waitForResponse((response) => new URL(response.url()).pathname === '/messenger/events')
