@@ -30,6 +30,9 @@ export const problems = {
   conflict: (code: string, message: string) => new ApiProblem(409, code, message),
   /** A limit reached; `retryAfterSeconds` says when it lets the client through again (Retry-After). */
   tooMany: (code: string, message: string, retryAfterSeconds?: number) => new ApiProblem(429, code, message, undefined, retryAfterSeconds),
+  /** A code's sending or checking limit reached (the phone's and the email change's 15-minute windows). */
+  tooManyAttempts: (retryAfterSeconds: number) =>
+    new ApiProblem(429, 'too_many_attempts', 'Too many attempts. Please wait 15 minutes and try again.', undefined, retryAfterSeconds),
   invalid: (fields: Record<string, string[]>) =>
     new ApiProblem(422, 'invalid_input', 'The request has invalid fields.', fields),
 }

@@ -35,7 +35,6 @@ export const phoneConfirmationLimits = {
   check: { name: 'phone-code-check', max: 10, windowSeconds: fifteenMinutes },
 } satisfies Record<string, Limit>
 
-const tooMany = (retryAfterSeconds: number) => problems.tooMany('too_many_attempts', 'Too many attempts. Please wait 15 minutes and try again.', retryAfterSeconds)
 
 /** The "Reply C to cancel" line the reminder and seat-offer texts end with, in the member's language. */
 export function smsReplyHint(locale: string | null | undefined) {
@@ -51,8 +50,8 @@ export async function startPhoneConfirmation(deps: SmsDeps, caller: User): Promi
   const phone = caller.phone
   if (!phone) throw problems.conflict('phone_missing', 'Add a phone number to your account first.')
   if (caller.phone_confirmed_at) throw problems.conflict('phone_confirmed', 'This phone number is already confirmed.')
-  await requireWithinLimit(deps.db, phoneConfirmationLimits.send, caller.id, tooMany)
-  await requireWithinLimit(deps.db, phoneConfirmationLimits.sendToNumber, phone, tooMany)
+  await requireWithinLimit(deps.db, phoneConfirmationLimits.send, caller.id, problems.tooManyAttempts)
+  await requireWithinLimit(deps.db, phoneConfirmationLimits.sendToNumber, phone, problems.tooManyAttempts)
   const code = await createCodes(deps).issue(phone, 'confirm_phone', { user_id: caller.id })
   const locale = caller.locale ?? 'en'
   const { sent, stopped } = await deps.sms.sendNow({ to: phone, userId: caller.id, kind: 'phone_code', locale, text: smsT(locale)('code', { code }) })
@@ -71,7 +70,7 @@ export async function confirmPhone(deps: SmsDeps, caller: User, input: PhoneConf
   const { db } = deps
   const phone = caller.phone
   if (!phone) throw problems.conflict('phone_missing', 'Add a phone number to your account first.')
-  await requireWithinLimit(db, phoneConfirmationLimits.check, caller.id, tooMany)
+  await requireWithinLimit(db, phoneConfirmationLimits.check, caller.id, problems.tooManyAttempts)
   const result = await createCodes(deps).consume(phone, input.code, 'confirm_phone')
   if ('error' in result) throw problems.invalid({ code: [result.error === 'expired' ? 'code_expired' : 'code_invalid'] })
   if (result.payload?.user_id !== caller.id) throw problems.invalid({ code: ['code_invalid'] })

@@ -36,7 +36,6 @@ export const emailChangeLimits = {
   check: { name: 'email-change-check', max: 10, windowSeconds: fifteenMinutes },
 } satisfies Record<string, Limit>
 
-const tooMany = (retryAfterSeconds: number) => problems.tooMany('too_many_attempts', 'Too many attempts. Please wait 15 minutes and try again.', retryAfterSeconds)
 const notSent = () => new ApiProblem(503, 'email_not_sent', 'The email could not be sent. Please try again later.')
 
 function requireBuiltinIdentity(env: EmailChangeDeps['env']) {
@@ -67,8 +66,8 @@ export async function startEmailChange(deps: EmailChangeDeps, caller: User, inpu
   const { db, mailer } = deps
   const email = input.email
   if (caller.email && caller.email.toLowerCase() === email.toLowerCase()) throw problems.invalid({ email: ['same_email'] })
-  await requireWithinLimit(db, emailChangeLimits.send, caller.id, tooMany)
-  await requireWithinLimit(db, accountLimits.codeSend, email.toLowerCase(), tooMany)
+  await requireWithinLimit(db, emailChangeLimits.send, caller.id, problems.tooManyAttempts)
+  await requireWithinLimit(db, accountLimits.codeSend, email.toLowerCase(), problems.tooManyAttempts)
   const started = { email, expires_in_minutes: codeTtlMs / 60_000 }
 
   const owner = await db
@@ -115,7 +114,7 @@ export async function confirmEmailChange(deps: EmailChangeDeps, caller: User, in
   requirePermission(caller, 'update:user', { id: caller.id })
   requireBuiltinIdentity(deps.env)
   const { db, mailer } = deps
-  await requireWithinLimit(db, emailChangeLimits.check, caller.id, tooMany)
+  await requireWithinLimit(db, emailChangeLimits.check, caller.id, problems.tooManyAttempts)
   const pending = await pendingChange(db, caller.id).executeTakeFirst()
   if (!pending) throw problems.invalid({ code: ['code_expired'] })
   const result = await createCodes(deps).consume(pending.email, input.code, 'change_email')
