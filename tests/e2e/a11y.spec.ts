@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext } from '@playwright/test'
+import type { Browser, BrowserContext, Page } from '@playwright/test'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
-import { expect, newVisitor, setLanguageCookie, signUp, switchLanguage, test as base, type Language } from './helpers.ts'
+import { expect, newVisitor, signUp, test as base } from './helpers.ts'
 
 /**
  * Accessibility: zero axe violations (WCAG 2.0/2.1 A+AA, 2.2 AA) on every page of the foundation,
@@ -86,70 +86,47 @@ async function signedInPages(s: Scanner) {
   await expect(page.locator('form[action="/logout"] button[type="submit"]').first()).toBeVisible()
 }
 
-async function signedOutVisitor(browser: Browser, lng: Language, jsOff: boolean) {
-  const context = await newVisitor(browser)
-  if (jsOff) await context.route('**/*.js', (route) => route.abort())
-  await setLanguageCookie(context, lng)
-  return context
+/** A page of a new visitor (signed in with `member`'s session when given), its scripts refused when `jsOff`. */
+function visitor(browser: Browser, jsOff: boolean, member?: Member) {
+  return async () => {
+    const context = await newVisitor(browser, member ? { storageState: member.storageState } : {})
+    if (jsOff) await context.route('**/*.js', (route) => route.abort())
+    return context.newPage()
+  }
 }
 
-async function signedInVisitor(browser: Browser, member: Member, lng: Language, jsOff: boolean) {
-  const context = await newVisitor(browser, { storageState: member.storageState })
-  if (jsOff) await context.route('**/*.js', (route) => route.abort())
-  const page = await context.newPage()
-  // The member's saved language wins over the cookie: switch with the footer form, which also
-  // saves it on the account (this also proves the switcher works without JavaScript).
-  await page.goto('/account')
-  await expect(page).toHaveURL(/\/account$/)
-  await switchLanguage(page, lng)
-  return { context, page }
+/** Scans `pages` in English in the page `open` gives, then closes its context: the findings. */
+async function scanned(label: string, open: () => Promise<Page>, pages: (s: Scanner) => Promise<void>) {
+  const page = await open()
+  const s = new Scanner(page, 'en', label)
+  try {
+    await pages(s)
+  } finally {
+    await page.context().close()
+  }
+  return s
 }
 
 // English gets the whole audit, with JavaScript on (the widgets) and off. French and Dutch draw the
 // same markup with other words: their wording rules run over the catalogue of page states without
 // a browser (app/routes/page-catalogue.test.ts), every page above included.
-const lng: Language = 'en'
 
 test('a11y: signed-out pages in en (JS on)', async ({ browser }) => {
   test.setTimeout(scanTimeout)
-  const context = await signedOutVisitor(browser, lng, false)
-  const s = new Scanner(await context.newPage(), lng, `signed out, ${lng}, JS on`)
-  try {
-    await signedOutPages(s)
-  } finally {
-    await context.close()
-  }
+  const s = await scanned('signed out, JS on', visitor(browser, false), signedOutPages)
   s.report()
 })
 
 test('a11y: signed-in pages in en (JS on)', async ({ browser, member }) => {
   test.setTimeout(scanTimeout)
-  const { context, page } = await signedInVisitor(browser, member, lng, false)
-  const s = new Scanner(page, lng, `signed in, ${lng}, JS on`)
-  try {
-    await signedInPages(s)
-  } finally {
-    await context.close()
-  }
+  const s = await scanned('signed in, JS on', visitor(browser, false, member), signedInPages)
   s.report()
 })
 
 test('a11y: all pages in en, signed out and in (JS off)', async ({ browser, member }) => {
   test.setTimeout(2 * scanTimeout)
-  const out = await signedOutVisitor(browser, lng, true)
-  const signedOut = new Scanner(await out.newPage(), lng, `signed out, ${lng}, JS off`)
-  try {
-    await signedOutPages(signedOut)
-  } finally {
-    await out.close()
-  }
-  const { context, page } = await signedInVisitor(browser, member, lng, true)
-  const signedIn = new Scanner(page, lng, `signed in, ${lng}, JS off`)
-  try {
-    await signedInPages(signedIn)
-  } finally {
-    await context.close()
-  }
+  const signedOut = await scanned('signed out, JS off', visitor(browser, true), signedOutPages)
+  const signedIn = await scanned('signed in, JS off', visitor(browser, true, member), signedInPages)
   signedOut.found.push(...signedIn.found)
   signedOut.report()
 })
