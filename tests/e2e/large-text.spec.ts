@@ -254,6 +254,14 @@ class LayoutChecker {
   }
 }
 
+/**
+ * A French or Dutch page's layout problems and its targets under 44 px: the targets with this
+ * language's words (its wording rules are checked in the page catalogue, without a browser).
+ */
+async function wordsAndTargets(page: Page, name: string) {
+  return [...(await layoutProblems(page, name)), ...(await smallTargets(page)).map((target) => `${name}: under 44 px: ${target}`)]
+}
+
 /** A demo member signed in at 200%, in English; `throughPages` signs in with the form (its toast shows). */
 async function signedInAs(browser: Browser, email: string, options: { throughPages?: boolean } = {}) {
   const context = await visitor(browser)
@@ -398,8 +406,7 @@ test.describe('text at 200% on a 390 px phone', () => {
       const page = await largeTextPage(context)
       for (const path of ['/', '/activities', ...contentPages]) {
         await page.goto(path)
-        found.push(...(await layoutProblems(page, `${path} in ${language}`)))
-        found.push(...(await smallTargets(page)).map((target) => `${path} in ${language}: under 44 px: ${target}`))
+        found.push(...(await wordsAndTargets(page, `${path} in ${language}`)))
       }
       await context.close()
       // A member of its own: the language is saved on the account.
@@ -407,8 +414,7 @@ test.describe('text at 200% on a 390 px phone', () => {
       await setLanguage(member.context, language)
       for (const path of ['/attending', '/account', '/account/email', '/account/edit', '/account/edit/about', '/account/edit/interests', '/account/edit/prompts', '/account/edit/privacy', '/create-activity', '/members', '/p', '/messenger']) {
         await member.page.goto(path)
-        found.push(...(await layoutProblems(member.page, `${path} in ${language}`)))
-        found.push(...(await smallTargets(member.page)).map((target) => `${path} in ${language}: under 44 px: ${target}`))
+        found.push(...(await wordsAndTargets(member.page, `${path} in ${language}`)))
       }
       await member.context.close()
     }
@@ -551,9 +557,7 @@ test.describe('a phone in English, French and Dutch (issue 29 §4)', () => {
           const response = await page.goto(path)
           expect(response?.status(), `status of ${path}`).toBe(200)
           expect(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize), `text size on ${path}`).toBe(fontSize)
-          found.push(...(await layoutProblems(page, `${path} in ${language}, ${size}`)))
-          // The 44 px targets with this language's words (its wording rules are in the page catalogue).
-          found.push(...(await smallTargets(page)).map((target) => `${path} in ${language}, ${size}: under 44 px: ${target}`))
+          found.push(...(await wordsAndTargets(page, `${path} in ${language}, ${size}`)))
         }
       }
       // Times name the zone as members in the US know it ("PST", "PDT"), never "UTC−8".
