@@ -110,6 +110,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
       supportEmail: env.SUPPORT_EMAIL,
       devOutbox: env.DEV_OUTBOX,
       sentryDsn: env.SENTRY_DSN ?? null,
+      payments: env.PAYMENTS === 'on',
       stream: env.STREAM_API_KEY && env.STREAM_API_SECRET ? { apiKey: env.STREAM_API_KEY, baseUrl: env.STREAM_BASE_URL } : null,
       auth:
         env.auth === 'builtin'

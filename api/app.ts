@@ -11,6 +11,8 @@ import type { ApiEnv, ApiServices } from './http/context.ts'
 import { createApiRoutes } from './http/openapi.ts'
 import type { TokenVerifier } from './providers/identity/token-verifier.ts'
 import { mediaRoutes } from './media/routes.ts'
+import { paymentRoutes } from './payments/routes.ts'
+import { PaymentsVendorError } from './providers/payments/provider.ts'
 import { notificationRoutes } from './notifications/routes.ts'
 import { placeRoutes } from './places/routes.ts'
 import { isSuspended } from './policy/permissions.ts'
@@ -73,6 +75,7 @@ export function createApiApp(services: ApiServices) {
   notificationSettingsRoutes(routes)
   pushRoutes(routes)
   surveyRoutes(routes)
+  paymentRoutes(routes)
   app.route('/', routes)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))
@@ -84,7 +87,7 @@ export function createApiApp(services: ApiServices) {
       return c.json(error.toJSON(), error.status as 400)
     }
     services.logger.error({ err: error, requestId: c.var.requestId }, 'API request failed')
-    if (isDatabaseUnavailable(error)) {
+    if (isDatabaseUnavailable(error) || error instanceof PaymentsVendorError) {
       // Retry-After tells clients (the web app's reads among them) not to retry at once: this
       // answer already waited out the database's timeouts.
       c.header('retry-after', retryAfterSeconds)

@@ -16,6 +16,8 @@ const production = {
   OIDC_COOKIE_KEYS: 'key-one,key-two',
   OIDC_JWKS: '{"keys":[]}',
   OIDC_CLIENT_SECRET: secret,
+  STRIPE_SECRET_KEY: 'sk_live_circle55',
+  STRIPE_WEBHOOK_SECRET: 'whsec_circle55',
 }
 
 function configError(source: Record<string, string>): ConfigError {
@@ -150,6 +152,14 @@ describe('parseEnv', () => {
     expect(parseEnv({ TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'token', TWILIO_FROM_NUMBER: '+15035550100' })).toMatchObject({ TWILIO_FROM_NUMBER: '+15035550100' })
   })
 
+  it('takes Stripe’s key with the payments webhook secret, the Identity one or both, and neither secret alone', () => {
+    expect(parseEnv({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' })).toMatchObject({ PAYMENTS: 'on', STRIPE_WEBHOOK_SECRET: 'whsec_1' })
+    expect(parseEnv({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_IDENTITY_WEBHOOK_SECRET: 'whsec_2' }).STRIPE_WEBHOOK_SECRET).toBeUndefined()
+    for (const alone of [{ STRIPE_SECRET_KEY: 'sk_test_1' }, { STRIPE_WEBHOOK_SECRET: 'whsec_1' }, { STRIPE_IDENTITY_WEBHOOK_SECRET: 'whsec_2' }] as Record<string, string>[]) {
+      expect(configError(alone).message).toMatch(/STRIPE_SECRET_KEY must be set together with STRIPE_WEBHOOK_SECRET/)
+    }
+  })
+
   describe('in production', () => {
     it('starts with every secret set', () => {
       const env = parseEnv(production)
@@ -175,6 +185,12 @@ describe('parseEnv', () => {
       ]) {
         expect(message).toContain(name)
       }
+    })
+
+    it('refuses to start with payments on and no Stripe keys (the built-in bank takes only test cards), and starts with payments off', () => {
+      const { STRIPE_SECRET_KEY: _key, STRIPE_WEBHOOK_SECRET: _secret, ...withoutStripe } = production
+      expect(configError(withoutStripe).message).toMatch(/STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: required in production while PAYMENTS is on/)
+      expect(parseEnv({ ...withoutStripe, PAYMENTS: 'off' })).toMatchObject({ PAYMENTS: 'off', isProduction: true })
     })
 
     it('refuses to start when only the session secret is missing', () => {

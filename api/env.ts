@@ -68,6 +68,10 @@ export const envSchema = z.object({
     .optional(),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_IDENTITY_WEBHOOK_SECRET: optionalString,
+  // Payments (decision 073): Stripe when STRIPE_SECRET_KEY and this are set, the built-in provider otherwise.
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  /** `off`: no page offers or threatens a charge (no cards, fees or paid plans). */
+  PAYMENTS: z.enum(['on', 'off']).default('on'),
   // Chat (decision 036): Stream when both are set, the built-in chat service otherwise.
   STREAM_API_KEY: optionalString,
   STREAM_API_SECRET: optionalString,
@@ -126,9 +130,10 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
       'Invalid configuration:\n  S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
     )
   }
-  if (Boolean(raw.STRIPE_SECRET_KEY) !== Boolean(raw.STRIPE_IDENTITY_WEBHOOK_SECRET)) {
+  // Stripe's key goes with the signing secret of at least one of its webhooks (Identity, payments), and each secret with the key.
+  if (Boolean(raw.STRIPE_SECRET_KEY) !== Boolean(raw.STRIPE_IDENTITY_WEBHOOK_SECRET || raw.STRIPE_WEBHOOK_SECRET)) {
     throw new ConfigError(
-      'Invalid configuration:\n  STRIPE_SECRET_KEY and STRIPE_IDENTITY_WEBHOOK_SECRET must be set together',
+      'Invalid configuration:\n  STRIPE_SECRET_KEY must be set together with STRIPE_WEBHOOK_SECRET (payments), STRIPE_IDENTITY_WEBHOOK_SECRET (ID verification) or both',
     )
   }
   if (Boolean(raw.VAPID_PUBLIC_KEY) !== Boolean(raw.VAPID_PRIVATE_KEY)) {
@@ -153,6 +158,9 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     if (!raw.SMTP_URL) missing.push('SMTP_URL: required in production (the dev outbox is off)')
     if (seed) missing.push('SEED_DEMO_DATA: demo data is never loaded in production')
     if (raw.DEV_OUTBOX && raw.DEV_OUTBOX !== 'off') missing.push('DEV_OUTBOX: the development outbox is never served in production')
+    if (raw.PAYMENTS === 'on' && !(raw.STRIPE_SECRET_KEY && raw.STRIPE_WEBHOOK_SECRET)) {
+      missing.push('STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: required in production while PAYMENTS is on (the built-in bank takes only test cards)')
+    }
     if (auth === 'builtin') {
       if (!raw.OIDC_COOKIE_KEYS) missing.push('OIDC_COOKIE_KEYS: required in production')
       if (!raw.OIDC_JWKS) missing.push('OIDC_JWKS: required in production')

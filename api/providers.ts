@@ -15,6 +15,9 @@ import type { PlacesProvider } from './providers/maps/provider.ts'
 import { createLocalStorage } from './providers/storage/local.ts'
 import { createS3Storage } from './providers/storage/s3.ts'
 import type { MediaStorage } from './providers/storage/storage.ts'
+import { createBuiltinPayments } from './providers/payments/builtin.ts'
+import type { PaymentsProvider } from './providers/payments/provider.ts'
+import { createStripePayments } from './providers/payments/stripe.ts'
 import { createPhotoVault } from './providers/verification/builtin.ts'
 import type { VerificationProvider } from './providers/verification/provider.ts'
 import { createStripeIdentity } from './providers/verification/stripe.ts'
@@ -32,6 +35,8 @@ export interface Providers {
   verification?: VerificationProvider
   /** Chat (decision 036): built-in, or Stream mirrored from it; a test harness may leave it out (built-in). */
   chat?: ChatProvider
+  /** Payments (decision 073): built-in, or Stripe; a test harness may leave it out (built-in). */
+  payments?: PaymentsProvider
 }
 
 /** The providers the API's routes use: maps/places, media storage, identity verification and chat. */
@@ -42,7 +47,24 @@ export function createProviders(env: Env, db: DB): Providers {
     media,
     verification: createVerificationProvider({ env, db, storage: media }),
     chat: createChatProvider(env, db),
+    payments: createPaymentsProvider({ env, db }),
   }
+}
+
+/**
+ * Payments: Stripe when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set, else the built-in
+ * vault, hosted card page and test-card bank (decision 073).
+ */
+export function createPaymentsProvider(options: {
+  env: Pick<Env, 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'PUBLIC_URL'>
+  db: DB
+  fetch?: typeof fetch
+}): PaymentsProvider {
+  const { env } = options
+  if (env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET) {
+    return createStripePayments({ secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, fetch: options.fetch })
+  }
+  return createBuiltinPayments({ db: options.db, publicUrl: env.PUBLIC_URL })
 }
 
 /**

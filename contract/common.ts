@@ -52,6 +52,10 @@ export const errorCodes = [
   'contact_reminder',
   'phone_missing',
   'phone_confirmed',
+  /** The card backs an unpaid fee or a paid subscription and is the member's only card (decision 073). */
+  'card_in_use',
+  /** The hosted card page's session is finished or expired (decision 073). */
+  'checkout_closed',
   // 413
   'payload_too_large',
   'too_large',

@@ -80,6 +80,7 @@ export function serverEnv(options: { port: number; publicUrl: string; databaseUr
     OIDC_COOKIE_KEYS: `${randomBytes(16).toString('hex')},${randomBytes(16).toString('hex')}`,
     OIDC_JWKS: options.secrets.jwks.json,
     SMTP_URL: 'smtp://127.0.0.1:9',
+    PAYMENTS: 'off',
     RATE_LIMIT_PER_MINUTE: '100000000',
     ...options.extra,
   }

@@ -2,7 +2,7 @@ import type { InsertType, SelectType } from 'kysely'
 import type { Database } from './schema.ts'
 import { reportOutcomes } from '#contract/moderation.ts'
 import { nearbyVisibilities } from '#contract/profile.ts'
-import { cardBrands, codePurposes, coverageTypes, familyMembers, invitationStates, joinReasons, reminderSlots, locales, pgEnums, placeKinds } from './schema.ts'
+import { builtinChargeStatuses, builtinCheckoutModes, builtinCheckoutStatuses, cardBrands, cardSetupStatuses, codePurposes, coverageTypes, familyMembers, invitationStates, joinReasons, reminderSlots, locales, pgEnums, placeKinds } from './schema.ts'
 
 /**
  * Every column of every table as the migrations create it: `'<type>[ null][ default]'`, where the
@@ -331,6 +331,57 @@ export const databaseColumns = {
     exp_year: 'int4',
     is_default: 'bool default',
     created_at: 'timestamptz default',
+    removed_at: 'timestamptz null',
+  },
+  payment_customers: {
+    user_id: 'uuid',
+    provider: 'text',
+    customer_ref: 'text',
+    created_at: 'timestamptz default',
+  },
+  card_setups: {
+    id: 'uuid default',
+    user_id: 'uuid',
+    provider: 'text',
+    provider_ref: 'text null',
+    redirect_url: 'text null',
+    return_path: 'text',
+    status: 'text default',
+    payment_method_id: 'uuid null',
+    created_at: 'timestamptz default',
+    completed_at: 'timestamptz null',
+  },
+  builtin_vault_cards: {
+    token: 'text',
+    customer: 'text',
+    brand: 'text',
+    last4: 'bpchar',
+    exp_month: 'int4',
+    exp_year: 'int4',
+    set_up_for_off_session: 'bool default',
+    detached_at: 'timestamptz null',
+    created_at: 'timestamptz default',
+  },
+  builtin_checkout_sessions: {
+    id: 'text',
+    user_id: 'uuid',
+    customer: 'text',
+    mode: 'text',
+    status: 'text default',
+    success_url: 'text',
+    cancel_url: 'text',
+    card_token: 'text null',
+    expires_at: 'timestamptz',
+    created_at: 'timestamptz default',
+  },
+  builtin_charges: {
+    idempotency_key: 'text',
+    ref: 'text',
+    card_token: 'text',
+    amount_cents: 'int4',
+    status: 'text',
+    decline_code: 'text null',
+    created_at: 'timestamptz default',
   },
   partnerships: {
     id: 'uuid default',
@@ -453,6 +504,10 @@ export const checkedColumns = {
   login_codes: { purpose: codePurposes },
   profiles: { family: familyMembers, nearby_visibility: nearbyVisibilities },
   payment_methods: { brand: cardBrands },
+  card_setups: { status: cardSetupStatuses },
+  builtin_vault_cards: { brand: cardBrands },
+  builtin_checkout_sessions: { mode: builtinCheckoutModes, status: builtinCheckoutStatuses },
+  builtin_charges: { status: builtinChargeStatuses },
   medicare_registrations: { coverage_types: coverageTypes },
   places: { kind: placeKinds },
   experience_invitations: { state: invitationStates },

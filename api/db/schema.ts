@@ -529,6 +529,78 @@ export interface PaymentMethodsTable {
   exp_year: number
   is_default: Generated<boolean>
   created_at: CreatedAt
+  /** Removed by the member (migration 0030): kept so that what named the card still can. */
+  removed_at: NullableTimestamp
+}
+
+/** The states of an "Add a card" the member started (migration 0030, decision 073). */
+export const cardSetupStatuses = ['open', 'complete', 'expired'] as const
+export type CardSetupStatus = (typeof cardSetupStatuses)[number]
+/** The built-in hosted card page's session states (decision 073). */
+export const builtinCheckoutStatuses = ['open', 'requires_authentication', 'complete', 'expired'] as const
+export const builtinCheckoutModes = ['setup', 'payment'] as const
+/** The built-in bank's charge outcomes (decision 073). */
+export const builtinChargeStatuses = ['succeeded', 'requires_authentication', 'declined'] as const
+
+/** The member's customer at a payments provider (migration 0030). */
+export interface PaymentCustomersTable {
+  user_id: string
+  provider: string
+  customer_ref: string
+  created_at: CreatedAt
+}
+
+/** Each "Add a card" the member started through the provider's hosted page (migration 0030). */
+export interface CardSetupsTable {
+  id: Generated<string>
+  user_id: string
+  provider: string
+  provider_ref: string | null
+  redirect_url: string | null
+  return_path: string
+  status: Generated<CardSetupStatus>
+  payment_method_id: string | null
+  created_at: CreatedAt
+  completed_at: NullableTimestamp
+}
+
+/** The built-in provider's vault: a token, brand, last four digits and expiry, never a number or CVC. */
+export interface BuiltinVaultCardsTable {
+  token: string
+  customer: string
+  brand: CardBrand
+  /** char(4). */
+  last4: string
+  exp_month: number
+  exp_year: number
+  set_up_for_off_session: Generated<boolean>
+  detached_at: NullableTimestamp
+  created_at: CreatedAt
+}
+
+/** The built-in hosted card page's sessions (standing in for Stripe Checkout). */
+export interface BuiltinCheckoutSessionsTable {
+  id: string
+  user_id: string
+  customer: string
+  mode: (typeof builtinCheckoutModes)[number]
+  status: Generated<(typeof builtinCheckoutStatuses)[number]>
+  success_url: string
+  cancel_url: string
+  card_token: string | null
+  expires_at: Date
+  created_at: CreatedAt
+}
+
+/** The built-in bank's charges, one per idempotency key. */
+export interface BuiltinChargesTable {
+  idempotency_key: string
+  ref: string
+  card_token: string
+  amount_cents: number
+  status: (typeof builtinChargeStatuses)[number]
+  decline_code: string | null
+  created_at: CreatedAt
 }
 
 export interface PartnershipsTable {
@@ -693,6 +765,11 @@ export interface Database {
   notification_workflow_settings: NotificationWorkflowSettingsTable
   devices: DevicesTable
   payment_methods: PaymentMethodsTable
+  payment_customers: PaymentCustomersTable
+  card_setups: CardSetupsTable
+  builtin_vault_cards: BuiltinVaultCardsTable
+  builtin_checkout_sessions: BuiltinCheckoutSessionsTable
+  builtin_charges: BuiltinChargesTable
   partnerships: PartnershipsTable
   subscriptions: SubscriptionsTable
   verifications: VerificationsTable
@@ -706,6 +783,7 @@ export interface Database {
   places: PlacesTable
 }
 
+export type BuiltinVaultCard = Selectable<BuiltinVaultCardsTable>
 export type User = Selectable<UsersTable>
 export type NewUser = Insertable<UsersTable>
 export type UserUpdate = Updateable<UsersTable>

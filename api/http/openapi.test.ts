@@ -525,6 +525,27 @@ describe('every endpoint answers as documented', () => {
     expect((await call('PUT', 'v1/notifications/register-device', { body: subscription })).status).toBe(401)
   })
 
+  it('payment cards: a setup through the built-in hosted page, the list, the default, removal, and the refusals (decision 073)', async () => {
+    const owner = await member()
+    const as = { token: owner.token }
+    const started = await call('POST', 'v1/payment-methods/setup', as)
+    const checkout = new URL(started.json.data[0].redirect_url).pathname.replace('/checkout/', '')
+    expect((await call('GET', `v1/payments/checkout/${checkout}`, as)).json.data[0].status).toBe('open')
+    const typed = { number: '4000 0025 0000 3155', expiry: '12/40', cvc: '123', postal_code: '97201' }
+    expect((await call('POST', `v1/payments/checkout/${checkout}/card`, { ...as, body: { ...typed, number: '4000000000000002' } })).status).toBe(422)
+    expect((await call('POST', `v1/payments/checkout/${checkout}/card`, { ...as, body: typed })).json.data[0].status).toBe('requires_authentication')
+    expect((await call('POST', `v1/payments/checkout/${checkout}/authentication`, { ...as, body: { outcome: 'confirm' } })).json.data[0].status).toBe('complete')
+    const card = (await call('GET', `v1/payment-methods/setup/${started.json.data[0].id}`, as)).json.data[0].payment_method
+    expect((await call('GET', 'v1/payment-methods', as)).json.data).toEqual([card])
+    expect((await call('GET', 'v1/payment-methods/default', as)).json.data).toEqual([card])
+    expect((await call('POST', `v1/payment-methods/default?id=${card.id}`, as)).json.data[0].is_default).toBe(true)
+    expect((await call('POST', 'v1/payment-methods/default', as)).status).toBe(422)
+    expect((await call('DELETE', `v1/payment-methods/${card.id}`, as)).status).toBe(204)
+    expect((await call('DELETE', `v1/payment-methods/${card.id}`, as)).status).toBe(404)
+    expect((await call('POST', 'v1/payment-methods/setup', { ...as, body: '{nope' })).status).toBe(400)
+    expect((await call('GET', 'v1/payment-methods')).status).toBe(401)
+  })
+
   it('verification: status, initiate, the review queue, its photos, decisions, the Stripe webhook', async () => {
     const applicant = await member()
     expect((await call('GET', 'v1/verification', { token: applicant.token })).json.data[0].status).toBe('not_verified')

@@ -55,6 +55,9 @@ type FixtureName =
   | 'report'
   | 'dismissable'
   | 'notification'
+  | 'card'
+  | 'cardSetup'
+  | 'checkout'
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -280,6 +283,16 @@ const rows: Row[] = [
   row('POST', '/v1/users/me/surveys',                         '401 409 403 403 403 403', { body: (ids) => ({ type: 'EXPERIENCE_ATTENDANCE_SURVEY', experience_id: ids.experience, attended: true }) }),
   row('GET', '/v1/users/me/surveys/{experience_id}',           '401 200 403 403 403 403', { params: { experience_id: 'past' } }),
   row('GET', '/v1/experiences/{id}/survey-results',           '401 403 403 200 200 403', { params: { id: 'past' } }),
+  // payment cards (decision 073): always the caller's own; `card`, `cardSetup` and `checkout` are the member's.
+  row('GET', '/v1/payment-methods',                           '401 200 200 200 200 403'),
+  row('GET', '/v1/payment-methods/default',                   '401 200 200 200 200 403'),
+  row('POST', '/v1/payment-methods/default',                  '401 200 404 404 404 403', { query: 'id={card}' }),
+  row('POST', '/v1/payment-methods/setup',                    '401 200 200 200 200 403'),
+  row('GET', '/v1/payment-methods/setup/{id}',                '401 200 404 404 404 403', { params: { id: 'cardSetup' } }),
+  row('GET', '/v1/payments/checkout/{id}',                    '401 200 404 404 404 403', { params: { id: 'checkout' } }),
+  row('POST', '/v1/payments/checkout/{id}/authentication',    '401 409 404 404 404 403', { params: { id: 'checkout' }, body: () => ({ outcome: 'confirm' }) }),
+  row('POST', '/v1/payments/checkout/{id}/card',              '401 200 404 404 404 403', { params: { id: 'checkout' }, body: () => ({ number: '4242424242424242', expiry: '12/40', cvc: '123', postal_code: '97201' }) }),
+  row('DELETE', '/v1/payment-methods/{id}',                   '401 204 404 404 404 403', { params: { id: 'card' } }),
   // Stripe Identity is not configured here; with it, only a signed delivery is accepted (stripe.test.ts).
   row('POST', '/v1/webhooks/stripe-identity',                 '404 404 404 404 404 403', { body: () => ({ type: 'identity.verification_session.verified' }) }),
 ]
@@ -392,6 +405,16 @@ beforeAll(async () => {
   ids.verificationRequest = await verificationRequest()
   ids.documentFile = 'document'
   ids.notification = (await database.db.insertInto('notifications').values({ user_id: users.member.id, type: 'sample', data: '{}' }).returning('id').executeTakeFirstOrThrow()).id
+  ids.card = (
+    await database.db
+      .insertInto('payment_methods')
+      .values({ user_id: users.member.id, provider: 'builtin', provider_ref: 'card_matrix', brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2040 })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id
+  const setup = await api.request('POST', 'v1/payment-methods/setup', { token: tokens.member })
+  ids.cardSetup = setup.json.data[0].id
+  ids.checkout = new URL(setup.json.data[0].redirect_url).pathname.replace('/checkout/', '')
   for (const name of ['approvable', 'rejectable'] as const) {
     const applicant = await member()
     const pending = await database.db.insertInto('verifications').values({ user_id: applicant.id }).returning('id').executeTakeFirstOrThrow()
@@ -422,7 +445,8 @@ function urlOf(entry: Row) {
     const value = ids[entry.params?.[name] ?? 'experience']
     return name === 'key' ? value : encodeURIComponent(value)
   })
-  return entry.query ? `${path}?${entry.query}` : path
+  const query = entry.query?.replace(/\{(\w+)\}/g, (_, name: FixtureName) => encodeURIComponent(ids[name]))
+  return query ? `${path}?${query}` : path
 }
 
 async function send(entry: Row, caller: CallerName): Promise<{ status: number }> {

@@ -158,6 +158,10 @@ const plainActions = [
   'impersonate:user',
   /** One's own open popups, and dismissing them (decision 046). */
   'read:popups',
+  /** One's own payment cards: list them (decision 073); nobody reads another member's. */
+  'read:payment_methods',
+  /** Add (through the provider's hosted page), make default and remove one's own cards (decision 073). */
+  'manage:payment_methods',
 ] as const
 
 type OwnedAction = keyof typeof ownership
@@ -214,6 +218,8 @@ const member = [
   'update:notification_settings',
   'register:device',
   'read:popups',
+  'read:payment_methods',
+  'manage:payment_methods',
   'answer:survey:own',
   'read:survey:results:own',
 ] as const satisfies Permission[]

@@ -50,6 +50,7 @@ function productionWithoutTwilio() {
     NODE_ENV: 'production',
     SESSION_SECRET: 'x'.repeat(40),
     SMTP_URL: 'smtp://mail.example:587',
+    PAYMENTS: 'off',
     SEED_DEMO_DATA: 'false',
     OIDC_COOKIE_KEYS: 'a,b',
     OIDC_JWKS: '{"keys":[]}',

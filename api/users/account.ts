@@ -20,6 +20,8 @@ export interface AccountDeps extends AfterCommit {
   logger: Logger
   /** Ends a pending identity check at once and deletes its encrypted photos (api/verification). */
   forgetVerification: (userId: string) => Promise<unknown>
+  /** Forgets the member's cards at the payments provider (api/payments). */
+  forgetCards: (userId: string) => Promise<unknown>
 }
 
 /**
@@ -66,6 +68,7 @@ export async function deleteAccount(deps: AccountDeps, caller: User, id: string,
   requirePermission(caller, 'delete:user', { id })
   const { db } = deps
   await deps.forgetVerification(id)
+  await deps.forgetCards(id)
   const files = await db.transaction().execute(async (trx) => {
     const notStarted = sql<boolean>`(start_at IS NULL OR start_at > now())`
     const hosted = await trx

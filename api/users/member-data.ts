@@ -39,7 +39,10 @@ export const memberColumns = {
   credentials: { user_id: erase('Their password hash.') },
   web_sessions: { user_id: erase('Their sessions: a copied cookie stops working.') },
   devices: { user_id: erase('Their browsers’ push subscriptions.') },
-  payment_methods: { user_id: erase('Their cards (token, brand, last four digits).') },
+  payment_methods: { user_id: erase('Their cards (token, brand, last four digits); each is forgotten at the provider first.') },
+  payment_customers: { user_id: erase('Their customer id at the payments provider.') },
+  card_setups: { user_id: erase('Each “Add a card” they started.') },
+  builtin_checkout_sessions: { user_id: erase('The built-in hosted card page’s sessions they opened.') },
   subscriptions: {
     user_id: erase('Their plan. No payment is taken yet; when payments come, an active subscription is canceled at the provider first, and invoices stay with the provider (accounting records).'),
   },

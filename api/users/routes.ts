@@ -5,6 +5,8 @@ import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJs
 import { requireCaller } from '../http/request.ts'
 import { verificationDeps } from '../verification/deps.ts'
 import { forgetVerificationPhotos } from '../verification/service.ts'
+import { paymentsDeps } from '../payments/deps.ts'
+import { forgetCards } from '../payments/service.ts'
 import { deleteAccount, ownUserJson, recordSignIn, updateMe } from './service.ts'
 
 export function userRoutes(routes: ApiRoutes) {
@@ -82,7 +84,7 @@ export function userRoutes(routes: ApiRoutes) {
   serve(routes, deleteAccountRoute, async (c) => {
     const caller = requireCaller(c)
     await deleteAccount(
-      { ...c.var.services, forgetVerification: (id) => forgetVerificationPhotos(verificationDeps(c), id) },
+      { ...c.var.services, forgetVerification: (id) => forgetVerificationPhotos(verificationDeps(c), id), forgetCards: (id) => forgetCards(paymentsDeps(c), id) },
       caller,
       c.req.param('id'),
       c.var.requestId,

@@ -40,6 +40,8 @@ import * as attending from './attending.tsx'
 import * as createActivity from './create-activity.tsx'
 import * as outbox from './dev+/outbox.tsx'
 import * as phone from './account+/phone.tsx'
+import * as payments from './account+/payments.tsx'
+import * as checkout from './checkout.$id.tsx'
 import * as duplicateActivity from './duplicate-activity.tsx'
 import * as getStarted from './get-started+/_index.tsx'
 import * as location from './get-started+/location.tsx'
@@ -101,6 +103,8 @@ const handle = createDocumentHandler(
       ['routes/admin+/verifications_.$id', 'admin/verifications/:id', adminVerification],
       ['routes/account+/verification', 'account/verification', accountVerification],
       ['routes/account+/phone', 'account/phone', phone],
+      ['routes/account+/payments', 'account/payments', payments],
+      ['routes/checkout.$id', 'checkout/:id', checkout],
       ['routes/account+/notification-settings', 'account/notification-settings', notificationSettings],
       ['routes/get-started+/_index', 'get-started', getStarted],
       ['routes/get-started+/location', 'get-started/location', location],
@@ -146,6 +150,10 @@ let admin: string
 let blockedSlug: string
 /** An activity in three hours that the member holds a seat at: cancelling now is late. */
 let soonId: string
+/** The member's cards (a Visa, the default, and an expired Discover), the hosted card page of a setup, and one waiting for the bank's confirmation. */
+let cardId: string
+let checkoutId: string
+let confirmingId: string
 /** The sign-in pages' kept step: a code sent to margaret@example.com, for sign-in and for sign-up. */
 let codeSentForSignIn: string
 let codeSentForSignUp: string
@@ -247,6 +255,21 @@ beforeAll(async () => {
   // The member writes to Circle 55 support (the team's inbox).
   const opened = await posted('/messenger/new', { to: 'support' })
   supportChannel = new URL(opened.headers.get('location') ?? '', TEST_PUBLIC_URL).searchParams.get('channel') ?? ''
+  // Cards: one saved through the built-in hosted page, an expired one, and two pages left open.
+  const memberToken = await web.api.signToken(memberUser.id)
+  const startSetup = async () => {
+    const started = await web.api.request('POST', 'v1/payment-methods/setup', { token: memberToken })
+    const setup = (started.json as { data: [{ id: string; redirect_url: string }] }).data[0]
+    return { id: setup.id, checkout: new URL(setup.redirect_url).pathname.replace('/checkout/', '') }
+  }
+  const typed = (number: string) => ({ token: memberToken, body: { number, expiry: '08/40', cvc: '123', postal_code: '97201' } })
+  const first = await startSetup()
+  await web.api.request('POST', `v1/payments/checkout/${first.checkout}/card`, typed('4242424242424242'))
+  cardId = (await web.api.request('GET', `v1/payment-methods/setup/${first.id}`, { token: memberToken })).json.data[0].payment_method.id
+  await database.db.insertInto('payment_methods').values({ user_id: memberUser.id, provider: 'builtin', provider_ref: 'card_expired', brand: 'discover', last4: '1117', exp_month: 3, exp_year: 2024 }).execute()
+  checkoutId = (await startSetup()).checkout
+  confirmingId = (await startSetup()).checkout
+  await web.api.request('POST', `v1/payments/checkout/${confirmingId}/card`, typed('4000002500003155'))
   expect(await send(`/messenger?index&channel=${supportChannel}`, { intent: 'send', channel: supportChannel, text: 'How do I change my email address?' })).toBe(302)
   // A member who sent the identity check's two photos: waiting for the team.
   const verifyingUser = await createUser(database.db, { first_name: 'Margaret', last_name: 'Hughes' })
@@ -383,6 +406,13 @@ const visits = (): Record<string, Visit> => ({
   'phone confirmation': { path: '/account/phone', cookie: asMember, language: 'fr' },
   'phone confirmation, the code step': { path: '/account/phone?step=code', cookie: asMember },
   'phone confirmation, a wrong code': { path: '/account/phone', cookie: asMember, status: 400, form: { intent: 'verify', code: '12' }, language: 'nl' },
+  'payment cards, none yet': { path: '/account/payments', cookie: () => invited, shows: 'data-testid="no-cards"' },
+  'payment cards': { path: '/account/payments', cookie: asMember, language: 'fr', shows: 'Visa •••• 4242' },
+  'payment cards, removing one asks first': { path: `/account/payments?remove=${cardId}`, cookie: asMember, shows: 'id="remove-question"' },
+  'hosted card page': { path: `/checkout/${checkoutId}`, cookie: asMember, shows: 'name="number"' },
+  'hosted card page, with every error showing': { path: `/checkout/${checkoutId}`, cookie: asMember, status: 400, form: { intent: 'card', number: '4242', expiry: '13/20', cvc: '1', postalCode: 'x' } },
+  'hosted card page, a declined card': { path: `/checkout/${checkoutId}`, cookie: asMember, status: 400, form: { intent: 'card', number: '4000000000000002', expiry: '08/40', cvc: '123', postalCode: '97201' }, language: 'nl' },
+  'hosted card page, the bank asks the member to confirm': { path: `/checkout/${confirmingId}`, cookie: asMember, language: 'fr', shows: 'value="confirm"' },
   'get started': { path: '/get-started', cookie: asMember },
   'get started, with errors': { path: '/get-started', cookie: asMember, status: 400, form: { phone: 'not a phone' } },
   'get started, home city': { path: '/get-started/location', cookie: asMember },

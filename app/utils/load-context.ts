@@ -24,6 +24,8 @@ export interface WebConfig {
    * (decision 036): `/messenger` then loads stream-chat-react with JavaScript. Absent: built-in.
    */
   stream?: { apiKey: string; baseUrl: string } | null
+  /** PAYMENTS (decision 073): false when no page may offer or threaten a charge; on unless said. */
+  payments?: boolean
   auth:
     | { kind: 'builtin'; issuer: string; clientId: string; clientSecret: string; audience: string }
     | { kind: 'auth0'; domain: string; clientId: string; clientSecret: string; audience: string }

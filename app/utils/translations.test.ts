@@ -79,6 +79,12 @@ const identical: Record<string, unknown> = {
     'profile:interests.golf',
     'profile:interests.pickleball',
     'profile:interests.yoga',
+    // Card brands are their own names in every language.
+    'payments:cardShort',
+    'payments:brands.visa',
+    'payments:brands.mastercard',
+    'payments:brands.amex',
+    'payments:brands.discover',
   ],
   nl: [
     'activities:explore.range',
@@ -101,6 +107,12 @@ const identical: Record<string, unknown> = {
     'profile:interests.tai_chi',
     'profile:interests.theatre',
     'profile:interests.yoga',
+    // Card brands are their own names in every language.
+    'payments:cardShort',
+    'payments:brands.visa',
+    'payments:brands.mastercard',
+    'payments:brands.amex',
+    'payments:brands.discover',
   ],
 }
 

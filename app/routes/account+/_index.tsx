@@ -16,7 +16,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)
   const t = await getT(request, context, 'account')
   const confirmDelete = new URL(request.url).searchParams.get('confirm') === 'delete'
-  return { user, confirmDelete, title: t(confirmDelete ? 'delete.title' : 'title') }
+  const payments = context.services.config.payments !== false
+  return { user, confirmDelete, payments, title: t(confirmDelete ? 'delete.title' : 'title') }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -44,11 +45,11 @@ async function endAndGoHome(request: Request, context: ActionFunctionArgs['conte
 }
 
 export default function Account() {
-  const { user, confirmDelete } = useLoaderData<typeof loader>()
-  return confirmDelete ? <ConfirmDelete /> : <AccountOverview user={user} />
+  const { user, confirmDelete, payments } = useLoaderData<typeof loader>()
+  return confirmDelete ? <ConfirmDelete /> : <AccountOverview user={user} payments={payments} />
 }
 
-function AccountOverview({ user }: { user: ReturnType<typeof useLoaderData<typeof loader>>['user'] }) {
+function AccountOverview({ user, payments }: { user: ReturnType<typeof useLoaderData<typeof loader>>['user']; payments: boolean }) {
   const { t } = useTranslation('account')
   const name = useDisplayName(user)
   const language = isLanguage(user.locale) ? languageNames[user.locale] : null
@@ -95,6 +96,13 @@ function AccountOverview({ user }: { user: ReturnType<typeof useLoaderData<typeo
             {t('links.email')}
           </Link>
         </li>
+        {payments ? (
+          <li>
+            <Link to="/account/payments" className="button button--secondary">
+              {t('links.payments')}
+            </Link>
+          </li>
+        ) : null}
         <li>
           <a href="#language-select" className="button button--secondary">
             {t('links.language')}

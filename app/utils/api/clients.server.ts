@@ -9,6 +9,7 @@ import { membersClient } from './members.server.ts'
 import { moderationClient } from './moderation.server.ts'
 import { notificationsClient } from './notifications.server.ts'
 import { notificationSettingsClient } from './notification-settings.server.ts'
+import { paymentsClient } from './payments.server.ts'
 import { placesClient } from './places.server.ts'
 import { profilesClient } from './profiles.server.ts'
 import { pushClient } from './push.server.ts'
@@ -44,6 +45,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     notificationSettings: notificationSettingsClient(transport),
     surveys: surveysClient(transport),
     push: pushClient(transport),
+    payments: paymentsClient(transport),
   }
 }
 export type Api = ReturnType<typeof createApi>

@@ -1,0 +1,198 @@
+import type { CardBrand } from '../../db/schema.ts'
+import { InvalidSignatureError } from '../verification/provider.ts'
+import { STRIPE_API_BASE, verifyStripeSignature } from '../verification/stripe.ts'
+import { PaymentsVendorError, type ChargeOutcome, type PaymentEvent, type PaymentsProvider } from './provider.ts'
+
+/**
+ * Stripe payments over its REST API, no SDK (decision 073), form-encoded with the secret key as
+ * bearer and nested parameters in brackets (https://docs.stripe.com/api/authentication):
+ * - a Customer per member, created once under an `Idempotency-Key`
+ *   (https://docs.stripe.com/api/customers/create, https://docs.stripe.com/api/idempotent_requests);
+ * - Checkout in setup mode to save a card (https://docs.stripe.com/api/checkout/sessions/create),
+ *   read back with its SetupIntent and PaymentMethod expanded
+ *   (https://docs.stripe.com/api/checkout/sessions/retrieve, https://docs.stripe.com/api/expanding_objects);
+ * - the default card as the customer's `invoice_settings.default_payment_method`
+ *   (https://docs.stripe.com/api/customers/update); a card forgotten by detaching it
+ *   (https://docs.stripe.com/api/payment_methods/detach);
+ * - off-session charges as confirmed PaymentIntents (https://docs.stripe.com/api/payment_intents/create,
+ *   https://docs.stripe.com/payments/save-and-reuse#charge-saved-payment-method): a refused card
+ *   answers 402 with the PaymentIntent in `error.payment_intent` (https://docs.stripe.com/api/errors);
+ * - webhooks signed as the verification adapter checks them (https://docs.stripe.com/webhooks#verify-manually).
+ */
+export interface StripePaymentsOptions {
+  secretKey: string
+  webhookSecret: string
+  fetch?: typeof fetch
+  /** Fails a call to Stripe that takes longer (a member may be waiting). */
+  timeoutMs?: number
+}
+
+/** Stripe's error object (https://docs.stripe.com/api/errors), the fields we read. */
+interface StripeErrorBody {
+  type?: string
+  code?: string
+  decline_code?: string
+  message?: string
+  payment_intent?: { id?: string; status?: string }
+}
+
+/** A non-2xx answer from Stripe: a PaymentsVendorError that keeps the status and error for the methods that expect some. */
+class StripeApiError extends PaymentsVendorError {
+  readonly status: number
+  readonly error: StripeErrorBody
+  constructor(status: number, error: StripeErrorBody) {
+    super(`Stripe answered ${status}: ${error.message ?? 'no message'}`)
+    this.status = status
+    this.error = error
+  }
+}
+
+/** Card brands with a logo (spec §3); Stripe's others (`jcb`, `diners`, `unionpay`, …) are `unknown`. */
+const BRANDS: readonly string[] = ['visa', 'mastercard', 'amex', 'discover'] satisfies CardBrand[]
+/** Our languages, all Stripe Checkout locales (https://docs.stripe.com/api/checkout/sessions/create#create_checkout_session-locale). */
+const CHECKOUT_LOCALES: readonly string[] = ['en', 'fr', 'nl']
+
+type Json = Record<string, unknown>
+
+export function createStripePayments(options: StripePaymentsOptions): PaymentsProvider {
+  /** One request to Stripe: the JSON object it answered, or a PaymentsVendorError (a StripeApiError for a non-2xx answer). */
+  async function call(method: 'GET' | 'POST', path: string, params: Record<string, string> = {}, idempotencyKey?: string): Promise<Json> {
+    const form = new URLSearchParams(params)
+    const query = method === 'GET' && form.size > 0 ? `?${form}` : ''
+    let response: Response
+    let json: unknown
+    try {
+      // The global `fetch` is looked up per call, not kept: a test double may replace it after the provider is made.
+      response = await (options.fetch ?? fetch)(`${STRIPE_API_BASE}${path}${query}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${options.secretKey}`,
+          ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+          ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+        },
+        body: method === 'POST' ? form : undefined,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      })
+      json = await response.json().catch(() => null)
+    } catch (error) {
+      throw new PaymentsVendorError(`Stripe could not be reached: ${(error as Error).message}`)
+    }
+    if (typeof json !== 'object' || json === null) throw new PaymentsVendorError(`Stripe answered ${response.status} without JSON`)
+    if (!response.ok) throw new StripeApiError(response.status, (json as { error?: StripeErrorBody }).error ?? {})
+    return json as Json
+  }
+
+  /** The `id` of an object Stripe answered; a PaymentsVendorError when there is none. */
+  function idOf(object: unknown, what: string) {
+    const id = (object as { id?: unknown } | null)?.id
+    if (typeof id !== 'string') throw new PaymentsVendorError(`Stripe answered no ${what}`)
+    return id
+  }
+
+  return {
+    name: 'stripe',
+
+    async ensureCustomer(member, existing) {
+      if (existing) return existing
+      const params = { email: member.email, name: member.name, 'metadata[user_id]': member.id }
+      return idOf(await call('POST', '/v1/customers', params, `customer:${member.id}`), 'customer')
+    },
+
+    async startCardSetup({ customer, userId, successUrl, cancelUrl, locale }) {
+      const session = await call('POST', '/v1/checkout/sessions', {
+        mode: 'setup',
+        currency: 'usd',
+        customer,
+        success_url: successUrl,
+        cancel_url: cancelUrl,
+        locale: CHECKOUT_LOCALES.includes(locale) ? locale : 'auto',
+        client_reference_id: userId,
+        'setup_intent_data[metadata][user_id]': userId,
+        'payment_method_types[0]': 'card',
+      })
+      if (typeof session.url !== 'string') throw new PaymentsVendorError('Stripe answered a session without a page')
+      return { ref: idOf(session, 'session'), url: session.url }
+    },
+
+    async readCardSetup(ref) {
+      const session = await call('GET', `/v1/checkout/sessions/${encodeURIComponent(ref)}`, { 'expand[]': 'setup_intent.payment_method' })
+      if (session.status === 'expired') return { status: 'expired' }
+      const intent = session.setup_intent as { status?: unknown; payment_method?: unknown } | null
+      if (session.status !== 'complete' || intent?.status !== 'succeeded') return { status: 'open' }
+      const method = intent.payment_method as { id?: unknown; card?: { brand?: unknown; last4?: unknown; exp_month?: unknown; exp_year?: unknown } } | null
+      const card = method?.card
+      if (
+        typeof method?.id !== 'string' ||
+        typeof card?.last4 !== 'string' ||
+        typeof card.exp_month !== 'number' ||
+        typeof card.exp_year !== 'number'
+      ) {
+        throw new PaymentsVendorError('Stripe answered a complete session without a card')
+      }
+      const brand = typeof card.brand === 'string' && BRANDS.includes(card.brand) ? (card.brand as CardBrand) : 'unknown'
+      return { status: 'complete', card: { ref: method.id, brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year } }
+    },
+
+    async setDefaultCard(customer, cardRef) {
+      await call('POST', `/v1/customers/${encodeURIComponent(customer)}`, { 'invoice_settings[default_payment_method]': cardRef })
+    },
+
+    async detachCard(cardRef) {
+      try {
+        await call('POST', `/v1/payment_methods/${encodeURIComponent(cardRef)}/detach`)
+      } catch (error) {
+        if (!(error instanceof StripeApiError)) throw error
+        const gone = error.status === 404 || error.error.code === 'resource_missing'
+        const notAttached = error.status === 400 && /not attached/i.test(error.error.message ?? '')
+        if (!gone && !notAttached) throw error
+      }
+    },
+
+    async chargeOffSession(input): Promise<ChargeOutcome> {
+      const params: Record<string, string> = {
+        amount: String(input.amountCents),
+        currency: 'usd',
+        customer: input.customer,
+        payment_method: input.cardRef,
+        off_session: 'true',
+        confirm: 'true',
+        description: input.description,
+      }
+      for (const [key, value] of Object.entries(input.metadata)) params[`metadata[${key}]`] = value
+      let intent: Json
+      try {
+        intent = await call('POST', '/v1/payment_intents', params, input.idempotencyKey)
+      } catch (error) {
+        if (!(error instanceof StripeApiError) || error.status !== 402) throw error
+        const ref = error.error.payment_intent?.id ?? null
+        if (error.error.code === 'authentication_required' && ref) return { status: 'requires_authentication', ref }
+        return { status: 'declined', ref, code: error.error.decline_code ?? error.error.code ?? 'card_declined' }
+      }
+      const ref = idOf(intent, 'PaymentIntent')
+      if (intent.status === 'succeeded') return { status: 'succeeded', ref }
+      if (intent.status === 'requires_action') return { status: 'requires_authentication', ref }
+      throw new PaymentsVendorError(`Stripe answered a PaymentIntent ${String(intent.status)}`)
+    },
+
+    parseWebhook(payload, signatureHeader, now = new Date()) {
+      verifyStripeSignature(payload, signatureHeader, options.webhookSecret, now)
+      let event: PaymentEvent
+      try {
+        event = JSON.parse(payload) as PaymentEvent
+      } catch {
+        throw new InvalidSignatureError('The payload is not JSON')
+      }
+      const object = event?.data?.object
+      if (
+        typeof event?.id !== 'string' ||
+        typeof event.type !== 'string' ||
+        typeof event.created !== 'number' ||
+        typeof object?.id !== 'string' ||
+        typeof object.object !== 'string'
+      ) {
+        throw new InvalidSignatureError('Not an event')
+      }
+      return event
+    },
+  }
+}

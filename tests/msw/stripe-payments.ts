@@ -1,0 +1,452 @@
+import { randomBytes } from 'node:crypto'
+import { http, HttpResponse, type HttpHandler, type JsonBodyType } from 'msw'
+import { signStripePayload } from '#api/providers/verification/stripe.ts'
+
+/**
+ * Stripe payments as its API reference documents them, for the calls the payments adapter makes
+ * (form-encoded, bearer secret key, nested parameters in brackets; errors are
+ * `{ error: { type, code?, message, param? } }`: 401 for a wrong key, 400 for a bad parameter,
+ * 404 `resource_missing`, 402 `card_error` for a refused card, https://docs.stripe.com/api/errors):
+ * - `POST /v1/customers` and `POST /v1/customers/{id}` (https://docs.stripe.com/api/customers);
+ * - `POST /v1/checkout/sessions` in setup mode, which makes its SetupIntent, and
+ *   `GET /v1/checkout/sessions/{id}` with `expand[]` (https://docs.stripe.com/api/checkout/sessions);
+ * - `POST /v1/payment_methods/{id}/detach` (https://docs.stripe.com/api/payment_methods/detach);
+ * - `POST /v1/payment_intents` confirmed off-session, with outcomes as Stripe's test cards
+ *   document them (https://docs.stripe.com/testing#cards, #declined-payments, #authentication-and-setup).
+ * A POST with an `Idempotency-Key` already used answers the stored answer (`Idempotent-Replayed: true`),
+ * or 400 `idempotency_error` when its parameters differ (https://docs.stripe.com/api/idempotent_requests).
+ * `completeSetup()` plays the member saving a test card on Checkout; `event()` builds a signed
+ * webhook delivery (https://docs.stripe.com/webhooks).
+ */
+
+/** Stripe's test cards by their `pm_card_*` name; `charge` is what an off-session PaymentIntent on it does. */
+export const TEST_CARDS = {
+  pm_card_visa: { brand: 'visa', last4: '4242', charge: 'succeeds' },
+  pm_card_mastercard: { brand: 'mastercard', last4: '4444', charge: 'succeeds' },
+  pm_card_amex: { brand: 'amex', last4: '0005', charge: 'succeeds' },
+  pm_card_jcb: { brand: 'jcb', last4: '0505', charge: 'succeeds' },
+  /** Stripe's documented card for "attaching succeeds, charges fail"; real Checkout may refuse 0002 and 9995 at setup already, here they save. */
+  pm_card_chargeCustomerFail: { brand: 'visa', last4: '0341', charge: { decline_code: 'generic_decline', message: 'Your card was declined.' } },
+  pm_card_chargeDeclined: { brand: 'visa', last4: '0002', charge: { decline_code: 'generic_decline', message: 'Your card was declined.' } },
+  pm_card_chargeDeclinedInsufficientFunds: {
+    brand: 'visa',
+    last4: '9995',
+    charge: { decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+  },
+  /** Always needs authentication, even once set up. */
+  pm_card_authenticationRequired: { brand: 'visa', last4: '3184', charge: 'authentication_required' },
+  /** Needs authentication to be set up, then off-session charges succeed. */
+  pm_card_authenticationRequiredSetupForOffSession: { brand: 'visa', last4: '3155', charge: 'succeeds' },
+} as const satisfies Record<string, { brand: string; last4: string; charge: 'succeeds' | 'authentication_required' | { decline_code: string; message: string } }>
+export type TestCard = keyof typeof TEST_CARDS
+
+export interface StripeCustomer {
+  id: string
+  object: 'customer'
+  email: string | null
+  name: string | null
+  metadata: Record<string, string>
+  invoice_settings: { default_payment_method: string | null }
+  created: number
+  livemode: false
+}
+
+export interface StripeCheckoutSession {
+  id: string
+  object: 'checkout.session'
+  mode: 'setup'
+  status: 'open' | 'complete' | 'expired'
+  /** The hosted page, while the session is open. */
+  url: string | null
+  customer: string
+  client_reference_id: string | null
+  success_url: string | null
+  cancel_url: string | null
+  locale: string | null
+  currency: string | null
+  payment_method_types: string[]
+  payment_status: 'no_payment_required'
+  setup_intent: string
+  metadata: Record<string, string>
+  created: number
+  expires_at: number
+  livemode: false
+}
+
+export interface StripeSetupIntent {
+  id: string
+  object: 'setup_intent'
+  status: 'requires_payment_method' | 'succeeded' | 'canceled'
+  customer: string
+  payment_method: string | null
+  payment_method_types: string[]
+  usage: 'off_session'
+  metadata: Record<string, string>
+  client_secret: string
+  created: number
+  livemode: false
+}
+
+export interface StripePaymentMethod {
+  id: string
+  object: 'payment_method'
+  type: 'card'
+  card: { brand: string; last4: string; exp_month: number; exp_year: number; country: 'US'; funding: 'credit'; fingerprint: string }
+  customer: string | null
+  billing_details: { email: string | null; name: string | null }
+  metadata: Record<string, string>
+  created: number
+  livemode: false
+}
+
+export interface StripePaymentIntent {
+  id: string
+  object: 'payment_intent'
+  amount: number
+  currency: string
+  customer: string
+  payment_method: string
+  status: 'succeeded' | 'requires_payment_method' | 'requires_action'
+  description: string | null
+  metadata: Record<string, string>
+  latest_charge: string | null
+  last_payment_error: { type: 'card_error'; code: string; decline_code: string; message: string } | null
+  created: number
+  livemode: false
+}
+
+export interface StripeRequest {
+  method: string
+  path: string
+  /** The form parameters of a POST, the query of a GET. */
+  params: URLSearchParams
+  idempotencyKey: string | null
+}
+
+export interface StripePaymentsMock {
+  handlers: HttpHandler[]
+  customers: Map<string, StripeCustomer>
+  sessions: Map<string, StripeCheckoutSession>
+  setupIntents: Map<string, StripeSetupIntent>
+  paymentMethods: Map<string, StripePaymentMethod>
+  paymentIntents: Map<string, StripePaymentIntent>
+  /** Every request that reached the handlers, in order (refused ones too). */
+  requests: StripeRequest[]
+  /** The member saves `card` on the open session's page: a PaymentMethod attached to the customer, a succeeded SetupIntent, a complete session. */
+  completeSetup(sessionId: string, card: TestCard): { session: StripeCheckoutSession; setupIntent: StripeSetupIntent; paymentMethod: StripePaymentMethod }
+  /** The open session expires (Stripe: after 24 hours, or `POST …/expire`). */
+  expire(sessionId: string): StripeCheckoutSession
+  /** A signed webhook delivery about `object`. */
+  event(
+    type: 'checkout.session.completed' | 'checkout.session.expired' | 'payment_method.detached' | 'payment_intent.succeeded' | 'payment_intent.payment_failed' | (string & {}),
+    object: { id: string; object: string },
+    options?: { secret?: string; at?: Date },
+  ): { payload: string; signature: string }
+}
+
+const API = 'https://api.stripe.com/v1'
+
+const now = () => Math.floor(Date.now() / 1000)
+const token = (bytes = 12) => randomBytes(bytes).toString('hex')
+
+interface Answer {
+  status: number
+  body: JsonBodyType
+}
+const ok = (body: JsonBodyType): Answer => ({ status: 200, body })
+const stripeError = (status: number, type: string, message: string, extra: Record<string, unknown> = {}): Answer => ({
+  status,
+  body: { error: { type, message, ...extra } },
+})
+const missing = (what: string, id: string, param = 'id') =>
+  stripeError(404, 'invalid_request_error', `No such ${what}: '${id}'`, { code: 'resource_missing', param })
+const invalid = (message: string, param?: string) => stripeError(400, 'invalid_request_error', message, param ? { param } : {})
+
+/** The `metadata[key]=value` parameters (or `setup_intent_data[metadata][key]`, for `base` `setup_intent_data[metadata]`) as an object. */
+function metadataOf(form: URLSearchParams, base = 'metadata') {
+  const metadata: Record<string, string> = {}
+  for (const [name, value] of form) {
+    if (name.startsWith(`${base}[`) && name.endsWith(']')) metadata[name.slice(base.length + 1, -1)] = value
+  }
+  return metadata
+}
+
+export function stripePaymentsHandlers(options: { secretKey: string; webhookSecret: string }): StripePaymentsMock {
+  const customers = new Map<string, StripeCustomer>()
+  const sessions = new Map<string, StripeCheckoutSession>()
+  const setupIntents = new Map<string, StripeSetupIntent>()
+  const paymentMethods = new Map<string, StripePaymentMethod>()
+  const paymentIntents = new Map<string, StripePaymentIntent>()
+  const requests: StripeRequest[] = []
+  /** Idempotency key → the request's parameters and the answer given. */
+  const idempotent = new Map<string, { path: string; params: string; answer: Answer }>()
+  /** PaymentMethod id → the test card it was made from. */
+  const cardOf = new Map<string, TestCard>()
+
+  /**
+   * Stripe's handling common to every call: the bearer key, form-encoded parameters, the
+   * idempotency key on a POST (answers that ran to completion are stored; validation errors are not).
+   */
+  function route(method: 'get' | 'post', path: string, answer: (form: URLSearchParams, params: Record<string, string>) => Answer) {
+    return http[method](`${API}${path}`, async ({ request, params }) => {
+      const url = new URL(request.url)
+      const isPost = request.method === 'POST'
+      const form = isPost ? new URLSearchParams(await request.text()) : url.searchParams
+      const idempotencyKey = request.headers.get('idempotency-key')
+      requests.push({ method: request.method, path: url.pathname, params: form, idempotencyKey })
+      const respond = ({ status, body }: Answer, headers: Record<string, string> = {}) =>
+        HttpResponse.json(body, { status, headers: { 'request-id': `req_${token(7)}`, ...headers } })
+      if (request.headers.get('authorization') !== `Bearer ${options.secretKey}`) {
+        return respond(stripeError(401, 'invalid_request_error', 'Invalid API Key provided.'))
+      }
+      if (isPost && !/^application\/x-www-form-urlencoded/.test(request.headers.get('content-type') ?? '')) {
+        return respond(invalid('Invalid request: expected form-encoded parameters.'))
+      }
+      const stored = isPost && idempotencyKey ? idempotent.get(idempotencyKey) : undefined
+      if (stored) {
+        if (stored.path !== url.pathname || stored.params !== form.toString()) {
+          return respond(
+            stripeError(
+              400,
+              'idempotency_error',
+              `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
+            ),
+          )
+        }
+        return respond(stored.answer, { 'idempotent-replayed': 'true' })
+      }
+      const answered = answer(form, params as Record<string, string>)
+      if (isPost && idempotencyKey && (answered.status === 200 || answered.status === 402)) {
+        idempotent.set(idempotencyKey, { path: url.pathname, params: form.toString(), answer: answered })
+      }
+      return respond(answered)
+    })
+  }
+
+  const handlers = [
+    route('post', '/customers', (form) => {
+      const customer: StripeCustomer = {
+        id: `cus_${token(7)}`,
+        object: 'customer',
+        email: form.get('email'),
+        name: form.get('name'),
+        metadata: metadataOf(form),
+        invoice_settings: { default_payment_method: null },
+        created: now(),
+        livemode: false,
+      }
+      customers.set(customer.id, customer)
+      return ok(customer)
+    }),
+
+    route('post', '/customers/:id', (form, { id = '' }) => {
+      const customer = customers.get(id)
+      if (!customer) return missing('customer', id)
+      const defaultMethod = form.get('invoice_settings[default_payment_method]')
+      if (defaultMethod !== null) {
+        if (paymentMethods.get(defaultMethod)?.customer !== id) {
+          return invalid(
+            `The customer does not have a payment method with the ID ${defaultMethod}. The payment method must be attached to the customer.`,
+            'invoice_settings[default_payment_method]',
+          )
+        }
+        customer.invoice_settings.default_payment_method = defaultMethod
+      }
+      for (const name of ['email', 'name'] as const) {
+        const value = form.get(name)
+        if (value !== null) customer[name] = value
+      }
+      Object.assign(customer.metadata, metadataOf(form))
+      return ok(customer)
+    }),
+
+    route('post', '/checkout/sessions', (form) => {
+      const mode = form.get('mode')
+      // Only setup mode is played here; payment and subscription modes need line items.
+      if (mode !== 'setup') return invalid('Invalid mode: this test double plays setup mode only', 'mode')
+      const customer = form.get('customer')
+      if (customer === null || !customers.has(customer)) return missing('customer', customer ?? '', 'customer')
+      const types = [...form].filter(([name]) => /^payment_method_types\[\d+\]$/.test(name)).map(([, value]) => value)
+      if (types.length === 0 && !form.get('currency')) return invalid('currency is required in setup mode when payment_method_types is not set', 'currency')
+      const successUrl = form.get('success_url')
+      if (successUrl !== null && !/^https?:\/\//.test(successUrl)) return invalid('Not a valid URL', 'success_url')
+      const id = `cs_test_${token(24)}`
+      const setupIntent: StripeSetupIntent = {
+        id: `seti_${token(12)}`,
+        object: 'setup_intent',
+        status: 'requires_payment_method',
+        customer,
+        payment_method: null,
+        payment_method_types: types.length > 0 ? types : ['card'],
+        usage: 'off_session',
+        metadata: metadataOf(form, 'setup_intent_data[metadata]'),
+        client_secret: '',
+        created: now(),
+        livemode: false,
+      }
+      setupIntent.client_secret = `${setupIntent.id}_secret_${token(12)}`
+      setupIntents.set(setupIntent.id, setupIntent)
+      const session: StripeCheckoutSession = {
+        id,
+        object: 'checkout.session',
+        mode: 'setup',
+        status: 'open',
+        url: `https://checkout.stripe.com/c/pay/${id}#${token(16)}`,
+        customer,
+        client_reference_id: form.get('client_reference_id'),
+        success_url: successUrl,
+        cancel_url: form.get('cancel_url'),
+        locale: form.get('locale'),
+        currency: form.get('currency'),
+        payment_method_types: setupIntent.payment_method_types,
+        payment_status: 'no_payment_required',
+        setup_intent: setupIntent.id,
+        metadata: metadataOf(form),
+        created: now(),
+        expires_at: now() + 24 * 60 * 60,
+        livemode: false,
+      }
+      sessions.set(id, session)
+      return ok(session)
+    }),
+
+    route('get', '/checkout/sessions/:id', (query, { id = '' }) => {
+      const session = sessions.get(id)
+      if (!session) return missing('checkout.session', id)
+      const expand = query.getAll('expand[]')
+      if (!expand.some((path) => path === 'setup_intent' || path.startsWith('setup_intent.'))) return ok(session)
+      const setupIntent = setupIntents.get(session.setup_intent)!
+      const method = expand.includes('setup_intent.payment_method') && setupIntent.payment_method ? paymentMethods.get(setupIntent.payment_method)! : setupIntent.payment_method
+      return ok({ ...session, setup_intent: { ...setupIntent, payment_method: method } })
+    }),
+
+    route('post', '/payment_methods/:id/detach', (_form, { id = '' }) => {
+      const method = paymentMethods.get(id)
+      if (!method) return missing('PaymentMethod', id)
+      if (!method.customer) return invalid('The payment method you provided is not attached to a customer so detachment is impossible.')
+      const customer = customers.get(method.customer)
+      if (customer?.invoice_settings.default_payment_method === id) customer.invoice_settings.default_payment_method = null
+      method.customer = null
+      return ok(method)
+    }),
+
+    route('post', '/payment_intents', (form) => {
+      const amount = Number(form.get('amount'))
+      if (!Number.isInteger(amount) || amount < 50) return invalid('Amount must be at least $0.50 usd', 'amount')
+      const currency = form.get('currency')
+      if (!currency) return invalid('Missing required param: currency.', 'currency')
+      const customer = form.get('customer') ?? ''
+      if (!customers.has(customer)) return missing('customer', customer, 'customer')
+      const methodId = form.get('payment_method') ?? ''
+      const method = paymentMethods.get(methodId)
+      if (!method) return missing('PaymentMethod', methodId, 'payment_method')
+      if (method.customer !== customer) {
+        return invalid(
+          'The provided PaymentMethod was previously used without being attached to a Customer or was detached from a Customer, and may not be used again.',
+          'payment_method',
+        )
+      }
+      if (form.get('confirm') !== 'true') return invalid('This test double plays confirmed PaymentIntents only', 'confirm')
+      const intent: StripePaymentIntent = {
+        id: `pi_${token(12)}`,
+        object: 'payment_intent',
+        amount,
+        currency,
+        customer,
+        payment_method: methodId,
+        status: 'succeeded',
+        description: form.get('description'),
+        metadata: metadataOf(form),
+        latest_charge: `ch_${token(12)}`,
+        last_payment_error: null,
+        created: now(),
+        livemode: false,
+      }
+      paymentIntents.set(intent.id, intent)
+      const outcome = TEST_CARDS[cardOf.get(methodId)!].charge
+      if (outcome === 'succeeds') return ok(intent)
+      if (outcome === 'authentication_required') {
+        // On-session, the PaymentIntent waits for 3-D Secure; off-session, Stripe refuses it with a 402.
+        if (form.get('off_session') !== 'true') {
+          intent.status = 'requires_action'
+          intent.latest_charge = null
+          return ok(intent)
+        }
+        const message = 'Your card was declined. This transaction requires authentication.'
+        return refuse(intent, method, { code: 'authentication_required', decline_code: 'authentication_required', message })
+      }
+      return refuse(intent, method, { code: 'card_declined', ...outcome })
+    }),
+  ]
+
+  /** A 402 card error with the failed PaymentIntent in it, as Stripe answers a refused confirmation. */
+  function refuse(intent: StripePaymentIntent, method: StripePaymentMethod, error: { code: string; decline_code: string; message: string }) {
+    intent.status = 'requires_payment_method'
+    intent.last_payment_error = { type: 'card_error', ...error }
+    return stripeError(402, 'card_error', error.message, {
+      code: error.code,
+      decline_code: error.decline_code,
+      charge: intent.latest_charge,
+      doc_url: `https://docs.stripe.com/error-codes/${error.code.replaceAll('_', '-')}`,
+      payment_intent: { ...intent },
+      payment_method: { ...method },
+    })
+  }
+
+  function openSession(sessionId: string) {
+    const session = sessions.get(sessionId)
+    if (!session) throw new Error(`No Checkout Session ${sessionId}`)
+    if (session.status !== 'open') throw new Error(`The Checkout Session ${sessionId} is ${session.status}`)
+    return session
+  }
+
+  function completeSetup(sessionId: string, card: TestCard) {
+    const session = openSession(sessionId)
+    const customer = customers.get(session.customer)
+    const paymentMethod: StripePaymentMethod = {
+      id: `pm_${token(12)}`,
+      object: 'payment_method',
+      type: 'card',
+      card: { brand: TEST_CARDS[card].brand, last4: TEST_CARDS[card].last4, exp_month: 12, exp_year: 2034, country: 'US', funding: 'credit', fingerprint: token(8) },
+      customer: session.customer,
+      billing_details: { email: customer?.email ?? null, name: customer?.name ?? null },
+      metadata: {},
+      created: now(),
+      livemode: false,
+    }
+    paymentMethods.set(paymentMethod.id, paymentMethod)
+    cardOf.set(paymentMethod.id, card)
+    const setupIntent = setupIntents.get(session.setup_intent)!
+    setupIntent.status = 'succeeded'
+    setupIntent.payment_method = paymentMethod.id
+    session.status = 'complete'
+    session.url = null
+    return { session, setupIntent, paymentMethod }
+  }
+
+  function expire(sessionId: string) {
+    const session = openSession(sessionId)
+    session.status = 'expired'
+    session.url = null
+    setupIntents.get(session.setup_intent)!.status = 'canceled'
+    return session
+  }
+
+  function event(type: string, object: { id: string; object: string }, eventOptions: { secret?: string; at?: Date } = {}) {
+    const at = eventOptions.at ?? new Date()
+    const payload = JSON.stringify({
+      id: `evt_${token(12)}`,
+      object: 'event',
+      api_version: '2024-06-20',
+      created: Math.floor(at.getTime() / 1000),
+      type,
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      data: { object },
+    })
+    return { payload, signature: signStripePayload(payload, eventOptions.secret ?? options.webhookSecret, at) }
+  }
+
+  return { handlers, customers, sessions, setupIntents, paymentMethods, paymentIntents, requests, completeSetup, expire, event }
+}
