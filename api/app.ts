@@ -12,6 +12,8 @@ import { createApiRoutes } from './http/openapi.ts'
 import type { TokenVerifier } from './providers/identity/token-verifier.ts'
 import { mediaRoutes } from './media/routes.ts'
 import { paymentRoutes } from './payments/routes.ts'
+import { feeRoutes } from './fees/routes.ts'
+import { subscriptionRoutes } from './subscriptions/routes.ts'
 import { PaymentsVendorError } from './providers/payments/provider.ts'
 import { notificationRoutes } from './notifications/routes.ts'
 import { placeRoutes } from './places/routes.ts'
@@ -76,6 +78,8 @@ export function createApiApp(services: ApiServices) {
   pushRoutes(routes)
   surveyRoutes(routes)
   paymentRoutes(routes)
+  feeRoutes(routes)
+  subscriptionRoutes(routes)
   app.route('/', routes)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))

@@ -40,7 +40,7 @@ export interface Providers {
 }
 
 /** The providers the API's routes use: maps/places, media storage, identity verification and chat. */
-export function createProviders(env: Env, db: DB): Providers {
+export function createProviders(env: Env, db: DB): Providers & Required<Pick<Providers, 'payments'>> {
   const media = createMediaStorage(env)
   return {
     places: createPlacesProvider({ db, googleMapsApiKey: env.GOOGLE_MAPS_API_KEY }),

@@ -6,11 +6,13 @@ import { TEST_PUBLIC_URL, createExperience, createUser } from '#tests/api-harnes
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { createApiApp } from './app.ts'
 import { parseEnv } from './env.ts'
+import { feesJob } from './fees/job.ts'
 import { cleanupJob } from './jobs/cleanup.ts'
 import { jobs } from './jobs/registry.ts'
 import { liftSuspensionsJob } from './moderation/suspension-job.ts'
 import { remindSweepJob } from './reminders/service.ts'
 import { askAttendanceJob } from './surveys/job.ts'
+import { remindRenewalsJob, renewSubscriptionsJob } from './subscriptions/renewal.ts'
 import { recommendJob } from './recommendations/service.ts'
 import { gazetteerRows } from './providers/maps/gazetteer.ts'
 import { createApiRuntime, type ApiRuntime } from './runtime.ts'
@@ -49,6 +51,9 @@ describe('the API runtime', () => {
         { name: askAttendanceJob.name, cron: '*/10 * * * *' },
         { name: remindSweepJob.name, cron: '*/15 * * * *' },
         { name: recommendJob.name, cron: '0 15 * * 1' },
+        { name: feesJob.name, cron: '*/10 * * * *' },
+        { name: renewSubscriptionsJob.name, cron: '0 14 * * *' },
+        { name: remindRenewalsJob.name, cron: '0 15 * * *' },
       ].sort((a, b) => a.name.localeCompare(b.name)),
     )
     // pg-boss's own queues start with `__pgboss__`.

@@ -118,6 +118,7 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       notify,
       storage: providers.media,
       chat: providers.chat,
+      payments: providers.payments,
       smtp,
       twilio,
       vapid: await loadVapidKeys(db, env),

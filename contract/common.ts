@@ -28,6 +28,8 @@ export const errorCodes = [
   'user_suspended',
   'admin_only',
   'blocked',
+  /** A premium activity and the caller has no premium membership (decision 074). */
+  'premium_required',
   'recipient_suspended',
   // 404
   'not_found',
@@ -56,6 +58,18 @@ export const errorCodes = [
   'card_in_use',
   /** The hosted card page's session is finished or expired (decision 073). */
   'checkout_closed',
+  /** Saving a seat at an activity with a no-show fee needs a usable default card (decision 075). */
+  'card_required',
+  /** The fee can no longer be disputed, waived or changed in that way (decision 075). */
+  'fee_closed',
+  /** The host confirms who came only after the activity, once (decision 075). */
+  'attendance_not_open',
+  /** The member already has premium (decision 074). */
+  'already_subscribed',
+  /** Premium that is not the member's to cancel any more, or already cancelled (decision 074). */
+  'not_subscribed',
+  /** The paid plan is not sold here (PAYMENTS=off, decision 074). */
+  'payments_off',
   // 413
   'payload_too_large',
   'too_large',

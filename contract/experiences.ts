@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { feeConsentFields } from './fees.ts'
 import { pageQuerySchema } from './common.ts'
 import { venueTypes } from './enums.ts'
 import { hasControlCharacters, isCalendarDate, memberText, memberTextCodes, queryDecimal } from './input-validation.ts'
@@ -56,8 +57,16 @@ export const experienceViewerSchema = z.object({
   }),
   cancel_is_late: z.boolean().meta({
     description:
-      'Canceling a seat now would be late: the activity starts within 12 hours (spec §4), so the host is told and the web warns first (no fee is charged: payments do not exist yet). False for an undated activity.',
+      'Canceling a seat now would be late: the activity starts within 12 hours (spec §4), so the host is told and the web warns first. False for an undated activity.',
   }),
+  fee_bound: z.boolean().meta({ description: 'The caller’s seat is bound by the no-show fee: they agreed to it when they saved the seat.' }),
+  premium_required: z.boolean().meta({
+    description: 'The activity is premium and the caller has no premium membership: saving a seat or joining its notify list is refused (403 premium_required).',
+  }),
+  fee_card: z
+    .object({ brand: z.string(), last4: z.string() })
+    .nullable()
+    .meta({ description: 'When the activity has a fee: the caller’s default card the fee would be charged to (null: none usable, add one first).' }),
 })
 export type ExperienceViewer = z.infer<typeof experienceViewerSchema>
 
@@ -272,7 +281,7 @@ export const attendeesQuerySchema = pageQuerySchema.extend({
 export const waitlistQuerySchema = pageQuerySchema
 
 /** `POST …/attendees`: who takes the seat (the caller; admins may seat anyone). */
-export const attendBodySchema = z.object({ user_id: z.uuid({ error: 'user_id_invalid' }) })
+export const attendBodySchema = z.object({ user_id: z.uuid({ error: 'user_id_invalid' }), ...feeConsentFields })
 
 /** `POST …/attendees/create-by-emails`. */
 export const addByEmailsBodySchema = z.object({

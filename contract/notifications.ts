@@ -22,6 +22,8 @@ export const notificationTypes = [
   'experience.attendee_left',
   'report.handled',
   'experience.recommended',
+  'subscription.renewal_reminder',
+  'fee.updated',
 ] as const
 export type NotificationType = (typeof notificationTypes)[number]
 

@@ -78,6 +78,9 @@ export const builtinCheckoutSchema = z
     pending_card: z.object({ brand: z.enum(paymentCardBrands), last4: z.string() }).nullable(),
     return_url: z.string(),
     cancel_url: z.string(),
+    mode: z.enum(['setup', 'payment']).meta({ description: '`setup` saves a card; `payment` also charges `amount_cents` (decision 074).' }),
+    amount_cents: z.number().int().nullable().meta({ description: 'In payment mode: what is charged now.' }),
+    recurring_interval: z.string().nullable().meta({ description: 'In payment mode: `year` when it renews each year (premium membership).' }),
   })
   .meta({ id: 'BuiltinCheckout' })
 export type BuiltinCheckout = z.infer<typeof builtinCheckoutSchema>

@@ -2,7 +2,7 @@ import type { InsertType, SelectType } from 'kysely'
 import type { Database } from './schema.ts'
 import { reportOutcomes } from '#contract/moderation.ts'
 import { nearbyVisibilities } from '#contract/profile.ts'
-import { builtinChargeStatuses, builtinCheckoutModes, builtinCheckoutStatuses, cardBrands, cardSetupStatuses, codePurposes, coverageTypes, familyMembers, invitationStates, joinReasons, reminderSlots, locales, pgEnums, placeKinds } from './schema.ts'
+import { noShowFeeReasons, noShowFeeStatuses, noShowFeeWaivers, builtinChargeStatuses, builtinCheckoutModes, builtinCheckoutStatuses, cardBrands, cardSetupStatuses, codePurposes, coverageTypes, familyMembers, invitationStates, joinReasons, reminderSlots, locales, pgEnums, placeKinds } from './schema.ts'
 
 /**
  * Every column of every table as the migrations create it: `'<type>[ null][ default]'`, where the
@@ -196,11 +196,15 @@ export const databaseColumns = {
     canceled_by: 'uuid null',
     created_at: 'timestamptz default',
     updated_at: 'timestamptz default',
+    schedule_changed_at: 'timestamptz null',
+    attendance_confirmed_at: 'timestamptz null',
+    fees_assessed_at: 'timestamptz null',
   },
   experience_attendees: {
     experience_id: 'uuid',
     user_id: 'uuid',
     created_at: 'timestamptz default',
+    fee_consent_id: 'uuid null',
   },
   attendance_cancellations: {
     id: 'uuid default',
@@ -210,6 +214,7 @@ export const databaseColumns = {
     no_show_fee_cents: 'int4 null',
     fee_charged_at: 'timestamptz null',
     created_at: 'timestamptz default',
+    fee_consent_id: 'uuid null',
   },
   waitlist_entries: {
     experience_id: 'uuid',
@@ -333,6 +338,50 @@ export const databaseColumns = {
     created_at: 'timestamptz default',
     removed_at: 'timestamptz null',
   },
+  fee_consents: {
+    id: 'uuid default',
+    user_id: 'uuid',
+    experience_id: 'uuid',
+    amount_cents: 'int4',
+    policy_version: 'text',
+    text_shown: 'text',
+    language: 'text',
+    payment_method_id: 'uuid null',
+    created_at: 'timestamptz default',
+  },
+  attendance_marks: {
+    experience_id: 'uuid',
+    user_id: 'uuid',
+    present: 'bool',
+    marked_by: 'uuid null',
+    marked_at: 'timestamptz default',
+  },
+  payment_events: {
+    id: 'text',
+    type: 'text',
+    applied_at: 'timestamptz default',
+  },
+  no_show_fees: {
+    id: 'uuid default',
+    user_id: 'uuid',
+    experience_id: 'uuid',
+    consent_id: 'uuid',
+    reason: 'text',
+    amount_cents: 'int4',
+    status: 'text',
+    charge_on: 'timestamptz',
+    noticed_at: 'timestamptz default',
+    charged_at: 'timestamptz null',
+    provider_ref: 'text null',
+    decline_code: 'text null',
+    dispute_text: 'text null',
+    disputed_at: 'timestamptz null',
+    waiver: 'text null',
+    waiver_note: 'text null',
+    waived_by: 'uuid null',
+    waived_at: 'timestamptz null',
+    created_at: 'timestamptz default',
+  },
   payment_customers: {
     user_id: 'uuid',
     provider: 'text',
@@ -373,6 +422,10 @@ export const databaseColumns = {
     card_token: 'text null',
     expires_at: 'timestamptz',
     created_at: 'timestamptz default',
+    amount_cents: 'int4 null',
+    description: 'text null',
+    recurring_interval: 'text null',
+    charge_ref: 'text null',
   },
   builtin_charges: {
     idempotency_key: 'text',
@@ -402,6 +455,26 @@ export const databaseColumns = {
     current_period_end: 'timestamptz null',
     created_at: 'timestamptz default',
     canceled_at: 'timestamptz null',
+    price_cents: 'int4 default',
+    provider: 'text null',
+    checkout_ref: 'text null',
+    payment_method_id: 'uuid null',
+    cancel_at_period_end: 'bool default',
+    current_period_start: 'timestamptz null',
+    reminded_period_end: 'timestamptz null',
+    updated_at: 'timestamptz default',
+  },
+  subscription_consents: {
+    id: 'uuid default',
+    user_id: 'uuid',
+    subscription_id: 'uuid',
+    text_version: 'text',
+    text: 'text',
+    locale: 'text',
+    price_cents: 'int4',
+    renewal_interval: 'text',
+    payment_method_id: 'uuid null',
+    created_at: 'timestamptz default',
   },
   verifications: {
     id: 'uuid default',
@@ -505,6 +578,7 @@ export const checkedColumns = {
   profiles: { family: familyMembers, nearby_visibility: nearbyVisibilities },
   payment_methods: { brand: cardBrands },
   card_setups: { status: cardSetupStatuses },
+  no_show_fees: { reason: noShowFeeReasons, status: noShowFeeStatuses, waiver: noShowFeeWaivers },
   builtin_vault_cards: { brand: cardBrands },
   builtin_checkout_sessions: { mode: builtinCheckoutModes, status: builtinCheckoutStatuses },
   builtin_charges: { status: builtinChargeStatuses },

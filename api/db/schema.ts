@@ -348,12 +348,20 @@ export interface ExperiencesTable {
   canceled_by: string | null
   created_at: CreatedAt
   updated_at: UpdatedAt
+  /** When the host last changed the time or the place (migration 0032): seats saved before it are never charged a fee. */
+  schedule_changed_at: NullableTimestamp
+  /** When the host confirmed who came (migration 0032). */
+  attendance_confirmed_at: NullableTimestamp
+  /** When its no-show fees were worked out, a day after the host confirmed (migration 0032). */
+  fees_assessed_at: NullableTimestamp
 }
 
 export interface ExperienceAttendeesTable {
   experience_id: string
   user_id: string
   created_at: CreatedAt
+  /** The member's agreement to the no-show fee that binds this seat; null: not bound (migration 0032). */
+  fee_consent_id: string | null
 }
 
 export interface AttendanceCancellationsTable {
@@ -363,6 +371,68 @@ export interface AttendanceCancellationsTable {
   is_late: boolean
   no_show_fee_cents: number | null
   fee_charged_at: NullableTimestamp
+  created_at: CreatedAt
+  /** The agreement that bound the seat given back (migration 0032). */
+  fee_consent_id: string | null
+}
+
+/** A member's agreement to an activity's no-show fee, as shown to them (migration 0032, decision 075): append-only evidence. */
+export interface FeeConsentsTable {
+  id: Generated<string>
+  user_id: string
+  experience_id: string
+  amount_cents: number
+  policy_version: string
+  text_shown: string
+  language: string
+  /** The card agreed with; null once the account (and its cards) is deleted: `text_shown` still names it. */
+  payment_method_id: string | null
+  created_at: CreatedAt
+}
+
+/** A Stripe webhook event applied, by its id (migration 0032, decision 073). */
+export interface PaymentEventsTable {
+  id: string
+  type: string
+  applied_at: CreatedAt
+}
+
+/** The host's "present" / "did not come" for a member after the activity (migration 0032). */
+export interface AttendanceMarksTable {
+  experience_id: string
+  user_id: string
+  present: boolean
+  marked_by: string | null
+  /** Set again when the host changes the mark. */
+  marked_at: Generated<Date>
+}
+
+export const noShowFeeReasons = ['late_cancel', 'no_show'] as const
+export const noShowFeeStatuses = ['noticed', 'disputed', 'charged', 'needs_confirmation', 'declined', 'waived', 'refunded'] as const
+export type NoShowFeeStatus = (typeof noShowFeeStatuses)[number]
+export const noShowFeeWaivers = ['first_in_12_months', 'seat_taken', 'schedule_changed', 'marked_present', 'admin', 'unpaid_14_days'] as const
+export type NoShowFeeWaiver = (typeof noShowFeeWaivers)[number]
+
+/** A no-show fee and each of its steps (migration 0032, decision 075). */
+export interface NoShowFeesTable {
+  id: Generated<string>
+  user_id: string
+  experience_id: string
+  consent_id: string
+  reason: (typeof noShowFeeReasons)[number]
+  amount_cents: number
+  status: NoShowFeeStatus
+  charge_on: Date
+  noticed_at: CreatedAt
+  charged_at: NullableTimestamp
+  provider_ref: string | null
+  decline_code: string | null
+  dispute_text: string | null
+  disputed_at: NullableTimestamp
+  waiver: NoShowFeeWaiver | null
+  waiver_note: string | null
+  waived_by: string | null
+  waived_at: NullableTimestamp
   created_at: CreatedAt
 }
 
@@ -590,6 +660,13 @@ export interface BuiltinCheckoutSessionsTable {
   card_token: string | null
   expires_at: Date
   created_at: CreatedAt
+  /** `payment` mode (migration 0031): what is charged, in cents, and what for. */
+  amount_cents: number | null
+  description: string | null
+  /** `year` for a payment that renews (premium membership); null for a one-off payment. */
+  recurring_interval: string | null
+  /** The built-in bank's charge, once paid. */
+  charge_ref: string | null
 }
 
 /** The built-in bank's charges, one per idempotency key. */
@@ -623,6 +700,35 @@ export interface SubscriptionsTable {
   current_period_end: NullableTimestamp
   created_at: CreatedAt
   canceled_at: NullableTimestamp
+  /** The yearly price in cents (migration 0031): 0 for a partner's $0 plan. */
+  price_cents: Generated<number>
+  /** The payments provider of a paid plan (`builtin` or `stripe`); null for a partner's $0 plan. */
+  provider: string | null
+  /** The provider's hosted checkout that starts a paid plan. */
+  checkout_ref: string | null
+  /** The card a paid plan renews on. */
+  payment_method_id: string | null
+  /** Cancelled online: the plan runs to `current_period_end`, then ends (nothing more is charged). */
+  cancel_at_period_end: Generated<boolean>
+  current_period_start: NullableTimestamp
+  /** The period end whose renewal reminder was sent (once per period, California ARL). */
+  reminded_period_end: NullableTimestamp
+  updated_at: UpdatedAt
+}
+
+/** The member's express consent to automatic renewal (migration 0031): append-only, the card filled in once. */
+export interface SubscriptionConsentsTable {
+  id: Generated<string>
+  user_id: string
+  subscription_id: string
+  text_version: string
+  /** The exact text shown above the button, in the member's language. */
+  text: string
+  locale: string
+  price_cents: number
+  renewal_interval: string
+  payment_method_id: string | null
+  created_at: CreatedAt
 }
 
 export interface VerificationsTable {
@@ -766,12 +872,17 @@ export interface Database {
   devices: DevicesTable
   payment_methods: PaymentMethodsTable
   payment_customers: PaymentCustomersTable
+  fee_consents: FeeConsentsTable
+  attendance_marks: AttendanceMarksTable
+  no_show_fees: NoShowFeesTable
+  payment_events: PaymentEventsTable
   card_setups: CardSetupsTable
   builtin_vault_cards: BuiltinVaultCardsTable
   builtin_checkout_sessions: BuiltinCheckoutSessionsTable
   builtin_charges: BuiltinChargesTable
   partnerships: PartnershipsTable
   subscriptions: SubscriptionsTable
+  subscription_consents: SubscriptionConsentsTable
   verifications: VerificationsTable
   popups: PopupsTable
   surveys: SurveysTable

@@ -18,6 +18,8 @@ import { membersInHistory, visibleMembers } from '../policy/members.ts'
 import { can, isHostOf, requirePermission } from '../policy/permissions.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
 import { verifiedUserIds } from '../verification/service.ts'
+import { bindFeeConsent, feeCardOrRefuse } from '../fees/consent.ts'
+import { hasPremium } from '../subscriptions/queries.ts'
 import { holdsSeat } from './holds-seat.ts'
 import { fullProblem, offerFreedSeats, takeSeat, tellHost } from './seats.ts'
 import {
@@ -28,6 +30,8 @@ import {
   hasStarted,
   serializeExperience,
   showsVerified,
+  premiumProblem,
+  type ExperienceDeps,
   type NotifyingDeps,
 } from './service.ts'
 
@@ -37,7 +41,13 @@ export function checkOpen(experience: Experience) {
   if (hasStarted(experience, Date.now())) throw pastProblem()
 }
 
-export async function attend({ db, media, notify }: NotifyingDeps, caller: User, idOrSlug: string, userId: string) {
+/** The member's agreement to the activity's no-show fee, when they save their own seat at one (decision 075). */
+export interface FeeConsentInput {
+  fee_consent?: boolean | undefined
+  fee_consent_language?: string | undefined
+}
+
+export async function attend({ db, media, notify, env }: NotifyingDeps & Pick<ExperienceDeps, 'env'>, caller: User, idOrSlug: string, userId: string, consent: FeeConsentInput = {}) {
   requirePermission(caller, 'create:attendance', { user_id: userId })
   const experience = await getExperience(db, idOrSlug)
   checkOpen(experience)
@@ -45,14 +55,33 @@ export async function attend({ db, media, notify }: NotifyingDeps, caller: User,
     const target = await db.selectFrom('users').select('id').where('id', '=', userId).where(visibleMembers()).executeTakeFirst()
     if (!target) throw problems.notFound('User not found')
   }
+  if (experience.is_premium && userId === caller.id && !(await hasPremium(db, userId))) throw premiumProblem()
+  // A seat at an activity with a fee is saved by its member only with their agreement and a card
+  // to charge; a seat someone else gives them (an admin, the notify list) is never bound by it.
+  const asksFee = experience.no_show_fee_cents !== null && env.PAYMENTS === 'on' && userId === caller.id
+  if (asksFee && consent.fee_consent !== true) throw problems.invalid({ fee_consent: ['fee_consent_required'] })
   await db.transaction().execute(async (trx) => {
+    const card = asksFee ? await feeCardOrRefuse(trx, userId) : null
     // A full activity throws, which rolls the attendee row back with the transaction.
     const outcome = await takeSeat(trx, experience.id, userId)
     if (outcome === 'full') throw fullProblem()
     if (outcome === 'added') await tellHost(trx, notify, experience, userId, 'experience.attendee_joined')
+    if (card && !(await seatIsBound(trx, experience.id, userId))) {
+      await bindFeeConsent(trx, { userId, experience, language: consent.fee_consent_language ?? caller.locale ?? 'en', card })
+    }
   })
   const fresh = await getExperience(db, experience.id)
   return serializeExperience(db, media, fresh, caller)
+}
+
+async function seatIsBound(trx: Trx, experienceId: string, userId: string) {
+  const seat = await trx
+    .selectFrom('experience_attendees')
+    .select('fee_consent_id')
+    .where('experience_id', '=', experienceId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+  return seat?.fee_consent_id != null
 }
 
 /**
@@ -66,7 +95,7 @@ export async function releaseSeat(trx: Trx, { notify, chatMirror }: AfterCommit,
     .deleteFrom('experience_attendees')
     .where('experience_id', '=', experienceId)
     .where('user_id', '=', userId)
-    .returning('user_id')
+    .returning(['user_id', 'fee_consent_id'])
     .executeTakeFirst()
   if (!removed) return null
   const row = await trx
@@ -83,6 +112,7 @@ export async function releaseSeat(trx: Trx, { notify, chatMirror }: AfterCommit,
       user_id: userId,
       is_late: late,
       no_show_fee_cents: late ? row.no_show_fee_cents : null,
+      fee_consent_id: removed.fee_consent_id,
     })
     .execute()
   // Their activity chat: they keep what was posted until now, and nothing new (decision 029).
@@ -221,6 +251,7 @@ export async function joinWaitlist(db: DB, media: MediaStorage, caller: User, id
   if (isHostOf(caller, experience)) throw problems.conflict('already_hosting', 'You host this activity: there is no seat to wait for.')
   if (await holdsSeat(db, experience.id, caller.id)) throw problems.conflict('already_attending', 'You are already attending this activity.')
   if (!isFull(experience)) throw problems.conflict('experience_not_full', 'A seat is free: attend instead.')
+  if (experience.is_premium && !(await hasPremium(db, caller.id))) throw premiumProblem()
   await db
     .insertInto('waitlist_entries')
     .values({ experience_id: experience.id, user_id: caller.id })

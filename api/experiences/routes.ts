@@ -224,17 +224,17 @@ export function experienceRoutes(routes: ApiRoutes) {
       200: jsonContent('The activity, with the caller’s seat', oneOf(experienceSchema)),
       ...errors(auth.required, {
         ...jsonBodyErrors,
-        403: 'Signing up someone else (code forbidden)',
+        403: 'Signing up someone else (code forbidden); a premium activity and the caller has no premium (code premium_required)',
         404: 'No such activity or member (code not_found)',
-        409: 'Full: the notify list is open (code experience_full); experience_past; experience_canceled',
-        422: 'user_id_invalid',
+        409: 'Full: the notify list is open (code experience_full); experience_past; experience_canceled; a fee and no usable default card (code card_required)',
+        422: 'user_id_invalid; fee_consent_required (the activity has a no-show fee and the caller did not agree to it)',
       }),
     },
   })
   serve(routes, attendRoute, async (c) => {
     const caller = requireCaller(c)
-    const { user_id } = await readJson(c, attendRoute)
-    return c.json({ data: [await attend(deps(c), caller, c.req.param('id'), user_id)] })
+    const { user_id, ...consent } = await readJson(c, attendRoute)
+    return c.json({ data: [await attend(deps(c), caller, c.req.param('id'), user_id, consent)] })
   })
 
   const cancelAttendanceRoute = createRoute({
@@ -355,6 +355,7 @@ export function experienceRoutes(routes: ApiRoutes) {
     responses: {
       200: jsonContent('The activity, with the caller’s place on the list', oneOf(experienceSchema)),
       ...errors(auth.required, {
+        403: 'A premium activity and the caller has no premium (code premium_required)',
         404: 'No such activity (code not_found)',
         409: 'experience_not_full, already_attending, already_hosting (the caller hosts it), experience_past, experience_canceled',
       }),

@@ -3,13 +3,13 @@ import { sql, type RawBuilder } from 'kysely'
 import type { DB, Trx } from '../db/database.ts'
 import type { Experience, User } from '../db/schema.ts'
 import type { Env } from '../env.ts'
-import { problems } from '../http/errors.ts'
+import { ApiProblem, problems } from '../http/errors.ts'
 import { isLookupKey, isUuid } from '../http/params.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { ResolvedPlace } from '../providers/maps/provider.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
 import type { Notify } from '../notifications/service.ts'
-import { notifyChanges, scheduleReminders } from '../reminders/service.ts'
+import { changesOf, notifyChanges, scheduleReminders } from '../reminders/service.ts'
 import { announceCancellation } from '../chat/product-messages.ts'
 import type { AfterCommit } from '../after-commit.ts'
 import type { ChatMirror } from '../chat/mirror.ts'
@@ -31,6 +31,8 @@ import { isValidTimeZone, zonedParts, zonedTimeToUtc } from '#contract/zoned-tim
 import { showsAsGenericMember, visibleMembers } from '../policy/members.ts'
 import { can, isHostOf, requirePermission } from '../policy/permissions.ts'
 import { verifiedUserIds } from '../verification/service.ts'
+import { usableDefaultCard } from '../payments/queries.ts'
+import { hasPremium } from '../subscriptions/queries.ts'
 import { displayName } from '#contract/display-name.ts'
 
 // ---------------------------------------------------------------------------------------------
@@ -158,6 +160,9 @@ async function lockExperience(trx: Trx, id: string) {
 
 export const canceledProblem = () => problems.conflict('experience_canceled', 'This activity has been canceled.')
 /** Begun: its seats, details and invitations can no longer change (issue 29 §4), for its host and admins alike. */
+/** A premium activity, and the member has no premium membership (decision 074). */
+export const premiumProblem = () => new ApiProblem(403, 'premium_required', 'This activity is for premium members.')
+
 export const pastProblem = () => problems.conflict('experience_past', 'This activity has already started.')
 
 export const hasStarted = (e: Pick<Experience, 'start_at'>, now: number) => startedAt(e.start_at, now)
@@ -188,7 +193,9 @@ export async function serializeExperiences(db: DB | Trx, media: MediaStorage, ro
   const hostIds = [...new Set(rows.map((row) => row.host_id).filter((id): id is string => id !== null))]
   const coverIds = [...new Set(rows.map((row) => row.cover_media_id).filter((id): id is string => id !== null))]
 
-  const [hosts, verifiedHosts, covers, viewer] = await Promise.all([
+  const withFee = caller !== null && rows.some((row) => row.no_show_fee_cents !== null)
+  const withPremium = caller !== null && rows.some((row) => row.is_premium)
+  const [hosts, verifiedHosts, covers, viewer, feeCard, premium] = await Promise.all([
     hostIds.length
       ? db
           .selectFrom('users')
@@ -213,6 +220,10 @@ export async function serializeExperiences(db: DB | Trx, media: MediaStorage, ro
       ? db.selectFrom('media').select(['id', 'storage_key', 'thumbnail_key']).where('id', 'in', coverIds).execute()
       : [],
     caller ? viewerStates(db, caller.id, ids) : new Map<string, ViewerState>(),
+    // The card a fee would be charged to, asked once for the page and only when a fee is shown.
+    withFee ? usableDefaultCard(db, caller.id) : null,
+    // Whether the caller may join premium activities, asked once and only when one is shown.
+    withPremium ? hasPremium(db, caller.id) : true,
   ])
   const hostById = new Map(hosts.map((host) => [host.id, host]))
   const coverById = new Map(covers.map((cover) => [cover.id, cover]))
@@ -291,6 +302,9 @@ export async function serializeExperiences(db: DB | Trx, media: MediaStorage, ro
                 : null,
             // Spec §4: the web shows the no-show warning and the confirmation from this alone.
             cancel_is_late: !hasStarted(row, now) && isLateCancel(row.start_at, now),
+            fee_bound: viewerState?.fee_bound ?? false,
+            premium_required: row.is_premium && !premium && !hosting,
+            fee_card: row.no_show_fee_cents !== null && feeCard ? { brand: feeCard.brand, last4: feeCard.last4 } : null,
           }
         : null,
     }
@@ -325,6 +339,8 @@ interface ViewerState {
   /** When the viewer's pending invitation was sent, and by whom; null when they hold none. */
   invited_at: Date | null
   invited_by: string | null
+  /** The viewer's seat is bound by the no-show fee (they agreed to it). */
+  fee_bound: boolean
 }
 
 /**
@@ -337,6 +353,7 @@ async function viewerStates(db: DB | Trx, userId: string, experienceIds: string[
   const result = await sql<ViewerState & { id: string }>`
     SELECT e.id, e.attendees_count,
       EXISTS (SELECT 1 FROM experience_attendees a WHERE a.experience_id = e.id AND a.user_id = ${userId}) AS is_attending,
+      EXISTS (SELECT 1 FROM experience_attendees a WHERE a.experience_id = e.id AND a.user_id = ${userId} AND a.fee_consent_id IS NOT NULL) AS fee_bound,
       CASE WHEN w.user_id IS NOT NULL THEN (SELECT count(*)::int FROM waitlist_entries o JOIN users ou ON ou.id = o.user_id
         WHERE o.experience_id = e.id AND ${visibleMembers('ou')} AND (o.created_at, o.user_id) <= (w.created_at, w.user_id)) END AS waitlist_position,
       i.created_at AS invited_at, i.invited_by
@@ -731,6 +748,8 @@ export async function updateExperience(deps: ExperienceDeps, caller: User, idOrS
     }
     // A new start: its reminders (the old jobs find the start moved and do nothing); attendees hear of a new time or place.
     if (row.start_at?.getTime() !== current.start_at?.getTime()) await scheduleReminders(trx, deps.jobs, row)
+    // A new time or place is not what members agreed to: no fee for seats saved before it (decision 075).
+    if (changesOf(current, row).length > 0) await trx.updateTable('experiences').set({ schedule_changed_at: new Date() }).where('id', '=', row.id).execute()
     await notifyChanges(trx, deps.notify, current, row, caller.id)
     return trx.selectFrom('experiences').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()
   })

@@ -1,3 +1,4 @@
+import { PREMIUM_TERMS_VERSION } from '#contract/subscriptions.ts'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
@@ -8,6 +9,7 @@ import { createDatabase } from '#api/db/database.ts'
 import { gazetteerRows } from '#api/providers/maps/gazetteer.ts'
 import { signStripePayload } from '#api/providers/verification/stripe.ts'
 import { unsubscribeToken } from '#api/notifications/unsubscribe.ts'
+import { assessFees } from '#api/fees/service.ts'
 import { TEST_UNSUBSCRIBE_SECRET, createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 
@@ -299,6 +301,8 @@ describe('every endpoint answers as documented', () => {
       no_show_fee: ['currency_invalid'],
     })
 
+    // Without its fee, a seat needs no card (the fee's agreement is the fees test's, below).
+    expect((await call('PUT', `v1/experiences/${activity.id}`, { token: host.token, body: { no_show_fee: null } })).json.data[0].no_show_fee).toBeNull()
     // Attend (the one seat), then the activity is full: the notify list opens.
     expect((await call('POST', `v1/experiences/${activity.id}/attendees`, { token: guest.token, body: { user_id: guest.user.id } })).status).toBe(200)
     expect((await call('POST', `v1/experiences/${activity.id}/attendees`, { token: guest.token, body: { user_id: admin.user.id } })).status).toBe(403)
@@ -525,6 +529,36 @@ describe('every endpoint answers as documented', () => {
     expect((await call('PUT', 'v1/notifications/register-device', { body: subscription })).status).toBe(401)
   })
 
+  it('no-show fees: the agreement at the seat, the host’s attendance, the member’s fees and dispute, the team’s queue (decision 075)', async () => {
+    const host = await member()
+    const ann = await member()
+    const team = await member({ is_admin: true })
+    const experience = await createExperience(database.db, host.user.id, { no_show_fee_cents: 1000, start_at: new Date(Date.now() + 3_600_000) })
+    const as = { token: ann.token }
+    expect((await call('POST', `v1/experiences/${experience.id}/attendees`, { ...as, body: { user_id: ann.user.id } })).status).toBe(422)
+    expect((await call('POST', `v1/experiences/${experience.id}/attendees`, { ...as, body: { user_id: ann.user.id, fee_consent: true } })).status).toBe(409)
+    const started = await call('POST', 'v1/payment-methods/setup', as)
+    const checkout = new URL(started.json.data[0].redirect_url).pathname.replace('/checkout/', '')
+    await call('POST', `v1/payments/checkout/${checkout}/card`, { ...as, body: { number: '4242424242424242', expiry: '12/40', cvc: '123', postal_code: '97201' } })
+    await call('GET', `v1/payment-methods/setup/${started.json.data[0].id}`, as)
+    expect((await call('POST', `v1/experiences/${experience.id}/attendees`, { ...as, body: { user_id: ann.user.id, fee_consent: true } })).json.data[0].viewer.fee_bound).toBe(true)
+    await database.db.updateTable('experiences').set({ start_at: new Date(Date.now() - 7_200_000) }).where('id', '=', experience.id).execute()
+    expect((await call('GET', `v1/experiences/${experience.id}/attendance`, { token: host.token })).json.data[0].attendees[0]).toMatchObject({ user_id: ann.user.id, present: null, fee_bound: true })
+    expect((await call('POST', `v1/experiences/${experience.id}/attendance`, { token: host.token, body: { marks: [{ user_id: ann.user.id, present: false }] } })).status).toBe(200)
+    expect((await call('POST', `v1/experiences/${experience.id}/attendance`, { token: host.token, body: { marks: [{ user_id: host.user.id, present: false }] } })).status).toBe(422)
+    await database.db.updateTable('experiences').set({ attendance_confirmed_at: new Date(Date.now() - 25 * 3_600_000) }).where('id', '=', experience.id).execute()
+    await assessFees({ db: database.db, notify: async () => [] })
+    const [fee] = (await call('GET', 'v1/fees', as)).json.data
+    expect(fee).toMatchObject({ status: 'noticed', amount: '10.00', can_dispute: true })
+    expect((await call('POST', `v1/fees/${fee.id}/dispute`, { ...as, body: { reason: 'x'.repeat(1001) } })).status).toBe(422)
+    expect((await call('POST', `v1/fees/${fee.id}/dispute`, { ...as, body: {} })).json.data[0].status).toBe('disputed')
+    expect((await call('GET', 'v1/admin/fees', { token: team.token })).json.data.some((entry: { id: string }) => entry.id === fee.id)).toBe(true)
+    expect((await call('POST', `v1/admin/fees/${fee.id}/charge`, { token: team.token })).status).toBe(204)
+    expect((await call('POST', `v1/admin/fees/${fee.id}/waive`, { token: team.token, body: { reason: 'The host asked us to.' } })).status).toBe(204)
+    expect((await call('POST', `v1/admin/fees/${fee.id}/charge`, { token: team.token })).status).toBe(409)
+    expect((await call('GET', 'v1/fees')).status).toBe(401)
+  })
+
   it('payment cards: a setup through the built-in hosted page, the list, the default, removal, and the refusals (decision 073)', async () => {
     const owner = await member()
     const as = { token: owner.token }
@@ -544,6 +578,41 @@ describe('every endpoint answers as documented', () => {
     expect((await call('DELETE', `v1/payment-methods/${card.id}`, as)).status).toBe(404)
     expect((await call('POST', 'v1/payment-methods/setup', { ...as, body: '{nope' })).status).toBe(400)
     expect((await call('GET', 'v1/payment-methods')).status).toBe(401)
+
+    // Stripe's payment events: 404 while payments are built in; with Stripe, signed deliveries only.
+    expect((await call('POST', 'v1/webhooks/stripe', { body: {} })).status).toBe(404)
+    const secret = 'whsec_openapi_payments'
+    const stripe = await createApiHarness(database.db, { STRIPE_SECRET_KEY: 'sk_test_openapi', STRIPE_WEBHOOK_SECRET: secret })
+    const payload = JSON.stringify({ id: 'evt_payments_1', type: 'customer.created', created: 1, data: { object: { id: 'cus_1', object: 'customer' } } })
+    const signed = { body: payload, app: stripe.app, headers: { 'stripe-signature': signStripePayload(payload, secret) } }
+    expect((await call('POST', 'v1/webhooks/stripe', signed)).json).toEqual({ received: true })
+    expect((await call('POST', 'v1/webhooks/stripe', { ...signed, headers: { 'stripe-signature': 't=1,v1=00' } })).status).toBe(400)
+  })
+
+  it('premium: partnerships, a $0 partner plan, the paid plan through the hosted page, cancel, and the admin’s partnerships (decision 074)', async () => {
+    const created = await call('POST', 'v1/admin/partnerships', { token: admin.token, body: { name: 'OpenAPI Partner', regions: ['KS'], active: true } })
+    const partnershipId = created.json.data[0].id
+    expect((await call('PUT', `v1/admin/partnerships/${partnershipId}`, { token: admin.token, body: { name: 'OpenAPI Partner', regions: ['KS', '66002'], active: true } })).status).toBe(200)
+    expect((await call('GET', `v1/admin/partnerships/${partnershipId}`, { token: admin.token })).status).toBe(200)
+    expect((await call('GET', 'v1/admin/partnerships', { token: admin.token })).status).toBe(200)
+    expect((await call('POST', 'v1/admin/partnerships', { token: admin.token, body: { name: '', regions: [], active: true } })).status).toBe(422)
+    const partnered = await member({ region: 'KS' })
+    expect((await call('GET', 'v1/subscriptions/partnerships', { token: partnered.token })).json.data[0].id).toBe(partnershipId)
+    expect((await call('POST', 'v1/subscriptions/initiate', { token: partnered.token, body: { partnership_id: partnershipId } })).json.data[0].subscription.status).toBe('active')
+    expect((await call('POST', 'v1/subscriptions/me/cancel', { token: partnered.token })).json.data[0].status).toBe('canceled')
+    const paying = await member()
+    expect((await call('POST', 'v1/subscriptions/initiate', { token: paying.token, body: {} })).status).toBe(422)
+    const started = await call('POST', 'v1/subscriptions/initiate', {
+      token: paying.token,
+      body: { consent_to_renewal: true, consent_text_version: PREMIUM_TERMS_VERSION, consent_text: 'Premium renews each year until you cancel.' },
+    })
+    const checkout = new URL(started.json.data[0].redirect_url).pathname.replace('/checkout/', '')
+    const typed = { number: '4242424242424242', expiry: '12/40', cvc: '123', postal_code: '97201' }
+    expect((await call('POST', `v1/payments/checkout/${checkout}/card`, { token: paying.token, body: typed })).json.data[0].status).toBe('complete')
+    expect((await call('GET', 'v1/subscriptions/me', { token: paying.token })).json.data[0].status).toBe('active')
+    expect((await call('POST', 'v1/subscriptions/me/cancel', { token: paying.token })).json.data[0].cancel_at_period_end).toBe(true)
+    expect((await call('GET', 'v1/subscriptions/me')).status).toBe(401)
+    expect((await call('GET', 'v1/admin/partnerships', { token: paying.token })).status).toBe(403)
   })
 
   it('verification: status, initiate, the review queue, its photos, decisions, the Stripe webhook', async () => {

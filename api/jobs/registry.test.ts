@@ -58,8 +58,11 @@ describe('the job registry', () => {
     expect(scheduled.map((job) => job.name).sort()).toEqual([
       'cleanup-expired-rows',
       'experience.remind-sweep',
+      'fees.sweep',
       'moderation.lift-ended-suspensions',
       'recommendations.weekly',
+      'subscriptions.remind-renewals',
+      'subscriptions.renew',
       'survey.ask-attendance',
     ])
     for (const job of scheduled) expect(job.payload.safeParse({}).success, job.name).toBe(true)

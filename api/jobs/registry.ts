@@ -1,3 +1,4 @@
+import { feesJob } from '../fees/job.ts'
 import { chatMirrorJob } from '../chat/mirror.ts'
 import { liftSuspensionsJob } from '../moderation/suspension-job.ts'
 import { notificationLaterJob } from '../notifications/delivery.ts'
@@ -8,6 +9,7 @@ import { smsDeliveryJob } from '../providers/sms/sender.ts'
 import { recommendJob } from '../recommendations/service.ts'
 import { remindJob, remindSweepJob } from '../reminders/service.ts'
 import { askAttendanceJob } from '../surveys/job.ts'
+import { remindRenewalsJob, renewSubscriptionsJob } from '../subscriptions/renewal.ts'
 import { cleanupJob } from './cleanup.ts'
 import type { JobServices } from './job.ts'
 
@@ -33,6 +35,10 @@ export const jobs = [
   // Chat and moderation.
   chatMirrorJob,
   liftSuspensionsJob,
+  // Premium: the built-in provider's yearly renewals, and plans that end.
+  renewSubscriptionsJob,
+  remindRenewalsJob,
+  feesJob,
   // Housekeeping.
   cleanupJob,
 ] as const

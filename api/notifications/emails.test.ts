@@ -55,7 +55,9 @@ describe('a seat given from the notify list (waitlist.selected)', () => {
     const going = await member()
     const waiting = await member({ locale: 'fr', first_name: 'Odile' })
     const experience = await createExperience(database.db, host.user.id, { title: 'Promenade au bord du fleuve', max_attendees: 1, no_show_fee_cents: 1400 })
-    expect((await api.request('POST', `v1/experiences/${experience.id}/attendees`, { token: going.token, body: { user_id: going.user.id } })).status).toBe(200)
+    // The seat was given by the team (no card, no agreement to the fee needed).
+    const admin = await member({ is_admin: true })
+    expect((await api.request('POST', `v1/experiences/${experience.id}/attendees`, { token: admin.token, body: { user_id: going.user.id } })).status).toBe(200)
     expect((await api.request('POST', `v1/experiences/${experience.id}/waitlist`, { token: waiting.token })).status).toBe(200)
     const from = api.queuedJobs.length
     // Five days ahead: the first on the notify list is seated at once.
@@ -72,10 +74,9 @@ describe('a seat given from the notify list (waitlist.selected)', () => {
     expect(email!.text_body).toContain(formatZonedDateTime(experience.start_at!, 'America/Los_Angeles', 'fr'))
     expect(email!.text_body).toContain('moins de 12 heures')
     expect(email!.text_body).toMatch(/14\s\$US/)
-    // Issue 29 §4: what happens today; nothing suggests the fee is charged (payments do not exist yet).
+    // Decision 075: a seat given from the notify list is never bound by the fee; the email says so.
     expect(email!.text_body).toContain("l'organisateur est prévenu que vous ne pouvez pas venir")
-    expect(email!.text_body).toContain('aucuns frais ne sont prélevés pour l’instant')
-    expect(email!.text_body).not.toContain("s'appliquent")
+    expect(email!.text_body).toContain('mais ils ne s’appliquent pas à cette place : vous ne les avez pas acceptés')
     expect(email!.text_body).toContain(link(experience.id))
     // The member who cancelled (their own action) hears nothing; the host hears who left and who came.
     expect(await outboxFor(going.user)).toEqual([])

@@ -104,7 +104,7 @@ async function present(db: DB, rows: Row[], language: string | null, titled?: Ma
   return read.map((row) => ({
     id: row.id,
     type: row.type,
-    ...describe(row, titles, found, t),
+    ...describe(row, titles, found, t, language ?? 'en'),
     seen_at: row.seen_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
   }))
@@ -138,7 +138,7 @@ async function lookups(db: DB, rows: ReadRow[]) {
   return new Map<string, Map<string, unknown>>(found)
 }
 
-function describe(row: ReadRow, titles: Map<string, string>, found: Map<string, Map<string, unknown>>, t: TemplateT): { title: string; body: string; link: string } {
+function describe(row: ReadRow, titles: Map<string, string>, found: Map<string, Map<string, unknown>>, t: TemplateT, language: string): { title: string; body: string; link: string } {
   const other = { title: t('types.other.title'), body: t('types.other.body') }
   const { kind, data, key } = row
   // A type this code does not know yet still reads as something, never an error page.
@@ -146,6 +146,6 @@ function describe(row: ReadRow, titles: Map<string, string>, found: Map<string, 
   const id = row.experience_id
   const activity = { id, title: (id && titles.get(id)) || t('types.anActivity') }
   const copy: TemplateT = (name, values) => t(`types.${kind.copy}.${name}`, values)
-  const text = kind.text(data, { t: copy, activity, found: key === undefined ? undefined : found.get(kind.type)?.get(key) })
+  const text = kind.text(data, { t: copy, activity, language, found: key === undefined ? undefined : found.get(kind.type)?.get(key) })
   return { ...(text ?? other), link: kind.link(data, { activity }) }
 }

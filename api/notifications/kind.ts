@@ -71,6 +71,8 @@ export interface TextContext<Found> {
   /** `notifications:types.<copy>.<key>` in the reader's language. */
   t: TemplateT
   activity: NamedActivity
+  /** The reader's language (`en` when unknown), for amounts and dates written in it. */
+  language: string
   /** What `lookup` found for this notification, if anything. */
   found: Found | undefined
 }

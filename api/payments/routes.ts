@@ -9,7 +9,10 @@ import {
   paymentMethodSchema,
   startCardSetupBodySchema,
 } from '#contract/payments.ts'
-import { ApiProblem } from '../http/errors.ts'
+import { z } from 'zod'
+import { ApiProblem, problems } from '../http/errors.ts'
+import { InvalidSignatureError } from '../providers/verification/provider.ts'
+import { applyPaymentEvent } from './webhook.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller, validate } from '../http/request.ts'
 import { paymentsDeps } from './deps.ts'
@@ -148,6 +151,41 @@ export function paymentRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     await removeCard(paymentsDeps(c), caller, c.req.param('id'))
     return c.body(null, 204)
+  })
+
+  const webhookRoute = createRoute({
+    method: 'post',
+    path: '/v1/webhooks/stripe',
+    tags,
+    security: auth.none,
+    summary:
+      'Stripe’s payment events (`checkout.session.completed`, `payment_method.detached`, …), authenticated by the `Stripe-Signature` header (five minutes’ tolerance) and applied once by their id, in any order; 404 while payments are built in.',
+    request: { body: { required: true, content: { 'application/json': { schema: z.object({}).passthrough() } } } },
+    responses: {
+      200: jsonContent('Received', z.object({ received: z.literal(true) })),
+      ...errors(auth.none, {
+        400: 'No valid signature, or one older than 5 minutes (code invalid_body)',
+        404: 'Payments are built in: Stripe is not configured (code not_found)',
+        413: 'A body over 100 KB (code payload_too_large)',
+        503: 'Stripe could not be reached to read the event’s object (code service_unavailable): Stripe sends it again',
+      }),
+    },
+  })
+  serve(routes, webhookRoute, async (c) => {
+    const d = paymentsDeps(c)
+    if (!d.payments.parseWebhook) throw problems.notFound()
+    const payload = await c.req.text()
+    let event
+    try {
+      event = d.payments.parseWebhook(payload, c.req.header('stripe-signature'))
+    } catch (error) {
+      if (!(error instanceof InvalidSignatureError)) throw error
+      d.logger.warn({ requestId: c.var.requestId, reason: error.message }, 'Stripe payments webhook refused')
+      throw new ApiProblem(400, 'invalid_body', 'The Stripe signature is missing or does not match.')
+    }
+    const result = await applyPaymentEvent(d, event)
+    d.logger.info({ requestId: c.var.requestId, eventId: event.id, type: event.type, applied: result.applied }, 'Stripe payments event')
+    return c.json({ received: true as const })
   })
 
   // The built-in hosted card page (404 while Stripe is configured) -------------------------

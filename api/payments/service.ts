@@ -67,7 +67,7 @@ export async function defaultCard(deps: PaymentsDeps, caller: Caller): Promise<P
 }
 
 /** The member's customer at the provider, made once (a second setup reuses it). */
-async function customerOf(deps: PaymentsDeps, member: User) {
+export async function customerOf(deps: PaymentsDeps, member: User) {
   const known = await deps.db
     .selectFrom('payment_customers')
     .select('customer_ref')
@@ -170,6 +170,9 @@ export async function recordSetupCard(deps: PaymentsDeps, setupRef: string, card
       .executeTakeFirst()
     let row = existing
     let becameDefault = false
+    if (row && card.detached && !row.removed_at) {
+      row = await trx.updateTable('payment_methods').set({ removed_at: new Date(), is_default: false }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow()
+    }
     if (!row) {
       const hasDefault = await trx
         .selectFrom('payment_methods')
@@ -178,10 +181,21 @@ export async function recordSetupCard(deps: PaymentsDeps, setupRef: string, card
         .where('removed_at', 'is', null)
         .where('is_default', '=', true)
         .executeTakeFirst()
-      becameDefault = !hasDefault
+      // A card already detached when its setup is read (the detach's event came first) is recorded as removed.
+      becameDefault = !hasDefault && !card.detached
       row = await trx
         .insertInto('payment_methods')
-        .values({ user_id: setup.user_id, provider: deps.payments.name, provider_ref: card.ref, brand: card.brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year, is_default: becameDefault })
+        .values({
+          user_id: setup.user_id,
+          provider: deps.payments.name,
+          provider_ref: card.ref,
+          brand: card.brand,
+          last4: card.last4,
+          exp_month: card.exp_month,
+          exp_year: card.exp_year,
+          is_default: becameDefault,
+          removed_at: card.detached ? new Date() : null,
+        })
         .returningAll()
         .executeTakeFirstOrThrow()
     }

@@ -58,6 +58,8 @@ type FixtureName =
   | 'card'
   | 'cardSetup'
   | 'checkout'
+  | 'fee'
+  | 'partnership'
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -293,6 +295,26 @@ const rows: Row[] = [
   row('POST', '/v1/payments/checkout/{id}/authentication',    '401 409 404 404 404 403', { params: { id: 'checkout' }, body: () => ({ outcome: 'confirm' }) }),
   row('POST', '/v1/payments/checkout/{id}/card',              '401 200 404 404 404 403', { params: { id: 'checkout' }, body: () => ({ number: '4242424242424242', expiry: '12/40', cvc: '123', postal_code: '97201' }) }),
   row('DELETE', '/v1/payment-methods/{id}',                   '401 204 404 404 404 403', { params: { id: 'card' } }),
+  // premium (decision 074): always the caller's own; the partnerships' administration is for admins.
+  row('GET', '/v1/subscriptions/partnerships',                '401 200 200 200 200 403'),
+  row('GET', '/v1/subscriptions/me',                          '401 200 200 200 200 403'),
+  // No consent: the permission check passes, the consent does not (nothing starts).
+  row('POST', '/v1/subscriptions/initiate',                   '401 422 422 422 422 403', { body: () => ({}) }),
+  row('POST', '/v1/subscriptions/me/cancel',                  '401 409 409 409 409 403'),
+  row('GET', '/v1/admin/partnerships',                        '401 403 403 403 200 403'),
+  row('GET', '/v1/admin/partnerships/{id}',                   '401 403 403 403 200 403', { params: { id: 'partnership' } }),
+  row('POST', '/v1/admin/partnerships',                       '401 403 403 403 200 403', { body: () => ({ name: 'Matrix Partner', regions: ['OR'], active: true }) }),
+  row('PUT', '/v1/admin/partnerships/{id}',                   '401 403 403 403 200 403', { params: { id: 'partnership' }, body: () => ({ name: 'Matrix Partner', regions: ['OR'], active: true }) }),
+  // no-show fees (decision 075): `past` is the host's, the member held a seat; `fee` is the member's.
+  row('GET', '/v1/experiences/{id}/attendance',               '401 403 403 200 200 403', { params: { id: 'past' } }),
+  row('POST', '/v1/experiences/{id}/attendance',              '401 403 403 200 200 403', { params: { id: 'past' }, body: () => ({ marks: [] }) }),
+  row('GET', '/v1/fees',                                      '401 200 200 200 200 403'),
+  row('POST', '/v1/fees/{id}/dispute',                        '401 200 404 404 404 403', { params: { id: 'fee' }, body: () => ({ reason: 'I was there.' }) }),
+  row('GET', '/v1/admin/fees',                                '401 403 403 403 200 403'),
+  row('POST', '/v1/admin/fees/{id}/charge',                   '401 403 403 403 204 403', { params: { id: 'fee' } }),
+  row('POST', '/v1/admin/fees/{id}/waive',                    '401 403 403 403 204 403', { params: { id: 'fee' }, body: () => ({ reason: 'Matrix' }) }),
+  // Stripe (payments) is not configured here either; stripe-flow.test.ts signs its deliveries.
+  row('POST', '/v1/webhooks/stripe',                          '404 404 404 404 404 403', { body: () => ({ type: 'checkout.session.completed' }) }),
   // Stripe Identity is not configured here; with it, only a signed delivery is accepted (stripe.test.ts).
   row('POST', '/v1/webhooks/stripe-identity',                 '404 404 404 404 404 403', { body: () => ({ type: 'identity.verification_session.verified' }) }),
 ]
@@ -412,9 +434,24 @@ beforeAll(async () => {
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id
+  const consent = await database.db
+    .insertInto('fee_consents')
+    .values({ user_id: users.member.id, experience_id: ids.past, amount_cents: 500, policy_version: 'v', text_shown: 'I agree', language: 'en', payment_method_id: ids.card })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  ids.fee = (
+    await database.db
+      .insertInto('no_show_fees')
+      .values({ user_id: users.member.id, experience_id: ids.past, consent_id: consent.id, reason: 'no_show', amount_cents: 500, status: 'noticed', charge_on: new Date(Date.now() + 2 * DAY) })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id
   const setup = await api.request('POST', 'v1/payment-methods/setup', { token: tokens.member })
   ids.cardSetup = setup.json.data[0].id
   ids.checkout = new URL(setup.json.data[0].redirect_url).pathname.replace('/checkout/', '')
+  ids.partnership = (
+    await database.db.insertInto('partnerships').values({ name: 'Matrix Partner', regions: ['OR'], price_cents: 0, regular_price_cents: 2000 }).returning('id').executeTakeFirstOrThrow()
+  ).id
   for (const name of ['approvable', 'rejectable'] as const) {
     const applicant = await member()
     const pending = await database.db.insertInto('verifications').values({ user_id: applicant.id }).returning('id').executeTakeFirstOrThrow()

@@ -105,6 +105,8 @@ const ownership = {
   'answer:survey': (_caller: Member, experience: ExperienceResource) => experience.holds_seat === true,
   /** An activity's ratings and comments (decision 046): its host, and admins. */
   'read:survey:results': isHost,
+  /** Say who came to an activity after it (decision 075): its host, and admins. */
+  'mark:attendance': isHost,
 } satisfies Record<string, (caller: Member, resource: never) => boolean>
 
 /** Actions that need no resource: the role alone decides. */
@@ -162,6 +164,16 @@ const plainActions = [
   'read:payment_methods',
   /** Add (through the provider's hosted page), make default and remove one's own cards (decision 073). */
   'manage:payment_methods',
+  /** One's own premium membership and the partner offers for one's region (decision 074). */
+  'read:subscription',
+  /** Join premium (a partner's $0 plan or the paid plan) and cancel it: always one's own (decision 074). */
+  'manage:subscription',
+  /** List, create and edit partnerships (the partner offers), each change audited (decision 074). */
+  'manage:partnerships',
+  /** One's own no-show fees: read them, say one is wrong (decision 075). */
+  'read:fees',
+  /** Every member's fees: charge a disputed one, waive any with a reason (decision 075). */
+  'review:fees',
 ] as const
 
 type OwnedAction = keyof typeof ownership
@@ -220,6 +232,10 @@ const member = [
   'read:popups',
   'read:payment_methods',
   'manage:payment_methods',
+  'read:subscription',
+  'manage:subscription',
+  'read:fees',
+  'mark:attendance:own',
   'answer:survey:own',
   'read:survey:results:own',
 ] as const satisfies Permission[]
@@ -238,9 +254,12 @@ const admin = [
   'use:media:any',
   'read:media:private:any',
   'read:survey:results:any',
+  'mark:attendance:any',
+  'review:fees',
   'review:reports',
   'review:verification',
   'impersonate:user',
+  'manage:partnerships',
   // Support conversations only (decision 039); every other chat stays private (below).
   'answer:support',
   // Not `join:channel:any`, `read:channel:any` or `write:channel:any`: chats are private to
@@ -300,6 +319,7 @@ const refusals: Partial<Record<Action, () => ApiProblem>> = {
   'export:attendees': () => problems.forbidden('Only the host or an admin can do this.'),
   'add:attendees': () => problems.forbidden('Only the host or an admin can do this.'),
   'update:experience:flags': () => new ApiProblem(403, 'admin_only', 'Only admins can change this.'),
+  'manage:partnerships': () => new ApiProblem(403, 'admin_only', 'Only admins can change this.'),
   'create:attendance': () => problems.forbidden('You can only sign yourself up.'),
   'respond:invitation': () => problems.forbidden('Only the invited member can answer this invitation.'),
   'delete:attendance': () => problems.forbidden('Only the member, the host or an admin can cancel this seat.'),

@@ -57,7 +57,7 @@ describe('the reminder email', () => {
     const email = await reminder(experience, ann.id, '2h')
     expect(email!.subject).toBe('Reminder: “Riverside walk” starts in 2 hours')
     // Issue 29 §4: what happens today, and that no fee is charged (payments do not exist yet).
-    expect(email!.text).toContain('Please note: it is now less than 12 hours before the start. If you cancel, the host is told you cannot come. The host has set a no-show fee of $5. No fee is charged yet: Circle 55 does not take payments.')
+    expect(email!.text).toContain('Please note: it is now less than 12 hours before the start. If you cancel, the host is told you cannot come. The host has set a no-show fee of $5. If you agreed to it when you saved your seat, it may be charged if you cancel less than 12 hours before the start or do not come; we always tell you first.')
     expect(email!.text).not.toMatch(/applies|will be charged/)
   })
 
@@ -80,7 +80,7 @@ describe('the reminder email', () => {
     expect(french!.subject).toBe('Rappel : « Riverside walk » commence dans 2 heures')
     expect(french!.text).toContain('Itinéraire : https://www.google.com/maps/dir/')
     expect(french!.text).toContain("Si vous annulez, l'organisateur est prévenu que vous ne pouvez pas venir.")
-    expect(french!.text).toContain('Aucuns frais ne sont prélevés pour l’instant')
+    expect(french!.text).toContain('Si vous les avez acceptés en réservant votre place, ils peuvent être débités')
     const nl = await setup(24, {}, 'nl')
     const dutch = await reminder(nl.experience, nl.ann.id, '24h')
     expect(dutch!.subject).toBe('Herinnering: ‘Riverside walk’ is morgen')

@@ -42,9 +42,23 @@ export const memberColumns = {
   payment_methods: { user_id: erase('Their cards (token, brand, last four digits); each is forgotten at the provider first.') },
   payment_customers: { user_id: erase('Their customer id at the payments provider.') },
   card_setups: { user_id: erase('Each “Add a card” they started.') },
+  fee_consents: {
+    user_id: keep('Their agreements to no-show fees: the evidence of a fee charged or disputed (accounting records), under the account’s tombstone, naming nothing but the card’s last four digits.'),
+  },
+  no_show_fees: {
+    user_id: keep('Their no-show fees (accounting records). Their cards are forgotten at the provider first, so a fee not yet charged can no longer be, and is dropped after 14 days.'),
+    waived_by: keep('The team member who waived someone else’s fee: the record of who decided stays with that fee.'),
+  },
+  attendance_marks: {
+    user_id: keep('Whether they came to a past activity, as its host said: part of the activity’s history, shown under the generic member label.'),
+    marked_by: keep('The host who said who came: part of that activity’s history.'),
+  },
   builtin_checkout_sessions: { user_id: erase('The built-in hosted card page’s sessions they opened.') },
   subscriptions: {
-    user_id: erase('Their plan. No payment is taken yet; when payments come, an active subscription is canceled at the provider first, and invoices stay with the provider (accounting records).'),
+    user_id: erase('Their premium plan (decision 074). Charges and invoices stay with the provider (accounting records).'),
+  },
+  subscription_consents: {
+    user_id: erase('Their consents to premium’s automatic renewal go with their plan (the rows cascade with it).'),
   },
   notification_global_settings: { user_id: erase('Their notification switches.') },
   notification_workflow_settings: { user_id: erase('Their notification switches per topic.') },

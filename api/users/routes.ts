@@ -7,6 +7,7 @@ import { verificationDeps } from '../verification/deps.ts'
 import { forgetVerificationPhotos } from '../verification/service.ts'
 import { paymentsDeps } from '../payments/deps.ts'
 import { forgetCards } from '../payments/service.ts'
+import { stopSubscriptions } from '../subscriptions/service.ts'
 import { deleteAccount, ownUserJson, recordSignIn, updateMe } from './service.ts'
 
 export function userRoutes(routes: ApiRoutes) {
@@ -84,7 +85,7 @@ export function userRoutes(routes: ApiRoutes) {
   serve(routes, deleteAccountRoute, async (c) => {
     const caller = requireCaller(c)
     await deleteAccount(
-      { ...c.var.services, forgetVerification: (id) => forgetVerificationPhotos(verificationDeps(c), id), forgetCards: (id) => forgetCards(paymentsDeps(c), id) },
+      { ...c.var.services, forgetVerification: (id) => forgetVerificationPhotos(verificationDeps(c), id), forgetCards: (id) => stopSubscriptions(paymentsDeps(c), id).then(() => forgetCards(paymentsDeps(c), id)) },
       caller,
       c.req.param('id'),
       c.var.requestId,

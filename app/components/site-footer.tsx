@@ -4,6 +4,7 @@ import { LanguageSwitcher } from './language-switcher.tsx'
 
 export const footerLinks = [
   { to: '/company/about', key: 'footer.about' },
+  { to: '/pricing', key: 'subscriptions:pricing.title' },
   { to: '/company/community-guidelines', key: 'footer.communityGuidelines' },
   { to: '/company/attendance-policy', key: 'footer.attendancePolicy' },
   { to: '/legal/privacy', key: 'footer.privacy' },

@@ -15,6 +15,7 @@ import { formPageHeaders } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { requirePayments } from './account+/payments.tsx'
+import { dollars } from '#contract/subscriptions.ts'
 
 /**
  * `/checkout/{id}`: the built-in provider's hosted card page (decision 073), standing in for
@@ -82,7 +83,7 @@ export default function Checkout() {
     const done = checkout.status === 'complete'
     return (
       <div className="prose">
-        <h1>{done ? t('checkout.complete') : t('checkout.expiredTitle')}</h1>
+        <h1>{done ? t(checkout.mode === 'payment' ? 'subscriptions:checkout.complete' : 'checkout.complete') : t('checkout.expiredTitle')}</h1>
         {done ? null : <p>{t('checkout.expiredText')}</p>}
         <p>
           <a href={done ? checkout.return_url : checkout.cancel_url} className="button">
@@ -113,9 +114,13 @@ export default function Checkout() {
     )
   }
   const failed = searchParams.get('authentication') === 'failed' && !lastResult
+  // Payment mode (decision 074): the amount and what it is for, above the card.
+  const paying =
+    checkout.mode === 'payment' && checkout.amount_cents ? { price: dollars(checkout.amount_cents), recurring: checkout.recurring_interval === 'year' } : null
   return (
     <div className="prose">
-      <h1>{t('checkout.title')}</h1>
+      <h1>{paying ? t('subscriptions:checkout.title') : t('checkout.title')}</h1>
+      {paying ? <p className="lead">{paying.recurring ? t('subscriptions:checkout.premium', { price: paying.price }) : paying.price}</p> : null}
       <ErrorSummary errors={summaryFrom(fields.number.errors || fields.expiry.errors || fields.cvc.errors || fields.postalCode.errors ? { number: fields.number.errors, expiry: fields.expiry.errors, cvc: fields.cvc.errors, postalCode: fields.postalCode.errors } : {}, ['number', 'expiry', 'cvc', 'postalCode'])} formErrors={form.errors} />
       {failed ? (
         <div className="notice" role="status">
@@ -143,7 +148,7 @@ export default function Checkout() {
         <TextField id="cvc" name="cvc" label={t('checkout.cvc')} hint={t('checkout.cvcHint')} errors={fields.cvc.errors} inputMode="numeric" autoComplete="cc-csc" spellCheck={false} required />
         <TextField id="postalCode" name="postalCode" label={t('checkout.postalCode')} hint={t('checkout.postalCodeHint')} errors={fields.postalCode.errors} inputMode="numeric" autoComplete="postal-code" required defaultValue={typeof fields.postalCode.initialValue === 'string' ? fields.postalCode.initialValue : ''} />
         <SubmitButton className="button" pending="checking">
-          {t('checkout.save')}
+          {paying ? t('subscriptions:checkout.pay', { price: paying.price }) : t('checkout.save')}
         </SubmitButton>
       </Form>
       <p>

@@ -1,4 +1,5 @@
 import sharp from 'sharp'
+import { PREMIUM_TERMS_VERSION } from '#contract/subscriptions.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { redirectWithStep } from '#app/utils/identity-step.server.ts'
 import type { IdentityBridge } from '#app/utils/load-context.ts'
@@ -42,6 +43,13 @@ import * as outbox from './dev+/outbox.tsx'
 import * as phone from './account+/phone.tsx'
 import * as payments from './account+/payments.tsx'
 import * as checkout from './checkout.$id.tsx'
+import * as fees from './account+/fees.tsx'
+import * as attendance from './activities+/$id_.attendance.tsx'
+import * as teamPayments from './admin+/payments.tsx'
+import * as subscription from './account+/subscription.tsx'
+import * as pricing from './pricing.tsx'
+import * as subscriptionStep from './get-started+/subscription.tsx'
+import * as adminPartners from './admin+/partners.tsx'
 import * as duplicateActivity from './duplicate-activity.tsx'
 import * as getStarted from './get-started+/_index.tsx'
 import * as location from './get-started+/location.tsx'
@@ -105,6 +113,13 @@ const handle = createDocumentHandler(
       ['routes/account+/phone', 'account/phone', phone],
       ['routes/account+/payments', 'account/payments', payments],
       ['routes/checkout.$id', 'checkout/:id', checkout],
+      ['routes/account+/fees', 'account/fees', fees],
+      ['routes/activities+/$id_.attendance', 'activities/:id/attendance', attendance],
+      ['routes/admin+/payments', 'admin/payments', teamPayments],
+      ['routes/account+/subscription', 'account/subscription', subscription],
+      ['routes/pricing', 'pricing', pricing],
+      ['routes/get-started+/subscription', 'get-started/subscription', subscriptionStep],
+      ['routes/admin+/partners', 'admin/partners', adminPartners],
       ['routes/account+/notification-settings', 'account/notification-settings', notificationSettings],
       ['routes/get-started+/_index', 'get-started', getStarted],
       ['routes/get-started+/location', 'get-started/location', location],
@@ -154,6 +169,10 @@ let soonId: string
 let cardId: string
 let checkoutId: string
 let confirmingId: string
+/** An activity with a $12 no-show fee the member may save a seat at (with their Visa). */
+let feeActivityId: string
+/** Premium (decision 074): a partner's offer for Portland's state, the hosted page of a paid plan, an admin with premium to cancel. */
+let premiumCheckoutId: string
 /** The sign-in pages' kept step: a code sent to margaret@example.com, for sign-in and for sign-up. */
 let codeSentForSignIn: string
 let codeSentForSignUp: string
@@ -225,7 +244,9 @@ beforeAll(async () => {
   expect(invitation.json.data[0].invited_if_member).toEqual([invitedUser.email])
   const start = new Date(Math.ceil((Date.now() + 3 * 3_600_000) / 300_000) * 300_000)
   soonId = (await createExperience(database.db, hostUser.id, { title: 'Tea in the rose garden', no_show_fee_cents: 500, start_at: start, end_at: new Date(start.getTime() + 2 * 3_600_000) })).id
-  const seat = await web.api.request('POST', `v1/experiences/${soonId}/attendees`, { token: await web.api.signToken(memberUser.id), body: { user_id: memberUser.id } })
+  // Seated by the team, so not bound by its fee (decision 075): the late-cancel warning says so.
+  const team = await createUser(database.db, { is_admin: true })
+  const seat = await web.api.request('POST', `v1/experiences/${soonId}/attendees`, { token: await web.api.signToken(team.id), body: { user_id: memberUser.id } })
   expect(seat.status).toBeLessThan(300)
   // An activity that ended two hours ago, which the member attended: the survey, and its banner on Home.
   const past = new Date(Date.now() - 4 * 3_600_000)
@@ -270,6 +291,17 @@ beforeAll(async () => {
   checkoutId = (await startSetup()).checkout
   confirmingId = (await startSetup()).checkout
   await web.api.request('POST', `v1/payments/checkout/${confirmingId}/card`, typed('4000002500003155'))
+  // No-show fees: an activity with one, and a fee of the member's at the past activity, disputed.
+  feeActivityId = (await createExperience(database.db, hostUser.id, { title: 'Atelier d’aquarelle', no_show_fee_cents: 1250 })).id
+  const consent = await database.db
+    .insertInto('fee_consents')
+    .values({ user_id: memberUser.id, experience_id: pastId, amount_cents: 1200, policy_version: 'v', text_shown: 'I agree', language: 'en', payment_method_id: cardId })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await database.db
+    .insertInto('no_show_fees')
+    .values({ user_id: memberUser.id, experience_id: pastId, consent_id: consent.id, reason: 'no_show', amount_cents: 1200, status: 'disputed', dispute_text: 'I was there.', charge_on: new Date(Date.now() + 2 * 86_400_000) })
+    .execute()
   expect(await send(`/messenger?index&channel=${supportChannel}`, { intent: 'send', channel: supportChannel, text: 'How do I change my email address?' })).toBe(302)
   // A member who sent the identity check's two photos: waiting for the team.
   const verifyingUser = await createUser(database.db, { first_name: 'Margaret', last_name: 'Hughes' })
@@ -285,6 +317,16 @@ beforeAll(async () => {
   verificationId = (await database.db.selectFrom('verifications').select('id').where('user_id', '=', verifyingUser.id).executeTakeFirstOrThrow()).id
   const adminUser = await createUser(database.db, { first_name: 'Diane', last_name: 'Okafor', is_admin: true })
   admin = await web.signedInCookie(adminUser.id)
+  await database.db.insertInto('partnerships').values({ name: 'Cascade Senior Care', regions: ['OR'], price_cents: 0, regular_price_cents: 2000 }).execute()
+  await database.db
+    .insertInto('subscriptions')
+    .values({ user_id: adminUser.id, plan: 'premium', status: 'active', price_cents: 2000, provider: 'builtin', current_period_end: new Date(Date.now() + 200 * 86_400_000) })
+    .execute()
+  const paying = await web.api.request('POST', 'v1/subscriptions/initiate', {
+    token: await web.api.signToken(verifyingUser.id),
+    body: { consent_to_renewal: true, consent_text_version: PREMIUM_TERMS_VERSION, consent_text: 'Premium renews each year until you cancel.' },
+  })
+  premiumCheckoutId = new URL((paying.json as { data: [{ redirect_url: string }] }).data[0].redirect_url).pathname.replace('/checkout/', '')
   users = [hostUser.id, memberUser.id, invitedUser.id, blockedUser.id, verifyingUser.id, adminUser.id]
 }, 60_000)
 
@@ -412,7 +454,24 @@ const visits = (): Record<string, Visit> => ({
   'hosted card page': { path: `/checkout/${checkoutId}`, cookie: asMember, shows: 'name="number"' },
   'hosted card page, with every error showing': { path: `/checkout/${checkoutId}`, cookie: asMember, status: 400, form: { intent: 'card', number: '4242', expiry: '13/20', cvc: '1', postalCode: 'x' } },
   'hosted card page, a declined card': { path: `/checkout/${checkoutId}`, cookie: asMember, status: 400, form: { intent: 'card', number: '4000000000000002', expiry: '08/40', cvc: '123', postalCode: '97201' }, language: 'nl' },
+  'activity with a no-show fee, the agreement next to the button': { path: `/activities/${feeActivityId}`, cookie: asMember, language: 'fr', shows: 'id="fee-consent"' },
+  'activity with a no-show fee, without a card': { path: `/activities/${feeActivityId}`, cookie: () => invited, shows: 'value="add-card"' },
+  'who came, as the host after the activity': { path: `/activities/${pastId}/attendance`, cookie: asHost, shows: 'type="radio"' },
+  'my fees': { path: '/account/fees', cookie: asMember, language: 'nl' },
+  'my fees, none': { path: '/account/fees', cookie: () => invited, shows: 'data-testid="no-fees"' },
+  'the team: payments and fees': { path: '/admin/payments', cookie: () => admin, shows: 'I was there.' },
+  'the team: waiving a fee without a reason': { path: '/admin/payments', cookie: () => admin, status: 400, form: { intent: 'waive', id: '00000000-0000-4000-8000-000000000000', reason: '' } },
   'hosted card page, the bank asks the member to confirm': { path: `/checkout/${confirmingId}`, cookie: asMember, language: 'fr', shows: 'value="confirm"' },
+  'pricing, signed out': { path: '/pricing', shows: '$20' },
+  'pricing, with a partner’s offer': { path: '/pricing', cookie: asMember, language: 'fr', shows: 'name="partnership_id"' },
+  'subscription, the offer and the paid plan': { path: '/account/subscription', cookie: asMember, language: 'nl', shows: 'id="consent"' },
+  'subscription, joining without the consent box ticked': { path: '/account/subscription', cookie: asMember, status: 400, form: { intent: 'join' }, language: 'fr', shows: 'id="consent-error"' },
+  'subscription, premium': { path: '/account/subscription', cookie: () => admin, language: 'nl', shows: '<dd>' },
+  'subscription, cancelling asks first': { path: '/account/subscription?cancel=1', cookie: () => admin, language: 'fr', shows: 'id="cancel-question"' },
+  'hosted payment page, premium': { path: `/checkout/${premiumCheckoutId}`, cookie: () => verifying, language: 'nl', shows: 'name="number"' },
+  'the team: partners': { path: '/admin/partners', cookie: () => admin, language: 'fr', shows: 'Cascade Senior Care' },
+  'the team: a partner with errors': { path: '/admin/partners', cookie: () => admin, status: 400, form: { name: ' ', regions: 'Oregon' }, language: 'nl' },
+  'get started, premium': { path: '/get-started/subscription', cookie: asMember, language: 'nl', shows: 'name="partnership_id"' },
   'get started': { path: '/get-started', cookie: asMember },
   'get started, with errors': { path: '/get-started', cookie: asMember, status: 400, form: { phone: 'not a phone' } },
   'get started, home city': { path: '/get-started/location', cookie: asMember },

@@ -5,6 +5,7 @@ export const onboardingPath = {
   basicInfo: '/get-started',
   location: '/get-started/location',
   'profile-photo': '/get-started/profile-photo',
+  subscription: '/get-started/subscription',
   verification: '/get-started/verification',
   notifications: '/get-started/notifications',
   done: '/get-started/success',

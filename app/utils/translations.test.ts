@@ -81,10 +81,14 @@ const identical: Record<string, unknown> = {
     'profile:interests.yoga',
     // Card brands are their own names in every language.
     'payments:cardShort',
+    // "Name (email)", the same in every language.
+    'payments:team.member',
     'payments:brands.visa',
     'payments:brands.mastercard',
     'payments:brands.amex',
     'payments:brands.discover',
+    // The plan's name, as the product calls it in every language (decision 074).
+    'subscriptions:pricing.premiumTitle',
   ],
   nl: [
     'activities:explore.range',
@@ -109,10 +113,16 @@ const identical: Record<string, unknown> = {
     'profile:interests.yoga',
     // Card brands are their own names in every language.
     'payments:cardShort',
+    // "Name (email)", the same in every language.
+    'payments:team.member',
     'payments:brands.visa',
     'payments:brands.mastercard',
     'payments:brands.amex',
     'payments:brands.discover',
+    // The plan's name, as the product calls it in every language (decision 074); Dutch says "status" and "partners" too.
+    'subscriptions:pricing.premiumTitle',
+    'subscriptions:account.status',
+    'subscriptions:admin.title',
   ],
 }
 

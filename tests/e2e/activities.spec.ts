@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { Browser, Download, Page } from '@playwright/test'
 import { day, flash, localStart, member, setStartTime } from './activity-helpers.ts'
-import { freshMemberPage, publishedActivity } from './factories.ts'
+import { freshMemberPage, publishedActivity, savedCard } from './factories.ts'
 import { Scanner, submitWithoutNativeValidation } from './axe.ts'
 import { expect, expectConsoleError, newVisitor, signInOverHttp, test } from './helpers.ts'
 
@@ -177,15 +177,17 @@ test.describe('without JavaScript', () => {
     for (const page of [host, first, second]) await page.context().close()
   })
 
-  test('cancelling within 12 hours: said before the seat is saved, then confirmed on its own page; no fee is charged', async ({ browser }) => {
+  test('cancelling within 12 hours: said before the seat is saved, then confirmed on its own page, with the fee the member agreed to', async ({ browser }) => {
     const host = await member(browser, 'member15@demo.test')
     const id = await publishedActivity(host, { title: 'Afternoon tea and scones', feeCents: 500, startsInMs: 3 * 60 * 60 * 1000 })
     await host.context().close()
 
+    await savedCard('member16@demo.test')
     const page = await member(browser, 'member16@demo.test')
     await page.goto(`/activities/${id}`)
-    // Issue 29 §4: said before the seat is saved, and plainly: no fee is charged yet.
-    await expect(page.getByText(/^This activity starts in less than 12 hours\. If you save a seat and then cancel, the host is told you cannot come\. The host has set a no-show fee of \$5\. No fee is charged yet/)).toBeVisible()
+    // Said before the seat is saved, and plainly: the fee, the 12 hours, and the notice first (decision 075).
+    await expect(page.getByText(/^This activity starts in less than 12 hours\. If you save a seat and then cancel, the host is told you cannot come\. This activity has a \$5 no-show fee/)).toBeVisible()
+    await page.getByLabel('I agree to a $5 fee if I cancel less than 12 hours before the start or do not come. It would be charged to Visa •••• 4242, and I would be told first.').check()
     await page.getByRole('button', { name: 'Save my seat' }).click()
     await expect(page.getByText('You are going. See you there!')).toBeVisible()
     await expect(page.getByText(/^It starts in less than 12 hours: if you cancel now, the host is told you cannot come\./)).toBeVisible()
@@ -193,7 +195,7 @@ test.describe('without JavaScript', () => {
     await page.getByRole('button', { name: 'Cancel my seat' }).click()
     await expect(page).toHaveURL(new RegExp(`/activities/${id}\\?confirm=cancel$`))
     await expect(page.getByRole('heading', { level: 1, name: 'Cancel your seat?' })).toBeVisible()
-    await expect(page.getByText('If you cancel now, the host is told you cannot come. The host has set a no-show fee of $5. No fee is charged yet: Circle 55 does not take payments.')).toBeVisible()
+    await expect(page.getByText('If you cancel now, the host is told you cannot come. You agreed to the $5 no-show fee for this seat, so it may be charged. We will tell you first, and you can tell us if it is wrong.')).toBeVisible()
 
     // Keeping the seat changes nothing.
     await page.getByRole('link', { name: 'No, keep my seat' }).click()
@@ -588,6 +590,8 @@ test('a11y: activity pages in en, with and without JavaScript', async ({ browser
   const attendable = await publishedActivity(other, { title: 'Garden visit', capacity: 5, feeCents: 500, startsInMs: 3 * 60 * 60 * 1000 })
   const { page: setup, member: scanned } = await freshMemberPage(browser, {}, { first_name: 'Hélène', last_name: 'Van Acker' })
   const email = scanned.email
+  // A saved card: the activity with a fee asks for the member's agreement next to "Save my seat".
+  await savedCard(scanned.id)
   // An invitation the member leaves unanswered, for its view on the activity page.
   const invitedTo = await publishedActivity(other, { title: 'Tea and cards' })
   await other.getByLabel('Email addresses').fill(email)
@@ -616,6 +620,7 @@ test('a11y: activity pages in en, with and without JavaScript', async ({ browser
     }
 
     await s.visit(`/activities/${attendable}`)
+    await page.locator('#fee-consent').check()
     await page.locator('form:has(input[name="intent"][value="attend"]) button[type="submit"]').click()
     await expect(page.locator('form:has(input[name="intent"][value="cancel"])')).toBeVisible()
     await s.scan('activity: attending, starts within 12 hours')

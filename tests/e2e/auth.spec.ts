@@ -63,7 +63,7 @@ test('sign-up is refused under 55, then accepted at 55+ through code, basic info
   await page.getByLabel('Phone number (optional)').fill('(503) 555-0142')
   await submit(page, 'Save and continue')
   await expect(page).toHaveURL(/\/get-started\/location$/)
-  await expect(page.getByText('Step 2 of 6')).toBeVisible()
+  await expect(page.getByText('Step 2 of 7')).toBeVisible()
   await page.getByLabel('Your home city').fill('Portland, OR')
   await submit(page, 'Save and continue')
   await expect(page).toHaveURL(/\/get-started\/profile-photo$/)
@@ -201,7 +201,7 @@ test('signing up from an activity page comes back to it, through the code step a
   await expect(page.getByRole('group', { name: 'Gender (optional)' }).getByLabel('Prefer not to say')).toBeVisible()
   await page.getByLabel('To find things to do').check()
   await submit(page, 'Save and continue')
-  for (const step of ['location', 'profile-photo', 'verification']) {
+  for (const step of ['location', 'profile-photo', 'subscription', 'verification']) {
     await expect(page).toHaveURL(new RegExp(`/get-started/${step}\\?returnTo=`))
     await submit(page, 'Skip for now')
   }

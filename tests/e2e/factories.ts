@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { hash } from '@node-rs/argon2'
 import type { Browser, Page } from '@playwright/test'
 import { createDatabase } from '../../api/db/database.ts'
@@ -133,4 +134,19 @@ export async function textedReminderScene(title: string, reminder: string) {
     .values({ user_id: attendee.id, to_number: phone, body: reminder, kind: 'reminder', locale: 'en', experience_id: experience.id, created_at: new Date(Date.now() - HOUR) })
     .execute()
   return { host, attendee, waiting, id: experience.id }
+}
+
+/**
+ * A card the member saved earlier, as the built-in hosted card page leaves it (decision 073): Visa
+ * •••• 4242, their default, in the built-in bank's vault. `who` is the member's id or email.
+ */
+export async function savedCard(who: string) {
+  const user = await db().selectFrom('users').select('id').where(who.includes('@') ? 'email' : 'id', '=', who).executeTakeFirstOrThrow()
+  const customer = `cus_builtin_${user.id}`
+  const token = `card_${randomBytes(12).toString('hex')}`
+  const card = { brand: 'visa' as const, last4: '4242', exp_month: 8, exp_year: 2040 }
+  await db().insertInto('payment_customers').values({ user_id: user.id, provider: 'builtin', customer_ref: customer }).onConflict((conflict) => conflict.doNothing()).execute()
+  await db().insertInto('builtin_vault_cards').values({ token, customer, ...card }).execute()
+  await db().updateTable('payment_methods').set({ is_default: false }).where('user_id', '=', user.id).execute()
+  await db().insertInto('payment_methods').values({ user_id: user.id, provider: 'builtin', provider_ref: token, is_default: true, ...card }).execute()
 }

@@ -278,8 +278,8 @@ export const completeOnboarding = profiled('completeOnboarding', async function 
   await page.locator('input[name="reasons"]').first().check()
   await page.locator('#phone').fill('')
   await submit(page, 'Save and continue')
-  // The optional steps (issue 13 §6, issue 15 §5): home city, photo, verification, notifications.
-  for (const step of ['location', 'profile-photo', 'verification'] as const) {
+  // The optional steps (issue 13 §6, issue 15 §5): home city, photo, premium, verification, notifications.
+  for (const step of ['location', 'profile-photo', 'subscription', 'verification'] as const) {
     await expect(page).toHaveURL(new RegExp(`/get-started/${step}`))
     await submit(page, 'Skip for now')
   }

@@ -10,6 +10,10 @@ import { signStripePayload } from '#api/providers/verification/stripe.ts'
  * - `POST /v1/customers` and `POST /v1/customers/{id}` (https://docs.stripe.com/api/customers);
  * - `POST /v1/checkout/sessions` in setup mode, which makes its SetupIntent, and
  *   `GET /v1/checkout/sessions/{id}` with `expand[]` (https://docs.stripe.com/api/checkout/sessions);
+ * - `POST /v1/checkout/sessions` in subscription mode with inline, recurring `price_data`, which
+ *   makes its Subscription when the member pays (`completeSubscription()`), read with
+ *   `expand[]=subscription`; `POST /v1/subscriptions/{id}` with `cancel_at_period_end`
+ *   (https://docs.stripe.com/api/subscriptions/update); `GET /v1/payment_methods/{id}`;
  * - `POST /v1/payment_methods/{id}/detach` (https://docs.stripe.com/api/payment_methods/detach);
  * - `POST /v1/payment_intents` confirmed off-session, with outcomes as Stripe's test cards
  *   document them (https://docs.stripe.com/testing#cards, #declined-payments, #authentication-and-setup).
@@ -54,7 +58,7 @@ export interface StripeCustomer {
 export interface StripeCheckoutSession {
   id: string
   object: 'checkout.session'
-  mode: 'setup'
+  mode: 'setup' | 'subscription'
   status: 'open' | 'complete' | 'expired'
   /** The hosted page, while the session is open. */
   url: string | null
@@ -65,8 +69,13 @@ export interface StripeCheckoutSession {
   locale: string | null
   currency: string | null
   payment_method_types: string[]
-  payment_status: 'no_payment_required'
-  setup_intent: string
+  payment_status: 'no_payment_required' | 'unpaid' | 'paid'
+  /** Setup mode's SetupIntent (null in subscription mode). */
+  setup_intent: string | null
+  /** Subscription mode: the Subscription, once the member paid. */
+  subscription: string | null
+  /** Subscription mode: the `line_items[0]` asked for (price_data), as sent. */
+  line_item: { currency: string; unit_amount: number; interval: string; product_name: string } | null
   metadata: Record<string, string>
   created: number
   expires_at: number
@@ -115,6 +124,21 @@ export interface StripePaymentIntent {
   livemode: false
 }
 
+/** A Subscription (https://docs.stripe.com/api/subscriptions/object), the fields the adapter reads. */
+export interface StripeSubscription {
+  id: string
+  object: 'subscription'
+  status: 'active' | 'past_due' | 'canceled'
+  customer: string
+  default_payment_method: string
+  cancel_at_period_end: boolean
+  /** Since API version 2025-03-31 the period lives on the items. */
+  items: { object: 'list'; data: { id: string; object: 'subscription_item'; current_period_start: number; current_period_end: number; price: { unit_amount: number; currency: string; recurring: { interval: string } } }[] }
+  metadata: Record<string, string>
+  created: number
+  livemode: false
+}
+
 export interface StripeRequest {
   method: string
   path: string
@@ -130,10 +154,13 @@ export interface StripePaymentsMock {
   setupIntents: Map<string, StripeSetupIntent>
   paymentMethods: Map<string, StripePaymentMethod>
   paymentIntents: Map<string, StripePaymentIntent>
+  subscriptions: Map<string, StripeSubscription>
   /** Every request that reached the handlers, in order (refused ones too). */
   requests: StripeRequest[]
   /** The member saves `card` on the open session's page: a PaymentMethod attached to the customer, a succeeded SetupIntent, a complete session. */
   completeSetup(sessionId: string, card: TestCard): { session: StripeCheckoutSession; setupIntent: StripeSetupIntent; paymentMethod: StripePaymentMethod }
+  /** The member pays on the open subscription-mode session's page: a PaymentMethod, an active yearly Subscription, a complete session. */
+  completeSubscription(sessionId: string, card: TestCard): { session: StripeCheckoutSession; subscription: StripeSubscription; paymentMethod: StripePaymentMethod }
   /** The open session expires (Stripe: after 24 hours, or `POST …/expire`). */
   expire(sessionId: string): StripeCheckoutSession
   /** A signed webhook delivery about `object`. */
@@ -177,6 +204,7 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
   const setupIntents = new Map<string, StripeSetupIntent>()
   const paymentMethods = new Map<string, StripePaymentMethod>()
   const paymentIntents = new Map<string, StripePaymentIntent>()
+  const subscriptions = new Map<string, StripeSubscription>()
   const requests: StripeRequest[] = []
   /** Idempotency key → the request's parameters and the answer given. */
   const idempotent = new Map<string, { path: string; params: string; answer: Answer }>()
@@ -262,10 +290,11 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
 
     route('post', '/checkout/sessions', (form) => {
       const mode = form.get('mode')
-      // Only setup mode is played here; payment and subscription modes need line items.
-      if (mode !== 'setup') return invalid('Invalid mode: this test double plays setup mode only', 'mode')
+      // Setup and subscription modes are played here (payment mode is not).
+      if (mode !== 'setup' && mode !== 'subscription') return invalid('Invalid mode: this test double plays setup and subscription modes only', 'mode')
       const customer = form.get('customer')
       if (customer === null || !customers.has(customer)) return missing('customer', customer ?? '', 'customer')
+      if (mode === 'subscription') return subscriptionSession(form, customer)
       const types = [...form].filter(([name]) => /^payment_method_types\[\d+\]$/.test(name)).map(([, value]) => value)
       if (types.length === 0 && !form.get('currency')) return invalid('currency is required in setup mode when payment_method_types is not set', 'currency')
       const successUrl = form.get('success_url')
@@ -301,6 +330,8 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
         payment_method_types: setupIntent.payment_method_types,
         payment_status: 'no_payment_required',
         setup_intent: setupIntent.id,
+        subscription: null,
+        line_item: null,
         metadata: metadataOf(form),
         created: now(),
         expires_at: now() + 24 * 60 * 60,
@@ -314,10 +345,32 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
       const session = sessions.get(id)
       if (!session) return missing('checkout.session', id)
       const expand = query.getAll('expand[]')
-      if (!expand.some((path) => path === 'setup_intent' || path.startsWith('setup_intent.'))) return ok(session)
+      if (session.mode === 'subscription') {
+        const subscription = expand.includes('subscription') && session.subscription ? subscriptions.get(session.subscription)! : session.subscription
+        return ok({ ...session, subscription })
+      }
+      if (!session.setup_intent || !expand.some((path) => path === 'setup_intent' || path.startsWith('setup_intent.'))) return ok(session)
       const setupIntent = setupIntents.get(session.setup_intent)!
       const method = expand.includes('setup_intent.payment_method') && setupIntent.payment_method ? paymentMethods.get(setupIntent.payment_method)! : setupIntent.payment_method
       return ok({ ...session, setup_intent: { ...setupIntent, payment_method: method } })
+    }),
+
+    route('get', '/payment_methods/:id', (_query, { id = '' }) => {
+      const method = paymentMethods.get(id)
+      return method ? ok(method) : missing('PaymentMethod', id)
+    }),
+
+    route('post', '/subscriptions/:id', (form, { id = '' }) => {
+      const subscription = subscriptions.get(id)
+      if (!subscription) return missing('subscription', id)
+      const cancel = form.get('cancel_at_period_end')
+      if (cancel !== null) {
+        if (cancel !== 'true' && cancel !== 'false') return invalid('Invalid boolean', 'cancel_at_period_end')
+        if (subscription.status === 'canceled') return invalid('A canceled subscription can only update its cancellation_details and metadata.')
+        subscription.cancel_at_period_end = cancel === 'true'
+      }
+      Object.assign(subscription.metadata, metadataOf(form))
+      return ok(subscription)
     }),
 
     route('post', '/payment_methods/:id/detach', (_form, { id = '' }) => {
@@ -393,6 +446,106 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
     })
   }
 
+  /** `POST /v1/checkout/sessions` in subscription mode: one line item with inline, recurring `price_data`. */
+  function subscriptionSession(form: URLSearchParams, customer: string): Answer {
+    const item = (name: string) => form.get(`line_items[0]${name}`)
+    const currency = item('[price_data][currency]')
+    const unitAmount = Number(item('[price_data][unit_amount]'))
+    const interval = item('[price_data][recurring][interval]')
+    const productName = item('[price_data][product_data][name]')
+    if (!currency) return invalid('Missing required param: line_items[0][price_data][currency].', 'line_items[0][price_data][currency]')
+    if (!Number.isInteger(unitAmount) || unitAmount < 50) return invalid('Amount must be at least $0.50 usd', 'line_items[0][price_data][unit_amount]')
+    if (!interval || !['day', 'week', 'month', 'year'].includes(interval)) return invalid('Invalid recurring interval', 'line_items[0][price_data][recurring][interval]')
+    if (!productName) return invalid('Missing required param: line_items[0][price_data][product_data].', 'line_items[0][price_data][product_data]')
+    if (item('[quantity]') !== '1') return invalid('Missing required param: line_items[0][quantity].', 'line_items[0][quantity]')
+    const successUrl = form.get('success_url')
+    if (successUrl !== null && !/^https?:\/\//.test(successUrl)) return invalid('Not a valid URL', 'success_url')
+    const id = `cs_test_${token(24)}`
+    const session: StripeCheckoutSession = {
+      id,
+      object: 'checkout.session',
+      mode: 'subscription',
+      status: 'open',
+      url: `https://checkout.stripe.com/c/pay/${id}#${token(16)}`,
+      customer,
+      client_reference_id: form.get('client_reference_id'),
+      success_url: successUrl,
+      cancel_url: form.get('cancel_url'),
+      locale: form.get('locale'),
+      currency,
+      payment_method_types: [...form].filter(([name]) => /^payment_method_types\[\d+\]$/.test(name)).map(([, value]) => value),
+      payment_status: 'unpaid',
+      setup_intent: null,
+      subscription: null,
+      line_item: { currency, unit_amount: unitAmount, interval, product_name: productName },
+      metadata: metadataOf(form),
+      created: now(),
+      expires_at: now() + 24 * 60 * 60,
+      livemode: false,
+    }
+    subscriptionMetadata.set(id, metadataOf(form, 'subscription_data[metadata]'))
+    sessions.set(id, session)
+    return ok(session)
+  }
+  const subscriptionMetadata = new Map<string, Record<string, string>>()
+
+  function newPaymentMethod(customerId: string, card: TestCard) {
+    const customer = customers.get(customerId)
+    const paymentMethod: StripePaymentMethod = {
+      id: `pm_${token(12)}`,
+      object: 'payment_method',
+      type: 'card',
+      card: { brand: TEST_CARDS[card].brand, last4: TEST_CARDS[card].last4, exp_month: 12, exp_year: 2034, country: 'US', funding: 'credit', fingerprint: token(8) },
+      customer: customerId,
+      billing_details: { email: customer?.email ?? null, name: customer?.name ?? null },
+      metadata: {},
+      created: now(),
+      livemode: false,
+    }
+    paymentMethods.set(paymentMethod.id, paymentMethod)
+    cardOf.set(paymentMethod.id, card)
+    return paymentMethod
+  }
+
+  function completeSubscription(sessionId: string, card: TestCard) {
+    const session = openSession(sessionId)
+    if (session.mode !== 'subscription' || !session.line_item) throw new Error(`The Checkout Session ${sessionId} is not in subscription mode`)
+    const paymentMethod = newPaymentMethod(session.customer, card)
+    const start = now()
+    const end = new Date(start * 1000)
+    if (session.line_item.interval === 'year') end.setUTCFullYear(end.getUTCFullYear() + 1)
+    else end.setUTCMonth(end.getUTCMonth() + 1)
+    const subscription: StripeSubscription = {
+      id: `sub_${token(12)}`,
+      object: 'subscription',
+      status: 'active',
+      customer: session.customer,
+      default_payment_method: paymentMethod.id,
+      cancel_at_period_end: false,
+      items: {
+        object: 'list',
+        data: [
+          {
+            id: `si_${token(8)}`,
+            object: 'subscription_item',
+            current_period_start: start,
+            current_period_end: Math.floor(end.getTime() / 1000),
+            price: { unit_amount: session.line_item.unit_amount, currency: session.line_item.currency, recurring: { interval: session.line_item.interval } },
+          },
+        ],
+      },
+      metadata: subscriptionMetadata.get(sessionId) ?? {},
+      created: start,
+      livemode: false,
+    }
+    subscriptions.set(subscription.id, subscription)
+    session.status = 'complete'
+    session.url = null
+    session.payment_status = 'paid'
+    session.subscription = subscription.id
+    return { session, subscription, paymentMethod }
+  }
+
   function openSession(sessionId: string) {
     const session = sessions.get(sessionId)
     if (!session) throw new Error(`No Checkout Session ${sessionId}`)
@@ -416,7 +569,8 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
     }
     paymentMethods.set(paymentMethod.id, paymentMethod)
     cardOf.set(paymentMethod.id, card)
-    const setupIntent = setupIntents.get(session.setup_intent)!
+    const setupIntent = setupIntents.get(session.setup_intent ?? '')
+    if (!setupIntent) throw new Error(`The Checkout Session ${sessionId} is not in setup mode`)
     setupIntent.status = 'succeeded'
     setupIntent.payment_method = paymentMethod.id
     session.status = 'complete'
@@ -428,7 +582,8 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
     const session = openSession(sessionId)
     session.status = 'expired'
     session.url = null
-    setupIntents.get(session.setup_intent)!.status = 'canceled'
+    const setupIntent = setupIntents.get(session.setup_intent ?? '')
+    if (setupIntent) setupIntent.status = 'canceled'
     return session
   }
 
@@ -448,5 +603,5 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
     return { payload, signature: signStripePayload(payload, eventOptions.secret ?? options.webhookSecret, at) }
   }
 
-  return { handlers, customers, sessions, setupIntents, paymentMethods, paymentIntents, requests, completeSetup, expire, event }
+  return { handlers, customers, sessions, setupIntents, paymentMethods, paymentIntents, subscriptions, requests, completeSetup, completeSubscription, expire, event }
 }

@@ -53,7 +53,7 @@ describe('the registry', () => {
       for (const other of inApp.slice(1)) expect(other, `${kind.type}: notifications:types.${kind.copy}`).toEqual(inApp[0])
       // …holding every key its text asks for (as far as the data read from an empty row leads).
       const asked: string[] = []
-      kind.text({}, { t: (key) => (asked.push(key), key), activity: { id: null, title: 'A walk' }, found: undefined })
+      kind.text({}, { t: (key) => (asked.push(key), key), activity: { id: null, title: 'A walk' }, language: 'en', found: undefined })
       for (const language of languages) {
         for (const key of asked) expect(typeof at(locale(language, 'notifications'), `types.${kind.copy}.${key}`), `${language} ${kind.type}: ${key}`).toBe('string')
         const email = locale(language, 'email')

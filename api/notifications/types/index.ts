@@ -9,9 +9,11 @@ import { experienceChanged } from './experience.changed.ts'
 import { experienceInvited } from './experience.invited.ts'
 import { experienceRecommended } from './experience.recommended.ts'
 import { experienceReminder } from './experience.reminder.ts'
+import { feeUpdated } from './fee.updated.ts'
 import { messageNew } from './message.new.ts'
 import { reportHandled } from './report.handled.ts'
 import { sample } from './sample.ts'
+import { subscriptionRenewalReminder } from './subscription.renewal_reminder.ts'
 import { verificationDecided } from './verification.decided.ts'
 import { waitlistSeatAvailable } from './waitlist.seat_available.ts'
 import { waitlistSelected } from './waitlist.selected.ts'
@@ -36,6 +38,8 @@ export const notificationKinds = {
   'experience.attendee_left': experienceAttendeeLeft,
   'report.handled': reportHandled,
   'experience.recommended': experienceRecommended,
+  'subscription.renewal_reminder': subscriptionRenewalReminder,
+  'fee.updated': feeUpdated,
 } as const satisfies { [Type in NotificationType]: KindOf<Type> }
 
 /** The data each type carries (what `notify` takes), read from its declaration. */

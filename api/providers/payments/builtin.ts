@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { builtinTestCards, type BuiltinCardBody, type BuiltinCheckout, type PaymentCardBrand } from '#contract/payments.ts'
+import type { Transaction } from 'kysely'
 import type { DB } from '../../db/database.ts'
-import type { BuiltinVaultCard } from '../../db/schema.ts'
+import type { BuiltinVaultCard, Database } from '../../db/schema.ts'
 import type { ChargeOutcome, PaymentsProvider } from './provider.ts'
 
 /**
@@ -42,15 +43,63 @@ export function createBuiltinPayments(options: { db: DB; publicUrl: string }): P
       const session = await db
         .selectFrom('builtin_checkout_sessions as s')
         .leftJoin('builtin_vault_cards as c', 'c.token', 's.card_token')
-        .select(['s.status', 's.expires_at', 'c.token', 'c.brand', 'c.last4', 'c.exp_month', 'c.exp_year'])
+        .select(['s.status', 's.expires_at', 'c.token', 'c.brand', 'c.last4', 'c.exp_month', 'c.exp_year', 'c.detached_at'])
         .where('s.id', '=', ref)
         .executeTakeFirst()
       if (!session) return { status: 'expired' }
       if (session.status === 'complete' && session.token) {
-        return { status: 'complete', card: { ref: session.token, brand: session.brand!, last4: session.last4!, exp_month: session.exp_month!, exp_year: session.exp_year! } }
+        return { status: 'complete', card: { ref: session.token, brand: session.brand!, last4: session.last4!, exp_month: session.exp_month!, exp_year: session.exp_year!, detached: session.detached_at !== null } }
       }
       return session.status === 'expired' || session.expires_at <= new Date() ? { status: 'expired' } : { status: 'open' }
     },
+
+    async startSubscriptionCheckout({ customer, userId, amountCents, interval, description, successUrl, cancelUrl }) {
+      const id = `cs_builtin_${randomBytes(12).toString('hex')}`
+      await db
+        .insertInto('builtin_checkout_sessions')
+        .values({
+          id,
+          user_id: userId,
+          customer,
+          mode: 'payment',
+          amount_cents: amountCents,
+          description,
+          recurring_interval: interval,
+          success_url: successUrl,
+          cancel_url: cancelUrl,
+          expires_at: new Date(Date.now() + SESSION_LIFETIME_MS),
+        })
+        .execute()
+      return { ref: id, url: `${options.publicUrl}/checkout/${id}` }
+    },
+
+    async readSubscriptionCheckout(ref) {
+      const session = await db
+        .selectFrom('builtin_checkout_sessions as s')
+        .leftJoin('builtin_vault_cards as c', 'c.token', 's.card_token')
+        .leftJoin('builtin_charges as p', 'p.ref', 's.charge_ref')
+        .select(['s.status', 's.expires_at', 'c.token', 'c.brand', 'c.last4', 'c.exp_month', 'c.exp_year', 'p.created_at as paid_at'])
+        .where('s.id', '=', ref)
+        .where('s.mode', '=', 'payment')
+        .executeTakeFirst()
+      if (!session) return { status: 'expired' }
+      if (session.status === 'complete' && session.token && session.paid_at) {
+        const periodEnd = new Date(session.paid_at)
+        periodEnd.setUTCFullYear(periodEnd.getUTCFullYear() + 1)
+        return {
+          status: 'complete',
+          card: { ref: session.token, brand: session.brand!, last4: session.last4!, exp_month: session.exp_month!, exp_year: session.exp_year! },
+          // The built-in provider keeps no subscription of its own: the checkout names it, and our renewal job charges it.
+          subscriptionRef: ref,
+          periodStart: session.paid_at,
+          periodEnd,
+        }
+      }
+      return session.status === 'expired' || session.expires_at <= new Date() ? { status: 'expired' } : { status: 'open' }
+    },
+
+    // Our own renewal job (api/subscriptions/jobs.ts) charges built-in subscriptions: nothing to tell.
+    cancelSubscriptionAtPeriodEnd: async () => {},
 
     // The built-in bank charges the card it is given: there is no customer-level default to keep.
     setDefaultCard: async () => {},
@@ -108,7 +157,7 @@ export async function readBuiltinCheckout(db: DB, id: string, userId: string): P
   const session = await db
     .selectFrom('builtin_checkout_sessions as s')
     .leftJoin('builtin_vault_cards as c', 'c.token', 's.card_token')
-    .select(['s.id', 's.status', 's.expires_at', 's.success_url', 's.cancel_url', 'c.brand', 'c.last4'])
+    .select(['s.id', 's.status', 's.expires_at', 's.success_url', 's.cancel_url', 's.mode', 's.amount_cents', 's.recurring_interval', 'c.brand', 'c.last4'])
     .where('s.id', '=', id)
     .where('s.user_id', '=', userId)
     .executeTakeFirst()
@@ -120,6 +169,9 @@ export async function readBuiltinCheckout(db: DB, id: string, userId: string): P
     pending_card: session.status === 'requires_authentication' && session.brand && session.last4 ? { brand: session.brand, last4: session.last4 } : null,
     return_url: session.success_url,
     cancel_url: session.cancel_url,
+    mode: session.mode,
+    amount_cents: session.amount_cents,
+    recurring_interval: session.recurring_interval === 'year' ? 'year' : null,
   }
 }
 
@@ -178,11 +230,36 @@ export async function submitBuiltinCard(
   if (declined) return { status: 'declined', code: declined as 'card_declined' | 'insufficient_funds' }
   const token = `card_${randomBytes(12).toString('hex')}`
   const status = needsAuthenticationAtSetup.has(card.last4) ? 'requires_authentication' : 'complete'
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
     await trx.insertInto('builtin_vault_cards').values({ token, customer: session.customer, ...card }).execute()
+    // In payment mode the card is charged as soon as the bank has nothing more to ask.
+    if (status === 'complete' && !(await payCheckout(trx, session.id, token, card.last4))) {
+      await trx.updateTable('builtin_vault_cards').set({ detached_at: new Date() }).where('token', '=', token).execute()
+      return { status: 'declined' as const, code: 'card_declined' as const }
+    }
     await trx.updateTable('builtin_checkout_sessions').set({ status, card_token: token }).where('id', '=', session.id).execute()
+    return { status }
   })
-  return { status }
+}
+
+/**
+ * A payment-mode session's charge, on-session (the member is on the page): the amount, once per
+ * session and card (`checkout:<session>:<card>`). Answers false when the bank declines it (0341:
+ * the card saves but every charge is declined). A setup-mode session has nothing to charge (true).
+ */
+async function payCheckout(trx: Transaction<Database>, sessionId: string, token: string, last4: string) {
+  const session = await trx.selectFrom('builtin_checkout_sessions').select(['mode', 'amount_cents']).where('id', '=', sessionId).executeTakeFirstOrThrow()
+  if (session.mode !== 'payment' || !session.amount_cents) return true
+  if (last4 === '0341') return false
+  const ref = `pi_builtin_${randomBytes(12).toString('hex')}`
+  await trx
+    .insertInto('builtin_charges')
+    .values({ idempotency_key: `checkout:${sessionId}:${token}`, ref, card_token: token, amount_cents: session.amount_cents, status: 'succeeded', decline_code: null })
+    .execute()
+  // Saved on-session for the renewals to come, as Stripe's subscription mode does.
+  await trx.updateTable('builtin_vault_cards').set({ set_up_for_off_session: true }).where('token', '=', token).execute()
+  await trx.updateTable('builtin_checkout_sessions').set({ charge_ref: ref }).where('id', '=', sessionId).execute()
+  return true
 }
 
 /** The member's answer to the bank's confirmation: confirmed, the card is saved (and set up for later charges); failed, the session opens again. */
@@ -191,6 +268,12 @@ export async function authenticateBuiltinCheckout(db: DB, sessionId: string, out
     const session = await trx.selectFrom('builtin_checkout_sessions').select(['card_token']).where('id', '=', sessionId).forUpdate().executeTakeFirstOrThrow()
     if (outcome === 'confirm') {
       await trx.updateTable('builtin_vault_cards').set({ set_up_for_off_session: true }).where('token', '=', session.card_token!).execute()
+      const card = await trx.selectFrom('builtin_vault_cards').select('last4').where('token', '=', session.card_token!).executeTakeFirstOrThrow()
+      if (!(await payCheckout(trx, sessionId, session.card_token!, card.last4))) {
+        await trx.updateTable('builtin_vault_cards').set({ detached_at: new Date() }).where('token', '=', session.card_token!).execute()
+        await trx.updateTable('builtin_checkout_sessions').set({ status: 'open', card_token: null }).where('id', '=', sessionId).execute()
+        return
+      }
       await trx.updateTable('builtin_checkout_sessions').set({ status: 'complete' }).where('id', '=', sessionId).execute()
     } else {
       await trx.updateTable('builtin_vault_cards').set({ detached_at: new Date() }).where('token', '=', session.card_token!).execute()

@@ -35,6 +35,16 @@ export interface PaymentsProvider {
    * charges twice: a second call answers the first call's outcome.
    */
   chargeOffSession(input: OffSessionCharge): Promise<ChargeOutcome>
+  /**
+   * Starts a hosted payment page for a yearly subscription (premium, decision 074): the member
+   * types a card, it is charged `amountCents` now and saved for the renewals (Stripe: Checkout in
+   * `mode=subscription`; built in: `/checkout/{id}` in payment mode, renewed by our own job).
+   */
+  startSubscriptionCheckout(input: SubscriptionCheckoutStart): Promise<{ ref: string; url: string }>
+  /** Where a subscription checkout stands; `complete` with the card, the provider's subscription and the period paid for. */
+  readSubscriptionCheckout(ref: string): Promise<SubscriptionCheckoutOutcome>
+  /** Stops the renewals at the end of the period paid for (Stripe: `cancel_at_period_end=true`); built in: nothing to tell. */
+  cancelSubscriptionAtPeriodEnd(subscriptionRef: string): Promise<void>
   /** Stripe only: the event of a webhook request whose `Stripe-Signature` is valid; throws `InvalidSignatureError` otherwise. */
   parseWebhook?(payload: string, signatureHeader: string | undefined, now?: Date): PaymentEvent
 }
@@ -47,6 +57,8 @@ export interface SavedCard {
   last4: string
   exp_month: number
   exp_year: number
+  /** Forgotten at the provider since it was saved (a detach read before its event arrived). */
+  detached?: boolean
 }
 
 export type CardSetupOutcome =
@@ -85,3 +97,31 @@ export interface PaymentEvent {
 export class PaymentsVendorError extends Error {
   override name = 'PaymentsVendorError'
 }
+
+export interface SubscriptionCheckoutStart {
+  customer: string
+  userId: string
+  /** Per interval, in cents, US dollars. */
+  amountCents: number
+  interval: 'year'
+  /** What it is for (Stripe: the product's name on the page and the receipt). */
+  description: string
+  /** Back to us; may hold `{CHECKOUT_SESSION_ID}`. */
+  successUrl: string
+  cancelUrl: string
+  locale: string
+  metadata: Record<string, string>
+}
+
+export type SubscriptionCheckoutOutcome =
+  | {
+      status: 'complete'
+      card: SavedCard
+      /** The provider's subscription (Stripe: `sub_…`; built in: the checkout's own id, renewed by our job). */
+      subscriptionRef: string
+      periodStart: Date
+      periodEnd: Date
+    }
+  /** The member has not paid yet (a declined card leaves it open: they may try another). */
+  | { status: 'open' }
+  | { status: 'expired' }

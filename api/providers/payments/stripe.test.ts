@@ -97,7 +97,7 @@ describe('card setup through Checkout', () => {
       'setup_intent_data[metadata][user_id]': member.id,
       'payment_method_types[0]': 'card',
     })
-    expect(stripe.setupIntents.get(stripe.sessions.get(ref)!.setup_intent)!.metadata).toEqual({ user_id: member.id })
+    expect(stripe.setupIntents.get(stripe.sessions.get(ref)!.setup_intent!)!.metadata).toEqual({ user_id: member.id })
   })
 
   it('reads a session open until the member saves a card, then complete with the card’s brand, last four and expiry', async () => {
@@ -108,7 +108,7 @@ describe('card setup through Checkout', () => {
     const { paymentMethod } = stripe.completeSetup(ref, 'pm_card_mastercard')
     expect(await payments.readCardSetup(ref)).toEqual({
       status: 'complete',
-      card: { ref: paymentMethod.id, brand: 'mastercard', last4: '4444', exp_month: 12, exp_year: 2034 },
+      card: { ref: paymentMethod.id, brand: 'mastercard', last4: '4444', exp_month: 12, exp_year: 2034, detached: false },
     })
     expect(paymentMethod.customer).toBe(customer)
   })
@@ -273,5 +273,64 @@ describe('parseWebhook', () => {
     expect(() => payments.parseWebhook!(notJson, signStripePayload(notJson, webhookSecret))).toThrow(new InvalidSignatureError('The payload is not JSON'))
     const notEvent = JSON.stringify({ id: 'evt_1', type: 'payment_intent.succeeded', data: {} })
     expect(() => payments.parseWebhook!(notEvent, signStripePayload(notEvent, webhookSecret))).toThrow(new InvalidSignatureError('Not an event'))
+  })
+})
+
+describe('premium in subscription mode (decision 074)', () => {
+  const subscriptionInput = (customer: string, userId: string) => ({
+    customer,
+    userId,
+    amountCents: 2000,
+    interval: 'year' as const,
+    description: 'Circle 55 premium membership',
+    successUrl: 'https://circle55.test/account/subscription?checkout={CHECKOUT_SESSION_ID}',
+    cancelUrl: 'https://circle55.test/account/subscription?canceled=1',
+    locale: 'nl',
+    metadata: { subscription_id: 'sub-row-1' },
+  })
+
+  it('starts Checkout in subscription mode with a yearly inline price of $20, the customer and the metadata', async () => {
+    const member = newMember()
+    const customer = await payments.ensureCustomer(member, null)
+    const { ref, url } = await payments.startSubscriptionCheckout(subscriptionInput(customer, member.id))
+    expect(url).toMatch(/^https:\/\/checkout\.stripe\.com\//)
+    const session = stripe.sessions.get(ref)!
+    expect(session).toMatchObject({ mode: 'subscription', customer, locale: 'nl', client_reference_id: member.id, metadata: { user_id: member.id, subscription_id: 'sub-row-1' } })
+    expect(session.line_item).toEqual({ currency: 'usd', unit_amount: 2000, interval: 'year', product_name: 'Circle 55 premium membership' })
+    expect(await payments.readSubscriptionCheckout(ref)).toEqual({ status: 'open' })
+  })
+
+  it('reads a paid session with its subscription expanded: the card, the subscription and a period of one year', async () => {
+    const member = newMember()
+    const customer = await payments.ensureCustomer(member, null)
+    const { ref } = await payments.startSubscriptionCheckout(subscriptionInput(customer, member.id))
+    const paid = stripe.completeSubscription(ref, 'pm_card_mastercard')
+    const outcome = await payments.readSubscriptionCheckout(ref)
+    if (outcome.status !== 'complete') throw new Error('not complete')
+    expect(outcome.subscriptionRef).toBe(paid.subscription.id)
+    expect(outcome.card).toEqual({ ref: paid.paymentMethod.id, brand: 'mastercard', last4: '4444', exp_month: 12, exp_year: 2034 })
+    const days = (outcome.periodEnd.getTime() - outcome.periodStart.getTime()) / 86_400_000
+    expect(days).toBeGreaterThanOrEqual(365)
+    expect(days).toBeLessThanOrEqual(366)
+    expect(stripe.requests.find((request) => request.path === `/v1/checkout/sessions/${ref}`)!.params.getAll('expand[]')).toEqual(['subscription'])
+    expect(paid.subscription.metadata).toEqual({ user_id: member.id, subscription_id: 'sub-row-1' })
+  })
+
+  it('answers expired for an expired session', async () => {
+    const member = newMember()
+    const customer = await payments.ensureCustomer(member, null)
+    const { ref } = await payments.startSubscriptionCheckout(subscriptionInput(customer, member.id))
+    stripe.expire(ref)
+    expect(await payments.readSubscriptionCheckout(ref)).toEqual({ status: 'expired' })
+  })
+
+  it('cancels at the end of the period paid for', async () => {
+    const member = newMember()
+    const customer = await payments.ensureCustomer(member, null)
+    const { ref } = await payments.startSubscriptionCheckout(subscriptionInput(customer, member.id))
+    const { subscription } = stripe.completeSubscription(ref, 'pm_card_visa')
+    await payments.cancelSubscriptionAtPeriodEnd(subscription.id)
+    expect(stripe.subscriptions.get(subscription.id)).toMatchObject({ status: 'active', cancel_at_period_end: true })
+    await expect(payments.cancelSubscriptionAtPeriodEnd('sub_missing')).rejects.toBeInstanceOf(PaymentsVendorError)
   })
 })

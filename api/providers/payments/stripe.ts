@@ -17,6 +17,9 @@ import { PaymentsVendorError, type ChargeOutcome, type PaymentEvent, type Paymen
  * - off-session charges as confirmed PaymentIntents (https://docs.stripe.com/api/payment_intents/create,
  *   https://docs.stripe.com/payments/save-and-reuse#charge-saved-payment-method): a refused card
  *   answers 402 with the PaymentIntent in `error.payment_intent` (https://docs.stripe.com/api/errors);
+ * - premium (decision 074): Checkout in subscription mode with inline `price_data` (yearly), read
+ *   back with the subscription expanded and its card (https://docs.stripe.com/api/payment_methods/retrieve),
+ *   cancelled at the period's end (https://docs.stripe.com/api/subscriptions/update#update_subscription-cancel_at_period_end);
  * - webhooks signed as the verification adapter checks them (https://docs.stripe.com/webhooks#verify-manually).
  */
 export interface StripePaymentsOptions {
@@ -53,6 +56,15 @@ const BRANDS: readonly string[] = ['visa', 'mastercard', 'amex', 'discover'] sat
 const CHECKOUT_LOCALES: readonly string[] = ['en', 'fr', 'nl']
 
 type Json = Record<string, unknown>
+
+/** A Subscription (https://docs.stripe.com/api/subscriptions/object), the fields we read. */
+interface StripeSubscription {
+  id?: unknown
+  default_payment_method?: string | { id?: unknown } | null
+  current_period_start?: number
+  current_period_end?: number
+  items?: { data?: { current_period_start?: number; current_period_end?: number }[] }
+}
 
 export function createStripePayments(options: StripePaymentsOptions): PaymentsProvider {
   /** One request to Stripe: the JSON object it answered, or a PaymentsVendorError (a StripeApiError for a non-2xx answer). */
@@ -119,7 +131,7 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentsPr
       if (session.status === 'expired') return { status: 'expired' }
       const intent = session.setup_intent as { status?: unknown; payment_method?: unknown } | null
       if (session.status !== 'complete' || intent?.status !== 'succeeded') return { status: 'open' }
-      const method = intent.payment_method as { id?: unknown; card?: { brand?: unknown; last4?: unknown; exp_month?: unknown; exp_year?: unknown } } | null
+      const method = intent.payment_method as { id?: unknown; customer?: unknown; card?: { brand?: unknown; last4?: unknown; exp_month?: unknown; exp_year?: unknown } } | null
       const card = method?.card
       if (
         typeof method?.id !== 'string' ||
@@ -130,7 +142,62 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentsPr
         throw new PaymentsVendorError('Stripe answered a complete session without a card')
       }
       const brand = typeof card.brand === 'string' && BRANDS.includes(card.brand) ? (card.brand as CardBrand) : 'unknown'
-      return { status: 'complete', card: { ref: method.id, brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year } }
+      // Detached since (its `customer` gone): read now, whatever order the events came in.
+      return { status: 'complete', card: { ref: method.id, brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year, detached: method.customer === null } }
+    },
+
+    async startSubscriptionCheckout({ customer, userId, amountCents, interval, description, successUrl, cancelUrl, locale, metadata }) {
+      const params: Record<string, string> = {
+        mode: 'subscription',
+        customer,
+        success_url: successUrl,
+        cancel_url: cancelUrl,
+        locale: CHECKOUT_LOCALES.includes(locale) ? locale : 'auto',
+        client_reference_id: userId,
+        'line_items[0][quantity]': '1',
+        'line_items[0][price_data][currency]': 'usd',
+        'line_items[0][price_data][unit_amount]': String(amountCents),
+        'line_items[0][price_data][recurring][interval]': interval,
+        'line_items[0][price_data][product_data][name]': description,
+        'payment_method_types[0]': 'card',
+      }
+      for (const [key, value] of Object.entries({ user_id: userId, ...metadata })) {
+        params[`metadata[${key}]`] = value
+        params[`subscription_data[metadata][${key}]`] = value
+      }
+      const session = await call('POST', '/v1/checkout/sessions', params)
+      if (typeof session.url !== 'string') throw new PaymentsVendorError('Stripe answered a session without a page')
+      return { ref: idOf(session, 'session'), url: session.url }
+    },
+
+    async readSubscriptionCheckout(ref) {
+      const session = await call('GET', `/v1/checkout/sessions/${encodeURIComponent(ref)}`, { 'expand[]': 'subscription' })
+      if (session.status === 'expired') return { status: 'expired' }
+      const subscription = session.subscription as StripeSubscription | null
+      if (session.status !== 'complete' || !subscription || typeof subscription !== 'object') return { status: 'open' }
+      const methodId = typeof subscription.default_payment_method === 'string' ? subscription.default_payment_method : subscription.default_payment_method?.id
+      if (typeof methodId !== 'string') throw new PaymentsVendorError('Stripe answered a subscription without a card')
+      const method = await call('GET', `/v1/payment_methods/${encodeURIComponent(methodId)}`)
+      const card = (method as { card?: { brand?: unknown; last4?: unknown; exp_month?: unknown; exp_year?: unknown } }).card
+      // Since API version 2025-03-31 the period is on each subscription item; before, on the subscription.
+      const item = subscription.items?.data?.[0]
+      const start = item?.current_period_start ?? subscription.current_period_start
+      const end = item?.current_period_end ?? subscription.current_period_end
+      if (typeof card?.last4 !== 'string' || typeof card.exp_month !== 'number' || typeof card.exp_year !== 'number' || typeof start !== 'number' || typeof end !== 'number') {
+        throw new PaymentsVendorError('Stripe answered a subscription without its card or period')
+      }
+      const brand = typeof card.brand === 'string' && BRANDS.includes(card.brand) ? (card.brand as CardBrand) : 'unknown'
+      return {
+        status: 'complete',
+        card: { ref: methodId, brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year },
+        subscriptionRef: idOf(subscription, 'subscription'),
+        periodStart: new Date(start * 1000),
+        periodEnd: new Date(end * 1000),
+      }
+    },
+
+    async cancelSubscriptionAtPeriodEnd(subscriptionRef) {
+      await call('POST', `/v1/subscriptions/${encodeURIComponent(subscriptionRef)}`, { cancel_at_period_end: 'true' })
     },
 
     async setDefaultCard(customer, cardRef) {

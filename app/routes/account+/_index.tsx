@@ -97,12 +97,24 @@ function AccountOverview({ user, payments }: { user: ReturnType<typeof useLoader
           </Link>
         </li>
         {payments ? (
-          <li>
-            <Link to="/account/payments" className="button button--secondary">
-              {t('links.payments')}
-            </Link>
-          </li>
+          <>
+            <li>
+              <Link to="/account/payments" className="button button--secondary">
+                {t('links.payments')}
+              </Link>
+            </li>
+            <li>
+              <Link to="/account/fees" className="button button--secondary">
+                {t('links.fees')}
+              </Link>
+            </li>
+          </>
         ) : null}
+        <li>
+          <Link to="/account/subscription" className="button button--secondary">
+            {t('subscriptions:account.title')}
+          </Link>
+        </li>
         <li>
           <a href="#language-select" className="button button--secondary">
             {t('links.language')}

@@ -9,6 +9,7 @@ import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { formText, keepFormOnOutage } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
+import { cardSetupToast } from '#app/utils/card-setup.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { refusedForm } from '#app/utils/form-action.server.ts'
@@ -31,27 +32,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context)
   const url = new URL(request.url)
   const api = getApi(request, context).payments
-  const setupId = url.searchParams.get('setup')
   // Back from the hosted card page: what came of it, said once, and the address made plain again.
-  if (setupId) return redirectWithToast(context, PATH, await setupToast(request, context, setupId, url.searchParams.has('canceled')))
+  if (url.searchParams.has('setup')) return redirectWithToast(context, PATH, await cardSetupToast(request, context, url))
   const t = await getT(request, context, 'payments')
   const cards = await api.cards()
   const removing = cards.find((card) => card.id === url.searchParams.get('remove')) ?? null
   return { cards, removing, title: t('title') }
-}
-
-async function setupToast(request: Request, context: AppLoadContext, id: string, canceled: boolean) {
-  const api = getApi(request, context).payments
-  const setup = await api.setup(id).catch((error: unknown) => {
-    if (error instanceof ApiError && error.status === 404) return null
-    throw error
-  })
-  if (setup?.status === 'complete' && setup.payment_method) {
-    const card = cardShortName(await getT(request, context, 'payments'), setup.payment_method)
-    return { kind: 'success' as const, key: 'payments:done.saved', values: { card } }
-  }
-  if (canceled || !setup) return { kind: 'info' as const, key: 'payments:done.canceled' }
-  return { kind: 'info' as const, key: setup.status === 'expired' ? 'payments:done.expired' : 'payments:done.open' }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

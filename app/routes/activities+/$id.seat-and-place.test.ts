@@ -45,36 +45,53 @@ function actionsText(html: string) {
   return aside.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')
 }
 
-describe('the no-show fee before a seat is saved', () => {
-  // Issue 29 §4: said before the button, and never as if it were charged (payments do not exist yet).
-  it('is said before "Save my seat", with the activity’s amount, that no fee is charged, and a link to the Attendance Policy', async () => {
+describe('the no-show fee before a seat is saved (decision 075)', () => {
+  const before = 'If you cancel within 12 hours of the start, the host is told you cannot come. This activity has a $14 no-show fee: it is charged only if you cancel less than 12 hours before the start or do not come, and you are always told first. Read the Attendance Policy'
+
+  it('is said before the seat, with the amount; without a card, the member is asked to add one first', async () => {
     const experience = await createExperience(database.db, host.id, { no_show_fee_cents: 1400 })
     const html = await drawPage(experience.id, member)
-    const actions = actionsText(html)
-    expect(actions).toContain(
-      'If you cancel within 12 hours of the start, the host is told you cannot come. The host has set a no-show fee of $14. No fee is charged yet: Circle 55 does not take payments. Read the Attendance Policy Save my seat',
-    )
+    expect(actionsText(html)).toContain(`${before} To save a seat here, first add a card the $14 fee would be charged to. Nothing is charged now`)
+    expect(html).toMatch(/<input type="hidden" name="intent" value="add-card"\/><button type="submit" class="button">Add a card<\/button>/)
     expect(html).toMatch(/<a[^>]* href="\/company\/attendance-policy"[^>]*>Read the Attendance Policy<\/a>/)
+    expect(html).toContain('<dt>No-show fee</dt><dd>$14 (only if you agree to it when you save your seat)</dd>')
+  })
+
+  it('with a card: an unticked box next to the button names the amount, the 12 hours and the card; the seat is saved only with it ticked, and the words are recorded', async () => {
+    const experience = await createExperience(database.db, host.id, { no_show_fee_cents: 1400 })
+    const ann = await createUser(database.db)
+    await database.db.insertInto('payment_methods').values({ user_id: ann.id, provider: 'builtin', provider_ref: `card_${ann.id}`, brand: 'mastercard', last4: '4444', exp_month: 12, exp_year: 2040, is_default: true }).execute()
+    const html = await drawPage(experience.id, ann)
+    const agreement = 'I agree to a $14 fee if I cancel less than 12 hours before the start or do not come. It would be charged to Mastercard •••• 4444, and I would be told first.'
+    expect(html).toContain(`<input type="checkbox" id="fee-consent" name="feeConsent"/><label for="fee-consent">${agreement}</label>`)
+    expect(actionsText(html)).toContain(`${agreement} Save my seat`)
+
+    const cookie = await sessionCookie(api, services, ann.id)
+    const post = (form: Record<string, string>) =>
+      handle(new Request(`${TEST_PUBLIC_URL}/activities/${experience.id}`, { method: 'POST', headers: { cookie }, body: new URLSearchParams(form) }), testContext(services))
+    const refused = await post({ intent: 'attend' })
+    expect(refused.status).toBe(400)
+    expect(await refused.text()).toContain('Tick the box to agree to the no-show fee before saving your seat.')
+    expect((await post({ intent: 'attend', feeConsent: 'on' })).status).toBe(302)
+    const consent = await database.db.selectFrom('fee_consents').select(['text_shown', 'language']).where('user_id', '=', ann.id).executeTakeFirstOrThrow()
+    expect(consent).toEqual({ text_shown: agreement, language: 'en' })
+    expect(actionsText(await drawPage(experience.id, ann))).toContain('You are going')
   })
 
   it('in French and Dutch too, with cents when the fee has them', async () => {
     const experience = await createExperience(database.db, host.id, { no_show_fee_cents: 1450 })
     const french = await createUser(database.db, { locale: 'fr' })
     const dutch = await createUser(database.db, { locale: 'nl' })
-    expect(actionsText(await drawPage(experience.id, french, 'fr'))).toMatch(
-      /Si vous annulez moins de 12 heures avant le début, l'organisateur est prévenu que vous ne pouvez pas venir\. L'organisateur a fixé des frais de non-présentation de 14,50\s\$US\. Aucuns frais ne sont prélevés pour l’instant : Circle 55 n'encaisse aucun paiement\. Lire les Règles de participation/,
-    )
-    expect(actionsText(await drawPage(experience.id, dutch, 'nl'))).toMatch(
-      /Als u binnen 12 uur voor het begin annuleert, hoort de organisator dat u niet kunt komen\. De organisator heeft no-showkosten van US\$\s14,50 ingesteld\. Er worden voorlopig geen kosten in rekening gebracht: Circle 55 neemt geen betalingen aan\. Lees de Regels voor deelname/,
-    )
+    expect(actionsText(await drawPage(experience.id, french, 'fr'))).toMatch(/Cette activité a des frais de non-présentation de 14,50\s\$US : ils ne sont débités que si vous annulez moins de 12 heures avant le début ou si vous ne venez pas/)
+    expect(actionsText(await drawPage(experience.id, dutch, 'nl'))).toMatch(/Deze activiteit heeft no-showkosten van US\$\s14,50: die worden alleen afgeschreven als u minder dan 12 uur voor het begin afzegt of niet komt/)
   })
 
-  it('is said before "Join the notify list" (a seat can be given from it) and to a visitor before signing in', async () => {
+  it('is said before "Join the notify list" and to a visitor before signing in', async () => {
     const full = await createExperience(database.db, host.id, { no_show_fee_cents: 1400, max_attendees: 1, attendees_count: 1 })
     await database.db.insertInto('experience_attendees').values({ experience_id: full.id, user_id: (await createUser(database.db)).id }).execute()
-    expect(actionsText(await drawPage(full.id, member))).toContain('No fee is charged yet: Circle 55 does not take payments. Read the Attendance Policy Join the notify list')
+    expect(actionsText(await drawPage(full.id, member))).toContain(`${before} Join the notify list`)
     const open = await createExperience(database.db, host.id, { no_show_fee_cents: 1400 })
-    expect(actionsText(await drawPage(open.id, null))).toContain('No fee is charged yet: Circle 55 does not take payments. Read the Attendance Policy Sign in to save your seat')
+    expect(actionsText(await drawPage(open.id, null))).toContain(`${before} Sign in to save your seat`)
   })
 
   it('is not mentioned when the activity has no fee', async () => {
@@ -87,7 +104,11 @@ describe('"Premium" on the activity’s page', () => {
   it('says what it means', async () => {
     const experience = await createExperience(database.db, host.id, { is_premium: true })
     const html = await drawPage(experience.id, member)
-    expect(html).toContain('<dt>Premium activity</dt><dd>The Circle 55 team has marked this activity as premium. Every member can join it: there is no paid membership.</dd>')
+    expect(html).toContain('<dt>Premium activity</dt><dd>The Circle 55 team has marked this activity as premium: premium members can join it.</dd>')
+    // Without premium, what it gives and where to get it, instead of "Save my seat" (decision 074).
+    expect(actionsText(html)).toContain('This activity is for premium members. Premium costs $20 a year')
+    expect(html).toMatch(/<a[^>]* href="\/pricing"[^>]*>See what premium gives<\/a>/)
+    expect(actionsText(html)).not.toContain('Save my seat')
   })
 })
 

@@ -4,6 +4,7 @@ import type { Api } from '#app/utils/api/clients.server.ts'
 import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { formErrorsFromApi, type ApiErrorMapping } from '#app/utils/http.server.ts'
+import { detectLanguage } from '#app/utils/i18next.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 /**
@@ -18,7 +19,9 @@ const confirmed = z.unknown().transform((value) => value === 'yes')
 const text = z.unknown().transform((value) => (typeof value === 'string' ? value : ''))
 
 export const activityForm = z.discriminatedUnion('intent', [
-  z.object({ intent: z.literal('attend') }),
+  // The no-show fee's box (decision 075): ticked, the browser sends `on`.
+  z.object({ intent: z.literal('attend'), feeConsent: z.unknown().transform((value) => value === 'on') }),
+  z.object({ intent: z.literal('add-card') }),
   z.object({ intent: z.literal('cancel'), confirmed }),
   z.object({ intent: z.literal('join-waitlist') }),
   z.object({ intent: z.literal('leave-waitlist') }),
@@ -42,7 +45,7 @@ interface IntentArgs<I extends ActivityIntent> {
 export async function runIntent({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context)
   const formData = await request.formData()
-  const fields = { intent: formData.get('intent'), confirmed: formData.get('confirmed'), emails: formData.get('emails') }
+  const fields = { intent: formData.get('intent'), confirmed: formData.get('confirmed'), emails: formData.get('emails'), feeConsent: formData.get('feeConsent') }
   const parsed = activityForm.safeParse(fields)
   if (!parsed.success) throw data({ error: 'Unknown intent' }, { status: 400 })
   const form = parsed.data
@@ -51,6 +54,8 @@ export async function runIntent({ request, params, context }: ActionFunctionArgs
     switch (form.intent) {
       case 'attend':
         return await attend({ ...base, form })
+      case 'add-card':
+        return await addCard({ ...base, form })
       case 'cancel':
         return await cancel({ ...base, form })
       case 'join-waitlist':
@@ -71,9 +76,16 @@ export async function runIntent({ request, params, context }: ActionFunctionArgs
   }
 }
 
-async function attend({ request, context, api, key, userId }: IntentArgs<'attend'>) {
-  await api.experiences.attend(key, userId)
+async function attend({ request, context, api, key, userId, form }: IntentArgs<'attend'>) {
+  // The agreement is recorded in the words and the language the page showed (decision 075).
+  const consent = form.feeConsent ? { fee_consent: true, fee_consent_language: await detectLanguage(request, context) } : {}
+  await api.experiences.attend(key, userId, consent)
   return toast(request, context, 'activities:toast.attending')
+}
+
+/** A seat at an activity with a fee needs a card first: the hosted card page, then back here. */
+async function addCard({ api, key }: IntentArgs<'add-card'>) {
+  return redirect((await api.payments.startSetup(`/activities/${key}`)).redirect_url)
 }
 
 async function cancel({ request, context, api, key, userId, form }: IntentArgs<'cancel'>) {
@@ -128,10 +140,13 @@ async function cancelActivity({ request, context, api, key, form }: IntentArgs<'
 
 const tooManyEmails = 'activities:host.tooManyEmails'
 const apiErrors: ApiErrorMapping = {
-  conflict: (code) => `activities:errors.${code ?? 'conflict'}`,
+  conflict: (code) => (code === 'card_required' ? 'payments:fee.cardRequired' : `activities:errors.${code ?? 'conflict'}`),
   tooMany: (code) => (code === 'too_many_invitations' ? 'activities:host.tooManyInvitations' : undefined),
   // Over the API's limit of 50 at a time, or an address it cannot read (`emails.3`): say which.
-  messages: { emails: (codes) => [codes.includes('too_many_emails') ? tooManyEmails : 'activities:host.emailsInvalid'] },
+  messages: {
+    emails: (codes) => [codes.includes('too_many_emails') ? tooManyEmails : 'activities:host.emailsInvalid'],
+    fee_consent: () => ['payments:fee.consentRequired'],
+  },
 }
 
 /**
@@ -145,7 +160,7 @@ function answerApiError(error: unknown, form: z.infer<typeof activityForm>) {
   }
   const { status, fieldErrors, formErrors } = formErrorsFromApi(error, apiErrors)
   const emails = fieldErrors.emails ?? []
-  const message = emails.includes(tooManyEmails) ? tooManyEmails : (emails[0] ?? formErrors[0] ?? 'activities:errors.conflict')
+  const message = emails.includes(tooManyEmails) ? tooManyEmails : (emails[0] ?? fieldErrors.fee_consent?.[0] ?? formErrors[0] ?? 'activities:errors.conflict')
   return data(form.intent === 'invite-by-emails' ? { error: message, emails: form.emails } : { error: message }, { status })
 }
 

@@ -12,6 +12,8 @@ import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
 import { formatCurrency, formatStart, type Experience } from '#app/utils/experience.ts'
 import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
+import { cardSetupToast } from '#app/utils/card-setup.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { mapsLink, mapsPlatform, type MapsPlatform } from '#app/utils/maps-link.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useCancellation } from '#app/utils/use-cancellation.ts'
@@ -25,6 +27,9 @@ import { SurveyResults } from './__survey-results.tsx'
 const previewCount = 6
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  // Back from adding a card to save a seat here (decision 075): said once, the address made plain again.
+  const back = new URL(request.url)
+  if (back.searchParams.has('setup')) throw await redirectWithToast(context, back.pathname, await cardSetupToast(request, context, back))
   const api = getApi(request, context)
   const experience = await api.experiences.get(params.id ?? '').catch(notFoundOnMissing)
   const user = await getOptionalUser(request, context)

@@ -124,7 +124,7 @@ describe('a cancelled activity', () => {
   })
 })
 
-describe('cancelling late, said before a seat is saved (no fee is charged yet)', () => {
+describe('cancelling late, said before a seat is saved', () => {
   it('within 12 hours of the start: said next to "Save my seat", before it; no fee is suggested', async () => {
     const host = await member('Walter', 'Brooks')
     const ann = await member()
@@ -135,20 +135,19 @@ describe('cancelling late, said before a seat is saved (no fee is charged yet)',
     expect(actions).not.toMatch(/fee/i)
   })
 
-  it('with a fee set by the host: says the amount and that no fee is charged, never that it applies', async () => {
+  it('with a fee set by the host: says the amount, that it is charged only on a late cancellation or not coming, and always after telling the member', async () => {
     const host = await member('Walter', 'Brooks')
     const ann = await member()
     const later = await createExperience(pages.database.db, host.user.id, { no_show_fee_cents: 1400 })
     const html = await text(`/activities/${later.id}`, ann.cookie)
     expect(actionsText(html)).toContain(
-      'If you cancel within 12 hours of the start, the host is told you cannot come. The host has set a no-show fee of $14. No fee is charged yet: Circle 55 does not take payments. Read the Attendance Policy Save my seat',
+      'If you cancel within 12 hours of the start, the host is told you cannot come. This activity has a $14 no-show fee: it is charged only if you cancel less than 12 hours before the start or do not come, and you are always told first. Read the Attendance Policy',
     )
-    expect(html).toContain('<dt>No-show fee</dt><dd>$14 (not charged yet)</dd>')
-    expect(words(html)).not.toMatch(/applies|will be charged|may carry/i)
+    expect(html).toContain('<dt>No-show fee</dt><dd>$14 (only if you agree to it when you save your seat)</dd>')
 
     const soon = await createExperience(pages.database.db, host.user.id, { no_show_fee_cents: 1400, start_at: new Date(Date.now() + 6 * HOUR) })
     expect(actionsText(await text(`/activities/${soon.id}`, ann.cookie))).toContain(
-      'This activity starts in less than 12 hours. If you save a seat and then cancel, the host is told you cannot come. The host has set a no-show fee of $14. No fee is charged yet: Circle 55 does not take payments.',
+      'This activity starts in less than 12 hours. If you save a seat and then cancel, the host is told you cannot come. This activity has a $14 no-show fee',
     )
   })
 
@@ -159,23 +158,32 @@ describe('cancelling late, said before a seat is saved (no fee is charged yet)',
     const soon = await createExperience(pages.database.db, host.user.id, { no_show_fee_cents: 500, start_at: new Date(Date.now() + 6 * HOUR) })
     const fr = actionsText(await text(`/activities/${soon.id}`, french.cookie, { 'accept-language': 'fr' }))
     expect(fr).toContain('Cette activité commence dans moins de 12 heures.')
-    expect(fr).toContain('Aucuns frais ne sont prélevés pour l’instant')
+    expect(fr).toContain('vous êtes toujours prévenu(e) avant')
     const nl = actionsText(await text(`/activities/${soon.id}`, dutch.cookie, { 'accept-language': 'nl' }))
     expect(nl).toContain('Deze activiteit begint over minder dan 12 uur.')
-    expect(nl).toContain('Er worden voorlopig geen kosten in rekening gebracht')
+    expect(nl).toContain('u krijgt altijd eerst bericht')
   })
 
-  it('once the seat is saved: the warning under "Cancel my seat", and the confirmation page, say what happens today', async () => {
+  it('once the seat is saved: the warning under "Cancel my seat", and the confirmation page, say whether the seat is bound by the fee', async () => {
     const host = await member('Walter', 'Brooks')
     const ann = await member()
     const soon = await createExperience(pages.database.db, host.user.id, { no_show_fee_cents: 500, start_at: new Date(Date.now() + 6 * HOUR) })
+    // A seat given to her without her agreement (the notify list, the team): not bound.
     await seat(soon.id, [ann.user.id])
     const going = actionsText(await text(`/activities/${soon.id}`, ann.cookie))
-    expect(going).toContain('It starts in less than 12 hours: if you cancel now, the host is told you cannot come.')
+    expect(going).toContain('It starts in less than 12 hours: if you cancel now, the host is told you cannot come. No fee applies to your seat: you did not agree to one.')
     const confirm = words(await text(`/activities/${soon.id}?confirm=cancel`, ann.cookie))
     expect(confirm).toContain('Cancel your seat?')
-    expect(confirm).toContain('If you cancel now, the host is told you cannot come.')
-    expect(confirm).toContain('The host has set a no-show fee of $5. No fee is charged yet: Circle 55 does not take payments.')
-    expect(confirm).not.toMatch(/applies|will be charged/i)
+    expect(confirm).toContain('If you cancel now, the host is told you cannot come. No fee applies to your seat: you did not agree to one.')
+    // Bound by her agreement: the fee may be charged, and she is told first.
+    const consent = await pages.database.db
+      .insertInto('fee_consents')
+      .values({ user_id: ann.user.id, experience_id: soon.id, amount_cents: 500, policy_version: 'v', text_shown: 'I agree', language: 'en', payment_method_id: null })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await pages.database.db.updateTable('experience_attendees').set({ fee_consent_id: consent.id }).where('experience_id', '=', soon.id).where('user_id', '=', ann.user.id).execute()
+    expect(words(await text(`/activities/${soon.id}?confirm=cancel`, ann.cookie))).toContain(
+      'You agreed to the $5 no-show fee for this seat, so it may be charged. We will tell you first, and you can tell us if it is wrong.',
+    )
   })
 })

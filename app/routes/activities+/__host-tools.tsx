@@ -40,6 +40,13 @@ export function HostTools({ experience, waitlist, past }: { experience: Experien
           </a>
           <p id="csv-hint">{t('host.csvHint')}</p>
         </li>
+        {past ? (
+          <li>
+            <Link to={`/activities/${experience.id}/attendance`} className="button button--secondary">
+              {t('attendance.link')}
+            </Link>
+          </li>
+        ) : null}
         {past ? null : (
           <li>
             <Link to={`/activities/${experience.id}?confirm=cancel-activity`} className="button button--danger">

@@ -69,7 +69,7 @@ export function Rsvp({
   signedIn: boolean
   waitlist: Waitlist | null
 }) {
-  const { t, i18n } = useTranslation('activities')
+  const { t } = useTranslation('activities')
   const fetcher = useRsvpFetcher()
   const experience = useOptimisticExperience(loaded)
   // With JavaScript the late-cancel confirmation is shown in place (without, it is its own page).
@@ -97,6 +97,17 @@ export function Rsvp({
   // The API says whether cancelling now is late (spec §4); the page does not recompute it.
   const cancelIsLate = viewer?.cancel_is_late ?? false
   if (viewer?.is_host) return <p>{t('detail.youHost')}</p>
+  // Premium activities (decision 074): what premium gives and how to get it, instead of the seat.
+  if (viewer?.premium_required && !viewer.is_attending) {
+    return (
+      <div className="notice">
+        <p>{t('detail.premiumOnly')}</p>
+        <Link to="/pricing" className="button">
+          {t('detail.seePremium')}
+        </Link>
+      </div>
+    )
+  }
   if (viewer?.is_attending) {
     if (confirmingLateCancel) {
       return (
@@ -133,8 +144,7 @@ export function Rsvp({
         </fetcher.Form>
         {cancelIsLate ? (
           <p>
-            {t('detail.lateWarningShort', { hours: lateCancelWindowHours })}
-            {experience.no_show_fee ? <> {t('detail.feeNotCharged', { fee: formatCurrency(experience.no_show_fee, i18n.language) })}</> : null}
+            {t('detail.lateWarningShort', { hours: lateCancelWindowHours })} <FeeOnSeat experience={experience} />
           </p>
         ) : null}
       </>
@@ -176,8 +186,45 @@ export function Rsvp({
     <>
       {error}
       <BeforeSeat experience={experience} />
-      {invitation ?? <RsvpButton intent="attend" label={t('detail.attend')} />}
+      {invitation ?? (experience.no_show_fee ? <AttendWithFee experience={experience} /> : <RsvpButton intent="attend" label={t('detail.attend')} />)}
     </>
+  )
+}
+
+/**
+ * Saving a seat at an activity with a no-show fee (issue 31 §3, decision 075): the member agrees
+ * next to the button, in a box left unticked, naming the amount, the 12 hours and the card; with
+ * no card to charge, they add one first (the hosted card page brings them back here).
+ */
+function AttendWithFee({ experience }: { experience: Experience }) {
+  const { t, i18n } = useTranslation(['activities', 'payments'])
+  const fetcher = useRsvpFetcher()
+  const card = experience.viewer?.fee_card
+  const fee = formatCurrency(experience.no_show_fee!, i18n.language)
+  if (!card) {
+    return (
+      <Form method="post" className="notice">
+        <p>{t('payments:fee.needCard', { fee, hours: lateCancelWindowHours })}</p>
+        <input type="hidden" name="intent" value="add-card" />
+        <SubmitButton pending="opening" className="button">
+          {t('payments:fee.addCard')}
+        </SubmitButton>
+      </Form>
+    )
+  }
+  const cardName = t('payments:cardShort', { brand: t(`payments:brands.${card.brand}`), last4: card.last4 })
+  return (
+    <fetcher.Form method="post">
+      <input type="hidden" name="intent" value="attend" />
+      <div className="choice">
+        {/* Not `required`: the page's own message (in the member's language) says what to do, not the browser's. */}
+        <input type="checkbox" id="fee-consent" name="feeConsent" />
+        <label htmlFor="fee-consent">{t('payments:fee.consent', { fee, hours: lateCancelWindowHours, card: cardName })}</label>
+      </div>
+      <SubmitButton pending="saving" className="button" disabled={fetcher.state !== 'idle'}>
+        {t('detail.attend')}
+      </SubmitButton>
+    </fetcher.Form>
   )
 }
 
@@ -218,7 +265,7 @@ function BeforeSeat({ experience }: { experience: Experience }) {
   return (
     <p>
       {t(late ? 'detail.lateBeforeSeat' : 'detail.cancelBeforeSeat', { hours: lateCancelWindowHours })}
-      {experience.no_show_fee ? <> {t('detail.feeNotCharged', { fee: formatCurrency(experience.no_show_fee, i18n.language) })}</> : null}{' '}
+      {experience.no_show_fee ? <> {t('payments:fee.before', { fee: formatCurrency(experience.no_show_fee, i18n.language), hours: lateCancelWindowHours })}</> : null}{' '}
       <Link to="/company/attendance-policy">{t('detail.attendancePolicy')}</Link>
     </p>
   )
@@ -226,13 +273,20 @@ function BeforeSeat({ experience }: { experience: Experience }) {
 
 /** What cancelling late does today, on the confirmation (in place or its own page). */
 function LateCancelNote({ experience }: { experience: Experience }) {
-  const { t, i18n } = useTranslation('activities')
+  const { t } = useTranslation('activities')
   return (
     <p>
-      {t('confirmCancel.told')}
-      {experience.no_show_fee ? <> {t('detail.feeNotCharged', { fee: formatCurrency(experience.no_show_fee, i18n.language) })}</> : null}
+      {t('confirmCancel.told')} <FeeOnSeat experience={experience} />
     </p>
   )
+}
+
+/** Whether the member's seat is bound by the fee they agreed to, said where they may cancel late. */
+function FeeOnSeat({ experience }: { experience: Experience }) {
+  const { t, i18n } = useTranslation('payments')
+  if (!experience.no_show_fee) return null
+  const fee = formatCurrency(experience.no_show_fee, i18n.language)
+  return <>{experience.viewer?.fee_bound ? t('fee.lateBound', { fee }) : t('fee.notBound')}</>
 }
 
 /** Without JavaScript, cancelling close to the start is confirmed on a page of its own. */

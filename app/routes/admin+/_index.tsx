@@ -43,6 +43,18 @@ export default function AdminHome() {
           </p>
           <p className="hint">{t('admin.home.verificationsHint')}</p>
         </li>
+        <li className="card">
+          <p>
+            <Link to="/admin/payments">{t('admin.home.payments')}</Link>
+          </p>
+          <p className="hint">{t('admin.home.paymentsHint')}</p>
+        </li>
+        <li className="card">
+          <p>
+            <Link to="/admin/partners">{t('subscriptions:admin.title')}</Link>
+          </p>
+          <p className="hint">{t('subscriptions:admin.hint')}</p>
+        </li>
       </ul>
     </div>
   )

@@ -44,7 +44,7 @@ describe('/get-started/location', () => {
     const response = await handle(new Request(`${TEST_PUBLIC_URL}/get-started/location`, { headers: { cookie } }), web.newContext())
     const html = readableHtml(await response.text())
     expect(response.status).toBe(200)
-    expect(html).toContain('Step 2 of 6')
+    expect(html).toContain('Step 2 of 7')
     expect(html).toContain('Your home city')
     expect(html).toContain('href="/get-started"')
   })

@@ -35,7 +35,7 @@ describe('/get-started/notifications', () => {
     const response = await page(cookie)
     expect(response.status).toBe(200)
     const html = readableHtml(await response.text())
-    expect(html).toContain('Step 5 of 6')
+    expect(html).toContain('Step 6 of 7')
     expect(html).toContain('href="/get-started/verification"')
     expect(html).toContain('<h1>Hear about your activities</h1>')
     expect(html).toContain('someone sends you a message,')

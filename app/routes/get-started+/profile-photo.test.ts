@@ -57,7 +57,7 @@ describe('the profile photo step', () => {
     const { user, cookie } = await newMember()
     const response = (await post(cookie, await fixture('one-face.jpg'), `?returnTo=${encodeURIComponent('/activities/42')}`)) as Response
     expect(response.status).toBe(302)
-    expect(response.headers.get('location')).toBe(`/get-started/verification?returnTo=${encodeURIComponent('/activities/42')}`)
+    expect(response.headers.get('location')).toBe(`/get-started/subscription?returnTo=${encodeURIComponent('/activities/42')}`)
     expect(await avatarOf(user.id)).not.toBeNull()
   }, 60_000)
 

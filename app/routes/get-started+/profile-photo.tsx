@@ -40,7 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   if (await isSkip(request)) {
     await requireUser(request, context)
-    return continueOnboarding(request, context, 'verification')
+    return continueOnboarding(request, context, 'subscription')
   }
   // Read first: an outage (the session store included) still answers on this page.
   const received = await readPhotoForm(request)
@@ -51,7 +51,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       await requireUser(request, context)
       const refusal = await savePhotoForm(request, context, received, submission)
       if (refusal) return refusedForm(context, submission.reply(refusal.errors), refusal.status)
-      return continueOnboarding(request, context, 'verification')
+      return continueOnboarding(request, context, 'subscription')
     },
     () => submission.reply({ fieldErrors: { photo: ['photo:errors.again'] } }),
   )

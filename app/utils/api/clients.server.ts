@@ -10,10 +10,12 @@ import { moderationClient } from './moderation.server.ts'
 import { notificationsClient } from './notifications.server.ts'
 import { notificationSettingsClient } from './notification-settings.server.ts'
 import { paymentsClient } from './payments.server.ts'
+import { feesClient } from './fees.server.ts'
 import { placesClient } from './places.server.ts'
 import { profilesClient } from './profiles.server.ts'
 import { pushClient } from './push.server.ts'
 import { reportsClient } from './reports.server.ts'
+import { subscriptionsClient } from './subscriptions.server.ts'
 import { supportClient } from './support.server.ts'
 import { surveysClient } from './surveys.server.ts'
 import { usersClient } from './users.server.ts'
@@ -46,6 +48,8 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     surveys: surveysClient(transport),
     push: pushClient(transport),
     payments: paymentsClient(transport),
+    fees: feesClient(transport),
+    subscriptions: subscriptionsClient(transport),
   }
 }
 export type Api = ReturnType<typeof createApi>

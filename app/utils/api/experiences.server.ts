@@ -58,8 +58,9 @@ export function experiencesClient(api: ApiTransport) {
       api.json('GET', path(id, 'attendees'), pageOf(attendeeSchema), { query: { page: paging.page, per_page: paging.perPage } }),
     /** The host's attendee list as CSV. */
     attendeesCsv: (id: string) => api.text(path(id, 'attendees'), 'text/csv', { format: 'csv' }),
-    attend: (id: string, userId: string): Promise<Experience> =>
-      api.one('POST', path(id, 'attendees'), experienceSchema, { body: { user_id: userId } }),
+    /** Saves the seat; at an activity with a no-show fee, with the member's agreement (decision 075). */
+    attend: (id: string, userId: string, consent: { fee_consent?: boolean; fee_consent_language?: string } = {}): Promise<Experience> =>
+      api.one('POST', path(id, 'attendees'), experienceSchema, { body: { user_id: userId, ...consent } }),
     cancelAttendance: async (id: string, userId: string) => {
       const answer = await api.json('DELETE', path(id, 'attendees', encodeURIComponent(userId)), cancelAttendanceResponseSchema)
       return { experience: answer.data[0], lateCancellation: answer.metadata.late_cancellation }

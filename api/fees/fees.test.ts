@@ -1,0 +1,291 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { NewUser, User } from '#api/db/schema.ts'
+import { createLogger } from '#api/logger.ts'
+import { createBuiltinPayments } from '#api/providers/payments/builtin.ts'
+import { createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { cardSetupSchema } from '#contract/payments.ts'
+import { feeConsentText } from './consent.ts'
+import { assessFees, chargeDueFees, waiveUnpaidFees, type FeeDeps } from './service.ts'
+
+/**
+ * The no-show fee (issue 31 §3, decision 075) from saving a seat to the receipt, against the real
+ * database and the built-in bank: the agreement and its evidence, the host's attendance, the
+ * rules that mean no fee, the notice, the charge once, a dispute, and the team's decisions.
+ */
+let database: TestDatabase
+let api: ApiHarness
+let deps: FeeDeps
+
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  api = await createApiHarness(database.db)
+  const notify: FeeDeps['notify'] = async (event, trx) => {
+    const rows = event.to.map((userId) => ({ user_id: userId, type: event.type, data: JSON.stringify(event.data) }))
+    await (trx ?? database.db).insertInto('notifications').values(rows).execute()
+    return []
+  }
+  deps = { db: database.db, notify, payments: createBuiltinPayments({ db: database.db, publicUrl: api.env.PUBLIC_URL }), logger: createLogger(api.env) }
+})
+
+afterAll(async () => {
+  await database?.drop()
+})
+
+async function member(overrides: Partial<NewUser> = {}) {
+  const user = await createUser(database.db, overrides)
+  const token = await api.signToken(user.id)
+  const call = (method: string, path: string, body?: unknown) => api.request(method, path, { token, ...(body === undefined ? {} : { body }) })
+  return { user, call }
+}
+type Member = Awaited<ReturnType<typeof member>>
+
+/** A card saved as the member saves it: the built-in hosted page, then back. */
+async function withCard({ call }: Member, number = '4242424242424242') {
+  const started = (await call('POST', 'v1/payment-methods/setup')).json.data[0]
+  const checkout = new URL(started.redirect_url).pathname.replace('/checkout/', '')
+  const typed = await call('POST', `v1/payments/checkout/${checkout}/card`, { number, expiry: '12/40', cvc: '123', postal_code: '97201' })
+  if (typed.json.data[0].status === 'requires_authentication') await call('POST', `v1/payments/checkout/${checkout}/authentication`, { outcome: 'confirm' })
+  return cardSetupSchema.parse((await call('GET', `v1/payment-methods/setup/${started.id}`)).json.data[0]).payment_method!
+}
+
+/** An activity with a $15 fee, starting in two hours, its host a member of its own. */
+async function feeActivity(overrides: Parameters<typeof createExperience>[2] = {}) {
+  const host = await member()
+  const experience = await createExperience(database.db, host.user.id, { no_show_fee_cents: 1500, start_at: new Date(Date.now() + 2 * HOUR), ...overrides })
+  return { host, experience }
+}
+
+const attend = (who: Member, id: string, consent: Record<string, unknown> = { fee_consent: true }) =>
+  who.call('POST', `v1/experiences/${id}/attendees`, { user_id: who.user.id, ...consent })
+
+/** The activity has happened: it began an hour and a half ago. */
+async function happened(id: string) {
+  await database.db.updateTable('experiences').set({ start_at: new Date(Date.now() - 90 * 60_000), end_at: new Date(Date.now() - 30 * 60_000) }).where('id', '=', id).execute()
+}
+
+const feesOf = (userId: string) => database.db.selectFrom('no_show_fees').selectAll().where('user_id', '=', userId).orderBy('created_at').execute()
+/** The member's latest fee notification as the list shows it ({ data: [it] }). */
+const lastNotice = async (userId: string) => {
+  const token = await api.signToken(userId)
+  const listed = (await api.request('GET', 'users/notifications', { token })).json.data as Array<{ type: string; title: string; body: string }>
+  const [latest] = listed.filter((entry) => entry.type === 'fee.updated')
+  if (!latest) throw new Error('no fee notification')
+  return { data: [latest] as [typeof latest] }
+}
+
+describe('saving a seat at an activity with a no-show fee', () => {
+  it('needs the member’s agreement and a card, and records exactly what they were shown, in their language', async () => {
+    const { experience } = await feeActivity()
+    const ann = await member({ locale: 'fr' })
+    const refused = await attend(ann, experience.id, {})
+    expect(refused.status).toBe(422)
+    expect(refused.json.error.fields).toEqual({ fee_consent: ['fee_consent_required'] })
+    const noCard = await attend(ann, experience.id)
+    expect(noCard.status).toBe(409)
+    expect(noCard.json.error.code).toBe('card_required')
+    expect((await ann.call('GET', `v1/experiences/${experience.id}`)).json.data[0].viewer).toMatchObject({ is_attending: false, fee_card: null })
+
+    const card = await withCard(ann)
+    expect((await ann.call('GET', `v1/experiences/${experience.id}`)).json.data[0].viewer.fee_card).toEqual({ brand: 'visa', last4: '4242' })
+    const saved = await attend(ann, experience.id, { fee_consent: true, fee_consent_language: 'fr' })
+    expect(saved.status).toBe(200)
+    expect(saved.json.data[0].viewer).toMatchObject({ is_attending: true, fee_bound: true })
+    const consent = await database.db.selectFrom('fee_consents').selectAll().where('user_id', '=', ann.user.id).executeTakeFirstOrThrow()
+    expect(consent).toMatchObject({ experience_id: experience.id, amount_cents: 1500, language: 'fr', policy_version: '2026-11-29', payment_method_id: card.id })
+    expect(consent.text_shown).toBe(feeConsentText('fr', { cents: 1500, card: { brand: 'visa', last4: '4242' } }))
+    expect(consent.text_shown).toMatch(/^J’accepte des frais de 15\s\$US si j’annule moins de 12 heures avant le début ou si je ne viens pas\. Ils seraient débités sur Visa •••• 4242/)
+  })
+
+  it('never binds a seat someone else gave the member (an admin), nor one at an activity without a fee', async () => {
+    const { experience } = await feeActivity()
+    const admin = await member({ is_admin: true })
+    const guest = await member()
+    const added = await admin.call('POST', `v1/experiences/${experience.id}/attendees`, { user_id: guest.user.id })
+    expect(added.status).toBe(200)
+    expect((await guest.call('GET', `v1/experiences/${experience.id}`)).json.data[0].viewer).toMatchObject({ is_attending: true, fee_bound: false })
+    const free = await createExperience(database.db, (await member()).user.id)
+    expect((await attend(guest, free.id, {})).status).toBe(200)
+  })
+})
+
+describe('after the activity: the host’s attendance, the notice, the charge', () => {
+  it('charges a member the host marked as not there, once, two days after telling them, and sends a receipt', async () => {
+    const { host, experience } = await feeActivity()
+    const [ann, bob] = [await member(), await member()]
+    for (const who of [ann, bob]) {
+      await withCard(who)
+      expect((await attend(who, experience.id)).status).toBe(200)
+    }
+    expect((await host.call('POST', `v1/experiences/${experience.id}/attendance`, { marks: [{ user_id: ann.user.id, present: false }] })).json.error.code).toBe('attendance_not_open')
+    await happened(experience.id)
+    expect((await ann.call('POST', `v1/experiences/${experience.id}/attendance`, { marks: [] })).status).toBe(403)
+    const marked = await host.call('POST', `v1/experiences/${experience.id}/attendance`, {
+      marks: [
+        { user_id: ann.user.id, present: false },
+        { user_id: bob.user.id, present: true },
+      ],
+    })
+    expect(marked.status).toBe(200)
+    expect(marked.json.data[0]).toMatchObject({ open: true })
+
+    // Nothing for a day; then the notice, to the member marked absent only.
+    expect(await assessFees(deps, new Date(Date.now() + 23 * HOUR))).toBe(0)
+    const noticeDay = new Date(Date.now() + 25 * HOUR)
+    expect(await assessFees(deps, noticeDay)).toBe(1)
+    expect(await assessFees(deps, noticeDay)).toBe(0)
+    expect(await feesOf(bob.user.id)).toEqual([])
+    const [fee] = await feesOf(ann.user.id)
+    expect(fee).toMatchObject({ status: 'noticed', reason: 'no_show', amount_cents: 1500 })
+    expect(fee!.charge_on.getTime()).toBe(noticeDay.getTime() + 48 * HOUR)
+    const notice = await lastNotice(ann.user.id)
+    expect(notice.data[0].body).toMatch(/^You will be charged \$15 on .+ — tell us if this is wrong\. It is for “Riverside walk”: the host marked you as not there\.$/)
+    expect((await host.call('POST', `v1/experiences/${experience.id}/attendance`, { marks: [] })).json.error.code).toBe('attendance_not_open')
+
+    // Not before its day; then once, however often the sweep runs.
+    expect(await chargeDueFees(deps, new Date(Date.now() + 60 * HOUR))).toBe(0)
+    const chargeDay = new Date(Date.now() + 74 * HOUR)
+    expect(await chargeDueFees(deps, chargeDay)).toBe(1)
+    expect(await chargeDueFees(deps, chargeDay)).toBe(0)
+    expect((await feesOf(ann.user.id))[0]).toMatchObject({ status: 'charged' })
+    expect(await database.db.selectFrom('builtin_charges').select('ref').where('idempotency_key', '=', `noshow:${fee!.id}`).execute()).toHaveLength(1)
+    const receipt = await lastNotice(ann.user.id)
+    expect(receipt.data[0]).toMatchObject({ title: 'Receipt: $15 no-show fee' })
+    expect(receipt.data[0].body).toContain('We charged $15 to Visa •••• 4242 for “Riverside walk”')
+    const listed = (await ann.call('GET', 'v1/fees')).json.data
+    expect(listed).toMatchObject([{ id: fee!.id, status: 'charged', amount: '15.00', card: { brand: 'visa', last4: '4242' }, can_dispute: false }])
+  })
+
+  it('charges once when the process died between the bank’s charge and our record', async () => {
+    const { host, experience } = await feeActivity()
+    const ann = await member()
+    await withCard(ann)
+    await attend(ann, experience.id)
+    await happened(experience.id)
+    await host.call('POST', `v1/experiences/${experience.id}/attendance`, { marks: [{ user_id: ann.user.id, present: false }] })
+    await assessFees(deps, new Date(Date.now() + 25 * HOUR))
+    const [fee] = await feesOf(ann.user.id)
+    // The bank took the money under the fee's key; the run that asked died before writing it down.
+    const customer = await database.db.selectFrom('payment_customers').select('customer_ref').where('user_id', '=', ann.user.id).executeTakeFirstOrThrow()
+    const card = await database.db.selectFrom('payment_methods').select('provider_ref').where('user_id', '=', ann.user.id).executeTakeFirstOrThrow()
+    const first = await deps.payments.chargeOffSession({ customer: customer.customer_ref, cardRef: card.provider_ref, amountCents: 1500, idempotencyKey: `noshow:${fee!.id}`, description: 'x', metadata: {} })
+    expect(await chargeDueFees(deps, new Date(Date.now() + 80 * HOUR))).toBe(1)
+    expect((await feesOf(ann.user.id))[0]).toMatchObject({ status: 'charged', provider_ref: first.ref })
+    expect(await database.db.selectFrom('builtin_charges').select('ref').where('idempotency_key', '=', `noshow:${fee!.id}`).execute()).toHaveLength(1)
+  })
+
+  it('never charges a member marked present, one not marked, or one whose seat was saved before the host moved the activity', async () => {
+    const { host, experience } = await feeActivity()
+    const [present, unmarked, moved] = [await member(), await member(), await member()]
+    for (const who of [present, unmarked, moved]) {
+      await withCard(who)
+      await attend(who, experience.id)
+    }
+    // The host moves it: the members agreed to another time.
+    await database.db.updateTable('experiences').set({ schedule_changed_at: new Date(Date.now() + 1000) }).where('id', '=', experience.id).execute()
+    await happened(experience.id)
+    await host.call('POST', `v1/experiences/${experience.id}/attendance`, {
+      marks: [
+        { user_id: present.user.id, present: true },
+        { user_id: moved.user.id, present: false },
+      ],
+    })
+    expect(await assessFees(deps, new Date(Date.now() + 25 * HOUR))).toBe(0)
+    for (const who of [present, unmarked, moved]) expect(await feesOf(who.user.id)).toEqual([])
+  })
+
+  it('forgives the first late cancellation in 12 months (and says so), charges the next, and none when the seat was filled again', async () => {
+    const ann = await member()
+    await withCard(ann)
+    const late = async (fill: boolean) => {
+      const { host, experience } = await feeActivity({ max_attendees: 2 })
+      await attend(ann, experience.id)
+      const cancelled = await ann.call('DELETE', `v1/experiences/${experience.id}/attendees/${ann.user.id}`)
+      expect(cancelled.json.metadata.late_cancellation).toBe(true)
+      if (fill) {
+        for (let seat = 0; seat < 2; seat++) {
+          const other = await member()
+          await withCard(other)
+          await attend(other, experience.id)
+        }
+      }
+      await happened(experience.id)
+      await host.call('POST', `v1/experiences/${experience.id}/attendance`, { marks: [] })
+      await assessFees(deps, new Date(Date.now() + 25 * HOUR))
+    }
+    await late(false)
+    expect(await feesOf(ann.user.id)).toMatchObject([{ status: 'waived', waiver: 'first_in_12_months', reason: 'late_cancel' }])
+    expect((await lastNotice(ann.user.id)).data[0].body).toBe('You canceled less than 12 hours before the start, but it is your first late cancellation in 12 months, so there is no fee this time.')
+    await late(true)
+    expect(await feesOf(ann.user.id)).toHaveLength(1)
+    await late(false)
+    expect(await feesOf(ann.user.id)).toMatchObject([{ status: 'waived' }, { status: 'noticed', reason: 'late_cancel' }])
+  })
+})
+
+describe('when the bank says no, and when the member says it is wrong', () => {
+  async function noticed(cardNumber = '4242424242424242') {
+    const { host, experience } = await feeActivity()
+    const ann = await member()
+    await withCard(ann, cardNumber)
+    await attend(ann, experience.id)
+    await happened(experience.id)
+    await host.call('POST', `v1/experiences/${experience.id}/attendance`, { marks: [{ user_id: ann.user.id, present: false }] })
+    await assessFees(deps, new Date(Date.now() + 25 * HOUR))
+    return { ann, fee: (await feesOf(ann.user.id))[0]! }
+  }
+
+  it('asks the member to confirm (3184) or says it was declined (0341), never tries again, and drops it after 14 days', async () => {
+    const confirm = await noticed('4000002760003184')
+    const declined = await noticed('4000000000000341')
+    await chargeDueFees(deps, new Date(Date.now() + 80 * HOUR))
+    expect((await feesOf(confirm.ann.user.id))[0]).toMatchObject({ status: 'needs_confirmation' })
+    expect((await lastNotice(confirm.ann.user.id)).data[0].title).toBe('Your bank wants you to confirm a payment')
+    expect((await feesOf(declined.ann.user.id))[0]).toMatchObject({ status: 'declined', decline_code: 'card_declined' })
+    expect(await chargeDueFees(deps, new Date(Date.now() + 100 * HOUR))).toBe(0)
+    expect(await waiveUnpaidFees(deps, new Date(Date.now() + 10 * DAY))).toBe(0)
+    expect(await waiveUnpaidFees(deps, new Date(Date.now() + 20 * DAY))).toBeGreaterThanOrEqual(2)
+    expect((await feesOf(declined.ann.user.id))[0]).toMatchObject({ status: 'waived', waiver: 'unpaid_14_days' })
+  })
+
+  it('holds a disputed fee for the team, who charge it or waive it with a reason, audited', async () => {
+    const team = await member({ is_admin: true })
+    const { ann, fee } = await noticed()
+    const other = await member()
+    expect((await other.call('POST', `v1/fees/${fee.id}/dispute`, {})).status).toBe(404)
+    const disputed = await ann.call('POST', `v1/fees/${fee.id}/dispute`, { reason: 'I was there: I came late, after the roll call.' })
+    expect(disputed.json.data[0]).toMatchObject({ status: 'disputed', can_dispute: false })
+    expect((await ann.call('POST', `v1/fees/${fee.id}/dispute`, {})).json.error.code).toBe('fee_closed')
+    expect(await chargeDueFees(deps, new Date(Date.now() + 80 * HOUR))).toBe(0)
+    expect((await ann.call('GET', 'v1/admin/fees')).status).toBe(403)
+    const queue = (await team.call('GET', 'v1/admin/fees')).json.data
+    expect(queue[0]).toMatchObject({ id: fee.id, status: 'disputed', dispute_text: 'I was there: I came late, after the roll call.' })
+    expect((await team.call('POST', `v1/admin/fees/${fee.id}/waive`, {})).status).toBe(422)
+    expect((await team.call('POST', `v1/admin/fees/${fee.id}/waive`, { reason: 'The host confirmed she came late.' })).status).toBe(204)
+    expect((await feesOf(ann.user.id))[0]).toMatchObject({ status: 'waived', waiver: 'admin', waiver_note: 'The host confirmed she came late.', waived_by: team.user.id })
+    expect((await lastNotice(ann.user.id)).data[0].body).toBe('The Circle 55 team has dropped the $15 fee. Nothing will be charged.')
+    const audit = await database.db.selectFrom('audit_log').selectAll().where('target_id', '=', fee.id).execute()
+    expect(audit).toMatchObject([{ actor_id: team.user.id, action: 'fee.waive', target_type: 'no_show_fee' }])
+
+    const second = await noticed()
+    await second.ann.call('POST', `v1/fees/${second.fee.id}/dispute`, {})
+    expect((await team.call('POST', `v1/admin/fees/${second.fee.id}/charge`)).status).toBe(204)
+    expect(await chargeDueFees(deps, new Date(Date.now() + HOUR))).toBe(1)
+    expect((await feesOf(second.ann.user.id))[0]).toMatchObject({ status: 'charged' })
+    expect((await team.call('POST', `v1/admin/fees/${second.fee.id}/waive`, { reason: 'Too late' })).json.error.code).toBe('fee_closed')
+  })
+})
+
+describe('with payments off', () => {
+  it('asks no agreement and binds no seat', async () => {
+    const off = await createApiHarness(database.db, { PAYMENTS: 'off' })
+    const { experience } = await feeActivity()
+    const user: User = await createUser(database.db)
+    const answer = await off.request('POST', `v1/experiences/${experience.id}/attendees`, { token: await off.signToken(user.id), body: { user_id: user.id } })
+    expect(answer.status).toBe(200)
+    expect(answer.json.data[0].viewer.fee_bound).toBe(false)
+  })
+})

@@ -1,0 +1,111 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useTranslation } from 'react-i18next'
+import { FeeStatus } from '#app/components/fee-status.tsx'
+import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { SubmitButton } from '#app/components/ui/submit-button.tsx'
+import { ApiError } from '#app/utils/api.server.ts'
+import { getApi, requireUser } from '#app/utils/auth.server.ts'
+import { refusedForm } from '#app/utils/form-action.server.ts'
+import { formPageHeaders, formText, keepFormOnOutage } from '#app/utils/forms.server.ts'
+import { getT } from '#app/utils/i18next.server.ts'
+import { pageTitle } from '#app/utils/meta.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { requirePayments } from './payments.tsx'
+
+/**
+ * `/account/fees` (issue 31 §3, decision 075): the member's no-show fees in plain sentences, and
+ * before each is charged, "This is wrong": one press (a few words optional), and the Circle 55
+ * team looks at it before anything is charged. Where the fee notices and receipts lead.
+ */
+export const headers = formPageHeaders
+const PATH = '/account/fees'
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  requirePayments(context)
+  await requireUser(request, context)
+  const t = await getT(request, context, 'payments')
+  return { fees: await getApi(request, context).fees.mine(), title: t('fees.title') }
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  requirePayments(context)
+  const form = await request.formData()
+  return keepFormOnOutage(
+    context,
+    async () => {
+      await requireUser(request, context)
+      const reason = formText(form, 'reason').trim()
+      if (reason.length > 1000) return refusedForm(context, { error: 'payments:fees.tooLong', id: formText(form, 'id'), reason }, 400)
+      try {
+        await getApi(request, context).fees.dispute(formText(form, 'id'), reason)
+      } catch (error) {
+        if (error instanceof ApiError && (error.status === 409 || error.status === 404)) return refusedForm(context, { error: 'payments:fees.closed', id: formText(form, 'id'), reason }, 409)
+        throw error
+      }
+      return redirectWithToast(context, PATH, 'payments:fees.disputed')
+    },
+    () => ({ error: 'common:errors.notSaved', id: formText(form, 'id'), reason: formText(form, 'reason') }),
+  )
+}
+
+export default function Fees() {
+  const { fees } = useLoaderData<typeof loader>()
+  const refused = useActionData<typeof action>()
+  const { t } = useTranslation('payments')
+  return (
+    <div className="prose">
+      <h1>{t('fees.title')}</h1>
+      <p>{t('fees.intro')}</p>
+      {fees.length === 0 ? (
+        <p data-testid="no-fees">{t('fees.none')}</p>
+      ) : (
+        <ul className="card-list">
+          {fees.map((fee) => {
+            const failed = refused && refused.id === fee.id ? refused : null
+            return (
+              <li key={fee.id} className="card-item" data-testid="fee">
+                <h2 className="card-item__name">
+                  <Link to={`/activities/${fee.experience.id}`}>{fee.experience.title}</Link>
+                </h2>
+                <FeeStatus fee={fee} />
+                {fee.can_dispute ? (
+                  <Form method="post">
+                    <input type="hidden" name="id" value={fee.id} />
+                    {failed ? (
+                      <p className="field-error" role="alert">
+                        {t(failed.error)}
+                      </p>
+                    ) : null}
+                    <div className="field">
+                      <label htmlFor={`reason-${fee.id}`}>{t('fees.reasonLabel')}</label>
+                      <span className="hint" id={`reason-${fee.id}-hint`}>
+                        {t('fees.reasonHint')}
+                      </span>
+                      <textarea id={`reason-${fee.id}`} name="reason" rows={3} maxLength={1000} aria-describedby={`reason-${fee.id}-hint`} defaultValue={failed?.reason ?? ''} />
+                    </div>
+                    <SubmitButton className="button button--secondary" pending="sending">
+                      {t('fees.dispute')}
+                    </SubmitButton>
+                  </Form>
+                ) : null}
+              </li>
+            )
+          })}
+        </ul>
+      )}
+      <p>
+        <Link to="/company/attendance-policy">{t('fees.policy')}</Link>
+      </p>
+      <p>
+        <Link to="/account">{t('back')}</Link>
+      </p>
+    </div>
+  )
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => pageTitle(matches, loaded?.title)
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}
