@@ -78,6 +78,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       year: new Date().getFullYear(),
       // Browser errors go to Sentry only when the server reports to it (decision 014).
       sentryDsn: context.services.config.sentryDsn,
+      payments: context.services.config.payments !== false,
     } satisfies RootData,
     { headers },
   )

@@ -56,6 +56,8 @@ export const errorCodes = [
   'phone_confirmed',
   /** The card backs an unpaid fee or a paid subscription and is the member's only card (decision 073). */
   'card_in_use',
+  /** The member's only card, and a no-show fee of theirs is not settled yet (decision 075). */
+  'card_backs_fee',
   /** The hosted card page's session is finished or expired (decision 073). */
   'checkout_closed',
   /** Saving a seat at an activity with a no-show fee needs a usable default card (decision 075). */

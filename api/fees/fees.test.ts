@@ -243,7 +243,7 @@ describe('when the bank says no, and when the member says it is wrong', () => {
     const declined = await noticed('4000000000000341')
     await chargeDueFees(deps, new Date(Date.now() + 80 * HOUR))
     expect((await feesOf(confirm.ann.user.id))[0]).toMatchObject({ status: 'needs_confirmation' })
-    expect((await lastNotice(confirm.ann.user.id)).data[0].title).toBe('Your bank wants you to confirm a payment')
+    expect((await lastNotice(confirm.ann.user.id)).data[0].title).toBe('Your bank did not let us charge a fee')
     expect((await feesOf(declined.ann.user.id))[0]).toMatchObject({ status: 'declined', decline_code: 'card_declined' })
     expect(await chargeDueFees(deps, new Date(Date.now() + 100 * HOUR))).toBe(0)
     expect(await waiveUnpaidFees(deps, new Date(Date.now() + 10 * DAY))).toBe(0)
@@ -258,6 +258,9 @@ describe('when the bank says no, and when the member says it is wrong', () => {
     expect((await other.call('POST', `v1/fees/${fee.id}/dispute`, {})).status).toBe(404)
     const disputed = await ann.call('POST', `v1/fees/${fee.id}/dispute`, { reason: 'I was there: I came late, after the roll call.' })
     expect(disputed.json.data[0]).toMatchObject({ status: 'disputed', can_dispute: false })
+    // Its only card cannot go while the fee is not settled.
+    const card = await database.db.selectFrom('payment_methods').select('id').where('user_id', '=', ann.user.id).executeTakeFirstOrThrow()
+    expect((await ann.call('DELETE', `v1/payment-methods/${card.id}`)).json.error.code).toBe('card_backs_fee')
     expect((await ann.call('POST', `v1/fees/${fee.id}/dispute`, {})).json.error.code).toBe('fee_closed')
     expect(await chargeDueFees(deps, new Date(Date.now() + 80 * HOUR))).toBe(0)
     expect((await ann.call('GET', 'v1/admin/fees')).status).toBe(403)

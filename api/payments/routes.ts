@@ -142,7 +142,7 @@ export function paymentRoutes(routes: ApiRoutes) {
       204: { description: 'Removed' },
       ...errors(auth.required, {
         404: cardNotFound,
-        409: 'The caller’s only card, and it pays for their premium membership (code card_in_use)',
+        409: 'The caller’s only card, and it pays for their premium membership (code card_in_use) or a no-show fee not settled yet (code card_backs_fee)',
         503: 'The payments provider could not be reached (code service_unavailable)',
       }),
     },

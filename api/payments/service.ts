@@ -253,7 +253,7 @@ export async function makeDefaultCard(deps: PaymentsDeps, caller: Caller, id: st
 
 /**
  * `DELETE v1/payment-methods/{id}`: removes one of the caller's cards, refused while it is their
- * only card and it pays for a paid subscription (or, later, backs an unpaid fee). The provider
+ * only card and it pays for a paid subscription or a no-show fee not settled yet. The provider
  * forgets it first; our row is kept, marked removed, so that what named it still can. Another
  * card becomes the default when the default goes.
  */
@@ -271,6 +271,14 @@ export async function removeCard(deps: PaymentsDeps, caller: Caller, id: string)
       .where('provider_ref', 'is not', null)
       .executeTakeFirst()
     if (paid) throw problems.conflict('card_in_use', 'This card pays for your premium membership. Add another card first, or cancel the membership.')
+    // A no-show fee not settled yet would have nothing to be charged to (decision 075).
+    const unsettled = await deps.db
+      .selectFrom('no_show_fees')
+      .select('id')
+      .where('user_id', '=', card.user_id)
+      .where('status', 'in', ['noticed', 'disputed', 'needs_confirmation', 'declined'])
+      .executeTakeFirst()
+    if (unsettled) throw problems.conflict('card_backs_fee', 'A no-show fee is not settled yet: add another card before removing this one.')
   }
   if (card.provider === deps.payments.name) await deps.payments.detachCard(card.provider_ref)
   const next = card.is_default ? others[0] : undefined

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useRootData } from '#app/utils/root-data.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { activityFieldOrder, activityFormSchema, withStartTime } from '#app/utils/activity-schema.ts'
 import type { Place } from '#app/utils/place.ts'
@@ -44,6 +45,7 @@ export function ActivityForm({
   submitLabel: string
 }) {
   const { t } = useTranslation('activities')
+  const payments = useRootData()?.payments !== false
   const [form, fields] = useForm({
     id: 'activity',
     lastResult,
@@ -121,7 +123,10 @@ export function ActivityForm({
         />
         <TextField id="maxAttendees" name="maxAttendees" type="number" min={1} inputMode="numeric" label={t('form.capacity')} hint={t('form.capacityHint')} defaultValue={str(fields.maxAttendees.initialValue)} errors={fields.maxAttendees.errors} />
         <TextField id="ticketUrl" name="ticketUrl" type="url" inputMode="url" label={t('form.ticketUrl')} hint={t('form.ticketUrlHint')} defaultValue={str(fields.ticketUrl.initialValue)} errors={fields.ticketUrl.errors} />
-        <TextField id="noShowFee" name="noShowFee" inputMode="decimal" label={t('form.noShowFee')} hint={t('form.noShowFeeHint')} defaultValue={str(fields.noShowFee.initialValue)} errors={fields.noShowFee.errors} />
+        {/* No fee is offered while payments are off (decision 073). */}
+        {payments ? (
+          <TextField id="noShowFee" name="noShowFee" inputMode="decimal" label={t('form.noShowFee')} hint={t('form.noShowFeeHint')} defaultValue={str(fields.noShowFee.initialValue)} errors={fields.noShowFee.errors} />
+        ) : null}
         <TextField
           id="cover"
           name="cover"

@@ -23,6 +23,8 @@ export interface RootData {
   year: number
   /** Browser errors go to Sentry only when the server reports to it (decision 014). */
   sentryDsn: string | null
+  /** PAYMENTS (decision 073): off, no page offers or threatens a charge (no fee, no paid plan). */
+  payments: boolean
 }
 
 /** The root loader's data; undefined when it failed (the error page). */

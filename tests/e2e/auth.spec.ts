@@ -68,6 +68,8 @@ test('sign-up is refused under 55, then accepted at 55+ through code, basic info
   await submit(page, 'Save and continue')
   await expect(page).toHaveURL(/\/get-started\/profile-photo$/)
   await submit(page, 'Skip for now')
+  await expect(page).toHaveURL(/\/get-started\/subscription$/)
+  await submit(page, 'Skip for now')
   await expect(page).toHaveURL(/\/get-started\/verification$/)
   await submit(page, 'Skip for now')
   await expect(page).toHaveURL(/\/get-started\/notifications$/)

@@ -124,7 +124,13 @@ for (const viewport of viewports) {
 
       await clickWithinTheApp(page, page.getByRole('link', { name: 'Continue where you left off' }))
       expect(page.url()).toBe(activityUrl)
-      await expect(page.getByRole('button', { name: 'Save my seat' }).or(page.getByRole('button', { name: 'Join the notify list' }))).toBeVisible()
+      // The seat in whichever form this activity offers it: saved, the notify list, a card first for its no-show fee, or premium.
+      const seat = page
+        .getByRole('button', { name: 'Save my seat' })
+        .or(page.getByRole('button', { name: 'Join the notify list' }))
+        .or(page.getByRole('button', { name: 'Add a card' }))
+        .or(page.getByRole('link', { name: 'See what premium gives' }))
+      await expect(seat.first()).toBeVisible()
     })
 
     test("Home → an activity → an attendee's profile → Message, then Messages → the conversation", async ({ browser }) => {

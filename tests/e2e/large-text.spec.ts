@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test'
 import { createDatabase } from '../../api/db/database.ts'
 import { createActivity, demoPassword, flash, localStart, member } from './activity-helpers.ts'
+import { savedCard } from './factories.ts'
 import { smallTargets, submitWithoutNativeValidation } from './axe.ts'
 import {
   expect,
@@ -635,8 +636,11 @@ test.describe('targets, confirmations and the activity card', () => {
       )
 
       // With JavaScript the late cancel is confirmed in place; without, on a page of its own.
+      // The fee asks for a saved card and the member's agreement, a box next to the button (decision 075).
+      await savedCard(memberEmail)
       const attendee = await open(memberEmail, true)
       await attendee.goto(`/activities/${id}`)
+      await attendee.locator('#fee-consent').check()
       await attendee.getByRole('button', { name: 'Save my seat' }).click()
       await expect(flash(attendee)).toHaveText('Your seat is saved.')
       await attendee.getByRole('button', { name: 'Cancel my seat' }).click()

@@ -48,7 +48,7 @@ test.describe('without JavaScript', () => {
 
     await field.setInputFiles(photo('one-face.jpg'))
     await save.click()
-    await expect(page).toHaveURL(/\/get-started\/verification/)
+    await expect(page).toHaveURL(/\/get-started\/subscription/)
 
     // The photo is on the profile now: the step shows it, and it is a 400×400 JPEG.
     await page.goto('/get-started/profile-photo')
@@ -64,7 +64,7 @@ test.describe('without JavaScript', () => {
     await signedInFreshMember(page)
     await page.goto('/get-started/profile-photo')
     await page.getByRole('button', { name: 'Skip for now' }).click()
-    await expect(page).toHaveURL(/\/get-started\/verification/)
+    await expect(page).toHaveURL(/\/get-started\/subscription/)
   })
 })
 
@@ -143,7 +143,7 @@ test.describe('phone-sized photos (issue 29 §2)', () => {
       if (javaScriptEnabled) await expect(page.getByRole('img', { name: 'The photo you chose, as a square' })).toBeVisible()
       // The first photo may wait for the face models to finish loading after the server started.
       await page.getByRole('button', { name: 'Save photo' }).click()
-      await expect(page).toHaveURL(/\/get-started\/verification/, { timeout: 90_000 })
+      await expect(page).toHaveURL(/\/get-started\/subscription/, { timeout: 90_000 })
       // The whole photo went up (no resizing in the browser), to the page without JavaScript and to its `.data` with it.
       const [sent] = await Promise.all(uploads.splice(0))
       const [address, length] = (sent ?? '').split(' ')

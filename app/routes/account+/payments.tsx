@@ -64,6 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       } catch (error) {
         if (!(error instanceof ApiError)) throw error
         if (error.code === 'card_in_use') return refusedForm(context, { error: 'payments:errors.cardInUse' }, 409)
+        if (error.code === 'card_backs_fee') return refusedForm(context, { error: 'payments:errors.cardBacksFee' }, 409)
         if (error.status === 429) return refusedForm(context, { error: 'payments:errors.tooMany' }, 429)
         if (error.status === 404 || error.status === 422) return redirectWithToast(context, PATH, { kind: 'info', key: 'payments:errors.gone' })
         throw error

@@ -94,6 +94,17 @@ describe('the no-show fee before a seat is saved (decision 075)', () => {
     expect(actionsText(await drawPage(open.id, null))).toContain(`${before} Sign in to save your seat`)
   })
 
+  it('is not shown at all while payments are off: no fee, no box, a plain “Save my seat”', async () => {
+    const experience = await createExperience(database.db, host.id, { no_show_fee_cents: 1400 })
+    const cookie = await sessionCookie(api, services, member.id)
+    const off = { ...services, config: { ...services.config, payments: false } }
+    const response = await handle(new Request(`${TEST_PUBLIC_URL}/activities/${experience.id}`, { headers: { cookie } }), testContext(off))
+    const html = readableHtml(await response.text())
+    expect(actionsText(html)).not.toMatch(/fee|card/i)
+    expect(html).not.toContain('No-show fee')
+    expect(actionsText(html)).toContain('Save my seat')
+  })
+
   it('is not mentioned when the activity has no fee', async () => {
     const experience = await createExperience(database.db, host.id)
     expect(actionsText(await drawPage(experience.id, member))).not.toContain('fee')

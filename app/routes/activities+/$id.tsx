@@ -21,7 +21,7 @@ import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { runIntent } from './$id.server.ts'
 import { Conversations } from './__conversations.tsx'
 import { ConfirmCancelActivity, HostTools, InvitedResult } from './__host-tools.tsx'
-import { ConfirmCancel, Rsvp, useOptimisticExperience } from './__rsvp.tsx'
+import { ConfirmCancel, Rsvp, useOptimisticExperience, useShownFee } from './__rsvp.tsx'
 import { SurveyResults } from './__survey-results.tsx'
 
 const previewCount = 6
@@ -101,6 +101,7 @@ export default function ActivityDetail() {
   // Issue 29 §4: only what can still be done. A cancelled or past activity offers no calendar,
   // sharing, directions or fee; its host keeps Duplicate and the attendee list.
   const on = isOn(experience)
+  const shownFee = useShownFee(experience)
   if (confirmCancel) return <ConfirmCancel experience={experience} />
   if (confirmCancelActivity) return <ConfirmCancelActivity experience={experience} />
   return (
@@ -145,11 +146,11 @@ export default function ActivityDetail() {
                 <dd>{t('detail.premiumMeaning')}</dd>
               </>
             ) : null}
-            {experience.no_show_fee && on ? (
+            {shownFee && on ? (
               <>
                 <dt>{t('detail.noShowFee')}</dt>
-                {/* Payments do not exist yet: nothing may suggest a fee is charged (issue 29 §4). */}
-                <dd>{t('detail.noShowFeeValue', { fee: formatCurrency(experience.no_show_fee, i18n.language) })}</dd>
+                {/* Only if the member agrees to it when saving a seat (decision 075); nothing while payments are off. */}
+                <dd>{t('detail.noShowFeeValue', { fee: formatCurrency(shownFee, i18n.language) })}</dd>
               </>
             ) : null}
             {experience.ticket_url ? (

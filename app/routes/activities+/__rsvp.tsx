@@ -9,6 +9,7 @@ import type { Waitlist } from '#app/utils/api/experiences.server.ts'
 // the page that renders this part (decision 067).
 import type { runIntent } from './$id.server.ts'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
+import { useRootData } from '#app/utils/root-data.ts'
 
 /**
  * The activity page's RSVP part: attend, cancel (with the late-cancel warning), the notify list,
@@ -72,6 +73,7 @@ export function Rsvp({
   const { t } = useTranslation('activities')
   const fetcher = useRsvpFetcher()
   const experience = useOptimisticExperience(loaded)
+  const fee = useShownFee(loaded)
   // With JavaScript the late-cancel confirmation is shown in place (without, it is its own page).
   const [confirmingLateCancel, setConfirmingLateCancel] = useState(false)
   const failed = fetcher.state === 'idle' && fetcher.data && 'error' in fetcher.data ? fetcher.data.error : null
@@ -186,9 +188,14 @@ export function Rsvp({
     <>
       {error}
       <BeforeSeat experience={experience} />
-      {invitation ?? (experience.no_show_fee ? <AttendWithFee experience={experience} /> : <RsvpButton intent="attend" label={t('detail.attend')} />)}
+      {invitation ?? (fee ? <AttendWithFee experience={experience} /> : <RsvpButton intent="attend" label={t('detail.attend')} />)}
     </>
   )
+}
+
+/** The activity's fee as the pages show it: none while payments are off (decision 073). */
+export function useShownFee(experience: Experience) {
+  return useRootData()?.payments === false ? null : experience.no_show_fee
 }
 
 /**
@@ -259,13 +266,14 @@ function Invitation({ experience, invitation, canAccept }: { experience: Experie
  */
 function BeforeSeat({ experience }: { experience: Experience }) {
   const { t, i18n } = useTranslation('activities')
+  const fee = useShownFee(experience)
   // The API says whether it is late (spec §4); a visitor not signed in is told of the fee only.
   const late = experience.viewer?.cancel_is_late ?? false
-  if (!late && !experience.no_show_fee) return null
+  if (!late && !fee) return null
   return (
     <p>
       {t(late ? 'detail.lateBeforeSeat' : 'detail.cancelBeforeSeat', { hours: lateCancelWindowHours })}
-      {experience.no_show_fee ? <> {t('payments:fee.before', { fee: formatCurrency(experience.no_show_fee, i18n.language), hours: lateCancelWindowHours })}</> : null}{' '}
+      {fee ? <> {t('payments:fee.before', { fee: formatCurrency(fee, i18n.language), hours: lateCancelWindowHours })}</> : null}{' '}
       <Link to="/company/attendance-policy">{t('detail.attendancePolicy')}</Link>
     </p>
   )
@@ -284,8 +292,9 @@ function LateCancelNote({ experience }: { experience: Experience }) {
 /** Whether the member's seat is bound by the fee they agreed to, said where they may cancel late. */
 function FeeOnSeat({ experience }: { experience: Experience }) {
   const { t, i18n } = useTranslation('payments')
-  if (!experience.no_show_fee) return null
-  const fee = formatCurrency(experience.no_show_fee, i18n.language)
+  const shown = useShownFee(experience)
+  if (!shown) return null
+  const fee = formatCurrency(shown, i18n.language)
   return <>{experience.viewer?.fee_bound ? t('fee.lateBound', { fee }) : t('fee.notBound')}</>
 }
 
