@@ -294,7 +294,6 @@ const rows: Row[] = [
   row('GET', '/v1/payments/checkout/{id}',                    '401 200 404 404 404 403', { params: { id: 'checkout' } }),
   row('POST', '/v1/payments/checkout/{id}/authentication',    '401 409 404 404 404 403', { params: { id: 'checkout' }, body: () => ({ outcome: 'confirm' }) }),
   row('POST', '/v1/payments/checkout/{id}/card',              '401 200 404 404 404 403', { params: { id: 'checkout' }, body: () => ({ number: '4242424242424242', expiry: '12/40', cvc: '123', postal_code: '97201' }) }),
-  row('DELETE', '/v1/payment-methods/{id}',                   '401 204 404 404 404 403', { params: { id: 'card' } }),
   // premium (decision 074): always the caller's own; the partnerships' administration is for admins.
   row('GET', '/v1/subscriptions/partnerships',                '401 200 200 200 200 403'),
   row('GET', '/v1/subscriptions/me',                          '401 200 200 200 200 403'),
@@ -313,6 +312,8 @@ const rows: Row[] = [
   row('GET', '/v1/admin/fees',                                '401 403 403 403 200 403'),
   row('POST', '/v1/admin/fees/{id}/charge',                   '401 403 403 403 204 403', { params: { id: 'fee' } }),
   row('POST', '/v1/admin/fees/{id}/waive',                    '401 403 403 403 204 403', { params: { id: 'fee' }, body: () => ({ reason: 'Matrix' }) }),
+  // After the waiver: the member's fee is settled, so their only card may go (card_backs_fee before).
+  row('DELETE', '/v1/payment-methods/{id}',                   '401 204 404 404 404 403', { params: { id: 'card' } }),
   // Stripe (payments) is not configured here either; stripe-flow.test.ts signs its deliveries.
   row('POST', '/v1/webhooks/stripe',                          '404 404 404 404 404 403', { body: () => ({ type: 'checkout.session.completed' }) }),
   // Stripe Identity is not configured here; with it, only a signed delivery is accepted (stripe.test.ts).
