@@ -13,7 +13,7 @@ const attendanceSheetSchema = z
     attendees: z.array(
       z.object({
         user_id: z.string(),
-        display_name: z.string(),
+        display_name: z.string().nullable().meta({ description: 'As members are named everywhere; null for the generic member label.' }),
         present: z.boolean().nullable().meta({ description: 'The host’s mark; null when not marked (never charged).' }),
         fee_bound: z.boolean().meta({ description: 'The member agreed to the no-show fee for this seat.' }),
       }),

@@ -7,6 +7,7 @@ import { isUuid } from '../http/params.ts'
 import type { Logger } from '../logger.ts'
 import type { Notify } from '../notifications/service.ts'
 import { requirePermission, type Caller } from '../policy/permissions.ts'
+import { displayName } from '#contract/display-name.ts'
 import { centsToFee, getExperience, hasStarted } from '../experiences/service.ts'
 import { usableDefaultCard } from '../payments/queries.ts'
 import type { PaymentsProvider } from '../providers/payments/provider.ts'
@@ -48,7 +49,7 @@ export async function attendanceSheet(db: DB, caller: Caller, idOrSlug: string) 
     .selectFrom('experience_attendees as a')
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .leftJoin('attendance_marks as m', (join) => join.onRef('m.experience_id', '=', 'a.experience_id').onRef('m.user_id', '=', 'a.user_id'))
-    .select(['a.user_id', 'u.first_name', 'u.last_name', 'm.present', 'a.fee_consent_id'])
+    .select(['a.user_id', 'u.first_name', 'u.last_name', 'u.formatted_name', 'u.name', 'u.state', 'u.banned', 'u.is_suspended', 'm.present', 'a.fee_consent_id'])
     .where('a.experience_id', '=', experience.id)
     .orderBy('u.first_name')
     .execute()
@@ -58,7 +59,8 @@ export async function attendanceSheet(db: DB, caller: Caller, idOrSlug: string) 
     confirmed_at: experience.attendance_confirmed_at,
     attendees: rows.map((row) => ({
       user_id: row.user_id,
-      display_name: [row.first_name, row.last_name ? `${row.last_name[0]}.` : ''].filter(Boolean).join(' '),
+      // As members are named everywhere; null for the generic member label (suspended, deleted).
+      display_name: row.state === 'deleted' ? null : displayName(row),
       present: row.present,
       fee_bound: row.fee_consent_id !== null,
     })),

@@ -73,7 +73,7 @@ export default function Attendance() {
           {sheet.attendees.map((attendee) => (
             <fieldset key={attendee.user_id} className="choices" disabled={!sheet.open}>
               <legend>
-                {attendee.display_name}
+                {attendee.display_name ?? t('common:member.generic')}
                 {attendee.fee_bound && fee ? <span className="hint"> — {t('attendance.agreed', { fee })}</span> : null}
               </legend>
               {(['yes', 'no'] as const).map((answer) => (

@@ -6,7 +6,7 @@ import type { ApiTransport } from '../api.server.ts'
 export const attendanceSheetSchema = z.object({
   open: z.boolean(),
   confirmed_at: z.string().nullable(),
-  attendees: z.array(z.object({ user_id: z.string(), display_name: z.string(), present: z.boolean().nullable(), fee_bound: z.boolean() })),
+  attendees: z.array(z.object({ user_id: z.string(), display_name: z.string().nullable(), present: z.boolean().nullable(), fee_bound: z.boolean() })),
 })
 export type AttendanceSheet = z.infer<typeof attendanceSheetSchema>
 
