@@ -9,7 +9,7 @@ import type { Notify } from '../notifications/service.ts'
 import { requirePermission, type Caller } from '../policy/permissions.ts'
 import { displayName } from '#contract/display-name.ts'
 import { centsToFee, getExperience, hasStarted } from '../experiences/service.ts'
-import { usableDefaultCard } from '../payments/queries.ts'
+import { customerRef, usableDefaultCard } from '../payments/queries.ts'
 import type { PaymentsProvider } from '../providers/payments/provider.ts'
 
 /**
@@ -222,16 +222,11 @@ export async function chargeDueFees(deps: FeeDeps, now = new Date()) {
 async function chargeOne(trx: Trx, deps: FeeDeps, fee: FeeRow) {
   const experience = await trx.selectFrom('experiences').select(['title']).where('id', '=', fee.experience_id).executeTakeFirstOrThrow()
   const card = await feeCard(trx, fee)
-  const customer = await trx
-    .selectFrom('payment_customers')
-    .select('customer_ref')
-    .where('user_id', '=', fee.user_id)
-    .where('provider', '=', deps.payments.name)
-    .executeTakeFirst()
+  const customer = await customerRef(trx, fee.user_id, deps.payments.name)
   const outcome =
     card && customer
       ? await deps.payments.chargeOffSession({
-          customer: customer.customer_ref,
+          customer,
           cardRef: card.provider_ref,
           amountCents: fee.amount_cents,
           idempotencyKey: `noshow:${fee.id}`,

@@ -15,3 +15,9 @@ export async function usableDefaultCard(db: DB | Trx, userId: string) {
     .executeTakeFirst()
   return card && !isExpired(card.exp_month, card.exp_year) ? card : null
 }
+
+/** The member's customer at a payments provider (`cus_…`), or null before their first card there. */
+export async function customerRef(db: DB | Trx, userId: string, provider: string) {
+  const row = await db.selectFrom('payment_customers').select('customer_ref').where('user_id', '=', userId).where('provider', '=', provider).executeTakeFirst()
+  return row?.customer_ref ?? null
+}

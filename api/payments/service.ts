@@ -15,6 +15,7 @@ import {
   submitBuiltinCard,
 } from '../providers/payments/builtin.ts'
 import type { PaymentsProvider, SavedCard } from '../providers/payments/provider.ts'
+import { customerRef } from './queries.ts'
 
 /**
  * Payment cards (spec §1, §3, §7; issue 31 §2; decision 073). `payment_methods` is our record of
@@ -68,13 +69,8 @@ export async function defaultCard(deps: PaymentsDeps, caller: Caller): Promise<P
 
 /** The member's customer at the provider, made once (a second setup reuses it). */
 export async function customerOf(deps: PaymentsDeps, member: User) {
-  const known = await deps.db
-    .selectFrom('payment_customers')
-    .select('customer_ref')
-    .where('user_id', '=', member.id)
-    .where('provider', '=', deps.payments.name)
-    .executeTakeFirst()
-  if (known) return known.customer_ref
+  const known = await customerRef(deps.db, member.id, deps.payments.name)
+  if (known) return known
   const ref = await deps.payments.ensureCustomer({ id: member.id, email: member.email ?? '', name: member.name ?? '' }, null)
   await deps.db
     .insertInto('payment_customers')
@@ -208,13 +204,7 @@ export async function recordSetupCard(deps: PaymentsDeps, setupRef: string, card
             .where('id', '=', setup.id)
             .returningAll()
             .executeTakeFirstOrThrow()
-    const customer = await trx
-      .selectFrom('payment_customers')
-      .select('customer_ref')
-      .where('user_id', '=', setup.user_id)
-      .where('provider', '=', deps.payments.name)
-      .executeTakeFirst()
-    return { setup: finished, row, becameDefault, customer: customer?.customer_ref ?? null }
+    return { setup: finished, row, becameDefault, customer: await customerRef(trx, setup.user_id, deps.payments.name) }
   })
   if (becameDefault && customer) await syncDefault(deps, customer, row.provider_ref)
   return setupOf(setup, row)
@@ -241,13 +231,8 @@ export async function makeDefaultCard(deps: PaymentsDeps, caller: Caller, id: st
     await trx.updateTable('payment_methods').set({ is_default: false }).where('user_id', '=', card.user_id).where('is_default', '=', true).where('id', '!=', card.id).execute()
     return trx.updateTable('payment_methods').set({ is_default: true }).where('id', '=', card.id).returningAll().executeTakeFirstOrThrow()
   })
-  const customer = await deps.db
-    .selectFrom('payment_customers')
-    .select('customer_ref')
-    .where('user_id', '=', card.user_id)
-    .where('provider', '=', card.provider)
-    .executeTakeFirst()
-  if (customer && card.provider === deps.payments.name) await syncDefault(deps, customer.customer_ref, card.provider_ref)
+  const customer = await customerRef(deps.db, card.user_id, card.provider)
+  if (customer && card.provider === deps.payments.name) await syncDefault(deps, customer, card.provider_ref)
   return cardOf(updated)
 }
 
@@ -287,8 +272,8 @@ export async function removeCard(deps: PaymentsDeps, caller: Caller, id: string)
     if (next) await trx.updateTable('payment_methods').set({ is_default: true }).where('id', '=', next.id).execute()
   })
   if (next) {
-    const customer = await deps.db.selectFrom('payment_customers').select('customer_ref').where('user_id', '=', card.user_id).where('provider', '=', next.provider).executeTakeFirst()
-    if (customer && next.provider === deps.payments.name) await syncDefault(deps, customer.customer_ref, next.provider_ref)
+    const customer = await customerRef(deps.db, card.user_id, next.provider)
+    if (customer && next.provider === deps.payments.name) await syncDefault(deps, customer, next.provider_ref)
   }
 }
 

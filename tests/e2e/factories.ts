@@ -13,7 +13,8 @@ import { newVisitor, password, signedInEmail, signInOverHttp, uniqueEmail } from
  * of signing one up through the pages (the sign-up tests do that) or sharing a demo member.
  */
 let database: ReturnType<typeof createDatabase> | undefined
-function db() {
+/** The end-to-end server's database, for specs that build their scene in it. */
+export function db() {
   const url = process.env.E2E_DATABASE_URL
   if (!url) throw new Error('Run through scripts/e2e.ts, which gives the server’s database')
   database ??= createDatabase(url, { max: 2 })

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
-import { createDatabase } from '../../api/db/database.ts'
 import { assessFees, chargeDueFees } from '../../api/fees/service.ts'
 import { createLogger } from '../../api/logger.ts'
 import { createNotifier } from '../../api/notifications/service.ts'
 import { createBuiltinPayments } from '../../api/providers/payments/builtin.ts'
 import { createExperience } from '../factories.ts'
 import { flash, member } from './activity-helpers.ts'
-import { freshMember, savedCard, signedInPage } from './factories.ts'
+import { db, freshMember, savedCard, signedInPage } from './factories.ts'
 import { baseURL, expect, test, untilHydrated } from './helpers.ts'
 
 /**
@@ -29,14 +28,6 @@ const phone = { width: 390, height: 844 }
 const HOUR = 3_600_000
 const consentText = 'I agree to a $15 fee if I cancel less than 12 hours before the start or do not come. It would be charged to Visa •••• 4242, and I would be told first.'
 
-let database: ReturnType<typeof createDatabase> | undefined
-/** The end-to-end server's database (scripts/e2e.ts gives its address). */
-function db() {
-  const url = process.env.E2E_DATABASE_URL
-  if (!url) throw new Error('Run through scripts/e2e.ts, which gives the server’s database')
-  database ??= createDatabase(url, { max: 2 })
-  return database.db
-}
 
 /** The fee sweep's steps as the server runs them: the real notifier (its deliveries not queued) and the built-in bank. */
 function feeDeps() {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { createDatabase } from '../../api/db/database.ts'
 import { flash, member } from './activity-helpers.ts'
-import { freshMember } from './factories.ts'
+import { db, freshMember } from './factories.ts'
 import { expect, test } from './helpers.ts'
 
 /**
@@ -13,14 +12,6 @@ import { expect, test } from './helpers.ts'
  * member and a state of its own, so no other test sees the partner.
  */
 
-let database: ReturnType<typeof createDatabase> | undefined
-/** The end-to-end server's database (scripts/e2e.ts gives its address). */
-function db() {
-  const url = process.env.E2E_DATABASE_URL
-  if (!url) throw new Error('Run through scripts/e2e.ts, which gives the server’s database')
-  database ??= createDatabase(url, { max: 2 })
-  return database.db
-}
 
 test('the partner’s offer: seen on Pricing, accepted in one press, canceled in two', async ({ browser }) => {
   const partner = `Green Mountain Health ${randomBytes(2).toString('hex')}`
