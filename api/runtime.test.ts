@@ -13,6 +13,7 @@ import { liftSuspensionsJob } from './moderation/suspension-job.ts'
 import { remindSweepJob } from './reminders/service.ts'
 import { askAttendanceJob } from './surveys/job.ts'
 import { remindRenewalsJob, renewSubscriptionsJob } from './subscriptions/renewal.ts'
+import { reconcileSubscriptionsJob } from './subscriptions/sync.ts'
 import { recommendJob } from './recommendations/service.ts'
 import { gazetteerRows } from './providers/maps/gazetteer.ts'
 import { createApiRuntime, type ApiRuntime } from './runtime.ts'
@@ -54,6 +55,7 @@ describe('the API runtime', () => {
         { name: feesJob.name, cron: '*/10 * * * *' },
         { name: renewSubscriptionsJob.name, cron: '0 14 * * *' },
         { name: remindRenewalsJob.name, cron: '0 15 * * *' },
+        { name: reconcileSubscriptionsJob.name, cron: '0 8 * * *' },
       ].sort((a, b) => a.name.localeCompare(b.name)),
     )
     // pg-boss's own queues start with `__pgboss__`.

@@ -64,6 +64,10 @@ export const errorCodes = [
   'card_required',
   /** The fee can no longer be disputed, waived or changed in that way (decision 075). */
   'fee_closed',
+  /** Only a fee the bank would not take off-session can be paid by the member (decision 075). */
+  'fee_not_payable',
+  /** Only a charged fee can be refunded (decision 075). */
+  'fee_not_charged',
   /** The host confirms who came only after the activity, once (decision 075). */
   'attendance_not_open',
   /** The member already has premium (decision 074). */

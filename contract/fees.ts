@@ -45,6 +45,8 @@ export const noShowFeeSchema = z
     waiver: z.enum(feeWaivers).nullable(),
     card: z.object({ brand: z.enum(paymentCardBrands), last4: z.string() }).nullable(),
     can_dispute: z.boolean().meta({ description: 'Still before the charge: “tell us if this is wrong” is open.' }),
+    can_pay: z.boolean().meta({ description: 'The bank wanted the member to confirm it, or declined it: they may pay it themselves (`POST v1/fees/{id}/pay`).' }),
+    refunded_at: z.string().nullable(),
   })
   .meta({ id: 'NoShowFee' })
 export type NoShowFee = z.infer<typeof noShowFeeSchema>
@@ -63,3 +65,23 @@ export const feeDisputeBodySchema = z.object({ reason: z.string().trim().max(100
 
 /** `POST v1/admin/fees/{id}/waive`: an admin waives a fee; the reason is recorded. */
 export const feeWaiveBodySchema = z.object({ reason: z.string({ error: 'reason_required' }).trim().min(1, 'reason_required').max(1000, 'reason_too_long') }).meta({ id: 'FeeWaiver' })
+
+/** `POST v1/admin/fees/{id}/refund`: an admin gives back a charged fee; the reason is recorded. */
+export const feeRefundBodySchema = feeWaiveBodySchema.meta({ id: 'FeeRefund' })
+
+/** `POST v1/fees/{id}/pay`: where to send the member to pay the fee themselves. */
+export const feePaymentSchema = z
+  .object({
+    redirect_url: z.string().meta({ description: 'The provider’s hosted payment page; it sends the member back to `/account/fees?paid={id}`.' }),
+  })
+  .meta({ id: 'FeePayment' })
+
+/** A fee as the team sees it (`GET v1/admin/fees`): whose, what they said, and why it was given back. */
+export const teamFeeSchema = noShowFeeSchema
+  .extend({
+    member: z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }),
+    dispute_text: z.string().nullable(),
+    refund_note: z.string().nullable().meta({ description: 'Why the team gave it back (refunded fees).' }),
+  })
+  .meta({ id: 'TeamNoShowFee' })
+export type TeamFee = z.infer<typeof teamFeeSchema>

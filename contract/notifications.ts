@@ -23,6 +23,7 @@ export const notificationTypes = [
   'report.handled',
   'experience.recommended',
   'subscription.renewal_reminder',
+  'subscription.payment_failed',
   'fee.updated',
 ] as const
 export type NotificationType = (typeof notificationTypes)[number]

@@ -81,6 +81,7 @@ export const builtinCheckoutSchema = z
     mode: z.enum(['setup', 'payment']).meta({ description: '`setup` saves a card; `payment` also charges `amount_cents` (decision 074).' }),
     amount_cents: z.number().int().nullable().meta({ description: 'In payment mode: what is charged now.' }),
     recurring_interval: z.string().nullable().meta({ description: 'In payment mode: `year` when it renews each year (premium membership).' }),
+    description: z.string().nullable().meta({ description: 'In payment mode: what the payment is for, as on the receipt.' }),
   })
   .meta({ id: 'BuiltinCheckout' })
 export type BuiltinCheckout = z.infer<typeof builtinCheckoutSchema>

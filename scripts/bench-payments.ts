@@ -131,7 +131,7 @@ try {
 
   const apply = async (db: DB, deliveries: typeof history) => {
     const started = performance.now()
-    const deps = { db, payments, logger, publicUrl: 'http://localhost' }
+    const deps = { db, payments, logger, publicUrl: 'http://localhost', notify: createNotifier({ db, queue: { send: async () => {} } }) }
     let next = 0
     await Promise.all(
       Array.from({ length: 8 }, async () => {

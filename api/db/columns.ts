@@ -380,6 +380,12 @@ export const databaseColumns = {
     waiver_note: 'text null',
     waived_by: 'uuid null',
     waived_at: 'timestamptz null',
+    charged_brand: 'text null',
+    charged_last4: 'text null',
+    refund_ref: 'text null',
+    refund_note: 'text null',
+    refunded_by: 'uuid null',
+    refunded_at: 'timestamptz null',
     created_at: 'timestamptz default',
   },
   payment_customers: {
@@ -436,6 +442,20 @@ export const databaseColumns = {
     decline_code: 'text null',
     created_at: 'timestamptz default',
   },
+  fee_checkouts: {
+    ref: 'text',
+    fee_id: 'uuid',
+    payment_ref: 'text null',
+    refund_ref: 'text null',
+    created_at: 'timestamptz default',
+  },
+  builtin_refunds: {
+    idempotency_key: 'text',
+    ref: 'text',
+    charge_ref: 'text',
+    amount_cents: 'int4',
+    created_at: 'timestamptz default',
+  },
   partnerships: {
     id: 'uuid default',
     name: 'text',
@@ -463,6 +483,7 @@ export const databaseColumns = {
     current_period_start: 'timestamptz null',
     reminded_period_end: 'timestamptz null',
     updated_at: 'timestamptz default',
+    synced_at: 'timestamptz null',
   },
   subscription_consents: {
     id: 'uuid default',

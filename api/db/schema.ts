@@ -433,6 +433,14 @@ export interface NoShowFeesTable {
   waiver_note: string | null
   waived_by: string | null
   waived_at: NullableTimestamp
+  /** The card it was paid with (migration 0033). */
+  charged_brand: CardBrand | null
+  charged_last4: string | null
+  /** A charged fee given back by the team: the provider's refund, why, who and when (migration 0033). */
+  refund_ref: string | null
+  refund_note: string | null
+  refunded_by: string | null
+  refunded_at: NullableTimestamp
   created_at: CreatedAt
 }
 
@@ -680,6 +688,24 @@ export interface BuiltinChargesTable {
   created_at: CreatedAt
 }
 
+/** A hosted page a member was sent to to pay a fee themselves, and what became of it (migration 0033). */
+export interface FeeCheckoutsTable {
+  ref: string
+  fee_id: string
+  payment_ref: string | null
+  refund_ref: string | null
+  created_at: CreatedAt
+}
+
+/** A refund by the built-in bank (migration 0033), once per idempotency key. */
+export interface BuiltinRefundsTable {
+  idempotency_key: string
+  ref: string
+  charge_ref: string
+  amount_cents: number
+  created_at: CreatedAt
+}
+
 export interface PartnershipsTable {
   id: Generated<string>
   name: string
@@ -714,6 +740,8 @@ export interface SubscriptionsTable {
   /** The period end whose renewal reminder was sent (once per period, California ARL). */
   reminded_period_end: NullableTimestamp
   updated_at: UpdatedAt
+  /** When the provider's subscription was last read into the row (migration 0034; Stripe, decision 076). */
+  synced_at: NullableTimestamp
 }
 
 /** The member's express consent to automatic renewal (migration 0031): append-only, the card filled in once. */
@@ -880,6 +908,8 @@ export interface Database {
   builtin_vault_cards: BuiltinVaultCardsTable
   builtin_checkout_sessions: BuiltinCheckoutSessionsTable
   builtin_charges: BuiltinChargesTable
+  builtin_refunds: BuiltinRefundsTable
+  fee_checkouts: FeeCheckoutsTable
   partnerships: PartnershipsTable
   subscriptions: SubscriptionsTable
   subscription_consents: SubscriptionConsentsTable

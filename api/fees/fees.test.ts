@@ -1,12 +1,13 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser, User } from '#api/db/schema.ts'
 import { createLogger } from '#api/logger.ts'
 import { createBuiltinPayments } from '#api/providers/payments/builtin.ts'
-import { createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, createExperience, createUser, testNotifier, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { cardSetupSchema } from '#contract/payments.ts'
 import { feeConsentText } from './consent.ts'
-import { assessFees, chargeDueFees, waiveUnpaidFees, type FeeDeps } from './service.ts'
+import { assessFees, chargeDueFees, settleFeeCheckout, waiveUnpaidFees, type FeeDeps } from './service.ts'
 
 /**
  * The no-show fee (issue 31 §3, decision 075) from saving a seat to the receipt, against the real
@@ -23,12 +24,7 @@ const DAY = 24 * HOUR
 beforeAll(async () => {
   database = await createTestDatabase()
   api = await createApiHarness(database.db)
-  const notify: FeeDeps['notify'] = async (event, trx) => {
-    const rows = event.to.map((userId) => ({ user_id: userId, type: event.type, data: JSON.stringify(event.data) }))
-    await (trx ?? database.db).insertInto('notifications').values(rows).execute()
-    return []
-  }
-  deps = { db: database.db, notify, payments: createBuiltinPayments({ db: database.db, publicUrl: api.env.PUBLIC_URL }), logger: createLogger(api.env) }
+  deps = { db: database.db, notify: testNotifier(database.db).notify, payments: createBuiltinPayments({ db: database.db, publicUrl: api.env.PUBLIC_URL }), logger: createLogger(api.env) }
 })
 
 afterAll(async () => {
@@ -75,6 +71,18 @@ const lastNotice = async (userId: string) => {
   const [latest] = listed.filter((entry) => entry.type === 'fee.updated')
   if (!latest) throw new Error('no fee notification')
   return { data: [latest] as [typeof latest] }
+}
+
+/** A member with this card marked absent by the host, told of the fee a day later. */
+async function noticed(cardNumber = '4242424242424242') {
+  const { host, experience } = await feeActivity()
+  const ann = await member()
+  await withCard(ann, cardNumber)
+  await attend(ann, experience.id)
+  await happened(experience.id)
+  await host.call('POST', `v1/experiences/${experience.id}/attendance`, { marks: [{ user_id: ann.user.id, present: false }] })
+  await assessFees(deps, new Date(Date.now() + 25 * HOUR))
+  return { ann, fee: (await feesOf(ann.user.id))[0]! }
 }
 
 describe('saving a seat at an activity with a no-show fee', () => {
@@ -227,17 +235,6 @@ describe('after the activity: the host’s attendance, the notice, the charge', 
 })
 
 describe('when the bank says no, and when the member says it is wrong', () => {
-  async function noticed(cardNumber = '4242424242424242') {
-    const { host, experience } = await feeActivity()
-    const ann = await member()
-    await withCard(ann, cardNumber)
-    await attend(ann, experience.id)
-    await happened(experience.id)
-    await host.call('POST', `v1/experiences/${experience.id}/attendance`, { marks: [{ user_id: ann.user.id, present: false }] })
-    await assessFees(deps, new Date(Date.now() + 25 * HOUR))
-    return { ann, fee: (await feesOf(ann.user.id))[0]! }
-  }
-
   it('asks the member to confirm (3184) or says it was declined (0341), never tries again, and drops it after 14 days', async () => {
     const confirm = await noticed('4000002760003184')
     const declined = await noticed('4000000000000341')
@@ -279,6 +276,96 @@ describe('when the bank says no, and when the member says it is wrong', () => {
     expect(await chargeDueFees(deps, new Date(Date.now() + HOUR))).toBe(1)
     expect((await feesOf(second.ann.user.id))[0]).toMatchObject({ status: 'charged' })
     expect((await team.call('POST', `v1/admin/fees/${second.fee.id}/waive`, { reason: 'Too late' })).json.error.code).toBe('fee_closed')
+  })
+})
+
+describe('paying a fee on-session, and refunds', () => {
+  /** A fee the sweep could not charge with this card: `needs_confirmation` (3184) or `declined` (0341). */
+  async function unpaid(cardNumber: string) {
+    const { ann } = await noticed(cardNumber)
+    await chargeDueFees(deps, new Date(Date.now() + 80 * HOUR))
+    return { ann, fee: (await feesOf(ann.user.id))[0]! }
+  }
+  /** The member opens "Pay now" and types `number` on the hosted page (confirming with the bank when it asks). */
+  async function payOnPage(who: Member, feeId: string, number: string) {
+    const started = await who.call('POST', `v1/fees/${feeId}/pay`)
+    expect(started.status).toBe(200)
+    const checkout = new URL(started.json.data[0].redirect_url).pathname.replace('/checkout/', '')
+    const typed = await who.call('POST', `v1/payments/checkout/${checkout}/card`, { number, expiry: '12/40', cvc: '123', postal_code: '97201' })
+    if (typed.json.data[0].status === 'requires_authentication') await who.call('POST', `v1/payments/checkout/${checkout}/authentication`, { outcome: 'confirm' })
+    return checkout
+  }
+  const receipts = (userId: string) =>
+    database.db.selectFrom('notifications').select('data').where('user_id', '=', userId).where('type', '=', 'fee.updated').where(sql`data->>'step'`, '=', 'charged').execute()
+
+  it('lets the member pay a fee their bank wanted them to confirm, on the hosted page, once, with a receipt naming the card used', async () => {
+    const { ann, fee } = await unpaid('4000002760003184')
+    expect((await ann.call('GET', 'v1/fees')).json.data[0]).toMatchObject({ status: 'needs_confirmation', can_pay: true })
+    expect((await lastNotice(ann.user.id)).data[0].body).toContain('You can pay it on your fees page.')
+    const other = await member()
+    expect((await other.call('POST', `v1/fees/${fee.id}/pay`)).status).toBe(404)
+
+    const started = await ann.call('POST', `v1/fees/${fee.id}/pay`)
+    const checkout = new URL(started.json.data[0].redirect_url).pathname.replace('/checkout/', '')
+    expect((await ann.call('GET', `v1/payments/checkout/${checkout}`)).json.data[0]).toMatchObject({
+      mode: 'payment',
+      amount_cents: 1500,
+      recurring_interval: null,
+      description: 'Circle 55 no-show fee: Riverside walk',
+      return_url: `${api.env.PUBLIC_URL}/account/fees?paid=${fee.id}`,
+    })
+    // Not paid yet: the list says so, and nothing is applied.
+    expect((await ann.call('GET', 'v1/fees')).json.data[0]).toMatchObject({ status: 'needs_confirmation' })
+    // The same card, confirmed by the member on the page this time (3-D Secure).
+    const typed = await ann.call('POST', `v1/payments/checkout/${checkout}/card`, { number: '4000 0027 6000 3184', expiry: '12/40', cvc: '123', postal_code: '97201' })
+    expect(typed.json.data[0].status).toBe('requires_authentication')
+    await ann.call('POST', `v1/payments/checkout/${checkout}/authentication`, { outcome: 'confirm' })
+
+    expect((await ann.call('GET', 'v1/fees')).json.data[0]).toMatchObject({ status: 'charged', can_pay: false, card: { brand: 'visa', last4: '3184' } })
+    expect((await lastNotice(ann.user.id)).data[0].body).toContain('We charged $15 to Visa •••• 3184 for “Riverside walk”')
+    // Told again (the webhook, another look at the list): applied once.
+    await settleFeeCheckout(deps, checkout)
+    await ann.call('GET', 'v1/fees')
+    expect(await receipts(ann.user.id)).toHaveLength(1)
+    expect((await ann.call('POST', `v1/fees/${fee.id}/pay`)).json.error.code).toBe('fee_not_payable')
+  })
+
+  it('lets a member whose card was declined pay with another, and gives back a payment that came after the fee was dropped', async () => {
+    const declined = await unpaid('4000000000000341')
+    expect(declined.fee).toMatchObject({ status: 'declined' })
+    await payOnPage(declined.ann, declined.fee.id, '5555555555554444')
+    expect((await declined.ann.call('GET', 'v1/fees')).json.data[0]).toMatchObject({ status: 'charged', card: { brand: 'mastercard', last4: '4444' } })
+
+    // The page was open while the 14 days ran out: the fee is dropped, the payment given back at once.
+    const late = await unpaid('4000000000000341')
+    const started = await late.ann.call('POST', `v1/fees/${late.fee.id}/pay`)
+    const checkout = new URL(started.json.data[0].redirect_url).pathname.replace('/checkout/', '')
+    await waiveUnpaidFees(deps, new Date(Date.now() + 20 * DAY))
+    await late.ann.call('POST', `v1/payments/checkout/${checkout}/card`, { number: '4242424242424242', expiry: '12/40', cvc: '123', postal_code: '97201' })
+    expect((await late.ann.call('GET', 'v1/fees')).json.data[0]).toMatchObject({ status: 'waived', waiver: 'unpaid_14_days' })
+    const paid = await database.db.selectFrom('fee_checkouts').selectAll().where('ref', '=', checkout).executeTakeFirstOrThrow()
+    const refunds = await database.db.selectFrom('builtin_refunds').selectAll().where('charge_ref', '=', paid.payment_ref!).execute()
+    expect(refunds).toMatchObject([{ amount_cents: 1500, ref: paid.refund_ref }])
+    expect((await lastNotice(late.ann.user.id)).data[0]).toMatchObject({ title: 'Refund: $15 no-show fee' })
+    await settleFeeCheckout(deps, checkout)
+    expect(await database.db.selectFrom('builtin_refunds').selectAll().where('charge_ref', '=', paid.payment_ref!).execute()).toHaveLength(1)
+  })
+
+  it('lets the team give back a charged fee once, with a reason, audited, and tells the member', async () => {
+    const team = await member({ is_admin: true })
+    const { ann, fee } = await unpaid('4242424242424242')
+    const charged = (await feesOf(ann.user.id))[0]!
+    expect(charged).toMatchObject({ status: 'charged' })
+    expect((await ann.call('POST', `v1/admin/fees/${fee.id}/refund`, { reason: 'Please' })).status).toBe(403)
+    expect((await team.call('POST', `v1/admin/fees/${fee.id}/refund`, {})).json.error.fields).toEqual({ reason: ['reason_required'] })
+    expect((await team.call('POST', `v1/admin/fees/${fee.id}/refund`, { reason: 'The host marked the wrong member.' })).status).toBe(204)
+    expect((await feesOf(ann.user.id))[0]).toMatchObject({ status: 'refunded', refund_note: 'The host marked the wrong member.', refunded_by: team.user.id })
+    expect(await database.db.selectFrom('builtin_refunds').selectAll().where('charge_ref', '=', charged.provider_ref!).execute()).toMatchObject([{ amount_cents: 1500 }])
+    expect((await lastNotice(ann.user.id)).data[0].body).toBe('We gave back the $15 fee for “Riverside walk”. Your bank may take 5 to 10 days to show it.')
+    expect(await database.db.selectFrom('audit_log').select(['actor_id', 'action']).where('target_id', '=', fee.id).execute()).toEqual([{ actor_id: team.user.id, action: 'fee.refund' }])
+    expect((await team.call('POST', `v1/admin/fees/${fee.id}/refund`, { reason: 'Again' })).json.error.code).toBe('fee_not_charged')
+    expect((await ann.call('GET', 'v1/fees')).json.data[0]).toMatchObject({ status: 'refunded', refunded_at: expect.any(String) })
+    expect((await team.call('GET', 'v1/admin/fees')).json.data.find((row: { id: string }) => row.id === fee.id)).toMatchObject({ refund_note: 'The host marked the wrong member.' })
   })
 })
 

@@ -1,10 +1,11 @@
 import { createRoute } from '@hono/zod-openapi'
 import { z } from 'zod'
 import { listOf, oneOf } from '#contract/common.ts'
-import { attendanceMarksBodySchema, feeDisputeBodySchema, feeWaiveBodySchema, noShowFeeSchema } from '#contract/fees.ts'
+import { attendanceMarksBodySchema, feeDisputeBodySchema, feePaymentSchema, feeRefundBodySchema, feeWaiveBodySchema, noShowFeeSchema, teamFeeSchema } from '#contract/fees.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
-import { attendanceSheet, decideFee, disputeFee, listFeesForTeam, listOwnFees, markAttendance } from './service.ts'
+import { paymentsDeps } from '../payments/deps.ts'
+import { attendanceSheet, decideFee, disputeFee, listFeesForTeam, listOwnFees, markAttendance, refundFee, startFeePayment } from './service.ts'
 
 const attendanceSheetSchema = z
   .object({
@@ -21,19 +22,13 @@ const attendanceSheetSchema = z
   })
   .meta({ id: 'AttendanceSheet' })
 
-const teamFeeSchema = noShowFeeSchema
-  .extend({
-    member: z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }),
-    dispute_text: z.string().nullable(),
-  })
-  .meta({ id: 'TeamNoShowFee' })
-
 /**
  * The no-show fee (issue 31 §3, decision 075): the host's attendance after an activity, the
  * member's fees and their "tell us if this is wrong", and the team's queue.
  */
 export function feeRoutes(routes: ApiRoutes) {
   const tags = ['fees']
+  const feeDeps = (c: Parameters<typeof paymentsDeps>[0]) => ({ ...paymentsDeps(c), notify: c.var.services.notify })
   const sheet = (value: Awaited<ReturnType<typeof attendanceSheet>>) => ({
     open: value.open,
     confirmed_at: value.confirmed_at?.toISOString() ?? null,
@@ -84,12 +79,36 @@ export function feeRoutes(routes: ApiRoutes) {
     path: '/v1/fees',
     tags,
     security: auth.required,
-    summary: 'The caller’s no-show fees, the newest first: noticed (with the date it will be charged), disputed, charged, waived…',
-    responses: { 200: jsonContent('The fees', listOf(noShowFeeSchema)), ...errors(auth.required) },
+    summary:
+      'The caller’s no-show fees, the newest first: noticed (with the date it will be charged), disputed, charged, waived… A payment page opened for a fee still to pay is asked of the payments provider first.',
+    responses: { 200: jsonContent('The fees', listOf(noShowFeeSchema)), ...errors(auth.required, { 503: 'The payments provider could not be reached (code service_unavailable)' }) },
   })
   serve(routes, listRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json({ data: await listOwnFees(c.var.services.db, caller) })
+    return c.json({ data: await listOwnFees(feeDeps(c), caller) })
+  })
+
+  const payRoute = createRoute({
+    method: 'post',
+    path: '/v1/fees/{id}/pay',
+    tags,
+    security: auth.required,
+    summary:
+      'Pay a fee the bank wanted the member to confirm, or declined, on the payments provider’s hosted page (`can_pay`). The page sends the member back to `/account/fees?paid={id}`. `data` holds one item.',
+    request: { params: pathParams('id') },
+    responses: {
+      200: jsonContent('Where to send the member', oneOf(feePaymentSchema)),
+      ...errors(auth.required, {
+        404: 'Not one of the caller’s fees (code not_found)',
+        409: 'Nothing left to pay (code fee_not_payable)',
+        429: 'Too many payment pages for this fee in an hour (code too_many_attempts)',
+        503: 'The payments provider could not be reached (code service_unavailable)',
+      }),
+    },
+  })
+  serve(routes, payRoute, async (c) => {
+    const caller = requireCaller(c)
+    return c.json({ data: [await startFeePayment(feeDeps(c), caller, c.req.param('id'))] })
   })
 
   const disputeRoute = createRoute({
@@ -154,6 +173,32 @@ export function feeRoutes(routes: ApiRoutes) {
       ...errors(auth.required, { 403: 'Not on the team (code forbidden)', 404: 'No such fee (code not_found)', 409: 'Not disputed (code fee_closed)' }),
     },
   })
+  const refundRoute = createRoute({
+    method: 'post',
+    path: '/v1/admin/fees/{id}/refund',
+    tags,
+    security: auth.required,
+    summary: 'Give back a charged fee in full, with the reason (`refund:fees`; audited; the member is told). Answers 204.',
+    request: { params: pathParams('id'), body: jsonBody(feeRefundBodySchema) },
+    responses: {
+      204: { description: 'Refunded' },
+      ...errors(auth.required, {
+        ...jsonBodyErrors,
+        403: 'May not give money back (code forbidden)',
+        404: 'No such fee (code not_found)',
+        409: 'Not charged (code fee_not_charged)',
+        422: 'reason_required, reason_too_long',
+        503: 'The payments provider could not be reached or refused (code service_unavailable)',
+      }),
+    },
+  })
+  serve(routes, refundRoute, async (c) => {
+    const caller = requireCaller(c)
+    const { reason } = await readJson(c, refundRoute)
+    await refundFee(feeDeps(c), caller, c.req.param('id'), reason, c.var.requestId)
+    return c.body(null, 204)
+  })
+
   serve(routes, chargeRoute, async (c) => {
     const caller = requireCaller(c)
     await decideFee(c.var.services.db, c.var.services.notify, caller, c.req.param('id'), { action: 'charge' }, c.var.requestId)

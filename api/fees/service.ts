@@ -10,7 +10,8 @@ import { requirePermission, type Caller } from '../policy/permissions.ts'
 import { displayName } from '#contract/display-name.ts'
 import { centsToFee, getExperience, hasStarted } from '../experiences/service.ts'
 import { customerRef, usableDefaultCard } from '../payments/queries.ts'
-import type { PaymentsProvider } from '../providers/payments/provider.ts'
+import { customerOf } from '../payments/service.ts'
+import { PaymentsVendorError, type PaymentsProvider } from '../providers/payments/provider.ts'
 
 /**
  * The no-show fee's life (issue 31 §3, decision 075), each step once however often it runs:
@@ -22,10 +23,21 @@ import type { PaymentsProvider } from '../providers/payments/provider.ts'
  * 3. two days later, unless disputed, the card is charged off-session with the key
  *    `noshow:<fee id>` (`chargeDueFees`); a bank that wants the member to confirm, or refuses,
  *    is never retried by itself, and after 14 days the fee is dropped (`waiveUnpaidFees`);
- * 4. a disputed fee waits for the team (`/admin/payments`), who charge or waive it, audited.
+ * 4. a disputed fee waits for the team (`/admin/payments`), who charge or waive it, audited;
+ * 5. a fee the bank would not take off-session the member may pay themselves on the provider's
+ *    hosted page ("Pay now", `startFeePayment`), applied once from their return or the webhook
+ *    (`settleFeeCheckout`); the team may give back a charged fee (`refundFee`), audited.
  */
 /** Card brands are their own names in every language (“Card” for one without a logo). */
 const brandNames: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', unknown: 'Card' }
+
+const cardLabel = (card: { brand: CardBrand; last4: string }) => `${brandNames[card.brand]} •••• ${card.last4}`
+/** On the member's statement and receipt (the provider's, in English as the card networks show it). */
+const feeDescription = (title: string) => `Circle 55 no-show fee: ${title}`
+/** A fee the bank would not take off-session: the member may pay it themselves. */
+const payableStatuses = ['needs_confirmation', 'declined'] as const
+/** How many payment pages a member may open for one fee in an hour (each is a session at the provider). */
+const FEE_CHECKOUTS_PER_HOUR = 10
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
@@ -187,7 +199,7 @@ function feeEventData(fee: Pick<FeeRow, 'id' | 'amount_cents' | 'charge_on' | 'r
   return { fee_id: fee.id, step, amount_cents: fee.amount_cents, charge_on: fee.charge_on.toISOString(), reason: fee.reason, waiver: fee.waiver, title }
 }
 
-export type FeeStep = 'notice' | 'charged' | 'needs_confirmation' | 'declined' | 'waived'
+export type FeeStep = 'notice' | 'charged' | 'needs_confirmation' | 'declined' | 'waived' | 'refunded'
 
 // 3. Charging ---------------------------------------------------------------------------------
 
@@ -230,7 +242,7 @@ async function chargeOne(trx: Trx, deps: FeeDeps, fee: FeeRow) {
           cardRef: card.provider_ref,
           amountCents: fee.amount_cents,
           idempotencyKey: `noshow:${fee.id}`,
-          description: `Circle 55 no-show fee: ${experience.title}`,
+          description: feeDescription(experience.title),
           metadata: { fee_id: fee.id, user_id: fee.user_id, experience_id: fee.experience_id },
         })
       : ({ status: 'declined', ref: null, code: 'no_card' } as const)
@@ -241,12 +253,14 @@ async function chargeOne(trx: Trx, deps: FeeDeps, fee: FeeRow) {
       status: step,
       provider_ref: outcome.ref,
       charged_at: outcome.status === 'succeeded' ? new Date() : null,
+      charged_brand: outcome.status === 'succeeded' ? (card?.brand ?? null) : null,
+      charged_last4: outcome.status === 'succeeded' ? (card?.last4 ?? null) : null,
       decline_code: outcome.status === 'declined' ? outcome.code : null,
     })
     .where('id', '=', fee.id)
     .returningAll()
     .executeTakeFirstOrThrow()
-  await deps.notify({ type: 'fee.updated', to: [fee.user_id], data: { ...feeEventData(updated, experience.title, step), card: card ? `${brandNames[card.brand]} •••• ${card.last4}` : null } }, trx)
+  await deps.notify({ type: 'fee.updated', to: [fee.user_id], data: { ...feeEventData(updated, experience.title, step), card: card ? cardLabel(card) : null } }, trx)
 }
 
 /** The card the member agreed with, while it is still theirs and usable; else their default card now. */
@@ -294,8 +308,11 @@ function feeJson(row: FeeRow & { title: string; start_at: Date | null; brand: Ca
     charge_on: row.charge_on.toISOString(),
     charged_at: row.charged_at?.toISOString() ?? null,
     waiver: row.waiver,
-    card: row.brand && row.last4 ? { brand: row.brand, last4: row.last4 } : null,
+    // The card it was paid with; before that, the one the member agreed with.
+    card: row.charged_brand && row.charged_last4 ? { brand: row.charged_brand, last4: row.charged_last4 } : row.brand && row.last4 ? { brand: row.brand, last4: row.last4 } : null,
     can_dispute: row.status === 'noticed' && row.charge_on > now,
+    can_pay: isPayable(row.status),
+    refunded_at: row.refunded_at?.toISOString() ?? null,
   }
 }
 
@@ -308,10 +325,14 @@ const feesWithActivity = (db: DB) =>
     .selectAll('f')
     .select(['e.title', 'e.start_at', 'p.brand', 'p.last4'])
 
-/** `GET v1/fees`: the caller's fees, the newest first. */
-export async function listOwnFees(db: DB, caller: Caller) {
+/**
+ * `GET v1/fees`: the caller's fees, the newest first. A payment page they opened for a fee still
+ * to pay is asked of the provider first (they may be just back from it).
+ */
+export async function listOwnFees(deps: FeeDeps, caller: Caller) {
   requirePermission(caller, 'read:fees')
-  const rows = await feesWithActivity(db).where('f.user_id', '=', caller!.id).orderBy('f.created_at', 'desc').execute()
+  await settleOpenCheckouts(deps, caller!.id)
+  const rows = await feesWithActivity(deps.db).where('f.user_id', '=', caller!.id).orderBy('f.created_at', 'desc').execute()
   return rows.map((row) => feeJson(row))
 }
 
@@ -329,7 +350,7 @@ export async function disputeFee(db: DB, caller: Caller, id: string, reason: str
     .returning('id')
     .executeTakeFirst()
   if (!disputed) throw problems.conflict('fee_closed', 'This fee can no longer be disputed here. Please write to us.')
-  return (await listOwnFees(db, caller)).find((row) => row.id === fee.id)!
+  return feeJson(await feesWithActivity(db).where('f.id', '=', fee.id).executeTakeFirstOrThrow())
 }
 
 /** `GET v1/admin/fees`: every fee for the team, the disputed ones first. */
@@ -337,12 +358,17 @@ export async function listFeesForTeam(db: DB, caller: Caller) {
   requirePermission(caller, 'review:fees')
   const rows = await feesWithActivity(db)
     .innerJoin('users as u', 'u.id', 'f.user_id')
-    .select(['u.first_name', 'u.last_name', 'u.email', 'f.dispute_text'])
+    .select(['u.first_name', 'u.last_name', 'u.email', 'f.dispute_text', 'f.refund_note'])
     .orderBy(sql`f.status = 'disputed'`, 'desc')
     .orderBy('f.created_at', 'desc')
     .limit(200)
     .execute()
-  return rows.map((row) => ({ ...feeJson(row), member: { id: row.user_id, name: [row.first_name, row.last_name].filter(Boolean).join(' '), email: row.email }, dispute_text: row.dispute_text }))
+  return rows.map((row) => ({
+    ...feeJson(row),
+    member: { id: row.user_id, name: [row.first_name, row.last_name].filter(Boolean).join(' '), email: row.email },
+    dispute_text: row.dispute_text,
+    refund_note: row.refund_note,
+  }))
 }
 
 /** The team's decision on a fee, audited: `waive` (with the reason) any fee not charged, or `charge` a disputed one now. */
@@ -379,5 +405,129 @@ export async function decideFee(db: DB, notify: Notify, caller: User, id: string
       })
       .execute()
     return updated
+  })
+}
+
+// 5. Paying on-session, and refunds -------------------------------------------------------------
+
+function isPayable(status: FeeRow['status']): status is (typeof payableStatuses)[number] {
+  return (payableStatuses as readonly string[]).includes(status)
+}
+
+/**
+ * `POST v1/fees/{id}/pay`: a fee the bank wanted the member to confirm, or declined, paid by the
+ * member themselves on the provider's hosted page (3-D Secure happens there). They come back to
+ * `/account/fees?paid={id}`; their return or the webhook applies it, once.
+ */
+export async function startFeePayment(deps: FeeDeps & { publicUrl: string }, caller: Caller, id: string) {
+  requirePermission(caller, 'pay:fees')
+  const member = caller as User
+  const fee = isUuid(id) ? await deps.db.selectFrom('no_show_fees').selectAll().where('id', '=', id).where('user_id', '=', member.id).executeTakeFirst() : undefined
+  if (!fee) throw problems.notFound('No such fee')
+  if (!isPayable(fee.status)) throw problems.conflict('fee_not_payable', 'This fee has nothing left to pay.')
+  const recent = await deps.db
+    .selectFrom('fee_checkouts')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('fee_id', '=', fee.id)
+    .where('created_at', '>', new Date(Date.now() - HOUR))
+    .executeTakeFirstOrThrow()
+  if (Number(recent.count) >= FEE_CHECKOUTS_PER_HOUR) throw problems.tooManyAttempts(3600)
+  const { title } = await deps.db.selectFrom('experiences').select('title').where('id', '=', fee.experience_id).executeTakeFirstOrThrow()
+  const checkout = await deps.payments.startPaymentCheckout({
+    customer: await customerOf(deps, member),
+    userId: member.id,
+    amountCents: fee.amount_cents,
+    description: feeDescription(title),
+    successUrl: `${deps.publicUrl}/account/fees?paid=${fee.id}`,
+    cancelUrl: `${deps.publicUrl}/account/fees`,
+    locale: member.locale ?? 'en',
+    metadata: { fee_id: fee.id, experience_id: fee.experience_id },
+  })
+  await deps.db.insertInto('fee_checkouts').values({ ref: checkout.ref, fee_id: fee.id }).execute()
+  return { redirect_url: checkout.url }
+}
+
+/**
+ * The payment pages a member opened in the last day and not settled, asked of the provider (one
+ * paid after its fee was dropped is given back); a provider that cannot answer is asked next time.
+ */
+async function settleOpenCheckouts(deps: FeeDeps, userId: string) {
+  const open = await deps.db
+    .selectFrom('fee_checkouts as k')
+    .innerJoin('no_show_fees as f', 'f.id', 'k.fee_id')
+    .select('k.ref')
+    .where('f.user_id', '=', userId)
+    .where('k.payment_ref', 'is', null)
+    .where('k.created_at', '>', new Date(Date.now() - DAY))
+    .execute()
+  for (const { ref } of open) {
+    await settleFeeCheckout(deps, ref).catch((error: unknown) => {
+      if (!(error instanceof PaymentsVendorError)) throw error
+      deps.logger.warn({ err: error, checkoutRef: ref }, 'A fee’s payment page could not be read from the payments provider')
+    })
+  }
+}
+
+/**
+ * A fee's payment page the provider says is paid, applied once (the member's return and Stripe's
+ * webhook may come in any order): the fee charged, with a receipt. Paid after the fee was settled
+ * otherwise (dropped after 14 days while the page was open, or paid in two tabs), the payment is
+ * given back at once and the member told. A refund the provider refuses leaves it unapplied, to
+ * be tried again by the next return or delivery.
+ */
+export async function settleFeeCheckout(deps: FeeDeps, checkoutRef: string) {
+  const known = await deps.db.selectFrom('fee_checkouts').select('payment_ref').where('ref', '=', checkoutRef).executeTakeFirst()
+  if (!known || known.payment_ref) return
+  const outcome = await deps.payments.readPaymentCheckout(checkoutRef)
+  if (outcome.status !== 'complete') return
+  await deps.db.transaction().execute(async (trx) => {
+    const checkout = await trx.selectFrom('fee_checkouts').selectAll().where('ref', '=', checkoutRef).forUpdate().executeTakeFirstOrThrow()
+    if (checkout.payment_ref) return
+    const fee = await trx.selectFrom('no_show_fees').selectAll().where('id', '=', checkout.fee_id).forUpdate().executeTakeFirstOrThrow()
+    const { title } = await trx.selectFrom('experiences').select('title').where('id', '=', fee.experience_id).executeTakeFirstOrThrow()
+    await trx.updateTable('fee_checkouts').set({ payment_ref: outcome.paymentRef }).where('ref', '=', checkoutRef).execute()
+    if (isPayable(fee.status)) {
+      const charged = await trx
+        .updateTable('no_show_fees')
+        .set({ status: 'charged', provider_ref: outcome.paymentRef, charged_at: new Date(), charged_brand: outcome.card?.brand ?? null, charged_last4: outcome.card?.last4 ?? null, decline_code: null })
+        .where('id', '=', fee.id)
+        .returningAll()
+        .executeTakeFirstOrThrow()
+      await deps.notify({ type: 'fee.updated', to: [fee.user_id], data: { ...feeEventData(charged, title, 'charged'), card: outcome.card ? cardLabel(outcome.card) : null } }, trx)
+      return
+    }
+    const refund = await deps.payments.refund({ paymentRef: outcome.paymentRef, amountCents: fee.amount_cents, idempotencyKey: `refund:${checkoutRef}`, metadata: { fee_id: fee.id } })
+    await trx.updateTable('fee_checkouts').set({ refund_ref: refund.ref }).where('ref', '=', checkoutRef).execute()
+    await deps.notify({ type: 'fee.updated', to: [fee.user_id], data: { ...feeEventData(fee, title, 'refunded'), card: outcome.card ? cardLabel(outcome.card) : null } }, trx)
+    deps.logger.warn({ feeId: fee.id, checkoutRef, status: fee.status }, 'A fee was paid after it was settled: the payment is given back')
+  })
+}
+
+/**
+ * `POST v1/admin/fees/{id}/refund`: the team gives back a charged fee in full, with the reason
+ * (audited; the member is told). Once per fee at the provider (`refund:<fee id>`), while the
+ * fee's row stays locked.
+ */
+export async function refundFee(deps: FeeDeps, caller: User, id: string, reason: string, requestId: string | null) {
+  requirePermission(caller, 'refund:fees')
+  return deps.db.transaction().execute(async (trx) => {
+    const fee = isUuid(id) ? await trx.selectFrom('no_show_fees').selectAll().where('id', '=', id).forUpdate().executeTakeFirst() : undefined
+    if (!fee) throw problems.notFound('No such fee')
+    if (fee.status !== 'charged' || !fee.provider_ref) throw problems.conflict('fee_not_charged', 'Only a charged fee can be refunded.')
+    const refund = await deps.payments.refund({ paymentRef: fee.provider_ref, amountCents: fee.amount_cents, idempotencyKey: `refund:${fee.id}`, metadata: { fee_id: fee.id } })
+    const refunded = await trx
+      .updateTable('no_show_fees')
+      .set({ status: 'refunded', refund_ref: refund.ref, refund_note: reason, refunded_by: caller.id, refunded_at: new Date() })
+      .where('id', '=', fee.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    const { title } = await trx.selectFrom('experiences').select('title').where('id', '=', fee.experience_id).executeTakeFirstOrThrow()
+    const card = refunded.charged_brand && refunded.charged_last4 ? cardLabel({ brand: refunded.charged_brand, last4: refunded.charged_last4 }) : null
+    await deps.notify({ type: 'fee.updated', to: [fee.user_id], data: { ...feeEventData(refunded, title, 'refunded'), card } }, trx)
+    await trx
+      .insertInto('audit_log')
+      .values({ actor_id: caller.id, action: 'fee.refund', target_type: 'no_show_fee', target_id: fee.id, data: JSON.stringify({ reason, refund: refund.ref }), request_id: requestId })
+      .execute()
+    return refunded
   })
 }

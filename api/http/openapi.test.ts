@@ -9,7 +9,9 @@ import { createDatabase } from '#api/db/database.ts'
 import { gazetteerRows } from '#api/providers/maps/gazetteer.ts'
 import { signStripePayload } from '#api/providers/verification/stripe.ts'
 import { unsubscribeToken } from '#api/notifications/unsubscribe.ts'
-import { assessFees } from '#api/fees/service.ts'
+import { assessFees, chargeDueFees } from '#api/fees/service.ts'
+import { createLogger } from '#api/logger.ts'
+import { createBuiltinPayments } from '#api/providers/payments/builtin.ts'
 import { TEST_UNSUBSCRIBE_SECRET, createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 
@@ -554,6 +556,13 @@ describe('every endpoint answers as documented', () => {
     expect((await call('POST', `v1/fees/${fee.id}/dispute`, { ...as, body: {} })).json.data[0].status).toBe('disputed')
     expect((await call('GET', 'v1/admin/fees', { token: team.token })).json.data.some((entry: { id: string }) => entry.id === fee.id)).toBe(true)
     expect((await call('POST', `v1/admin/fees/${fee.id}/charge`, { token: team.token })).status).toBe(204)
+    expect((await call('POST', `v1/admin/fees/${fee.id}/refund`, { token: team.token, body: { reason: 'Not charged yet' } })).json.error.code).toBe('fee_not_charged')
+    await chargeDueFees({ db: database.db, notify: async () => [], payments: createBuiltinPayments({ db: database.db, publicUrl: api.env.PUBLIC_URL }), logger: createLogger(api.env) })
+    expect((await call('POST', `v1/fees/${fee.id}/pay`, as)).json.error.code).toBe('fee_not_payable')
+    expect((await call('POST', `v1/admin/fees/${fee.id}/refund`, { token: team.token, body: { reason: 'The host marked the wrong member.' } })).status).toBe(204)
+    // Had the bank declined it, the member could pay it on the hosted page.
+    await database.db.updateTable('no_show_fees').set({ status: 'declined' }).where('id', '=', fee.id).execute()
+    expect((await call('POST', `v1/fees/${fee.id}/pay`, as)).json.data[0].redirect_url).toMatch(/\/checkout\/cs_builtin_/)
     expect((await call('POST', `v1/admin/fees/${fee.id}/waive`, { token: team.token, body: { reason: 'The host asked us to.' } })).status).toBe(204)
     expect((await call('POST', `v1/admin/fees/${fee.id}/charge`, { token: team.token })).status).toBe(409)
     expect((await call('GET', 'v1/fees')).status).toBe(401)

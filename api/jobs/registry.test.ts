@@ -61,6 +61,7 @@ describe('the job registry', () => {
       'fees.sweep',
       'moderation.lift-ended-suspensions',
       'recommendations.weekly',
+      'subscriptions.reconcile',
       'subscriptions.remind-renewals',
       'subscriptions.renew',
       'survey.ask-attendance',

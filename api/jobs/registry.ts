@@ -10,6 +10,7 @@ import { recommendJob } from '../recommendations/service.ts'
 import { remindJob, remindSweepJob } from '../reminders/service.ts'
 import { askAttendanceJob } from '../surveys/job.ts'
 import { remindRenewalsJob, renewSubscriptionsJob } from '../subscriptions/renewal.ts'
+import { reconcileSubscriptionsJob } from '../subscriptions/sync.ts'
 import { cleanupJob } from './cleanup.ts'
 import type { JobServices } from './job.ts'
 
@@ -35,9 +36,10 @@ export const jobs = [
   // Chat and moderation.
   chatMirrorJob,
   liftSuspensionsJob,
-  // Premium: the built-in provider's yearly renewals, and plans that end.
+  // Premium: the built-in provider's yearly renewals, and plans that end; Stripe's plans read again nightly.
   renewSubscriptionsJob,
   remindRenewalsJob,
+  reconcileSubscriptionsJob,
   feesJob,
   // Housekeeping.
   cleanupJob,

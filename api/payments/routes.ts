@@ -159,7 +159,7 @@ export function paymentRoutes(routes: ApiRoutes) {
     tags,
     security: auth.none,
     summary:
-      'Stripe’s payment events (`checkout.session.completed`, `payment_method.detached`, …), authenticated by the `Stripe-Signature` header (five minutes’ tolerance) and applied once by their id, in any order; 404 while payments are built in.',
+      'Stripe’s payment events (`checkout.session.completed`, `checkout.session.async_payment_succeeded`, `payment_method.detached`, `payment_method.updated`, `payment_method.automatically_updated`, `customer.subscription.updated`, `customer.subscription.deleted`, `invoice.paid`, `invoice.payment_failed`; others are acknowledged and ignored), authenticated by the `Stripe-Signature` header (five minutes’ tolerance) and applied once by their id, in any order; 404 while payments are built in.',
     request: { body: { required: true, content: { 'application/json': { schema: z.object({}).passthrough() } } } },
     responses: {
       200: jsonContent('Received', z.object({ received: z.literal(true) })),
@@ -183,7 +183,7 @@ export function paymentRoutes(routes: ApiRoutes) {
       d.logger.warn({ requestId: c.var.requestId, reason: error.message }, 'Stripe payments webhook refused')
       throw new ApiProblem(400, 'invalid_body', 'The Stripe signature is missing or does not match.')
     }
-    const result = await applyPaymentEvent(d, event)
+    const result = await applyPaymentEvent({ ...d, notify: c.var.services.notify }, event)
     d.logger.info({ requestId: c.var.requestId, eventId: event.id, type: event.type, applied: result.applied }, 'Stripe payments event')
     return c.json({ received: true as const })
   })

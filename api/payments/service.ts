@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely'
 import type { BuiltinCardBody, BuiltinCheckout, CardSetup, PaymentMethod } from '#contract/payments.ts'
-import type { DB } from '../db/database.ts'
+import type { DB, Trx } from '../db/database.ts'
 import type { CardSetupsTable, PaymentMethodsTable, User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import { isUuid } from '../http/params.ts'
@@ -206,15 +206,64 @@ export async function recordSetupCard(deps: PaymentsDeps, setupRef: string, card
             .executeTakeFirstOrThrow()
     return { setup: finished, row, becameDefault, customer: await customerRef(trx, setup.user_id, deps.payments.name) }
   })
-  if (becameDefault && customer) await syncDefault(deps, customer, row.provider_ref)
+  if (becameDefault && customer) await syncDefault(deps, customer, row)
   return setupOf(setup, row)
 }
 
-/** Tells the provider which card is the default; a failure is logged, never shown (our record is the truth, and the next change repeats it). */
-async function syncDefault(deps: PaymentsDeps, customer: string, cardRef: string) {
-  await deps.payments.setDefaultCard(customer, cardRef).catch((error: unknown) => {
+/**
+ * Tells the provider which card is the default, and moves the member's paid premium onto it (it
+ * renews on the default card, decision 074: at Stripe the subscription's own card comes first, so
+ * it is told too). A failure is logged, never shown: our record is the truth, and the next change
+ * repeats it.
+ */
+async function syncDefault(deps: PaymentsDeps, customer: string, card: Pick<CardRow, 'id' | 'user_id' | 'provider_ref'>) {
+  await deps.payments.setDefaultCard(customer, card.provider_ref).catch((error: unknown) => {
     deps.logger.error({ err: error }, 'The payments provider did not take the default card')
   })
+  const plan = await paidPlan(deps, card.user_id)
+  if (!plan || plan.payment_method_id === card.id) return
+  await deps.db.updateTable('subscriptions').set({ payment_method_id: card.id, updated_at: new Date() }).where('id', '=', plan.id).execute()
+  await deps.payments.setSubscriptionCard(plan.provider_ref!, card.provider_ref).catch((error: unknown) => {
+    deps.logger.error({ err: error, subscriptionId: plan.id }, 'The payments provider did not take premium’s new card')
+  })
+}
+
+/** The member's paid premium at this provider, running or past due. */
+const paidPlan = (deps: PaymentsDeps, userId: string) =>
+  deps.db
+    .selectFrom('subscriptions')
+    .select(['id', 'payment_method_id', 'provider_ref'])
+    .where('user_id', '=', userId)
+    .where('provider', '=', deps.payments.name)
+    .where('provider_ref', 'is not', null)
+    .where('price_cents', '>', 0)
+    .where('status', 'in', ['active', 'past_due'])
+    .executeTakeFirst()
+
+/**
+ * A card changed at the provider (decision 076): card networks give a renewed card a new expiry,
+ * sometimes a new number, and Stripe updates the saved card (`payment_method.updated`,
+ * `payment_method.automatically_updated`). The card is read again from the provider, never taken
+ * from the event, so a late or repeated event changes nothing; a card we do not hold is ignored.
+ */
+export async function refreshCard(deps: Pick<PaymentsDeps, 'db' | 'payments'>, cardRef: string) {
+  const known = await deps.db.selectFrom('payment_methods').select('id').where('provider', '=', deps.payments.name).where('provider_ref', '=', cardRef).executeTakeFirst()
+  if (!known) return []
+  const card = await deps.payments.readCard(cardRef)
+  return card ? updateCardDetails(deps.db, deps.payments.name, card) : []
+}
+
+/** Our record of a provider's card takes its brand, last four digits and expiry as the provider now holds them; answers the rows that changed. */
+export async function updateCardDetails(db: DB | Trx, provider: string, card: SavedCard) {
+  const { brand, last4, exp_month, exp_year } = card
+  return db
+    .updateTable('payment_methods')
+    .set({ brand, last4, exp_month, exp_year })
+    .where('provider', '=', provider)
+    .where('provider_ref', '=', card.ref)
+    .where((eb) => eb.or([eb('brand', '!=', brand), eb('last4', '!=', last4), eb('exp_month', '!=', exp_month), eb('exp_year', '!=', exp_year)]))
+    .returning(['id', 'user_id'])
+    .execute()
 }
 
 async function ownCard(deps: PaymentsDeps, caller: Caller, id: string) {
@@ -232,7 +281,7 @@ export async function makeDefaultCard(deps: PaymentsDeps, caller: Caller, id: st
     return trx.updateTable('payment_methods').set({ is_default: true }).where('id', '=', card.id).returningAll().executeTakeFirstOrThrow()
   })
   const customer = await customerRef(deps.db, card.user_id, card.provider)
-  if (customer && card.provider === deps.payments.name) await syncDefault(deps, customer, card.provider_ref)
+  if (customer && card.provider === deps.payments.name) await syncDefault(deps, customer, updated)
   return cardOf(updated)
 }
 
@@ -273,7 +322,13 @@ export async function removeCard(deps: PaymentsDeps, caller: Caller, id: string)
   })
   if (next) {
     const customer = await customerRef(deps.db, card.user_id, next.provider)
-    if (customer && next.provider === deps.payments.name) await syncDefault(deps, customer, next.provider_ref)
+    if (customer && next.provider === deps.payments.name) await syncDefault(deps, customer, next)
+  } else {
+    // Premium renewed on this card (not the default): it moves to the default.
+    const plan = await paidPlan(deps, card.user_id)
+    const fallback = plan?.payment_method_id === card.id ? await activeCards(deps.db, card.user_id).where('is_default', '=', true).executeTakeFirst() : undefined
+    const customer = fallback && (await customerRef(deps.db, card.user_id, fallback.provider))
+    if (fallback && customer && fallback.provider === deps.payments.name) await syncDefault(deps, customer, fallback)
   }
 }
 

@@ -1,6 +1,9 @@
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { assessFees, chargeDueFees, type FeeDeps } from '#api/fees/service.ts'
+import { createLogger } from '#api/logger.ts'
+import { createStripePayments } from '#api/providers/payments/stripe.ts'
+import { createApiHarness, createExperience, createUser, testNotifier, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { stripePaymentsHandlers } from '#tests/msw/stripe-payments.ts'
 import { PREMIUM_TERMS_VERSION } from '#contract/subscriptions.ts'
@@ -30,8 +33,8 @@ afterAll(async () => {
   await database?.drop()
 })
 
-async function member() {
-  const user = await createUser(database.db)
+async function member(overrides: Parameters<typeof createUser>[1] = {}) {
+  const user = await createUser(database.db, overrides)
   const token = await api.signToken(user.id)
   return { user, call: (method: string, path: string, body?: unknown) => api.request(method, path, { token, ...(body === undefined ? {} : { body }) }) }
 }
@@ -104,5 +107,47 @@ describe('cards on Stripe', () => {
     expect((await deliver({ payload: good.payload, signature: 't=1,v1=00' })).status).toBe(400)
     const old = stripe.event('checkout.session.completed', done.session, { at: new Date(Date.now() - 10 * 60_000) })
     expect((await deliver(old)).status).toBe(400)
+  })
+})
+
+describe('a no-show fee on Stripe', () => {
+  it('is paid by the member on Checkout in payment mode when their bank wanted confirmation, applied once from the webhook, and refunded at Stripe by the team', async () => {
+    const HOUR = 3_600_000
+    const deps: FeeDeps = { db: database.db, notify: testNotifier(database.db).notify, payments: createStripePayments({ secretKey, webhookSecret }), logger: createLogger(api.env) }
+    const [ann, host, team] = [await member(), await member(), await member({ is_admin: true })]
+    const setup = (await ann.call('POST', 'v1/payment-methods/setup')).json.data[0]
+    stripe.completeSetup([...stripe.sessions.keys()].at(-1)!, 'pm_card_authenticationRequired')
+    await ann.call('GET', `v1/payment-methods/setup/${setup.id}`)
+    const experience = await createExperience(database.db, host.user.id, { no_show_fee_cents: 1500, start_at: new Date(Date.now() + 2 * HOUR) })
+    expect((await ann.call('POST', `v1/experiences/${experience.id}/attendees`, { user_id: ann.user.id, fee_consent: true })).status).toBe(200)
+    await database.db.updateTable('experiences').set({ start_at: new Date(Date.now() - 2 * HOUR), end_at: new Date(Date.now() - HOUR) }).where('id', '=', experience.id).execute()
+    await host.call('POST', `v1/experiences/${experience.id}/attendance`, { marks: [{ user_id: ann.user.id, present: false }] })
+    await assessFees(deps, new Date(Date.now() + 25 * HOUR))
+    // Off-session, Stripe refuses the card that always wants 3-D Secure.
+    await chargeDueFees(deps, new Date(Date.now() + 80 * HOUR))
+    const [fee] = (await ann.call('GET', 'v1/fees')).json.data
+    expect(fee).toMatchObject({ status: 'needs_confirmation', can_pay: true })
+
+    const started = await ann.call('POST', `v1/fees/${fee.id}/pay`)
+    expect(started.json.data[0].redirect_url).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/)
+    const sessionId = [...stripe.sessions.keys()].at(-1)!
+    expect(stripe.sessions.get(sessionId)).toMatchObject({
+      mode: 'payment',
+      success_url: `${api.env.PUBLIC_URL}/account/fees?paid=${fee.id}`,
+      line_item: { unit_amount: 1500, currency: 'usd', interval: null, product_name: 'Circle 55 no-show fee: Riverside walk' },
+    })
+    const paid = stripe.completePayment(sessionId, 'pm_card_visa')
+    expect(paid.paymentIntent).toMatchObject({ description: 'Circle 55 no-show fee: Riverside walk', metadata: { fee_id: fee.id } })
+    const delivery = stripe.event('checkout.session.completed', paid.session)
+    expect((await deliver(delivery)).status).toBe(200)
+    expect((await deliver(delivery)).status).toBe(200)
+    expect((await ann.call('GET', 'v1/fees')).json.data[0]).toMatchObject({ status: 'charged', card: { brand: 'visa', last4: '4242' } })
+    const receipts = await database.db.selectFrom('notifications').select('data').where('user_id', '=', ann.user.id).where('type', '=', 'fee.updated').execute()
+    expect(receipts.filter((row) => (row.data as { step: string }).step === 'charged')).toHaveLength(1)
+
+    expect((await team.call('POST', `v1/admin/fees/${fee.id}/refund`, { reason: 'Her bank charged twice.' })).status).toBe(204)
+    expect([...stripe.refunds.values()]).toMatchObject([{ payment_intent: paid.paymentIntent.id, amount: 1500, status: 'succeeded', metadata: { fee_id: fee.id } }])
+    expect(stripe.requests.filter((request) => request.path === '/v1/refunds').map((request) => request.idempotencyKey)).toEqual([`refund:${fee.id}`])
+    expect((await ann.call('GET', 'v1/fees')).json.data[0]).toMatchObject({ status: 'refunded' })
   })
 })

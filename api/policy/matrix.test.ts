@@ -308,10 +308,14 @@ const rows: Row[] = [
   row('GET', '/v1/experiences/{id}/attendance',               '401 403 403 200 200 403', { params: { id: 'past' } }),
   row('POST', '/v1/experiences/{id}/attendance',              '401 403 403 200 200 403', { params: { id: 'past' }, body: () => ({ marks: [] }) }),
   row('GET', '/v1/fees',                                      '401 200 200 200 200 403'),
+  // The fee was noticed, not refused by the bank: nothing to pay yet (409) for its member; nobody else's.
+  row('POST', '/v1/fees/{id}/pay',                            '401 409 404 404 404 403', { params: { id: 'fee' } }),
   row('POST', '/v1/fees/{id}/dispute',                        '401 200 404 404 404 403', { params: { id: 'fee' }, body: () => ({ reason: 'I was there.' }) }),
   row('GET', '/v1/admin/fees',                                '401 403 403 403 200 403'),
   row('POST', '/v1/admin/fees/{id}/charge',                   '401 403 403 403 204 403', { params: { id: 'fee' } }),
   row('POST', '/v1/admin/fees/{id}/waive',                    '401 403 403 403 204 403', { params: { id: 'fee' }, body: () => ({ reason: 'Matrix' }) }),
+  // Waived just above, never charged: the team may refund, this one has nothing to give back (409).
+  row('POST', '/v1/admin/fees/{id}/refund',                   '401 403 403 403 409 403', { params: { id: 'fee' }, body: () => ({ reason: 'Matrix' }) }),
   // After the waiver: the member's fee is settled, so their only card may go (card_backs_fee before).
   row('DELETE', '/v1/payment-methods/{id}',                   '401 204 404 404 404 403', { params: { id: 'card' } }),
   // Stripe (payments) is not configured here either; stripe-flow.test.ts signs its deliveries.

@@ -174,6 +174,10 @@ const plainActions = [
   'read:fees',
   /** Every member's fees: charge a disputed one, waive any with a reason (decision 075). */
   'review:fees',
+  /** Pay one's own fee on the provider's hosted page when the bank would not take it off-session (decision 075). */
+  'pay:fees',
+  /** Give back a charged fee, with the reason (decision 075): money leaves Circle 55. */
+  'refund:fees',
 ] as const
 
 type OwnedAction = keyof typeof ownership
@@ -235,6 +239,7 @@ const member = [
   'read:subscription',
   'manage:subscription',
   'read:fees',
+  'pay:fees',
   'mark:attendance:own',
   'answer:survey:own',
   'read:survey:results:own',
@@ -256,6 +261,7 @@ const admin = [
   'read:survey:results:any',
   'mark:attendance:any',
   'review:fees',
+  'refund:fees',
   'review:reports',
   'review:verification',
   'impersonate:user',

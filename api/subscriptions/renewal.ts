@@ -7,11 +7,13 @@ import type { Logger } from '../logger.ts'
 import type { Notify } from '../notifications/service.ts'
 import type { PaymentsProvider } from '../providers/payments/provider.ts'
 import { PREMIUM_DESCRIPTION } from './service.ts'
+import { tellPaymentFailed } from './sync.ts'
 
 interface RenewalServices {
   db: DB
   payments?: PaymentsProvider
   logger: Logger
+  notify: Notify
 }
 
 const addYear = (date: Date) => {
@@ -27,8 +29,11 @@ const addYear = (date: Date) => {
  *   off-session on its card, once per period whatever happens (`subscription:<id>:<period end>`
  *   is the idempotency key, and the period moves on in the same statement that checks it has
  *   not). A refused charge makes it `past_due`, and it is not tried again by itself: the member
- *   is told on their subscription page and may pay again or cancel. Stripe renews its own
- *   subscriptions (its webhook tells us).
+ *   is told (`subscription.payment_failed`, and on their subscription page) and may pay again or
+ *   cancel.
+ * Stripe renews, retries and ends its own subscriptions, and our plans follow what it says (its
+ * webhooks and the nightly reconciliation, sync.ts, decision 076): none is ended here, since
+ * Stripe may still be retrying a refused renewal after our grace days.
  */
 export async function renewSubscriptions(services: RenewalServices, now = new Date()) {
   const { db } = services
@@ -36,6 +41,7 @@ export async function renewSubscriptions(services: RenewalServices, now = new Da
   const ended = await db
     .updateTable('subscriptions')
     .set({ status: 'canceled', updated_at: now })
+    .where((eb) => eb.or([eb('provider', 'is', null), eb('provider', '!=', 'stripe')]))
     .where((eb) =>
       eb.or([
         eb.and([
@@ -84,21 +90,27 @@ export async function renewSubscriptions(services: RenewalServices, now = new Da
       metadata: { subscription_id: plan.id, user_id: plan.user_id },
     })
     const paid = outcome.status === 'succeeded'
-    const moved = await db
-      .updateTable('subscriptions')
-      .set(
-        paid
-          ? {
-              current_period_start: periodEnd,
-              current_period_end: addYear(periodEnd),
-              updated_at: now,
-            }
-          : { status: 'past_due', updated_at: now },
-      )
-      .where('id', '=', plan.id)
-      .where('status', '=', 'active')
-      .where('current_period_end', '=', periodEnd)
-      .executeTakeFirst()
+    const moved = await db.transaction().execute(async (trx) => {
+      const moved = await trx
+        .updateTable('subscriptions')
+        .set(
+          paid
+            ? {
+                current_period_start: periodEnd,
+                current_period_end: addYear(periodEnd),
+                updated_at: now,
+              }
+            : { status: 'past_due', updated_at: now },
+        )
+        .where('id', '=', plan.id)
+        .where('status', '=', 'active')
+        .where('current_period_end', '=', periodEnd)
+        .executeTakeFirst()
+      // Told in the transaction that made it past due: once, whoever runs the job.
+      if (Number(moved.numUpdatedRows) > 0 && !paid)
+        await tellPaymentFailed(services.notify, trx, { ...plan, current_period_end: periodEnd })
+      return moved
+    })
     if (Number(moved.numUpdatedRows) === 0) continue
     if (paid) result.renewed += 1
     else {

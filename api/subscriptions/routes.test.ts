@@ -315,7 +315,7 @@ describe('the paid plan', () => {
       .execute()
     const payments = createBuiltinPayments({ db: database.db, publicUrl: api.env.PUBLIC_URL })
     const before = (await chargesOf()).length
-    await renewSubscriptions({ db: database.db, payments, logger: silent })
+    await renewSubscriptions({ db: database.db, payments, logger: silent, notify: testNotifier(database.db).notify })
     expect((await call('GET', 'v1/subscriptions/me')).json.data[0]).toMatchObject({
       status: 'canceled',
     })
@@ -359,8 +359,8 @@ describe('built-in renewals', () => {
       .where('id', '=', subscription.id)
       .execute()
     const payments = createBuiltinPayments({ db: database.db, publicUrl: api.env.PUBLIC_URL })
-    await renewSubscriptions({ db: database.db, payments, logger: silent })
-    await renewSubscriptions({ db: database.db, payments, logger: silent })
+    await renewSubscriptions({ db: database.db, payments, logger: silent, notify: testNotifier(database.db).notify })
+    await renewSubscriptions({ db: database.db, payments, logger: silent, notify: testNotifier(database.db).notify })
     const charges = await database.db
       .selectFrom('builtin_charges')
       .selectAll()
@@ -394,13 +394,13 @@ describe('built-in renewals', () => {
       .where('id', '=', subscription.id)
       .execute()
     const payments = createBuiltinPayments({ db: database.db, publicUrl: api.env.PUBLIC_URL })
-    expect(await renewSubscriptions({ db: database.db, payments, logger: silent })).toMatchObject({
+    expect(await renewSubscriptions({ db: database.db, payments, logger: silent, notify: testNotifier(database.db).notify })).toMatchObject({
       failed: 1,
     })
     expect((await call('GET', 'v1/subscriptions/me')).json.data[0]).toMatchObject({
       status: 'past_due',
     })
-    expect(await renewSubscriptions({ db: database.db, payments, logger: silent })).toMatchObject({
+    expect(await renewSubscriptions({ db: database.db, payments, logger: silent, notify: testNotifier(database.db).notify })).toMatchObject({
       failed: 0,
       renewed: 0,
     })
@@ -413,6 +413,16 @@ describe('built-in renewals', () => {
     ).toHaveLength(1)
     expect(await hasPremium(database.db, user.id)).toBe(true)
     expect(await hasPremium(database.db, user.id, new Date(Date.now() + 15 * DAY))).toBe(false)
+    // Told once, with the price and the day premium ends unless it is paid.
+    const told = (await call('GET', 'users/notifications')).json.data.filter(
+      (entry: { type: string }) => entry.type === 'subscription.payment_failed',
+    )
+    expect(told).toHaveLength(1)
+    expect(told[0]).toMatchObject({
+      title: 'Your premium payment did not go through',
+      link: '/account/subscription',
+    })
+    expect(told[0].body).toMatch(/^We could not take \$20 from your card .* Premium stays on until [A-Z][a-z]+ \d{1,2}, \d{4}\./)
   })
 })
 

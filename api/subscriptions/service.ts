@@ -284,6 +284,7 @@ export async function applySubscriptionCheckout(
         current_period_start: outcome.periodStart,
         current_period_end: outcome.periodEnd,
         updated_at: new Date(),
+        synced_at: new Date(),
       })
       .where('id', '=', row.id)
       .returningAll()
@@ -299,7 +300,7 @@ export async function applySubscriptionCheckout(
 }
 
 /** The card a checkout saved, as one of the member's cards (once per provider card); the default when they have none. */
-async function recordCard(trx: Trx, provider: string, userId: string, card: SavedCard) {
+export async function recordCard(trx: Trx, provider: string, userId: string, card: SavedCard) {
   const known = await trx
     .selectFrom('payment_methods')
     .select('id')
@@ -376,8 +377,11 @@ export async function cancelSubscription(
   if (!row) throw problems.conflict('not_subscribed', 'You do not have premium to cancel.')
   if (row.cancel_at_period_end) return subscriptionOf(deps.db, row)
   const endsNow = row.price_cents === 0 || row.status === 'past_due'
+  // A past-due plan has no paid period left to run to: ended at the provider too, so it stops asking the bank.
   if (row.provider_ref && row.provider === deps.payments.name)
-    await deps.payments.cancelSubscriptionAtPeriodEnd(row.provider_ref)
+    await (endsNow
+      ? deps.payments.endSubscriptionNow(row.provider_ref)
+      : deps.payments.cancelSubscriptionAtPeriodEnd(row.provider_ref))
   const canceled = await deps.db
     .updateTable('subscriptions')
     .set(

@@ -83,4 +83,32 @@ describe('premium with Stripe', () => {
     expect(canceled.json.data[0]).toMatchObject({ status: 'active', cancel_at_period_end: true })
     expect(stripe.subscriptions.get(paid.subscription.id)!.cancel_at_period_end).toBe(true)
   })
+
+  it('renews on the card the member makes their default, at Stripe too; a past-due plan cancelled ends at Stripe at once', async () => {
+    const user = await createUser(database.db)
+    const token = await api.signToken(user.id)
+    const call = (method: string, path: string, body?: unknown) =>
+      api.request(method, path, { token, ...(body === undefined ? {} : { body }) })
+    await call('POST', 'v1/subscriptions/initiate', consent)
+    const session = [...stripe.sessions.values()].filter((entry) => entry.mode === 'subscription').at(-1)!
+    const paid = stripe.completeSubscription(session.id, 'pm_card_visa')
+    await applySubscriptionCheckout({ db: database.db, payments, logger: { error: () => {} } as never }, session.id)
+
+    // A second card, saved on Checkout in setup mode, then made the default.
+    const setup = (await call('POST', 'v1/payment-methods/setup')).json.data[0]
+    stripe.completeSetup([...stripe.sessions.keys()].at(-1)!, 'pm_card_mastercard')
+    const mastercard = (await call('GET', `v1/payment-methods/setup/${setup.id}`)).json.data[0].payment_method
+    expect((await call('GET', 'v1/subscriptions/me')).json.data[0].card).toMatchObject({ last4: '4242' })
+    expect((await call('POST', `v1/payment-methods/default?id=${mastercard.id}`)).status).toBe(200)
+    expect((await call('GET', 'v1/subscriptions/me')).json.data[0].card).toMatchObject({ brand: 'mastercard', last4: '4444' })
+    const atStripe = stripe.subscriptions.get(paid.subscription.id)!
+    expect(stripe.paymentMethods.get(atStripe.default_payment_method)!.card.last4).toBe('4444')
+
+    // The renewal was refused: cancelling now ends it at Stripe at once (no more asking the bank).
+    await database.db.updateTable('subscriptions').set({ status: 'past_due' }).where('provider_ref', '=', paid.subscription.id).execute()
+    atStripe.status = 'past_due'
+    expect((await call('POST', 'v1/subscriptions/me/cancel')).json.data[0]).toMatchObject({ status: 'canceled' })
+    expect(atStripe.status).toBe('canceled')
+    expect(stripe.requests.filter((request) => request.method === 'DELETE').map((request) => request.path)).toEqual([`/v1/subscriptions/${paid.subscription.id}`])
+  })
 })

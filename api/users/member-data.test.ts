@@ -102,7 +102,7 @@ describe('deleting an account leaves no row that names the member, but those kep
     await db.insertInto('web_sessions').values({ id: `s-${id}`, user_id: id, data: '{}', expires_at: inHours(1) }).execute()
     await db.insertInto('devices').values({ user_id: id, kind: 'web_push', token: `https://push.example/${id}`, keys: JSON.stringify({ p256dh: 'k', auth: 'a' }) }).execute()
     const card = await db.insertInto('payment_methods').values({ user_id: id, provider: 'builtin', provider_ref: `pm-${id}`, brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 }).returning('id').executeTakeFirstOrThrow()
-    // A no-show fee they agreed to at the past activity, the host's mark, and a fee of someone else's they waived.
+    // A no-show fee they agreed to at the past activity, the host's mark, and fees of someone else's they waived and refunded.
     const consent = await db
       .insertInto('fee_consents')
       .values({ user_id: id, experience_id: past.id, amount_cents: 500, policy_version: 'v', text_shown: 'I agree', language: 'en', payment_method_id: card.id })
@@ -110,6 +110,7 @@ describe('deleting an account leaves no row that names the member, but those kep
       .executeTakeFirstOrThrow()
     await db.insertInto('no_show_fees').values({ user_id: id, experience_id: past.id, consent_id: consent.id, reason: 'no_show', amount_cents: 500, status: 'noticed', charge_on: inHours(48) }).execute()
     await db.insertInto('no_show_fees').values({ user_id: other.id, experience_id: past.id, consent_id: consent.id, reason: 'no_show', amount_cents: 500, status: 'waived', waiver: 'admin', waived_by: id, charge_on: inHours(48) }).execute()
+    await db.insertInto('no_show_fees').values({ user_id: other.id, experience_id: hostedPast.id, consent_id: consent.id, reason: 'no_show', amount_cents: 500, status: 'refunded', refund_note: 'Wrong member marked', refunded_by: id, charge_on: inHours(48) }).execute()
     await db.insertInto('attendance_marks').values([{ experience_id: past.id, user_id: id, present: false, marked_by: host.id }, { experience_id: hostedPast.id, user_id: other.id, present: true, marked_by: id }]).execute()
     const plan = await db.insertInto('subscriptions').values({ user_id: id, plan: 'premium', status: 'active' }).returning('id').executeTakeFirstOrThrow()
     await db

@@ -48,6 +48,7 @@ export const memberColumns = {
   no_show_fees: {
     user_id: keep('Their no-show fees (accounting records). Their cards are forgotten at the provider first, so a fee not yet charged can no longer be, and is dropped after 14 days.'),
     waived_by: keep('The team member who waived someone else’s fee: the record of who decided stays with that fee.'),
+    refunded_by: keep('The team member who refunded someone else’s fee: the record of who gave the money back stays with that fee.'),
   },
   attendance_marks: {
     user_id: keep('Whether they came to a past activity, as its host said: part of the activity’s history, shown under the generic member label.'),

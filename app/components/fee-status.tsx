@@ -12,6 +12,7 @@ export function FeeStatus({ fee }: { fee: NoShowFee }) {
     amount: formatCurrency(fee.amount, i18n.language),
     date: date(fee.charge_on),
     charged: fee.charged_at ? date(fee.charged_at) : '',
+    refunded: fee.refunded_at ? date(fee.refunded_at) : '',
     dropOn: date(dropOn),
     card: fee.card ? cardShortName(t, fee.card) : '',
   }

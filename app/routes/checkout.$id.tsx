@@ -101,7 +101,7 @@ export default function Checkout() {
           <CardBrandLogo brand={checkout.pending_card.brand} />
           <span>{cardName.short(checkout.pending_card)}</span>
         </p>
-        <p>{t('checkout.authText', { card: cardName.short(checkout.pending_card) })}</p>
+        <p>{t(checkout.mode === 'payment' ? 'checkout.authTextPay' : 'checkout.authText', { card: cardName.short(checkout.pending_card) })}</p>
         <Form method="post" className="actions">
           <SubmitButton className="button" name="intent" value="confirm" pending="checking">
             {t('checkout.authConfirm')}

@@ -139,13 +139,14 @@ export async function textedReminderScene(title: string, reminder: string) {
 
 /**
  * A card the member saved earlier, as the built-in hosted card page leaves it (decision 073): Visa
- * •••• 4242, their default, in the built-in bank's vault. `who` is the member's id or email.
+ * •••• 4242 (or another of Stripe's test Visas by its last four: 3184 always wants the member to
+ * confirm), their default, in the built-in bank's vault. `who` is the member's id or email.
  */
-export async function savedCard(who: string) {
+export async function savedCard(who: string, last4 = '4242') {
   const user = await db().selectFrom('users').select('id').where(who.includes('@') ? 'email' : 'id', '=', who).executeTakeFirstOrThrow()
   const customer = `cus_builtin_${user.id}`
   const token = `card_${randomBytes(12).toString('hex')}`
-  const card = { brand: 'visa' as const, last4: '4242', exp_month: 8, exp_year: 2040 }
+  const card = { brand: 'visa' as const, last4, exp_month: 8, exp_year: 2040 }
   await db().insertInto('payment_customers').values({ user_id: user.id, provider: 'builtin', customer_ref: customer }).onConflict((conflict) => conflict.doNothing()).execute()
   await db().insertInto('builtin_vault_cards').values({ token, customer, ...card }).execute()
   await db().updateTable('payment_methods').set({ is_default: false }).where('user_id', '=', user.id).execute()

@@ -15,7 +15,9 @@ import { baseURL, expect, test, untilHydrated } from './helpers.ts'
  * "Save my seat" (the box left unticked is refused first), the host marks them "Did not come",
  * they are told a day later, say it is wrong from "My fees", and the team waives it with a reason
  * (refused without one). With JavaScript on a phone: the seat saved with the box ticked, the fee
- * charged two days after the notice, the receipt among the notifications and in "My fees".
+ * charged two days after the notice, the receipt among the notifications and in "My fees"; and a
+ * card whose bank wants the member to confirm: "Pay $15 now" from the notice, the hosted page,
+ * "Yes, it's me", and back on "My fees" with the thanks.
  * The days between the steps pass in the database: each test builds its scene there (an activity
  * in three days, a Visa •••• 4242 the built-in bank charges), moves the activity's start and the
  * host's confirmation into the past, and runs the fee sweep's steps (`assessFees`, `chargeDueFees`)
@@ -40,11 +42,11 @@ function feeDeps() {
 }
 
 /** A host's activity in three days with a $15 no-show fee, and a member with a saved card who has not saved a seat yet. */
-async function feeScene(guest: { first_name: string; last_name: string }) {
+async function feeScene(guest: { first_name: string; last_name: string }, last4 = '4242') {
   const title = `Morning walk by the river ${randomBytes(3).toString('hex')}`
   const host = await freshMember({ first_name: 'Walter', last_name: 'Brooks' })
   const attendee = await freshMember(guest)
-  await savedCard(attendee.id)
+  await savedCard(attendee.id, last4)
   const start = new Date(Math.ceil((Date.now() + 3 * 24 * HOUR) / HOUR) * HOUR)
   const experience = await createExperience(db(), host.id, { title, no_show_fee_cents: 1500, max_attendees: 10, start_at: start, end_at: new Date(start.getTime() + 2 * HOUR) })
   return { host, attendee, id: experience.id, title }
@@ -190,3 +192,53 @@ test('with JavaScript on a phone: the seat saved with the box ticked, and two da
   await expect(fee.getByRole('button')).toHaveCount(0)
   await page.context().close()
 })
+
+test('with JavaScript: the bank wants the member to confirm, so they pay it themselves from the notice', async ({ browser }) => {
+  const scene = await feeScene({ first_name: 'Margarethe', last_name: 'Van den Berghe-Lefèvre' }, '3184')
+  await db().insertInto('experience_attendees').values({ experience_id: scene.id, user_id: scene.attendee.id, fee_consent_id: await agreed(scene) }).execute()
+  await happened(scene.id)
+  await db().insertInto('attendance_marks').values({ experience_id: scene.id, user_id: scene.attendee.id, present: false, marked_by: scene.host.id }).execute()
+  await aDayAfterTheHostsList(scene.id)
+  await assessFees(feeDeps())
+  await chargeDueFees(feeDeps(), new Date(Date.now() + 80 * HOUR))
+
+  const page = await member(browser, scene.attendee.email, { js: true })
+  await page.goto('/')
+  await untilHydrated(page, 'header nav')
+  await openNotifications(page)
+  const asked = page.locator('.notification-list > li').filter({ hasText: 'Your bank did not let us charge a fee' }).first()
+  await expect(asked).toContainText('You can pay it on your fees page.')
+  await asked.getByRole('button').first().click()
+  await expect(page.getByRole('heading', { level: 1, name: 'My fees' })).toBeVisible()
+  const fee = page.getByTestId('fee').filter({ hasText: scene.title })
+  await expect(fee).toContainText('Your bank wants you to confirm this payment yourself: you can pay it now.')
+  await fee.getByRole('button', { name: 'Pay $15 now' }).click()
+
+  // The payment page (the built-in provider's, standing in for Stripe Checkout).
+  await expect(page.getByRole('heading', { level: 1, name: 'Pay by card' })).toBeVisible()
+  await page.getByLabel('Card number').fill('4000 0027 6000 3184')
+  await page.getByLabel('Expiry date').fill('12/40')
+  await page.getByLabel('Security code').fill('123')
+  await page.getByLabel('ZIP code').fill('97201')
+  await page.getByRole('button', { name: 'Pay $15' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Your bank asks you to confirm' })).toBeVisible()
+  await expect(page.getByText('Your bank wants to make sure it is you who is paying with Visa •••• 3184.')).toBeVisible()
+  await page.getByRole('button', { name: 'Yes, it’s me' }).click()
+
+  await expect(page.getByRole('heading', { level: 1, name: 'My fees' })).toBeVisible()
+  await expect(page.getByTestId('fee-paid')).toHaveText('Thank you: the fee is paid. A receipt was emailed to you.')
+  await expect(fee).toContainText(/Charged on \w+ \d{1,2}, \d{4} to Visa •••• 3184\./)
+  await expect(fee.getByRole('button')).toHaveCount(0)
+  await page.context().close()
+})
+
+/** The member agreed to the fee with their card, as "Save my seat" records it (the other tests walk that box). */
+async function agreed(scene: Awaited<ReturnType<typeof feeScene>>) {
+  const card = await db().selectFrom('payment_methods').select('id').where('user_id', '=', scene.attendee.id).executeTakeFirstOrThrow()
+  const consent = await db()
+    .insertInto('fee_consents')
+    .values({ user_id: scene.attendee.id, experience_id: scene.id, amount_cents: 1500, policy_version: 'e2e', text_shown: consentText, language: 'en', payment_method_id: card.id })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return consent.id
+}

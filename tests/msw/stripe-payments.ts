@@ -14,7 +14,18 @@ import { signStripePayload } from '#api/providers/verification/stripe.ts'
  *   makes its Subscription when the member pays (`completeSubscription()`), read with
  *   `expand[]=subscription`; `POST /v1/subscriptions/{id}` with `cancel_at_period_end`
  *   (https://docs.stripe.com/api/subscriptions/update); `GET /v1/payment_methods/{id}`;
+ * - `GET /v1/subscriptions/{id}` with `expand[]=default_payment_method`
+ *   (https://docs.stripe.com/api/subscriptions/retrieve); after the first payment Stripe Billing
+ *   is played by `renewSubscription()` (the year's invoice charged to the plan's card, paid or
+ *   refused, https://docs.stripe.com/billing/subscriptions/overview#subscription-lifecycle),
+ *   `deleteSubscription()` (cancelled now, https://docs.stripe.com/api/subscriptions/cancel) and
+ *   `updateCardByNetwork()` (a card network's new expiry or number,
+ *   https://docs.stripe.com/payments/cards/overview#automatic-card-updates), each answering the
+ *   signed webhook deliveries Stripe would send, in Stripe's order;
  * - `POST /v1/payment_methods/{id}/detach` (https://docs.stripe.com/api/payment_methods/detach);
+ * - `POST /v1/checkout/sessions` in payment mode (a fee paid on-session, `completePayment()`), read
+ *   with `expand[]=payment_intent.payment_method`; `POST /v1/refunds` of a PaymentIntent, never
+ *   more than was paid (https://docs.stripe.com/api/refunds/create);
  * - `POST /v1/payment_intents` confirmed off-session, with outcomes as Stripe's test cards
  *   document them (https://docs.stripe.com/testing#cards, #declined-payments, #authentication-and-setup).
  * A POST with an `Idempotency-Key` already used answers the stored answer (`Idempotent-Replayed: true`),
@@ -58,7 +69,7 @@ export interface StripeCustomer {
 export interface StripeCheckoutSession {
   id: string
   object: 'checkout.session'
-  mode: 'setup' | 'subscription'
+  mode: 'setup' | 'subscription' | 'payment'
   status: 'open' | 'complete' | 'expired'
   /** The hosted page, while the session is open. */
   url: string | null
@@ -74,8 +85,10 @@ export interface StripeCheckoutSession {
   setup_intent: string | null
   /** Subscription mode: the Subscription, once the member paid. */
   subscription: string | null
-  /** Subscription mode: the `line_items[0]` asked for (price_data), as sent. */
-  line_item: { currency: string; unit_amount: number; interval: string; product_name: string } | null
+  /** Payment mode: the PaymentIntent, once the member paid. */
+  payment_intent: string | null
+  /** Subscription and payment modes: the `line_items[0]` asked for (price_data), as sent; `interval` null in payment mode. */
+  line_item: { currency: string; unit_amount: number; interval: string | null; product_name: string } | null
   metadata: Record<string, string>
   created: number
   expires_at: number
@@ -128,15 +141,62 @@ export interface StripePaymentIntent {
 export interface StripeSubscription {
   id: string
   object: 'subscription'
-  status: 'active' | 'past_due' | 'canceled'
+  status: 'incomplete' | 'incomplete_expired' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid' | 'paused'
   customer: string
   default_payment_method: string
   cancel_at_period_end: boolean
+  /** When it was cancelled, or last asked to end at its period end. */
+  canceled_at: number | null
+  /** When it ended, once canceled. */
+  ended_at: number | null
+  /** The latest invoice it made (the renewals' here; null for the first, paid on Checkout). */
+  latest_invoice: string | null
   /** Since API version 2025-03-31 the period lives on the items. */
   items: { object: 'list'; data: { id: string; object: 'subscription_item'; current_period_start: number; current_period_end: number; price: { unit_amount: number; currency: string; recurring: { interval: string } } }[] }
   metadata: Record<string, string>
   created: number
   livemode: false
+}
+
+/**
+ * An Invoice (https://docs.stripe.com/api/invoices/object), as API version 2025-03-31 and later
+ * shape it: the subscription it bills under `parent.subscription_details` (before, `subscription`).
+ */
+export interface StripeInvoice {
+  id: string
+  object: 'invoice'
+  customer: string
+  status: 'open' | 'paid'
+  billing_reason: 'subscription_cycle'
+  amount_due: number
+  amount_paid: number
+  currency: string
+  attempt_count: number
+  parent: { type: 'subscription_details'; subscription_details: { subscription: string; metadata: Record<string, string> } }
+  period_start: number
+  period_end: number
+  created: number
+  livemode: false
+}
+
+/** A signed webhook delivery, as `event()` builds it. */
+export interface StripeDelivery {
+  payload: string
+  signature: string
+}
+
+/** A Refund (https://docs.stripe.com/api/refunds/object), the fields the adapter reads and sends. */
+export interface StripeRefund {
+  id: string
+  object: 'refund'
+  amount: number
+  currency: string
+  payment_intent: string
+  charge: string | null
+  reason: string | null
+  status: 'pending' | 'succeeded' | 'failed' | 'canceled'
+  metadata: Record<string, string>
+  created: number
 }
 
 export interface StripeRequest {
@@ -155,17 +215,33 @@ export interface StripePaymentsMock {
   paymentMethods: Map<string, StripePaymentMethod>
   paymentIntents: Map<string, StripePaymentIntent>
   subscriptions: Map<string, StripeSubscription>
+  invoices: Map<string, StripeInvoice>
+  refunds: Map<string, StripeRefund>
   /** Every request that reached the handlers, in order (refused ones too). */
   requests: StripeRequest[]
   /** The member saves `card` on the open session's page: a PaymentMethod attached to the customer, a succeeded SetupIntent, a complete session. */
   completeSetup(sessionId: string, card: TestCard): { session: StripeCheckoutSession; setupIntent: StripeSetupIntent; paymentMethod: StripePaymentMethod }
   /** The member pays on the open subscription-mode session's page: a PaymentMethod, an active yearly Subscription, a complete session. */
   completeSubscription(sessionId: string, card: TestCard): { session: StripeCheckoutSession; subscription: StripeSubscription; paymentMethod: StripePaymentMethod }
+  /** The member pays on the open payment-mode session's page: a succeeded PaymentIntent (the card not saved), a paid, complete session. */
+  completePayment(sessionId: string, card: TestCard): { session: StripeCheckoutSession; paymentIntent: StripePaymentIntent; paymentMethod: StripePaymentMethod }
   /** The open session expires (Stripe: after 24 hours, or `POST …/expire`). */
   expire(sessionId: string): StripeCheckoutSession
+  /**
+   * The subscription's renewal: its period moves on a year and its invoice is charged to its card
+   * as Stripe's test card says (this double's Checkout charges nothing, so a card whose charges
+   * fail can start a plan). Paid: `active`, `customer.subscription.updated` then `invoice.paid`;
+   * refused: `past_due` (the period has moved on all the same), `customer.subscription.updated`
+   * then `invoice.payment_failed`.
+   */
+  renewSubscription(subscriptionId: string): { subscription: StripeSubscription; invoice: StripeInvoice; events: StripeDelivery[] }
+  /** Cancelled now (Stripe's dashboard, or its retries given up): `canceled`, `customer.subscription.deleted`. */
+  deleteSubscription(subscriptionId: string): { subscription: StripeSubscription; events: StripeDelivery[] }
+  /** A card network gives the card a new expiry (and maybe number): `payment_method.automatically_updated`. */
+  updateCardByNetwork(paymentMethodId: string, card: { exp_month: number; exp_year: number; last4?: string }): { paymentMethod: StripePaymentMethod; events: StripeDelivery[] }
   /** A signed webhook delivery about `object`. */
   event(
-    type: 'checkout.session.completed' | 'checkout.session.expired' | 'payment_method.detached' | 'payment_intent.succeeded' | 'payment_intent.payment_failed' | (string & {}),
+    type: 'checkout.session.completed' | 'checkout.session.expired' | 'payment_method.detached' | 'payment_intent.succeeded' | 'payment_intent.payment_failed' | 'invoice.paid' | 'invoice.payment_failed' | (string & {}),
     object: { id: string; object: string },
     options?: { secret?: string; at?: Date },
   ): { payload: string; signature: string }
@@ -205,6 +281,8 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
   const paymentMethods = new Map<string, StripePaymentMethod>()
   const paymentIntents = new Map<string, StripePaymentIntent>()
   const subscriptions = new Map<string, StripeSubscription>()
+  const invoices = new Map<string, StripeInvoice>()
+  const refunds = new Map<string, StripeRefund>()
   const requests: StripeRequest[] = []
   /** Idempotency key → the request's parameters and the answer given. */
   const idempotent = new Map<string, { path: string; params: string; answer: Answer }>()
@@ -215,7 +293,7 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
    * Stripe's handling common to every call: the bearer key, form-encoded parameters, the
    * idempotency key on a POST (answers that ran to completion are stored; validation errors are not).
    */
-  function route(method: 'get' | 'post', path: string, answer: (form: URLSearchParams, params: Record<string, string>) => Answer) {
+  function route(method: 'get' | 'post' | 'delete', path: string, answer: (form: URLSearchParams, params: Record<string, string>) => Answer) {
     return http[method](`${API}${path}`, async ({ request, params }) => {
       const url = new URL(request.url)
       const isPost = request.method === 'POST'
@@ -290,11 +368,10 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
 
     route('post', '/checkout/sessions', (form) => {
       const mode = form.get('mode')
-      // Setup and subscription modes are played here (payment mode is not).
-      if (mode !== 'setup' && mode !== 'subscription') return invalid('Invalid mode: this test double plays setup and subscription modes only', 'mode')
+      if (mode !== 'setup' && mode !== 'subscription' && mode !== 'payment') return invalid('Invalid mode: must be one of payment, setup, or subscription', 'mode')
       const customer = form.get('customer')
       if (customer === null || !customers.has(customer)) return missing('customer', customer ?? '', 'customer')
-      if (mode === 'subscription') return subscriptionSession(form, customer)
+      if (mode !== 'setup') return lineItemSession(form, customer, mode)
       const types = [...form].filter(([name]) => /^payment_method_types\[\d+\]$/.test(name)).map(([, value]) => value)
       if (types.length === 0 && !form.get('currency')) return invalid('currency is required in setup mode when payment_method_types is not set', 'currency')
       const successUrl = form.get('success_url')
@@ -331,6 +408,7 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
         payment_status: 'no_payment_required',
         setup_intent: setupIntent.id,
         subscription: null,
+        payment_intent: null,
         line_item: null,
         metadata: metadataOf(form),
         created: now(),
@@ -349,6 +427,12 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
         const subscription = expand.includes('subscription') && session.subscription ? subscriptions.get(session.subscription)! : session.subscription
         return ok({ ...session, subscription })
       }
+      if (session.mode === 'payment') {
+        const intent = session.payment_intent ? paymentIntents.get(session.payment_intent)! : null
+        if (!intent || !expand.some((path) => path === 'payment_intent' || path.startsWith('payment_intent.'))) return ok(session)
+        const method = expand.includes('payment_intent.payment_method') ? paymentMethods.get(intent.payment_method)! : intent.payment_method
+        return ok({ ...session, payment_intent: { ...intent, payment_method: method } })
+      }
       if (!session.setup_intent || !expand.some((path) => path === 'setup_intent' || path.startsWith('setup_intent.'))) return ok(session)
       const setupIntent = setupIntents.get(session.setup_intent)!
       const method = expand.includes('setup_intent.payment_method') && setupIntent.payment_method ? paymentMethods.get(setupIntent.payment_method)! : setupIntent.payment_method
@@ -360,6 +444,13 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
       return method ? ok(method) : missing('PaymentMethod', id)
     }),
 
+    route('get', '/subscriptions/:id', (query, { id = '' }) => {
+      const subscription = subscriptions.get(id)
+      if (!subscription) return missing('subscription', id)
+      if (!query.getAll('expand[]').includes('default_payment_method')) return ok(subscription)
+      return ok({ ...subscription, default_payment_method: paymentMethods.get(subscription.default_payment_method) ?? subscription.default_payment_method })
+    }),
+
     route('post', '/subscriptions/:id', (form, { id = '' }) => {
       const subscription = subscriptions.get(id)
       if (!subscription) return missing('subscription', id)
@@ -368,8 +459,24 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
         if (cancel !== 'true' && cancel !== 'false') return invalid('Invalid boolean', 'cancel_at_period_end')
         if (subscription.status === 'canceled') return invalid('A canceled subscription can only update its cancellation_details and metadata.')
         subscription.cancel_at_period_end = cancel === 'true'
+        subscription.canceled_at = cancel === 'true' ? now() : null
+      }
+      const card = form.get('default_payment_method')
+      if (card !== null) {
+        if (paymentMethods.get(card)?.customer !== subscription.customer) return invalid(`The customer does not have a payment method with the ID ${card}.`, 'default_payment_method')
+        subscription.default_payment_method = card
       }
       Object.assign(subscription.metadata, metadataOf(form))
+      return ok(subscription)
+    }),
+
+    // Cancels at once (https://docs.stripe.com/api/subscriptions/cancel); its open invoices are no longer collected.
+    route('delete', '/subscriptions/:id', (_form, { id = '' }) => {
+      const subscription = subscriptions.get(id)
+      if (!subscription) return missing('subscription', id)
+      if (subscription.status === 'canceled') return invalid('A canceled subscription can only update its cancellation_details and metadata.')
+      subscription.status = 'canceled'
+      subscription.canceled_at = now()
       return ok(subscription)
     }),
 
@@ -430,6 +537,35 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
       }
       return refuse(intent, method, { code: 'card_declined', ...outcome })
     }),
+
+    route('post', '/refunds', (form) => {
+      const intentId = form.get('payment_intent') ?? ''
+      const intent = paymentIntents.get(intentId)
+      if (!intent) return missing('payment_intent', intentId, 'payment_intent')
+      if (intent.status !== 'succeeded') return invalid(`This PaymentIntent (${intentId}) does not have a successful charge to refund.`)
+      const already = [...refunds.values()].filter((refund) => refund.payment_intent === intentId).reduce((sum, refund) => sum + refund.amount, 0)
+      const amount = form.has('amount') ? Number(form.get('amount')) : intent.amount - already
+      if (already >= intent.amount) return invalid(`Charge ${intent.latest_charge} has already been refunded.`)
+      if (!Number.isInteger(amount) || amount <= 0 || already + amount > intent.amount) {
+        return invalid(`Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${((intent.amount - already) / 100).toFixed(2)})`, 'amount')
+      }
+      const reason = form.get('reason')
+      if (reason !== null && !['duplicate', 'fraudulent', 'requested_by_customer'].includes(reason)) return invalid('Invalid reason', 'reason')
+      const refund: StripeRefund = {
+        id: `re_${token(12)}`,
+        object: 'refund',
+        amount,
+        currency: intent.currency,
+        payment_intent: intentId,
+        charge: intent.latest_charge,
+        reason,
+        status: 'succeeded',
+        metadata: metadataOf(form),
+        created: now(),
+      }
+      refunds.set(refund.id, refund)
+      return ok(refund)
+    }),
   ]
 
   /** A 402 card error with the failed PaymentIntent in it, as Stripe answers a refused confirmation. */
@@ -446,8 +582,11 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
     })
   }
 
-  /** `POST /v1/checkout/sessions` in subscription mode: one line item with inline, recurring `price_data`. */
-  function subscriptionSession(form: URLSearchParams, customer: string): Answer {
+  /**
+   * `POST /v1/checkout/sessions` in subscription mode (one line item with inline, recurring
+   * `price_data`) or payment mode (paid once: no `recurring`; `payment_intent_data` for its PaymentIntent).
+   */
+  function lineItemSession(form: URLSearchParams, customer: string, mode: 'subscription' | 'payment'): Answer {
     const item = (name: string) => form.get(`line_items[0]${name}`)
     const currency = item('[price_data][currency]')
     const unitAmount = Number(item('[price_data][unit_amount]'))
@@ -455,7 +594,8 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
     const productName = item('[price_data][product_data][name]')
     if (!currency) return invalid('Missing required param: line_items[0][price_data][currency].', 'line_items[0][price_data][currency]')
     if (!Number.isInteger(unitAmount) || unitAmount < 50) return invalid('Amount must be at least $0.50 usd', 'line_items[0][price_data][unit_amount]')
-    if (!interval || !['day', 'week', 'month', 'year'].includes(interval)) return invalid('Invalid recurring interval', 'line_items[0][price_data][recurring][interval]')
+    if (mode === 'subscription' && (!interval || !['day', 'week', 'month', 'year'].includes(interval))) return invalid('Invalid recurring interval', 'line_items[0][price_data][recurring][interval]')
+    if (mode === 'payment' && interval !== null) return invalid('You must provide at least one recurring price in `subscription` mode when using prices.', 'mode')
     if (!productName) return invalid('Missing required param: line_items[0][price_data][product_data].', 'line_items[0][price_data][product_data]')
     if (item('[quantity]') !== '1') return invalid('Missing required param: line_items[0][quantity].', 'line_items[0][quantity]')
     const successUrl = form.get('success_url')
@@ -464,7 +604,7 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
     const session: StripeCheckoutSession = {
       id,
       object: 'checkout.session',
-      mode: 'subscription',
+      mode,
       status: 'open',
       url: `https://checkout.stripe.com/c/pay/${id}#${token(16)}`,
       customer,
@@ -477,17 +617,53 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
       payment_status: 'unpaid',
       setup_intent: null,
       subscription: null,
+      payment_intent: null,
       line_item: { currency, unit_amount: unitAmount, interval, product_name: productName },
       metadata: metadataOf(form),
       created: now(),
       expires_at: now() + 24 * 60 * 60,
       livemode: false,
     }
-    subscriptionMetadata.set(id, metadataOf(form, 'subscription_data[metadata]'))
+    subscriptionMetadata.set(id, metadataOf(form, mode === 'subscription' ? 'subscription_data[metadata]' : 'payment_intent_data[metadata]'))
+    if (mode === 'payment') intentDescriptions.set(id, form.get('payment_intent_data[description]'))
     sessions.set(id, session)
     return ok(session)
   }
   const subscriptionMetadata = new Map<string, Record<string, string>>()
+  const intentDescriptions = new Map<string, string | null>()
+
+  /**
+   * The member pays on the open payment-mode session's page (confirming with their bank when the
+   * card asks: Checkout does that on-session): a succeeded PaymentIntent, a paid, complete session.
+   * The card is not saved to the customer (no `setup_future_usage`).
+   */
+  function completePayment(sessionId: string, card: TestCard) {
+    const session = openSession(sessionId)
+    if (session.mode !== 'payment' || !session.line_item) throw new Error(`The Checkout Session ${sessionId} is not in payment mode`)
+    const paymentMethod = newPaymentMethod(session.customer, card)
+    paymentMethod.customer = null
+    const intent: StripePaymentIntent = {
+      id: `pi_${token(12)}`,
+      object: 'payment_intent',
+      amount: session.line_item.unit_amount,
+      currency: session.line_item.currency,
+      customer: session.customer,
+      payment_method: paymentMethod.id,
+      status: 'succeeded',
+      description: intentDescriptions.get(sessionId) ?? null,
+      metadata: subscriptionMetadata.get(sessionId) ?? {},
+      latest_charge: `ch_${token(12)}`,
+      last_payment_error: null,
+      created: now(),
+      livemode: false,
+    }
+    paymentIntents.set(intent.id, intent)
+    session.status = 'complete'
+    session.url = null
+    session.payment_status = 'paid'
+    session.payment_intent = intent.id
+    return { session, paymentIntent: intent, paymentMethod }
+  }
 
   function newPaymentMethod(customerId: string, card: TestCard) {
     const customer = customers.get(customerId)
@@ -522,6 +698,9 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
       customer: session.customer,
       default_payment_method: paymentMethod.id,
       cancel_at_period_end: false,
+      canceled_at: null,
+      ended_at: null,
+      latest_invoice: null,
       items: {
         object: 'list',
         data: [
@@ -530,7 +709,7 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
             object: 'subscription_item',
             current_period_start: start,
             current_period_end: Math.floor(end.getTime() / 1000),
-            price: { unit_amount: session.line_item.unit_amount, currency: session.line_item.currency, recurring: { interval: session.line_item.interval } },
+            price: { unit_amount: session.line_item.unit_amount, currency: session.line_item.currency, recurring: { interval: session.line_item.interval! } },
           },
         ],
       },
@@ -587,6 +766,64 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
     return session
   }
 
+  function liveSubscription(subscriptionId: string) {
+    const subscription = subscriptions.get(subscriptionId)
+    if (!subscription) throw new Error(`No Subscription ${subscriptionId}`)
+    if (subscription.status === 'canceled') throw new Error(`The Subscription ${subscriptionId} is canceled`)
+    return subscription
+  }
+
+  function renewSubscription(subscriptionId: string) {
+    const subscription = liveSubscription(subscriptionId)
+    const item = subscription.items.data[0]!
+    const start = item.current_period_end
+    const end = new Date(start * 1000)
+    if (item.price.recurring.interval === 'year') end.setUTCFullYear(end.getUTCFullYear() + 1)
+    else end.setUTCMonth(end.getUTCMonth() + 1)
+    item.current_period_start = start
+    item.current_period_end = Math.floor(end.getTime() / 1000)
+    const paid = TEST_CARDS[cardOf.get(subscription.default_payment_method)!].charge === 'succeeds'
+    const invoice: StripeInvoice = {
+      id: `in_${token(12)}`,
+      object: 'invoice',
+      customer: subscription.customer,
+      status: paid ? 'paid' : 'open',
+      billing_reason: 'subscription_cycle',
+      amount_due: item.price.unit_amount,
+      amount_paid: paid ? item.price.unit_amount : 0,
+      currency: item.price.currency,
+      attempt_count: 1,
+      parent: { type: 'subscription_details', subscription_details: { subscription: subscription.id, metadata: { ...subscription.metadata } } },
+      period_start: start,
+      period_end: item.current_period_end,
+      created: now(),
+      livemode: false,
+    }
+    invoices.set(invoice.id, invoice)
+    subscription.latest_invoice = invoice.id
+    subscription.status = paid ? 'active' : 'past_due'
+    return {
+      subscription,
+      invoice,
+      events: [event('customer.subscription.updated', subscription), event(paid ? 'invoice.paid' : 'invoice.payment_failed', invoice)],
+    }
+  }
+
+  function deleteSubscription(subscriptionId: string) {
+    const subscription = liveSubscription(subscriptionId)
+    subscription.status = 'canceled'
+    subscription.canceled_at = now()
+    subscription.ended_at = now()
+    return { subscription, events: [event('customer.subscription.deleted', subscription)] }
+  }
+
+  function updateCardByNetwork(paymentMethodId: string, card: { exp_month: number; exp_year: number; last4?: string }) {
+    const paymentMethod = paymentMethods.get(paymentMethodId)
+    if (!paymentMethod) throw new Error(`No PaymentMethod ${paymentMethodId}`)
+    Object.assign(paymentMethod.card, card)
+    return { paymentMethod, events: [event('payment_method.automatically_updated', paymentMethod)] }
+  }
+
   function event(type: string, object: { id: string; object: string }, eventOptions: { secret?: string; at?: Date } = {}) {
     const at = eventOptions.at ?? new Date()
     const payload = JSON.stringify({
@@ -603,5 +840,5 @@ export function stripePaymentsHandlers(options: { secretKey: string; webhookSecr
     return { payload, signature: signStripePayload(payload, eventOptions.secret ?? options.webhookSecret, at) }
   }
 
-  return { handlers, customers, sessions, setupIntents, paymentMethods, paymentIntents, subscriptions, requests, completeSetup, completeSubscription, expire, event }
+  return { handlers, customers, sessions, setupIntents, paymentMethods, paymentIntents, subscriptions, invoices, refunds, requests, completeSetup, completeSubscription, completePayment, expire, renewSubscription, deleteSubscription, updateCardByNetwork, event }
 }

@@ -4,14 +4,14 @@ import { defineNotification } from '../kind.ts'
 
 /**
  * A no-show fee moved on (decision 075): the notice ("You will be charged $X on <date> — tell us
- * if this is wrong"), the receipt, the bank wanting the member to confirm, a refusal, or the fee
- * dropped. About the member's own money: always told and emailed, never silenced by a topic.
+ * if this is wrong"), the receipt, the bank wanting the member to confirm (with "Pay now" on their
+ * fees page), a refusal, the fee dropped, or given back. About the member's own money: always told and emailed, never silenced by a topic.
  */
 export const feeUpdated = defineNotification({
   type: 'fee.updated',
   data: z.object({
     fee_id: z.uuid(),
-    step: z.enum(['notice', 'charged', 'needs_confirmation', 'declined', 'waived']),
+    step: z.enum(['notice', 'charged', 'needs_confirmation', 'declined', 'waived', 'refunded']),
     amount_cents: z.number().int().positive(),
     charge_on: z.string(),
     reason: z.enum(['late_cancel', 'no_show']),

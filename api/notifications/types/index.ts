@@ -13,6 +13,7 @@ import { feeUpdated } from './fee.updated.ts'
 import { messageNew } from './message.new.ts'
 import { reportHandled } from './report.handled.ts'
 import { sample } from './sample.ts'
+import { subscriptionPaymentFailed } from './subscription.payment_failed.ts'
 import { subscriptionRenewalReminder } from './subscription.renewal_reminder.ts'
 import { verificationDecided } from './verification.decided.ts'
 import { waitlistSeatAvailable } from './waitlist.seat_available.ts'
@@ -39,6 +40,7 @@ export const notificationKinds = {
   'report.handled': reportHandled,
   'experience.recommended': experienceRecommended,
   'subscription.renewal_reminder': subscriptionRenewalReminder,
+  'subscription.payment_failed': subscriptionPaymentFailed,
   'fee.updated': feeUpdated,
 } as const satisfies { [Type in NotificationType]: KindOf<Type> }
 

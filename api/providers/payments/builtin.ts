@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { builtinTestCards, type BuiltinCardBody, type BuiltinCheckout, type PaymentCardBrand } from '#contract/payments.ts'
-import type { Transaction } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import type { DB } from '../../db/database.ts'
 import type { BuiltinVaultCard, Database } from '../../db/schema.ts'
-import type { ChargeOutcome, PaymentsProvider } from './provider.ts'
+import { PaymentsVendorError, type ChargeOutcome, type PaymentCheckoutStart, type PaymentsProvider } from './provider.ts'
 
 /**
  * The built-in payments provider (decision 073): what `npm start`, the demo and the tests use.
@@ -25,6 +25,28 @@ const needsAuthenticationAtSetup = new Set(['3184', '3155'])
 
 export function createBuiltinPayments(options: { db: DB; publicUrl: string }): PaymentsProvider {
   const { db } = options
+
+  /** A payment-mode session of the hosted page: `interval` for a subscription's first payment, null for a one-off payment. */
+  async function startPaymentSession(input: PaymentCheckoutStart, interval: 'year' | null) {
+    const id = `cs_builtin_${randomBytes(12).toString('hex')}`
+    await db
+      .insertInto('builtin_checkout_sessions')
+      .values({
+        id,
+        user_id: input.userId,
+        customer: input.customer,
+        mode: 'payment',
+        amount_cents: input.amountCents,
+        description: input.description,
+        recurring_interval: interval,
+        success_url: input.successUrl,
+        cancel_url: input.cancelUrl,
+        expires_at: new Date(Date.now() + SESSION_LIFETIME_MS),
+      })
+      .execute()
+    return { ref: id, url: `${options.publicUrl}/checkout/${id}` }
+  }
+
   return {
     name: 'builtin',
 
@@ -50,27 +72,25 @@ export function createBuiltinPayments(options: { db: DB; publicUrl: string }): P
       if (session.status === 'complete' && session.token) {
         return { status: 'complete', card: { ref: session.token, brand: session.brand!, last4: session.last4!, exp_month: session.exp_month!, exp_year: session.exp_year!, detached: session.detached_at !== null } }
       }
-      return session.status === 'expired' || session.expires_at <= new Date() ? { status: 'expired' } : { status: 'open' }
+      return openOrExpired(session)
     },
 
-    async startSubscriptionCheckout({ customer, userId, amountCents, interval, description, successUrl, cancelUrl }) {
-      const id = `cs_builtin_${randomBytes(12).toString('hex')}`
-      await db
-        .insertInto('builtin_checkout_sessions')
-        .values({
-          id,
-          user_id: userId,
-          customer,
-          mode: 'payment',
-          amount_cents: amountCents,
-          description,
-          recurring_interval: interval,
-          success_url: successUrl,
-          cancel_url: cancelUrl,
-          expires_at: new Date(Date.now() + SESSION_LIFETIME_MS),
-        })
-        .execute()
-      return { ref: id, url: `${options.publicUrl}/checkout/${id}` }
+    startSubscriptionCheckout: (input) => startPaymentSession(input, input.interval),
+    startPaymentCheckout: (input) => startPaymentSession(input, null),
+
+    async readPaymentCheckout(ref) {
+      const session = await db
+        .selectFrom('builtin_checkout_sessions as s')
+        .leftJoin('builtin_vault_cards as c', 'c.token', 's.card_token')
+        .select(['s.status', 's.expires_at', 's.charge_ref', 'c.brand', 'c.last4'])
+        .where('s.id', '=', ref)
+        .where('s.mode', '=', 'payment')
+        .executeTakeFirst()
+      if (!session) return { status: 'expired' }
+      if (session.status === 'complete' && session.charge_ref) {
+        return { status: 'complete', paymentRef: session.charge_ref, card: session.brand && session.last4 ? { brand: session.brand, last4: session.last4 } : null }
+      }
+      return openOrExpired(session)
     },
 
     async readSubscriptionCheckout(ref) {
@@ -95,11 +115,24 @@ export function createBuiltinPayments(options: { db: DB; publicUrl: string }): P
           periodEnd,
         }
       }
-      return session.status === 'expired' || session.expires_at <= new Date() ? { status: 'expired' } : { status: 'open' }
+      return openOrExpired(session)
     },
 
     // Our own renewal job (api/subscriptions/jobs.ts) charges built-in subscriptions: nothing to tell.
     cancelSubscriptionAtPeriodEnd: async () => {},
+    endSubscriptionNow: async () => {},
+    // Our renewal job charges the plan's card (`subscriptions.payment_method_id`).
+    setSubscriptionCard: async () => {},
+
+    // The built-in provider keeps no subscription of its own (its ref is the checkout's id): our
+    // `subscriptions` row is the only record and our renewal job moves it, so there is nothing to
+    // read back. Answering from that row would only tell it what it already says (decision 076).
+    readSubscription: async () => null,
+
+    async readCard(cardRef) {
+      const card = await db.selectFrom('builtin_vault_cards').selectAll().where('token', '=', cardRef).executeTakeFirst()
+      return card ? { ref: card.token, brand: card.brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year, detached: card.detached_at !== null } : null
+    },
 
     // The built-in bank charges the card it is given: there is no customer-level default to keep.
     setDefaultCard: async () => {},
@@ -128,7 +161,30 @@ export function createBuiltinPayments(options: { db: DB; publicUrl: string }): P
       const charge = await db.selectFrom('builtin_charges').selectAll().where('idempotency_key', '=', input.idempotencyKey).executeTakeFirstOrThrow()
       return chargeOutcome(charge)
     },
+
+    async refund({ paymentRef, amountCents, idempotencyKey }) {
+      return db.transaction().execute(async (trx) => {
+        // The payment's row lock: two refunds of it, or the same one twice, one after the other.
+        const charge = await trx.selectFrom('builtin_charges').select(['amount_cents', 'status']).where('ref', '=', paymentRef).forUpdate().executeTakeFirst()
+        const replay = await trx.selectFrom('builtin_refunds').select('ref').where('idempotency_key', '=', idempotencyKey).executeTakeFirst()
+        if (replay) return { ref: replay.ref }
+        if (charge?.status !== 'succeeded') throw new PaymentsVendorError(`No payment ${paymentRef} to refund`)
+        const { refunded } = await trx
+          .selectFrom('builtin_refunds')
+          .select(sql<number>`coalesce(sum(amount_cents), 0)::int`.as('refunded'))
+          .where('charge_ref', '=', paymentRef)
+          .executeTakeFirstOrThrow()
+        if (amountCents <= 0 || refunded + amountCents > charge.amount_cents) throw new PaymentsVendorError(`The refund is more than what is left of ${paymentRef}`)
+        const ref = `re_builtin_${randomBytes(12).toString('hex')}`
+        await trx.insertInto('builtin_refunds').values({ idempotency_key: idempotencyKey, ref, charge_ref: paymentRef, amount_cents: amountCents }).execute()
+        return { ref }
+      })
+    },
   }
+}
+
+function openOrExpired(session: { status: string; expires_at: Date }) {
+  return session.status === 'expired' || session.expires_at <= new Date() ? ({ status: 'expired' } as const) : ({ status: 'open' } as const)
 }
 
 function bankAnswer(card: Pick<BuiltinVaultCard, 'last4' | 'exp_month' | 'exp_year' | 'set_up_for_off_session' | 'detached_at'>) {
@@ -157,7 +213,7 @@ export async function readBuiltinCheckout(db: DB, id: string, userId: string): P
   const session = await db
     .selectFrom('builtin_checkout_sessions as s')
     .leftJoin('builtin_vault_cards as c', 'c.token', 's.card_token')
-    .select(['s.id', 's.status', 's.expires_at', 's.success_url', 's.cancel_url', 's.mode', 's.amount_cents', 's.recurring_interval', 'c.brand', 'c.last4'])
+    .select(['s.id', 's.status', 's.expires_at', 's.success_url', 's.cancel_url', 's.mode', 's.amount_cents', 's.recurring_interval', 's.description', 'c.brand', 'c.last4'])
     .where('s.id', '=', id)
     .where('s.user_id', '=', userId)
     .executeTakeFirst()
@@ -172,6 +228,7 @@ export async function readBuiltinCheckout(db: DB, id: string, userId: string): P
     mode: session.mode,
     amount_cents: session.amount_cents,
     recurring_interval: session.recurring_interval === 'year' ? 'year' : null,
+    description: session.description,
   }
 }
 

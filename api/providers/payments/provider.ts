@@ -1,4 +1,4 @@
-import type { CardBrand } from '../../db/schema.ts'
+import type { CardBrand, SubscriptionStatus } from '../../db/schema.ts'
 
 /**
  * Payments (ARCHITECTURE §4 "Payments", issue 31, decision 073): a card vault and a hosted card
@@ -36,6 +36,19 @@ export interface PaymentsProvider {
    */
   chargeOffSession(input: OffSessionCharge): Promise<ChargeOutcome>
   /**
+   * Starts a hosted page where the member pays a one-off amount while present (on-session): a
+   * no-show fee the bank wanted them to confirm, or refused off-session. Stripe: Checkout in
+   * `mode=payment`; built in: `/checkout/{id}` in payment mode.
+   */
+  startPaymentCheckout(input: PaymentCheckoutStart): Promise<{ ref: string; url: string }>
+  /** Where a one-off payment's page stands; `complete` with the provider's payment (Stripe: its PaymentIntent). */
+  readPaymentCheckout(ref: string): Promise<PaymentCheckoutOutcome>
+  /**
+   * Gives back `amountCents` of a payment (Stripe: a Refund of its PaymentIntent). The same
+   * `idempotencyKey` never refunds twice; a refund the provider refuses throws PaymentsVendorError.
+   */
+  refund(input: RefundRequest): Promise<{ ref: string }>
+  /**
    * Starts a hosted payment page for a yearly subscription (premium, decision 074): the member
    * types a card, it is charged `amountCents` now and saved for the renewals (Stripe: Checkout in
    * `mode=subscription`; built in: `/checkout/{id}` in payment mode, renewed by our own job).
@@ -45,6 +58,23 @@ export interface PaymentsProvider {
   readSubscriptionCheckout(ref: string): Promise<SubscriptionCheckoutOutcome>
   /** Stops the renewals at the end of the period paid for (Stripe: `cancel_at_period_end=true`); built in: nothing to tell. */
   cancelSubscriptionAtPeriodEnd(subscriptionRef: string): Promise<void>
+  /**
+   * Ends a subscription at once (Stripe: `DELETE /v1/subscriptions/{id}`, which also stops collecting
+   * its open invoice): a past-due plan the member cancels has no paid period left to run to.
+   * Built in: nothing to tell.
+   */
+  endSubscriptionNow(subscriptionRef: string): Promise<void>
+  /** The card a subscription renews on (Stripe: its `default_payment_method`, used before the customer's); built in: nothing to tell. */
+  setSubscriptionCard(subscriptionRef: string, cardRef: string): Promise<void>
+  /**
+   * Where a subscription stands at the provider now, for our record to follow it (decision 076);
+   * null when the provider holds no such subscription. Stripe: `GET /v1/subscriptions/{id}` with
+   * its card. Built in: always null, since the built-in provider keeps no subscription of its own
+   * (our `subscriptions` row is the only record, and our renewal job moves it).
+   */
+  readSubscription(subscriptionRef: string): Promise<ProviderSubscription | null>
+  /** A saved card as the provider holds it now (a card network may have changed its expiry or number); null when it has none by that id. */
+  readCard(cardRef: string): Promise<SavedCard | null>
   /** Stripe only: the event of a webhook request whose `Stripe-Signature` is valid; throws `InvalidSignatureError` otherwise. */
   parseWebhook?(payload: string, signatureHeader: string | undefined, now?: Date): PaymentEvent
 }
@@ -113,6 +143,29 @@ export interface SubscriptionCheckoutStart {
   metadata: Record<string, string>
 }
 
+/** A subscription as the provider holds it (decision 076). */
+export interface ProviderSubscription {
+  ref: string
+  /**
+   * Its status as `subscriptions.status` holds it. Stripe's `active` and `trialing` are `active`;
+   * `past_due`, `unpaid` (its retries are over, the invoice stays open) and `paused` (nothing is
+   * charged) are `past_due`; `canceled` and `incomplete_expired` are `canceled`; `incomplete` is
+   * `incomplete`.
+   */
+  status: SubscriptionStatus
+  /** The provider's own word for it (Stripe: `unpaid`, `trialing`, …), for the logs. */
+  providerStatus: string
+  /** The provider's current period. Stripe moves it on when the renewal's invoice is made, paid or not. */
+  periodStart: Date
+  periodEnd: Date
+  /** It ends at `periodEnd` and is not renewed. */
+  cancelAtPeriodEnd: boolean
+  /** When it was cancelled, or asked to end at its period end (Stripe: `canceled_at`); null otherwise. */
+  canceledAt: Date | null
+  /** The card it renews on; null when it names none (Stripe then charges the customer's default). */
+  card: SavedCard | null
+}
+
 export type SubscriptionCheckoutOutcome =
   | {
       status: 'complete'
@@ -125,3 +178,22 @@ export type SubscriptionCheckoutOutcome =
   /** The member has not paid yet (a declined card leaves it open: they may try another). */
   | { status: 'open' }
   | { status: 'expired' }
+
+/** A one-off payment on a hosted page: as a subscription's first payment, without the renewals. */
+export type PaymentCheckoutStart = Omit<SubscriptionCheckoutStart, 'interval'>
+
+export type PaymentCheckoutOutcome =
+  /** Paid: `paymentRef` is the provider's payment (Stripe: `pi_…`), the one a refund names; the card paid with, for the receipt. */
+  | { status: 'complete'; paymentRef: string; card: Pick<SavedCard, 'brand' | 'last4'> | null }
+  /** The member has not paid yet (a declined card leaves it open: they may try another). */
+  | { status: 'open' }
+  | { status: 'expired' }
+
+export interface RefundRequest {
+  /** The provider's payment to refund (Stripe: `pi_…`). */
+  paymentRef: string
+  /** In cents, US dollars; at most what was paid. */
+  amountCents: number
+  idempotencyKey: string
+  metadata: Record<string, string>
+}

@@ -308,7 +308,7 @@ describe('premium in subscription mode (decision 074)', () => {
     const outcome = await payments.readSubscriptionCheckout(ref)
     if (outcome.status !== 'complete') throw new Error('not complete')
     expect(outcome.subscriptionRef).toBe(paid.subscription.id)
-    expect(outcome.card).toEqual({ ref: paid.paymentMethod.id, brand: 'mastercard', last4: '4444', exp_month: 12, exp_year: 2034 })
+    expect(outcome.card).toEqual({ ref: paid.paymentMethod.id, brand: 'mastercard', last4: '4444', exp_month: 12, exp_year: 2034, detached: false })
     const days = (outcome.periodEnd.getTime() - outcome.periodStart.getTime()) / 86_400_000
     expect(days).toBeGreaterThanOrEqual(365)
     expect(days).toBeLessThanOrEqual(366)
@@ -332,5 +332,71 @@ describe('premium in subscription mode (decision 074)', () => {
     await payments.cancelSubscriptionAtPeriodEnd(subscription.id)
     expect(stripe.subscriptions.get(subscription.id)).toMatchObject({ status: 'active', cancel_at_period_end: true })
     await expect(payments.cancelSubscriptionAtPeriodEnd('sub_missing')).rejects.toBeInstanceOf(PaymentsVendorError)
+  })
+})
+
+describe('Stripe Billing after the first payment (decision 076)', () => {
+  /** A member's yearly subscription, paid on Checkout with `card`. */
+  async function subscribed(card: TestCard = 'pm_card_visa') {
+    const member = newMember()
+    const customer = await payments.ensureCustomer(member, null)
+    const { ref } = await payments.startSubscriptionCheckout({
+      customer,
+      userId: member.id,
+      amountCents: 2000,
+      interval: 'year',
+      description: 'Circle 55 premium membership',
+      successUrl: 'https://circle55.test/account/subscription',
+      cancelUrl: 'https://circle55.test/account/subscription?canceled=1',
+      locale: 'en',
+      metadata: {},
+    })
+    return stripe.completeSubscription(ref, card)
+  }
+
+  it('reads a subscription with its card expanded: status, period, cancellation and card', async () => {
+    const { subscription, paymentMethod } = await subscribed('pm_card_amex')
+    const item = subscription.items.data[0]!
+    expect(await payments.readSubscription(subscription.id)).toEqual({
+      ref: subscription.id,
+      status: 'active',
+      providerStatus: 'active',
+      periodStart: new Date(item.current_period_start * 1000),
+      periodEnd: new Date(item.current_period_end * 1000),
+      cancelAtPeriodEnd: false,
+      canceledAt: null,
+      card: { ref: paymentMethod.id, brand: 'amex', last4: '0005', exp_month: 12, exp_year: 2034, detached: false },
+    })
+    const read = stripe.requests.filter((request) => request.path === `/v1/subscriptions/${subscription.id}`)
+    expect(read.map((request) => [request.method, request.params.getAll('expand[]')])).toEqual([['GET', ['default_payment_method']]])
+  })
+
+  it('maps Stripe’s statuses to ours, and reads the period from the subscription before API version 2025-03-31', async () => {
+    const { subscription } = await subscribed()
+    const expected = { trialing: 'active', past_due: 'past_due', unpaid: 'past_due', paused: 'past_due', canceled: 'canceled', incomplete_expired: 'canceled', incomplete: 'incomplete' } as const
+    for (const [theirs, ours] of Object.entries(expected)) {
+      subscription.status = theirs as keyof typeof expected
+      expect(await payments.readSubscription(subscription.id), theirs).toMatchObject({ status: ours, providerStatus: theirs })
+    }
+    // An older API version: the period on the subscription, none on its items.
+    const stored = stripe.subscriptions.get(subscription.id)!
+    const { current_period_start, current_period_end } = stored.items.data[0]!
+    const older = { ...stored, status: 'active', current_period_start, current_period_end, items: { object: 'list', data: [{ id: 'si_old', object: 'subscription_item' }] } }
+    server.use(http.get(`https://api.stripe.com/v1/subscriptions/${subscription.id}`, () => HttpResponse.json(older)))
+    expect(await payments.readSubscription(subscription.id)).toMatchObject({ status: 'active', periodEnd: new Date(current_period_end * 1000), card: null })
+  })
+
+  it('answers null for a subscription or a card Stripe does not have, and throws for a status it does not know', async () => {
+    expect(await payments.readSubscription('sub_missing')).toBeNull()
+    expect(await payments.readCard('pm_missing')).toBeNull()
+    const { subscription } = await subscribed()
+    subscription.status = 'someday' as 'active'
+    await expect(payments.readSubscription(subscription.id)).rejects.toBeInstanceOf(PaymentsVendorError)
+  })
+
+  it('reads a card as a network updated it', async () => {
+    const { paymentMethod } = await subscribed('pm_card_mastercard')
+    stripe.updateCardByNetwork(paymentMethod.id, { exp_month: 4, exp_year: 2031, last4: '5100' })
+    expect(await payments.readCard(paymentMethod.id)).toEqual({ ref: paymentMethod.id, brand: 'mastercard', last4: '5100', exp_month: 4, exp_year: 2031, detached: false })
   })
 })

@@ -5,6 +5,7 @@ import { routePages, validationOf } from '#tests/route-pages.ts'
 import * as attendance from '../activities+/$id_.attendance.tsx'
 import * as activity from '../activities+/$id.tsx'
 import * as teamPayments from '../admin+/payments.tsx'
+import * as checkout from '../checkout.$id.tsx'
 import * as fees from './fees.tsx'
 
 /**
@@ -17,6 +18,7 @@ const pages = routePages([
   { id: 'routes/activities+/$id', path: 'activities/:id', module: activity as never },
   { id: 'routes/account+/fees', path: 'account/fees', module: fees as never },
   { id: 'routes/admin+/payments', path: 'admin/payments', module: teamPayments as never },
+  { id: 'routes/checkout.$id', path: 'checkout/:id', module: checkout as never },
 ])
 const { text, post, get } = pages
 
@@ -77,6 +79,42 @@ describe('the no-show fee’s pages without JavaScript', () => {
     const waived = await post('/admin/payments', team.cookie, { id: fee.id, intent: 'waive', reason: 'The host confirmed she came.' })
     expect(waived.response.headers.get('location')).toBe('/admin/payments')
     expect(await text('/account/fees', ann.cookie)).toContain('No fee: the Circle 55 team dropped it.')
+  })
+
+  it('a fee the bank declined: the member pays it on the hosted page and is thanked; the team refunds it with a reason', async () => {
+    const { host, ann, experience } = await pastActivityWithAnn()
+    await post(`/activities/${experience.id}/attendance`, host.cookie, { [`present:${ann.user.id}`]: 'no' })
+    await pages.database.db.updateTable('experiences').set({ attendance_confirmed_at: new Date(Date.now() - 25 * 3_600_000) }).where('id', '=', experience.id).execute()
+    await assessFees({ db: pages.database.db, notify: async () => [] })
+    const fee = await pages.database.db.updateTable('no_show_fees').set({ status: 'declined', decline_code: 'card_declined' }).where('user_id', '=', ann.user.id).returning('id').executeTakeFirstOrThrow()
+    const mine = await text('/account/fees', ann.cookie)
+    expect(mine).toContain('Your bank declined this payment: you can pay it now, with this card or another.')
+    expect(mine).toContain('Pay $12 now')
+    expect(await validationOf(mine)).toEqual([])
+
+    const pay = await post('/account/fees', ann.cookie, { id: fee.id, intent: 'pay' })
+    const page = new URL(pay.response.headers.get('location')!)
+    expect(page.pathname).toMatch(/^\/checkout\/cs_builtin_/)
+    const hosted = await text(page.pathname, ann.cookie)
+    expect(hosted).toContain('Pay $12')
+    const paid = await post(page.pathname, ann.cookie, { intent: 'card', number: '5555 5555 5555 4444', expiry: '12/40', cvc: '123', postalCode: '97201' })
+    const back = new URL(paid.response.headers.get('location')!)
+    expect(`${back.pathname}${back.search}`).toBe(`/account/fees?paid=${fee.id}`)
+    const thanked = await text(`${back.pathname}${back.search}`, ann.cookie)
+    expect(thanked).toContain('Thank you: the fee is paid. A receipt was emailed to you.')
+    expect(thanked).toMatch(/Charged on [A-Z][a-z]+ \d{1,2}, \d{4} to Mastercard •••• 4444\./)
+    expect(thanked).not.toContain('Pay $12 now')
+    // Paying again (an old tab): nothing left to pay, said next to the fee.
+    const again = await post('/account/fees', ann.cookie, { id: fee.id, intent: 'pay' })
+    expect(again.html).toContain('This fee has nothing left to pay.')
+
+    const team = await member({ is_admin: true })
+    const noReason = await post('/admin/payments', team.cookie, { id: fee.id, intent: 'refund', reason: '' })
+    expect(noReason.html).toContain('Write why the fee is refunded: it is recorded.')
+    const refunded = await post('/admin/payments', team.cookie, { id: fee.id, intent: 'refund', reason: 'The host marked the wrong member.' })
+    expect(refunded.response.headers.get('location')).toBe('/admin/payments')
+    expect(await text('/admin/payments', team.cookie)).toContain('Refunded because: The host marked the wrong member.')
+    expect(await text('/account/fees', ann.cookie)).toMatch(/Refunded on [A-Z][a-z]+ \d{1,2}, \d{4}\. Your bank may take 5 to 10 days to show it\./)
   })
 
   it('says plainly when the member has no fee, in Dutch too', async () => {

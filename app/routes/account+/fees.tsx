@@ -1,7 +1,8 @@
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { FeeStatus } from '#app/components/fee-status.tsx'
+import { formatCurrency } from '#app/utils/experience.ts'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 import { ApiError } from '#app/utils/api.server.ts'
@@ -16,7 +17,9 @@ import { requirePayments } from './payments.tsx'
 /**
  * `/account/fees` (issue 31 §3, decision 075): the member's no-show fees in plain sentences, and
  * before each is charged, "This is wrong": one press (a few words optional), and the Circle 55
- * team looks at it before anything is charged. Where the fee notices and receipts lead.
+ * team looks at it before anything is charged. A fee the bank would not take off-session has
+ * "Pay $X now": the payments provider's hosted page (where the bank may ask the member to
+ * confirm), back here with `?paid={id}`. Where the fee notices and receipts lead.
  */
 export const headers = formPageHeaders
 const PATH = '/account/fees'
@@ -35,6 +38,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     context,
     async () => {
       await requireUser(request, context)
+      if (form.get('intent') === 'pay') {
+        try {
+          return redirect(await getApi(request, context).fees.pay(formText(form, 'id')))
+        } catch (error) {
+          if (error instanceof ApiError && (error.status === 409 || error.status === 404)) return refusedForm(context, { error: 'payments:fees.notPayable', id: formText(form, 'id'), reason: '' }, 409)
+          throw error
+        }
+      }
       const reason = formText(form, 'reason').trim()
       if (reason.length > 1000) return refusedForm(context, { error: 'payments:fees.tooLong', id: formText(form, 'id'), reason }, 400)
       try {
@@ -52,10 +63,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Fees() {
   const { fees } = useLoaderData<typeof loader>()
   const refused = useActionData<typeof action>()
-  const { t } = useTranslation('payments')
+  const { t, i18n } = useTranslation('payments')
+  // Back from the payment page: paid, or the bank has not answered yet.
+  const [searchParams] = useSearchParams()
+  const back = fees.find((fee) => fee.id === searchParams.get('paid'))
   return (
     <div className="prose">
       <h1>{t('fees.title')}</h1>
+      {back ? (
+        <div className="notice" role="status" data-testid="fee-paid">
+          <p>{t(back.status === 'charged' ? 'fees.paid' : 'fees.payPending')}</p>
+        </div>
+      ) : null}
       <p>{t('fees.intro')}</p>
       {fees.length === 0 ? (
         <p data-testid="no-fees">{t('fees.none')}</p>
@@ -69,6 +88,22 @@ export default function Fees() {
                   <Link to={`/activities/${fee.experience.id}`}>{fee.experience.title}</Link>
                 </h2>
                 <FeeStatus fee={fee} />
+                {failed && !fee.can_dispute ? (
+                  <p className="field-error" role="alert">
+                    {t(failed.error)}
+                  </p>
+                ) : null}
+                {fee.can_pay ? (
+                  <Form method="post">
+                    <input type="hidden" name="id" value={fee.id} />
+                    <p className="hint" id={`pay-${fee.id}-hint`}>
+                      {t('fees.payHint')}
+                    </p>
+                    <SubmitButton className="button" name="intent" value="pay" pending="checking" aria-describedby={`pay-${fee.id}-hint`}>
+                      {t('fees.pay', { amount: formatCurrency(fee.amount, i18n.language) })}
+                    </SubmitButton>
+                  </Form>
+                ) : null}
                 {fee.can_dispute ? (
                   <Form method="post">
                     <input type="hidden" name="id" value={fee.id} />

@@ -15,8 +15,9 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 /**
  * `/admin/payments` (issue 31 §3, decision 075): the team's queue of no-show fees, disputed ones
- * first with what the member said; each can be waived with a reason, a disputed one charged. The
- * API decides who may (`review:fees`) and audits each decision; anyone else gets its 403.
+ * first with what the member said; each can be waived with a reason, a disputed one charged, a
+ * charged one refunded with a reason. The API decides who may (`review:fees`, `refund:fees`) and
+ * audits each decision; anyone else gets its 403.
  */
 export const headers = formPageHeaders
 const PATH = '/admin/payments'
@@ -36,15 +37,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     async () => {
       await requireUser(request, context)
       const api = getApi(request, context).fees
-      if (form.get('intent') === 'waive' && !reason) return refusedForm(context, { id, error: 'payments:team.reasonRequired', reason }, 400)
+      const intent = form.get('intent')
+      if (intent === 'waive' && !reason) return refusedForm(context, { id, error: 'payments:team.reasonRequired', reason }, 400)
+      if (intent === 'refund' && !reason) return refusedForm(context, { id, error: 'payments:team.refundReasonRequired', reason }, 400)
       try {
-        if (form.get('intent') === 'waive') await api.waive(id, reason)
+        if (intent === 'waive') await api.waive(id, reason)
+        else if (intent === 'refund') await api.refund(id, reason)
         else await api.charge(id)
       } catch (error) {
-        if (error instanceof ApiError && error.status === 409) return refusedForm(context, { id, error: 'payments:team.closed', reason }, 409)
+        if (error instanceof ApiError && error.status === 409) return refusedForm(context, { id, error: intent === 'refund' ? 'payments:team.notCharged' : 'payments:team.closed', reason }, 409)
+        if (error instanceof ApiError && error.status === 503 && intent === 'refund') return refusedForm(context, { id, error: 'payments:team.refundFailed', reason }, 503)
         throw error
       }
-      return redirectWithToast(context, PATH, form.get('intent') === 'waive' ? 'payments:team.waived' : 'payments:team.charged')
+      return redirectWithToast(context, PATH, intent === 'waive' ? 'payments:team.waived' : intent === 'refund' ? 'payments:team.refunded' : 'payments:team.charged')
     },
     () => ({ id, error: 'common:errors.notSaved', reason }),
   )
@@ -73,6 +78,7 @@ export default function TeamPayments() {
                 <p>{t('team.member', { name: fee.member.name, email: fee.member.email ?? '' })}</p>
                 <FeeStatus fee={fee} />
                 {fee.dispute_text ? <blockquote>{fee.dispute_text}</blockquote> : null}
+                {fee.refund_note ? <p>{t('team.refundNote', { note: fee.refund_note })}</p> : null}
                 {failed ? (
                   <p className="field-error" role="alert">
                     {t(failed.error)}
@@ -95,6 +101,18 @@ export default function TeamPayments() {
                         </SubmitButton>
                       ) : null}
                     </div>
+                  </Form>
+                ) : null}
+                {fee.status === 'charged' ? (
+                  <Form method="post">
+                    <input type="hidden" name="id" value={fee.id} />
+                    <div className="field">
+                      <label htmlFor={`refund-reason-${fee.id}`}>{t('team.refundReasonLabel')}</label>
+                      <textarea id={`refund-reason-${fee.id}`} name="reason" rows={2} maxLength={1000} defaultValue={failed?.reason ?? ''} />
+                    </div>
+                    <SubmitButton className="button button--secondary" name="intent" value="refund" pending="saving">
+                      {t('team.refund')}
+                    </SubmitButton>
                   </Form>
                 ) : null}
               </li>

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { listOf } from '#contract/common.ts'
-import { noShowFeeSchema, type NoShowFee } from '#contract/fees.ts'
+import { feePaymentSchema, noShowFeeSchema, teamFeeSchema, type NoShowFee, type TeamFee } from '#contract/fees.ts'
 import type { ApiTransport } from '../api.server.ts'
 
 export const attendanceSheetSchema = z.object({
@@ -9,12 +9,6 @@ export const attendanceSheetSchema = z.object({
   attendees: z.array(z.object({ user_id: z.string(), display_name: z.string().nullable(), present: z.boolean().nullable(), fee_bound: z.boolean() })),
 })
 export type AttendanceSheet = z.infer<typeof attendanceSheetSchema>
-
-export const teamFeeSchema = noShowFeeSchema.extend({
-  member: z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }),
-  dispute_text: z.string().nullable(),
-})
-export type TeamFee = z.infer<typeof teamFeeSchema>
 
 const attendancePath = (id: string) => `v1/experiences/${encodeURIComponent(id)}/attendance`
 
@@ -29,5 +23,8 @@ export function feesClient(api: ApiTransport) {
     forTeam: async (): Promise<TeamFee[]> => (await api.json('GET', 'v1/admin/fees', listOf(teamFeeSchema))).data,
     waive: (id: string, reason: string) => api.empty('POST', `v1/admin/fees/${encodeURIComponent(id)}/waive`, { body: { reason } }),
     charge: (id: string) => api.empty('POST', `v1/admin/fees/${encodeURIComponent(id)}/charge`),
+    refund: (id: string, reason: string) => api.empty('POST', `v1/admin/fees/${encodeURIComponent(id)}/refund`, { body: { reason } }),
+    /** Where to send the member to pay the fee themselves (the provider's hosted page). */
+    pay: async (id: string): Promise<string> => (await api.one('POST', `v1/fees/${encodeURIComponent(id)}/pay`, feePaymentSchema)).redirect_url,
   }
 }
