@@ -13,6 +13,11 @@ import type { TokenVerifier } from './providers/identity/token-verifier.ts'
 import { mediaRoutes } from './media/routes.ts'
 import { paymentRoutes } from './payments/routes.ts'
 import { feeRoutes } from './fees/routes.ts'
+import { staffRoutes } from './staff/routes.ts'
+import { impersonationRoutes } from './impersonation/routes.ts'
+import { auditImpersonatedCall, impersonationFor } from './impersonation/service.ts'
+import { impersonationRefused, refusedWhileImpersonating } from './policy/impersonation.ts'
+import { impersonationHeader } from '#contract/staff.ts'
 import { subscriptionRoutes } from './subscriptions/routes.ts'
 import { PaymentsVendorError } from './providers/payments/provider.ts'
 import { notificationRoutes } from './notifications/routes.ts'
@@ -49,6 +54,21 @@ export function createApiApp(services: ApiServices) {
     const resolved = authorization ? await callerOf(authorization, isShellCall(c.req)) : null
     c.set('caller', resolved?.user ?? null)
     c.set('callerShell', resolved?.shell ?? null)
+    const impersonating = c.req.header(impersonationHeader)
+    if (resolved && impersonating) {
+      // Answered as the member within the policy's limits; every change recorded with both ids (decision 078).
+      const impersonation = await impersonationFor(services, resolved.user, impersonating)
+      const path = c.req.path.replace(/^\/api/, '')
+      if (refusedWhileImpersonating(impersonation.mode, c.req.method, path)) throw impersonationRefused()
+      c.set('impersonation', impersonation)
+      c.set('caller', { ...impersonation.subject, impersonator_id: impersonation.actor.id })
+      c.set('callerShell', null)
+      await next()
+      // The impersonation's own calls (acting, stop) are audited by their service.
+      if (!['GET', 'HEAD', 'OPTIONS'].includes(c.req.method) && !path.startsWith('/v1/impersonation')) await auditImpersonatedCall(services.db, impersonation, { method: c.req.method, path, status: c.res.status }, c.var.requestId)
+      c.header('cache-control', 'no-store')
+      return
+    }
     await next()
     c.header('cache-control', c.res.headers.get('cache-control') ?? 'no-store')
   })
@@ -79,6 +99,8 @@ export function createApiApp(services: ApiServices) {
   surveyRoutes(routes)
   paymentRoutes(routes)
   feeRoutes(routes)
+  staffRoutes(routes)
+  impersonationRoutes(routes)
   subscriptionRoutes(routes)
   app.route('/', routes)
 

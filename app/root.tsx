@@ -26,9 +26,10 @@ import { BottomNav } from './components/bottom-nav.tsx'
 import { GeneralErrorBoundary } from './components/general-error-boundary.tsx'
 import { SiteFooter } from './components/site-footer.tsx'
 import { SiteHeader } from './components/site-header.tsx'
+import { ImpersonationBanner } from './components/impersonation-banner.tsx'
 import { FlashStatus, ToastRegion } from './components/toast.tsx'
 import appStyles from './styles/app.css?url'
-import { getAuthState } from './utils/auth.server.ts'
+import { getApi, getAuthState } from './utils/auth.server.ts'
 import { ChatLiveProvider, isNotSent, useChatLive } from './utils/chat-live.tsx'
 import { errorPageKind } from './utils/error-page.ts'
 import { startBrowserErrorReporting } from './utils/error-reporting.client.ts'
@@ -64,6 +65,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     headers.append('Set-Cookie', await destroySession(await getSession(request, context), context))
   }
   const t = await getT(request, context)
+  // Viewing as a member (decision 078): the banner's facts, asked as every call of this page is.
+  const impersonation = user && (await getSession(request, context)).get('impersonation') ? await getApi(request, context).staff.impersonation() : null
   return data(
     {
       brand: t('brand'),
@@ -79,6 +82,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       // Browser errors go to Sentry only when the server reports to it (decision 014).
       sentryDsn: context.services.config.sentryDsn,
       payments: context.services.config.payments !== false,
+      impersonation,
     } satisfies RootData,
     { headers },
   )
@@ -129,7 +133,7 @@ export default function App() {
 }
 
 function AppShell() {
-  const { language, user, unread: loadedUnread, notifications: loadedNotifications, toast, year, suspended } = useLoaderData<typeof loader>()
+  const { language, user, unread: loadedUnread, notifications: loadedNotifications, toast, year, suspended, impersonation } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   useChangeLanguage(language)
   const live = useChatLive()
@@ -137,6 +141,7 @@ function AppShell() {
   const notifications = live.notifications ?? loadedNotifications
   return (
     <>
+      {impersonation ? <ImpersonationBanner impersonation={impersonation} /> : null}
       <a href="#main-content" className="skip-link">
         {t('skipLink')}
       </a>

@@ -68,6 +68,20 @@ export const errorCodes = [
   'fee_not_payable',
   /** Only a charged fee can be refunded (decision 075). */
   'fee_not_charged',
+  /** Nobody changes their own role on the team (decision 077). */
+  'own_role',
+  /** A suspended or banned member cannot be given a role on the team (decision 077). */
+  'member_suspended',
+  /** Refused while a staff member views Circle 55 as the member (decision 078). */
+  'impersonation_refused',
+  /** The impersonation a call names has ended (stopped, 30 minutes passed, or the role changed). */
+  'impersonation_ended',
+  /** Viewing as a member needs a sign-in within 15 minutes (decision 078). */
+  'fresh_sign_in_required',
+  /** Never a team member, oneself, or a suspended member (decision 078). */
+  'impersonation_not_allowed',
+  /** One member at a time (decision 078). */
+  'already_impersonating',
   /** The host confirms who came only after the activity, once (decision 075). */
   'attendance_not_open',
   /** The member already has premium (decision 074). */

@@ -25,6 +25,7 @@ export const notificationTypes = [
   'subscription.renewal_reminder',
   'subscription.payment_failed',
   'fee.updated',
+  'account.viewed',
 ] as const
 export type NotificationType = (typeof notificationTypes)[number]
 

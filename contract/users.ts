@@ -3,6 +3,7 @@ import { employments, familyMembers, genders, joinReasons, languages, onboarding
 import { memberText, memberTextCodes } from './input-validation.ts'
 import { maxNameLength, maxPhoneLength } from './limits.ts'
 import { interests, maxInterests, maxProfilePrompts, maxPromptAnswerLength, nearbyVisibilities, profilePrompts } from './profile.ts'
+import { staffRoles } from './staff.ts'
 
 /** Members (spec §3 "User", §7 `v1/users`): what the API accepts and answers. */
 
@@ -30,6 +31,7 @@ export const userSchema = z
     join_reasons: z.array(z.enum(joinReasons)),
     avatar: z.object({ url: z.string() }).nullable(),
     admin: z.boolean(),
+    staff_role: z.enum(staffRoles).nullable().meta({ description: 'The member’s role on the Circle 55 team (decision 077); null for members.' }),
     banned: z.boolean(),
     is_suspended: z.boolean(),
     state: z.enum(userStates),

@@ -117,7 +117,7 @@ describe('PUT, GET and DELETE /api/v1/block/{id}', () => {
   it('lets a member block anyone who exists: an admin, a suspended member, someone who blocked them first', async () => {
     const caller = await member()
     const call = await as(caller)
-    const admin = await member({ is_admin: true })
+    const admin = await member({ staff_role: 'admin' })
     const suspended = await member({ is_suspended: true })
     const firstBlocker = await member()
     await (await as(firstBlocker))('PUT', `v1/block/${caller.id}`)

@@ -212,7 +212,7 @@ describe('direct messages', () => {
 
   it('is private to its two members', async () => {
     const [ann, bob, eve] = [await member(), await member(), await member()]
-    const admin = await member({ is_admin: true })
+    const admin = await member({ staff_role: 'admin' })
     const channelId = (await direct(ann, bob)).json.data[0].id as string
     for (const outsider of [eve, admin]) {
       expect((await as(outsider, 'GET', `message-channels/${channelId}`)).status).toBe(404)

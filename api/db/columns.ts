@@ -1,8 +1,9 @@
 import type { InsertType, SelectType } from 'kysely'
 import type { Database } from './schema.ts'
 import { reportOutcomes } from '#contract/moderation.ts'
+import { staffRoles } from '#contract/staff.ts'
 import { nearbyVisibilities } from '#contract/profile.ts'
-import { noShowFeeReasons, noShowFeeStatuses, noShowFeeWaivers, builtinChargeStatuses, builtinCheckoutModes, builtinCheckoutStatuses, cardBrands, cardSetupStatuses, codePurposes, coverageTypes, familyMembers, invitationStates, joinReasons, reminderSlots, locales, pgEnums, placeKinds } from './schema.ts'
+import { noShowFeeReasons, noShowFeeStatuses, noShowFeeWaivers, builtinChargeStatuses, builtinCheckoutModes, builtinCheckoutStatuses, cardBrands, cardSetupStatuses, codePurposes, coverageTypes, familyMembers, impersonationEndReasons, invitationStates, joinReasons, reminderSlots, locales, pgEnums, placeKinds } from './schema.ts'
 
 /**
  * Every column of every table as the migrations create it: `'<type>[ null][ default]'`, where the
@@ -30,6 +31,7 @@ export const databaseColumns = {
     height: 'int4',
     bytes: 'int4',
     created_at: 'timestamptz default',
+    impersonator_id: 'uuid null',
   },
   users: {
     id: 'uuid default',
@@ -46,7 +48,7 @@ export const databaseColumns = {
     gender: 'gender null',
     join_reasons: '_text default',
     avatar_media_id: 'uuid null',
-    is_admin: 'bool default',
+    staff_role: 'text null',
     banned: 'bool default',
     is_suspended: 'bool default',
     state: 'user_state default',
@@ -442,6 +444,19 @@ export const databaseColumns = {
     decline_code: 'text null',
     created_at: 'timestamptz default',
   },
+  impersonations: {
+    id: 'uuid default',
+    actor_id: 'uuid',
+    subject_id: 'uuid',
+    reason: 'text',
+    acting_reason: 'text null',
+    acting_since: 'timestamptz null',
+    started_at: 'timestamptz default',
+    expires_at: 'timestamptz',
+    ended_at: 'timestamptz null',
+    end_reason: 'text null',
+    member_told_at: 'timestamptz null',
+  },
   fee_checkouts: {
     ref: 'text',
     fee_id: 'uuid',
@@ -594,7 +609,7 @@ export const databaseColumns = {
  * `schema.test.ts` compares each array with its constraint.
  */
 export const checkedColumns = {
-  users: { join_reasons: joinReasons, locale: locales },
+  users: { join_reasons: joinReasons, locale: locales, staff_role: staffRoles },
   login_codes: { purpose: codePurposes },
   profiles: { family: familyMembers, nearby_visibility: nearbyVisibilities },
   payment_methods: { brand: cardBrands },
@@ -608,6 +623,7 @@ export const checkedColumns = {
   experience_invitations: { state: invitationStates },
   experience_reminders: { slot: reminderSlots },
   reports: { outcome: reportOutcomes },
+  impersonations: { end_reason: impersonationEndReasons },
 } as const satisfies { [T in keyof Database]?: { [C in keyof Database[T]]?: readonly Element<Database[T][C]>[] } }
 
 // Each list holds every value its column's type allows, not only some of them.

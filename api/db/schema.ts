@@ -34,6 +34,7 @@ import {
 import type { Interest, NearbyVisibility } from '#contract/profile.ts'
 import { verificationProviders, type VerificationProviderName } from '#contract/verification.ts'
 import type { ReportOutcome, ReportSnapshot } from '#contract/moderation.ts'
+import type { StaffRole } from '#contract/staff.ts'
 
 /**
  * Kysely types for every table in `migrations/`, in the migrations' order. `columns.ts` states
@@ -142,6 +143,8 @@ export interface MediaTable {
   width: number
   height: number
   bytes: number
+  /** The staff member who uploaded it while acting as its owner (migration 0036, decision 078). */
+  impersonator_id: Generated<string | null>
   created_at: CreatedAt
 }
 
@@ -160,7 +163,8 @@ export interface UsersTable {
   gender: Gender | null
   join_reasons: TextArray<JoinReason>
   avatar_media_id: string | null
-  is_admin: Generated<boolean>
+  /** The member's role on the Circle 55 team; null for members (migration 0035, decision 077). */
+  staff_role: StaffRole | null
   banned: Generated<boolean>
   is_suspended: Generated<boolean>
   state: Generated<UserState>
@@ -697,6 +701,23 @@ export interface FeeCheckoutsTable {
   created_at: CreatedAt
 }
 
+export const impersonationEndReasons = ['stopped', 'expired', 'revoked'] as const
+
+/** A staff member viewing Circle 55 as a member (migration 0036, decision 078). */
+export interface ImpersonationsTable {
+  id: Generated<string>
+  actor_id: string
+  subject_id: string
+  reason: string
+  acting_reason: string | null
+  acting_since: NullableTimestamp
+  started_at: CreatedAt
+  expires_at: Date
+  ended_at: NullableTimestamp
+  end_reason: (typeof impersonationEndReasons)[number] | null
+  member_told_at: NullableTimestamp
+}
+
 /** A refund by the built-in bank (migration 0033), once per idempotency key. */
 export interface BuiltinRefundsTable {
   idempotency_key: string
@@ -910,6 +931,7 @@ export interface Database {
   builtin_charges: BuiltinChargesTable
   builtin_refunds: BuiltinRefundsTable
   fee_checkouts: FeeCheckoutsTable
+  impersonations: ImpersonationsTable
   partnerships: PartnershipsTable
   subscriptions: SubscriptionsTable
   subscription_consents: SubscriptionConsentsTable

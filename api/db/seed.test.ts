@@ -120,10 +120,10 @@ describe('demo data (issue 2 §3)', () => {
     })
     const admin = await database.db
       .selectFrom('users')
-      .select('is_admin')
+      .select('staff_role')
       .where('email', '=', 'admin@demo.test')
       .executeTakeFirstOrThrow()
-    expect(admin.is_admin).toBe(true)
+    expect(admin.staff_role).toBe('admin')
   })
 
   it('never seeds twice', async () => {

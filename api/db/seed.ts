@@ -850,7 +850,7 @@ function generateUsers(random: Random, now: Date) {
         dob,
         gender,
         join_reasons: joinReasons,
-        is_admin: options.isAdmin ?? false,
+        staff_role: options.isAdmin ? 'admin' : null,
         state: 'active',
         lat: home.lat,
         long: home.lng,

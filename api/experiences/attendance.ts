@@ -22,6 +22,7 @@ import { bindFeeConsent, feeCardOrRefuse } from '../fees/consent.ts'
 import { hasPremium } from '../subscriptions/queries.ts'
 import { holdsSeat } from './holds-seat.ts'
 import { fullProblem, offerFreedSeats, takeSeat, tellHost } from './seats.ts'
+import { refuseFeeConsentWhileImpersonating } from '../impersonation/service.ts'
 import {
   canceledProblem,
   pastProblem,
@@ -60,6 +61,8 @@ export async function attend({ db, media, notify, env }: NotifyingDeps & Pick<Ex
   // to charge; a seat someone else gives them (an admin, the notify list) is never bound by it.
   const asksFee = experience.no_show_fee_cents !== null && env.PAYMENTS === 'on' && userId === caller.id
   if (asksFee && consent.fee_consent !== true) throw problems.invalid({ fee_consent: ['fee_consent_required'] })
+  // The member's own agreement, never a staff member's on their behalf (decision 078).
+  if (asksFee) refuseFeeConsentWhileImpersonating(caller, consent.fee_consent)
   await db.transaction().execute(async (trx) => {
     const card = asksFee ? await feeCardOrRefuse(trx, userId) : null
     // A full activity throws, which rolls the attendee row back with the transaction.

@@ -106,7 +106,7 @@ describe('inviting by email', () => {
 
   it('says the Circle 55 team invited them when an admin did, never the admin’s name', async () => {
     const host = await member()
-    const admin = await member({ is_admin: true, first_name: 'Alice', last_name: 'Admin' })
+    const admin = await member({ staff_role: 'admin', first_name: 'Alice', last_name: 'Admin' })
     const guest = await member({ locale: 'nl' })
     const experience = await activity(host, { title: 'Koffie', venue_type: 'online', url: 'https://meet.example.com/koffie' })
     const from = api.queuedJobs.length
@@ -267,7 +267,7 @@ describe('accepting', () => {
     const host = await member()
     const guest = await member()
     const other = await member()
-    const admin = await member({ is_admin: true })
+    const admin = await member({ staff_role: 'admin' })
     const experience = await activity(host)
     await invite(experience.id, host, [guest.user.email])
     for (const caller of [other, host, admin]) {

@@ -23,7 +23,7 @@ beforeAll(async () => {
   api = await createApiHarness(database.db)
   host = await createUser(database.db, { first_name: 'Walter', last_name: 'Brooks' })
   hostToken = await api.signToken(host.id)
-  adminToken = await api.signToken((await createUser(database.db, { is_admin: true })).id)
+  adminToken = await api.signToken((await createUser(database.db, { staff_role: 'admin' })).id)
 })
 
 afterAll(async () => {

@@ -39,7 +39,7 @@ beforeAll(async () => {
   api = await createApiHarness(database.db, {}, { places: fakePlaces(database.db) })
   ;({ user: host, token: hostToken } = await memberWithToken({ first_name: 'Walter', last_name: 'Brooks' }))
   ;({ user: member, token: memberToken } = await memberWithToken({ first_name: 'Margaret', last_name: 'Hughes' }))
-  ;({ user: admin, token: adminToken } = await memberWithToken({ is_admin: true }))
+  ;({ user: admin, token: adminToken } = await memberWithToken({ staff_role: 'admin' }))
 })
 
 afterAll(async () => {

@@ -110,7 +110,7 @@ describe('saving a seat at an activity with a no-show fee', () => {
 
   it('never binds a seat someone else gave the member (an admin), nor one at an activity without a fee', async () => {
     const { experience } = await feeActivity()
-    const admin = await member({ is_admin: true })
+    const admin = await member({ staff_role: 'admin' })
     const guest = await member()
     const added = await admin.call('POST', `v1/experiences/${experience.id}/attendees`, { user_id: guest.user.id })
     expect(added.status).toBe(200)
@@ -249,7 +249,7 @@ describe('when the bank says no, and when the member says it is wrong', () => {
   })
 
   it('holds a disputed fee for the team, who charge it or waive it with a reason, audited', async () => {
-    const team = await member({ is_admin: true })
+    const team = await member({ staff_role: 'admin' })
     const { ann, fee } = await noticed()
     const other = await member()
     expect((await other.call('POST', `v1/fees/${fee.id}/dispute`, {})).status).toBe(404)
@@ -352,7 +352,7 @@ describe('paying a fee on-session, and refunds', () => {
   })
 
   it('lets the team give back a charged fee once, with a reason, audited, and tells the member', async () => {
-    const team = await member({ is_admin: true })
+    const team = await member({ staff_role: 'admin' })
     const { ann, fee } = await unpaid('4242424242424242')
     const charged = (await feesOf(ann.user.id))[0]!
     expect(charged).toMatchObject({ status: 'charged' })

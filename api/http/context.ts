@@ -1,5 +1,4 @@
 import type { DB } from '../db/database.ts'
-import type { User } from '../db/schema.ts'
 import type { Env } from '../env.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
@@ -11,6 +10,8 @@ import type { SmsSender } from '../providers/sms/sender.ts'
 import type { Providers } from '../providers.ts'
 import type { RealtimeHub } from '../realtime/hub.ts'
 import type { ShellFacts } from '../users/service.ts'
+import type { Impersonation } from '../impersonation/service.ts'
+import type { RequestCaller } from '../policy/permissions.ts'
 
 /**
  * What every API request carries (Hono's `Env`): the services the runtime built and the caller
@@ -41,8 +42,13 @@ export interface ApiEnv {
     services: ApiServices
     requestId: string
     /** The authenticated member, resolved once per request; null for anonymous calls. */
-    caller: User | null
+    caller: RequestCaller | null
     /** Read with the caller when this is the shell's call (decision 055); null otherwise. */
     callerShell: ShellFacts | null
+    /**
+     * The call is made while a staff member views Circle 55 as a member (decision 078): `caller`
+     * is then the member, and this names the staff member and the impersonation; undefined otherwise.
+     */
+    impersonation?: Impersonation
   }
 }

@@ -20,7 +20,7 @@ let adminToken: string
 beforeAll(async () => {
   database = await createTestDatabase()
   api = await createApiHarness(database.db)
-  const admin = await createUser(database.db, { is_admin: true })
+  const admin = await createUser(database.db, { staff_role: 'admin' })
   adminToken = await api.signToken(admin.id)
   document = (await (await api.app.fetch(new Request(`${api.env.PUBLIC_URL}/api/openapi.json`))).json()) as Json
 })

@@ -203,7 +203,7 @@ describe('every endpoint answers as documented', () => {
   beforeAll(async () => {
     host = await member({ first_name: 'Walter', last_name: 'Brooks' })
     guest = await member({ first_name: 'Margaret', last_name: 'Hughes' })
-    admin = await member({ is_admin: true })
+    admin = await member({ staff_role: 'admin' })
   })
 
   it('system: health and the document', async () => {
@@ -534,7 +534,7 @@ describe('every endpoint answers as documented', () => {
   it('no-show fees: the agreement at the seat, the host’s attendance, the member’s fees and dispute, the team’s queue (decision 075)', async () => {
     const host = await member()
     const ann = await member()
-    const team = await member({ is_admin: true })
+    const team = await member({ staff_role: 'admin' })
     const experience = await createExperience(database.db, host.user.id, { no_show_fee_cents: 1000, start_at: new Date(Date.now() + 3_600_000) })
     const as = { token: ann.token }
     expect((await call('POST', `v1/experiences/${experience.id}/attendees`, { ...as, body: { user_id: ann.user.id } })).status).toBe(422)
@@ -566,6 +566,27 @@ describe('every endpoint answers as documented', () => {
     expect((await call('POST', `v1/admin/fees/${fee.id}/waive`, { token: team.token, body: { reason: 'The host asked us to.' } })).status).toBe(204)
     expect((await call('POST', `v1/admin/fees/${fee.id}/charge`, { token: team.token })).status).toBe(409)
     expect((await call('GET', 'v1/fees')).status).toBe(401)
+  })
+
+  it('the team: the overview, roles given and taken back, members found, and viewing Circle 55 as one (decisions 077, 078)', async () => {
+    const admin = await member({ staff_role: 'admin', last_sign_in_at: new Date() })
+    const ruth = await member({ first_name: 'Ruth', last_name: 'Owens', email: 'ruth.openapi@example.com' })
+    const as = { token: admin.token }
+    expect((await call('GET', 'v1/admin/overview', as)).json.data[0].role).toBe('admin')
+    expect((await call('POST', 'v1/admin/staff', { ...as, body: { email: 'ruth.openapi@example.com', role: 'support' } })).json.data[0].role).toBe('support')
+    expect((await call('GET', 'v1/admin/staff', as)).json.data.some((entry: { id: string }) => entry.id === ruth.user.id)).toBe(true)
+    expect((await call('PUT', `v1/admin/staff/${ruth.user.id}`, { ...as, body: { role: null } })).json.data).toEqual([])
+    expect((await call('PUT', `v1/admin/staff/${admin.user.id}`, { ...as, body: { role: null } })).status).toBe(409)
+    expect((await call('GET', 'v1/admin/users?q=ruth.openapi', as)).json.data).toHaveLength(1)
+    expect((await call('GET', `v1/admin/users/${ruth.user.id}`, as)).json.data[0].can_impersonate).toBe(true)
+    const started = await call('POST', `v1/admin/users/${ruth.user.id}/impersonation`, { ...as, body: { reason: 'She asked for help.' } })
+    const viewing = { ...as, headers: { 'x-impersonation': started.json.data[0].id as string } }
+    expect((await call('GET', 'v1/impersonation', viewing)).json.data[0].mode).toBe('viewing')
+    expect((await call('PUT', 'v1/users/me', { ...viewing, body: {} })).status).toBe(403)
+    expect((await call('POST', 'v1/impersonation/acting', { ...viewing, body: { reason: 'She asked me to.' } })).json.data[0].mode).toBe('acting')
+    expect((await call('DELETE', 'v1/impersonation', viewing)).status).toBe(204)
+    expect((await call('GET', 'v1/impersonation', viewing)).status).toBe(403)
+    expect((await call('GET', 'v1/admin/overview', { token: ruth.token })).status).toBe(403)
   })
 
   it('payment cards: a setup through the built-in hosted page, the list, the default, removal, and the refusals (decision 073)', async () => {

@@ -59,6 +59,7 @@ describe('the job registry', () => {
       'cleanup-expired-rows',
       'experience.remind-sweep',
       'fees.sweep',
+      'impersonations.expire',
       'moderation.lift-ended-suspensions',
       'recommendations.weekly',
       'subscriptions.reconcile',

@@ -1,4 +1,5 @@
 import { feesJob } from '../fees/job.ts'
+import { impersonationsJob } from '../impersonation/job.ts'
 import { chatMirrorJob } from '../chat/mirror.ts'
 import { liftSuspensionsJob } from '../moderation/suspension-job.ts'
 import { notificationLaterJob } from '../notifications/delivery.ts'
@@ -41,6 +42,7 @@ export const jobs = [
   remindRenewalsJob,
   reconcileSubscriptionsJob,
   feesJob,
+  impersonationsJob,
   // Housekeeping.
   cleanupJob,
 ] as const

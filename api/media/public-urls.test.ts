@@ -44,7 +44,7 @@ beforeAll(async () => {
   api = await createApiHarness(database.db, { ...s3, S3_PUBLIC_URL: cdn }, { media: createMediaStorage({ ...s3, S3_PUBLIC_URL: cdn }) })
   host = await withPhoto({ first_name: 'Walter', last_name: 'Brooks' })
   guest = await withPhoto({ first_name: 'Margaret', last_name: 'Hughes' })
-  admin = await createUser(database.db, { first_name: 'Alice', last_name: 'Adminson', is_admin: true })
+  admin = await createUser(database.db, { first_name: 'Alice', last_name: 'Adminson', staff_role: 'admin' })
   activity = await createExperience(database.db, host.id, { max_attendees: 10, cover_media_id: await photo(host.id, 'experience_cover') })
   later = await createExperience(database.db, host.id, {
     start_at: new Date(Date.now() + 9 * 86_400_000),

@@ -9,6 +9,7 @@ import { isValidMediaKey, newMediaKeys, type MediaStorage, type MediaTarget } fr
 import { processImage } from './images.ts'
 import type { PhotoChecker } from './photo-check.ts'
 import { profilePhotoInspector } from './profile-photo.ts'
+import type { RequestCaller } from '../policy/permissions.ts'
 
 type Media = Selectable<MediaTable>
 
@@ -30,10 +31,11 @@ export function serializeMedia(storage: MediaStorage, media: Media) {
   }
 }
 
-async function insertMedia(db: DB, caller: User, values: Omit<Media, 'id' | 'owner_id' | 'created_at'>): Promise<Media> {
+/** A photo's row, its owner the caller; uploaded while a staff member acted as them, it names that staff member too (decision 078). */
+async function insertMedia(db: DB, caller: RequestCaller, values: Omit<Media, 'id' | 'owner_id' | 'created_at' | 'impersonator_id'>): Promise<Media> {
   return db
     .insertInto('media')
-    .values({ ...values, owner_id: caller.id })
+    .values({ ...values, owner_id: caller.id, impersonator_id: caller.impersonator_id ?? null })
     .returningAll()
     .executeTakeFirstOrThrow()
 }

@@ -14,7 +14,7 @@ let admin: User
 beforeAll(async () => {
   database = await createTestDatabase()
   api = await createApiHarness(database.db)
-  admin = await createUser(database.db, { first_name: 'Ada', last_name: 'Admin', is_admin: true })
+  admin = await createUser(database.db, { first_name: 'Ada', last_name: 'Admin', staff_role: 'admin' })
 })
 
 afterAll(async () => {

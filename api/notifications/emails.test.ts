@@ -56,7 +56,7 @@ describe('a seat given from the notify list (waitlist.selected)', () => {
     const waiting = await member({ locale: 'fr', first_name: 'Odile' })
     const experience = await createExperience(database.db, host.user.id, { title: 'Promenade au bord du fleuve', max_attendees: 1, no_show_fee_cents: 1400 })
     // The seat was given by the team (no card, no agreement to the fee needed).
-    const admin = await member({ is_admin: true })
+    const admin = await member({ staff_role: 'admin' })
     expect((await api.request('POST', `v1/experiences/${experience.id}/attendees`, { token: admin.token, body: { user_id: going.user.id } })).status).toBe(200)
     expect((await api.request('POST', `v1/experiences/${experience.id}/waitlist`, { token: waiting.token })).status).toBe(200)
     const from = api.queuedJobs.length
@@ -184,7 +184,7 @@ describe('an activity cancelled by its host (experience.canceled)', () => {
 
   it('says the Circle 55 team cancelled it when an admin did', async () => {
     const host = await member()
-    const admin = await member({ is_admin: true })
+    const admin = await member({ staff_role: 'admin' })
     const ann = await member()
     const experience = await createExperience(database.db, host.user.id, { title: 'Chess afternoon' })
     await api.request('POST', `v1/experiences/${experience.id}/attendees`, { token: ann.token, body: { user_id: ann.user.id } })

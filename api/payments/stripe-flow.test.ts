@@ -114,7 +114,7 @@ describe('a no-show fee on Stripe', () => {
   it('is paid by the member on Checkout in payment mode when their bank wanted confirmation, applied once from the webhook, and refunded at Stripe by the team', async () => {
     const HOUR = 3_600_000
     const deps: FeeDeps = { db: database.db, notify: testNotifier(database.db).notify, payments: createStripePayments({ secretKey, webhookSecret }), logger: createLogger(api.env) }
-    const [ann, host, team] = [await member(), await member(), await member({ is_admin: true })]
+    const [ann, host, team] = [await member(), await member(), await member({ staff_role: 'admin' })]
     const setup = (await ann.call('POST', 'v1/payment-methods/setup')).json.data[0]
     stripe.completeSetup([...stripe.sessions.keys()].at(-1)!, 'pm_card_authenticationRequired')
     await ann.call('GET', `v1/payment-methods/setup/${setup.id}`)

@@ -60,6 +60,8 @@ type FixtureName =
   | 'checkout'
   | 'fee'
   | 'partnership'
+  | 'staffMember'
+  | 'admin'
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -318,6 +320,22 @@ const rows: Row[] = [
   row('POST', '/v1/admin/fees/{id}/refund',                   '401 403 403 403 409 403', { params: { id: 'fee' }, body: () => ({ reason: 'Matrix' }) }),
   // After the waiver: the member's fee is settled, so their only card may go (card_backs_fee before).
   row('DELETE', '/v1/payment-methods/{id}',                   '401 204 404 404 404 403', { params: { id: 'card' } }),
+  // the team (decision 077): the start page for every role; roles given by admins only. The
+  // admin asks about the member (not on the team: a role given, then taken back) and about
+  // themself (refused: own_role); the team's other roles are in the block below.
+  row('GET', '/v1/admin/overview',                            '401 403 403 403 200 403'),
+  row('GET', '/v1/admin/staff',                               '401 403 403 403 200 403'),
+  row('POST', '/v1/admin/staff',                              '401 403 403 403 200 403', { body: () => ({ email: 'matrix-staff@example.com', role: 'support' }) }),
+  row('PUT', '/v1/admin/staff/{id}',                          '401 403 403 403 200 403', { params: { id: 'staffMember' }, body: () => ({ role: null }) }),
+  row('PUT', '/v1/admin/staff/{id}',                          '401 403 403 403 409 403', { params: { id: 'admin' }, body: () => ({ role: 'support' }) }),
+  // members as the team sees them, and viewing Circle 55 as one (decision 078): the admin signed in
+  // just now starts viewing as the member (once); calls without an impersonation have none to read.
+  row('GET', '/v1/admin/users',                               '401 403 403 403 200 403', { query: 'q=Mar' }),
+  row('GET', '/v1/admin/users/{id}',                          '401 403 403 403 200 403', { params: { id: 'member' } }),
+  row('POST', '/v1/admin/users/{id}/impersonation',           '401 403 403 403 200 403', { params: { id: 'member' }, body: () => ({ reason: 'Matrix' }) }),
+  row('GET', '/v1/impersonation',                             '401 404 404 404 404 403'),
+  row('POST', '/v1/impersonation/acting',                     '401 404 404 404 404 403', { body: () => ({ reason: 'Matrix' }) }),
+  row('DELETE', '/v1/impersonation',                          '401 404 404 404 404 403'),
   // Stripe (payments) is not configured here either; stripe-flow.test.ts signs its deliveries.
   row('POST', '/v1/webhooks/stripe',                          '404 404 404 404 404 403', { body: () => ({ type: 'checkout.session.completed' }) }),
   // Stripe Identity is not configured here; with it, only a signed delivery is accepted (stripe.test.ts).
@@ -381,7 +399,7 @@ beforeAll(async () => {
     member: await member({ first_name: 'Margaret', last_name: 'Hughes' }),
     other: await member({ first_name: 'Ruth', last_name: 'Owens' }),
     host: await member({ first_name: 'Walter', last_name: 'Brooks' }),
-    admin: await member({ first_name: 'Alice', last_name: 'Admin', is_admin: true }),
+    admin: await member({ first_name: 'Alice', last_name: 'Admin', staff_role: 'admin', last_sign_in_at: new Date() }),
     suspended: await member({ first_name: 'Sam', last_name: 'Stone', is_suspended: true }),
   }
   for (const name of callers) tokens[name] = name === 'anonymous' ? undefined : await api.signToken(users[name].id)
@@ -454,6 +472,8 @@ beforeAll(async () => {
   const setup = await api.request('POST', 'v1/payment-methods/setup', { token: tokens.member })
   ids.cardSetup = setup.json.data[0].id
   ids.checkout = new URL(setup.json.data[0].redirect_url).pathname.replace('/checkout/', '')
+  ids.staffMember = (await member({ email: 'matrix-staff@example.com' })).id
+  ids.admin = users.admin.id
   ids.partnership = (
     await database.db.insertInto('partnerships').values({ name: 'Matrix Partner', regions: ['OR'], price_cents: 0, regular_price_cents: 2000 }).returning('id').executeTakeFirstOrThrow()
   ).id
@@ -525,6 +545,50 @@ describe('access matrix', () => {
     expect(documented.length).toBeGreaterThan(20)
     const covered = new Set(rows.map((entry) => `${entry.method} ${entry.path}`))
     expect(documented.filter((endpoint) => !covered.has(endpoint))).toEqual([])
+  })
+})
+
+/**
+ * The team's roles (issue 32 §1, decision 077): each staff-only endpoint for a moderator, a
+ * support agent and someone in finance (an admin is in the matrix above; for every other
+ * endpoint a team member is a member, which permissions.test.ts checks role by role). Requests
+ * that pass the policy ask for something missing or refused afterwards, so nothing changes.
+ */
+describe('access matrix: the team’s roles', () => {
+  const roles = ['moderator', 'support', 'finance'] as const
+  const staff = {} as Record<(typeof roles)[number], string>
+  beforeAll(async () => {
+    for (const role of roles) staff[role] = await api.signToken((await member({ staff_role: role, last_sign_in_at: new Date() })).id)
+  })
+
+  const missing = '00000000-0000-4000-8000-000000000000'
+  // prettier-ignore
+  const cases: Array<{ method: Row['method']; path: () => string; statuses: string; body?: unknown }> = [
+    //                                                                                            mod sup fin
+    { method: 'GET', path: () => '/v1/admin/overview',                                           statuses: '200 200 200' },
+    { method: 'GET', path: () => '/v1/admin/staff',                                              statuses: '403 403 403' },
+    { method: 'POST', path: () => '/v1/admin/staff',                                             statuses: '403 403 403', body: { email: 'nobody@example.com', role: 'admin' } },
+    { method: 'PUT', path: () => `/v1/admin/staff/${missing}`,                                   statuses: '403 403 403', body: { role: 'admin' } },
+    { method: 'GET', path: () => '/v1/admin/reports',                                            statuses: '200 403 403' },
+    { method: 'GET', path: () => `/v1/admin/reports/${ids.report}`,                              statuses: '200 403 403' },
+    { method: 'GET', path: () => '/v1/verification/requests',                                    statuses: '200 404 404' },
+    { method: 'GET', path: () => '/v1/admin/support',                                            statuses: '403 200 403' },
+    { method: 'GET', path: () => `/v1/admin/support/${ids.support}`,                             statuses: '403 200 403' },
+    { method: 'GET', path: () => '/v1/admin/fees',                                               statuses: '403 403 200' },
+    { method: 'POST', path: () => `/v1/admin/fees/${missing}/waive`,                             statuses: '403 403 404', body: { reason: 'Matrix' } },
+    { method: 'POST', path: () => `/v1/admin/fees/${missing}/refund`,                            statuses: '403 403 404', body: { reason: 'Matrix' } },
+    { method: 'GET', path: () => '/v1/admin/partnerships',                                       statuses: '403 403 200' },
+    { method: 'GET', path: () => `/v1/experiences/${ids.cancelled}`,                             statuses: '200 200 404' },
+    { method: 'GET', path: () => `/v1/users/${ids.member}/experiences`,                          statuses: '200 200 200' },
+    { method: 'GET', path: () => '/v1/admin/users?q=Mar',                                        statuses: '200 200 200' },
+    { method: 'GET', path: () => `/v1/admin/users/${ids.member}`,                                statuses: '200 200 200' },
+    { method: 'POST', path: () => `/v1/admin/users/${ids.bystander}/impersonation`,              statuses: '403 200 403', body: { reason: 'Matrix' } },
+  ]
+  const table = cases.flatMap((entry) => roles.map((role, index) => ({ label: `${entry.method} ${entry.path.toString().replace(/^\(\) => /, '')}`, role, status: Number(entry.statuses.split(' ')[index]), entry })))
+
+  it.each(table)('$label as $role → $status', async ({ role, status, entry }) => {
+    const response = await api.request(entry.method, entry.path(), { token: staff[role], ...(entry.body === undefined ? {} : { body: entry.body }) })
+    expect(response.status).toBe(status)
   })
 })
 

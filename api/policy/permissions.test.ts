@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { actions, can, grants, permissions, requirePermission, roleOf, type Caller } from './permissions.ts'
+import { staffRoles } from '#contract/staff.ts'
+import { actions, can, grants, permissions, requirePermission, roleOf, type Caller, type Permission } from './permissions.ts'
 
 const member = (overrides: Partial<NonNullable<Caller>> = {}): NonNullable<Caller> => ({
   id: 'member-1',
-  is_admin: false,
+  staff_role: null,
   banned: false,
   is_suspended: false,
   state: 'active',
@@ -14,10 +15,10 @@ describe('roleOf', () => {
   it('treats a suspended, banned or deleted member as having no user (spec §6)', () => {
     expect(roleOf(null)).toBe('anonymous')
     for (const overrides of [{ is_suspended: true }, { banned: true }, { state: 'suspended' as const }, { state: 'deleted' as const }]) {
-      expect(roleOf(member({ ...overrides, is_admin: true }))).toBe('anonymous')
+      expect(roleOf(member({ ...overrides, staff_role: 'admin' }))).toBe('anonymous')
     }
     expect(roleOf(member())).toBe('member')
-    expect(roleOf(member({ is_admin: true }))).toBe('admin')
+    expect(roleOf(member({ staff_role: 'admin' }))).toBe('admin')
   })
 })
 
@@ -28,7 +29,7 @@ describe('can', () => {
   it('allows :own on the caller’s own resource and :any everywhere', () => {
     expect(can(host, 'update:experience', experience)).toBe(true)
     expect(can(member(), 'update:experience', experience)).toBe(false)
-    expect(can(member({ is_admin: true }), 'update:experience', experience)).toBe(true)
+    expect(can(member({ staff_role: 'admin' }), 'update:experience', experience)).toBe(true)
     expect(can(null, 'update:experience', experience)).toBe(false)
     // An activity without a host is nobody's own.
     expect(can(member(), 'update:experience', { host_id: null })).toBe(false)
@@ -45,15 +46,33 @@ describe('can', () => {
     const invitation = { user_id: 'member-1' }
     expect(can(member(), 'respond:invitation', invitation)).toBe(true)
     expect(can(member({ id: 'someone-else' }), 'respond:invitation', invitation)).toBe(false)
-    expect(can(member({ id: 'admin-1', is_admin: true }), 'respond:invitation', invitation)).toBe(false)
+    expect(can(member({ id: 'admin-1', staff_role: 'admin' }), 'respond:invitation', invitation)).toBe(false)
     expect(can(null, 'respond:invitation', invitation)).toBe(false)
   })
 
   it('refuses a suspended admin everything a member could do', () => {
-    const suspendedAdmin = member({ is_admin: true, is_suspended: true })
+    const suspendedAdmin = member({ staff_role: 'admin', is_suspended: true })
     expect(can(suspendedAdmin, 'update:experience', experience)).toBe(false)
     expect(can(suspendedAdmin, 'create:report')).toBe(false)
     expect(can(suspendedAdmin, 'read:experience')).toBe(true)
+  })
+
+  it('gives each team role a member’s permissions and its own tools, which admins hold too; only admins manage the team (decision 077)', () => {
+    for (const role of staffRoles) {
+      for (const permission of grants.member) expect(grants[role].has(permission)).toBe(true)
+      for (const permission of grants[role]) expect(grants.admin.has(permission)).toBe(true)
+      expect(grants[role].has('read:staff:overview')).toBe(true)
+    }
+    const holders = (permission: Permission) => staffRoles.filter((role) => grants[role].has(permission))
+    expect(holders('manage:staff')).toEqual(['admin'])
+    expect(holders('review:reports')).toEqual(['admin', 'moderator'])
+    expect(holders('review:verification')).toEqual(['admin', 'moderator'])
+    expect(holders('answer:support')).toEqual(['admin', 'support'])
+    expect(holders('impersonate:user')).toEqual(['admin', 'support'])
+    expect(holders('review:fees')).toEqual(['admin', 'finance'])
+    expect(holders('refund:fees')).toEqual(['admin', 'finance'])
+    expect(holders('manage:partnerships')).toEqual(['admin', 'finance'])
+    expect(grants.member.has('read:staff:overview')).toBe(false)
   })
 
   it('grants admins every permission a member holds', () => {
@@ -74,6 +93,6 @@ describe('requirePermission', () => {
       expect.objectContaining({ status: 403, code: 'admin_only' }),
     )
     expect(() => requirePermission(member(), 'review:reports')).toThrow(expect.objectContaining({ status: 403, code: 'forbidden' }))
-    expect(() => requirePermission(member({ is_admin: true }), 'review:reports')).not.toThrow()
+    expect(() => requirePermission(member({ staff_role: 'admin' }), 'review:reports')).not.toThrow()
   })
 })

@@ -1,19 +1,24 @@
 import type { Experience, MediaTable, User } from '../db/schema.ts'
 import { ApiProblem, problems } from '../http/errors.ts'
 import { isSuspendedMember } from '#contract/display-name.ts'
+import type { StaffRole } from '#contract/staff.ts'
 
 /**
  * The API's access policy (decision 012): every "may this caller do that?" in `api/` is asked
- * here, never answered by an `is_admin` or `host_id` comparison in a service or a handler.
+ * here, never answered by a `staff_role` or `host_id` comparison in a service or a handler.
  *
  * Permissions are typed strings `action:entity[:qualifier]`, Epic Stack style. A permission
  * that ends in `:own` or `:any` comes in pairs: `:any` allows it on every resource, `:own` on
  * the caller's own (what "own" means is the action's `owns` rule below). Roles grant
- * permissions; a caller's roles come from the users row.
+ * permissions; a caller's role comes from the users row: a member, or one of the team's roles
+ * (`staff_role`, decision 077), each a member's permissions and its own tools.
  */
 
+/** The request's caller: the member's row, with the staff member's id while one views Circle 55 as them (decision 078). */
+export type RequestCaller = User & { impersonator_id?: string }
+
 /** The caller as resolved once per request (`api/app.ts`): the member's row, or null. */
-export type Caller = Pick<User, 'id' | 'is_admin' | 'banned' | 'is_suspended' | 'state'> | null
+export type Caller = Pick<User, 'id' | 'staff_role' | 'banned' | 'is_suspended' | 'state'> | null
 type Member = NonNullable<Caller>
 
 // ---------------------------------------------------------------------------------------------
@@ -178,6 +183,14 @@ const plainActions = [
   'pay:fees',
   /** Give back a charged fee, with the reason (decision 075): money leaves Circle 55. */
   'refund:fees',
+  /** The team's start page and its counts (`/admin`, `GET v1/admin/overview`): every team role (decision 077). */
+  'read:staff:overview',
+  /** Give members roles on the team, change and take them back, audited (decision 077). */
+  'manage:staff',
+  /** While viewing as a member, switch to acting on their behalf for a stated reason (decision 078). */
+  'act:as:user',
+  /** A member's account as the team sees it (`/admin/members`): any team role (decision 078). */
+  'read:user:admin',
 ] as const
 
 type OwnedAction = keyof typeof ownership
@@ -190,7 +203,7 @@ type ResourceOf<A extends Action> = A extends OwnedAction ? Parameters<(typeof o
 /** `can(caller, 'update:experience', experience)`; plain actions take no resource. */
 type ActionArgs<A extends Action> = A extends OwnedAction ? [resource: ResourceOf<A>] : []
 
-export type Role = 'anonymous' | 'member' | 'admin'
+export type Role = 'anonymous' | 'member' | StaffRole
 
 const anonymous = ['read:experience', 'read:user'] as const satisfies Permission[]
 const member = [
@@ -244,8 +257,28 @@ const member = [
   'answer:survey:own',
   'read:survey:results:own',
 ] as const satisfies Permission[]
+/** Reports and what they lead to (suspensions), identity checks, activities that break the rules. */
+const moderator = [
+  ...member,
+  'read:staff:overview',
+  'read:user:admin',
+  'review:reports',
+  'review:verification',
+  'read:media:private:any',
+  'read:experience:canceled:any',
+  'delete:experience:any',
+  'read:user:experiences:any',
+] as const satisfies Permission[]
+/** The support inbox, and a member's account as they see it. */
+const support = [...member, 'read:staff:overview', 'read:user:admin', 'answer:support', 'impersonate:user', 'act:as:user', 'read:user:experiences:any', 'read:experience:canceled:any', 'read:waitlist:any'] as const satisfies Permission[]
+/** No-show fees (disputes, waivers, refunds) and the partner offers. */
+const finance = [...member, 'read:staff:overview', 'read:user:admin', 'review:fees', 'refund:fees', 'manage:partnerships'] as const satisfies Permission[]
 const admin = [
   ...member,
+  'read:staff:overview',
+  'read:user:admin',
+  'act:as:user',
+  'manage:staff',
   'read:experience:canceled:any',
   'update:experience:any',
   'update:experience:flags',
@@ -280,6 +313,9 @@ const admin = [
 export const grants: Record<Role, ReadonlySet<Permission>> = {
   anonymous: new Set(anonymous),
   member: new Set(member),
+  moderator: new Set(moderator),
+  support: new Set(support),
+  finance: new Set(finance),
   admin: new Set(admin),
 }
 
@@ -295,7 +331,7 @@ export const permissions: readonly Permission[] = [...grants.admin]
  */
 export function roleOf(caller: Caller): Role {
   if (!caller || caller.state === 'deleted' || isSuspended(caller)) return 'anonymous'
-  return caller.is_admin ? 'admin' : 'member'
+  return caller.staff_role ?? 'member'
 }
 
 /**

@@ -47,7 +47,7 @@ beforeAll(async () => {
   host = await member({ first_name: 'Walter', last_name: 'Brooks' })
   hostToken = await api.signToken(host.id)
   memberToken = await api.signToken((await member()).id)
-  adminToken = await api.signToken((await member({ is_admin: true })).id)
+  adminToken = await api.signToken((await member({ staff_role: 'admin' })).id)
 })
 
 afterAll(async () => {

@@ -485,7 +485,7 @@ describe('the renewal reminder (California: 15 to 45 days before a yearly renewa
 
 describe('admin: partnerships', () => {
   it('are listed, created and edited by admins only, each change in the audit log', async () => {
-    const admin = await member({ is_admin: true })
+    const admin = await member({ staff_role: 'admin' })
     const plain = await member()
     expect((await plain.call('GET', 'v1/admin/partnerships')).status).toBe(403)
     expect(

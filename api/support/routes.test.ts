@@ -18,7 +18,7 @@ let admin: User
 beforeAll(async () => {
   database = await createTestDatabase()
   api = await createApiHarness(database.db)
-  admin = await member({ first_name: 'Alice', last_name: 'Adminson', is_admin: true })
+  admin = await member({ first_name: 'Alice', last_name: 'Adminson', staff_role: 'admin' })
 })
 
 afterAll(async () => {

@@ -30,7 +30,14 @@ export const memberColumns = {
   profiles: { user_id: erase('Their profile: bio, family, work, what they show.') },
   user_interests: { user_id: erase('Their interests.') },
   profile_prompts: { user_id: erase('Their answers to the profile prompts.') },
-  media: { owner_id: erase('Their photos (avatar, covers, verification and message photos); the files go after the commit.') },
+  media: {
+    owner_id: erase('Their photos (avatar, covers, verification and message photos); the files go after the commit.'),
+    impersonator_id: keep('The team member who uploaded a photo while acting for another member: the record stays with that photo.'),
+  },
+  impersonations: {
+    subject_id: erase('The times the team viewed Circle 55 as them go with their account (the audit log keeps what was done, under the tombstone).'),
+    actor_id: keep('A team member who viewed Circle 55 as someone else: that record of the team’s access stays with the member viewed.'),
+  },
   verifications: {
     user_id: erase('Their identity checks; the encrypted document and selfie are deleted first.'),
     reviewed_by: keep('The admin who decided someone else’s check: the record of who decided stays with that member’s check.'),

@@ -382,7 +382,7 @@ describe('PUT /api/v1/users/me', () => {
       body: {
         first_name: 'Eve',
         admin: true,
-        is_admin: true,
+        staff_role: 'admin',
         banned: true,
         is_suspended: true,
         state: 'deleted',
@@ -407,7 +407,7 @@ describe('PUT /api/v1/users/me', () => {
     expect(after).toMatchObject({
       id: before.id,
       first_name: 'Eve',
-      is_admin: false,
+      staff_role: null,
       banned: false,
       is_suspended: false,
       state: 'active',

@@ -129,7 +129,7 @@ describe('GET v1/verification and POST v1/verification/initiate (built-in)', () 
 
 describe('review by an admin', () => {
   it('lists the request, shows both photos decrypted to the admin only, approves it, deletes the photos and tells the member', async () => {
-    const admin = await member({ is_admin: true })
+    const admin = await member({ staff_role: 'admin' })
     const applicant = await member({ first_name: 'Dorothy', last_name: 'Vaughan' })
     const other = await member()
     expect((await initiate(applicant.token, await bothPhotos())).status).toBe(200)
@@ -201,7 +201,7 @@ describe('review by an admin', () => {
   })
 
   it('rejects with a reason the member reads, deletes the photos, and lets the member try again', async () => {
-    const admin = await member({ is_admin: true })
+    const admin = await member({ staff_role: 'admin' })
     const applicant = await member({ locale: 'fr' })
     expect((await initiate(applicant.token, await bothPhotos())).status).toBe(200)
     const row = await requestOf(applicant.user.id)
@@ -236,7 +236,7 @@ describe('review by an admin', () => {
   })
 
   it('answers 404 for a request that does not exist', async () => {
-    const admin = await member({ is_admin: true })
+    const admin = await member({ staff_role: 'admin' })
     expect((await api.request('GET', `v1/verification/requests/${crypto.randomUUID()}`, { token: admin.token })).status).toBe(404)
     expect((await api.request('POST', 'v1/verification/requests/not-a-uuid/approve', { token: admin.token })).status).toBe(404)
   })
@@ -244,7 +244,7 @@ describe('review by an admin', () => {
 
 describe('forgetVerificationPhotos (account deletion)', () => {
   it('withdraws a pending request and deletes its photos at once; the queue no longer lists it', async () => {
-    const admin = await member({ is_admin: true })
+    const admin = await member({ staff_role: 'admin' })
     const leaving = await member()
     expect((await initiate(leaving.token, await bothPhotos())).status).toBe(200)
     const row = await requestOf(leaving.user.id)

@@ -56,6 +56,11 @@ export function SiteHeader({ user, unread = 0, notifications = 0 }: { user: Shel
                 <li className="nav-links__everywhere">
                   <NavLink to="/account">{t('nav.account')}</NavLink>
                 </li>
+                {user.staff ? (
+                  <li className="nav-links__everywhere">
+                    <NavLink to="/admin">{t('nav.team')}</NavLink>
+                  </li>
+                ) : null}
               </>
             ) : null}
           </ul>

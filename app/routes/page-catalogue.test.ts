@@ -27,6 +27,9 @@ import * as editProfile from './account+/edit.tsx'
 import * as editProfileSection from './account+/edit_.$section.tsx'
 import * as activity from './activities+/$id.tsx'
 import * as adminHome from './admin+/_index.tsx'
+import * as adminStaff from './admin+/staff.tsx'
+import * as adminMembers from './admin+/members.tsx'
+import * as adminMember from './admin+/members_.$id.tsx'
 import * as adminReports from './admin+/reports.tsx'
 import * as adminReport from './admin+/reports_.$id.tsx'
 import * as adminSupport from './admin+/support.tsx'
@@ -120,6 +123,9 @@ const handle = createDocumentHandler(
       ['routes/pricing', 'pricing', pricing],
       ['routes/get-started+/subscription', 'get-started/subscription', subscriptionStep],
       ['routes/admin+/partners', 'admin/partners', adminPartners],
+      ['routes/admin+/staff', 'admin/staff', adminStaff],
+      ['routes/admin+/members', 'admin/members', adminMembers],
+      ['routes/admin+/members_.$id', 'admin/members/:id', adminMember],
       ['routes/account+/notification-settings', 'account/notification-settings', notificationSettings],
       ['routes/get-started+/_index', 'get-started', getStarted],
       ['routes/get-started+/location', 'get-started/location', location],
@@ -161,6 +167,7 @@ let supportChannel: string
 let verifying: string
 let verificationId: string
 let admin: string
+let memberId: string
 /** A member the catalogue's member has blocked: the block page offers to unblock. */
 let blockedSlug: string
 /** An activity in three hours that the member holds a seat at: cancelling now is late. */
@@ -218,6 +225,7 @@ beforeAll(async () => {
   expect((await web.api.request('PUT', `v1/block/${blockedUser.id}`, { token: await web.api.signToken(memberUser.id) })).status).toBeLessThan(300)
   host = await web.signedInCookie(hostUser.id)
   member = await web.signedInCookie(memberUser.id)
+  memberId = memberUser.id
   const created = await web.api.request('POST', 'v1/experiences', {
     token: await web.api.signToken(hostUser.id),
     body: {
@@ -245,7 +253,7 @@ beforeAll(async () => {
   const start = new Date(Math.ceil((Date.now() + 3 * 3_600_000) / 300_000) * 300_000)
   soonId = (await createExperience(database.db, hostUser.id, { title: 'Tea in the rose garden', no_show_fee_cents: 500, start_at: start, end_at: new Date(start.getTime() + 2 * 3_600_000) })).id
   // Seated by the team, so not bound by its fee (decision 075): the late-cancel warning says so.
-  const team = await createUser(database.db, { is_admin: true })
+  const team = await createUser(database.db, { staff_role: 'admin' })
   const seat = await web.api.request('POST', `v1/experiences/${soonId}/attendees`, { token: await web.api.signToken(team.id), body: { user_id: memberUser.id } })
   expect(seat.status).toBeLessThan(300)
   // An activity that ended two hours ago, which the member attended: the survey, and its banner on Home.
@@ -315,7 +323,7 @@ beforeAll(async () => {
   const sentPhotos = await handle(new Request(`${TEST_PUBLIC_URL}/account/verification`, { method: 'POST', headers: { cookie: verifying }, body: photos }), web.newContext())
   expect(sentPhotos.status).toBe(302)
   verificationId = (await database.db.selectFrom('verifications').select('id').where('user_id', '=', verifyingUser.id).executeTakeFirstOrThrow()).id
-  const adminUser = await createUser(database.db, { first_name: 'Diane', last_name: 'Okafor', is_admin: true })
+  const adminUser = await createUser(database.db, { first_name: 'Diane', last_name: 'Okafor', staff_role: 'admin' })
   admin = await web.signedInCookie(adminUser.id)
   await database.db.insertInto('partnerships').values({ name: 'Cascade Senior Care', regions: ['OR'], price_cents: 0, regular_price_cents: 2000 }).execute()
   await database.db
@@ -433,7 +441,12 @@ const visits = (): Record<string, Visit> => ({
   'the team: identity checks': { path: '/admin/verifications', cookie: () => admin },
   'the team: an identity check': { path: `/admin/verifications/${verificationId}`, cookie: () => admin, shows: 'value="reject"' },
   'the team: an identity check refused without its reason': { path: `/admin/verifications/${verificationId}`, cookie: () => admin, status: 400, form: { intent: 'reject', reason: ' ' } },
-  'the team: home': { path: '/admin', cookie: () => admin },
+  'the team: home': { path: '/admin', cookie: () => admin, shows: 'href="/admin/staff"' },
+  'the team: members found': { path: '/admin/members?q=Walter', cookie: () => admin, shows: 'Walter Brooks' },
+  'the team: a member': { path: `/admin/members/${memberId}`, cookie: () => admin, shows: 'name="reason"' },
+  'the team: viewing as a member without a reason': { path: `/admin/members/${memberId}`, cookie: () => admin, status: 400, form: { reason: ' ' } },
+  'the team: the roles': { path: '/admin/staff', cookie: () => admin, language: 'fr', shows: 'name="role"' },
+  'the team: a role for an unknown email': { path: '/admin/staff', cookie: () => admin, status: 422, form: { intent: 'add', email: 'nobody@example.com', role: 'support' }, language: 'nl', shows: 'value="nobody@example.com"' },
   'the team: reports': { path: '/admin/reports', cookie: () => admin },
   'the team: a report': { path: `/admin/reports/${reportId}`, cookie: () => admin, shows: 'Could you send me $500 in gift cards?' },
   'the team: a report, an action without its reason': { path: `/admin/reports/${reportId}`, cookie: () => admin, status: 400, form: { intent: 'remove_message', reason: ' ' } },

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { impersonationHeader } from '#contract/staff.ts'
 import { errorBodySchema, oneOf } from '#contract/common.ts'
 import type { Language } from './i18n.ts'
 
@@ -61,6 +62,8 @@ export function createApiTransport(options: {
   /** Read when each call is sent: the language may be settled after the client is made. */
   language: () => Language
   requestId: string
+  /** The impersonation this session is under (decision 078), sent with every call; none by default. */
+  impersonation?: () => Promise<string | null>
 }) {
   function urlFor(path: string, query: Query = {}) {
     const url = new URL(path.replace(/^\//, ''), options.baseUrl)
@@ -79,6 +82,8 @@ export function createApiTransport(options: {
       'x-request-id': options.requestId,
     })
     if (token) headers.set('authorization', `Bearer ${token}`)
+    const impersonation = token ? await options.impersonation?.() : null
+    if (impersonation) headers.set(impersonationHeader, impersonation)
     for (const [name, value] of Object.entries(opts.headers ?? {})) headers.set(name, value)
     let body: BodyInit | undefined
     if (opts.formData) body = opts.formData

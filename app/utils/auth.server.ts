@@ -49,10 +49,11 @@ function tokensFrom(tokens: {
   }
 }
 
-/** Passes `screen_hint=signup` and the member's language through to the identity provider. */
+/** Passes `screen_hint=signup`, `prompt=login` (a fresh sign-in, decision 078) and the member's language through to the identity provider. */
 function extraParams(params: URLSearchParams, request: Request) {
   const url = new URL(request.url)
   if (url.searchParams.get('screen_hint') === 'signup') params.set('screen_hint', 'signup')
+  if (url.searchParams.get('prompt') === 'login') params.set('prompt', 'login')
   const language = url.searchParams.get('ui_locales')
   if (isLanguage(language)) params.set('ui_locales', language)
   return params
@@ -177,6 +178,7 @@ export function getApi(request: Request, context: AppLoadContext): Api {
     getToken: () => getAccessToken(request, context),
     language: () => context.language ?? 'en',
     requestId: context.requestId,
+    impersonation: async () => (await getSession(request, context)).get('impersonation') ?? null,
   })
   return context.api
 }
@@ -222,7 +224,11 @@ async function resolveAuthState(request: Request, context: AppLoadContext): Prom
       // The header's unread totals come with the member: one call for every page's shell (decision 052).
       state = { status: 'signed-in', user: await getApi(request, context).users.me({ badges: true, token }) }
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'user_suspended') {
+      if (error instanceof ApiError && error.code === 'impersonation_ended') {
+        // The 30 minutes ran out (or the role changed): back to the staff member's own account.
+        await endImpersonationInSession(request, context)
+        throw await redirectWithToast(context, '/admin', { kind: 'info', key: 'common:impersonation.ended' })
+      } else if (error instanceof ApiError && error.code === 'user_suspended') {
         state = { status: 'suspended' }
         await destroySession(await getSession(request, context), context)
         context.sessionEnded = true
@@ -238,6 +244,14 @@ async function resolveAuthState(request: Request, context: AppLoadContext): Prom
     }
   }
   return state
+}
+
+/** The session stops naming an impersonation: its calls are the staff member's own again (decision 078). */
+export async function endImpersonationInSession(request: Request, context: AppLoadContext) {
+  const session = await getSession(request, context)
+  session.unset('impersonation')
+  await commitSession(session, context)
+  context.api = undefined
 }
 
 export async function getOptionalUser(request: Request, context: AppLoadContext) {

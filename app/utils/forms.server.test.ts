@@ -146,7 +146,7 @@ describe('the activity forms during a database outage', () => {
   })
 
   it('create: the database going down after the sign-in check keeps the form too, and the page still knows the member', async () => {
-    const member = await createUser(database.db, { is_admin: true })
+    const member = await createUser(database.db, { staff_role: 'admin' })
     const cookie = await web.signedInCookie(member.id)
     const context = web.newContext()
     const realFetch = context.services.apiFetch

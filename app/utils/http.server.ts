@@ -61,7 +61,7 @@ export interface ApiErrorMapping {
 
 /** What a form shows for a refused call: conform's `submission.reply(…)` options and the status. */
 export interface FormErrors {
-  status: 400 | 409 | 429 | 503
+  status: 400 | 403 | 409 | 429 | 503
   fieldErrors: Record<string, string[]>
   formErrors: string[]
 }
@@ -87,6 +87,8 @@ export function formErrorsFromApi(error: unknown, mapping: ApiErrorMapping = {})
       }
       return { status: 400, fieldErrors, formErrors: [] }
     }
+    // Viewing Circle 55 as a member refuses what the member alone may do (decision 078).
+    if (error.status === 403 && error.code === 'impersonation_refused') return { status: 403, fieldErrors: {}, formErrors: ['common:impersonation.refused'] }
     if (error.status === 409) {
       return { status: 409, fieldErrors: {}, formErrors: [mapping.conflict?.(error.code) ?? 'common:errors.conflict'] }
     }

@@ -1,4 +1,5 @@
 import { useRouteLoaderData } from '@remix-run/react'
+import type { ImpersonationView } from '#contract/staff.ts'
 import { displayName } from '#contract/display-name.ts'
 import type { Language } from '#contract/enums.ts'
 import type { User } from '#contract/users.ts'
@@ -25,6 +26,8 @@ export interface RootData {
   sentryDsn: string | null
   /** PAYMENTS (decision 073): off, no page offers or threatens a charge (no fee, no paid plan). */
   payments: boolean
+  /** A staff member is viewing Circle 55 as this member (decision 078): the banner on every page. */
+  impersonation: ImpersonationView | null
 }
 
 /** The root loader's data; undefined when it failed (the error page). */
@@ -42,8 +45,10 @@ export interface ShellMember {
   id: string
   displayName: string | null
   avatarUrl: string | null
+  /** On the Circle 55 team (any role, decision 077): the header links to `/admin`. */
+  staff: boolean
 }
 
 export function shellMember(user: User): ShellMember {
-  return { id: user.id, displayName: displayName(user), avatarUrl: user.avatar?.url ?? null }
+  return { id: user.id, displayName: displayName(user), avatarUrl: user.avatar?.url ?? null, staff: user.staff_role !== null }
 }

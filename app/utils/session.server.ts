@@ -16,6 +16,8 @@ export interface SessionData {
   accessTokenRenewAt: number
   refreshToken: string | null
   idToken: string | null
+  /** A staff member viewing Circle 55 as a member (decision 078): every API call names it. */
+  impersonation?: string
 }
 interface FlashData {
   toast: { kind: 'success' | 'info' | 'error'; key: string }

@@ -62,6 +62,8 @@ const namespaces = readdirSync(new URL(`${sourceLanguage}/`, localesDir))
  */
 const identical: Record<string, unknown> = {
   fr: [
+    'moderation:admin.staff.member',
+    'moderation:admin.member.title',
     'activities:form.minutes',
     'activities:form.startDate',
     'blocking:search.message',
@@ -91,6 +93,11 @@ const identical: Record<string, unknown> = {
     'subscriptions:pricing.premiumTitle',
   ],
   nl: [
+    'moderation:admin.staff.member',
+    'moderation:admin.member.title',
+    'moderation:admin.member.status',
+    'common:nav.team',
+    'common:impersonation.details',
     'activities:explore.range',
     'activities:explore.rangeDay',
     'activities:form.online',

@@ -139,7 +139,7 @@ test('without JavaScript: the box to tick, the host’s “Did not come”, the 
   await expect(page.getByRole('button', { name: 'This is wrong: do not charge me yet' })).toHaveCount(0)
 
   // The team reads what the member said and waives it, a reason required.
-  const admin = await signedInPage(browser, (await freshMember({ is_admin: true, first_name: 'Diane' })).email)
+  const admin = await signedInPage(browser, (await freshMember({ staff_role: 'admin', first_name: 'Diane' })).email)
   await admin.goto('/admin')
   await admin.getByRole('link', { name: 'Payments and fees' }).click()
   await expect(admin.getByRole('heading', { level: 1, name: 'Payments and fees' })).toBeVisible()

@@ -55,7 +55,7 @@ test.describe('without JavaScript', () => {
     await expect(recipient).toHaveURL(new RegExp(`${url.replace(/[?]/g, '\\?')}$`))
 
     // The admin sees it in the queue with its snapshot, opens it and removes the message.
-    const admin = await signedInPage(browser, (await freshMember({ is_admin: true })).email)
+    const admin = await signedInPage(browser, (await freshMember({ staff_role: 'admin' })).email)
     await admin.goto('/admin')
     await admin.getByRole('link', { name: 'Reports' }).click()
     const card = admin.locator('.card').filter({ hasText: text })
@@ -109,7 +109,7 @@ test('accessibility in en: the report page, the admin queue and a report', async
   await submitWithoutNativeValidation(reporter.page, '#details')
   await reporter.s.scan('report error')
 
-  const admin = await scan((await freshMember({ is_admin: true })).email, password)
+  const admin = await scan((await freshMember({ staff_role: 'admin' })).email, password)
   await admin.s.visit('/admin')
   await admin.s.visit('/admin/reports')
   const link = admin.page.locator('.card').filter({ hasText: text }).getByRole('heading').getByRole('link')

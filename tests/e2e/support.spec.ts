@@ -134,7 +134,7 @@ test.describe('without JavaScript', () => {
     const question = `Where do I change my city? (${Date.now()})`
     const url = await writeToSupport(page, question)
 
-    const admin = await signedInPage(browser, (await freshMember({ is_admin: true })).email)
+    const admin = await signedInPage(browser, (await freshMember({ staff_role: 'admin' })).email)
     await openConversation(admin, question)
     await expect(admin.locator('.message').last()).toContainText(question)
     await admin.getByLabel('Your answer').fill('Open Account, then Edit your profile.')
@@ -177,7 +177,7 @@ test('accessibility of the support pages in en, errors included', async ({ brows
   const url = await writeToSupport(writer, question)
   await writer.context().close()
   const page = await scanningPage(browser, email, { pass: demoPassword })
-  const admin = await scanningPage(browser, (await freshMember({ is_admin: true })).email)
+  const admin = await scanningPage(browser, (await freshMember({ staff_role: 'admin' })).email)
   const memberScan = new Scanner(page, 'en', 'support, member')
   const adminScan = new Scanner(admin, 'en', 'support, admin')
   try {

@@ -27,7 +27,7 @@ async function member(browser: Browser, email: string, options: { js?: boolean; 
 
 /** An admin of the test's own. */
 async function freshAdmin(browser: Browser) {
-  return member(browser, (await freshMember({ is_admin: true, first_name: 'Diane' })).email, { pass: password })
+  return member(browser, (await freshMember({ staff_role: 'admin', first_name: 'Diane' })).email, { pass: password })
 }
 
 const photo = (colour: string) => sharp({ create: { width: 800, height: 600, channels: 3, background: colour } }).jpeg().toBuffer()

@@ -10,6 +10,7 @@ import { experienceInvited } from './experience.invited.ts'
 import { experienceRecommended } from './experience.recommended.ts'
 import { experienceReminder } from './experience.reminder.ts'
 import { feeUpdated } from './fee.updated.ts'
+import { accountViewed } from './account.viewed.ts'
 import { messageNew } from './message.new.ts'
 import { reportHandled } from './report.handled.ts'
 import { sample } from './sample.ts'
@@ -42,6 +43,7 @@ export const notificationKinds = {
   'subscription.renewal_reminder': subscriptionRenewalReminder,
   'subscription.payment_failed': subscriptionPaymentFailed,
   'fee.updated': feeUpdated,
+  'account.viewed': accountViewed,
 } as const satisfies { [Type in NotificationType]: KindOf<Type> }
 
 /** The data each type carries (what `notify` takes), read from its declaration. */

@@ -197,7 +197,7 @@ describe('moderation mirrored to Stream (decision 042)', () => {
   /** An activity chat where the guest wrote something the host reported; an admin to act on it. */
   async function reportedGuest() {
     const chat = await activityChat()
-    const admin = await member({ is_admin: true })
+    const admin = await member({ staff_role: 'admin' })
     const sent = await as(chat.guest, 'POST', `v1/chat/message-channels/${chat.channelId}/messages`, { text: 'Send me a gift card.' })
     const reported = await as(chat.host, 'POST', 'v1/reported-contents', { reason: 'fake_or_scam', message_id: sent.json.data[0].id })
     expect(reported.status).toBe(201)

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react'
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react'
 import { useTranslation } from 'react-i18next'
 
 /** Errors arrive as translation keys (from the shared zod schema or the API mapping). */
@@ -39,6 +39,24 @@ export function TextField({ id, label, hint, errors, ...input }: FieldProps & In
         aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
         {...input}
       />
+    </div>
+  )
+}
+
+/** A text area labelled like `TextField`: its hint and errors described, its errors next to it. */
+export function TextAreaField({ id, label, hint, errors, ...textarea }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const hintId = hint ? `${id}-hint` : undefined
+  const errorId = errors?.length ? `${id}-error` : undefined
+  return (
+    <div className={errors?.length ? 'field field--error' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <span id={hintId} className="hint">
+          {hint}
+        </span>
+      ) : null}
+      <FieldErrors id={`${id}-error`} errors={errors} />
+      <textarea id={id} aria-invalid={errors?.length ? true : undefined} aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined} {...textarea} />
     </div>
   )
 }

@@ -131,10 +131,10 @@ function AccountOverview({ user, payments }: { user: ReturnType<typeof useLoader
           </Link>
           <p id="verification-hint">{t('links.verificationHint')}</p>
         </li>
-        {user.admin ? (
+        {user.staff_role ? (
           <li>
-            <Link to="/admin/verifications" className="button button--secondary">
-              {t('verification:admin.title')}
+            <Link to="/admin" className="button button--secondary">
+              {t('moderation:admin.home.title')}
             </Link>
           </li>
         ) : null}

@@ -69,7 +69,7 @@ describe('the no-show fee’s pages without JavaScript', () => {
     expect(await text('/account/fees', ann.cookie)).toContain('You told us it is wrong. Someone on the Circle 55 team is looking at it; nothing is charged meanwhile.')
 
     expect((await get('/admin/payments', ann.cookie)).response.status).toBe(403)
-    const team = await member({ is_admin: true })
+    const team = await member({ staff_role: 'admin' })
     const queue = await text('/admin/payments', team.cookie)
     expect(queue).toContain('<blockquote>I was there, I came a little late.</blockquote>')
     expect(await validationOf(queue)).toEqual([])
@@ -108,7 +108,7 @@ describe('the no-show fee’s pages without JavaScript', () => {
     const again = await post('/account/fees', ann.cookie, { id: fee.id, intent: 'pay' })
     expect(again.html).toContain('This fee has nothing left to pay.')
 
-    const team = await member({ is_admin: true })
+    const team = await member({ staff_role: 'admin' })
     const noReason = await post('/admin/payments', team.cookie, { id: fee.id, intent: 'refund', reason: '' })
     expect(noReason.html).toContain('Write why the fee is refunded: it is recorded.')
     const refunded = await post('/admin/payments', team.cookie, { id: fee.id, intent: 'refund', reason: 'The host marked the wrong member.' })

@@ -37,7 +37,7 @@ describe('a cancelled activity’s page (issue 10)', () => {
   it('shows it to the host, an attendee and an admin, and answers 404 to anyone else', async () => {
     const host = await createUser(database.db, { first_name: 'Walter' })
     const attendee = await createUser(database.db)
-    const admin = await createUser(database.db, { is_admin: true })
+    const admin = await createUser(database.db, { staff_role: 'admin' })
     const stranger = await createUser(database.db)
     const start = new Date(Date.now() + 5 * 24 * 3_600_000)
     const experience = await database.db
@@ -94,13 +94,13 @@ describe('a cancelled activity’s page says who cancelled it and when (issue 12
   it('by the host: named, with the day and time in the activity’s time zone; never "Be the first!"', async () => {
     const host = await createUser(database.db, { first_name: 'Walter', last_name: 'Brooks' })
     const { experience, before } = await cancelledBy(host, host)
-    const admin = await createUser(database.db, { is_admin: true })
+    const admin = await createUser(database.db, { staff_role: 'admin' })
     const html = await drawPage(experience.id, admin)
     expect(html).toMatch(new RegExp(`Walter B\\., the host, canceled this activity on ${day(before, 'en')} at \\d{1,2}:\\d{2} [AP]M P[DS]T\\.`))
     expect(html).not.toContain('Be the first')
     expect(html).toContain('Nobody had signed up.')
     // In the member's language.
-    const french = await createUser(database.db, { is_admin: true, locale: 'fr' })
+    const french = await createUser(database.db, { staff_role: 'admin', locale: 'fr' })
     expect(await drawPage(experience.id, french, 'fr')).toContain(`Walter B., l'organisateur, a annulé cette activité le ${day(before, 'fr')} à `)
     // The host reads that they did it.
     expect(await drawPage(experience.id, host)).toContain(`You canceled this activity on ${day(before, 'en')} at `)
@@ -108,7 +108,7 @@ describe('a cancelled activity’s page says who cancelled it and when (issue 12
 
   it('by an admin: the Circle 55 team, never the admin’s name', async () => {
     const host = await createUser(database.db, { first_name: 'Walter', last_name: 'Brooks' })
-    const admin = await createUser(database.db, { is_admin: true, first_name: 'Quentin', last_name: 'Admin' })
+    const admin = await createUser(database.db, { staff_role: 'admin', first_name: 'Quentin', last_name: 'Admin' })
     const { experience, before } = await cancelledBy(host, admin)
     const html = await drawPage(experience.id, host)
     expect(html).toContain(`The Circle 55 team canceled this activity on ${day(before, 'en')} at `)

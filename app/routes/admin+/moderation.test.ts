@@ -20,7 +20,7 @@ const pages = routePages([
 const { get, post } = pages
 
 async function member(first: string, last: string, admin = false) {
-  const user = await createUser(pages.database.db, { first_name: first, last_name: last, is_admin: admin })
+  const user = await createUser(pages.database.db, { first_name: first, last_name: last, staff_role: admin ? 'admin' : null })
   return { user, cookie: await pages.web.signedInCookie(user.id), token: await pages.web.api.signToken(user.id) }
 }
 type Member = Awaited<ReturnType<typeof member>>

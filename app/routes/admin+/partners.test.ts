@@ -11,7 +11,7 @@ const { text, post } = pages
 
 describe('/admin/partners', () => {
   it('adds a partner, refuses a region that is not a state or ZIP code next to the field, and edits one', async () => {
-    const admin = await createUser(pages.database.db, { is_admin: true })
+    const admin = await createUser(pages.database.db, { staff_role: 'admin' })
     const cookie = await pages.web.signedInCookie(admin.id)
     const empty = await text('/admin/partners', cookie)
     expect(empty).toContain('There are no partners yet.')

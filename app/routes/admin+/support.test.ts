@@ -22,7 +22,7 @@ const pages = routePages([
 const { page, text, post } = pages
 
 async function member(first: string, last: string, isAdmin = false) {
-  const user = await createUser(pages.database.db, { first_name: first, last_name: last, is_admin: isAdmin })
+  const user = await createUser(pages.database.db, { first_name: first, last_name: last, staff_role: isAdmin ? 'admin' : null })
   return { user, cookie: await pages.web.signedInCookie(user.id), token: await pages.web.api.signToken(user.id) }
 }
 

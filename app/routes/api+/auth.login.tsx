@@ -10,6 +10,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // The strategy reads screen_hint and ui_locales from the request to pass them on.
   const forwarded = new URL('/api/auth/login', url)
   if (url.searchParams.get('screen_hint') === 'signup') forwarded.searchParams.set('screen_hint', 'signup')
+  if (url.searchParams.get('prompt') === 'login') forwarded.searchParams.set('prompt', 'login')
   forwarded.searchParams.set('ui_locales', language)
   try {
     await getAuthenticator(context).authenticator.authenticate('oidc', new Request(forwarded, { headers: request.headers }))

@@ -11,6 +11,7 @@ import { notificationsClient } from './notifications.server.ts'
 import { notificationSettingsClient } from './notification-settings.server.ts'
 import { paymentsClient } from './payments.server.ts'
 import { feesClient } from './fees.server.ts'
+import { staffClient } from './staff.server.ts'
 import { placesClient } from './places.server.ts'
 import { profilesClient } from './profiles.server.ts'
 import { pushClient } from './push.server.ts'
@@ -49,6 +50,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     push: pushClient(transport),
     payments: paymentsClient(transport),
     fees: feesClient(transport),
+    staff: staffClient(transport),
     subscriptions: subscriptionsClient(transport),
   }
 }

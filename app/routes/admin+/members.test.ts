@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest'
+import type { StaffRole } from '#contract/staff.ts'
+import { createUser } from '#tests/api-harness.ts'
+import { routePages, validationOf } from '#tests/route-pages.ts'
+import * as editSection from '../account+/edit_.$section.tsx'
+import * as home from '../_index.tsx'
+import * as impersonation from '../impersonation.tsx'
+import * as members from './members.tsx'
+import * as member from './members_.$id.tsx'
+
+/**
+ * Viewing Circle 55 as a member without JavaScript (issue 32 §2, decision 078): the team finds the
+ * member, starts with a reason, every page carries the banner, a change is refused next to the
+ * form, and "Stop" brings the staff member back to the member's admin page; the member is told.
+ */
+const pages = routePages([
+  { id: 'routes/_index', path: '', module: home as never },
+  { id: 'routes/admin+/members', path: 'admin/members', module: members as never },
+  { id: 'routes/admin+/members_.$id', path: 'admin/members/:id', module: member as never },
+  { id: 'routes/impersonation', path: 'impersonation', module: impersonation as never },
+  { id: 'routes/account+/edit_.$section', path: 'account/edit/:section', module: editSection as never },
+])
+const { get, post, text } = pages
+
+async function person(first: string, last: string, role: StaffRole | null = null, overrides: Parameters<typeof createUser>[1] = {}) {
+  const user = await createUser(pages.database.db, { first_name: first, last_name: last, staff_role: role, last_sign_in_at: new Date(), ...overrides })
+  return { user, cookie: await pages.web.signedInCookie(user.id) }
+}
+
+describe('viewing Circle 55 as a member, without JavaScript', () => {
+  it('finds the member, starts with a reason, shows the banner on every page, refuses a change, and stops', async () => {
+    const support = await person('Sam', 'Rivera', 'support')
+    const margaret = await person('Margaret', 'Kowalczyk-Nørgaard', null, { email: 'margaret.kn@example.com' })
+    const found = await text('/admin/members?q=Kowalczyk', support.cookie)
+    expect(found).toContain(`href="/admin/members/${margaret.user.id}">Margaret Kowalczyk-Nørgaard</a>`)
+    expect(await validationOf(found)).toEqual([])
+    const page = await text(`/admin/members/${margaret.user.id}`, support.cookie)
+    expect(page).toContain('View Circle 55 as Margaret K.')
+    expect(await validationOf(page)).toEqual([])
+
+    const noReason = await post(`/admin/members/${margaret.user.id}`, support.cookie, { reason: ' ' })
+    expect(noReason.response.status).toBe(400)
+    expect(noReason.html).toContain('Write why you need to view Circle 55 as them')
+    const started = await post(`/admin/members/${margaret.user.id}`, support.cookie, { reason: 'She says her activities page is empty.' })
+    expect(started.response.headers.get('location')).toBe('/')
+
+    const viewed = await text('/', support.cookie)
+    expect(viewed).toContain('You are viewing Circle 55 as Margaret K.')
+    expect(viewed.indexOf('data-testid="impersonation-banner"')).toBeLessThan(viewed.indexOf('class="skip-link"'))
+    expect(await validationOf(viewed)).toEqual([])
+    const refused = await post('/account/edit/name', support.cookie, { intent: 'name', firstName: 'Maggie', lastName: 'K' })
+    expect(refused.html).toContain('This cannot be done while viewing Circle 55 as a member.')
+    expect(await text('/impersonation', support.cookie)).toContain('She says her activities page is empty.')
+
+    const stopped = await post('/impersonation', support.cookie, { intent: 'stop' })
+    expect(stopped.response.headers.get('location')).toBe(`/admin/members/${margaret.user.id}`)
+    expect(await text(`/admin/members/${margaret.user.id}`, support.cookie)).not.toContain('impersonation-banner')
+    const told = await pages.database.db.selectFrom('notifications').select('type').where('user_id', '=', margaret.user.id).execute()
+    expect(told).toEqual([{ type: 'account.viewed' }])
+  })
+
+  it('sends a staff member who signed in long ago through sign-in again, keeping the reason', async () => {
+    const admin = await person('Diane', 'Okafor', 'admin', { last_sign_in_at: new Date(Date.now() - 60 * 60_000) })
+    const ruth = await person('Ruth', 'Owens')
+    const answer = await post(`/admin/members/${ruth.user.id}`, admin.cookie, { reason: 'Checking a report about her page' })
+    const location = answer.response.headers.get('location') ?? ''
+    expect(location.startsWith('/login?fresh=1&returnTo=')).toBe(true)
+    expect(decodeURIComponent(decodeURIComponent(location))).toContain(`/admin/members/${ruth.user.id}?reason=Checking a report about her page`)
+    const back = await text(`/admin/members/${ruth.user.id}?reason=${encodeURIComponent('Checking a report about her page')}`, admin.cookie)
+    expect(back).toContain('>Checking a report about her page</textarea>')
+    expect((await get('/admin/members', (await person('Bea', 'Cole')).cookie)).response.status).toBe(403)
+  })
+})
