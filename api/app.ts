@@ -15,6 +15,7 @@ import { paymentRoutes } from './payments/routes.ts'
 import { feeRoutes } from './fees/routes.ts'
 import { staffRoutes } from './staff/routes.ts'
 import { impersonationRoutes } from './impersonation/routes.ts'
+import { flagRoutes } from './flags/routes.ts'
 import { auditImpersonatedCall, impersonationFor } from './impersonation/service.ts'
 import { impersonationRefused, refusedWhileImpersonating } from './policy/impersonation.ts'
 import { impersonationHeader } from '#contract/staff.ts'
@@ -101,6 +102,7 @@ export function createApiApp(services: ApiServices) {
   feeRoutes(routes)
   staffRoutes(routes)
   impersonationRoutes(routes)
+  flagRoutes(routes)
   subscriptionRoutes(routes)
   app.route('/', routes)
 

@@ -82,6 +82,8 @@ export const errorCodes = [
   'impersonation_not_allowed',
   /** One member at a time (decision 078). */
   'already_impersonating',
+  /** The `impersonation` flag is off (decision 079). */
+  'impersonation_off',
   /** The host confirms who came only after the activity, once (decision 075). */
   'attendance_not_open',
   /** The member already has premium (decision 074). */

@@ -13,7 +13,7 @@ export const staffRoles = ['admin', 'moderator', 'support', 'finance'] as const
 export type StaffRole = (typeof staffRoles)[number]
 
 /** The team's tools, as `/admin` lists them: each present only for a role that may use it. */
-export const staffTools = ['members', 'reports', 'verifications', 'support', 'payments', 'partners', 'staff'] as const
+export const staffTools = ['members', 'reports', 'verifications', 'support', 'payments', 'partners', 'staff', 'flags'] as const
 export type StaffTool = (typeof staffTools)[number]
 
 /** `GET v1/admin/overview`: what needs the caller's attention, for the tools their role may use. */

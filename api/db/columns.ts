@@ -444,6 +444,19 @@ export const databaseColumns = {
     decline_code: 'text null',
     created_at: 'timestamptz default',
   },
+  feature_flags: {
+    key: 'text',
+    description: 'text default',
+    enabled: 'bool default',
+    rollout_percent: 'int4 default',
+    variants: 'jsonb default',
+    roles: '_text default',
+    regions: '_text default',
+    languages: '_text default',
+    updated_by: 'uuid null',
+    created_at: 'timestamptz default',
+    updated_at: 'timestamptz default',
+  },
   impersonations: {
     id: 'uuid default',
     actor_id: 'uuid',
@@ -570,13 +583,6 @@ export const databaseColumns = {
     code: 'text',
     referred_user_id: 'uuid null',
     created_at: 'timestamptz default',
-  },
-  feature_flags: {
-    key: 'text',
-    enabled: 'bool default',
-    variant: 'text null',
-    description: 'text default',
-    updated_at: 'timestamptz default',
   },
   audit_log: {
     id: 'int8 default',

@@ -701,6 +701,21 @@ export interface FeeCheckoutsTable {
   created_at: CreatedAt
 }
 
+/** A feature flag, the built-in provider's store (since 0001; its rules since migration 0037, decision 079). */
+export interface FeatureFlagsTable {
+  key: string
+  description: Generated<string>
+  enabled: Generated<boolean>
+  rollout_percent: Generated<number>
+  variants: JsonWithDefault<Array<{ name: string; weight: number }>>
+  roles: TextArray<string>
+  regions: TextArray<string>
+  languages: TextArray<string>
+  updated_by: string | null
+  created_at: CreatedAt
+  updated_at: UpdatedAt
+}
+
 export const impersonationEndReasons = ['stopped', 'expired', 'revoked'] as const
 
 /** A staff member viewing Circle 55 as a member (migration 0036, decision 078). */
@@ -847,14 +862,6 @@ export interface ReferralsTable {
   code: string
   referred_user_id: string | null
   created_at: CreatedAt
-}
-
-export interface FeatureFlagsTable {
-  key: string
-  enabled: Generated<boolean>
-  variant: string | null
-  description: Generated<string>
-  updated_at: UpdatedAt
 }
 
 export interface AuditLogTable {

@@ -587,6 +587,12 @@ describe('every endpoint answers as documented', () => {
     expect((await call('DELETE', 'v1/impersonation', viewing)).status).toBe(204)
     expect((await call('GET', 'v1/impersonation', viewing)).status).toBe(403)
     expect((await call('GET', 'v1/admin/overview', { token: ruth.token })).status).toBe(403)
+    const flag = { description: 'A calmer palette', enabled: true, rollout_percent: 50, variants: [{ name: 'calm', weight: 1 }], roles: ['member'], regions: ['OR'], languages: ['en'] }
+    expect((await call('PUT', 'v1/admin/flags/calm-colours', { ...as, body: flag })).json.data[0]).toMatchObject({ key: 'calm-colours', rollout_percent: 50 })
+    expect((await call('PUT', 'v1/admin/flags/calm-colours', { ...as, body: { ...flag, rollout_percent: 101 } })).status).toBe(422)
+    expect((await call('GET', 'v1/admin/flags', as)).json.data.some((entry: { key: string }) => entry.key === 'calm-colours')).toBe(true)
+    expect(Object.keys((await call('GET', 'v1/flags', { token: ruth.token })).json.data[0])).toContain('calm-colours')
+    expect((await call('GET', 'v1/flags')).status).toBe(200)
   })
 
   it('payment cards: a setup through the built-in hosted page, the list, the default, removal, and the refusals (decision 073)', async () => {

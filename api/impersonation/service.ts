@@ -6,6 +6,7 @@ import { isUuid } from '../http/params.ts'
 import type { Notify } from '../notifications/service.ts'
 import { impersonationRefused, type ImpersonationMode } from '../policy/impersonation.ts'
 import { can, isSuspended, requirePermission, type Caller } from '../policy/permissions.ts'
+import { isOn } from '../flags/service.ts'
 import type { Selectable } from 'kysely'
 
 /**
@@ -38,6 +39,8 @@ export const modeOf = (row: Pick<Row, 'acting_since'>): ImpersonationMode => (ro
 export async function startImpersonation(deps: { db: DB; notify: Notify }, caller: User, subjectId: string, reason: string, requestId: string | null) {
   requirePermission(caller, 'impersonate:user')
   if (!isUuid(subjectId)) throw problems.notFound('No such member')
+  // The kill switch (decision 079): with the flag off, nobody starts.
+  if (!(await isOn(deps.db, caller, 'impersonation', true))) throw problems.conflict('impersonation_off', 'Viewing Circle 55 as a member is turned off.')
   const now = new Date()
   if (!caller.last_sign_in_at || caller.last_sign_in_at.getTime() < now.getTime() - FRESH_SIGN_IN_MINUTES * MINUTE) {
     throw new ApiProblem(403, 'fresh_sign_in_required', 'Sign in again to view Circle 55 as a member.')
@@ -70,7 +73,7 @@ export async function impersonationFor(deps: { db: DB; notify: Notify }, caller:
   const row = isUuid(id) ? await deps.db.selectFrom('impersonations').selectAll().where('id', '=', id).where('actor_id', '=', caller.id).executeTakeFirst() : undefined
   if (!row || row.ended_at) throw ended()
   const now = new Date()
-  if (row.expires_at <= now || !can(caller, 'impersonate:user')) {
+  if (row.expires_at <= now || !can(caller, 'impersonate:user') || !(await isOn(deps.db, caller, 'impersonation', true))) {
     await deps.db.transaction().execute((trx) => endOne(trx, deps.notify, row.id, row.expires_at <= now ? 'expired' : 'revoked', now, null))
     throw ended()
   }

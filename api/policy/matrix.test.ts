@@ -61,6 +61,7 @@ type FixtureName =
   | 'fee'
   | 'partnership'
   | 'staffMember'
+  | 'flagKey'
   | 'admin'
 
 interface Row {
@@ -336,6 +337,10 @@ const rows: Row[] = [
   row('GET', '/v1/impersonation',                             '401 404 404 404 404 403'),
   row('POST', '/v1/impersonation/acting',                     '401 404 404 404 404 403', { body: () => ({ reason: 'Matrix' }) }),
   row('DELETE', '/v1/impersonation',                          '401 404 404 404 404 403'),
+  // feature flags (decision 079): everyone reads their own values (a visitor too); admins edit them.
+  row('GET', '/v1/flags',                                     '200 200 200 200 200 403'),
+  row('GET', '/v1/admin/flags',                               '401 403 403 403 200 403'),
+  row('PUT', '/v1/admin/flags/{key}',                         '401 403 403 403 200 403', { params: { key: 'flagKey' }, body: () => ({ description: 'Matrix', enabled: false, rollout_percent: 10, variants: [], roles: [], regions: [], languages: [] }) }),
   // Stripe (payments) is not configured here either; stripe-flow.test.ts signs its deliveries.
   row('POST', '/v1/webhooks/stripe',                          '404 404 404 404 404 403', { body: () => ({ type: 'checkout.session.completed' }) }),
   // Stripe Identity is not configured here; with it, only a signed delivery is accepted (stripe.test.ts).
@@ -473,6 +478,7 @@ beforeAll(async () => {
   ids.cardSetup = setup.json.data[0].id
   ids.checkout = new URL(setup.json.data[0].redirect_url).pathname.replace('/checkout/', '')
   ids.staffMember = (await member({ email: 'matrix-staff@example.com' })).id
+  ids.flagKey = 'matrix-flag'
   ids.admin = users.admin.id
   ids.partnership = (
     await database.db.insertInto('partnerships').values({ name: 'Matrix Partner', regions: ['OR'], price_cents: 0, regular_price_cents: 2000 }).returning('id').executeTakeFirstOrThrow()
@@ -583,6 +589,8 @@ describe('access matrix: the team’s roles', () => {
     { method: 'GET', path: () => '/v1/admin/users?q=Mar',                                        statuses: '200 200 200' },
     { method: 'GET', path: () => `/v1/admin/users/${ids.member}`,                                statuses: '200 200 200' },
     { method: 'POST', path: () => `/v1/admin/users/${ids.bystander}/impersonation`,              statuses: '403 200 403', body: { reason: 'Matrix' } },
+    { method: 'GET', path: () => '/v1/admin/flags',                                              statuses: '403 403 403' },
+    { method: 'PUT', path: () => '/v1/admin/flags/matrix-flag',                                  statuses: '403 403 403', body: { description: '', enabled: true, rollout_percent: 100, variants: [], roles: [], regions: [], languages: [] } },
   ]
   const table = cases.flatMap((entry) => roles.map((role, index) => ({ label: `${entry.method} ${entry.path.toString().replace(/^\(\) => /, '')}`, role, status: Number(entry.statuses.split(' ')[index]), entry })))
 

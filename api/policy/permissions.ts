@@ -191,6 +191,8 @@ const plainActions = [
   'act:as:user',
   /** A member's account as the team sees it (`/admin/members`): any team role (decision 078). */
   'read:user:admin',
+  /** Create and change feature flags, audited (decision 079). */
+  'manage:flags',
 ] as const
 
 type OwnedAction = keyof typeof ownership
@@ -277,6 +279,7 @@ const admin = [
   ...member,
   'read:staff:overview',
   'read:user:admin',
+  'manage:flags',
   'act:as:user',
   'manage:staff',
   'read:experience:canceled:any',

@@ -6,6 +6,7 @@ import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import { isUuid } from '../http/params.ts'
 import { can, isSuspended, requirePermission, roleOf, type Caller } from '../policy/permissions.ts'
+import { isOn } from '../flags/service.ts'
 
 /**
  * The Circle 55 team (issue 32 §1, decision 077): `/admin`'s start page, with what needs the
@@ -14,7 +15,7 @@ import { can, isSuspended, requirePermission, roleOf, type Caller } from '../pol
  */
 
 /** Each tool of `/admin`, in its order, and the permission that opens it. */
-const tools: ReadonlyArray<[StaffTool, 'read:user:admin' | 'review:reports' | 'review:verification' | 'answer:support' | 'review:fees' | 'manage:partnerships' | 'manage:staff']> = [
+const tools: ReadonlyArray<[StaffTool, 'read:user:admin' | 'review:reports' | 'review:verification' | 'answer:support' | 'review:fees' | 'manage:partnerships' | 'manage:staff' | 'manage:flags']> = [
   ['members', 'read:user:admin'],
   ['reports', 'review:reports'],
   ['verifications', 'review:verification'],
@@ -22,6 +23,7 @@ const tools: ReadonlyArray<[StaffTool, 'read:user:admin' | 'review:reports' | 'r
   ['payments', 'review:fees'],
   ['partners', 'manage:partnerships'],
   ['staff', 'manage:staff'],
+  ['flags', 'manage:flags'],
 ]
 
 /** `GET v1/admin/overview`: the caller's tools, and the counts of what waits in each. */
@@ -106,7 +108,7 @@ async function setStaffRole(db: DB, caller: User, id: string, role: StaffRole | 
   })
 }
 
-function adminMemberJson(row: User, caller: Caller): AdminMember {
+function adminMemberJson(row: User, caller: Caller, impersonationOn: boolean): AdminMember {
   return {
     id: row.id,
     name: [row.first_name, row.last_name].filter(Boolean).join(' '),
@@ -119,7 +121,7 @@ function adminMemberJson(row: User, caller: Caller): AdminMember {
     role: row.staff_role,
     joined_at: row.created_at.toISOString(),
     last_sign_in_at: row.last_sign_in_at?.toISOString() ?? null,
-    can_impersonate: can(caller, 'impersonate:user') && row.staff_role === null && !isSuspended(row) && row.state !== 'deleted' && row.id !== caller?.id,
+    can_impersonate: impersonationOn && can(caller, 'impersonate:user') && row.staff_role === null && !isSuspended(row) && row.state !== 'deleted' && row.id !== caller?.id,
   }
 }
 
@@ -138,7 +140,8 @@ export async function findMembers(db: DB, caller: Caller, q: string): Promise<Ad
     .orderBy('last_name')
     .limit(20)
     .execute()
-  return rows.map((row) => adminMemberJson(row, caller))
+  const impersonationOn = await isOn(db, caller, 'impersonation', true)
+  return rows.map((row) => adminMemberJson(row, caller, impersonationOn))
 }
 
 /** `GET v1/admin/users/{id}`: one member as the team sees them. */
@@ -146,5 +149,5 @@ export async function adminMember(db: DB, caller: Caller, id: string): Promise<A
   requirePermission(caller, 'read:user:admin')
   const row = isUuid(id) ? await db.selectFrom('users').selectAll().where('id', '=', id).where('state', '!=', 'deleted').executeTakeFirst() : undefined
   if (!row) throw problems.notFound('No such member')
-  return adminMemberJson(row, caller)
+  return adminMemberJson(row, caller, await isOn(db, caller, 'impersonation', true))
 }

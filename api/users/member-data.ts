@@ -34,6 +34,7 @@ export const memberColumns = {
     owner_id: erase('Their photos (avatar, covers, verification and message photos); the files go after the commit.'),
     impersonator_id: keep('The team member who uploaded a photo while acting for another member: the record stays with that photo.'),
   },
+  feature_flags: { updated_by: keep('The admin who last changed a flag: the audit log keeps every change, and this says who on the flag itself.') },
   impersonations: {
     subject_id: erase('The times the team viewed Circle 55 as them go with their account (the audit log keeps what was done, under the tombstone).'),
     actor_id: keep('A team member who viewed Circle 55 as someone else: that record of the team’s access stays with the member viewed.'),

@@ -29,6 +29,7 @@ import * as activity from './activities+/$id.tsx'
 import * as adminHome from './admin+/_index.tsx'
 import * as adminStaff from './admin+/staff.tsx'
 import * as adminMembers from './admin+/members.tsx'
+import * as adminFlags from './admin+/flags.tsx'
 import * as adminMember from './admin+/members_.$id.tsx'
 import * as adminReports from './admin+/reports.tsx'
 import * as adminReport from './admin+/reports_.$id.tsx'
@@ -125,6 +126,7 @@ const handle = createDocumentHandler(
       ['routes/admin+/partners', 'admin/partners', adminPartners],
       ['routes/admin+/staff', 'admin/staff', adminStaff],
       ['routes/admin+/members', 'admin/members', adminMembers],
+      ['routes/admin+/flags', 'admin/flags', adminFlags],
       ['routes/admin+/members_.$id', 'admin/members/:id', adminMember],
       ['routes/account+/notification-settings', 'account/notification-settings', notificationSettings],
       ['routes/get-started+/_index', 'get-started', getStarted],
@@ -442,6 +444,8 @@ const visits = (): Record<string, Visit> => ({
   'the team: an identity check': { path: `/admin/verifications/${verificationId}`, cookie: () => admin, shows: 'value="reject"' },
   'the team: an identity check refused without its reason': { path: `/admin/verifications/${verificationId}`, cookie: () => admin, status: 400, form: { intent: 'reject', reason: ' ' } },
   'the team: home': { path: '/admin', cookie: () => admin, shows: 'href="/admin/staff"' },
+  'the team: feature flags': { path: '/admin/flags', cookie: () => admin, language: 'nl', shows: 'id="flag-impersonation"' },
+  'the team: a flag with a wrong key': { path: '/admin/flags', cookie: () => admin, status: 400, form: { key: 'Not a key', rollout: '50', variants: '', regions: '' } },
   'the team: members found': { path: '/admin/members?q=Walter', cookie: () => admin, shows: 'Walter Brooks' },
   'the team: a member': { path: `/admin/members/${memberId}`, cookie: () => admin, shows: 'name="reason"' },
   'the team: viewing as a member without a reason': { path: `/admin/members/${memberId}`, cookie: () => admin, status: 400, form: { reason: ' ' } },

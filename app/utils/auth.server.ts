@@ -396,6 +396,12 @@ export function clearSignInState(request: Request, context: AppLoadContext) {
 
 /** POST /logout and /api/auth/logout: ends the session everywhere and says so. */
 export async function signOut(request: Request, context: AppLoadContext) {
+  // Signing out while viewing as a member stops that first, so the member is told now (decision 078).
+  if ((await getSession(request, context)).get('impersonation')) {
+    await getApi(request, context)
+      .staff.stopImpersonating()
+      .catch(() => undefined)
+  }
   const headers = new Headers()
   headers.append('Set-Cookie', await endSession(request, context))
   return redirectWithToast(context, '/', 'logout.done', headers)

@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { useRootData } from '#app/utils/root-data.ts'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 import { endSession, getApi, requireUser } from '#app/utils/auth.server.ts'
@@ -53,6 +54,7 @@ function AccountOverview({ user, payments }: { user: ReturnType<typeof useLoader
   const { t } = useTranslation('account')
   const name = useDisplayName(user)
   const language = isLanguage(user.locale) ? languageNames[user.locale] : null
+  const viewingAs = useRootData()?.impersonation ?? null
   return (
     <div className="prose">
       <h1>{t('title')}</h1>
@@ -86,23 +88,29 @@ function AccountOverview({ user, payments }: { user: ReturnType<typeof useLoader
             {t('links.notifications')}
           </Link>
         </li>
-        <li>
-          <Link to="/account/phone" className="button button--secondary">
-            {t('links.phone')}
-          </Link>
-        </li>
-        <li>
-          <Link to="/account/email" className="button button--secondary">
-            {t('links.email')}
-          </Link>
-        </li>
-        {payments ? (
+        {viewingAs ? null : (
           <>
             <li>
-              <Link to="/account/payments" className="button button--secondary">
-                {t('links.payments')}
+              <Link to="/account/phone" className="button button--secondary">
+                {t('links.phone')}
               </Link>
             </li>
+            <li>
+              <Link to="/account/email" className="button button--secondary">
+                {t('links.email')}
+              </Link>
+            </li>
+          </>
+        )}
+        {payments ? (
+          <>
+            {viewingAs ? null : (
+              <li>
+                <Link to="/account/payments" className="button button--secondary">
+                  {t('links.payments')}
+                </Link>
+              </li>
+            )}
             <li>
               <Link to="/account/fees" className="button button--secondary">
                 {t('links.fees')}
@@ -140,20 +148,27 @@ function AccountOverview({ user, payments }: { user: ReturnType<typeof useLoader
         ) : null}
       </ul>
 
-      <h2>{t('signOutEverywhere.heading')}</h2>
-      <p>{t('signOutEverywhere.intro')}</p>
-      <Form method="post" onSubmit={() => void unsubscribeFromPush()}>
-        <input type="hidden" name="intent" value="sign-out-everywhere" />
-        <SubmitButton pending="signingOut" className="button button--secondary">
-          {t('signOutEverywhere.submit')}
-        </SubmitButton>
-      </Form>
+      {viewingAs ? (
+        // Never done by the team as the member (decision 078): their sign-in, email, phone, cards and account.
+        <p className="notice">{t('common:impersonation.accountHidden')}</p>
+      ) : (
+        <>
+          <h2>{t('signOutEverywhere.heading')}</h2>
+          <p>{t('signOutEverywhere.intro')}</p>
+          <Form method="post" onSubmit={() => void unsubscribeFromPush()}>
+            <input type="hidden" name="intent" value="sign-out-everywhere" />
+            <SubmitButton pending="signingOut" className="button button--secondary">
+              {t('signOutEverywhere.submit')}
+            </SubmitButton>
+          </Form>
 
-      <h2>{t('delete.heading')}</h2>
-      <p>{t('delete.intro')}</p>
-      <Link to="/account?confirm=delete" className="button button--danger">
-        {t('delete.start')}
-      </Link>
+          <h2>{t('delete.heading')}</h2>
+          <p>{t('delete.intro')}</p>
+          <Link to="/account?confirm=delete" className="button button--danger">
+            {t('delete.start')}
+          </Link>
+        </>
+      )}
     </div>
   )
 }

@@ -28,6 +28,7 @@ const toolPages: Record<StaffTool, { href: string; label: string; hint: string; 
   payments: { href: '/admin/payments', label: 'admin.home.payments', hint: 'admin.home.paymentsHint', waiting: 'disputes' },
   partners: { href: '/admin/partners', label: 'subscriptions:admin.title', hint: 'subscriptions:admin.hint' },
   staff: { href: '/admin/staff', label: 'admin.home.staff', hint: 'admin.home.staffHint' },
+  flags: { href: '/admin/flags', label: 'admin.home.flags', hint: 'admin.home.flagsHint' },
 }
 
 export default function AdminHome() {

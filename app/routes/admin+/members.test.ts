@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { StaffRole } from '#contract/staff.ts'
 import { createUser } from '#tests/api-harness.ts'
 import { routePages, validationOf } from '#tests/route-pages.ts'
+import * as account from '../account+/_index.tsx'
 import * as editSection from '../account+/edit_.$section.tsx'
 import * as home from '../_index.tsx'
 import * as impersonation from '../impersonation.tsx'
@@ -19,6 +20,7 @@ const pages = routePages([
   { id: 'routes/admin+/members_.$id', path: 'admin/members/:id', module: member as never },
   { id: 'routes/impersonation', path: 'impersonation', module: impersonation as never },
   { id: 'routes/account+/edit_.$section', path: 'account/edit/:section', module: editSection as never },
+  { id: 'routes/account+/_index', path: 'account', module: account as never },
 ])
 const { get, post, text } = pages
 
@@ -48,6 +50,10 @@ describe('viewing Circle 55 as a member, without JavaScript', () => {
     expect(viewed).toContain('You are viewing Circle 55 as Margaret K.')
     expect(viewed.indexOf('data-testid="impersonation-banner"')).toBeLessThan(viewed.indexOf('class="skip-link"'))
     expect(await validationOf(viewed)).toEqual([])
+    // What only the member may do is not offered: their email, phone, cards, sign-in, deleting the account.
+    const theirAccount = await text('/account', support.cookie)
+    expect(theirAccount).toContain('their email, phone, cards, sign-in and account deletion are left out')
+    for (const href of ['/account/email', '/account/phone', '/account/payments', '/account?confirm=delete']) expect(theirAccount).not.toContain(`href="${href}"`)
     const refused = await post('/account/edit/name', support.cookie, { intent: 'name', firstName: 'Maggie', lastName: 'K' })
     expect(refused.html).toContain('This cannot be done while viewing Circle 55 as a member.')
     expect(await text('/impersonation', support.cookie)).toContain('She says her activities page is empty.')

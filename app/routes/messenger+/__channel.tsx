@@ -1,6 +1,7 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { Form, Link, useFetcher } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
+import { useRootData } from '#app/utils/root-data.ts'
 import { useTranslation } from 'react-i18next'
 import { ErrorSummary } from '#app/components/error-summary.tsx'
 import { MessageText } from '#app/components/message-text.tsx'
@@ -43,6 +44,7 @@ export function OpenChannel({
   const name = useChannelName(channel)
   const productOnly = channel.cannot_write_reason === 'product_messages'
   const showBlocked = useShowBlocked()
+  const viewingAs = useRootData()?.impersonation ?? null
   const items: TimelineItem[] = live?.items ?? channel.messages.map((message) => ({ message, pending: false }))
   const list = useRef<HTMLOListElement>(null)
   const { unseen, showUnseen } = useKeepPlace(list, items, userId)
@@ -109,7 +111,10 @@ export function OpenChannel({
           ) : null}
         </>
       )}
-      {channel.can_write ? (
+      {viewingAs ? (
+        // Nobody on the team writes as the member (decision 078).
+        <p className="notice">{t('common:impersonation.noMessages')}</p>
+      ) : channel.can_write ? (
         <SendForm channelId={channel.id} result={result} live={live} />
       ) : (
         <p className="notice">{t(productOnly ? 'channel.cannotWrite.product_messages' : `channel.cannotWrite.${channel.cannot_write_reason ?? 'not_participant'}`, { name })}</p>

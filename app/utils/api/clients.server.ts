@@ -12,6 +12,7 @@ import { notificationSettingsClient } from './notification-settings.server.ts'
 import { paymentsClient } from './payments.server.ts'
 import { feesClient } from './fees.server.ts'
 import { staffClient } from './staff.server.ts'
+import { flagsClient } from './flags.server.ts'
 import { placesClient } from './places.server.ts'
 import { profilesClient } from './profiles.server.ts'
 import { pushClient } from './push.server.ts'
@@ -51,6 +52,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     payments: paymentsClient(transport),
     fees: feesClient(transport),
     staff: staffClient(transport),
+    flags: flagsClient(transport),
     subscriptions: subscriptionsClient(transport),
   }
 }
