@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { languages } from './enums.ts'
-import { staffRoles } from './staff.ts'
+import { flagKeyPattern, flagRoles } from './staff-roles.ts'
 
 /**
  * Feature flags and variants (issue 32 §3, decision 079). A flag is on for a member when it is
@@ -8,9 +8,7 @@ import { staffRoles } from './staff.ts'
  * and the member's stable bucket (a hash of the flag and the member, 0–9,999) falls within its
  * rollout; a flag with variants gives each member one of them, by weight, stably.
  */
-export const flagKeyPattern = /^[a-z][a-z0-9-]{1,59}$/
-/** The roles a flag can be limited to: members, and each team role. */
-export const flagRoles = ['member', ...staffRoles] as const
+export { flagKeyPattern, flagRoles } from './staff-roles.ts'
 
 export const flagVariantSchema = z.object({
   name: z.string().regex(/^[a-z][a-z0-9-]{0,29}$/, 'variant_invalid'),

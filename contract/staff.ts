@@ -1,20 +1,8 @@
 import { z } from 'zod'
+import { staffRoles, staffTools } from './staff-roles.ts'
 
-/**
- * The Circle 55 team's roles (issue 32 §1, decision 077). A member holds at most one; each role's
- * permissions are the API's access policy (`api/policy/permissions.ts`), and the web shows only
- * the tools the API says a role may use.
- * - admin: everything, and manages the team;
- * - moderator: reports, suspensions, identity checks;
- * - support: the support inbox, and viewing a member's account as them (read-only);
- * - finance: no-show fees (disputes, waivers, refunds) and the partner offers.
- */
-export const staffRoles = ['admin', 'moderator', 'support', 'finance'] as const
-export type StaffRole = (typeof staffRoles)[number]
-
-/** The team's tools, as `/admin` lists them: each present only for a role that may use it. */
-export const staffTools = ['members', 'reports', 'verifications', 'support', 'payments', 'partners', 'staff', 'flags'] as const
-export type StaffTool = (typeof staffTools)[number]
+/** The team's roles and tools live in `staff-roles.ts` (no zod, for the pages); the schemas below. */
+export { staffRoles, staffTools, type StaffRole, type StaffTool } from './staff-roles.ts'
 
 /** `GET v1/admin/overview`: what needs the caller's attention, for the tools their role may use. */
 export const staffOverviewSchema = z

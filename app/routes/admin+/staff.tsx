@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import { staffRoles, type StaffRole } from '#contract/staff.ts'
+import { staffRoles, type StaffRole } from '#contract/staff-roles.ts'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
