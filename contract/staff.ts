@@ -58,6 +58,17 @@ export const adminMemberSchema = z
     joined_at: z.string(),
     last_sign_in_at: z.string().nullable(),
     can_impersonate: z.boolean().meta({ description: 'The caller may view Circle 55 as this member now (not on the team, not suspended, and the caller’s role allows it).' }),
+    viewed_as: z
+      .array(
+        z.object({
+          staff_name: z.string(),
+          reason: z.string(),
+          acting_reason: z.string().nullable(),
+          started_at: z.string(),
+          ended_at: z.string().nullable(),
+        }),
+      )
+      .meta({ description: 'The last 10 times the team viewed Circle 55 as this member, the newest first (decision 078): who, why, when. Only on `GET v1/admin/users/{id}`; empty in search results.' }),
   })
   .meta({ id: 'AdminMember' })
 export type AdminMember = z.infer<typeof adminMemberSchema>

@@ -108,7 +108,7 @@ async function setStaffRole(db: DB, caller: User, id: string, role: StaffRole | 
   })
 }
 
-function adminMemberJson(row: User, caller: Caller, impersonationOn: boolean): AdminMember {
+function adminMemberJson(row: User, caller: Caller, impersonationOn: boolean, viewedAs: AdminMember['viewed_as'] = []): AdminMember {
   return {
     id: row.id,
     name: [row.first_name, row.last_name].filter(Boolean).join(' '),
@@ -122,6 +122,7 @@ function adminMemberJson(row: User, caller: Caller, impersonationOn: boolean): A
     joined_at: row.created_at.toISOString(),
     last_sign_in_at: row.last_sign_in_at?.toISOString() ?? null,
     can_impersonate: impersonationOn && can(caller, 'impersonate:user') && row.staff_role === null && !isSuspended(row) && row.state !== 'deleted' && row.id !== caller?.id,
+    viewed_as: viewedAs,
   }
 }
 
@@ -149,5 +150,21 @@ export async function adminMember(db: DB, caller: Caller, id: string): Promise<A
   requirePermission(caller, 'read:user:admin')
   const row = isUuid(id) ? await db.selectFrom('users').selectAll().where('id', '=', id).where('state', '!=', 'deleted').executeTakeFirst() : undefined
   if (!row) throw problems.notFound('No such member')
-  return adminMemberJson(row, caller, await isOn(db, caller, 'impersonation', true))
+  // The team's own record of looking at this account (decision 078), for every team role to see.
+  const views = await db
+    .selectFrom('impersonations as i')
+    .innerJoin('users as a', 'a.id', 'i.actor_id')
+    .select(['i.reason', 'i.acting_reason', 'i.started_at', 'i.ended_at', 'a.first_name', 'a.last_name', 'a.formatted_name', 'a.name', 'a.banned', 'a.is_suspended', 'a.state'])
+    .where('i.subject_id', '=', row.id)
+    .orderBy('i.started_at', 'desc')
+    .limit(10)
+    .execute()
+  const viewedAs = views.map((view) => ({
+    staff_name: displayName(view) ?? '',
+    reason: view.reason,
+    acting_reason: view.acting_reason,
+    started_at: view.started_at.toISOString(),
+    ended_at: view.ended_at?.toISOString() ?? null,
+  }))
+  return adminMemberJson(row, caller, await isOn(db, caller, 'impersonation', true), viewedAs)
 }

@@ -60,7 +60,12 @@ describe('viewing Circle 55 as a member, without JavaScript', () => {
 
     const stopped = await post('/impersonation', support.cookie, { intent: 'stop' })
     expect(stopped.response.headers.get('location')).toBe(`/admin/members/${margaret.user.id}`)
-    expect(await text(`/admin/members/${margaret.user.id}`, support.cookie)).not.toContain('impersonation-banner')
+    const back = await text(`/admin/members/${margaret.user.id}`, support.cookie)
+    expect(back).not.toContain('impersonation-banner')
+    // The team's own record of it, on the member's admin page.
+    expect(back).toContain('When the team viewed Circle 55 as this member')
+    expect(back).toMatch(/Sam R\., [A-Z][a-z]+ \d{1,2}, \d{4}.*: “She says her activities page is empty\.”\./)
+    expect(await validationOf(back)).toEqual([])
     const told = await pages.database.db.selectFrom('notifications').select('type').where('user_id', '=', margaret.user.id).execute()
     expect(told).toEqual([{ type: 'account.viewed' }])
   })

@@ -63,6 +63,7 @@ export default function AdminMember() {
   const [searchParams] = useSearchParams()
   const { t, i18n } = useTranslation('moderation')
   const day = (iso: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long', timeZone: 'America/New_York' }).format(new Date(iso))
+  const dayAndTime = (iso: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long', timeStyle: 'short', timeZone: 'America/New_York' }).format(new Date(iso))
   return (
     <div className="prose">
       <h1>{member.name || t('common:member.generic')}</h1>
@@ -88,6 +89,19 @@ export default function AdminMember() {
           </>
         ) : null}
       </dl>
+      {member.viewed_as.length > 0 ? (
+        <section aria-labelledby="viewed-heading">
+          <h2 id="viewed-heading">{t('admin.member.viewedHeading')}</h2>
+          <ul>
+            {member.viewed_as.map((view) => (
+              <li key={view.started_at}>
+                {t(view.ended_at ? 'admin.member.viewed' : 'admin.member.viewing', { name: view.staff_name || t('common:member.generic'), when: dayAndTime(view.started_at), reason: view.reason })}
+                {view.acting_reason ? ` ${t('admin.member.acted', { reason: view.acting_reason })}` : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {member.can_impersonate ? (
         <section aria-labelledby="impersonate-heading">
           <h2 id="impersonate-heading">{t('admin.member.impersonateHeading')}</h2>
