@@ -20,7 +20,11 @@ interface FieldProps {
   errors?: string[] | null
 }
 
-export function TextField({ id, label, hint, errors, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+/**
+ * A field's label, hint and errors around its control; the control gets its id, whether it is
+ * invalid, and what describes it (the hint, the errors), for `TextField` and `TextAreaField`.
+ */
+function FieldShell({ id, label, hint, errors, control }: FieldProps & { control: (described: { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined }) => ReactNode }) {
   const hintId = hint ? `${id}-hint` : undefined
   const errorId = errors?.length ? `${id}-error` : undefined
   return (
@@ -32,33 +36,18 @@ export function TextField({ id, label, hint, errors, ...input }: FieldProps & In
         </span>
       ) : null}
       <FieldErrors id={`${id}-error`} errors={errors} />
-      <input
-        id={id}
-        type="text"
-        aria-invalid={errors?.length ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-        {...input}
-      />
+      {control({ id, 'aria-invalid': errors?.length ? true : undefined, 'aria-describedby': [hintId, errorId].filter(Boolean).join(' ') || undefined })}
     </div>
   )
 }
 
+export function TextField({ id, label, hint, errors, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  return <FieldShell id={id} label={label} hint={hint} errors={errors} control={(described) => <input type="text" {...described} {...input} />} />
+}
+
 /** A text area labelled like `TextField`: its hint and errors described, its errors next to it. */
 export function TextAreaField({ id, label, hint, errors, ...textarea }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const hintId = hint ? `${id}-hint` : undefined
-  const errorId = errors?.length ? `${id}-error` : undefined
-  return (
-    <div className={errors?.length ? 'field field--error' : 'field'}>
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <span id={hintId} className="hint">
-          {hint}
-        </span>
-      ) : null}
-      <FieldErrors id={`${id}-error`} errors={errors} />
-      <textarea id={id} aria-invalid={errors?.length ? true : undefined} aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined} {...textarea} />
-    </div>
-  )
+  return <FieldShell id={id} label={label} hint={hint} errors={errors} control={(described) => <textarea {...described} {...textarea} />} />
 }
 
 export function SelectField({
