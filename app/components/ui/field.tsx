@@ -42,7 +42,7 @@ function FieldShell({ id, label, hint, errors, control }: FieldProps & { control
 }
 
 export function TextField({ id, label, hint, errors, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
-  return <FieldShell id={id} label={label} hint={hint} errors={errors} control={(described) => <input type="text" {...described} {...input} />} />
+  return <FieldShell id={id} label={label} hint={hint} errors={errors} control={(described) => <input id={described.id} type="text" aria-invalid={described['aria-invalid']} aria-describedby={described['aria-describedby']} {...input} />} />
 }
 
 /** A text area labelled like `TextField`: its hint and errors described, its errors next to it. */
