@@ -16,6 +16,7 @@ import { redirectToCanonicalHost, refuseMalformedHost } from '#api/http/host-hea
 import { isApiPath, refuseCrossSite, rateLimits, requestContext, securityHeaders } from '#api/http/security.ts'
 import { createIdentityProvider, identityRoutes } from '#api/identity/provider.ts'
 import { streamBrowserOrigins } from '#api/providers/chat/stream.ts'
+import { helpChatSources, helpChatVendor } from '#api/providers/help-chat/help-chat.ts'
 import { createLogger } from '#api/logger.ts'
 import { createApiRuntime } from '#api/runtime.ts'
 import { createSessionStore } from '#api/web-sessions.ts'
@@ -58,7 +59,11 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
       connectSources: [
         ...(env.SENTRY_DSN ? [new URL(env.SENTRY_DSN).origin] : []),
         ...(env.STREAM_API_KEY && env.STREAM_API_SECRET ? streamBrowserOrigins(env.STREAM_BASE_URL) : []),
+        // Segment's browser library (decision 081): its settings from the CDN, its events to the API.
+        ...(env.SEGMENT_WRITE_KEY ? ['https://cdn.segment.com', new URL(env.SEGMENT_API_URL).origin] : []),
       ],
+      // The help chat's vendor widget, loaded when a member presses Help (decision 083).
+      helpChat: helpChatSources(helpChatVendor(env)),
     }),
   )
   app.use(refuseMalformedHost(logger))
@@ -111,6 +116,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
       devOutbox: env.DEV_OUTBOX,
       sentryDsn: env.SENTRY_DSN ?? null,
       payments: env.PAYMENTS === 'on',
+      segmentWriteKey: env.SEGMENT_WRITE_KEY ?? null,
       stream: env.STREAM_API_KEY && env.STREAM_API_SECRET ? { apiKey: env.STREAM_API_KEY, baseUrl: env.STREAM_BASE_URL } : null,
       auth:
         env.auth === 'builtin'
@@ -136,6 +142,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
     outbox: env.DEV_OUTBOX === 'off' ? null : (limit, filter) => runtime.outbox.read(limit, filter),
     smsOutbox: env.DEV_OUTBOX === 'off' ? null : (limit) => runtime.smsOutbox.read(limit),
     reportError,
+    analytics: runtime.analytics,
     log: (level, message, data) => logger[level](data ?? {}, message),
   }
 

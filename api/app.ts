@@ -16,6 +16,8 @@ import { feeRoutes } from './fees/routes.ts'
 import { staffRoutes } from './staff/routes.ts'
 import { impersonationRoutes } from './impersonation/routes.ts'
 import { flagRoutes } from './flags/routes.ts'
+import { analyticsRoutes } from './analytics/routes.ts'
+import { dashboardRoutes } from './dashboards/routes.ts'
 import { auditImpersonatedCall, impersonationFor } from './impersonation/service.ts'
 import { impersonationRefused, refusedWhileImpersonating } from './policy/impersonation.ts'
 import { impersonationHeader } from '#contract/staff.ts'
@@ -29,6 +31,8 @@ import { memberRoutes } from './members/routes.ts'
 import { reportRoutes } from './reports/routes.ts'
 import { supportRoutes } from './support/routes.ts'
 import { surveyRoutes } from './surveys/routes.ts'
+import { popupRoutes } from './popups/routes.ts'
+import { bannerRoutes } from './banners/routes.ts'
 import { moderationRoutes } from './moderation/routes.ts'
 import { notificationSettingsRoutes } from './notifications/settings-routes.ts'
 import { pushRoutes } from './notifications/push-routes.ts'
@@ -98,11 +102,15 @@ export function createApiApp(services: ApiServices) {
   notificationSettingsRoutes(routes)
   pushRoutes(routes)
   surveyRoutes(routes)
+  popupRoutes(routes)
+  bannerRoutes(routes)
   paymentRoutes(routes)
   feeRoutes(routes)
   staffRoutes(routes)
   impersonationRoutes(routes)
   flagRoutes(routes)
+  analyticsRoutes(routes)
+  dashboardRoutes(routes)
   subscriptionRoutes(routes)
   app.route('/', routes)
 
@@ -114,7 +122,10 @@ export function createApiApp(services: ApiServices) {
       if (error.retryAfterSeconds !== undefined) c.header('retry-after', String(error.retryAfterSeconds))
       return c.json(error.toJSON(), error.status as 400)
     }
-    services.logger.error({ err: error, requestId: c.var.requestId }, 'API request failed')
+    // Reported, not only logged (decision 083): with the request id, never the body or the query.
+    const report = { requestId: c.var.requestId, method: c.req.method, path: c.req.path }
+    if (services.reportError) services.reportError(error, report)
+    else services.logger.error({ err: error, ...report }, 'API request failed')
     if (isDatabaseUnavailable(error) || error instanceof PaymentsVendorError) {
       // Retry-After tells clients (the web app's reads among them) not to retry at once: this
       // answer already waited out the database's timeouts.

@@ -146,6 +146,19 @@ describe('parseEnv', () => {
     expect(configError({ VAPID_SUBJECT: 'http://circle55.example' }).message).toMatch(/VAPID_SUBJECT/)
   })
 
+  it('takes the built-in flags unless FLAGS_PROVIDER names GrowthBook, which needs its host and client key', () => {
+    expect(parseEnv({})).toMatchObject({ FLAGS_PROVIDER: 'builtin', FLAGS_REFRESH_SECONDS: 30 })
+    expect(configError({ FLAGS_PROVIDER: 'growthbook' }).message).toMatch(/FLAGS_PROVIDER=growthbook needs GROWTHBOOK_API_HOST .* and GROWTHBOOK_CLIENT_KEY/)
+    expect(configError({ FLAGS_PROVIDER: 'growthbook', GROWTHBOOK_CLIENT_KEY: 'sdk-abc' }).message).toMatch(/GROWTHBOOK_API_HOST/)
+    expect(configError({ FLAGS_PROVIDER: 'unleash' }).message).toMatch(/FLAGS_PROVIDER/)
+    expect(configError({ FLAGS_PROVIDER: 'growthbook', GROWTHBOOK_API_HOST: 'not a url', GROWTHBOOK_CLIENT_KEY: 'sdk-abc' }).message).toMatch(/GROWTHBOOK_API_HOST/)
+    expect(parseEnv({ FLAGS_PROVIDER: 'growthbook', GROWTHBOOK_API_HOST: 'https://cdn.growthbook.io', GROWTHBOOK_CLIENT_KEY: 'sdk-abc', FLAGS_REFRESH_SECONDS: '10' })).toMatchObject({
+      FLAGS_PROVIDER: 'growthbook',
+      GROWTHBOOK_API_HOST: 'https://cdn.growthbook.io',
+      FLAGS_REFRESH_SECONDS: 10,
+    })
+  })
+
   it('needs the Twilio sid and token together, and a sender with them', () => {
     expect(configError({ TWILIO_ACCOUNT_SID: 'AC123' }).message).toMatch(/TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN/)
     expect(configError({ TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'token' }).message).toMatch(/TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID/)

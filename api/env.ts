@@ -49,6 +49,10 @@ export const envSchema = z.object({
   DEV_OUTBOX: z.enum(['open', 'loopback', 'off']).optional(),
 
   SENTRY_DSN: optionalUrl,
+  // Analytics (decision 081): recorded first-party always; also sent to Segment when its source's write key is set.
+  SEGMENT_WRITE_KEY: optionalString,
+  /** Segment's tracking API; its default is Segment's US endpoint (an EU workspace: `https://events.eu1.segmentapis.com`). */
+  SEGMENT_API_URL: z.url().default('https://api.segment.io'),
 
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
 
@@ -77,6 +81,17 @@ export const envSchema = z.object({
   STREAM_API_SECRET: optionalString,
   /** Stream's REST base URL; its default is Stream's global edge. Tests and self-hosted proxies set it. */
   STREAM_BASE_URL: z.url().default('https://chat.stream-io-api.com'),
+  // Feature flags (decisions 079, 080): the built-in provider (PostgreSQL, edited at /admin/flags), or
+  // GrowthBook: its SDK connection's definitions fetched from GROWTHBOOK_API_HOST, evaluated here.
+  FLAGS_PROVIDER: z.enum(['builtin', 'growthbook']).default('builtin'),
+  /** GrowthBook's SDK endpoint host: https://cdn.growthbook.io (Cloud), a self-hosted API or its proxy. */
+  GROWTHBOOK_API_HOST: optionalUrl,
+  /** The SDK connection's client key (`sdk-…`). */
+  GROWTHBOOK_CLIENT_KEY: optionalString,
+  /** The SDK connection's decryption key, when it encrypts its payload. */
+  GROWTHBOOK_DECRYPTION_KEY: optionalString,
+  /** How old GrowthBook's definitions may get before they are fetched again (kept while it cannot be reached). */
+  FLAGS_REFRESH_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   // Web push (decision 048): the VAPID key pair (base64url, P-256) set together, else generated once and kept.
   VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{87}$/, 'must be a base64url P-256 public key (65 bytes)').optional(),
   VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url P-256 private key (32 bytes)').optional(),
@@ -87,6 +102,14 @@ export const envSchema = z.object({
   TWILIO_AUTH_TOKEN: optionalString,
   TWILIO_FROM_NUMBER: optionalString,
   TWILIO_MESSAGING_SERVICE_SID: optionalString,
+  // The help chat's vendor widget (decision 083): Chatwoot when its three are set, Intercom when its two are; the built-in help chat otherwise.
+  CHATWOOT_BASE_URL: optionalUrl,
+  CHATWOOT_WEBSITE_TOKEN: optionalString,
+  /** The website inbox's HMAC token (identity validation): signs each member's `identifier_hash`. */
+  CHATWOOT_HMAC_TOKEN: optionalString,
+  INTERCOM_APP_ID: optionalString,
+  /** The Messenger security secret: signs each member's JWT. */
+  INTERCOM_IDENTITY_SECRET: optionalString,
 })
 
 export type Env = Readonly<
@@ -139,6 +162,11 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   if (Boolean(raw.VAPID_PUBLIC_KEY) !== Boolean(raw.VAPID_PRIVATE_KEY)) {
     throw new ConfigError('Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together')
   }
+  if (raw.FLAGS_PROVIDER === 'growthbook' && !(raw.GROWTHBOOK_API_HOST && raw.GROWTHBOOK_CLIENT_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  FLAGS_PROVIDER=growthbook needs GROWTHBOOK_API_HOST (https://cdn.growthbook.io, or your GrowthBook API or proxy) and GROWTHBOOK_CLIENT_KEY (the SDK connection’s key, sdk-…)',
+    )
+  }
   if (Boolean(raw.STREAM_API_KEY) !== Boolean(raw.STREAM_API_SECRET)) {
     throw new ConfigError('Invalid configuration:\n  STREAM_API_KEY and STREAM_API_SECRET must be set together')
   }
@@ -147,6 +175,16 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   }
   if (raw.TWILIO_ACCOUNT_SID && !raw.TWILIO_FROM_NUMBER && !raw.TWILIO_MESSAGING_SERVICE_SID) {
     throw new ConfigError('Invalid configuration:\n  TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID is required with TWILIO_ACCOUNT_SID')
+  }
+  const chatwootCount = [raw.CHATWOOT_BASE_URL, raw.CHATWOOT_WEBSITE_TOKEN, raw.CHATWOOT_HMAC_TOKEN].filter(Boolean).length
+  if (chatwootCount > 0 && chatwootCount < 3) {
+    throw new ConfigError('Invalid configuration:\n  CHATWOOT_BASE_URL, CHATWOOT_WEBSITE_TOKEN and CHATWOOT_HMAC_TOKEN must be set together')
+  }
+  if (Boolean(raw.INTERCOM_APP_ID) !== Boolean(raw.INTERCOM_IDENTITY_SECRET)) {
+    throw new ConfigError('Invalid configuration:\n  INTERCOM_APP_ID and INTERCOM_IDENTITY_SECRET must be set together')
+  }
+  if (chatwootCount === 3 && raw.INTERCOM_APP_ID) {
+    throw new ConfigError('Invalid configuration:\n  CHATWOOT_* and INTERCOM_*: choose one help-chat vendor')
   }
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '')
   const seed = raw.SEED_DEMO_DATA ?? !isProduction

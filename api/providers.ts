@@ -22,6 +22,11 @@ import { createPhotoVault } from './providers/verification/builtin.ts'
 import type { VerificationProvider } from './providers/verification/provider.ts'
 import { createStripeIdentity } from './providers/verification/stripe.ts'
 import { loadVerificationKey } from './secrets.ts'
+import { PostgresFlagProvider, type FlagProvider } from './flags/provider.ts'
+import { GrowthBookFlagProvider, type FlagLogger } from './providers/flags/growthbook.ts'
+import type { AnalyticsVendor } from './providers/analytics/provider.ts'
+import { createSegmentAnalytics } from './providers/analytics/segment.ts'
+import type { Logger } from './logger.ts'
 
 /**
  * The one place that picks each outside service's implementation from the environment
@@ -49,6 +54,15 @@ export function createProviders(env: Env, db: DB): Providers & Required<Pick<Pro
     chat: createChatProvider(env, db),
     payments: createPaymentsProvider({ env, db }),
   }
+}
+
+/**
+ * Analytics (decision 081): every event is recorded first-party in PostgreSQL; Segment also
+ * receives those consented to when SEGMENT_WRITE_KEY is set. Null: nothing leaves the server.
+ */
+export function createAnalyticsVendor(env: Pick<Env, 'SEGMENT_WRITE_KEY' | 'SEGMENT_API_URL'>, logger?: Logger): AnalyticsVendor | null {
+  if (!env.SEGMENT_WRITE_KEY) return null
+  return createSegmentAnalytics({ writeKey: env.SEGMENT_WRITE_KEY, baseUrl: env.SEGMENT_API_URL, logger })
 }
 
 /**
@@ -148,6 +162,28 @@ export function createMediaStorage(options: MediaStorageOptions = {}): MediaStor
     secretAccessKey: options.S3_SECRET_ACCESS_KEY!,
     publicBaseUrl: options.S3_PUBLIC_URL,
   })
+}
+
+/**
+ * Feature flags (decisions 079, 080): the built-in provider over `feature_flags`, or with
+ * FLAGS_PROVIDER=growthbook GrowthBook's definitions, evaluated here; their first fetch starts now,
+ * so the first question finds them (or waits for them briefly) instead of answering defaults.
+ */
+export function createFlagProvider(
+  env: Pick<Env, 'FLAGS_PROVIDER' | 'GROWTHBOOK_API_HOST' | 'GROWTHBOOK_CLIENT_KEY' | 'GROWTHBOOK_DECRYPTION_KEY' | 'FLAGS_REFRESH_SECONDS'>,
+  db: DB,
+  options: { logger?: FlagLogger; fetch?: typeof fetch } = {},
+): FlagProvider {
+  if (env.FLAGS_PROVIDER !== 'growthbook') return new PostgresFlagProvider(db)
+  const provider = new GrowthBookFlagProvider({
+    apiHost: env.GROWTHBOOK_API_HOST!,
+    clientKey: env.GROWTHBOOK_CLIENT_KEY!,
+    decryptionKey: env.GROWTHBOOK_DECRYPTION_KEY,
+    refreshMs: env.FLAGS_REFRESH_SECONDS * 1000,
+    ...options,
+  })
+  void provider.refresh()
+  return provider
 }
 
 /** Email: SMTP when SMTP_URL is set; otherwise mail stays in the outbox (shown at /dev/outbox). */

@@ -8,6 +8,7 @@ import { createApiApp } from './app.ts'
 import { parseEnv } from './env.ts'
 import { feesJob } from './fees/job.ts'
 import { impersonationsJob } from './impersonation/job.ts'
+import { analyticsRetentionJob } from './analytics/retention.ts'
 import { cleanupJob } from './jobs/cleanup.ts'
 import { jobs } from './jobs/registry.ts'
 import { liftSuspensionsJob } from './moderation/suspension-job.ts'
@@ -55,6 +56,7 @@ describe('the API runtime', () => {
         { name: recommendJob.name, cron: '0 15 * * 1' },
         { name: feesJob.name, cron: '*/10 * * * *' },
         { name: impersonationsJob.name, cron: '*/5 * * * *' },
+        { name: analyticsRetentionJob.name, cron: '20 3 * * *' },
         { name: renewSubscriptionsJob.name, cron: '0 14 * * *' },
         { name: remindRenewalsJob.name, cron: '0 15 * * *' },
         { name: reconcileSubscriptionsJob.name, cron: '0 8 * * *' },

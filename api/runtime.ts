@@ -7,7 +7,8 @@ import { startJobQueue, type JobQueue } from './jobs/queue.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { deliveryJobServices, type DeliveryDeps } from './notifications/delivery.ts'
 import { createNotifier, type Notify } from './notifications/service.ts'
-import { createProviders, createTokenVerifierFor, smtpOptions, type Providers } from './providers.ts'
+import { createAnalyticsVendor, createFlagProvider, createProviders, createTokenVerifierFor, smtpOptions, type Providers } from './providers.ts'
+import { setFlagProvider } from './flags/service.ts'
 import { photoChecker } from './media/photo-check.ts'
 import { createMailer, type Mailer } from './providers/email/mailer.ts'
 import { readOutbox, type OutboxFilter } from './providers/email/outbox.ts'
@@ -22,6 +23,7 @@ import { chatEventsFor } from './chat/queries.ts'
 import { loadSecrets, loadVapidKeys, publicJwks, type Secrets } from './secrets.ts'
 import { queuePush } from './notifications/push.ts'
 import { jobs as registeredJobs, type RuntimeJobServices } from './jobs/registry.ts'
+import { createAnalytics, type Analytics } from './analytics/service.ts'
 
 /**
  * Everything the product API needs to run, built once from the environment (ARCHITECTURE §1,
@@ -52,6 +54,8 @@ export interface ApiRuntime {
   outbox: { read(limit: number, filter?: OutboxFilter): ReturnType<typeof readOutbox> }
   /** The newest texts, for the same page. */
   smsOutbox: { read(limit: number): ReturnType<typeof readSmsOutbox> }
+  /** First-party analytics and the vendor (decision 081): the web host records page views and sign-ins with it. */
+  analytics: Analytics
   /** What `createApiApp` takes. */
   services: ApiServices
   /** Ends the live streams and the LISTEN connection, stops the jobs (letting a running one finish) and closes the database; HTTP is the host's. */
@@ -108,6 +112,9 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       localJwks: options.servesIdentity && env.auth === 'builtin' ? publicJwks(secrets.oidcJwks) : undefined,
     })
     const providers = createProviders(env, db)
+    // Feature flags from FLAGS_PROVIDER (decision 080), before anything asks one.
+    setFlagProvider(db, createFlagProvider(env, db, { logger }))
+    const analytics = createAnalytics({ db, vendor: createAnalyticsVendor(env, logger), logger, ownHost: new URL(env.PUBLIC_URL).hostname })
     const chatMirror = createChatMirror({ chat: providers.chat, jobs: queue })
     // Every job of the registry (api/jobs/registry.ts): queues defined, workers and schedules started.
     const jobServices: RuntimeJobServices = {
@@ -155,11 +162,13 @@ export async function createApiRuntime(env: Env, options: ApiRuntimeOptions = {}
       realtime: hub,
       outbox: { read: (limit, filter) => readOutbox(db, limit, filter) },
       smsOutbox: { read: (limit) => readSmsOutbox(db, limit) },
-      services: { env, db, logger, verifyToken, notify, chatMirror, photoChecker, mailer, sms, codeSecret: secrets.codeSecret, realtime: hub, jobs: queue, ...providers },
+      analytics,
+      services: { env, db, logger, verifyToken, notify, chatMirror, photoChecker, mailer, sms, codeSecret: secrets.codeSecret, realtime: hub, jobs: queue, reportError, analytics, ...providers },
       async close() {
         // Open streams end first (their clients reconnect elsewhere), then the LISTEN connection.
         await hub.close()
         await photoChecker.stop() // the profile-photo check's worker thread, if it started
+        await analytics.close() // the vendor's queued events, sent before the process goes
         await queue.stop()
         await database.close()
       },

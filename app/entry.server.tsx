@@ -10,6 +10,7 @@ import { NonceContext } from './utils/nonce.ts'
 import { registerErrorPageTranslator } from './utils/error-page.ts'
 import { createI18nInstance } from './utils/i18next.server.ts'
 import { fallbackLanguage, isLanguage } from './utils/i18n.ts'
+import { recordPageView } from './utils/analytics.server.ts'
 
 export const streamTimeout = 5_000
 
@@ -76,6 +77,8 @@ const handleRequest: HandleDocumentRequestFunction = async (
   registerErrorPageTranslator(language, (key) => i18n.t(key, { lng: language }))
   keepPrivate(responseHeaders)
   stampBuild(responseHeaders)
+  // The one place page views are recorded (decision 081): documents only, never data requests.
+  recordPageView(request, responseStatusCode, remixContext.staticHandlerContext.loaderData.root as Parameters<typeof recordPageView>[2], loadContext)
   const nonce = loadContext.cspNonce
   const readyEvent = isbot(request.headers.get('user-agent')) ? 'onAllReady' : 'onShellReady'
 

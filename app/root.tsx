@@ -41,6 +41,9 @@ import { themeColor } from './utils/theme.ts'
 import { commitSession, destroySession, getSession } from './utils/session.server.ts'
 import { takeToast } from './utils/toast.server.ts'
 import { shellMember, type RootData } from './utils/root-data.ts'
+import { analyticsShell } from './utils/analytics.server.ts'
+import { ConsentChoice } from './components/consent-choice.tsx'
+import { SegmentPages } from './components/segment-pages.tsx'
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: appStyles },
@@ -67,6 +70,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const t = await getT(request, context)
   // Viewing as a member (decision 078): the banner's facts, asked as every call of this page is.
   const impersonation = user && (await getSession(request, context)).get('impersonation') ? await getApi(request, context).staff.impersonation() : null
+  // Consent and what follows from it (decision 081): ask in French or Dutch, honour GPC and DNT.
+  const analytics = await analyticsShell(request, context, { user, language, impersonating: impersonation !== null, headers, readAccount: () => getApi(request, context).analytics.consent() })
   return data(
     {
       brand: t('brand'),
@@ -83,6 +88,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       sentryDsn: context.services.config.sentryDsn,
       payments: context.services.config.payments !== false,
       impersonation,
+      analytics,
     } satisfies RootData,
     { headers },
   )
@@ -133,7 +139,7 @@ export default function App() {
 }
 
 function AppShell() {
-  const { language, user, unread: loadedUnread, notifications: loadedNotifications, toast, year, suspended, impersonation } = useLoaderData<typeof loader>()
+  const { language, user, unread: loadedUnread, notifications: loadedNotifications, toast, year, suspended, impersonation, analytics } = useLoaderData<typeof loader>()
   const { t } = useTranslation()
   useChangeLanguage(language)
   const live = useChatLive()
@@ -146,6 +152,8 @@ function AppShell() {
         {t('skipLink')}
       </a>
       <SiteHeader user={user} unread={unread} notifications={notifications} />
+      {analytics.ask ? <ConsentChoice /> : null}
+      <SegmentPages writeKey={analytics.segmentWriteKey} memberId={user?.id ?? null} />
       {suspended ? (
         <div className="container">
           <div className="notice notice--error" role="alert">

@@ -84,6 +84,8 @@ export const errorCodes = [
   'already_impersonating',
   /** The `impersonation` flag is off (decision 079). */
   'impersonation_off',
+  /** Feature flags are edited at the configured vendor (FLAGS_PROVIDER), not here (decision 080). */
+  'flags_managed_by_vendor',
   /** The host confirms who came only after the activity, once (decision 075). */
   'attendance_not_open',
   /** The member already has premium (decision 074). */

@@ -66,8 +66,8 @@ export type CoverageType = (typeof coverageTypes)[number]
 export const cardBrands = ['amex', 'discover', 'mastercard', 'visa'] as const
 export type CardBrand = (typeof cardBrands)[number]
 
-/** Spec §3 popup types. */
-export const popupTypes = ['EXPERIENCE_ATTENDANCE'] as const
+/** Spec §3 popup types, and `BANNER`: a banner the member put away (decision 084). */
+export const popupTypes = ['EXPERIENCE_ATTENDANCE', 'BANNER'] as const
 export type PopupType = (typeof popupTypes)[number]
 
 /** Spec §3 survey types. */

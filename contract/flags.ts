@@ -40,3 +40,18 @@ export const evaluatedFlagsSchema = z
   .record(z.string(), z.object({ on: z.boolean(), variant: z.string().nullable() }))
   .meta({ id: 'EvaluatedFlags' })
 export type EvaluatedFlags = z.infer<typeof evaluatedFlagsSchema>
+
+/**
+ * `GET v1/admin/flag-provider` (decision 080): where the flags live. `builtin`: edited at
+ * `/admin/flags`; a vendor (`growthbook`): edited there, refused here (409
+ * `flags_managed_by_vendor`), with the keys it defines and whether it could be read.
+ */
+export const flagProviderInfoSchema = z
+  .object({
+    provider: z.enum(['builtin', 'growthbook']),
+    editable: z.boolean(),
+    reachable: z.boolean(),
+    keys: z.array(z.string()),
+  })
+  .meta({ id: 'FlagProvider' })
+export type FlagProviderInfo = z.infer<typeof flagProviderInfoSchema>

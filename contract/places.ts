@@ -19,8 +19,8 @@ export const placeSchema = z
 export type Place = z.infer<typeof placeSchema>
 
 // Numbers in plain decimal only: `Number()` would read `0x10` as 16 and '' as 0.
-const latitude = queryDecimal('latitude_invalid', (degrees) => degrees.min(-90).max(90)).meta({ type: 'number', minimum: -90, maximum: 90 })
-const longitude = queryDecimal('longitude_invalid', (degrees) => degrees.min(-180).max(180)).meta({ type: 'number', minimum: -180, maximum: 180 })
+export const latitude = queryDecimal('latitude_invalid', (degrees) => degrees.min(-90).max(90)).meta({ type: 'number', minimum: -90, maximum: 90 })
+export const longitude = queryDecimal('longitude_invalid', (degrees) => degrees.min(-180).max(180)).meta({ type: 'number', minimum: -180, maximum: 180 })
 
 /** `GET v1/places`: a search by name or ZIP; `latitude`/`longitude` favour nearby cities. */
 export const placeSearchQuerySchema = z.object({

@@ -11,32 +11,6 @@ import { maxSurveyFeedbackLength } from './limits.ts'
 export const defaultRating = 5
 export const ratings = [1, 2, 3, 4, 5] as const
 
-/** One open popup: "Did you go to …?" for an ended activity the member attended. */
-export const popupSchema = z
-  .object({
-    type: z.literal('EXPERIENCE_ATTENDANCE'),
-    experience_id: z.uuid(),
-    experience: z.object({
-      title: z.string(),
-      start_date: z.string().nullable().meta({ description: 'ISO 8601' }),
-      timezone: z.string(),
-    }),
-  })
-  .meta({ id: 'Popup' })
-export type Popup = z.infer<typeof popupSchema>
-
-export const popupListSchema = z.object({ data: z.array(popupSchema) }).meta({ id: 'PopupList' })
-export type PopupList = z.infer<typeof popupListSchema>
-
-/** `PUT v1/users/me/popups`: dismisses ("not now") one popup for good. */
-export const dismissPopupSchema = z
-  .object({
-    type: z.literal('EXPERIENCE_ATTENDANCE', { error: 'type_invalid' }),
-    experience_id: z.uuid({ error: 'experience_id_invalid' }),
-  })
-  .meta({ id: 'DismissPopup' })
-export type DismissPopupInput = z.infer<typeof dismissPopupSchema>
-
 const experienceId = z.uuid({ error: 'experience_id_invalid' })
 
 /** "Did you go?": yes or no. */

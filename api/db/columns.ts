@@ -2,8 +2,9 @@ import type { InsertType, SelectType } from 'kysely'
 import type { Database } from './schema.ts'
 import { reportOutcomes } from '#contract/moderation.ts'
 import { staffRoles } from '#contract/staff.ts'
+import { analyticsConsents, deviceClasses } from '#contract/analytics.ts'
 import { nearbyVisibilities } from '#contract/profile.ts'
-import { noShowFeeReasons, noShowFeeStatuses, noShowFeeWaivers, builtinChargeStatuses, builtinCheckoutModes, builtinCheckoutStatuses, cardBrands, cardSetupStatuses, codePurposes, coverageTypes, familyMembers, impersonationEndReasons, invitationStates, joinReasons, reminderSlots, locales, pgEnums, placeKinds } from './schema.ts'
+import { noShowFeeReasons, noShowFeeStatuses, noShowFeeWaivers, builtinChargeStatuses, builtinCheckoutModes, builtinCheckoutStatuses, cardBrands, cardSetupStatuses, codePurposes, coverageTypes, familyMembers, impersonationEndReasons, bannerAudiences, invitationStates, joinReasons, reminderSlots, locales, pgEnums, placeKinds } from './schema.ts'
 
 /**
  * Every column of every table as the migrations create it: `'<type>[ null][ default]'`, where the
@@ -67,6 +68,7 @@ export const databaseColumns = {
     contact_reminder_seen_at: 'timestamptz null',
     suspended_until: 'timestamptz null',
     phone_confirmed_at: 'timestamptz null',
+    analytics_consent: 'text null',
   },
   credentials: {
     user_id: 'uuid',
@@ -470,6 +472,33 @@ export const databaseColumns = {
     end_reason: 'text null',
     member_told_at: 'timestamptz null',
   },
+  analytics_events: {
+    id: 'int8',
+    occurred_at: 'timestamptz default',
+    name: 'text',
+    user_id: 'uuid null',
+    visitor_hash: 'text null',
+    path: 'text null',
+    props: 'jsonb default',
+    locale: 'text null',
+    impersonated: 'bool default',
+    is_bot: 'bool default',
+    referrer_domain: 'text null',
+    device_class: 'text null',
+  },
+  analytics_daily: {
+    day: 'date',
+    name: 'text',
+    path: 'text default',
+    locale: 'text default',
+    events: 'int4 default',
+    visitors: 'int4 default',
+    members: 'int4 default',
+  },
+  analytics_salts: {
+    day: 'date',
+    salt: 'text',
+  },
   fee_checkouts: {
     ref: 'text',
     fee_id: 'uuid',
@@ -547,6 +576,9 @@ export const databaseColumns = {
     experience_id: 'uuid null',
     dismissed_at: 'timestamptz null',
     created_at: 'timestamptz default',
+    banner_id: 'uuid null',
+    content_hash: 'text null',
+    expires_at: 'timestamptz null',
   },
   surveys: {
     id: 'uuid default',
@@ -566,9 +598,15 @@ export const databaseColumns = {
     latitude: 'float8 null',
     longitude: 'float8 null',
     radius_miles: 'int4 null',
-    starts_at: 'timestamptz null',
+    starts_at: 'timestamptz null default',
     ends_at: 'timestamptz null',
     created_at: 'timestamptz default',
+    us_states: '_text default',
+    audience: 'text default',
+    dismiss_days: 'int4 null',
+    content_hash: 'text default',
+    created_by: 'uuid null',
+    updated_at: 'timestamptz default',
   },
   medicare_registrations: {
     user_id: 'uuid',
@@ -615,7 +653,7 @@ export const databaseColumns = {
  * `schema.test.ts` compares each array with its constraint.
  */
 export const checkedColumns = {
-  users: { join_reasons: joinReasons, locale: locales, staff_role: staffRoles },
+  users: { join_reasons: joinReasons, locale: locales, staff_role: staffRoles, analytics_consent: analyticsConsents },
   login_codes: { purpose: codePurposes },
   profiles: { family: familyMembers, nearby_visibility: nearbyVisibilities },
   payment_methods: { brand: cardBrands },
@@ -630,6 +668,8 @@ export const checkedColumns = {
   experience_reminders: { slot: reminderSlots },
   reports: { outcome: reportOutcomes },
   impersonations: { end_reason: impersonationEndReasons },
+  banners: { audience: bannerAudiences },
+  analytics_events: { device_class: deviceClasses },
 } as const satisfies { [T in keyof Database]?: { [C in keyof Database[T]]?: readonly Element<Database[T][C]>[] } }
 
 // Each list holds every value its column's type allows, not only some of them.

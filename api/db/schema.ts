@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
+import { bannerAudiences, type BannerAudience } from '#contract/banners.ts'
 import {
   cardBrands as logoCardBrands,
   coverageTypes,
@@ -35,6 +36,7 @@ import type { Interest, NearbyVisibility } from '#contract/profile.ts'
 import { verificationProviders, type VerificationProviderName } from '#contract/verification.ts'
 import type { ReportOutcome, ReportSnapshot } from '#contract/moderation.ts'
 import type { StaffRole } from '#contract/staff.ts'
+import type { AnalyticsConsent, DeviceClass } from '#contract/analytics.ts'
 
 /**
  * Kysely types for every table in `migrations/`, in the migrations' order. `columns.ts` states
@@ -60,6 +62,9 @@ type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | 
 type JsonObject = Record<string, unknown>
 /** Any JSON document but `null`, as node-postgres parses a `jsonb NOT NULL` column. */
 export type JsonValue = string | number | boolean | JsonValue[] | { [key: string]: JsonValue | null }
+
+/** Whom a banner shows to (a CHECK list, decision 084). */
+export { bannerAudiences }
 
 // PostgreSQL enum types (CREATE TYPE … AS ENUM), with their labels in the migration's order. The
 // enumerations of spec §3 are the contract's (contract/enums.ts), declared once; schema.test.ts
@@ -189,6 +194,8 @@ export interface UsersTable {
   suspended_until: NullableTimestamp
   /** When the member confirmed their phone with a texted code (migration 0022); cleared when the phone changes. */
   phone_confirmed_at: NullableTimestamp
+  /** The member's answer to the analytics consent choice (migration 0039, decision 081); null until they answer. */
+  analytics_consent: AnalyticsConsent | null
 }
 
 export interface CredentialsTable {
@@ -733,6 +740,42 @@ export interface ImpersonationsTable {
   member_told_at: NullableTimestamp
 }
 
+/**
+ * A page view or tracked event (migration 0039, decision 081): no IP address, no user agent, no
+ * free text; `visitor_hash` is salted afresh each day and null without consent.
+ */
+export interface AnalyticsEventsTable {
+  id: ColumnType<number, never, never>
+  occurred_at: CreatedAt
+  name: string
+  user_id: string | null
+  visitor_hash: string | null
+  path: string | null
+  props: JsonWithDefault<JsonObject>
+  locale: string | null
+  impersonated: Generated<boolean>
+  is_bot: Generated<boolean>
+  referrer_domain: string | null
+  device_class: DeviceClass | null
+}
+
+/** One day's events by name, path and locale, kept after the raw events go (migration 0039, decision 081). */
+export interface AnalyticsDailyTable {
+  day: string
+  name: string
+  path: Generated<string>
+  locale: Generated<string>
+  events: Generated<number>
+  visitors: Generated<number>
+  members: Generated<number>
+}
+
+/** The random salt of one day's visitor hashes, deleted after its day (migration 0039, decision 081). */
+export interface AnalyticsSaltsTable {
+  day: string
+  salt: string
+}
+
 /** A refund by the built-in bank (migration 0033), once per idempotency key. */
 export interface BuiltinRefundsTable {
   idempotency_key: string
@@ -822,6 +865,10 @@ export interface PopupsTable {
   experience_id: string | null
   dismissed_at: NullableTimestamp
   created_at: CreatedAt
+  /** A `BANNER` popup's banner, its content hash when put away, and when the dismissal ends (null: never). */
+  banner_id: string | null
+  content_hash: string | null
+  expires_at: NullableTimestamp
 }
 
 export interface SurveysTable {
@@ -843,9 +890,18 @@ export interface BannersTable {
   latitude: number | null
   longitude: number | null
   radius_miles: number | null
-  starts_at: NullableTimestamp
+  starts_at: Generated<Date | null>
   ends_at: NullableTimestamp
   created_at: CreatedAt
+  /** Two-letter codes; empty with no circle: everywhere (decision 084). */
+  us_states: TextArray<string>
+  audience: Generated<BannerAudience>
+  /** How many days a dismissal holds; null: until the banner changes. */
+  dismiss_days: number | null
+  /** Changes when the banner's words or link do: a dismissed banner that changed comes back. */
+  content_hash: Generated<string>
+  created_by: string | null
+  updated_at: UpdatedAt
 }
 
 export interface MedicareRegistrationsTable {
@@ -939,6 +995,9 @@ export interface Database {
   builtin_refunds: BuiltinRefundsTable
   fee_checkouts: FeeCheckoutsTable
   impersonations: ImpersonationsTable
+  analytics_events: AnalyticsEventsTable
+  analytics_daily: AnalyticsDailyTable
+  analytics_salts: AnalyticsSaltsTable
   partnerships: PartnershipsTable
   subscriptions: SubscriptionsTable
   subscription_consents: SubscriptionConsentsTable

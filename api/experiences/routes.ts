@@ -19,6 +19,8 @@ import {
 import type { ApiEnv } from '../http/context.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
+import { holdsSeat } from '../analytics/events.ts'
+import { trackFrom } from '../analytics/service.ts'
 import {
   attend,
   attendeesCsv,
@@ -127,7 +129,9 @@ export function experienceRoutes(routes: ApiRoutes) {
   serve(routes, createExperienceRoute, async (c) => {
     const caller = requireCaller(c)
     const input = await readJson(c, createExperienceRoute)
-    return c.json({ data: [await createExperience(deps(c), caller, input)] }, 201)
+    const created = await createExperience(deps(c), caller, input)
+    await trackFrom(c, 'host_activity_created', { experience_id: created.id, venue_type: created.venue_type })
+    return c.json({ data: [created] }, 201)
   })
 
   const updateExperienceRoute = createRoute({
@@ -234,7 +238,10 @@ export function experienceRoutes(routes: ApiRoutes) {
   serve(routes, attendRoute, async (c) => {
     const caller = requireCaller(c)
     const { user_id, ...consent } = await readJson(c, attendRoute)
-    return c.json({ data: [await attend(deps(c), caller, c.req.param('id'), user_id, consent)] })
+    const seated = await holdsSeat(c.var.services.db, c.req.param('id'), user_id)
+    const experience = await attend(deps(c), caller, c.req.param('id'), user_id, consent)
+    if (!seated) await trackFrom(c, 'rsvp_created', { experience_id: experience.id, waitlisted: false }, user_id)
+    return c.json({ data: [experience] })
   })
 
   const cancelAttendanceRoute = createRoute({
@@ -256,7 +263,10 @@ export function experienceRoutes(routes: ApiRoutes) {
   })
   serve(routes, cancelAttendanceRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json(await cancelAttendance(deps(c), caller, c.req.param('id'), c.req.param('userId')))
+    const canceled = await cancelAttendance(deps(c), caller, c.req.param('id'), c.req.param('userId'))
+    const experienceId = canceled.data[0]?.id
+    if (experienceId) await trackFrom(c, 'rsvp_cancelled', { experience_id: experienceId, late: canceled.metadata.late_cancellation }, c.req.param('userId'))
+    return c.json(canceled)
   })
 
   const addByEmailsRoute = createRoute({
@@ -303,7 +313,10 @@ export function experienceRoutes(routes: ApiRoutes) {
   })
   serve(routes, acceptInvitationRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json({ data: [await acceptInvitation(c.var.services.db, c.var.services.media, caller, c.req.param('id'))] })
+    const seated = await holdsSeat(c.var.services.db, c.req.param('id'), caller.id)
+    const experience = await acceptInvitation(c.var.services.db, c.var.services.media, caller, c.req.param('id'))
+    if (!seated) await trackFrom(c, 'rsvp_created', { experience_id: experience.id, waitlisted: false })
+    return c.json({ data: [experience] })
   })
 
   const declineInvitationRoute = createRoute({
@@ -363,7 +376,9 @@ export function experienceRoutes(routes: ApiRoutes) {
   })
   serve(routes, joinWaitlistRoute, async (c) => {
     const caller = requireCaller(c)
-    return c.json({ data: [await joinWaitlist(c.var.services.db, c.var.services.media, caller, c.req.param('id'))] })
+    const experience = await joinWaitlist(c.var.services.db, c.var.services.media, caller, c.req.param('id'))
+    await trackFrom(c, 'rsvp_created', { experience_id: experience.id, waitlisted: true })
+    return c.json({ data: [experience] })
   })
 
   const leaveWaitlistRoute = createRoute({

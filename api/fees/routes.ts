@@ -6,6 +6,8 @@ import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJs
 import { requireCaller } from '../http/request.ts'
 import { paymentsDeps } from '../payments/deps.ts'
 import { attendanceSheet, decideFee, disputeFee, listFeesForTeam, listOwnFees, markAttendance, refundFee, startFeePayment } from './service.ts'
+import { attendanceMarksOf } from '../analytics/events.ts'
+import { trackFrom } from '../analytics/service.ts'
 
 const attendanceSheetSchema = z
   .object({
@@ -71,7 +73,13 @@ export function feeRoutes(routes: ApiRoutes) {
   serve(routes, markRoute, async (c) => {
     const caller = requireCaller(c)
     const { marks } = await readJson(c, markRoute)
-    return c.json({ data: [sheet(await markAttendance(c.var.services.db, caller, c.req.param('id'), marks))] })
+    const before = await attendanceMarksOf(c.var.services.db, c.req.param('id'))
+    const marked = await markAttendance(c.var.services.db, caller, c.req.param('id'), marks)
+    // A mark given or changed is an event about that member; the same mark given again is not.
+    for (const mark of marks) {
+      if (before.get(mark.user_id) !== mark.present) await trackFrom(c, mark.present ? 'attended' : 'no_show', { experience_id: marked.experience.id }, mark.user_id)
+    }
+    return c.json({ data: [sheet(marked)] })
   })
 
   const listRoute = createRoute({

@@ -7,14 +7,32 @@ import { evaluateFlag, type FlagContext, type FlagRow } from './evaluate.ts'
  * The built-in OpenFeature provider (decision 079): flags from PostgreSQL (`feature_flags`), read
  * at most every few seconds, evaluated on the server (`evaluate.ts`). A boolean flag answers
  * whether it is on; a string flag answers the member's variant. OpenFeature's client is the only
- * way the API asks about a flag, so a vendor's provider (flagd, GrowthBook, Unleash) can take its
- * place without touching a caller.
+ * way the API asks about a flag, so a vendor's provider (GrowthBook, decision 080) takes its place
+ * without touching a caller.
  */
 const CACHE_MS = 5_000
 
-export class PostgresFlagProvider implements Provider {
+/** Where the flags live: `builtin` (edited at `/admin/flags`) or a vendor, where they are edited instead (decision 080). */
+export type FlagSource = 'builtin' | 'growthbook'
+
+/**
+ * What the API needs of a flag provider beyond OpenFeature's: where its flags are edited, their
+ * keys (for `GET v1/flags`), whether their definitions could be read, and reading them again.
+ */
+export interface FlagProvider extends Provider {
+  readonly source: FlagSource
+  /** Every flag's key, sorted. */
+  keys(): Promise<string[]>
+  /** Whether the definitions were read (a vendor that could never be reached: every flag answers its default). */
+  reachable(): Promise<boolean>
+  /** Read the flags again at the next question (a change was made here). */
+  invalidate(): void
+}
+
+export class PostgresFlagProvider implements FlagProvider {
   readonly metadata = { name: 'circle55-postgres' } as const
   readonly runsOn = 'server' as const
+  readonly source = 'builtin' as const
   private cache: { at: number; flags: Promise<Map<string, FlagRow>> } | null = null
   private readonly db: DB
 
@@ -40,6 +58,14 @@ export class PostgresFlagProvider implements Provider {
       this.cache = { at: Date.now(), flags }
     }
     return this.cache.flags
+  }
+
+  async keys() {
+    return [...(await this.flags()).keys()].sort()
+  }
+
+  async reachable() {
+    return true
   }
 
   private async evaluate(flagKey: string, context: EvaluationContext) {
@@ -74,11 +100,11 @@ function contextOf(context: EvaluationContext): FlagContext {
 }
 
 /**
- * An OpenFeature client over the built-in provider for this database: each API runtime (and each
- * test's) has its own domain, so two databases in one process never share flags.
+ * An OpenFeature client over this database's provider (the built-in one unless a vendor's is
+ * given, decision 080): each API runtime (and each test's) has its own domain, so two databases in
+ * one process never share flags.
  */
-export function createFlags(db: DB) {
-  const provider = new PostgresFlagProvider(db)
+export function createFlags(db: DB, provider: FlagProvider = new PostgresFlagProvider(db)) {
   const domain = `circle55-${randomUUID()}`
   OpenFeature.setProvider(domain, provider)
   return { client: OpenFeature.getClient(domain), provider }

@@ -1,10 +1,10 @@
-import type { EvaluatedFlags, FeatureFlag, FeatureFlagBody } from '#contract/flags.ts'
+import type { EvaluatedFlags, FeatureFlag, FeatureFlagBody, FlagProviderInfo } from '#contract/flags.ts'
 import { flagKeyPattern } from '#contract/flags.ts'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import { requirePermission, roleOf, type Caller } from '../policy/permissions.ts'
-import { createFlags, type Flags } from './provider.ts'
+import { createFlags, type FlagProvider, type Flags } from './provider.ts'
 
 /**
  * Feature flags (issue 32 §3, decision 079): asked through OpenFeature's client, evaluated on the
@@ -21,6 +21,25 @@ export function flagsFor(db: DB): Flags {
   }
   return flags
 }
+
+/**
+ * Answers this database's flags from `provider` (a vendor's, decision 080) instead of the built-in
+ * one: the runtime calls it at boot, before any flag is asked; a test, for its own database.
+ */
+export function setFlagProvider(db: DB, provider: FlagProvider): Flags {
+  const flags = createFlags(db, provider)
+  clients.set(db, flags)
+  return flags
+}
+
+/** Flags edited at a vendor are not edited here: a change or list of them is refused (decision 080). */
+function requireEditableHere(db: DB) {
+  const { source } = flagsFor(db).provider
+  if (source !== 'builtin') {
+    throw problems.conflict('flags_managed_by_vendor', `Feature flags are managed in ${vendorNames[source]} (FLAGS_PROVIDER=${source}): change them there.`)
+  }
+}
+const vendorNames = { growthbook: 'GrowthBook' } as const
 
 type FlagCaller = (Caller & Partial<Pick<User, 'region' | 'locale'>>) | null
 
@@ -40,13 +59,12 @@ export async function isOn(db: DB, caller: FlagCaller, key: string, fallback: bo
   return flagsFor(db).client.getBooleanValue(key, fallback, contextFor(caller))
 }
 
-/** `GET v1/flags`: every flag's value for the caller (a page reads them once). */
+/** `GET v1/flags`: every flag's value for the caller (a page reads them once), from wherever the flags live. */
 export async function evaluatedFlags(db: DB, caller: FlagCaller): Promise<EvaluatedFlags> {
-  const keys = await db.selectFrom('feature_flags').select('key').orderBy('key').execute()
-  const client = flagsFor(db).client
+  const { client, provider } = flagsFor(db)
   const context = contextFor(caller)
   const answer: EvaluatedFlags = {}
-  for (const { key } of keys) {
+  for (const key of await provider.keys()) {
     const details = await client.getBooleanDetails(key, false, context)
     answer[key] = { on: details.value, variant: details.variant ?? null }
   }
@@ -67,9 +85,17 @@ function flagJson(row: { key: string; description: string; enabled: boolean; rol
   }
 }
 
-/** `GET v1/admin/flags`: every flag as admins edit it. */
+/** `GET v1/admin/flag-provider`: where the flags are edited, and which the provider defines (decision 080). */
+export async function flagProviderInfo(db: DB, caller: Caller): Promise<FlagProviderInfo> {
+  requirePermission(caller, 'manage:flags')
+  const { provider } = flagsFor(db)
+  return { provider: provider.source, editable: provider.source === 'builtin', reachable: await provider.reachable(), keys: await provider.keys() }
+}
+
+/** `GET v1/admin/flags`: every flag as admins edit it (refused when a vendor holds them). */
 export async function listFlags(db: DB, caller: Caller): Promise<FeatureFlag[]> {
   requirePermission(caller, 'manage:flags')
+  requireEditableHere(db)
   const rows = await db.selectFrom('feature_flags').selectAll().orderBy('key').execute()
   return rows.map(flagJson)
 }
@@ -77,6 +103,7 @@ export async function listFlags(db: DB, caller: Caller): Promise<FeatureFlag[]> 
 /** `PUT v1/admin/flags/{key}`: creates or changes a flag, audited with what it was and what it is; read again at once here. */
 export async function saveFlag(db: DB, caller: User, key: string, body: FeatureFlagBody, requestId: string | null): Promise<FeatureFlag> {
   requirePermission(caller, 'manage:flags')
+  requireEditableHere(db)
   if (!flagKeyPattern.test(key)) throw problems.invalid({ key: ['key_invalid'] })
   const names = body.variants.map((variant) => variant.name)
   if (new Set(names).size !== names.length) throw problems.invalid({ variants: ['variant_invalid'] })

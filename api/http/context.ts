@@ -1,5 +1,6 @@
 import type { DB } from '../db/database.ts'
 import type { Env } from '../env.ts'
+import type { ReportError } from '../error-reporting.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
 import type { PhotoChecker } from '../media/photo-check.ts'
@@ -12,6 +13,7 @@ import type { RealtimeHub } from '../realtime/hub.ts'
 import type { ShellFacts } from '../users/service.ts'
 import type { Impersonation } from '../impersonation/service.ts'
 import type { RequestCaller } from '../policy/permissions.ts'
+import type { Analytics } from '../analytics/types.ts'
 
 /**
  * What every API request carries (Hono's `Env`): the services the runtime built and the caller
@@ -35,6 +37,10 @@ export interface ApiServices extends Providers, AfterCommit {
   jobs?: Pick<JobQueue, 'send'>
   /** Text messages (api/providers/sms/sender.ts); the built-in outbox (or Twilio from env) when absent. */
   sms?: SmsSender
+  /** First-party analytics, and the vendor when configured (decision 081); the built-in recorder on `db` when absent. */
+  analytics?: Analytics
+  /** Error reporting (api/error-reporting.ts): an unexpected error of a request, with its id (decision 083); logged only when absent. */
+  reportError?: ReportError
 }
 
 export interface ApiEnv {

@@ -591,8 +591,25 @@ describe('every endpoint answers as documented', () => {
     expect((await call('PUT', 'v1/admin/flags/calm-colours', { ...as, body: flag })).json.data[0]).toMatchObject({ key: 'calm-colours', rollout_percent: 50 })
     expect((await call('PUT', 'v1/admin/flags/calm-colours', { ...as, body: { ...flag, rollout_percent: 101 } })).status).toBe(422)
     expect((await call('GET', 'v1/admin/flags', as)).json.data.some((entry: { key: string }) => entry.key === 'calm-colours')).toBe(true)
+    expect((await call('GET', 'v1/admin/flag-provider', as)).json.data[0]).toMatchObject({ provider: 'builtin', editable: true, reachable: true })
     expect(Object.keys((await call('GET', 'v1/flags', { token: ruth.token })).json.data[0])).toContain('calm-colours')
     expect((await call('GET', 'v1/flags')).status).toBe(200)
+  })
+
+  it('analytics consent: the member’s answer on their account (decision 081)', async () => {
+    const someone = await member()
+    expect((await call('GET', 'v1/users/me/analytics-consent', { token: someone.token })).json.data).toEqual([{ choice: null }])
+    expect((await call('PUT', 'v1/users/me/analytics-consent', { token: someone.token, body: { choice: 'granted' } })).json.data).toEqual([{ choice: 'granted' }])
+    expect((await call('PUT', 'v1/users/me/analytics-consent', { token: someone.token, body: { choice: 'yes' } })).status).toBe(422)
+  })
+
+  it('dashboards: the team’s weekly numbers and a host’s own (decision 082)', async () => {
+    const team = await member({ staff_role: 'moderator' })
+    expect((await call('GET', 'v1/admin/dashboard', { token: team.token })).json.data[0].weeks).toHaveLength(12)
+    expect((await call('GET', 'v1/admin/dashboard?weeks=99', { token: team.token })).status).toBe(422)
+    expect((await call('GET', 'v1/admin/dashboard', { token: host.token })).status).toBe(403)
+    expect((await call('GET', 'v1/users/me/hosting/dashboard?weeks=4', { token: host.token })).json.data[0].weeks).toHaveLength(4)
+    expect((await call('GET', 'v1/users/me/hosting/dashboard')).status).toBe(401)
   })
 
   it('payment cards: a setup through the built-in hosted page, the list, the default, removal, and the refusals (decision 073)', async () => {
@@ -696,6 +713,7 @@ describe('every endpoint answers as documented', () => {
     expect(opened.status).toBe(201)
     const channelId = opened.json.data[0].id as string
     expect((await call('POST', 'v1/support/message-channel', { token: writer.token })).status).toBe(200)
+    expect((await call('GET', 'v1/support/help-chat', { token: writer.token })).json.data[0]).toMatchObject({ channel_id: channelId, widget: null })
     expect((await call('POST', `v1/chat/message-channels/${channelId}/messages`, { token: writer.token, body: { text: 'Help, please' } })).status).toBe(201)
     expect((await call('GET', 'v1/admin/support', { token: admin.token })).status).toBe(200)
     expect((await call('GET', 'v1/admin/support', { token: writer.token })).status).toBe(403)
@@ -704,6 +722,21 @@ describe('every endpoint answers as documented', () => {
     expect((await call('POST', `v1/admin/support/${channelId}/messages`, { token: admin.token, body: { text: '' } })).status).toBe(422)
     expect((await call('POST', `v1/admin/support/${channelId}/done`, { token: admin.token })).status).toBe(200)
     expect((await call('GET', `v1/admin/support/${crypto.randomUUID()}`, { token: admin.token })).status).toBe(404)
+  })
+
+  it('banners: admins create, change and end them; anyone reads those at a point; members hide one (decision 084)', async () => {
+    const banner = { title: { en: 'Picnic', fr: 'Pique-nique', nl: 'Picknick' }, body: { en: 'Saturday in the park.', fr: 'Samedi au parc.', nl: 'Zaterdag in het park.' }, ends_at: new Date(Date.now() + 86_400_000).toISOString(), area: { kind: 'states', states: ['OR'] } }
+    const created = await call('POST', 'v1/admin/banners', { token: admin.token, body: banner })
+    expect(created.status).toBe(201)
+    const id = created.json.data[0].id as string
+    expect((await call('POST', 'v1/admin/banners', { token: admin.token, body: { ...banner, area: { kind: 'states', states: [] } } })).status).toBe(422)
+    expect((await call('GET', 'v1/admin/banners', { token: admin.token })).json.data.some((entry: { id: string }) => entry.id === id)).toBe(true)
+    expect((await call('PUT', `v1/admin/banners/${id}`, { token: admin.token, body: { ...banner, audience: 'members' } })).json.data[0].audience).toBe('members')
+    expect((await call('GET', 'v1/cms/banners?latitude=45.52&longitude=-122.68', { token: guest.token })).json.data.map((entry: { id: string }) => entry.id)).toContain(id)
+    expect((await call('GET', 'v1/cms/banners?latitude=45.52')).status).toBe(422)
+    expect((await call('PUT', 'v1/users/me/popups', { token: guest.token, body: { type: 'BANNER', banner_id: id } })).status).toBe(204)
+    expect((await call('POST', `v1/admin/banners/${id}/end`, { token: admin.token })).json.data[0].state).toBe('ended')
+    expect((await call('POST', `v1/admin/banners/${crypto.randomUUID()}/end`, { token: admin.token })).status).toBe(404)
   })
 
   it('surveys: popups, dismissing, answering, and the host’s results (decision 046)', async () => {

@@ -26,20 +26,30 @@ export function requestContext(logger: Logger) {
 }
 
 /** Security headers with an enforced, nonce-based CSP (QUALITY.md). */
-export function securityHeaders(options: { production: boolean; dev: boolean; formActions: string[]; connectSources?: string[] }) {
+export function securityHeaders(options: {
+  production: boolean
+  dev: boolean
+  formActions: string[]
+  connectSources?: string[]
+  /** The help chat's vendor widget, when configured (api/providers/help-chat/help-chat.ts `helpChatSources`, decision 083). */
+  helpChat?: { script: string[]; connect: string[]; frame: string[]; img: string[]; font: string[]; media: string[]; style: string[] }
+}) {
+  const vendor = options.helpChat ?? { script: [], connect: [], frame: [], img: [], font: [], media: [], style: [] }
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce as string}'`
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: options.dev ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce],
-        styleSrc: options.dev ? ["'self'", "'unsafe-inline'"] : ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'"],
+        scriptSrc: [...(options.dev ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce]), ...vendor.script],
+        styleSrc: options.dev ? ["'self'", "'unsafe-inline'"] : ["'self'", ...vendor.style],
+        imgSrc: ["'self'", 'data:', 'blob:', ...vendor.img],
+        fontSrc: ["'self'", ...vendor.font],
+        ...(vendor.frame.length > 0 ? { frameSrc: ["'self'", ...vendor.frame] } : {}),
+        ...(vendor.media.length > 0 ? { mediaSrc: ["'self'", ...vendor.media] } : {}),
         // connectSources: where the browser may send to besides this site (Sentry's ingest host
         // when SENTRY_DSN is set: browser errors, decision 014).
-        connectSrc: [...(options.dev ? ["'self'", 'ws:'] : ["'self'"]), ...(options.connectSources ?? [])],
+        connectSrc: [...(options.dev ? ["'self'", 'ws:'] : ["'self'"]), ...(options.connectSources ?? []), ...vendor.connect],
         formAction: ["'self'", ...options.formActions],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],

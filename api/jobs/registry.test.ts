@@ -56,6 +56,7 @@ describe('the job registry', () => {
   it('takes, for every scheduled job, the empty payload that a tick sends', () => {
     const scheduled = jobs.filter((job) => job.schedule)
     expect(scheduled.map((job) => job.name).sort()).toEqual([
+      'analytics.retention',
       'cleanup-expired-rows',
       'experience.remind-sweep',
       'fees.sweep',

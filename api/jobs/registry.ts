@@ -13,6 +13,7 @@ import { askAttendanceJob } from '../surveys/job.ts'
 import { remindRenewalsJob, renewSubscriptionsJob } from '../subscriptions/renewal.ts'
 import { reconcileSubscriptionsJob } from '../subscriptions/sync.ts'
 import { cleanupJob } from './cleanup.ts'
+import { analyticsRetentionJob } from '../analytics/retention.ts'
 import type { JobServices } from './job.ts'
 
 /**
@@ -45,6 +46,7 @@ export const jobs = [
   impersonationsJob,
   // Housekeeping.
   cleanupJob,
+  analyticsRetentionJob,
 ] as const
 
 /** What the runtime hands every job: the union of what each handler asks for. */

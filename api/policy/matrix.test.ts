@@ -27,6 +27,7 @@ type CallerName = (typeof callers)[number]
 /** Fixture names a row's `{param}` can point at (`{ id: 'cancelled' }`). */
 type FixtureName =
   | 'experience'
+  | 'banner'
   | 'cancelled'
   | 'doomed'
   | 'flagged'
@@ -252,6 +253,8 @@ const rows: Row[] = [
   // support (decision 039): each member's conversation with Circle 55 support (member's is `support`):
   // theirs to read and write as a channel, nobody else's; admins read and answer it in the inbox only.
   row('POST', '/v1/support/message-channel',                  '401 200 201 201 201 403'),
+  // The help chat (decision 083): one's own support conversation as one reads it, and the vendor widget (none here).
+  row('GET', '/v1/support/help-chat',                         '401 200 200 200 200 403'),
   row('GET', '/message-channels/{id}',                        '401 200 404 404 404 403', { params: { id: 'support' } }),
   row('POST', '/v1/chat/message-channels/{id}/messages',      '401 201 404 404 404 403', { params: { id: 'support' }, body: () => ({ text: 'A question' }) }),
   row('GET', '/v1/admin/support',                             '401 403 403 403 200 403'),
@@ -284,6 +287,13 @@ const rows: Row[] = [
   // the post-activity survey (decision 046): `past` has ended and only the member attended it.
   row('GET', '/v1/users/me/popups',                           '401 200 200 200 200 403'),
   row('PUT', '/v1/users/me/popups',                           '401 204 403 403 403 403', { params: { id: 'past' }, body: (ids) => ({ type: 'EXPERIENCE_ATTENDANCE', experience_id: ids.past }) }),
+  // banners (decision 084): anyone reads those showing at a point; any member hides one; admins manage them.
+  row('PUT', '/v1/users/me/popups',                           '401 204 204 204 204 403', { body: (ids) => ({ type: 'BANNER', banner_id: ids.banner }) }),
+  row('GET', '/v1/cms/banners',                               '200 200 200 200 200 403', { query: 'latitude=45.52&longitude=-122.68' }),
+  row('GET', '/v1/admin/banners',                             '401 403 403 403 200 403'),
+  row('POST', '/v1/admin/banners',                            '401 403 403 403 201 403', { body: () => ({ title: { en: 'Matrix', fr: 'Matrice', nl: 'Matrix' }, body: { en: 'Matrix', fr: 'Matrice', nl: 'Matrix' }, ends_at: new Date(Date.now() + 86_400_000).toISOString(), area: { kind: 'everywhere' } }) }),
+  row('PUT', '/v1/admin/banners/{id}',                        '401 403 403 403 200 403', { params: { id: 'banner' }, body: () => ({ title: { en: 'Matrix', fr: 'Matrice', nl: 'Matrix' }, body: { en: 'Matrix', fr: 'Matrice', nl: 'Matrix' }, ends_at: new Date(Date.now() + 86_400_000).toISOString(), area: { kind: 'everywhere' } }) }),
+  row('POST', '/v1/admin/banners/{id}/end',                   '401 403 403 403 200 403', { params: { id: 'banner' } }),
   row('POST', '/v1/users/me/surveys',                         '401 200 403 403 403 403', { params: { id: 'past' }, body: (ids) => ({ type: 'POST_EXPERIENCE_SURVEY', experience_id: ids.past, rating: 4 }) }),
   row('POST', '/v1/users/me/surveys',                         '401 409 403 403 403 403', { body: (ids) => ({ type: 'EXPERIENCE_ATTENDANCE_SURVEY', experience_id: ids.experience, attended: true }) }),
   row('GET', '/v1/users/me/surveys/{experience_id}',           '401 200 403 403 403 403', { params: { experience_id: 'past' } }),
@@ -339,8 +349,15 @@ const rows: Row[] = [
   row('DELETE', '/v1/impersonation',                          '401 404 404 404 404 403'),
   // feature flags (decision 079): everyone reads their own values (a visitor too); admins edit them.
   row('GET', '/v1/flags',                                     '200 200 200 200 200 403'),
+  // analytics consent (decision 081): each member's own answer, kept on their account.
+  row('GET', '/v1/users/me/analytics-consent',                '401 200 200 200 200 403'),
+  row('PUT', '/v1/users/me/analytics-consent',                '401 200 200 200 200 403', { body: () => ({ choice: 'granted' }) }),
   row('GET', '/v1/admin/flags',                               '401 403 403 403 200 403'),
+  row('GET', '/v1/admin/flag-provider',                       '401 403 403 403 200 403'),
   row('PUT', '/v1/admin/flags/{key}',                         '401 403 403 403 200 403', { params: { key: 'flagKey' }, body: () => ({ description: 'Matrix', enabled: false, rollout_percent: 10, variants: [], roles: [], regions: [], languages: [] }) }),
+  // dashboards (decision 082): the team's numbers for every team role; each member's own activities in numbers.
+  row('GET', '/v1/admin/dashboard',                           '401 403 403 403 200 403'),
+  row('GET', '/v1/users/me/hosting/dashboard',                '401 200 200 200 200 403'),
   // Stripe (payments) is not configured here either; stripe-flow.test.ts signs its deliveries.
   row('POST', '/v1/webhooks/stripe',                          '404 404 404 404 404 403', { body: () => ({ type: 'checkout.session.completed' }) }),
   // Stripe Identity is not configured here; with it, only a signed delivery is accepted (stripe.test.ts).
@@ -479,6 +496,9 @@ beforeAll(async () => {
   ids.checkout = new URL(setup.json.data[0].redirect_url).pathname.replace('/checkout/', '')
   ids.staffMember = (await member({ email: 'matrix-staff@example.com' })).id
   ids.flagKey = 'matrix-flag'
+  ids.banner = (
+    await database.db.insertInto('banners').values({ title: JSON.stringify({ en: 'Matrix' }), body: JSON.stringify({ en: 'Matrix' }), ends_at: new Date(Date.now() + 86_400_000) }).returning('id').executeTakeFirstOrThrow()
+  ).id
   ids.admin = users.admin.id
   ids.partnership = (
     await database.db.insertInto('partnerships').values({ name: 'Matrix Partner', regions: ['OR'], price_cents: 0, regular_price_cents: 2000 }).returning('id').executeTakeFirstOrThrow()
@@ -590,7 +610,11 @@ describe('access matrix: the team’s roles', () => {
     { method: 'GET', path: () => `/v1/admin/users/${ids.member}`,                                statuses: '200 200 200' },
     { method: 'POST', path: () => `/v1/admin/users/${ids.bystander}/impersonation`,              statuses: '403 200 403', body: { reason: 'Matrix' } },
     { method: 'GET', path: () => '/v1/admin/flags',                                              statuses: '403 403 403' },
+    { method: 'GET', path: () => '/v1/admin/flag-provider',                                      statuses: '403 403 403' },
+    { method: 'GET', path: () => '/v1/admin/banners',                                            statuses: '403 403 403' },
+    { method: 'POST', path: () => `/v1/admin/banners/${missing}/end`,                            statuses: '403 403 403' },
     { method: 'PUT', path: () => '/v1/admin/flags/matrix-flag',                                  statuses: '403 403 403', body: { description: '', enabled: true, rollout_percent: 100, variants: [], roles: [], regions: [], languages: [] } },
+    { method: 'GET', path: () => '/v1/admin/dashboard',                                          statuses: '200 200 200' },
   ]
   const table = cases.flatMap((entry) => roles.map((role, index) => ({ label: `${entry.method} ${entry.path.toString().replace(/^\(\) => /, '')}`, role, status: Number(entry.statuses.split(' ')[index]), entry })))
 

@@ -73,6 +73,11 @@ describe('can', () => {
     expect(holders('refund:fees')).toEqual(['admin', 'finance'])
     expect(holders('manage:partnerships')).toEqual(['admin', 'finance'])
     expect(grants.member.has('read:staff:overview')).toBe(false)
+    // Dashboards (decision 082): the team's numbers for every team role, a host's own for every member.
+    expect(holders('read:analytics')).toEqual(['admin', 'moderator', 'support', 'finance'])
+    expect(grants.member.has('read:analytics')).toBe(false)
+    expect(grants.member.has('read:host:dashboard')).toBe(true)
+    expect(grants.anonymous.has('read:host:dashboard')).toBe(false)
   })
 
   it('grants admins every permission a member holds', () => {

@@ -193,6 +193,12 @@ const plainActions = [
   'read:user:admin',
   /** Create and change feature flags, audited (decision 079). */
   'manage:flags',
+  /** The team's dashboard of weekly numbers, counts only, nobody named (decision 082): every team role. */
+  'read:analytics',
+  /** One's own activities in numbers (decision 082): always the caller's own, small counts hidden. */
+  'read:host:dashboard',
+  /** Banners by location (decision 084). */
+  'manage:banners',
 ] as const
 
 type OwnedAction = keyof typeof ownership
@@ -258,11 +264,13 @@ const member = [
   'mark:attendance:own',
   'answer:survey:own',
   'read:survey:results:own',
+  'read:host:dashboard',
 ] as const satisfies Permission[]
 /** Reports and what they lead to (suspensions), identity checks, activities that break the rules. */
 const moderator = [
   ...member,
   'read:staff:overview',
+  'read:analytics',
   'read:user:admin',
   'review:reports',
   'review:verification',
@@ -272,14 +280,16 @@ const moderator = [
   'read:user:experiences:any',
 ] as const satisfies Permission[]
 /** The support inbox, and a member's account as they see it. */
-const support = [...member, 'read:staff:overview', 'read:user:admin', 'answer:support', 'impersonate:user', 'act:as:user', 'read:user:experiences:any', 'read:experience:canceled:any', 'read:waitlist:any'] as const satisfies Permission[]
+const support = [...member, 'read:staff:overview', 'read:analytics', 'read:user:admin', 'answer:support', 'impersonate:user', 'act:as:user', 'read:user:experiences:any', 'read:experience:canceled:any', 'read:waitlist:any'] as const satisfies Permission[]
 /** No-show fees (disputes, waivers, refunds) and the partner offers. */
-const finance = [...member, 'read:staff:overview', 'read:user:admin', 'review:fees', 'refund:fees', 'manage:partnerships'] as const satisfies Permission[]
+const finance = [...member, 'read:staff:overview', 'read:analytics', 'read:user:admin', 'review:fees', 'refund:fees', 'manage:partnerships'] as const satisfies Permission[]
 const admin = [
   ...member,
   'read:staff:overview',
+  'read:analytics',
   'read:user:admin',
   'manage:flags',
+  'manage:banners',
   'act:as:user',
   'manage:staff',
   'read:experience:canceled:any',

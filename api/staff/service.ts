@@ -15,7 +15,7 @@ import { isOn } from '../flags/service.ts'
  */
 
 /** Each tool of `/admin`, in its order, and the permission that opens it. */
-const tools: ReadonlyArray<[StaffTool, 'read:user:admin' | 'review:reports' | 'review:verification' | 'answer:support' | 'review:fees' | 'manage:partnerships' | 'manage:staff' | 'manage:flags']> = [
+const tools: ReadonlyArray<[StaffTool, 'read:user:admin' | 'review:reports' | 'review:verification' | 'answer:support' | 'review:fees' | 'manage:partnerships' | 'manage:staff' | 'manage:flags' | 'manage:banners' | 'read:analytics']> = [
   ['members', 'read:user:admin'],
   ['reports', 'review:reports'],
   ['verifications', 'review:verification'],
@@ -24,6 +24,8 @@ const tools: ReadonlyArray<[StaffTool, 'read:user:admin' | 'review:reports' | 'r
   ['partners', 'manage:partnerships'],
   ['staff', 'manage:staff'],
   ['flags', 'manage:flags'],
+  ['banners', 'manage:banners'],
+  ['analytics', 'read:analytics'],
 ]
 
 /** `GET v1/admin/overview`: the caller's tools, and the counts of what waits in each. */

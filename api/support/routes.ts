@@ -1,10 +1,11 @@
 import { createRoute } from '@hono/zod-openapi'
 import { channelSchema } from '#contract/chat.ts'
+import { helpChatSchema, type HelpChat } from '#contract/help-chat.ts'
 import { oneOf, pageOf, pageQuerySchema } from '#contract/common.ts'
 import { supportAnswerSchema, supportConversationSchema, supportConversationWithMessagesSchema, supportMessageSchema } from '#contract/support.ts'
 import { auth, errors, jsonBody, jsonBodyErrors, jsonContent, pathParams, readJson, readQuery, serve, type ApiRoutes } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
-import { answerSupport, conversation, getSupportConversation, listSupportConversations, markSupportDone, openSupportChannel } from './service.ts'
+import { answerSupport, conversation, getSupportConversation, helpChat, listSupportConversations, markSupportDone, openSupportChannel } from './service.ts'
 
 const notAgent = 'Not an admin who answers support (code forbidden)'
 const noConversation = 'No such support conversation (code not_found)'
@@ -31,6 +32,24 @@ export function supportRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     const { created, body } = await openSupportChannel(c.var.services.db, c.var.services.media, caller)
     return c.json(body, created ? 201 : 200)
+  })
+
+  const helpChatRoute = createRoute({
+    method: 'get',
+    path: '/v1/support/help-chat',
+    tags,
+    security: auth.required,
+    summary:
+      'The Help panel and page (decision 083): the caller’s support conversation, its latest 100 messages oldest first (answers from "Circle 55 support", never naming who wrote them), without opening one; ' +
+      'and `widget`, the configured vendor’s settings with the caller’s identity signed on the server (Chatwoot `identifier_hash`, Intercom JWT), or null for the built-in help chat — always null while a staff member views Circle 55 as the caller. `data` holds one item.',
+    responses: {
+      200: jsonContent('The conversation and the widget', oneOf(helpChatSchema)),
+      ...errors(auth.required),
+    },
+  })
+  serve(routes, helpChatRoute, async (c) => {
+    const caller = requireCaller(c)
+    return c.json({ data: [await helpChat(c.var.services, caller, { impersonated: c.var.impersonation !== undefined })] as [HelpChat] })
   })
 
   const listRoute = createRoute({

@@ -9,6 +9,10 @@ import { postMessage } from '../chat/events.ts'
 import { chatMembers } from '../chat/queries.ts'
 import { notifyNewMessage, serializeChannel } from '../chat/service.ts'
 import type { AfterCommit } from '../after-commit.ts'
+import type { Env } from '../env.ts'
+import { isOn } from '../flags/service.ts'
+import { helpChatVendor, helpChatWidget } from '../providers/help-chat/help-chat.ts'
+import { helpChatFlag, type HelpChat, type HelpChatMessage } from '#contract/help-chat.ts'
 import type { Channel } from '#contract/chat.ts'
 import { pageMetadata, type PageQuery } from '#contract/common.ts'
 import { displayName } from '#contract/display-name.ts'
@@ -203,4 +207,36 @@ export async function markSupportDone(db: DB, media: MediaStorage, caller: User,
   await conversation(db, caller, id)
   await db.updateTable('message_channels').set({ support_handled_at: sql<Date>`greatest(now(), last_message_at)` }).where('id', '=', id).execute()
   return { data: (await summaries(db, media, [await conversation(db, caller, id)])) as [SupportConversation] }
+}
+
+// The help chat (issue 32 §6, decision 083) ----------------------------------------------------
+
+/**
+ * `GET v1/support/help-chat`: the caller's support conversation as they read it (answers from
+ * "Circle 55 support", never naming the admin), without opening one, so it is a read even while a
+ * staff member views Circle 55 as the member; and the vendor widget, signed for the caller, when
+ * one is configured, the `help-chat` flag is on for them, and nobody is viewing as them (research
+ * §7: the impersonated member is never identified to the vendor).
+ */
+export async function helpChat({ db, media, env }: { db: DB; media: MediaStorage; env: Env }, caller: User, options: { impersonated: boolean }): Promise<HelpChat> {
+  requirePermission(caller, 'contact:support')
+  const channel = await db.selectFrom('message_channels').select('id').where('direct_key', '=', supportKey(caller.id)).where('kind', '=', 'support').executeTakeFirst()
+  const rows = channel ? await messageRows(db).where('channel_id', '=', channel.id).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(supportMessagesShown).execute() : []
+  const messages: HelpChatMessage[] = rows.reverse().map((row) => ({ id: row.id, body: row.body, from_support: row.user_id === null, created_at: row.created_at.toISOString() }))
+  return { channel_id: channel?.id ?? null, messages, widget: await widgetFor({ db, media, env }, caller, options) }
+}
+
+async function widgetFor({ db, media, env }: { db: DB; media: MediaStorage; env: Env }, caller: User, { impersonated }: { impersonated: boolean }) {
+  const vendor = helpChatVendor(env)
+  if (!vendor || impersonated || !caller.email) return null
+  if (!(await isOn(db, caller, helpChatFlag, true))) return null
+  const card = (await chatMembers(db, media, [caller.id])).get(caller.id)
+  const avatar = card?.avatar?.url
+  return helpChatWidget(vendor, {
+    id: caller.id,
+    name: displayName(caller) ?? caller.email,
+    email: caller.email,
+    avatarUrl: avatar ? new URL(avatar, `${env.PUBLIC_URL}/`).href : null,
+    createdAt: caller.created_at,
+  })
 }

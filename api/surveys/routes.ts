@@ -1,7 +1,5 @@
 import { createRoute } from '@hono/zod-openapi'
 import {
-  dismissPopupSchema,
-  popupListSchema,
   surveyAnswerSchema,
   surveyInputSchema,
   surveyResultsSchema,
@@ -18,55 +16,14 @@ import {
   type ApiRoutes,
 } from '../http/openapi.ts'
 import { requireCaller } from '../http/request.ts'
-import { answerSurvey, dismissPopup, listPopups, ownSurveyAnswer, surveyResults } from './service.ts'
+import { answerSurvey, ownSurveyAnswer, surveyResults } from './service.ts'
 
-/** The post-activity survey (spec §7 `v1/users/me/popups`, `v1/users/me/surveys`; decision 046). */
+/** The post-activity survey (spec §7 `v1/users/me/surveys`; decision 046); its popup is in `api/popups/`. */
 export function surveyRoutes(routes: ApiRoutes) {
   const tags = ['surveys']
   const notAttendee = 'The caller did not attend this activity (code forbidden)'
   const noActivity = 'No such activity, or a canceled one (code not_found)'
   const notEnded = 'The activity has not ended yet (code experience_not_ended)'
-
-  const listRoute = createRoute({
-    method: 'get',
-    path: '/v1/users/me/popups',
-    tags,
-    security: auth.required,
-    summary:
-      'The caller’s open popups: `EXPERIENCE_ATTENDANCE` for each activity they attended that ended in the last 14 days and that they have neither answered nor dismissed.',
-    responses: {
-      200: jsonContent('Open popups, the most recently ended activity first', popupListSchema),
-      ...errors(auth.required),
-    },
-  })
-  serve(routes, listRoute, async (c) => {
-    const caller = requireCaller(c)
-    return c.json({ data: await listPopups(c.var.services.db, caller) })
-  })
-
-  const dismissRoute = createRoute({
-    method: 'put',
-    path: '/v1/users/me/popups',
-    tags,
-    security: auth.required,
-    summary: 'Dismisses a popup for good ("not now"); answers 204. Idempotent.',
-    request: { body: jsonBody(dismissPopupSchema) },
-    responses: {
-      204: { description: 'Dismissed' },
-      ...errors(auth.required, {
-        ...jsonBodyErrors,
-        403: notAttendee,
-        404: noActivity,
-        409: notEnded,
-        422: 'type_invalid, experience_id_invalid',
-      }),
-    },
-  })
-  serve(routes, dismissRoute, async (c) => {
-    const caller = requireCaller(c)
-    await dismissPopup(c.var.services.db, caller, await readJson(c, dismissRoute))
-    return c.body(null, 204)
-  })
 
   const surveyRoute = createRoute({
     method: 'post',

@@ -1,11 +1,6 @@
 import { sql } from 'kysely'
-import type {
-  DismissPopupInput,
-  Popup,
-  SurveyAnswer,
-  SurveyInput,
-  SurveyResults,
-} from '#contract/surveys.ts'
+import type { AttendancePopup } from '#contract/popups.ts'
+import type { SurveyAnswer, SurveyInput, SurveyResults } from '#contract/surveys.ts'
 import { defaultRating } from '#contract/surveys.ts'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
@@ -22,9 +17,8 @@ import { experienceEnd, recentlyEndedSeats } from './queries.ts'
  * (the notification, once) and, with `dismissed_at`, that they said "not now" for good.
  */
 
-/** `GET v1/users/me/popups`: the caller's open popups, the most recently ended activity first. */
-export async function listPopups(db: DB, caller: User, now = new Date()): Promise<Popup[]> {
-  requirePermission(caller, 'read:popups')
+/** The caller's open `EXPERIENCE_ATTENDANCE` popups (`GET v1/users/me/popups`), the most recently ended activity first. */
+export async function attendancePopups(db: DB, caller: User, now = new Date()): Promise<AttendancePopup[]> {
   const rows = await recentlyEndedSeats(db, now)
     .select(['experiences.id', 'experiences.title', 'experiences.start_at', 'experiences.timezone'])
     .where('experience_attendees.user_id', '=', caller.id)
@@ -105,20 +99,14 @@ async function endedActivityOf(db: DB, caller: User, experienceId: string, now: 
   return experience
 }
 
-/** `PUT v1/users/me/popups`: "not now", for good. Idempotent: the first dismissal's time is kept. */
-export async function dismissPopup(
-  db: DB,
-  caller: User,
-  input: DismissPopupInput,
-  now = new Date(),
-) {
-  requirePermission(caller, 'read:popups')
-  const experience = await endedActivityOf(db, caller, input.experience_id, now)
+/** "Did you go?" put away (`PUT v1/users/me/popups`): "not now", for good. Idempotent: the first dismissal's time is kept. */
+export async function dismissAttendancePopup(db: DB, caller: User, experienceId: string, now = new Date()) {
+  const experience = await endedActivityOf(db, caller, experienceId, now)
   await db
     .insertInto('popups')
     .values({
       user_id: caller.id,
-      type: input.type,
+      type: 'EXPERIENCE_ATTENDANCE',
       experience_id: experience.id,
       dismissed_at: now,
     })

@@ -103,6 +103,10 @@ describe('deleting an account leaves no row that names the member, but those kep
       { actor_id: id, subject_id: other.id, reason: 'Help', expires_at: inHours(1), ended_at: new Date() },
     ]).execute()
     await db.insertInto('feature_flags').values({ key: `member-data-${id.slice(0, 8)}`, updated_by: id }).execute()
+    // A banner they wrote (on the team), and one they hid.
+    const banner = await db.insertInto('banners').values({ title: JSON.stringify({ en: 'Hi' }), body: JSON.stringify({ en: 'Hi' }), created_by: id }).returning(['id', 'content_hash']).executeTakeFirstOrThrow()
+    await db.insertInto('popups').values({ user_id: id, type: 'BANNER', banner_id: banner.id, content_hash: banner.content_hash, dismissed_at: new Date() }).execute()
+    await db.insertInto('analytics_events').values({ name: 'rsvp_created', user_id: id, props: JSON.stringify({ experience_id: upcoming.id, waitlisted: false }) }).execute()
     await db.insertInto('media').values({ owner_id: other.id, impersonator_id: id, target: 'message', storage_key: `messages/${other.id}.jpg`, mime_type: 'image/jpeg', width: 10, height: 10, bytes: 3 }).execute()
     await db.insertInto('medicare_registrations').values({ user_id: id, phone: '+15035550177', permission_to_contact: true }).execute()
     await db.insertInto('credentials').values({ user_id: id, password_hash: 'x' }).execute()

@@ -34,6 +34,7 @@ export const memberColumns = {
     owner_id: erase('Their photos (avatar, covers, verification and message photos); the files go after the commit.'),
     impersonator_id: keep('The team member who uploaded a photo while acting for another member: the record stays with that photo.'),
   },
+  banners: { created_by: keep('The admin who wrote a banner: the audit log keeps every change, and this says who on the banner itself.') },
   feature_flags: { updated_by: keep('The admin who last changed a flag: the audit log keeps every change, and this says who on the flag itself.') },
   impersonations: {
     subject_id: erase('The times the team viewed Circle 55 as them go with their account (the audit log keeps what was done, under the tombstone).'),
@@ -44,6 +45,7 @@ export const memberColumns = {
     reviewed_by: keep('The admin who decided someone else’s check: the record of who decided stays with that member’s check.'),
   },
   medicare_registrations: { user_id: erase('Their Medicare registration (phone, coverage).') },
+  analytics_events: { user_id: erase('Their page views and product events (decision 081); the daily aggregates name nobody and stay.') },
   credentials: { user_id: erase('Their password hash.') },
   web_sessions: { user_id: erase('Their sessions: a copied cookie stops working.') },
   devices: { user_id: erase('Their browsers’ push subscriptions.') },

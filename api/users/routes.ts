@@ -9,6 +9,7 @@ import { paymentsDeps } from '../payments/deps.ts'
 import { forgetCards } from '../payments/service.ts'
 import { stopSubscriptions } from '../subscriptions/service.ts'
 import { deleteAccount, ownUserJson, recordSignIn, updateMe } from './service.ts'
+import { trackFrom } from '../analytics/service.ts'
 
 export function userRoutes(routes: ApiRoutes) {
   const tags = ['users']
@@ -50,6 +51,9 @@ export function userRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     const input = await readJson(c, updateMeRoute)
     const updated = await updateMe(c.var.services.db, caller, input, c.var.services.places)
+    // Basic info saved for the first time: the account is made (decision 081); then each onboarding step reached.
+    if (input.onboarded && caller.onboarded_at === null) await trackFrom(c, 'signup_completed', {})
+    if (updated.onboarding_step !== null && updated.onboarding_step !== caller.onboarding_step) await trackFrom(c, 'onboarding_step', { step: updated.onboarding_step })
     return c.json({ data: [await ownUserJson(c.var.services, updated)] })
   })
 

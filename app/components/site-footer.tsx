@@ -9,6 +9,8 @@ export const footerLinks = [
   { to: '/company/attendance-policy', key: 'footer.attendancePolicy' },
   { to: '/legal/privacy', key: 'footer.privacy' },
   { to: '/legal/terms', key: 'footer.terms' },
+  // Anyone may change their analytics consent there; GPC is shown as honoured (decision 081).
+  { to: '/privacy-choices', key: 'analytics:footerLink' },
 ] as const
 
 export function SiteFooter({ year }: { year: number }) {

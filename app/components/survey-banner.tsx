@@ -1,6 +1,6 @@
 import { Form } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import type { Popup } from '#contract/surveys.ts'
+import type { AttendancePopup } from '#contract/popups.ts'
 import { SubmitButton } from './ui/submit-button.tsx'
 
 /**
@@ -8,7 +8,7 @@ import { SubmitButton } from './ui/submit-button.tsx'
  * buttons in one plain form, posted to the activity's survey page. It works without JavaScript;
  * "Yes" leads on to the rating, "No" and "Not now" come back here.
  */
-export function SurveyBanner({ popup }: { popup: Popup }) {
+export function SurveyBanner({ popup }: { popup: AttendancePopup }) {
   const { t } = useTranslation('survey')
   const headingId = `survey-banner-${popup.experience_id}`
   return (

@@ -4,8 +4,10 @@ import { useTranslation } from 'react-i18next'
 import { ExperienceCard } from '#app/components/experience-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { GuessedPlace } from '#app/components/guessed-place.tsx'
+import { SiteBanner } from '#app/components/site-banner.tsx'
 import { SurveyBanner } from '#app/components/survey-banner.tsx'
 import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
+import { topNotice } from '#app/utils/banners.server.ts'
 import { exploreChoice, placeFromAddress } from '#app/utils/explore.server.ts'
 import { ignoreUnlessUnavailable, unavailableOnServerError } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
@@ -31,9 +33,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     user ? api.users.experiences(user.id, { type: 'upcoming', page: 1 }) : Promise.resolve(null),
     // Nowhere known: no list of other people's cities, an invitation to choose one instead.
     near ? api.experiences.list({ page: 1, perPage: 6, from: now, datedOnly: true, near: { ...near.origin, miles: 25 } }) : Promise.resolve(null),
-    // "Did you go to …?" (decision 046): one question at a time, the most recent activity first.
-    user ? api.surveys.popups().catch(ignoreUnlessUnavailable) : Promise.resolve(null),
+    // "Did you go to …?" (decision 046) and banners where the member lives (decision 084).
+    user ? api.popups.list().catch(ignoreUnlessUnavailable) : Promise.resolve(null),
   ]).catch(unavailableOnServerError)
+  // One notice at a time: the member's first popup, else a banner showing at this place.
+  const notice = await topNotice(request, context, user, popups, near?.origin ?? null)
   const headers = new Headers()
   if (referrer && ref) headers.append('Set-Cookie', await referralCookie.serialize(ref))
   return data(
@@ -43,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       signedIn: Boolean(user),
       referrer,
       upcoming: mine?.data.slice(0, 3) ?? [],
-      popup: popups?.[0] ?? null,
+      notice,
       nearby: nearby?.data ?? [],
       place: near ? { label: near.label, source: near.source } : null,
       firstName: user ? greetingName(user) : null,
@@ -77,7 +81,7 @@ async function homePlace(request: Request, context: LoaderFunctionArgs['context'
 }
 
 export default function Home() {
-  const { signedIn, referrer, upcoming, nearby, place, firstName, popup } = useLoaderData<typeof loader>()
+  const { signedIn, referrer, upcoming, nearby, place, firstName, notice } = useLoaderData<typeof loader>()
   const { t } = useTranslation('home')
   const name = firstName ?? t('common:member.generic')
   return (
@@ -112,7 +116,8 @@ export default function Home() {
           )}
         </div>
       </section>
-      {popup ? <SurveyBanner popup={popup} /> : null}
+      {notice?.kind === 'survey' ? <SurveyBanner popup={notice.popup} /> : null}
+      {notice?.kind === 'banner' ? <SiteBanner key={notice.banner.id} banner={notice.banner} /> : null}
       {signedIn ? (
         <section aria-labelledby="mine-title">
           <h2 id="mine-title">{t('mine.title')}</h2>

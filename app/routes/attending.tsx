@@ -1,7 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import type { HostDashboard } from '#contract/dashboards.ts'
 import { ExperienceCard } from '#app/components/experience-card.tsx'
+import { HostingTotals } from '#app/components/hosting-totals.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import type { Experience } from '#app/utils/experience.ts'
@@ -16,13 +18,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const type = url.searchParams.get('type') === 'past' ? 'past' : 'upcoming'
   const hosting = url.searchParams.get('hosting') === 'true'
   const page = pageFrom(url)
-  const experiences = await getApi(request, context).users.experiences(user.id, { type, hosting, page })
+  const api = getApi(request, context)
+  // Hosting: the host's own activities in numbers too, in words, with a link to the charts (decision
+  // 082); an extra: the list stands without it.
+  const [experiences, numbers] = await Promise.all([api.users.experiences(user.id, { type, hosting, page }), hosting ? api.dashboards.hosting().catch(() => null) : null])
   const t = await getT(request, context, 'activities')
-  return { experiences, type, hosting, page, title: t('attending.title') }
+  return { experiences, type, hosting, page, numbers, title: t('attending.title') }
 }
 
 export default function Attending() {
-  const { experiences, type, hosting, page } = useLoaderData<typeof loader>()
+  const { experiences, type, hosting, page, numbers } = useLoaderData<typeof loader>()
   const { t } = useTranslation('activities')
   const link = (next: { type?: string; hosting?: boolean; page?: number }) => {
     const params = new URLSearchParams()
@@ -70,7 +75,23 @@ export default function Attending() {
           {page < totalPages ? <Link to={link({ page: page + 1 })}>{t('pagination.next')}</Link> : <span />}
         </nav>
       ) : null}
+      {numbers && numbers.totals.activities > 0 ? <HostingSummary totals={numbers.totals} weeks={numbers.weeks.length} /> : null}
     </>
+  )
+}
+
+/** "Your activities in numbers": the host's totals in words, and the way to the charts week by week. */
+function HostingSummary({ totals, weeks }: { totals: HostDashboard['totals']; weeks: number }) {
+  const { t } = useTranslation('dashboards')
+  return (
+    <section aria-labelledby="hosting-numbers" className="card">
+      <h2 id="hosting-numbers">{t('host.heading')}</h2>
+      <p>{t('host.intro', { weeks })}</p>
+      <HostingTotals totals={totals} />
+      <p>
+        <Link to="/attending/numbers">{t('host.link')}</Link>
+      </p>
+    </section>
   )
 }
 

@@ -30,11 +30,14 @@ import * as adminHome from './admin+/_index.tsx'
 import * as adminStaff from './admin+/staff.tsx'
 import * as adminMembers from './admin+/members.tsx'
 import * as adminFlags from './admin+/flags.tsx'
+import * as adminAnalytics from './admin+/analytics.tsx'
+import * as adminBanners from './admin+/banners.tsx'
 import * as adminMember from './admin+/members_.$id.tsx'
 import * as adminReports from './admin+/reports.tsx'
 import * as adminReport from './admin+/reports_.$id.tsx'
 import * as adminSupport from './admin+/support.tsx'
 import * as adminSupportConversation from './admin+/support_.$id.tsx'
+import * as helpChat from './help+/chat.tsx'
 import * as adminVerifications from './admin+/verifications.tsx'
 import * as adminVerification from './admin+/verifications_.$id.tsx'
 import * as editActivity from './activities+/$id_.edit.tsx'
@@ -42,6 +45,7 @@ import * as reportActivity from './activities+/$id_.report.tsx'
 import * as survey from './activities+/$id_.survey.tsx'
 import * as explore from './activities+/_index.tsx'
 import * as attending from './attending.tsx'
+import * as hostingNumbers from './attending_.numbers.tsx'
 import * as createActivity from './create-activity.tsx'
 import * as outbox from './dev+/outbox.tsx'
 import * as phone from './account+/phone.tsx'
@@ -52,6 +56,7 @@ import * as attendance from './activities+/$id_.attendance.tsx'
 import * as teamPayments from './admin+/payments.tsx'
 import * as subscription from './account+/subscription.tsx'
 import * as pricing from './pricing.tsx'
+import * as privacyChoices from './privacy-choices.tsx'
 import * as subscriptionStep from './get-started+/subscription.tsx'
 import * as adminPartners from './admin+/partners.tsx'
 import * as duplicateActivity from './duplicate-activity.tsx'
@@ -92,6 +97,7 @@ const handle = createDocumentHandler(
       ['routes/activities+/$id_.report', 'activities/:id/report', reportActivity],
       ['routes/activities+/$id_.survey', 'activities/:id/survey', survey],
       ['routes/attending', 'attending', attending],
+      ['routes/attending_.numbers', 'attending/numbers', hostingNumbers],
       ['routes/create-activity', 'create-activity', createActivity],
       ['routes/duplicate-activity', 'duplicate-activity', duplicateActivity],
       ['routes/account+/_index', 'account', account],
@@ -111,6 +117,7 @@ const handle = createDocumentHandler(
       ['routes/admin+/reports_.$id', 'admin/reports/:id', adminReport],
       ['routes/admin+/support', 'admin/support', adminSupport],
       ['routes/admin+/support_.$id', 'admin/support/:id', adminSupportConversation],
+      ['routes/help+/chat', 'help/chat', helpChat],
       ['routes/admin+/verifications', 'admin/verifications', adminVerifications],
       ['routes/admin+/verifications_.$id', 'admin/verifications/:id', adminVerification],
       ['routes/account+/verification', 'account/verification', accountVerification],
@@ -122,11 +129,14 @@ const handle = createDocumentHandler(
       ['routes/admin+/payments', 'admin/payments', teamPayments],
       ['routes/account+/subscription', 'account/subscription', subscription],
       ['routes/pricing', 'pricing', pricing],
+      ['routes/privacy-choices', 'privacy-choices', privacyChoices],
       ['routes/get-started+/subscription', 'get-started/subscription', subscriptionStep],
       ['routes/admin+/partners', 'admin/partners', adminPartners],
       ['routes/admin+/staff', 'admin/staff', adminStaff],
       ['routes/admin+/members', 'admin/members', adminMembers],
       ['routes/admin+/flags', 'admin/flags', adminFlags],
+      ['routes/admin+/analytics', 'admin/analytics', adminAnalytics],
+      ['routes/admin+/banners', 'admin/banners', adminBanners],
       ['routes/admin+/members_.$id', 'admin/members/:id', adminMember],
       ['routes/account+/notification-settings', 'account/notification-settings', notificationSettings],
       ['routes/get-started+/_index', 'get-started', getStarted],
@@ -403,7 +413,8 @@ const visits = (): Record<string, Visit> => ({
   'report activity, with errors': { path: `/activities/${activityId}/report`, cookie: asMember, status: 400, form: { reason: '' } },
   'my activities': { path: '/attending', cookie: asMember },
   'my activities, past': { path: '/attending?type=past', cookie: asMember },
-  'my activities, hosting': { path: '/attending?hosting=true', cookie: asHost },
+  'my activities, hosting': { path: '/attending?hosting=true', cookie: asHost, shows: 'id="hosting-numbers"' },
+  'my activities in numbers': { path: '/attending/numbers', cookie: asHost, language: 'fr', shows: 'id="hosting-attendance"' },
   'create activity': { path: '/create-activity', cookie: asMember },
   'create activity, with every error showing': { path: '/create-activity', cookie: asMember, status: 400, form: { title: '', venueType: 'in_person', q: 'Portl' }, multipart: true },
   'duplicate activity': { path: `/duplicate-activity?from=${activityId}`, cookie: asHost },
@@ -437,6 +448,9 @@ const visits = (): Record<string, Visit> => ({
   'the team: support inbox': { path: '/admin/support', cookie: () => admin },
   'the team: a support conversation': { path: `/admin/support/${supportChannel}`, cookie: () => admin, shows: 'How do I change my email address?' },
   'the team: a support answer left empty': { path: `/admin/support/${supportChannel}`, cookie: () => admin, status: 400, form: { intent: 'answer', text: '  ' } },
+  'help chat, signed out': { path: '/help/chat', shows: 'mailto:' },
+  'help chat, the member’s conversation with support': { path: '/help/chat', cookie: asMember, shows: 'How do I change my email address?' },
+  'help chat, an empty message refused': { path: '/help/chat', cookie: asMember, status: 400, form: { text: '  ' }, shows: 'href="#help-text"' },
   'identity check': { path: '/account/verification', cookie: asMember },
   'identity check, with a photo missing': { path: '/account/verification', cookie: asMember, status: 400, form: { intent: 'photos' }, multipart: true },
   'identity check, waiting for the team': { path: '/account/verification', cookie: () => verifying },
@@ -444,7 +458,10 @@ const visits = (): Record<string, Visit> => ({
   'the team: an identity check': { path: `/admin/verifications/${verificationId}`, cookie: () => admin, shows: 'value="reject"' },
   'the team: an identity check refused without its reason': { path: `/admin/verifications/${verificationId}`, cookie: () => admin, status: 400, form: { intent: 'reject', reason: ' ' } },
   'the team: home': { path: '/admin', cookie: () => admin, shows: 'href="/admin/staff"' },
+  'the team: numbers': { path: '/admin/analytics', cookie: () => admin, language: 'nl', shows: 'id="sign-ups"' },
   'the team: feature flags': { path: '/admin/flags', cookie: () => admin, language: 'nl', shows: 'id="flag-impersonation"' },
+  'the team: banners': { path: '/admin/banners', cookie: () => admin, language: 'fr', shows: 'id="new-banner"' },
+  'the team: a banner with a wrong city': { path: '/admin/banners', cookie: () => admin, status: 400, form: { intent: 'create', title_en: 'Hi', title_fr: 'Salut', title_nl: 'Hoi', body_en: 'Hi', body_fr: 'Salut', body_nl: 'Hoi', ends_at: '2099-01-01T00:00', area: 'circle', city: 'Xqzvwkj', radius: '25', audience: 'everyone' } },
   'the team: a flag with a wrong key': { path: '/admin/flags', cookie: () => admin, status: 400, form: { key: 'Not a key', rollout: '50', variants: '', regions: '' } },
   'the team: members found': { path: '/admin/members?q=Walter', cookie: () => admin, shows: 'Walter Brooks' },
   'the team: a member': { path: `/admin/members/${memberId}`, cookie: () => admin, shows: 'name="reason"' },
@@ -480,6 +497,8 @@ const visits = (): Record<string, Visit> => ({
   'the team: waiving a fee without a reason': { path: '/admin/payments', cookie: () => admin, status: 400, form: { intent: 'waive', id: '00000000-0000-4000-8000-000000000000', reason: '' } },
   'hosted card page, the bank asks the member to confirm': { path: `/checkout/${confirmingId}`, cookie: asMember, language: 'fr', shows: 'value="confirm"' },
   'pricing, signed out': { path: '/pricing', shows: '$20' },
+  'your privacy choices (decision 081)': { path: '/privacy-choices', shows: 'data-testid="consent-status"' },
+  'your privacy choices, an answer that is neither': { path: '/privacy-choices', status: 400, form: { choice: 'maybe' }, language: 'fr' },
   'pricing, with a partner’s offer': { path: '/pricing', cookie: asMember, language: 'fr', shows: 'name="partnership_id"' },
   'subscription, the offer and the paid plan': { path: '/account/subscription', cookie: asMember, language: 'nl', shows: 'id="consent"' },
   'subscription, joining without the consent box ticked': { path: '/account/subscription', cookie: asMember, status: 400, form: { intent: 'join' }, language: 'fr', shows: 'id="consent-error"' },

@@ -64,6 +64,8 @@ export function createApiTransport(options: {
   requestId: string
   /** The impersonation this session is under (decision 078), sent with every call; none by default. */
   impersonation?: () => Promise<string | null>
+  /** The browser's privacy signals (`sec-gpc`, `dnt`), passed on so the API honours them too (decision 081). */
+  privacyHeaders?: Record<string, string>
 }) {
   function urlFor(path: string, query: Query = {}) {
     const url = new URL(path.replace(/^\//, ''), options.baseUrl)
@@ -82,6 +84,7 @@ export function createApiTransport(options: {
       'x-request-id': options.requestId,
     })
     if (token) headers.set('authorization', `Bearer ${token}`)
+    for (const [name, value] of Object.entries(options.privacyHeaders ?? {})) headers.set(name, value)
     const impersonation = token ? await options.impersonation?.() : null
     if (impersonation) headers.set(impersonationHeader, impersonation)
     for (const [name, value] of Object.entries(opts.headers ?? {})) headers.set(name, value)

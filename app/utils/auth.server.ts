@@ -16,6 +16,7 @@ import {
   type SessionData,
 } from './session.server.ts'
 import { redirectWithToast } from './toast.server.ts'
+import { identifyVisitor } from './analytics.server.ts'
 
 /** Access tokens are reused for 59 seconds (spec §7), then renewed with the refresh token. */
 export const accessTokenCacheMs = 59_000
@@ -179,6 +180,7 @@ export function getApi(request: Request, context: AppLoadContext): Api {
     language: () => context.language ?? 'en',
     requestId: context.requestId,
     impersonation: async () => (await getSession(request, context)).get('impersonation') ?? null,
+    privacyHeaders: Object.fromEntries(['sec-gpc', 'dnt'].flatMap((name) => (request.headers.has(name) ? [[name, request.headers.get(name) ?? '']] : []))),
   })
   return context.api
 }
@@ -308,6 +310,8 @@ export async function startSession(
       context.services.log('warn', 'Recording the sign-in failed', { error: String(error), requestId: context.requestId })
       return null
     })
+  // The day's visitor becomes the member (decision 081): a first sign-in is the end of a sign-up.
+  await identifyVisitor(request, context, user, signIn && signIn.previous_sign_in_at === null ? 'sign_up' : 'sign_in', () => api.analytics.consent({ token: tokens.accessToken }))
   const session = await getSession(request, context)
   const fresh = await getSessionStorage(context).getSession()
   const values: SessionData = {

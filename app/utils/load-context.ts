@@ -1,4 +1,6 @@
+import type { EvaluatedFlags } from '#contract/flags.ts'
 import type { Api } from './api/clients.server.ts'
+import type { WebAnalytics } from './analytics-visit.ts'
 import type { AuthState } from './auth.server.ts'
 import type { Language } from './i18n.ts'
 import type { WebSession } from './session.server.ts'
@@ -24,6 +26,8 @@ export interface WebConfig {
    * (decision 036): `/messenger` then loads stream-chat-react with JavaScript. Absent: built-in.
    */
   stream?: { apiKey: string; baseUrl: string } | null
+  /** SEGMENT_WRITE_KEY (decision 081): Segment's browser library loads with it for consenting visitors; absent: never. */
+  segmentWriteKey?: string | null
   /** PAYMENTS (decision 073): false when no page may offer or threaten a charge; on unless said. */
   payments?: boolean
   auth:
@@ -125,6 +129,8 @@ export interface WebServices {
   /** The texts in the SMS outbox, shown on the same page under the same rule. */
   smsOutbox?: ((limit: number) => Promise<SmsOutboxMessage[]>) | null
   reportError: (error: unknown, context: Record<string, unknown>) => void
+  /** First-party analytics (decision 081); absent (some tests): nothing is recorded. */
+  analytics?: WebAnalytics
   log: (level: 'info' | 'warn' | 'error', message: string, data?: Record<string, unknown>) => void
 }
 
@@ -152,6 +158,8 @@ export interface RequestContext {
   memberKnown?: AuthState
   /** The page's language (`detectLanguage`). */
   language?: Language
+  /** The caller's feature flags, asked of the API once per request (`requestFlags`, decisions 079, 080); null when it could not answer. */
+  flags?: Promise<EvaluatedFlags | null>
   /** The access token was renewed: the session cookie is sent again (root loader). */
   sessionRenewed?: boolean
   /** The session ended (suspended, refused token): its cookie is cleared (root loader). */

@@ -4,6 +4,7 @@ import { displayName } from '#contract/display-name.ts'
 import type { Language } from '#contract/enums.ts'
 import type { User } from '#contract/users.ts'
 import type { Toast } from './toast.server.ts'
+import type { AnalyticsShell } from './analytics.server.ts'
 
 /**
  * What the root loader (app/root.tsx) gives every page, typed here so that the header, the error
@@ -28,6 +29,8 @@ export interface RootData {
   payments: boolean
   /** A staff member is viewing Circle 55 as this member (decision 078): the banner on every page. */
   impersonation: ImpersonationView | null
+  /** Analytics consent (decision 081): whether to ask, the answer, GPC, and Segment's browser key when it may load. */
+  analytics: AnalyticsShell
 }
 
 /** The root loader's data; undefined when it failed (the error page). */

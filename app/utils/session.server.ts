@@ -18,6 +18,8 @@ export interface SessionData {
   idToken: string | null
   /** A staff member viewing Circle 55 as a member (decision 078): every API call names it. */
   impersonation?: string
+  /** The member's analytics consent as their account holds it, read once per session (decision 081); `none`: not answered. */
+  analyticsConsent?: 'granted' | 'refused' | 'none'
 }
 interface FlashData {
   toast: { kind: 'success' | 'info' | 'error'; key: string }

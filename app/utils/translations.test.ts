@@ -62,6 +62,11 @@ const namespaces = readdirSync(new URL(`${sourceLanguage}/`, localesDir))
  */
 const identical: Record<string, unknown> = {
   fr: [
+    // Banners (decision 084): "Message" is French too.
+    'banners:admin.bodyField',
+    // Dashboards (decision 082): "Page" is French too; "h" is the hour's symbol in both.
+    'dashboards:admin.onboarding.column',
+    'dashboards:hours',
     'moderation:admin.staff.member',
     'moderation:admin.member.title',
     'activities:form.minutes',
@@ -93,6 +98,13 @@ const identical: Record<string, unknown> = {
     'subscriptions:pricing.premiumTitle',
   ],
   nl: [
+    // Banners (decision 084): "banner" is Dutch too, and so is "In {{states}}".
+    'banners:admin.tool',
+    'banners:admin.title',
+    'banners:admin.whereStates',
+    // Dashboards (decision 082): "Week" is Dutch too; a percentage is written the same.
+    'dashboards:weekColumn',
+    'dashboards:percent',
     'moderation:admin.staff.member',
     'moderation:admin.member.title',
     'moderation:admin.member.status',

@@ -4,6 +4,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
+import { OnlyTheMember, useViewingAs } from '#app/components/only-the-member.tsx'
 import { CodeEntry } from '#app/components/code-entry.tsx'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
@@ -107,6 +108,14 @@ export default function ChangeEmail() {
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
+  const viewingAs = useViewingAs()
+  if (viewingAs)
+    return (
+      <div className="prose">
+        <h1>{t('email.title')}</h1>
+        <OnlyTheMember>{null}</OnlyTheMember>
+      </div>
+    )
   return (
     <div className="prose">
       <h1>{t('email.title')}</h1>

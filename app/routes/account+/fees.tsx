@@ -1,6 +1,12 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import {
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { OnlyTheMember, useViewingAs } from '#app/components/only-the-member.tsx'
 import { FeeStatus } from '#app/components/fee-status.tsx'
 import { formatCurrency } from '#app/utils/experience.ts'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
@@ -42,21 +48,40 @@ export async function action({ request, context }: ActionFunctionArgs) {
         try {
           return redirect(await getApi(request, context).fees.pay(formText(form, 'id')))
         } catch (error) {
-          if (error instanceof ApiError && (error.status === 409 || error.status === 404)) return refusedForm(context, { error: 'payments:fees.notPayable', id: formText(form, 'id'), reason: '' }, 409)
+          if (error instanceof ApiError && (error.status === 409 || error.status === 404))
+            return refusedForm(
+              context,
+              { error: 'payments:fees.notPayable', id: formText(form, 'id'), reason: '' },
+              409,
+            )
           throw error
         }
       }
       const reason = formText(form, 'reason').trim()
-      if (reason.length > 1000) return refusedForm(context, { error: 'payments:fees.tooLong', id: formText(form, 'id'), reason }, 400)
+      if (reason.length > 1000)
+        return refusedForm(
+          context,
+          { error: 'payments:fees.tooLong', id: formText(form, 'id'), reason },
+          400,
+        )
       try {
         await getApi(request, context).fees.dispute(formText(form, 'id'), reason)
       } catch (error) {
-        if (error instanceof ApiError && (error.status === 409 || error.status === 404)) return refusedForm(context, { error: 'payments:fees.closed', id: formText(form, 'id'), reason }, 409)
+        if (error instanceof ApiError && (error.status === 409 || error.status === 404))
+          return refusedForm(
+            context,
+            { error: 'payments:fees.closed', id: formText(form, 'id'), reason },
+            409,
+          )
         throw error
       }
       return redirectWithToast(context, PATH, 'payments:fees.disputed')
     },
-    () => ({ error: 'common:errors.notSaved', id: formText(form, 'id'), reason: formText(form, 'reason') }),
+    () => ({
+      error: 'common:errors.notSaved',
+      id: formText(form, 'id'),
+      reason: formText(form, 'reason'),
+    }),
   )
 }
 
@@ -67,6 +92,7 @@ export default function Fees() {
   // Back from the payment page: paid, or the bank has not answered yet.
   const [searchParams] = useSearchParams()
   const back = fees.find((fee) => fee.id === searchParams.get('paid'))
+  const viewingAs = useViewingAs()
   return (
     <div className="prose">
       <h1>{t('fees.title')}</h1>
@@ -76,6 +102,7 @@ export default function Fees() {
         </div>
       ) : null}
       <p>{t('fees.intro')}</p>
+      {viewingAs ? <OnlyTheMember>{null}</OnlyTheMember> : null}
       {fees.length === 0 ? (
         <p data-testid="no-fees">{t('fees.none')}</p>
       ) : (
@@ -93,37 +120,52 @@ export default function Fees() {
                     {t(failed.error)}
                   </p>
                 ) : null}
-                {fee.can_pay ? (
-                  <Form method="post">
-                    <input type="hidden" name="id" value={fee.id} />
-                    <p className="hint" id={`pay-${fee.id}-hint`}>
-                      {t('fees.payHint')}
-                    </p>
-                    <SubmitButton className="button" name="intent" value="pay" pending="checking" aria-describedby={`pay-${fee.id}-hint`}>
-                      {t('fees.pay', { amount: formatCurrency(fee.amount, i18n.language) })}
-                    </SubmitButton>
-                  </Form>
-                ) : null}
-                {fee.can_dispute ? (
-                  <Form method="post">
-                    <input type="hidden" name="id" value={fee.id} />
-                    {failed ? (
-                      <p className="field-error" role="alert">
-                        {t(failed.error)}
+                <OnlyTheMember quiet>
+                  {fee.can_pay ? (
+                    <Form method="post">
+                      <input type="hidden" name="id" value={fee.id} />
+                      <p className="hint" id={`pay-${fee.id}-hint`}>
+                        {t('fees.payHint')}
                       </p>
-                    ) : null}
-                    <div className="field">
-                      <label htmlFor={`reason-${fee.id}`}>{t('fees.reasonLabel')}</label>
-                      <span className="hint" id={`reason-${fee.id}-hint`}>
-                        {t('fees.reasonHint')}
-                      </span>
-                      <textarea id={`reason-${fee.id}`} name="reason" rows={3} maxLength={1000} aria-describedby={`reason-${fee.id}-hint`} defaultValue={failed?.reason ?? ''} />
-                    </div>
-                    <SubmitButton className="button button--secondary" pending="sending">
-                      {t('fees.dispute')}
-                    </SubmitButton>
-                  </Form>
-                ) : null}
+                      <SubmitButton
+                        className="button"
+                        name="intent"
+                        value="pay"
+                        pending="checking"
+                        aria-describedby={`pay-${fee.id}-hint`}
+                      >
+                        {t('fees.pay', { amount: formatCurrency(fee.amount, i18n.language) })}
+                      </SubmitButton>
+                    </Form>
+                  ) : null}
+                  {fee.can_dispute ? (
+                    <Form method="post">
+                      <input type="hidden" name="id" value={fee.id} />
+                      {failed ? (
+                        <p className="field-error" role="alert">
+                          {t(failed.error)}
+                        </p>
+                      ) : null}
+                      <div className="field">
+                        <label htmlFor={`reason-${fee.id}`}>{t('fees.reasonLabel')}</label>
+                        <span className="hint" id={`reason-${fee.id}-hint`}>
+                          {t('fees.reasonHint')}
+                        </span>
+                        <textarea
+                          id={`reason-${fee.id}`}
+                          name="reason"
+                          rows={3}
+                          maxLength={1000}
+                          aria-describedby={`reason-${fee.id}-hint`}
+                          defaultValue={failed?.reason ?? ''}
+                        />
+                      </div>
+                      <SubmitButton className="button button--secondary" pending="sending">
+                        {t('fees.dispute')}
+                      </SubmitButton>
+                    </Form>
+                  ) : null}
+                </OnlyTheMember>
               </li>
             )
           })}
@@ -139,7 +181,8 @@ export default function Fees() {
   )
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => pageTitle(matches, loaded?.title)
+export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) =>
+  pageTitle(matches, loaded?.title)
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />

@@ -1,7 +1,22 @@
-import { data, redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useFetcher, useLoaderData, useSearchParams } from '@remix-run/react'
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type AppLoadContext,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import {
+  Form,
+  Link,
+  useActionData,
+  useFetcher,
+  useLoaderData,
+  useSearchParams,
+} from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import type { PaymentMethod } from '#contract/payments.ts'
+import { OnlyTheMember } from '#app/components/only-the-member.tsx'
 import { CardBrandLogo, cardShortName, useCardName } from '#app/components/payment-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
@@ -33,7 +48,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const api = getApi(request, context).payments
   // Back from the hosted card page: what came of it, said once, and the address made plain again.
-  if (url.searchParams.has('setup')) return redirectWithToast(context, PATH, await cardSetupToast(request, context, url))
+  if (url.searchParams.has('setup'))
+    return redirectWithToast(context, PATH, await cardSetupToast(request, context, url))
   const t = await getT(request, context, 'payments')
   const cards = await api.cards()
   const removing = cards.find((card) => card.id === url.searchParams.get('remove')) ?? null
@@ -55,7 +71,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
         if (intent === 'default') {
           const card = await api.makeDefault(id)
           const name = cardShortName(await getT(request, context, 'payments'), card)
-          return redirectWithToast(context, PATH, { kind: 'success', key: 'payments:done.default', values: { card: name } })
+          return redirectWithToast(context, PATH, {
+            kind: 'success',
+            key: 'payments:done.default',
+            values: { card: name },
+          })
         }
         if (intent === 'remove') {
           await api.remove(id)
@@ -63,10 +83,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
         }
       } catch (error) {
         if (!(error instanceof ApiError)) throw error
-        if (error.code === 'card_in_use') return refusedForm(context, { error: 'payments:errors.cardInUse' }, 409)
-        if (error.code === 'card_backs_fee') return refusedForm(context, { error: 'payments:errors.cardBacksFee' }, 409)
-        if (error.status === 429) return refusedForm(context, { error: 'payments:errors.tooMany' }, 429)
-        if (error.status === 404 || error.status === 422) return redirectWithToast(context, PATH, { kind: 'info', key: 'payments:errors.gone' })
+        if (error.code === 'card_in_use')
+          return refusedForm(context, { error: 'payments:errors.cardInUse' }, 409)
+        if (error.code === 'card_backs_fee')
+          return refusedForm(context, { error: 'payments:errors.cardBacksFee' }, 409)
+        if (error.status === 429)
+          return refusedForm(context, { error: 'payments:errors.tooMany' }, 429)
+        if (error.status === 404 || error.status === 422)
+          return redirectWithToast(context, PATH, { kind: 'info', key: 'payments:errors.gone' })
         throw error
       }
       throw data({ error: 'Unknown intent' }, { status: 400 })
@@ -83,9 +107,17 @@ export default function Payments() {
   const [searchParams] = useSearchParams()
   const fetcher = useFetcher<typeof action>()
   // The default changes at once with JavaScript; the loader's list is read again after the action.
-  const pendingDefault = fetcher.formData?.get('intent') === 'default' ? fetcher.formData.get('id') : null
-  const shown = pendingDefault ? cards.map((card) => ({ ...card, is_default: card.id === pendingDefault })) : cards
-  const error = refused && 'error' in refused ? refused.error : fetcher.data && 'error' in fetcher.data ? fetcher.data.error : null
+  const pendingDefault =
+    fetcher.formData?.get('intent') === 'default' ? fetcher.formData.get('id') : null
+  const shown = pendingDefault
+    ? cards.map((card) => ({ ...card, is_default: card.id === pendingDefault }))
+    : cards
+  const error =
+    refused && 'error' in refused
+      ? refused.error
+      : fetcher.data && 'error' in fetcher.data
+        ? fetcher.data.error
+        : null
   return (
     <div className="prose">
       <h1>{t('title')}</h1>
@@ -122,15 +154,17 @@ export default function Payments() {
           </ul>
         </>
       )}
-      <Form method="post">
-        <input type="hidden" name="intent" value="add" />
-        <p className="hint" id="add-hint">
-          {t('addHint')}
-        </p>
-        <SubmitButton className="button" pending="opening" aria-describedby="add-hint">
-          {t('add')}
-        </SubmitButton>
-      </Form>
+      <OnlyTheMember>
+        <Form method="post">
+          <input type="hidden" name="intent" value="add" />
+          <p className="hint" id="add-hint">
+            {t('addHint')}
+          </p>
+          <SubmitButton className="button" pending="opening" aria-describedby="add-hint">
+            {t('add')}
+          </SubmitButton>
+        </Form>
+      </OnlyTheMember>
       <p>
         <Link to="/account">{t('back')}</Link>
       </p>
@@ -138,7 +172,13 @@ export default function Payments() {
   )
 }
 
-function CardItem({ card, fetcher }: { card: PaymentMethod; fetcher: ReturnType<typeof useFetcher<typeof action>> }) {
+function CardItem({
+  card,
+  fetcher,
+}: {
+  card: PaymentMethod
+  fetcher: ReturnType<typeof useFetcher<typeof action>>
+}) {
   const { t } = useTranslation('payments')
   const cardName = useCardName()
   const name = cardName.full(card)
@@ -150,25 +190,36 @@ function CardItem({ card, fetcher }: { card: PaymentMethod; fetcher: ReturnType<
         {card.is_default ? <strong className="tag">{t('isDefault')}</strong> : null}
       </div>
       {card.is_expired ? <p className="field-error">{t('expired')}</p> : null}
-      <div className="actions">
-        {card.is_default || card.is_expired ? null : (
-          <fetcher.Form method="post">
-            <input type="hidden" name="intent" value="default" />
-            <input type="hidden" name="id" value={card.id} />
-            <SubmitButton className="button button--secondary" pending="saving" aria-label={`${t('makeDefault')}: ${name}`}>
-              {t('makeDefault')}
-            </SubmitButton>
-          </fetcher.Form>
-        )}
-        <Link to={`${PATH}?remove=${card.id}`} className="button button--secondary" aria-label={`${t('remove')}: ${name}`}>
-          {t('remove')}
-        </Link>
-      </div>
+      <OnlyTheMember quiet>
+        <div className="actions">
+          {card.is_default || card.is_expired ? null : (
+            <fetcher.Form method="post">
+              <input type="hidden" name="intent" value="default" />
+              <input type="hidden" name="id" value={card.id} />
+              <SubmitButton
+                className="button button--secondary"
+                pending="saving"
+                aria-label={`${t('makeDefault')}: ${name}`}
+              >
+                {t('makeDefault')}
+              </SubmitButton>
+            </fetcher.Form>
+          )}
+          <Link
+            to={`${PATH}?remove=${card.id}`}
+            className="button button--secondary"
+            aria-label={`${t('remove')}: ${name}`}
+          >
+            {t('remove')}
+          </Link>
+        </div>
+      </OnlyTheMember>
     </li>
   )
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => pageTitle(matches, loaded?.title)
+export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) =>
+  pageTitle(matches, loaded?.title)
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />

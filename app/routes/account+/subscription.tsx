@@ -7,6 +7,7 @@ import {
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { dollars, type Subscription } from '#contract/subscriptions.ts'
+import { OnlyTheMember } from '#app/components/only-the-member.tsx'
 import { CardBrandLogo, useCardName } from '#app/components/payment-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
@@ -86,15 +87,17 @@ export default function AccountSubscription() {
       {live ? (
         <>
           <PlanDetails subscription={live} />
-          {live.cancel_at_period_end ? null : confirming ? (
-            <CancelQuestion subscription={live} />
-          ) : (
-            <p>
-              <Link to={`${PATH}?cancel=1`} className="button button--secondary">
-                {t('cancel.button')}
-              </Link>
-            </p>
-          )}
+          <OnlyTheMember>
+            {live.cancel_at_period_end ? null : confirming ? (
+              <CancelQuestion subscription={live} />
+            ) : (
+              <p>
+                <Link to={`${PATH}?cancel=1`} className="button button--secondary">
+                  {t('cancel.button')}
+                </Link>
+              </p>
+            )}
+          </OnlyTheMember>
         </>
       ) : (
         <>
@@ -102,17 +105,19 @@ export default function AccountSubscription() {
           {subscription?.status === 'incomplete' ? (
             <p className="notice">{t('account.waiting')}</p>
           ) : null}
-          {offer ? <PartnerOffer offer={offer} soldAtRegularPrice={paymentsOn} /> : null}
-          {paymentsOn ? (
-            <>
-              <p>{t('pricing.premiumIncludes')}</p>
-              <JoinPremiumForm
-                lastResult={lastResult && 'status' in lastResult ? lastResult : null}
-              />
-            </>
-          ) : offer ? null : (
-            <p>{t('pricing.noPaid')}</p>
-          )}
+          <OnlyTheMember>
+            {offer ? <PartnerOffer offer={offer} soldAtRegularPrice={paymentsOn} /> : null}
+            {paymentsOn ? (
+              <>
+                <p>{t('pricing.premiumIncludes')}</p>
+                <JoinPremiumForm
+                  lastResult={lastResult && 'status' in lastResult ? lastResult : null}
+                />
+              </>
+            ) : offer ? null : (
+              <p>{t('pricing.noPaid')}</p>
+            )}
+          </OnlyTheMember>
         </>
       )}
       <p>

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { OnlyTheMember } from '#app/components/only-the-member.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { formPageHeaders } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
@@ -28,7 +29,9 @@ export default function AccountVerification() {
       <h1>{t('title')}</h1>
       {verification.status === 'not_verified' && !verification.rejection_reason ? <p className="lead">{t('intro')}</p> : null}
       <VerificationStatus verification={verification} />
-      <VerificationForm verification={verification} lastResult={lastResult} />
+      <OnlyTheMember>
+        <VerificationForm verification={verification} lastResult={lastResult} />
+      </OnlyTheMember>
       <p>
         <Link to="/account">{t('backToAccount')}</Link>
       </p>

@@ -107,7 +107,7 @@ async function answerAttendance(
   await requireUser(request, context)
   const api = getApi(request, context)
   if (intent === 'dismiss') {
-    await api.surveys.dismiss(id).catch(notFoundOnMissing)
+    await api.popups.dismiss({ type: 'EXPERIENCE_ATTENDANCE', experience_id: id }).catch(notFoundOnMissing)
     return redirectWithToast(context, '/', 'survey:toast.dismissed')
   }
   await api.surveys

@@ -29,6 +29,8 @@ const toolPages: Record<StaffTool, { href: string; label: string; hint: string; 
   partners: { href: '/admin/partners', label: 'subscriptions:admin.title', hint: 'subscriptions:admin.hint' },
   staff: { href: '/admin/staff', label: 'admin.home.staff', hint: 'admin.home.staffHint' },
   flags: { href: '/admin/flags', label: 'admin.home.flags', hint: 'admin.home.flagsHint' },
+  banners: { href: '/admin/banners', label: 'banners:admin.tool', hint: 'banners:admin.toolHint' },
+  analytics: { href: '/admin/analytics', label: 'dashboards:admin.tool', hint: 'dashboards:admin.toolHint' },
 }
 
 export default function AdminHome() {

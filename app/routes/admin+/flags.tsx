@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
-import type { FeatureFlag } from '#contract/flags.ts'
+import type { FeatureFlag, FlagProviderInfo } from '#contract/flags.ts'
 import { flagKeyPattern, flagRoles } from '#contract/staff-roles.ts'
 import { languages } from '#contract/enums.ts'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
@@ -20,14 +20,20 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
  * `/admin/flags` (issue 32 §3, decision 079): every feature flag, each with its own plain form (on
  * or off, the share of members, roles, regions, languages, variants), and a new one. The API
  * decides who may (`manage:flags`, admins) and records each change with its value before and after.
+ * With a vendor configured (FLAGS_PROVIDER, decision 080) the flags are edited there: the page says
+ * so and lists the keys it defines, with no form.
  */
 export const headers = formPageHeaders
 const PATH = '/admin/flags'
+/** The vendors' names as they write them. */
+const vendorNames = { growthbook: 'GrowthBook' } as const
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context)
   const t = await getT(request, context, 'moderation')
-  return { title: t('admin.flags.title'), flags: await getApi(request, context).flags.list().catch(notFoundOnMissing) }
+  const api = getApi(request, context)
+  const provider = await api.flags.provider().catch(notFoundOnMissing)
+  return { title: t('admin.flags.title'), provider, flags: provider.editable ? await api.flags.list().catch(notFoundOnMissing) : [] }
 }
 
 /** "name:weight, name:weight" → the variants; null when it does not read. */
@@ -67,6 +73,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         })
       } catch (error) {
         if (error instanceof ApiError && error.status === 422) return refused(Object.values(error.fields)[0]?.[0] ?? 'key_invalid', 422)
+        if (error instanceof ApiError && error.code === 'flags_managed_by_vendor') return refused('flags_managed_by_vendor', 409)
         throw error
       }
       return redirectWithToast(context, PATH, 'moderation:admin.flags.saved')
@@ -76,9 +83,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Flags() {
-  const { flags } = useLoaderData<typeof loader>()
+  const { flags, provider } = useLoaderData<typeof loader>()
   const refused = useActionData<typeof action>()
   const { t } = useTranslation('moderation')
+  if (provider.provider !== 'builtin') return <VendorFlags provider={provider} vendor={vendorNames[provider.provider]} refused={refused?.error ?? null} />
   return (
     <div className="prose">
       <h1>{t('admin.flags.title')}</h1>
@@ -93,6 +101,36 @@ export default function Flags() {
         <h2 id="new-flag">{t('admin.flags.new')}</h2>
         <FlagForm flag={null} error={refused && !flags.some((flag) => flag.key === refused.key) ? refused.error : null} />
       </section>
+    </div>
+  )
+}
+
+/** Flags held by a vendor: where to change them, what its rules can read, and the keys it defines. */
+function VendorFlags({ provider, vendor, refused }: { provider: FlagProviderInfo; vendor: string; refused: string | null }) {
+  const { t } = useTranslation('moderation')
+  return (
+    <div className="prose">
+      <h1>{t('admin.flags.title')}</h1>
+      {refused ? (
+        <p className="field-error" role="alert">
+          {t(refused)}
+        </p>
+      ) : null}
+      <p className="lead">{t('admin.flags.vendor', { vendor })}</p>
+      <p>{t('admin.flags.vendorAttributes')}</p>
+      {provider.reachable ? null : <p role="status">{t('admin.flags.vendorUnreachable', { vendor })}</p>}
+      <h2>{t('admin.flags.vendorKeys', { vendor })}</h2>
+      {provider.keys.length > 0 ? (
+        <ul data-testid="vendor-flags">
+          {provider.keys.map((key) => (
+            <li key={key}>
+              <code>{key}</code>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>{t('admin.flags.vendorNone', { vendor })}</p>
+      )}
     </div>
   )
 }

@@ -3,6 +3,12 @@ import type { StaffRole } from '#contract/staff.ts'
 import { createUser } from '#tests/api-harness.ts'
 import { routePages, validationOf } from '#tests/route-pages.ts'
 import * as account from '../account+/_index.tsx'
+import * as accountEmail from '../account+/email.tsx'
+import * as accountFees from '../account+/fees.tsx'
+import * as accountPayments from '../account+/payments.tsx'
+import * as accountPhone from '../account+/phone.tsx'
+import * as accountSubscription from '../account+/subscription.tsx'
+import * as accountVerification from '../account+/verification.tsx'
 import * as editSection from '../account+/edit_.$section.tsx'
 import * as home from '../_index.tsx'
 import * as impersonation from '../impersonation.tsx'
@@ -21,6 +27,12 @@ const pages = routePages([
   { id: 'routes/impersonation', path: 'impersonation', module: impersonation as never },
   { id: 'routes/account+/edit_.$section', path: 'account/edit/:section', module: editSection as never },
   { id: 'routes/account+/_index', path: 'account', module: account as never },
+  { id: 'routes/account+/email', path: 'account/email', module: accountEmail as never },
+  { id: 'routes/account+/phone', path: 'account/phone', module: accountPhone as never },
+  { id: 'routes/account+/payments', path: 'account/payments', module: accountPayments as never },
+  { id: 'routes/account+/fees', path: 'account/fees', module: accountFees as never },
+  { id: 'routes/account+/subscription', path: 'account/subscription', module: accountSubscription as never },
+  { id: 'routes/account+/verification', path: 'account/verification', module: accountVerification as never },
 ])
 const { get, post, text } = pages
 
@@ -54,6 +66,13 @@ describe('viewing Circle 55 as a member, without JavaScript', () => {
     const theirAccount = await text('/account', support.cookie)
     expect(theirAccount).toContain('their email, phone, cards, sign-in and account deletion are left out')
     for (const href of ['/account/email', '/account/phone', '/account/payments', '/account?confirm=delete']) expect(theirAccount).not.toContain(`href="${href}"`)
+    // Reached by an address all the same, those pages say so and offer no control (the API refuses them anyway).
+    for (const path of ['/account/email', '/account/phone', '/account/payments', '/account/fees', '/account/subscription', '/account/verification']) {
+      const shown = await text(path, support.cookie)
+      expect(shown, path).toContain('Only the member can do this. It is left out while viewing Circle 55 as them.')
+      expect(shown.match(/<form method="post"(?! action="\/(logout|impersonation|api\/localize)")/g), path).toBeNull()
+      expect(await validationOf(shown), path).toEqual([])
+    }
     const refused = await post('/account/edit/name', support.cookie, { intent: 'name', firstName: 'Maggie', lastName: 'K' })
     expect(refused.html).toContain('This cannot be done while viewing Circle 55 as a member.')
     expect(await text('/impersonation', support.cookie)).toContain('She says her activities page is empty.')

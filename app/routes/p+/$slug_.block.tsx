@@ -18,6 +18,7 @@ import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { safeRedirectPath } from '#app/utils/redirect.ts'
+import { reportHandledError } from '#app/utils/error-reporting.client.ts'
 import { setToast } from '#app/utils/toast.server.ts'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
@@ -71,8 +72,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     else await blocks.unblock(member.id)
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return notFoundOnMissing(error)
-    // Spec §8: block failures are reported (the log is error tracking here, never naming the members).
-    context.services.log('warn', `Could not ${intent} a member`, { error: String(error), requestId: context.requestId })
+    // Spec §4, §8: a failed block update is reported (Sentry when configured, and the log), with
+    // the request id, never naming the members (decision 083).
+    context.services.reportError(error, { requestId: context.requestId, failed: intent, path: '/p/{slug}/block', status: error instanceof ApiError ? error.status : null })
     const now = await blocks.state(member.id).then(
       (state) => state.is_blocked,
       () => null,
@@ -98,6 +100,8 @@ export async function clientAction({ request, serverAction }: ClientActionFuncti
     return await serverAction<typeof action>()
   } catch (error) {
     if (error instanceof Response || isRouteErrorResponse(error)) throw error
+    // It never reached the server, so the server could not report it: the browser does (decision 083).
+    reportHandledError(error, { failed: intent, where: 'block-control' })
     return { failed: intent, isBlocked: null } satisfies BlockAnswer
   }
 }

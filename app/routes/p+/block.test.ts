@@ -94,9 +94,10 @@ describe('/p/{slug}/block', () => {
 })
 
 /** A load context whose API refuses every block and unblock with `status` (reading the state still works). */
-function failingBlocks(status: number) {
+function failingBlocks(status: number, overrides: Parameters<typeof testWebServices>[2] = {}) {
   return testContext(
     testWebServices(pages.web.api, pages.web.db, {
+      ...overrides,
       apiFetch: async (request) =>
         request.method !== 'GET' && /\/v1\/block\/[^/]+$/.test(new URL(request.url).pathname)
           ? new Response(JSON.stringify({ title: 'Broken', status }), { status, headers: { 'content-type': 'application/problem+json' } })
@@ -142,6 +143,16 @@ describe('/p/{slug}/block in place (decision 041)', () => {
     expect(failedUnblock.status).toBe(503)
     expect(failedUnblock.data).toEqual({ failed: 'unblock', isBlocked: true, returnTo: `/p/${cy.user.slug}` })
     expect(await isBlocked(ann, cy.user.id)).toBe(true)
+  })
+
+  it('reports the failure with the request id, never naming the members (spec §4, decision 083)', async () => {
+    const [ann, bob] = [await member('Annabel', 'Leeds'), await member('Bobby', 'Marsh')]
+    const reported: { error: unknown; context: Record<string, unknown> }[] = []
+    const context = failingBlocks(500, { reportError: (error, details) => void reported.push({ error, context: details }) })
+    await inPlace(bob.user.slug, ann.cookie, 'block', context)
+    expect(reported).toHaveLength(1)
+    expect(reported[0]?.context).toEqual({ requestId: context.requestId, failed: 'block', path: '/p/{slug}/block', status: 500 })
+    expect(JSON.stringify(reported[0]?.context)).not.toMatch(/Annabel|Bobby|Marsh|Leeds/)
   })
 
   it('without JavaScript, a failure shows the page again: the message, the state read again, where it goes back to', async () => {

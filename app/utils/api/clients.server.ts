@@ -13,6 +13,8 @@ import { paymentsClient } from './payments.server.ts'
 import { feesClient } from './fees.server.ts'
 import { staffClient } from './staff.server.ts'
 import { flagsClient } from './flags.server.ts'
+import { analyticsClient } from './analytics.server.ts'
+import { dashboardsClient } from './dashboards.server.ts'
 import { placesClient } from './places.server.ts'
 import { profilesClient } from './profiles.server.ts'
 import { pushClient } from './push.server.ts'
@@ -20,6 +22,7 @@ import { reportsClient } from './reports.server.ts'
 import { subscriptionsClient } from './subscriptions.server.ts'
 import { supportClient } from './support.server.ts'
 import { surveysClient } from './surveys.server.ts'
+import { popupsClient } from './popups.server.ts'
 import { usersClient } from './users.server.ts'
 import { verificationClient } from './verification.server.ts'
 
@@ -48,11 +51,14 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     notifications: notificationsClient(transport),
     notificationSettings: notificationSettingsClient(transport),
     surveys: surveysClient(transport),
+    popups: popupsClient(transport),
     push: pushClient(transport),
     payments: paymentsClient(transport),
     fees: feesClient(transport),
     staff: staffClient(transport),
     flags: flagsClient(transport),
+    analytics: analyticsClient(transport),
+    dashboards: dashboardsClient(transport),
     subscriptions: subscriptionsClient(transport),
   }
 }

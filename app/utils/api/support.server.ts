@@ -8,6 +8,7 @@ import {
   type SupportConversationWithMessages,
   type SupportMessage,
 } from '#contract/support.ts'
+import { helpChatSchema, type HelpChat } from '#contract/help-chat.ts'
 import type { ApiTransport } from '../api.server.ts'
 
 /** "Contact the product" and the admins' support inbox (decision 039): the only code that knows their paths. */
@@ -16,6 +17,8 @@ export function supportClient(api: ApiTransport) {
   return {
     /** The member's conversation with Circle 55 support (made on first use); read and written as a chat channel. */
     open: (): Promise<Channel> => api.one('POST', 'v1/support/message-channel', channelSchema),
+    /** The member's help chat (decision 083): their support conversation as they read it (none opened) and the vendor widget, signed, or null. */
+    helpChat: (): Promise<HelpChat> => api.one('GET', 'v1/support/help-chat', helpChatSchema),
     /** Admins: every support conversation, waiting ones first, then the newest (403 for anyone else). */
     inbox: (page = 1) => api.json('GET', 'v1/admin/support', pageOf(supportConversationSchema), { query: { page } }),
     /** Admins: one conversation with its latest messages, oldest first. */

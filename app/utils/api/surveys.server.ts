@@ -1,25 +1,15 @@
 import {
-  popupListSchema,
   surveyAnswerSchema,
   surveyResultsSchema,
-  type Popup,
   type SurveyAnswer,
   type SurveyInput,
   type SurveyResults,
 } from '#contract/surveys.ts'
 import type { ApiTransport } from '../api.server.ts'
 
-/** The post-activity survey (spec §7 `v1/users/me/popups`, `v1/users/me/surveys`; decision 046): the only code that knows its paths. */
+/** The post-activity survey (spec §7 `v1/users/me/surveys`; decision 046; its popup is `popups.server.ts`): the only code that knows its paths. */
 export function surveysClient(api: ApiTransport) {
   return {
-    /** The signed-in member's open popups ("Did you go to …?"). */
-    popups: async (): Promise<Popup[]> =>
-      (await api.json('GET', 'v1/users/me/popups', popupListSchema)).data,
-    /** "Not now", for good. */
-    dismiss: (experienceId: string) =>
-      api.empty('PUT', 'v1/users/me/popups', {
-        body: { type: 'EXPERIENCE_ATTENDANCE', experience_id: experienceId },
-      }),
     answer: (input: SurveyInput): Promise<SurveyAnswer> =>
       api.json('POST', 'v1/users/me/surveys', surveyAnswerSchema, { body: input }),
     /** The member's own answers for one activity (null fields until answered). */
