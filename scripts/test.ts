@@ -1,7 +1,7 @@
 /**
- * `npm test`: type check, lint, unit/integration tests, then the end-to-end suite, in that
- * order. Stops at the first failing step with its exit code. Every tool runs on the Node
- * running this script, from the project's own node_modules.
+ * `npm test`: type check and lint (side by side: each uses one core), unit/integration tests,
+ * then the end-to-end suite, in that order. Stops at the first failing stage with its exit code.
+ * Every tool runs on the Node running this script, from the project's own node_modules.
  *
  *   npm test                      # everything
  *   npm test -- --skip=e2e        # skip steps by id: typecheck, lint, unit, e2e (comma-separated)
@@ -56,23 +56,34 @@ for (const arg of process.argv.slice(2)) {
   }
 }
 
-let current: ReturnType<typeof spawn> | undefined
+const running = new Set<ReturnType<typeof spawn>>()
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    current?.kill(signal)
+    for (const child of running) child.kill(signal)
     process.exit(130)
   })
 }
 
-function run(args: string[]) {
-  return new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: process.env })
-    current = child
+/**
+ * Runs one tool. `collect`: its output is kept and returned instead of shown as it comes, so two
+ * steps side by side do not interleave their lines.
+ */
+function run(args: string[], collect = false) {
+  return new Promise<{ code: number; output: string }>((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: collect ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: process.env })
+    running.add(child)
+    let output = ''
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.on('error', (error) => {
+      running.delete(child)
       console.error(error)
-      resolve(1)
+      resolve({ code: 1, output })
     })
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)))
+    child.on('exit', (code, signal) => {
+      running.delete(child)
+      resolve({ code: code ?? (signal ? 1 : 0), output })
+    })
   })
 }
 
@@ -84,29 +95,41 @@ const started = Date.now()
 const results: string[] = []
 let failed: { name: string; code: number } | undefined
 
-for (const step of steps) {
-  if (skip.has(step.id)) {
-    console.log(`\n▶ ${step.name}: skipped (--skip=${step.id})`)
-    results.push(`${step.name}: skipped`)
-    continue
+/** The stages, in order; the steps of one stage run side by side (tsc and eslint: one core each). */
+const stages: Step['id'][][] = [['typecheck', 'lint'], ['unit'], ['e2e']]
+
+for (const stage of stages) {
+  const chosen = steps.filter((step) => stage.includes(step.id)).filter((step) => {
+    if (skip.has(step.id)) {
+      console.log(`\n▶ ${step.name}: skipped (--skip=${step.id})`)
+      results.push(`${step.name}: skipped`)
+      return false
+    }
+    if (step.requires && !existsSync(path.join(root, step.requires.file))) {
+      console.log(`\n▶ ${step.name}: skipped (${step.requires.note})`)
+      results.push(`${step.name}: skipped`)
+      return false
+    }
+    return true
+  })
+  const together = chosen.length > 1
+  if (together) console.log(`\n▶ ${chosen.map((step) => step.name).join(' and ')}, side by side`)
+  const outcomes = await Promise.all(
+    chosen.map(async (step) => {
+      if (!together) console.log(`\n▶ ${step.name}`)
+      const stepStarted = Date.now()
+      const { code, output } = await run(step.args, together)
+      const took = seconds(Date.now() - stepStarted)
+      if (together) console.log(`\n▶ ${step.name}${output.trim() ? `\n${output.trimEnd()}` : ''}`)
+      console.log(code === 0 ? `✔ ${step.name} passed in ${took}` : `✖ ${step.name} failed (exit code ${code}) after ${took}`)
+      return { step, code, took }
+    }),
+  )
+  for (const { step, code, took } of outcomes) {
+    results.push(code === 0 ? `${step.name}: passed in ${took}` : `${step.name}: FAILED in ${took}`)
+    if (code !== 0 && !failed) failed = { name: step.name, code }
   }
-  if (step.requires && !existsSync(path.join(root, step.requires.file))) {
-    console.log(`\n▶ ${step.name}: skipped (${step.requires.note})`)
-    results.push(`${step.name}: skipped`)
-    continue
-  }
-  console.log(`\n▶ ${step.name}`)
-  const stepStarted = Date.now()
-  const code = await run(step.args)
-  const took = seconds(Date.now() - stepStarted)
-  if (code !== 0) {
-    console.log(`✖ ${step.name} failed (exit code ${code}) after ${took}`)
-    results.push(`${step.name}: FAILED in ${took}`)
-    failed = { name: step.name, code }
-    break
-  }
-  console.log(`✔ ${step.name} passed in ${took}`)
-  results.push(`${step.name}: passed in ${took}`)
+  if (failed) break
 }
 
 console.log(`\nSummary:\n  ${results.join('\n  ')}`)
