@@ -64,11 +64,17 @@ export function createApiApp(services: ApiServices) {
       // Answered as the member within the policy's limits; every change recorded with both ids (decision 078).
       const impersonation = await impersonationFor(services, resolved.user, impersonating)
       const path = c.req.path.replace(/^\/api/, '')
-      if (refusedWhileImpersonating(impersonation.mode, c.req.method, path)) throw impersonationRefused()
+      // Every request under an impersonation, reads and refusals too, is logged with both ids.
+      const logged = { requestId: c.var.requestId, impersonationId: impersonation.row.id, actorId: impersonation.actor.id, subjectId: impersonation.subject.id, mode: impersonation.mode, method: c.req.method, path }
+      if (refusedWhileImpersonating(impersonation.mode, c.req.method, path)) {
+        services.logger.info({ ...logged, status: 403 }, 'Impersonated request')
+        throw impersonationRefused()
+      }
       c.set('impersonation', impersonation)
       c.set('caller', { ...impersonation.subject, impersonator_id: impersonation.actor.id })
       c.set('callerShell', null)
       await next()
+      services.logger.info({ ...logged, status: c.res.status }, 'Impersonated request')
       // The impersonation's own calls (acting, stop) are audited by their service.
       if (!['GET', 'HEAD', 'OPTIONS'].includes(c.req.method) && !path.startsWith('/v1/impersonation')) await auditImpersonatedCall(services.db, impersonation, { method: c.req.method, path, status: c.res.status }, c.var.requestId)
       c.header('cache-control', 'no-store')

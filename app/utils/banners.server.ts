@@ -5,6 +5,7 @@ import type { Popup } from '#contract/popups.ts'
 import type { User } from '#contract/users.ts'
 import { getApi } from './auth.server.ts'
 import { siteCookie } from './cookies.server.ts'
+import { isFlagOn } from './flags.server.ts'
 import { ignoreUnlessUnavailable } from './http.server.ts'
 
 /**
@@ -12,6 +13,7 @@ import { ignoreUnlessUnavailable } from './http.server.ts'
  * ("Did you go?" before a banner where they live), else a banner showing at the page's place. A
  * visitor's dismissals live in a cookie of this site (a functional one: it only hides what they
  * put away), each until the banner changes or its days run out (spec §4 "optionally with expiry").
+ * The `banners` feature flag turns banners off (the survey's question stays).
  */
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60
@@ -54,6 +56,8 @@ export async function topNotice(
 ): Promise<TopNotice | null> {
   const first = popups?.[0]
   if (first?.type === 'EXPERIENCE_ATTENDANCE') return { kind: 'survey', popup: first }
+  // The `banners` flag off: no banner at all (decision 084).
+  if (!(await isFlagOn(request, context, 'banners', true))) return null
   if (first?.type === 'BANNER') return { kind: 'banner', banner: first.banner }
   // The member's popups already hold the banners where they live.
   const saved = user?.lat != null && user.long != null && popups !== null

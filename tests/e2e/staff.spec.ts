@@ -8,7 +8,7 @@ import { expect, password, test, untilHydrated } from './helpers.ts'
  * The team's roles (issue 32 §1, decision 077), by links and buttons from the first page: an admin
  * opens "Team" in the header, then "The team", adds a member by email as a moderator, changes the
  * role to finance and takes it back; the member's own "Team" page shows only their role's tools.
- * Without JavaScript on a desktop, and with it; axe on `/admin` and `/admin/staff`.
+ * Without JavaScript on a desktop, and with it; axe on the team's pages.
  */
 
 async function openTeam(page: Page) {
@@ -66,12 +66,15 @@ for (const js of [false, true]) {
   })
 }
 
-test('axe: the team’s start page and the team, without JavaScript', async ({ browser }) => {
+test('axe: the team’s pages (start, the team, members, flags, numbers), without JavaScript', async ({ browser }) => {
   const admin = await freshMember({ staff_role: 'admin' })
   const page = await scanningPage(browser, admin.email, { pass: password })
   const scanner = new Scanner(page, 'en', `${admin.email}, JS off`)
   await scanner.visit('/admin')
   await scanner.visit('/admin/staff')
+  await scanner.visit('/admin/members?q=Ellis')
+  await scanner.visit('/admin/flags')
+  await scanner.visit('/admin/analytics')
   await page.context().close()
   scanner.report()
 })

@@ -11,6 +11,8 @@ import { sql, type Kysely } from 'kysely'
  * `popups` becomes the one store of "the member put this away": a `BANNER` row names its banner,
  * the banner's content hash when dismissed (a changed banner comes back) and when the dismissal
  * ends; an `EXPERIENCE_ATTENDANCE` row names its activity, as before.
+ *
+ * The `banners` flag (on) lets admins stop showing banners at once, for everyone or some.
  */
 export async function up(db: Kysely<unknown>) {
   await sql`
@@ -35,11 +37,15 @@ export async function up(db: Kysely<unknown>) {
       ADD CONSTRAINT popups_subject CHECK (
         CASE type::text WHEN 'BANNER' THEN banner_id IS NOT NULL AND experience_id IS NULL AND content_hash IS NOT NULL
         ELSE experience_id IS NOT NULL AND banner_id IS NULL END);
-    CREATE UNIQUE INDEX popups_banner ON popups (user_id, banner_id) WHERE banner_id IS NOT NULL`.execute(db)
+    CREATE UNIQUE INDEX popups_banner ON popups (user_id, banner_id) WHERE banner_id IS NOT NULL;
+    INSERT INTO feature_flags (key, description, enabled)
+      VALUES ('banners', 'Home shows the banners admins write at /admin/banners (decision 084). Off: none is shown; the "Did you go?" question stays.', true)
+      ON CONFLICT (key) DO NOTHING`.execute(db)
 }
 
 export async function down(db: Kysely<unknown>) {
   await sql`
+    DELETE FROM feature_flags WHERE key = 'banners';
     DELETE FROM popups WHERE banner_id IS NOT NULL;
     ALTER TABLE popups DROP CONSTRAINT popups_subject, DROP COLUMN banner_id, DROP COLUMN content_hash, DROP COLUMN expires_at;
     ALTER TABLE banners

@@ -116,6 +116,13 @@ describe('banners', () => {
     const otherDevice = await pages.web.signedInCookie(member.id)
     expect(await text('/', otherDevice)).not.toContain('Choir evening')
 
+    // The `banners` flag off: no banner for anyone, at once.
+    await pages.web.api.request('PUT', 'v1/admin/flags/banners', { token: await pages.web.api.signToken(admin.id), body: { description: 'Banners on Home', enabled: false, rollout_percent: 100, variants: [], roles: [], regions: [], languages: [] } })
+    const fresh = await createUser(pages.database.db, { lat: portland.latitude, long: portland.longitude, city: 'Portland' })
+    expect(await text('/', await pages.web.signedInCookie(fresh.id))).not.toContain('Choir evening')
+    await pages.web.api.request('PUT', 'v1/admin/flags/banners', { token: await pages.web.api.signToken(admin.id), body: { description: 'Banners on Home', enabled: true, rollout_percent: 100, variants: [], roles: [], regions: [], languages: [] } })
+    expect(await text('/', await pages.web.signedInCookie(fresh.id))).toContain('Choir evening')
+
     // Signed out, a visitor does not see a banner for members.
     expect(await visitorHome('', { lat: portland.latitude, lng: portland.longitude })).not.toContain('Choir evening')
     // Forged fields change nothing.
