@@ -17,7 +17,7 @@ const places = [
 
 for (const { js, state, city, latitude, longitude } of places) {
   test(`${js ? 'with' : 'without'} JavaScript: an admin writes a banner for ${state}; a member there sees it on Home and hides it`, async ({ browser }) => {
-    const title = `Autumn walks in ${city} (${js ? 'js' : 'no js'})`
+    const title = `Autumn walks in ${city} (${js ? 'js' : 'no js'}, ${Date.now().toString(36)})`
     const admin = await freshMember({ staff_role: 'admin', first_name: 'Diane', last_name: 'Okafor' })
     const member = await freshMember({ first_name: 'Hélène', last_name: 'Lefèvre-Østergaard', lat: latitude, long: longitude, city })
     const page = await signedInPage(browser, admin.email, { js })
@@ -65,6 +65,7 @@ for (const { js, state, city, latitude, longitude } of places) {
     await expect(home.getByRole('region', { name: title })).toHaveCount(0)
     // Still hidden on the next visit, reached by a link.
     await home.locator('header nav').getByRole('link', { name: 'Find activities' }).click()
+    await expect(home.getByRole('heading', { level: 1, name: 'Find activities' })).toBeVisible()
     await home.locator('header nav').getByRole('link', { name: 'Home' }).click()
     await expect(home.getByRole('heading', { level: 1 })).toContainText('Hélène')
     await expect(home.getByRole('region', { name: title })).toHaveCount(0)

@@ -142,7 +142,8 @@ export default function Banners() {
       </section>
       {banners.length === 0 ? <p>{t('admin.none')}</p> : null}
       {banners.map((banner) => (
-        <section key={banner.id} aria-labelledby={`banner-${banner.id}`} className="card" data-testid="admin-banner">
+        // An article, not a landmark: two banners may share a title.
+        <article key={banner.id} aria-labelledby={`banner-${banner.id}`} className="card" data-testid="admin-banner">
           <h2 id={`banner-${banner.id}`}>{banner.title.en}</h2>
           <BannerFacts banner={banner} />
           {banner.state !== 'ended' ? (
@@ -157,7 +158,7 @@ export default function Banners() {
             <summary>{t('admin.edit')}</summary>
             <BannerForm banner={banner} refused={refusedFor(banner.id)} />
           </details>
-        </section>
+        </article>
       ))}
     </div>
   )
