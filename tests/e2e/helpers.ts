@@ -74,8 +74,8 @@ const expectedConsoleErrors: { text: RegExp; why: string }[] = [
     why: 'a request the test aborts with page.route: every script when it simulates JavaScript off, another site in the redirect tests',
   },
   {
-    text: /^AbortError: signal is aborted without reason(\n|$)/,
-    why: 'a click that leaves a page while its data was still arriving (the reload after sending a message): the router aborts that stale request, and Remix’s single fetch logs the aborted read of its body (console.error in fetchAndDecode) before dropping it; the next page is drawn as usual, and the test goes on to check it',
+    text: /^AbortError: (signal is aborted without reason|BodyStreamBuffer was aborted)(\n|$)/,
+    why: 'a click that leaves a page while its data was still arriving (the reload after sending a message), or a fetcher asked again before its first answer came (the help panel reloading its conversation): the router aborts that stale request, and Remix’s single fetch logs the aborted read of its body (console.error in fetchAndDecode; Chromium words it after the body started to arrive as "BodyStreamBuffer was aborted") before dropping it; the next page is drawn as usual, and the test goes on to check it',
   },
 ]
 const assetPath = /\/assets\/|\.(?:js|css|svg|png|jpe?g|ico|woff2?)(?:\?|$)/
