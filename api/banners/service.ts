@@ -183,6 +183,12 @@ export async function listBanners(db: DB, caller: Caller, now = new Date()): Pro
   return rows.map((row) => adminBannerJson({ ...row, dismissals: row.dismissals ?? 0 }, now))
 }
 
+/** One banner as admins see it, read again after a change. */
+async function adminBanner(db: DB, id: string, now: Date) {
+  const row = await withDismissals(db).where('banners.id', '=', id).executeTakeFirstOrThrow()
+  return adminBannerJson({ ...row, dismissals: row.dismissals ?? 0 }, now)
+}
+
 function columnsOf(input: BannerChange, now: Date) {
   const area = input.area
   const states = area.kind === 'states' ? [...new Set(area.states)] : []
@@ -235,8 +241,7 @@ export async function updateBanner(db: DB, caller: User, id: string, input: Bann
     await trx.updateTable('banners').set(columnsOf(input, now)).where('id', '=', id).execute()
     await audited(trx, caller, 'banner.update', id, { before: adminBannerJson({ ...before, dismissals: 0 }, now), after: input }, requestId)
   })
-  const row = await withDismissals(db).where('banners.id', '=', id).executeTakeFirstOrThrow()
-  return adminBannerJson({ ...row, dismissals: row.dismissals ?? 0 }, now)
+  return adminBanner(db, id, now)
 }
 
 /** `POST v1/admin/banners/{id}/end`: ends a banner now (it stays listed as ended), audited. Ending an ended one changes nothing. */
@@ -252,6 +257,5 @@ export async function endBanner(db: DB, caller: User, id: string, requestId: str
     await trx.updateTable('banners').set({ starts_at: starts, ends_at: now, updated_at: now }).where('id', '=', id).execute()
     await audited(trx, caller, 'banner.end', id, { ends_at: now.toISOString() }, requestId)
   })
-  const row = await withDismissals(db).where('banners.id', '=', id).executeTakeFirstOrThrow()
-  return adminBannerJson({ ...row, dismissals: row.dismissals ?? 0 }, now)
+  return adminBanner(db, id, now)
 }
