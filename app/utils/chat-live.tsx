@@ -1,5 +1,5 @@
 import { useRevalidator } from '@remix-run/react'
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { ChatMessageEvent } from '#contract/chat.ts'
 
 /**
@@ -91,12 +91,15 @@ export function ChatLiveProvider({ enabled, revision, children }: { enabled: boo
       })
       current.addEventListener('unread', (event) => {
         const parsed = chatUnreadEventSchema.safeParse(parse(event.data))
-        if (parsed.success) setUnread({ total: parsed.data.total_unread, revision: revisionRef.current })
+        // A transition, as every badge update below: the stream's first answer can come while the
+        // page inside the root's Suspense boundary is still hydrating, and an urgent update to the
+        // shell then would throw that page away and draw it again (React's error #421).
+        if (parsed.success) startTransition(() => setUnread({ total: parsed.data.total_unread, revision: revisionRef.current }))
       })
       // A new notification (issue 15 §3): the Notifications badge, live on every page.
       current.addEventListener('notifications', (event) => {
         const parsed = chatUnreadEventSchema.safeParse(parse(event.data))
-        if (parsed.success) setNotifications({ total: parsed.data.total_unread, revision: revisionRef.current })
+        if (parsed.success) startTransition(() => setNotifications({ total: parsed.data.total_unread, revision: revisionRef.current }))
       })
       current.addEventListener('resync', () => {
         emit({ type: 'resync' })
