@@ -109,6 +109,12 @@ export async function startJobQueue(options: {
       logger.debug({ err: error }, 'Job queue connection closed by the database shutdown')
       return
     }
+    // pg-boss's own maintenance, begun before the stop, can still be running when its connection
+    // closes (its query then answers nothing: "Cannot destructure property 'rows'"): nothing is lost.
+    if (stopping) {
+      logger.warn({ err: error }, 'Job queue error while stopping')
+      return
+    }
     logger.error({ err: error }, 'Job queue error')
   })
   await boss.start()
