@@ -113,6 +113,7 @@ export async function startServer(options: { env?: Env; port?: number; quiet?: b
         env.PUBLIC_URL.startsWith('https://') || new URL(env.PUBLIC_URL).hostname === 'localhost',
       sessionSecret: secrets.sessionSecret,
       supportEmail: env.SUPPORT_EMAIL,
+      links: env.outsideLinks,
       devOutbox: env.DEV_OUTBOX,
       sentryDsn: env.SENTRY_DSN ?? null,
       payments: env.PAYMENTS === 'on',

@@ -22,6 +22,7 @@ import { auditImpersonatedCall, impersonationFor } from './impersonation/service
 import { impersonationRefused, refusedWhileImpersonating } from './policy/impersonation.ts'
 import { impersonationHeader } from '#contract/staff.ts'
 import { subscriptionRoutes } from './subscriptions/routes.ts'
+import { medicareRoutes } from './medicare/routes.ts'
 import { PaymentsVendorError } from './providers/payments/provider.ts'
 import { notificationRoutes } from './notifications/routes.ts'
 import { placeRoutes } from './places/routes.ts'
@@ -43,6 +44,7 @@ import { accountRoutes } from './users/account-routes.ts'
 import { smsRoutes } from './sms/routes.ts'
 import { userRoutes } from './users/routes.ts'
 import { verificationRoutes } from './verification/routes.ts'
+import { referralRoutes } from './referrals/routes.ts'
 
 /**
  * The product API of spec §7 as a fetch handler: mounted under `/api` in the web server,
@@ -118,6 +120,8 @@ export function createApiApp(services: ApiServices) {
   analyticsRoutes(routes)
   dashboardRoutes(routes)
   subscriptionRoutes(routes)
+  medicareRoutes(routes)
+  referralRoutes(routes)
   app.route('/', routes)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))

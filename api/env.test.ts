@@ -100,6 +100,28 @@ describe('parseEnv', () => {
     expect(env.DATABASE_URL).toBeUndefined()
   })
 
+  it('takes each outside link from its variable, its default when unset, and none when set empty (decision 088)', () => {
+    expect(parseEnv({}).outsideLinks).toEqual({
+      blog: null,
+      helpCenter: '/help',
+      hostsProgram: '/help/hosting-an-activity',
+      marketingSite: null,
+      badgeInfo: '/help/safety-and-scams#verified-badge',
+      appStore: null,
+    })
+    const set = parseEnv({ BLOG_URL: 'https://blog.circle55.example/', HELP_CENTER_URL: '', APP_STORE_URL: 'https://apps.apple.com/us/app/circle-55/id1', HOSTS_PROGRAM_URL: '/company/about' }).outsideLinks
+    expect(set).toEqual({
+      blog: 'https://blog.circle55.example/',
+      helpCenter: null,
+      hostsProgram: '/company/about',
+      marketingSite: null,
+      badgeInfo: '/help/safety-and-scams#verified-badge',
+      appStore: 'https://apps.apple.com/us/app/circle-55/id1',
+    })
+    expect(configError({ BLOG_URL: 'javascript:alert(1)' }).message).toMatch(/BLOG_URL: must be an http\(s\) URL or a path/)
+    expect(configError({ BADGE_INFO_URL: '//evil.example' }).message).toMatch(/BADGE_INFO_URL/)
+  })
+
   it('reads booleans', () => {
     expect(parseEnv({ SEED_DEMO_DATA: 'false' }).SEED_DEMO_DATA).toBe(false)
     expect(parseEnv({ SEED_DEMO_DATA: 'no' }).SEED_DEMO_DATA).toBe(false)

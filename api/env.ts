@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { defaultOutsideLinks, isOutsideLinkTarget, outsideLinkNames, outsideLinkVariables, type OutsideLinks } from '#contract/outside-links.ts'
 
 /**
  * Configuration, parsed once at boot. Every module reads this frozen object, never
@@ -11,6 +12,8 @@ const bool = z
 
 const optionalUrl = z.url().optional()
 const optionalString = z.string().min(1).optional()
+/** An outside link of spec §2 (decision 088): an http(s) URL or a path of this site. */
+const outsideLink = z.string().refine(isOutsideLinkTarget, 'must be an http(s) URL or a path of this site starting with /').optional()
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -110,6 +113,13 @@ export const envSchema = z.object({
   INTERCOM_APP_ID: optionalString,
   /** The Messenger security secret: signs each member's JWT. */
   INTERCOM_IDENTITY_SECRET: optionalString,
+  // Spec §2's outside links (decision 088): unset, the default (contract/outside-links.ts); set but empty, the link is not shown.
+  BLOG_URL: outsideLink,
+  HELP_CENTER_URL: outsideLink,
+  HOSTS_PROGRAM_URL: outsideLink,
+  MARKETING_SITE_URL: outsideLink,
+  BADGE_INFO_URL: outsideLink,
+  APP_STORE_URL: outsideLink,
 })
 
 export type Env = Readonly<
@@ -121,11 +131,13 @@ export type Env = Readonly<
     API_AUDIENCE: string
     isProduction: boolean
     auth: 'builtin' | 'auth0'
+    /** The outside links the web shows (decision 088): each address, or null when it is not shown. */
+    outsideLinks: OutsideLinks
   }
 >
 
 export function parseEnv(source: NodeJS.ProcessEnv): Env {
-  // Empty strings in .env files mean "unset".
+  // Empty strings in .env files mean "unset" (but an empty outside link means "not shown": outsideLinksFrom).
   const cleaned = Object.fromEntries(
     Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
   )
@@ -218,7 +230,22 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
       raw.API_AUDIENCE ?? (auth === 'auth0' ? (raw.AUTH0_AUDIENCE ?? `${publicUrl}/api/`) : `${publicUrl}/api/`),
     isProduction,
     auth,
+    outsideLinks: outsideLinksFrom(source, raw),
   })
+}
+
+/**
+ * Each outside link: its variable's address; its default when the variable is unset; none when
+ * it is set but empty. The one place an empty value is not "unset": it is how a link is hidden.
+ */
+function outsideLinksFrom(source: NodeJS.ProcessEnv, raw: z.infer<typeof envSchema>): OutsideLinks {
+  return Object.fromEntries(
+    outsideLinkNames.map((name) => {
+      const variable = outsideLinkVariables[name]
+      const value = source[variable] === '' ? null : (raw[variable] ?? defaultOutsideLinks[name])
+      return [name, value]
+    }),
+  ) as OutsideLinks
 }
 
 export class ConfigError extends Error {

@@ -12,7 +12,7 @@ const localesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 export type ServerLanguage = Language
 
 /** `onboarding` names the genders and reasons for joining that the profile catalogue lists too; `chat` holds product messages. */
-const namespaces = ['email', 'profile', 'onboarding', 'chat', 'notifications', 'sms', 'payments'] as const
+const namespaces = ['email', 'profile', 'onboarding', 'chat', 'notifications', 'sms', 'payments', 'medicare'] as const
 
 const instance = i18next.createInstance()
 const resources = Object.fromEntries(
@@ -46,6 +46,11 @@ export function emailT(language: string): TFunction {
 /** Payments' words (the no-show fee's agreement, recorded as shown: decision 075) in `language` (en otherwise). */
 export function paymentsT(language: string | null | undefined): TFunction {
   return instance.getFixedT(supported(language), 'payments')
+}
+
+/** The words a member agrees to before a Medicare agency may call them (decision 086), recorded as shown, in `language` (en otherwise). */
+export function medicareT(language: string | null | undefined): TFunction {
+  return instance.getFixedT(supported(language), 'medicare')
 }
 
 /** The words of profile choices (interests, prompts, employment…) in `language` (en otherwise). */

@@ -42,8 +42,10 @@ import { commitSession, destroySession, getSession } from './utils/session.serve
 import { takeToast } from './utils/toast.server.ts'
 import { shellMember, type RootData } from './utils/root-data.ts'
 import { analyticsShell } from './utils/analytics.server.ts'
+import { campaignCookie } from './utils/referrals.server.ts'
 import { ConsentChoice } from './components/consent-choice.tsx'
 import { SegmentPages } from './components/segment-pages.tsx'
+import { defaultOutsideLinks } from '#contract/outside-links.ts'
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: appStyles },
@@ -72,6 +74,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const impersonation = user && (await getSession(request, context)).get('impersonation') ? await getApi(request, context).staff.impersonation() : null
   // Consent and what follows from it (decision 081): ask in French or Dutch, honour GPC and DNT.
   const analytics = await analyticsShell(request, context, { user, language, impersonating: impersonation !== null, headers, readAccount: () => getApi(request, context).analytics.consent() })
+  // The sign-up tracking cookie (spec §5, decision 087): a visitor's campaign, only where analytics may record them.
+  const campaign = await campaignCookie(request, context, { language, choice: analytics.choice, signedIn: user !== null, impersonating: impersonation !== null })
+  if (campaign) headers.append('Set-Cookie', campaign)
   return data(
     {
       brand: t('brand'),
@@ -89,6 +94,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       payments: context.services.config.payments !== false,
       impersonation,
       analytics,
+      links: context.services.config.links ?? defaultOutsideLinks,
     } satisfies RootData,
     { headers },
   )

@@ -94,6 +94,12 @@ export const errorCodes = [
   'not_subscribed',
   /** The paid plan is not sold here (PAYMENTS=off, decision 074). */
   'payments_off',
+  /** No Medicare agency is offered now: none named by the team, or paused (decision 086). */
+  'medicare_not_offered',
+  /** The words or the agency's details changed since the member read them: show them again (decision 086). */
+  'medicare_words_changed',
+  /** The member's permission to be called is already in force: stop it first to give a new one (decision 086). */
+  'medicare_consent_in_force',
   // 413
   'payload_too_large',
   'too_large',

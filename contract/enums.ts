@@ -16,7 +16,7 @@ export type UserState = (typeof userStates)[number]
  * The onboarding steps after basic info (spec §2, issue 13 §6) where a member who stopped resumes
  * after signing in; `done` once they have been through them all.
  */
-export const onboardingSteps = ['location', 'profile-photo', 'subscription', 'verification', 'notifications', 'done'] as const
+export const onboardingSteps = ['location', 'notifications', 'profile-photo', 'subscription', 'verification', 'medicare', 'done'] as const
 export type OnboardingStep = (typeof onboardingSteps)[number]
 
 /** Spec §3 profile: gender. */

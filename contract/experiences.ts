@@ -30,8 +30,8 @@ const avatar = z.object({ url: z.string() }).nullable()
  * the Circle 55 team when an admin did it (an admin is never named to members, decision 021).
  */
 export const experienceActorSchema = z.object({
-  role: z.enum(['host', 'team']),
-  display_name: nullableString.meta({ description: 'The host’s display name; null for the team or a deleted host.' }),
+  role: z.enum(['host', 'team', 'member']).meta({ description: '`member`: an attendee or the host who sent “Invite a friend” (invitations only, decision 087).' }),
+  display_name: nullableString.meta({ description: 'The host’s (or the inviting member’s) display name; null for the team or a deleted member.' }),
 })
 export type ExperienceActor = z.infer<typeof experienceActorSchema>
 

@@ -26,6 +26,7 @@ export const notificationTypes = [
   'subscription.payment_failed',
   'fee.updated',
   'account.viewed',
+  'referral.qualified',
 ] as const
 export type NotificationType = (typeof notificationTypes)[number]
 

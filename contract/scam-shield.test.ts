@@ -68,8 +68,19 @@ const scams: readonly Case[] = [
   ],
   [
     'To get your grant I need your Medicare number and Social Security number.',
-    ['banking_details'],
+    ['banking_details', 'medicare'],
   ],
+  // Someone claiming to be Medicare, or asking for a Medicare number (decision 086).
+  ['Hello, this is Medicare calling about your benefits.', ['medicare']],
+  ["I'm calling from Medicare: please confirm your Medicare number so we can mail your card.", ['medicare']],
+  ['You qualify for a new Medicare card with dental, vision and hearing. Read me the number on your Medicare card.', ['medicare']],
+  ['Your Medicare advisor here, what is your Medicare ID?', ['medicare']],
+  ['We are from the Medicare enrollment center and need a photo of your Medicare card.', ['medicare']],
+  // "Donnez-moi votre numéro" asks for a number too.
+  ['Bonjour, ici Medicare. Donnez-moi votre numéro Medicare pour recevoir votre nouvelle carte.', ['off_platform', 'medicare']],
+  ["Je vous appelle de la part de l'Assurance maladie, votre conseiller Medicare.", ['medicare']],
+  ['Goedendag, hier is Medicare. Wat is uw Medicare-nummer?', ['medicare']],
+  ['Ik bel namens uw zorgverzekeraar: u krijgt een nieuwe zorgpas.', ['medicare']],
   [
     'I sent you a 6-digit code by mistake, can you tell me the code you just received?',
     ['banking_details'],
@@ -195,6 +206,14 @@ const ordinary: readonly string[] = [
   'Lend me your umbrella? It is pouring.',
   'Pin number 7 at the bowling alley is broken.',
   'Bring your Medicare card to the health fair.',
+  'I just turned 65 and signed up for Medicare Part B.',
+  "I'm on Medicare now, so the dentist is cheaper.",
+  'My new Medicare card came in the mail today.',
+  'Is anyone going to the talk about Medicare plans at the library?',
+  'This is Medicare Advantage country, every ad is about it.',
+  'Je suis passée à Medicare le mois dernier.',
+  "C'est l'Assurance maladie qui rembourse les lunettes.",
+  'Ik heb sinds kort Medicare, de tandarts is goedkoper.',
   'My number is on the sign-up sheet.',
   'Call me when you get there.',
   'Please bring a spare pair of socks; we will need cash for the bus.',
@@ -280,7 +299,7 @@ describe('scamSignals', () => {
 
   it('returns the signals in the order of scamSignalCodes, each once', () => {
     const all = scamSignals(
-      'Send me $500 by Western Union or in bitcoin, or buy gift cards. I need your bank account number. WhatsApp me, my bank will call.',
+      'Send me $500 by Western Union or in bitcoin, or buy gift cards. I need your bank account number. WhatsApp me, my bank will call. This is Medicare calling.',
     )
     expect(all).toEqual([...scamSignalCodes])
   })

@@ -24,6 +24,7 @@ export const scamSignalCodes = [
   'crypto',
   'banking_details',
   'off_platform',
+  'medicare',
 ] as const
 export type ScamSignal = (typeof scamSignalCodes)[number]
 
@@ -278,7 +279,7 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
     ),
     // Not "pin number 7 at the bowling alley" nor "I'll pin the map".
     re(`\\bpin ?code\\b|\\b(?:your|ur) pin\\b|\\bcode pin\\b`),
-    re(`\\bssn\\b|\\bsocial security (?:number|#|card)\\b|\\bmedicare (?:number|id)\\b`),
+    re(`\\bssn\\b|\\bsocial security (?:number|#|card)\\b`),
     re(
       `\\bverify your (?:account|identity|bank|card|details)\\b|\\b(?:one[- ]time|verification) (?:code|password)\\b`,
     ),
@@ -357,6 +358,35 @@ const patterns: Record<ScamSignal, readonly RegExp[]> = {
       // Not "laten we ergens anders koffie drinken, het is hier vol".
       `\\bergens (?:anders|prive) (?:praten|chatten|verder)\\b|\\bverder (?:praten|chatten) (?:via|op)\\b|\\bprive (?:chatten|praten|gesprek)\\b|\\bonder vier ogen\\b`,
     ),
+  ],
+  // Someone claiming to be Medicare, or asking for a Medicare number (issue 33 §2, decision 086):
+  // scammers call themselves "Medicare advisors" and offer a "new Medicare card" to get the number.
+  // Not "I'm on Medicare", "signed up for Medicare Part B" nor "my new Medicare card came".
+  medicare: [
+    re(
+      `\\b(?:this is|we are|we're|i'm|i am) (?:calling |writing |contacting you |reaching out )?(?:from |on behalf of )?(?:the )?medicare\\b(?! (?:advantage|part|supplement|plans?|drug|card|coverage|too|now|since)\\b)`,
+    ),
+    re(`\\b(?:calling|writing|contacting you|reaching out|a message) (?:from|on behalf of) (?:the )?medicare\\b`),
+    re(
+      `\\bmedicare (?:advis[oe]rs?|representatives?|officials?|enrol?lment (?:center|centre|office|team|department)|benefits? (?:center|centre|department|office|team)|department|administration)\\b`,
+    ),
+    re(
+      `\\b(?:get|send|issue|mail|ship|qualify for|eligible for|order|claim|activate) (?:you )?(?:a |your |the )?(?:(?:new|free|replacement) )+medicare cards?\\b|\\bnew medicare card with\\b`,
+    ),
+    re(`\\bmedicare (?:number|id|#|card number|beneficiary (?:number|identifier))\\b|\\bmbi number\\b`),
+    re(
+      `\\b(?:read|give|tell|send|confirm|verify|need|photo of|picture of|copy of) (?:me )?(?:the (?:numbers? (?:on|from) )?)?(?:your|ur) (?:red,? white,? (?:and|&) blue )?medicare card\\b|\\bnumbers? (?:on|from) (?:the (?:back|front) of )?(?:your|ur) medicare card\\b`,
+    ),
+    // fr
+    re(
+      `\\b(?:ici|de la part de|au nom de|je vous appelle de(?: la part de)?) (?:l'|le |la )?(?:medicare|assurance maladie|ameli)\\b`,
+    ),
+    re(`\\bnumero (?:medicare|d'assure)\\b|\\b(?:conseiller|conseillere|agent|representant) (?:de )?medicare\\b|\\bnouvelle carte medicare\\b`),
+    // nl
+    re(
+      `\\b(?:hier is|wij zijn|ik bel namens|namens|ik bel (?:u )?(?:van|vanuit)) (?:de |uw )?(?:medicare|zorgverzekeraar)\\b`,
+    ),
+    re(`\\bmedicare-?nummer\\b|\\bmedicare-?(?:adviseurs?|medewerkers?|vertegenwoordigers?)\\b|\\bnieuwe (?:medicare-?(?:pas|kaart)|zorgpas)\\b`),
   ],
 }
 

@@ -148,10 +148,11 @@ describe('the team’s dashboard (GET v1/admin/dashboard)', () => {
     expect(dashboard.onboarding).toEqual([
       { stage: 'signed_up', members: 5 },
       { stage: 'location', members: 4 },
+      { stage: 'notifications', members: 3 },
       { stage: 'profile-photo', members: 3 },
       { stage: 'subscription', members: 2 },
       { stage: 'verification', members: 2 },
-      { stage: 'notifications', members: 1 },
+      { stage: 'medicare', members: 1 },
       { stage: 'done', members: 1 },
     ])
     expect(week(10).active_members).toBe(2)

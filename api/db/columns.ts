@@ -4,7 +4,8 @@ import { reportOutcomes } from '#contract/moderation.ts'
 import { staffRoles } from '#contract/staff.ts'
 import { analyticsConsents, deviceClasses } from '#contract/analytics.ts'
 import { nearbyVisibilities } from '#contract/profile.ts'
-import { noShowFeeReasons, noShowFeeStatuses, noShowFeeWaivers, builtinChargeStatuses, builtinCheckoutModes, builtinCheckoutStatuses, cardBrands, cardSetupStatuses, codePurposes, coverageTypes, familyMembers, impersonationEndReasons, bannerAudiences, invitationStates, joinReasons, reminderSlots, locales, pgEnums, placeKinds } from './schema.ts'
+import { medicareConsentMethods, medicareRevocationMethods } from '#contract/medicare-rules.ts'
+import { noShowFeeReasons, noShowFeeStatuses, noShowFeeWaivers, builtinChargeStatuses, builtinCheckoutModes, builtinCheckoutStatuses, cardBrands, cardSetupStatuses, codePurposes, coverageTypes, familyMembers, impersonationEndReasons, bannerAudiences, invitationStates, joinReasons, reminderSlots, locales, pgEnums, placeKinds, referralReasons, referralSignalKinds, referralStatuses } from './schema.ts'
 
 /**
  * Every column of every table as the migrations create it: `'<type>[ null][ default]'`, where the
@@ -232,6 +233,7 @@ export const databaseColumns = {
     state: 'text default',
     created_at: 'timestamptz default',
     answered_at: 'timestamptz null',
+    by_friend: 'bool default',
   },
   experience_reminders: {
     experience_id: 'uuid',
@@ -608,18 +610,81 @@ export const databaseColumns = {
     created_by: 'uuid null',
     updated_at: 'timestamptz default',
   },
-  medicare_registrations: {
-    user_id: 'uuid',
+  medicare_partners: {
+    id: 'uuid default',
+    name: 'text',
+    license: 'text',
     phone: 'text',
-    permission_to_contact: 'bool',
-    coverage_types: '_text default',
+    disclaimer: 'text',
+    organization_count: 'int4',
+    plan_count: 'int4',
+    callback_days: 'int4 default',
+    active: 'bool default',
+    revision: 'int4 default',
+    retired_at: 'timestamptz null',
+    created_by: 'uuid null',
+    updated_by: 'uuid null',
     created_at: 'timestamptz default',
+    updated_at: 'timestamptz default',
+  },
+  medicare_consents: {
+    id: 'uuid default',
+    user_id: 'uuid',
+    partner_id: 'uuid',
+    partner_revision: 'int4',
+    phone: 'text null',
+    phone_last4: 'text',
+    topics: '_text',
+    text_version: 'text',
+    text_shown: 'text',
+    locale: 'text',
+    method: 'text',
+    page: 'text null',
+    user_agent: 'text null',
+    created_at: 'timestamptz default',
+    erased_at: 'timestamptz null',
+  },
+  medicare_consent_revocations: {
+    consent_id: 'uuid',
+    method: 'text',
+    revoked_at: 'timestamptz default',
   },
   referrals: {
     id: 'uuid default',
     referrer_id: 'uuid',
-    code: 'text',
     referred_user_id: 'uuid null',
+    created_at: 'timestamptz default',
+    status: 'text default',
+    reason: 'text null',
+    experience_id: 'uuid null',
+    qualified_at: 'timestamptz null',
+    qualifying_experience_id: 'uuid null',
+    referrer_told_at: 'timestamptz null',
+  },
+  referral_codes: {
+    user_id: 'uuid',
+    code: 'text',
+    show_first_name: 'bool default',
+    clicks: 'int4 default',
+    created_at: 'timestamptz default',
+  },
+  referral_signals: {
+    user_id: 'uuid',
+    kind: 'text',
+    hash: 'text',
+    seen_at: 'timestamptz default',
+  },
+  friend_invitations: {
+    inviter_id: 'uuid',
+    experience_id: 'uuid',
+    email_hash: 'text',
+    created_at: 'timestamptz default',
+  },
+  signup_attributions: {
+    user_id: 'uuid',
+    utm_source: 'text null',
+    utm_medium: 'text null',
+    utm_campaign: 'text null',
     created_at: 'timestamptz default',
   },
   audit_log: {
@@ -662,7 +727,8 @@ export const checkedColumns = {
   builtin_vault_cards: { brand: cardBrands },
   builtin_checkout_sessions: { mode: builtinCheckoutModes, status: builtinCheckoutStatuses },
   builtin_charges: { status: builtinChargeStatuses },
-  medicare_registrations: { coverage_types: coverageTypes },
+  medicare_consents: { topics: coverageTypes, locale: locales, method: medicareConsentMethods },
+  medicare_consent_revocations: { method: medicareRevocationMethods },
   places: { kind: placeKinds },
   experience_invitations: { state: invitationStates },
   experience_reminders: { slot: reminderSlots },
@@ -670,6 +736,8 @@ export const checkedColumns = {
   impersonations: { end_reason: impersonationEndReasons },
   banners: { audience: bannerAudiences },
   analytics_events: { device_class: deviceClasses },
+  referrals: { status: referralStatuses, reason: referralReasons },
+  referral_signals: { kind: referralSignalKinds },
 } as const satisfies { [T in keyof Database]?: { [C in keyof Database[T]]?: readonly Element<Database[T][C]>[] } }
 
 // Each list holds every value its column's type allows, not only some of them.

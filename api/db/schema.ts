@@ -37,6 +37,7 @@ import { verificationProviders, type VerificationProviderName } from '#contract/
 import type { ReportOutcome, ReportSnapshot } from '#contract/moderation.ts'
 import type { StaffRole } from '#contract/staff.ts'
 import type { AnalyticsConsent, DeviceClass } from '#contract/analytics.ts'
+import type { MedicareConsentMethod, MedicareRevocationMethod } from '#contract/medicare-rules.ts'
 
 /**
  * Kysely types for every table in `migrations/`, in the migrations' order. `columns.ts` states
@@ -494,6 +495,8 @@ export interface ExperienceInvitationsTable {
   created_at: CreatedAt
   /** When the member accepted or declined; null while pending. */
   answered_at: NullableTimestamp
+  /** Sent by an attendee or the host through "Invite a friend" (migration 0042, decision 087): named as them. */
+  by_friend: Generated<boolean>
 }
 
 export interface MessageChannelsTable {
@@ -904,19 +907,119 @@ export interface BannersTable {
   updated_at: UpdatedAt
 }
 
-export interface MedicareRegistrationsTable {
-  user_id: string
+/** The licensed agency the team names (migration 0041, decision 086); at most one is current (`retired_at` null). */
+export interface MedicarePartnersTable {
+  id: Generated<string>
+  name: string
+  license: string
+  /** The number it calls from, E.164. */
   phone: string
-  permission_to_contact: boolean
-  coverage_types: TextArray<CoverageType>
+  disclaimer: string
+  organization_count: number
+  plan_count: number
+  callback_days: Generated<number>
+  active: Generated<boolean>
+  /** Raised by each change: the words members agree to name it. */
+  revision: Generated<number>
+  retired_at: NullableTimestamp
+  created_by: string | null
+  updated_by: string | null
   created_at: CreatedAt
+  updated_at: UpdatedAt
 }
 
+/**
+ * A member's permission to be called by the agency (decision 086): append-only, PostgreSQL refuses
+ * UPDATE and DELETE but the account deletion's one blanking of `phone`, `topics` and `user_agent`.
+ */
+export interface MedicareConsentsTable {
+  id: Generated<string>
+  user_id: string
+  partner_id: string
+  partner_revision: number
+  /** E.164; null once the account is deleted. */
+  phone: string | null
+  phone_last4: string
+  topics: ColumnType<CoverageType[], CoverageType[], CoverageType[]>
+  text_version: string
+  /** The exact words shown, in `locale`. */
+  text_shown: string
+  locale: Language
+  method: MedicareConsentMethod
+  page: string | null
+  user_agent: string | null
+  created_at: CreatedAt
+  erased_at: NullableTimestamp
+}
+
+/** A consent's end, one per consent, append-only like the consents. */
+export interface MedicareConsentRevocationsTable {
+  consent_id: string
+  method: MedicareRevocationMethod
+  revoked_at: CreatedAt
+}
+
+/** `referrals.status` (migration 0042, decision 087): counted only once the friend attended an activity. */
+export const referralStatuses = ['signed_up', 'qualified', 'not_counted'] as const
+export type ReferralStatus = (typeof referralStatuses)[number]
+/** Why a referral is not counted: the new account looks like the referrer's own (decision 087). */
+export const referralReasons = ['self', 'same_email', 'same_device', 'same_address', 'same_card'] as const
+export type ReferralReason = (typeof referralReasons)[number]
+/** What a `referral_signals` row is a keyed hash of. */
+export const referralSignalKinds = ['device', 'address'] as const
+export type ReferralSignalKind = (typeof referralSignalKinds)[number]
+
+/** A member brought by someone's invite link (migration 0042 reshaped 0001's table; decision 087). */
 export interface ReferralsTable {
   id: Generated<string>
   referrer_id: string
-  code: string
+  /** The new member; null once they deleted their account (the referrer keeps the count). */
   referred_user_id: string | null
+  created_at: CreatedAt
+  status: ColumnType<ReferralStatus, ReferralStatus | undefined, ReferralStatus>
+  reason: ReferralReason | null
+  /** The activity the invitation was for, if it named one. */
+  experience_id: string | null
+  qualified_at: NullableTimestamp
+  /** The first activity the friend was marked present at. */
+  qualifying_experience_id: string | null
+  /** When the referrer was told their friend came to a first activity (once). */
+  referrer_told_at: NullableTimestamp
+}
+
+/** Each member's invite code (migration 0042, decision 087). */
+export interface ReferralCodesTable {
+  user_id: string
+  code: string
+  /** The referral banner may show the member's first name to the people they invite. */
+  show_first_name: Generated<boolean>
+  /** How often the invite link was opened. */
+  clicks: Generated<number>
+  created_at: CreatedAt
+}
+
+/** A keyed hash of a browser or an internet address a member signed in from (decision 087). */
+export interface ReferralSignalsTable {
+  user_id: string
+  kind: ReferralSignalKind
+  hash: string
+  seen_at: UpdatedAt
+}
+
+/** An address someone invited to an activity with "Invite a friend": its keyed hash, never the address. */
+export interface FriendInvitationsTable {
+  inviter_id: string
+  experience_id: string
+  email_hash: string
+  created_at: CreatedAt
+}
+
+/** The campaign a new account came from (the sign-up cookie's `utm_*`), once per account. */
+export interface SignupAttributionsTable {
+  user_id: string
+  utm_source: string | null
+  utm_medium: string | null
+  utm_campaign: string | null
   created_at: CreatedAt
 }
 
@@ -1005,8 +1108,14 @@ export interface Database {
   popups: PopupsTable
   surveys: SurveysTable
   banners: BannersTable
-  medicare_registrations: MedicareRegistrationsTable
+  medicare_partners: MedicarePartnersTable
+  medicare_consents: MedicareConsentsTable
+  medicare_consent_revocations: MedicareConsentRevocationsTable
   referrals: ReferralsTable
+  referral_codes: ReferralCodesTable
+  referral_signals: ReferralSignalsTable
+  friend_invitations: FriendInvitationsTable
+  signup_attributions: SignupAttributionsTable
   feature_flags: FeatureFlagsTable
   audit_log: AuditLogTable
   places: PlacesTable

@@ -17,6 +17,11 @@ afterAll(async () => {
 })
 
 describe('demo data (issue 2 §3)', () => {
+  it('names a made-up Medicare agency that says it is one (decision 086)', async () => {
+    const agencies = await database.db.selectFrom('medicare_partners').select(['name', 'disclaimer', 'active', 'retired_at']).execute()
+    expect(agencies).toEqual([{ name: 'Example Senior Benefits (demo agency)', disclaimer: expect.stringContaining('made up for the Circle 55 demo'), active: true, retired_at: null }])
+  })
+
   it('has at least 300 members, all aged 55 or over, across at least 25 US cities', async () => {
     const members = await database.db
       .selectFrom('users')

@@ -1179,6 +1179,18 @@ function generateProfiles(users: SeedUser[]) {
   return { interests, profiles, prompts }
 }
 
+/** The demo's Medicare agency: fictional, and it says so in every field members read. */
+export const demoMedicarePartner = {
+  name: 'Example Senior Benefits (demo agency)',
+  license: 'Demo license 0000000 — not a real agency',
+  phone: '+15035550100',
+  disclaimer: 'This agency is made up for the Circle 55 demo. It does not exist and will never call anyone.',
+  organization_count: 3,
+  plan_count: 12,
+  callback_days: 2,
+  active: true,
+}
+
 export async function seedDemoData(
   db: Kysely<Database>,
   options: { now?: Date; log?: (msg: string) => void } = {},
@@ -1252,6 +1264,9 @@ export async function seedDemoData(
       INSERT INTO channel_memberships (channel_id, user_id, is_accepted)
       SELECT ch.id, e.host_id, true FROM message_channels ch JOIN experiences e ON e.id = ch.experience_id
     `.execute(trx)
+    // Medicare calls (decision 086): a made-up agency, so the demo and the end-to-end journeys have
+    // one to agree to. Its number is one of the 555-01xx numbers reserved for fiction; nobody calls.
+    await trx.insertInto('medicare_partners').values(demoMedicarePartner).execute()
     return true
   })
 

@@ -298,7 +298,7 @@ export async function serializeExperiences(db: DB | Trx, media: MediaStorage, ro
             // Decision 019: an invitation is shown while it can still be accepted.
             invitation:
               invitedAt && !row.canceled_at && !past && !hosting && !attending
-                ? { at: invitedAt.toISOString(), by: actor(viewerState?.invited_by ?? null, row, hostName) }
+                ? { at: invitedAt.toISOString(), by: viewerState?.inviter ? friend(viewerState.inviter) : actor(viewerState?.invited_by ?? null, row, hostName) }
                 : null,
             // Spec §4: the web shows the no-show warning and the confirmation from this alone.
             cancel_is_late: !hasStarted(row, now) && isLateCancel(row.start_at, now),
@@ -321,6 +321,11 @@ function actor(actorId: string | null, row: Pick<Experience, 'host_id'>, hostNam
   return byTeam ? { role: 'team', display_name: null } : { role: 'host', display_name: hostName }
 }
 
+/** A host or attendee who sent "Invite a friend" (decision 087): named as members name each other. */
+function friend(inviter: InviterNames): ExperienceActor {
+  return { role: 'member', display_name: inviter.state === 'deleted' ? null : displayName(inviter) }
+}
+
 /** Who cancelled: `canceled_by` is the host or an admin (the team). */
 function cancellation(at: Date, row: Pick<Experience, 'canceled_by' | 'host_id'>, hostName: string | null): ExperienceCancellation {
   return { at: at.toISOString(), by: actor(row.canceled_by, row, hostName) }
@@ -331,6 +336,8 @@ export async function serializeExperience(db: DB | Trx, media: MediaStorage, row
   return json as ExperienceJson
 }
 
+type InviterNames = Pick<User, 'first_name' | 'last_name' | 'formatted_name' | 'name' | 'banned' | 'is_suspended' | 'state'>
+
 interface ViewerState {
   attendees_count: number
   is_attending: boolean
@@ -339,6 +346,8 @@ interface ViewerState {
   /** When the viewer's pending invitation was sent, and by whom; null when they hold none. */
   invited_at: Date | null
   invited_by: string | null
+  /** Who sent it with "Invite a friend" (decision 087); null for the host's or the team's invitation. */
+  inviter: InviterNames | null
   /** The viewer's seat is bound by the no-show fee (they agreed to it). */
   fee_bound: boolean
 }
@@ -356,10 +365,13 @@ async function viewerStates(db: DB | Trx, userId: string, experienceIds: string[
       EXISTS (SELECT 1 FROM experience_attendees a WHERE a.experience_id = e.id AND a.user_id = ${userId} AND a.fee_consent_id IS NOT NULL) AS fee_bound,
       CASE WHEN w.user_id IS NOT NULL THEN (SELECT count(*)::int FROM waitlist_entries o JOIN users ou ON ou.id = o.user_id
         WHERE o.experience_id = e.id AND ${visibleMembers('ou')} AND (o.created_at, o.user_id) <= (w.created_at, w.user_id)) END AS waitlist_position,
-      i.created_at AS invited_at, i.invited_by
+      i.created_at AS invited_at, i.invited_by,
+      CASE WHEN iu.id IS NOT NULL THEN json_build_object('first_name', iu.first_name, 'last_name', iu.last_name, 'formatted_name', iu.formatted_name,
+        'name', iu.name, 'banned', iu.banned, 'is_suspended', iu.is_suspended, 'state', iu.state) END AS inviter
     FROM experiences e
     LEFT JOIN waitlist_entries w ON w.experience_id = e.id AND w.user_id = ${userId}
     LEFT JOIN experience_invitations i ON i.experience_id = e.id AND i.user_id = ${userId} AND i.state = 'pending'
+    LEFT JOIN users iu ON iu.id = i.invited_by AND i.by_friend
     WHERE e.id = ANY(${experienceIds}::uuid[])
   `.execute(db)
   return new Map(result.rows.map(({ id, ...state }) => [id, state]))

@@ -74,7 +74,7 @@ export function feeRoutes(routes: ApiRoutes) {
     const caller = requireCaller(c)
     const { marks } = await readJson(c, markRoute)
     const before = await attendanceMarksOf(c.var.services.db, c.req.param('id'))
-    const marked = await markAttendance(c.var.services.db, caller, c.req.param('id'), marks)
+    const marked = await markAttendance(c.var.services.db, caller, c.req.param('id'), marks, c.var.services.notify)
     // A mark given or changed is an event about that member; the same mark given again is not.
     for (const mark of marks) {
       if (before.get(mark.user_id) !== mark.present) await trackFrom(c, mark.present ? 'attended' : 'no_show', { experience_id: marked.experience.id }, mark.user_id)

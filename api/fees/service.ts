@@ -12,6 +12,7 @@ import { centsToFee, getExperience, hasStarted } from '../experiences/service.ts
 import { customerRef, usableDefaultCard } from '../payments/queries.ts'
 import { customerOf } from '../payments/service.ts'
 import { PaymentsVendorError, type PaymentsProvider } from '../providers/payments/provider.ts'
+import { settleReferral } from '../referrals/service.ts'
 
 /**
  * The no-show fee's life (issue 31 §3, decision 075), each step once however often it runs:
@@ -84,7 +85,7 @@ export async function attendanceSheet(db: DB, caller: Caller, idOrSlug: string) 
  * until its fees are worked out (a day after the first confirmation). Members not in the list keep
  * their mark (or none: nobody is charged for a seat the host did not mark).
  */
-export async function markAttendance(db: DB, caller: User, idOrSlug: string, marks: Array<{ user_id: string; present: boolean }>) {
+export async function markAttendance(db: DB, caller: User, idOrSlug: string, marks: Array<{ user_id: string; present: boolean }>, notify: Notify) {
   const experience = await getExperience(db, idOrSlug)
   requirePermission(caller, 'mark:attendance', experience)
   if (experience.canceled_at || !hasStarted(experience, Date.now()) || experience.fees_assessed_at) {
@@ -102,6 +103,8 @@ export async function markAttendance(db: DB, caller: User, idOrSlug: string, mar
         .values({ experience_id: experience.id, user_id: mark.user_id, present: mark.present, marked_by: caller.id })
         .onConflict((conflict) => conflict.columns(['experience_id', 'user_id']).doUpdateSet({ present: mark.present, marked_by: caller.id, marked_at: new Date() }))
         .execute()
+      // A friend who joined with someone's invite link counts once they come (decision 087).
+      if (mark.present) await settleReferral({ db: trx, notify }, { kind: 'attended', memberId: mark.user_id, experienceId: experience.id })
     }
     await trx.updateTable('experiences').set({ attendance_confirmed_at: new Date() }).where('id', '=', experience.id).where('attendance_confirmed_at', 'is', null).execute()
   })

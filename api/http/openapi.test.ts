@@ -603,6 +603,29 @@ describe('every endpoint answers as documented', () => {
     expect((await call('PUT', 'v1/users/me/analytics-consent', { token: someone.token, body: { choice: 'yes' } })).status).toBe(422)
   })
 
+  it('referrals: the invite link, the choice, the banner, a click, sign-up attribution, Invite a friend (decision 087)', async () => {
+    const someone = await member({ first_name: 'Ruth' })
+    const summary = await call('GET', 'v1/users/me/referrals', { token: someone.token })
+    expect(summary.status).toBe(200)
+    const { code } = summary.json.data[0]
+    expect((await call('PUT', 'v1/users/me/referrals', { token: someone.token, body: { show_first_name: true } })).status).toBe(200)
+    expect((await call('PUT', 'v1/users/me/referrals', { token: someone.token, body: {} })).status).toBe(422)
+    expect((await call('GET', `v1/referrals/${code}`)).json.data).toEqual([{ first_name: 'Ruth' }])
+    expect((await call('GET', 'v1/referrals/ZZZZ2345')).status).toBe(404)
+    expect((await call('POST', `v1/referrals/${code}/clicks`)).status).toBe(204)
+    expect((await call('POST', 'v1/referrals/ZZZZ2345/clicks')).status).toBe(404)
+    const newcomer = await member()
+    expect((await call('POST', 'v1/users/me/attribution', { token: newcomer.token, body: { referral_code: code, device: 'openapi-device', utm_source: 'openapi' } })).json.data).toEqual([{ sign_up: true }])
+    expect((await call('POST', 'v1/users/me/attribution', { token: newcomer.token, body: { referral_code: 'nope' } })).status).toBe(422)
+    expect((await call('POST', 'v1/users/me/attribution', { body: {} })).status).toBe(401)
+    const activity = await createExperience(database.db, someone.user.id)
+    const invite = (token: string | undefined, email: string) => call('POST', `v1/experiences/${activity.id}/invite-friend`, { token, body: { email } })
+    expect((await invite(someone.token, 'openapi-friend@example.net')).json.data).toEqual([{ email: 'openapi-friend@example.net' }])
+    expect((await invite(someone.token, 'not an address')).status).toBe(422)
+    expect((await invite(newcomer.token, 'openapi-friend@example.net')).status).toBe(403)
+    expect((await call('POST', 'v1/experiences/00000000-0000-4000-8000-000000000000/invite-friend', { token: someone.token, body: { email: 'x@example.net' } })).status).toBe(404)
+  })
+
   it('dashboards: the team’s weekly numbers and a host’s own (decision 082)', async () => {
     const team = await member({ staff_role: 'moderator' })
     expect((await call('GET', 'v1/admin/dashboard', { token: team.token })).json.data[0].weeks).toHaveLength(12)
@@ -737,6 +760,25 @@ describe('every endpoint answers as documented', () => {
     expect((await call('PUT', 'v1/users/me/popups', { token: guest.token, body: { type: 'BANNER', banner_id: id } })).status).toBe(204)
     expect((await call('POST', `v1/admin/banners/${id}/end`, { token: admin.token })).json.data[0].state).toBe('ended')
     expect((await call('POST', `v1/admin/banners/${crypto.randomUUID()}/end`, { token: admin.token })).status).toBe(404)
+  })
+
+  it('Medicare calls: the agency, a member’s permission given and stopped, and the agency’s list (decision 086)', async () => {
+    const agency = { name: 'OpenAPI Agency', license: 'License 7654321 (OR)', phone: '503-555-0100', disclaimer: 'Not affiliated with any plan.', organization_count: 2, plan_count: 9, callback_days: 2, active: true }
+    expect((await call('GET', 'v1/admin/medicare/partner', { token: admin.token })).json.data[0].partner).toBeNull()
+    expect((await call('GET', 'v1/admin/medicare/export', { token: admin.token })).status).toBe(409)
+    expect((await call('PUT', 'v1/admin/medicare/partner', { token: admin.token, body: { ...agency, name: '' } })).status).toBe(422)
+    expect((await call('PUT', 'v1/admin/medicare/partner', { token: admin.token, body: agency })).json.data[0].partner.revision).toBe(1)
+    expect((await call('GET', 'v1/admin/medicare/partner', { token: guest.token })).status).toBe(403)
+    const offer = (await call('GET', 'v1/users/me/medicare?locale=nl', { token: guest.token })).json.data[0].offer
+    const agreement = { phone: '(503) 555-0177', topics: ['hearing'], agree: true, version: offer.version, partner_revision: offer.partner_revision }
+    expect((await call('POST', 'v1/users/me/medicare', { token: guest.token, body: { ...agreement, phone: '0612345678' } })).status).toBe(422)
+    expect((await call('POST', 'v1/users/me/medicare', { token: guest.token, body: agreement })).json.data[0].consent.topics).toEqual(['hearing'])
+    expect((await call('POST', 'v1/users/me/medicare', { token: guest.token, body: agreement })).status).toBe(409)
+    expect((await call('GET', 'v1/admin/medicare/export?format=json', { token: admin.token })).json.data).toHaveLength(1)
+    expect((await call('GET', 'v1/admin/medicare/export', { token: admin.token })).headers.get('content-type')).toMatch(/^text\/csv/)
+    expect((await call('GET', 'v1/admin/medicare/export?format=pdf', { token: admin.token })).status).toBe(422)
+    expect((await call('DELETE', 'v1/users/me/medicare', { token: guest.token })).status).toBe(204)
+    expect((await call('GET', 'v1/users/me/medicare', { token: guest.token })).json.data[0].consent).toBeNull()
   })
 
   it('surveys: popups, dismissing, answering, and the host’s results (decision 046)', async () => {

@@ -7,7 +7,7 @@ import { ApiProblem } from '../http/errors.ts'
  *   a role that may) switching to acting, which are the impersonation's own.
  * - Acting on the member's behalf (support, for a stated reason) may do what the member may,
  *   except what is always refused: their cards and payments (a fee's payment and dispute, premium),
- *   their email, phone and sign-in sessions, their privacy (analytics) choice, deleting their account, identity verification, and
+ *   their email, phone and sign-in sessions, their privacy (analytics) choice, their permission to be called about Medicare plans, deleting their account, identity verification, and
  *   sending messages as them (chat, direct messages, the support conversation). Agreeing to a
  *   no-show fee when saving a seat is refused by the seat's own rule (`refuseWhileImpersonating`).
  * Every refusal is 403 `impersonation_refused`, the same in both modes.
@@ -28,6 +28,8 @@ const alwaysRefused: ReadonlyArray<RegExp> = [
   /^\/v1\/users\/me\/phone(\/|$)/,
   /^\/v1\/users\/me\/sessions$/,
   /^\/v1\/users\/me\/analytics-consent$/,
+  // Permission to be called about Medicare plans (decision 086): given, changed and stopped by the member alone.
+  /^\/v1\/users\/me\/medicare$/,
   /^\/v1\/users\/[^/]+$/,
   /^\/v1\/verification(\/|$)/,
   /^\/v1\/chat\/message-channels\/[^/]+\/messages$/,

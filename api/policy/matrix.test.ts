@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MEDICARE_CONSENT_VERSION } from '#contract/medicare-rules.ts'
 import type { NewUser, User } from '#api/db/schema.ts'
 import { createLocalStorage } from '#api/providers/storage/local.ts'
 import { createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
@@ -64,6 +65,7 @@ type FixtureName =
   | 'staffMember'
   | 'flagKey'
   | 'admin'
+  | 'referralCode'
 
 interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -358,6 +360,22 @@ const rows: Row[] = [
   // dashboards (decision 082): the team's numbers for every team role; each member's own activities in numbers.
   row('GET', '/v1/admin/dashboard',                           '401 403 403 403 200 403'),
   row('GET', '/v1/users/me/hosting/dashboard',                '401 200 200 200 200 403'),
+  // Medicare calls (decision 086): the admin names the agency first (revision 1); then each member
+  // gives their own permission and stops it; the agency's list is for finance and admins.
+  row('GET', '/v1/admin/medicare/partner',                    '401 403 403 403 200 403'),
+  row('PUT', '/v1/admin/medicare/partner',                    '401 403 403 403 200 403', { body: () => ({ name: 'Matrix Agency', license: 'License 1', phone: '5035550100', disclaimer: 'Matrix.', organization_count: 1, plan_count: 2, callback_days: 2, active: true }) }),
+  row('GET', '/v1/users/me/medicare',                         '401 200 200 200 200 403'),
+  row('POST', '/v1/users/me/medicare',                        '401 201 201 201 201 403', { body: () => ({ phone: '5035550177', topics: ['dental'], agree: true, version: MEDICARE_CONSENT_VERSION, partner_revision: 1 }) }),
+  row('GET', '/v1/admin/medicare/export',                     '401 403 403 403 200 403'),
+  row('DELETE', '/v1/users/me/medicare',                      '401 204 204 204 204 403'),
+  // referrals (decision 087): one's own invite link and choice; the banner and the click count for anyone;
+  // "Invite a friend" for the host and whoever holds a seat (the member attends; the admin neither hosts nor attends).
+  row('GET', '/v1/users/me/referrals',                        '401 200 200 200 200 403'),
+  row('PUT', '/v1/users/me/referrals',                        '401 200 200 200 200 403', { body: () => ({ show_first_name: false }) }),
+  row('GET', '/v1/referrals/{code}',                          '200 200 200 200 200 403', { params: { code: 'referralCode' } }),
+  row('POST', '/v1/referrals/{code}/clicks',                  '204 204 204 204 204 403', { params: { code: 'referralCode' } }),
+  row('POST', '/v1/users/me/attribution',                     '401 200 200 200 200 403', { body: () => ({}) }),
+  row('POST', '/v1/experiences/{id}/invite-friend',           '401 200 403 200 403 403', { body: (_, caller) => ({ email: `matrix-friend-${caller}@example.com` }) }),
   // Stripe (payments) is not configured here either; stripe-flow.test.ts signs its deliveries.
   row('POST', '/v1/webhooks/stripe',                          '404 404 404 404 404 403', { body: () => ({ type: 'checkout.session.completed' }) }),
   // Stripe Identity is not configured here; with it, only a signed delivery is accepted (stripe.test.ts).
@@ -500,6 +518,8 @@ beforeAll(async () => {
     await database.db.insertInto('banners').values({ title: JSON.stringify({ en: 'Matrix' }), body: JSON.stringify({ en: 'Matrix' }), ends_at: new Date(Date.now() + 86_400_000) }).returning('id').executeTakeFirstOrThrow()
   ).id
   ids.admin = users.admin.id
+  ids.referralCode = 'MATRX234'
+  await database.db.insertInto('referral_codes').values({ user_id: users.member.id, code: ids.referralCode }).execute()
   ids.partnership = (
     await database.db.insertInto('partnerships').values({ name: 'Matrix Partner', regions: ['OR'], price_cents: 0, regular_price_cents: 2000 }).returning('id').executeTakeFirstOrThrow()
   ).id
@@ -615,6 +635,12 @@ describe('access matrix: the team’s roles', () => {
     { method: 'POST', path: () => `/v1/admin/banners/${missing}/end`,                            statuses: '403 403 403' },
     { method: 'PUT', path: () => '/v1/admin/flags/matrix-flag',                                  statuses: '403 403 403', body: { description: '', enabled: true, rollout_percent: 100, variants: [], roles: [], regions: [], languages: [] } },
     { method: 'GET', path: () => '/v1/admin/dashboard',                                          statuses: '200 200 200' },
+    { method: 'GET', path: () => '/v1/users/me/referrals',                                       statuses: '200 200 200' },
+    { method: 'POST', path: () => `/v1/experiences/${ids.experience}/invite-friend`,             statuses: '403 403 403', body: { email: 'matrix-team@example.com' } },
+    { method: 'GET', path: () => '/v1/admin/medicare/partner',                                   statuses: '403 403 200' },
+    // The admin's details again: nothing changes for finance (200), the others are refused.
+    { method: 'PUT', path: () => '/v1/admin/medicare/partner',                                   statuses: '403 403 200', body: { name: 'Matrix Agency', license: 'License 1', phone: '5035550100', disclaimer: 'Matrix.', organization_count: 1, plan_count: 2, callback_days: 2, active: true } },
+    { method: 'GET', path: () => '/v1/admin/medicare/export?format=json',                        statuses: '403 403 200' },
   ]
   const table = cases.flatMap((entry) => roles.map((role, index) => ({ label: `${entry.method} ${entry.path.toString().replace(/^\(\) => /, '')}`, role, status: Number(entry.statuses.split(' ')[index]), entry })))
 

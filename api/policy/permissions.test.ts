@@ -72,6 +72,11 @@ describe('can', () => {
     expect(holders('review:fees')).toEqual(['admin', 'finance'])
     expect(holders('refund:fees')).toEqual(['admin', 'finance'])
     expect(holders('manage:partnerships')).toEqual(['admin', 'finance'])
+    // Medicare calls (decision 086): the agency and its list for finance and admins; each member's own permission.
+    expect(holders('manage:medicare_partner')).toEqual(['admin', 'finance'])
+    expect(holders('export:medicare_consents')).toEqual(['admin', 'finance'])
+    expect(grants.member.has('manage:medicare_consent')).toBe(true)
+    expect(grants.anonymous.has('manage:medicare_consent')).toBe(false)
     expect(grants.member.has('read:staff:overview')).toBe(false)
     // Dashboards (decision 082): the team's numbers for every team role, a host's own for every member.
     expect(holders('read:analytics')).toEqual(['admin', 'moderator', 'support', 'finance'])

@@ -112,6 +112,8 @@ const ownership = {
   'read:survey:results': isHost,
   /** Say who came to an activity after it (decision 075): its host, and admins. */
   'mark:attendance': isHost,
+  /** "Invite a friend" to an activity (decision 087): its host and whoever holds a seat there; nobody for someone else's activity, admins included. */
+  'invite:friend': (caller: Member, experience: ExperienceResource) => isHost(caller, experience) || experience.holds_seat === true,
 } satisfies Record<string, (caller: Member, resource: never) => boolean>
 
 /** Actions that need no resource: the role alone decides. */
@@ -199,6 +201,17 @@ const plainActions = [
   'read:host:dashboard',
   /** Banners by location (decision 084). */
   'manage:banners',
+  /** One's own permission to be called about Medicare plans: see it, give it, stop it (decision 086); always the caller's own. */
+  'manage:medicare_consent',
+  /** Name the licensed agency that may call members who agree, and change its details, audited (decision 086). */
+  'manage:medicare_partner',
+  /** Download the agency's list of members whose permission is in force, each download audited (decision 086). */
+  'export:medicare_consents',
+  /** What the referral banner may say of whoever shared an invite link, and counting its clicks (decision 087): anyone. */
+  'read:referral:banner',
+  /** One's own invite link, what came of it, and whether the banner names one (decision 087): always the caller's own. */
+  'read:referrals',
+  'update:referrals',
 ] as const
 
 type OwnedAction = keyof typeof ownership
@@ -213,7 +226,7 @@ type ActionArgs<A extends Action> = A extends OwnedAction ? [resource: ResourceO
 
 export type Role = 'anonymous' | 'member' | StaffRole
 
-const anonymous = ['read:experience', 'read:user'] as const satisfies Permission[]
+const anonymous = ['read:experience', 'read:user', 'read:referral:banner'] as const satisfies Permission[]
 const member = [
   ...anonymous,
   'read:experience:details',
@@ -265,6 +278,10 @@ const member = [
   'answer:survey:own',
   'read:survey:results:own',
   'read:host:dashboard',
+  'manage:medicare_consent',
+  'read:referrals',
+  'update:referrals',
+  'invite:friend:own',
 ] as const satisfies Permission[]
 /** Reports and what they lead to (suspensions), identity checks, activities that break the rules. */
 const moderator = [
@@ -282,7 +299,7 @@ const moderator = [
 /** The support inbox, and a member's account as they see it. */
 const support = [...member, 'read:staff:overview', 'read:analytics', 'read:user:admin', 'answer:support', 'impersonate:user', 'act:as:user', 'read:user:experiences:any', 'read:experience:canceled:any', 'read:waitlist:any'] as const satisfies Permission[]
 /** No-show fees (disputes, waivers, refunds) and the partner offers. */
-const finance = [...member, 'read:staff:overview', 'read:analytics', 'read:user:admin', 'review:fees', 'refund:fees', 'manage:partnerships'] as const satisfies Permission[]
+const finance = [...member, 'read:staff:overview', 'read:analytics', 'read:user:admin', 'review:fees', 'refund:fees', 'manage:partnerships', 'manage:medicare_partner', 'export:medicare_consents'] as const satisfies Permission[]
 const admin = [
   ...member,
   'read:staff:overview',
@@ -312,6 +329,8 @@ const admin = [
   'review:verification',
   'impersonate:user',
   'manage:partnerships',
+  'manage:medicare_partner',
+  'export:medicare_consents',
   // Support conversations only (decision 039); every other chat stays private (below).
   'answer:support',
   // Not `join:channel:any`, `read:channel:any` or `write:channel:any`: chats are private to
@@ -385,6 +404,7 @@ const refusals: Partial<Record<Action, () => ApiProblem>> = {
   'write:channel': () => problems.forbidden('Only the activity’s attendees and host can write in its chat.'),
   'answer:survey': () => problems.forbidden('Only the activity’s attendees can answer its survey.'),
   'read:survey:results': () => problems.forbidden('Only the host or an admin can do this.'),
+  'invite:friend': () => problems.forbidden('Only the host and the people going can invite a friend to this activity.'),
 }
 
 /**

@@ -11,6 +11,7 @@ import { codeTtlMs, createCodes } from '../identity/codes.ts'
 import { visibleMembers } from '../policy/members.ts'
 import { requirePermission } from '../policy/permissions.ts'
 import { allowTexts, stopTexts, type SmsSender } from '../providers/sms/sender.ts'
+import { revokeMedicareConsentsForPhone } from '../medicare/service.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
 import { formatPhone, normalizePhone } from '../users/service.ts'
 
@@ -130,7 +131,11 @@ export async function handleInboundSms(deps: SmsDeps, from: string, body: string
   if (!number) return { outcome: 'ignored', reply: null }
   const stop = optOutType === 'STOP' || isOneOf(smsStopWords, body)
   const restart = !stop && (optOutType === 'START' || isOneOf(smsStartWords, body))
-  if (stop) await stopTexts(db, number)
+  if (stop) {
+    await stopTexts(db, number)
+    // STOP is a reasonable way to say "do not call me" too: permission to be called about Medicare ends (decision 086).
+    await revokeMedicareConsentsForPhone(db, number)
+  }
   if (restart) await allowTexts(db, number)
   const twilioHelps = deps.sms.twilio && (optOutType === 'HELP' || isOneOf(smsHelpWords, body))
   if (twilioHelps && !stop && !restart) return { outcome: 'help', reply: null }

@@ -15,13 +15,14 @@ import { isOn } from '../flags/service.ts'
  */
 
 /** Each tool of `/admin`, in its order, and the permission that opens it. */
-const tools: ReadonlyArray<[StaffTool, 'read:user:admin' | 'review:reports' | 'review:verification' | 'answer:support' | 'review:fees' | 'manage:partnerships' | 'manage:staff' | 'manage:flags' | 'manage:banners' | 'read:analytics']> = [
+const tools: ReadonlyArray<[StaffTool, 'read:user:admin' | 'review:reports' | 'review:verification' | 'answer:support' | 'review:fees' | 'manage:partnerships' | 'manage:medicare_partner' | 'manage:staff' | 'manage:flags' | 'manage:banners' | 'read:analytics']> = [
   ['members', 'read:user:admin'],
   ['reports', 'review:reports'],
   ['verifications', 'review:verification'],
   ['support', 'answer:support'],
   ['payments', 'review:fees'],
   ['partners', 'manage:partnerships'],
+  ['medicare', 'manage:medicare_partner'],
   ['staff', 'manage:staff'],
   ['flags', 'manage:flags'],
   ['banners', 'manage:banners'],

@@ -8,6 +8,7 @@ import type { Logger } from '../logger.ts'
 import { requirePermission } from '../policy/permissions.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
 import { applyMemberColumns } from './member-data.ts'
+import { endMedicareConsentsOfDeletedAccount } from '../medicare/service.ts'
 
 /**
  * The member's own account (issue 13 §4, decision 028): deleting it and signing out everywhere.
@@ -109,6 +110,8 @@ export async function deleteAccount(deps: AccountDeps, caller: User, id: string,
     // The emails kept for support (a month, api/jobs/cleanup.ts): their name, codes, activities.
     if (caller.email) await trx.deleteFrom('email_outbox').where('to_address', '=', caller.email).execute()
 
+    // Permission to be called about Medicare plans ends, and its phone and topics are blanked (decision 086).
+    await endMedicareConsentsOfDeletedAccount(trx, id)
     await applyMemberColumns(trx, id)
 
     await trx

@@ -108,7 +108,16 @@ describe('deleting an account leaves no row that names the member, but those kep
     await db.insertInto('popups').values({ user_id: id, type: 'BANNER', banner_id: banner.id, content_hash: banner.content_hash, dismissed_at: new Date() }).execute()
     await db.insertInto('analytics_events').values({ name: 'rsvp_created', user_id: id, props: JSON.stringify({ experience_id: upcoming.id, waitlisted: false }) }).execute()
     await db.insertInto('media').values({ owner_id: other.id, impersonator_id: id, target: 'message', storage_key: `messages/${other.id}.jpg`, mime_type: 'image/jpeg', width: 10, height: 10, bytes: 3 }).execute()
-    await db.insertInto('medicare_registrations').values({ user_id: id, phone: '+15035550177', permission_to_contact: true }).execute()
+    // A Medicare agency they named (on the team), and their own permission to be called by it (decision 086).
+    const agency = await db
+      .insertInto('medicare_partners')
+      .values({ name: 'Member Data Agency', license: 'License 1', phone: '+15035550100', disclaimer: 'Ours.', organization_count: 1, plan_count: 2, created_by: id, updated_by: id, retired_at: new Date() })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await db
+      .insertInto('medicare_consents')
+      .values({ user_id: id, partner_id: agency.id, partner_revision: 1, phone: '+15035550177', phone_last4: '0177', topics: ['dental'], text_version: 'v', text_shown: 'I agree', locale: 'en', method: 'web_form', user_agent: 'Firefox' })
+      .execute()
     await db.insertInto('credentials').values({ user_id: id, password_hash: 'x' }).execute()
     await db.insertInto('web_sessions').values({ id: `s-${id}`, user_id: id, data: '{}', expires_at: inHours(1) }).execute()
     await db.insertInto('devices').values({ user_id: id, kind: 'web_push', token: `https://push.example/${id}`, keys: JSON.stringify({ p256dh: 'k', auth: 'a' }) }).execute()
@@ -151,7 +160,19 @@ describe('deleting an account leaves no row that names the member, but those kep
       ])
       .execute()
     await db.insertInto('blocks').values([{ blocker_id: id, blocked_id: other.id }, { blocker_id: host.id, blocked_id: id }]).execute()
-    await db.insertInto('referrals').values([{ referrer_id: id, code: `c-${id}` }, { referrer_id: other.id, code: `r-${id}`, referred_user_id: id }]).execute()
+    await db.insertInto('referrals').values([{ referrer_id: id }, { referrer_id: other.id, referred_user_id: id }]).execute()
+    await db.insertInto('referral_codes').values({ user_id: id, code: 'ABCD2345' }).execute()
+    await db.insertInto('referral_signals').values({ user_id: id, kind: 'device', hash: 'device-hash' }).execute()
+    await db.insertInto('signup_attributions').values({ user_id: id, utm_source: 'newsletter' }).execute()
+    // The hash column holds a keyed hash of an address, never an id: this row stands for "an
+    // address someone invited" so that every listed column has one (it is kept, decision 087).
+    await db
+      .insertInto('friend_invitations')
+      .values([
+        { inviter_id: id, experience_id: upcoming.id, email_hash: 'hash-of-an-address' },
+        { inviter_id: other.id, experience_id: upcoming.id, email_hash: id },
+      ])
+      .execute()
 
     // Conversations: a direct one the member opened, their support conversation, and a support
     // answer they gave as an admin in someone else's.
@@ -228,6 +249,10 @@ describe('deleting an account leaves no row that names the member, but those kep
     // Rows that name them by address rather than by id.
     expect(await database.db.selectFrom('email_outbox').select('id').where('to_address', '=', member.email!).execute()).toEqual([])
     expect(await database.db.selectFrom('sms_outbox').select('id').where('to_number', '=', member.phone!).execute()).toEqual([])
+    // Their permission to be called about Medicare ended with the account; the record stays without the number or the topics.
+    const consent = await database.db.selectFrom('medicare_consents').select(['id', 'phone', 'phone_last4', 'topics', 'user_agent', 'text_shown']).where('user_id', '=', member.id).executeTakeFirstOrThrow()
+    expect(consent).toMatchObject({ phone: null, phone_last4: '0177', topics: [], user_agent: null, text_shown: 'I agree' })
+    expect(await database.db.selectFrom('medicare_consent_revocations').select('method').where('consent_id', '=', consent.id).executeTakeFirstOrThrow()).toEqual({ method: 'account_deleted' })
   })
 
   it('names them nowhere new afterwards: the attendance survey skips a deleted member’s past seat', async () => {

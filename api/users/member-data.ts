@@ -44,7 +44,13 @@ export const memberColumns = {
     user_id: erase('Their identity checks; the encrypted document and selfie are deleted first.'),
     reviewed_by: keep('The admin who decided someone else’s check: the record of who decided stays with that member’s check.'),
   },
-  medicare_registrations: { user_id: erase('Their Medicare registration (phone, coverage).') },
+  medicare_consents: {
+    user_id: keep('Their permissions to be called about Medicare plans (decision 086): evidence of what was agreed, to whom and when, and that it ended. Deleting the account ends any in force first and blanks the phone number (its last four digits stay), the topics and the browser.'),
+  },
+  medicare_partners: {
+    created_by: keep('The team member who named a Medicare agency: the audit log keeps every change, and this says who on the agency itself.'),
+    updated_by: keep('The team member who last changed a Medicare agency’s details: the audit log keeps every change.'),
+  },
   analytics_events: { user_id: erase('Their page views and product events (decision 081); the daily aggregates name nobody and stay.') },
   credentials: { user_id: erase('Their password hash.') },
   web_sessions: { user_id: erase('Their sessions: a copied cookie stops working.') },
@@ -89,8 +95,15 @@ export const memberColumns = {
     blocked_id: erase('Who blocked them: with the account gone there is nobody left to keep away.'),
   },
   referrals: {
-    referrer_id: erase('Their referral codes and whom they brought.'),
+    referrer_id: erase('Whom they brought with their invite link.'),
     referred_user_id: anonymize('Someone else’s referral that brought them: the referrer keeps the count, not who it was.'),
+  },
+  referral_codes: { user_id: erase('Their invite code, its click count and whether the banner may show their first name.') },
+  referral_signals: { user_id: erase('The keyed hashes of the browsers and internet addresses they signed in from (referral checks, decision 087).') },
+  signup_attributions: { user_id: erase('The campaign their account came from (utm_source, utm_medium, utm_campaign).') },
+  friend_invitations: {
+    inviter_id: erase('The addresses they invited to activities with “Invite a friend” (keyed hashes only).'),
+    email_hash: keep('A keyed hash of an address someone else invited, never the address: it only stops that inviter emailing it twice for one activity, and cannot be read back to a member.'),
   },
   // --- Shared history ----------------------------------------------------------------------
   experiences: {

@@ -10,6 +10,7 @@ import { openHelpWidget } from '#app/utils/help-widget.client.ts'
 import { timeAgo } from '#app/utils/time-ago.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { useSignInHref } from '#app/utils/use-return-to.ts'
+import { HelpCenterLink } from './help-center.tsx'
 import { MessageText } from './message-text.tsx'
 import { TextAreaField } from './ui/field.tsx'
 import { SubmitButton } from './ui/submit-button.tsx'
@@ -255,6 +256,7 @@ export function HelpPanel({ id, onClose }: { id: string; onClose: () => void }) 
           </button>
         </div>
         <HelpSafetyLine />
+        <HelpCenterLink />
         {!view ? (
           requested && loader.state === 'idle' ? (
             <p role="alert">

@@ -23,13 +23,14 @@ export function OnboardingProgress({ page, returnTo = '/' }: { page: OnboardingP
 /**
  * "Skip for now" (or "Continue" once the step is done): a form of its own that posts `intent=skip`
  * to the step, which remembers the next step (continueOnboarding) without sending anything else.
+ * `primary`: the main button of the page ("Not now" on the Medicare step, decision 086).
  */
-export function SkipStep({ label }: { label?: string }) {
+export function SkipStep({ label, primary = false }: { label?: string; primary?: boolean }) {
   const { t } = useTranslation('onboarding')
   const location = useLocation()
   return (
     <Form method="post" action={`${location.pathname}${location.search}`} className="button-row">
-      <SubmitButton pending="working" name="intent" value="skip" className="button button--secondary">
+      <SubmitButton pending="working" name="intent" value="skip" className={primary ? 'button' : 'button button--secondary'}>
         {label ?? t('progress.skip')}
       </SubmitButton>
     </Form>

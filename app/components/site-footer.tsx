@@ -1,6 +1,9 @@
 import { Link } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import type { OutsideLinkName } from '#contract/outside-links.ts'
+import { useOutsideLinks } from '#app/utils/outside-links.ts'
 import { LanguageSwitcher } from './language-switcher.tsx'
+import { OutsideLink } from './outside-link.tsx'
 
 export const footerLinks = [
   { to: '/company/about', key: 'footer.about' },
@@ -13,11 +16,30 @@ export const footerLinks = [
   { to: '/privacy-choices', key: 'analytics:footerLink' },
 ] as const
 
+/** Spec §2's outside links, in this order, each only when configured (decision 088). */
+export const footerOutsideLinks: readonly OutsideLinkName[] = ['helpCenter', 'blog', 'hostsProgram', 'badgeInfo', 'appStore', 'marketingSite']
+
 export function SiteFooter({ year }: { year: number }) {
   const { t } = useTranslation()
+  const links = useOutsideLinks()
+  const outside = footerOutsideLinks.flatMap((name) => {
+    const to = links[name]
+    return to ? [{ name, to }] : []
+  })
   return (
     <footer className="site-footer">
       <div className="container">
+        {outside.length > 0 ? (
+          <nav aria-label={t('help-center:footer.label')}>
+            <ul>
+              {outside.map((link) => (
+                <li key={link.name}>
+                  <OutsideLink to={link.to}>{t(`help-center:links.${link.name}`)}</OutsideLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
         <nav aria-label={t('footer.label')}>
           <ul>
             {footerLinks.map((link) => (

@@ -1,9 +1,10 @@
-import { createCookie, data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ExperienceCard } from '#app/components/experience-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { GuessedPlace } from '#app/components/guessed-place.tsx'
+import { ReferralBanner } from '#app/components/referral-banner.tsx'
 import { SiteBanner } from '#app/components/site-banner.tsx'
 import { SurveyBanner } from '#app/components/survey-banner.tsx'
 import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
@@ -12,21 +13,16 @@ import { exploreChoice, placeFromAddress } from '#app/utils/explore.server.ts'
 import { ignoreUnlessUnavailable, unavailableOnServerError } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { referralBannerFor } from '#app/utils/referrals.server.ts'
 import { greetingName } from '#contract/display-name.ts'
 import type { User } from '#contract/users.ts'
-
-/** Who invited the visitor (spec §2 referral banner), kept for the sign-up that may follow. */
-const referralCookie = createCookie('ref', { path: '/', sameSite: 'lax', httpOnly: true, maxAge: 30 * 24 * 60 * 60 })
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request, context)
   const api = getApi(request, context)
   const t = await getT(request, context, 'home')
-  const ref = new URL(request.url).searchParams.get('ref') ?? ((await referralCookie.parse(request.headers.get('Cookie'))) as string | null)
-  const referrer =
-    !user && ref && /^[\w-]{1,80}$/.test(ref)
-      ? await api.users.profile(ref).then((profile) => profile.display_name, ignoreUnlessUnavailable)
-      : null
+  // Spec §2's referral banner: the invite the visitor followed (`/i/{code}`, decision 087).
+  const referral = await referralBannerFor(request, context, api, Boolean(user))
   const now = new Date().toISOString()
   const near = await homePlace(request, context, user)
   const [mine, nearby, popups] = await Promise.all([
@@ -38,21 +34,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]).catch(unavailableOnServerError)
   // One notice at a time: the member's first popup, else a banner showing at this place.
   const notice = await topNotice(request, context, user, popups, near?.origin ?? null)
-  const headers = new Headers()
-  if (referrer && ref) headers.append('Set-Cookie', await referralCookie.serialize(ref))
   return data(
     {
       title: t('title'),
       description: t('description'),
       signedIn: Boolean(user),
-      referrer,
+      referral,
       upcoming: mine?.data.slice(0, 3) ?? [],
       notice,
       nearby: nearby?.data ?? [],
       place: near ? { label: near.label, source: near.source } : null,
       firstName: user ? greetingName(user) : null,
     },
-    { headers },
   )
 }
 
@@ -81,16 +74,12 @@ async function homePlace(request: Request, context: LoaderFunctionArgs['context'
 }
 
 export default function Home() {
-  const { signedIn, referrer, upcoming, nearby, place, firstName, notice } = useLoaderData<typeof loader>()
+  const { signedIn, referral, upcoming, nearby, place, firstName, notice } = useLoaderData<typeof loader>()
   const { t } = useTranslation('home')
   const name = firstName ?? t('common:member.generic')
   return (
     <>
-      {referrer ? (
-        <div className="notice notice--success" role="status">
-          <p>{t('referral', { name: referrer })}</p>
-        </div>
-      ) : null}
+      {referral ? <ReferralBanner banner={referral} /> : null}
       <section className="hero" aria-labelledby="hero-title">
         <h1 id="hero-title">{signedIn ? t('greeting', { name }) : t('hero.title')}</h1>
         <p className="lead">{t('hero.body')}</p>
@@ -102,6 +91,9 @@ export default function Home() {
               </Link>
               <Link to="/create-activity" className="button button--secondary">
                 {t('hero.host')}
+              </Link>
+              <Link to="/referrals" className="button button--secondary">
+                {t('referrals:homeLink')}
               </Link>
             </>
           ) : (

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remi
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { ActivityForm } from '#app/components/activity-form.tsx'
+import { ConfiguredLink } from '#app/components/outside-link.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { submitActivityForm } from '#app/utils/activity-form.server.ts'
 import { knownUser, requireUser } from '#app/utils/auth.server.ts'
@@ -32,6 +33,8 @@ export default function CreateActivity() {
     <>
       <h1>{t('form.createTitle')}</h1>
       <p>{t('form.createIntro')}</p>
+      {/* The hosts program (spec §2's outside links, decision 088): by default the help center's article on hosting. */}
+      <ConfiguredLink name="hostsProgram">{t('help-center:hostsProgram')}</ConfiguredLink>
       <ActivityForm lastResult={actionData?.result} matches={actionData?.matches ?? []} defaults={{}} isAdmin={isAdmin || actionData?.adminOptions === true} submitLabel={t('form.create')} />
     </>
   )

@@ -1,5 +1,6 @@
 import sharp from 'sharp'
 import { PREMIUM_TERMS_VERSION } from '#contract/subscriptions.ts'
+import { MEDICARE_CONSENT_VERSION } from '#contract/medicare-rules.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { redirectWithStep } from '#app/utils/identity-step.server.ts'
 import type { IdentityBridge } from '#app/utils/load-context.ts'
@@ -38,6 +39,8 @@ import * as adminReport from './admin+/reports_.$id.tsx'
 import * as adminSupport from './admin+/support.tsx'
 import * as adminSupportConversation from './admin+/support_.$id.tsx'
 import * as helpChat from './help+/chat.tsx'
+import * as helpCenter from './help+/_index.tsx'
+import * as helpArticle from './help+/$slug.tsx'
 import * as adminVerifications from './admin+/verifications.tsx'
 import * as adminVerification from './admin+/verifications_.$id.tsx'
 import * as editActivity from './activities+/$id_.edit.tsx'
@@ -56,9 +59,13 @@ import * as attendance from './activities+/$id_.attendance.tsx'
 import * as teamPayments from './admin+/payments.tsx'
 import * as subscription from './account+/subscription.tsx'
 import * as pricing from './pricing.tsx'
+import * as referrals from './referrals.tsx'
 import * as privacyChoices from './privacy-choices.tsx'
 import * as subscriptionStep from './get-started+/subscription.tsx'
 import * as adminPartners from './admin+/partners.tsx'
+import * as medicare from './account+/medicare.tsx'
+import * as medicareStep from './get-started+/medicare.tsx'
+import * as adminMedicare from './admin+/medicare.tsx'
 import * as duplicateActivity from './duplicate-activity.tsx'
 import * as getStarted from './get-started+/_index.tsx'
 import * as location from './get-started+/location.tsx'
@@ -118,6 +125,8 @@ const handle = createDocumentHandler(
       ['routes/admin+/support', 'admin/support', adminSupport],
       ['routes/admin+/support_.$id', 'admin/support/:id', adminSupportConversation],
       ['routes/help+/chat', 'help/chat', helpChat],
+      ['routes/help+/_index', 'help', helpCenter],
+      ['routes/help+/$slug', 'help/:slug', helpArticle],
       ['routes/admin+/verifications', 'admin/verifications', adminVerifications],
       ['routes/admin+/verifications_.$id', 'admin/verifications/:id', adminVerification],
       ['routes/account+/verification', 'account/verification', accountVerification],
@@ -129,9 +138,13 @@ const handle = createDocumentHandler(
       ['routes/admin+/payments', 'admin/payments', teamPayments],
       ['routes/account+/subscription', 'account/subscription', subscription],
       ['routes/pricing', 'pricing', pricing],
+      ['routes/referrals', 'referrals', referrals],
       ['routes/privacy-choices', 'privacy-choices', privacyChoices],
       ['routes/get-started+/subscription', 'get-started/subscription', subscriptionStep],
       ['routes/admin+/partners', 'admin/partners', adminPartners],
+      ['routes/account+/medicare', 'account/medicare', medicare],
+      ['routes/get-started+/medicare', 'get-started/medicare', medicareStep],
+      ['routes/admin+/medicare', 'admin/medicare', adminMedicare],
       ['routes/admin+/staff', 'admin/staff', adminStaff],
       ['routes/admin+/members', 'admin/members', adminMembers],
       ['routes/admin+/flags', 'admin/flags', adminFlags],
@@ -347,6 +360,17 @@ beforeAll(async () => {
     body: { consent_to_renewal: true, consent_text_version: PREMIUM_TERMS_VERSION, consent_text: 'Premium renews each year until you cancel.' },
   })
   premiumCheckoutId = new URL((paying.json as { data: [{ redirect_url: string }] }).data[0].redirect_url).pathname.replace('/checkout/', '')
+  // Medicare calls (decision 086): an agency named by the team, and the member waiting for the team agreed to its call.
+  const named = await web.api.request('PUT', 'v1/admin/medicare/partner', {
+    token: await web.api.signToken(adminUser.id),
+    body: { name: 'Evergreen Benefits Agency', license: 'Oregon license 1234567', phone: '5035550100', disclaimer: 'Evergreen is not affiliated with any plan.', organization_count: 3, plan_count: 14, callback_days: 2, active: true },
+  })
+  expect(named.status).toBe(200)
+  const agreed = await web.api.request('POST', 'v1/users/me/medicare', {
+    token: await web.api.signToken(verifyingUser.id),
+    body: { phone: '503 555 0177', topics: ['hearing', 'vision'], agree: true, version: MEDICARE_CONSENT_VERSION, partner_revision: 1 },
+  })
+  expect(agreed.status).toBe(201)
   users = [hostUser.id, memberUser.id, invitedUser.id, blockedUser.id, verifyingUser.id, adminUser.id]
 }, 60_000)
 
@@ -451,6 +475,14 @@ const visits = (): Record<string, Visit> => ({
   'help chat, signed out': { path: '/help/chat', shows: 'mailto:' },
   'help chat, the member’s conversation with support': { path: '/help/chat', cookie: asMember, shows: 'How do I change my email address?' },
   'help chat, an empty message refused': { path: '/help/chat', cookie: asMember, status: 400, form: { text: '  ' }, shows: 'href="#help-text"' },
+  // The help center (decision 088): its list, a search that finds (in every language), one that does not; an
+  // article with numbered steps and one without (every article is drawn by the same parts), a missing one.
+  'help center': { path: '/help', shows: 'role="search"' },
+  'help center, articles found': { path: '/help?q=premium', shows: '<mark>' },
+  'help center, no article matches': { path: '/help?q=xylophone', shows: 'data-testid="help-no-match"' },
+  'help article with steps': { path: '/help/safety-and-scams', cookie: asMember, shows: 'id="verified-badge"' },
+  'help article': { path: '/help/finding-other-members-at-activities', shows: 'id="still-need-help"' },
+  'help article not found': { path: '/help/no-such-article', status: 404 },
   'identity check': { path: '/account/verification', cookie: asMember },
   'identity check, with a photo missing': { path: '/account/verification', cookie: asMember, status: 400, form: { intent: 'photos' }, multipart: true },
   'identity check, waiting for the team': { path: '/account/verification', cookie: () => verifying },
@@ -497,6 +529,7 @@ const visits = (): Record<string, Visit> => ({
   'the team: waiving a fee without a reason': { path: '/admin/payments', cookie: () => admin, status: 400, form: { intent: 'waive', id: '00000000-0000-4000-8000-000000000000', reason: '' } },
   'hosted card page, the bank asks the member to confirm': { path: `/checkout/${confirmingId}`, cookie: asMember, language: 'fr', shows: 'value="confirm"' },
   'pricing, signed out': { path: '/pricing', shows: '$20' },
+  'invite friends (decision 087)': { path: '/referrals', cookie: asMember, language: 'nl', shows: 'data-testid="referral-counts"' },
   'your privacy choices (decision 081)': { path: '/privacy-choices', shows: 'data-testid="consent-status"' },
   'your privacy choices, an answer that is neither': { path: '/privacy-choices', status: 400, form: { choice: 'maybe' }, language: 'fr' },
   'pricing, with a partner’s offer': { path: '/pricing', cookie: asMember, language: 'fr', shows: 'name="partnership_id"' },
@@ -505,6 +538,12 @@ const visits = (): Record<string, Visit> => ({
   'subscription, premium': { path: '/account/subscription', cookie: () => admin, language: 'nl', shows: '<dd>' },
   'subscription, cancelling asks first': { path: '/account/subscription?cancel=1', cookie: () => admin, language: 'fr', shows: 'id="cancel-question"' },
   'hosted payment page, premium': { path: `/checkout/${premiumCheckoutId}`, cookie: () => verifying, language: 'nl', shows: 'name="number"' },
+  'calls about Medicare plans (decision 086)': { path: '/account/medicare', cookie: asMember, language: 'fr', shows: 'name="agree"' },
+  'calls about Medicare plans, with every error showing': { path: '/account/medicare', cookie: asMember, status: 400, form: { intent: 'give', phone: '' }, shows: 'id="medicare-agree-error"' },
+  'calls about Medicare plans, agreed': { path: '/account/medicare', cookie: () => verifying, language: 'nl', shows: 'data-testid="medicare-given"' },
+  'get started, calls about Medicare plans': { path: '/get-started/medicare', cookie: asMember, language: 'nl', shows: 'value="skip"' },
+  'the team: Medicare calls': { path: '/admin/medicare', cookie: () => admin, shows: 'href="/admin/medicare/export"' },
+  'the team: the Medicare agency with errors': { path: '/admin/medicare', cookie: () => admin, status: 400, form: { name: ' ', phone: '', callback_days: '0' }, language: 'fr' },
   'the team: partners': { path: '/admin/partners', cookie: () => admin, language: 'fr', shows: 'Cascade Senior Care' },
   'the team: a partner with errors': { path: '/admin/partners', cookie: () => admin, status: 400, form: { name: ' ', regions: 'Oregon' }, language: 'nl' },
   'get started, premium': { path: '/get-started/subscription', cookie: asMember, language: 'nl', shows: 'name="partnership_id"' },

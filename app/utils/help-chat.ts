@@ -2,8 +2,8 @@ import type { HelpChatMessage, HelpChatWidget } from '#contract/help-chat.ts'
 
 /**
  * The help chat (issue 32 §6, decision 083): `/help/chat` is the page (without JavaScript) and
- * what the header's Help panel loads (`?panel`, with JavaScript). `/help` itself is left for the
- * help articles to come; until then it sends members here.
+ * what the header's Help panel loads (`?panel`, with JavaScript). `/help` is the help center's
+ * articles (decision 088), linked from both.
  */
 export const helpChatPath = '/help/chat'
 /** The panel's own request: the answer may carry the vendor widget, and sending answers data, not a redirect. */

@@ -23,6 +23,12 @@ for (const [file, content] of Object.entries(files)) {
   resources[lng] = { ...resources[lng], [ns]: content }
 }
 
+/**
+ * Page content rather than the interface's words: the help articles (decision 088), which the
+ * loaders send already translated. The browser's translations (decision 059) leave them out.
+ */
+export const serverOnlyNamespaces: readonly string[] = ['help-articles']
+
 export const languageCookie = createCookie(languageCookieName, {
   path: '/',
   sameSite: 'lax',

@@ -1,4 +1,5 @@
 import type { EvaluatedFlags } from '#contract/flags.ts'
+import type { OutsideLinks } from '#contract/outside-links.ts'
 import type { Api } from './api/clients.server.ts'
 import type { WebAnalytics } from './analytics-visit.ts'
 import type { AuthState } from './auth.server.ts'
@@ -30,6 +31,8 @@ export interface WebConfig {
   segmentWriteKey?: string | null
   /** PAYMENTS (decision 073): false when no page may offer or threaten a charge; on unless said. */
   payments?: boolean
+  /** Spec §2's outside links (BLOG_URL, HELP_CENTER_URL…, decision 088); absent: their defaults. */
+  links?: OutsideLinks
   auth:
     | { kind: 'builtin'; issuer: string; clientId: string; clientSecret: string; audience: string }
     | { kind: 'auth0'; domain: string; clientId: string; clientSecret: string; audience: string }

@@ -1,21 +1,31 @@
 import type { OnboardingStep } from '#contract/enums.ts'
 
-/** Onboarding's pages in order (spec §2); steps join as their features exist (issue 13 §6). */
+/**
+ * Onboarding's eight pages in the spec's order (§2; issue 33 §3): basic info, location permission,
+ * notification permission, profile photo, subscription partnership, ID verification, Medicare
+ * registration, success.
+ */
 export const onboardingPath = {
   basicInfo: '/get-started',
   location: '/get-started/location',
+  notifications: '/get-started/notifications',
   'profile-photo': '/get-started/profile-photo',
   subscription: '/get-started/subscription',
   verification: '/get-started/verification',
-  notifications: '/get-started/notifications',
+  medicare: '/get-started/medicare',
   done: '/get-started/success',
 } as const satisfies Record<OnboardingStep | 'basicInfo', string>
 
 export type OnboardingPage = keyof typeof onboardingPath
 const order = Object.keys(onboardingPath) as OnboardingPage[]
 
+/** The step a member goes on to from `page` (the success page is the last). */
+export function nextOnboardingStep(page: Exclude<OnboardingPage, 'done'>): OnboardingStep {
+  return order[order.indexOf(page) + 1] as OnboardingStep
+}
+
 /**
- * "Step 2 of 6": the page's place in onboarding, and the page before it for Back. The last page
+ * "Step 2 of 8": the page's place in onboarding, and the page before it for Back. The last page
  * greets a member who has finished, so it leads forward only.
  */
 export function onboardingPosition(page: OnboardingPage) {

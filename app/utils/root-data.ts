@@ -1,5 +1,6 @@
 import { useRouteLoaderData } from '@remix-run/react'
 import type { ImpersonationView } from '#contract/staff.ts'
+import type { OutsideLinks } from '#contract/outside-links.ts'
 import { displayName } from '#contract/display-name.ts'
 import type { Language } from '#contract/enums.ts'
 import type { User } from '#contract/users.ts'
@@ -31,6 +32,8 @@ export interface RootData {
   impersonation: ImpersonationView | null
   /** Analytics consent (decision 081): whether to ask, the answer, GPC, and Segment's browser key when it may load. */
   analytics: AnalyticsShell
+  /** Spec §2's outside links from configuration (decision 088): null ones are not shown. */
+  links: OutsideLinks
 }
 
 /** The root loader's data; undefined when it failed (the error page). */

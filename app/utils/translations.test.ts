@@ -62,6 +62,8 @@ const namespaces = readdirSync(new URL(`${sourceLanguage}/`, localesDir))
  */
 const identical: Record<string, unknown> = {
   fr: [
+    // The help articles' link to Messages (decision 088), named as the menu names it.
+    'help-articles:places.messages',
     // Banners (decision 084): "Message" is French too.
     'banners:admin.bodyField',
     // Dashboards (decision 082): "Page" is French too; "h" is the hour's symbol in both.

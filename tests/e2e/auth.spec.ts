@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test'
-import { baseURL, completeOnboarding, expect, fillSignUpDetails, latestCode, password, signIn, signUp, skipNotificationsStep, submit, switchLanguage, test, uniqueEmail, visitorIp, yearOptions } from './helpers.ts'
+import { baseURL, completeOnboarding, expect, fillSignUpDetails, latestCode, password, signIn, signUp, skipNotificationsStep, skipOptionalOnboardingSteps, submit, switchLanguage, test, uniqueEmail, visitorIp, yearOptions } from './helpers.ts'
 
 // Every flow must work without JavaScript (server-rendered forms only).
 test.use({ javaScriptEnabled: false })
@@ -63,17 +63,18 @@ test('sign-up is refused under 55, then accepted at 55+ through code, basic info
   await page.getByLabel('Phone number (optional)').fill('(503) 555-0142')
   await submit(page, 'Save and continue')
   await expect(page).toHaveURL(/\/get-started\/location$/)
-  await expect(page.getByText('Step 2 of 7')).toBeVisible()
+  await expect(page.getByText('Step 2 of 8')).toBeVisible()
   await page.getByLabel('Your home city').fill('Portland, OR')
   await submit(page, 'Save and continue')
-  await expect(page).toHaveURL(/\/get-started\/profile-photo$/)
-  await submit(page, 'Skip for now')
-  await expect(page).toHaveURL(/\/get-started\/subscription$/)
-  await submit(page, 'Skip for now')
-  await expect(page).toHaveURL(/\/get-started\/verification$/)
-  await submit(page, 'Skip for now')
   await expect(page).toHaveURL(/\/get-started\/notifications$/)
+  await expect(page.getByText('Step 3 of 8')).toBeVisible()
   await skipNotificationsStep(page)
+  for (const step of ['profile-photo', 'subscription', 'verification']) {
+    await expect(page).toHaveURL(new RegExp(`/get-started/${step}$`))
+    await submit(page, 'Skip for now')
+  }
+  await expect(page).toHaveURL(/\/get-started\/medicare$/)
+  await submit(page, 'Not now')
   await expect(page).toHaveURL(/\/get-started\/success$/)
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Maria')
 })
@@ -203,13 +204,7 @@ test('signing up from an activity page comes back to it, through the code step a
   await expect(page.getByRole('group', { name: 'Gender (optional)' }).getByLabel('Prefer not to say')).toBeVisible()
   await page.getByLabel('To find things to do').check()
   await submit(page, 'Save and continue')
-  for (const step of ['location', 'profile-photo', 'subscription', 'verification']) {
-    await expect(page).toHaveURL(new RegExp(`/get-started/${step}\\?returnTo=`))
-    await submit(page, 'Skip for now')
-  }
-  await expect(page).toHaveURL(/\/get-started\/notifications\?returnTo=/)
-  await skipNotificationsStep(page)
-  await expect(page).toHaveURL(/\/get-started\/success\?returnTo=/)
+  await skipOptionalOnboardingSteps(page, { returnTo: true })
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome to Circle 55, Walter!')
   await page.getByRole('link', { name: 'Continue where you left off' }).click()
   await expect(page).toHaveURL(`${baseURL}${activity}`)

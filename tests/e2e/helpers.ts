@@ -278,15 +278,23 @@ export const completeOnboarding = profiled('completeOnboarding', async function 
   await page.locator('input[name="reasons"]').first().check()
   await page.locator('#phone').fill('')
   await submit(page, 'Save and continue')
-  // The optional steps (issue 13 §6, issue 15 §5): home city, photo, premium, verification, notifications.
-  for (const step of ['location', 'profile-photo', 'subscription', 'verification'] as const) {
-    await expect(page).toHaveURL(new RegExp(`/get-started/${step}`))
-    await submit(page, 'Skip for now')
-  }
-  await expect(page).toHaveURL(/\/get-started\/notifications/)
-  await skipNotificationsStep(page)
-  await expect(page).toHaveURL(/\/get-started\/success/)
+  await skipOptionalOnboardingSteps(page)
 })
+
+/**
+ * Skips onboarding's optional steps 2 to 7 in the spec's order (issue 33 §3), from the home city
+ * to the success page, checking each address (with `?returnTo=` when `returnTo` is set).
+ */
+export async function skipOptionalOnboardingSteps(page: Page, { returnTo = false } = {}) {
+  const at = (step: string) => expect(page).toHaveURL(new RegExp(`/get-started/${step}${returnTo ? '\\?returnTo=' : ''}`))
+  for (const step of ['location', 'notifications', 'profile-photo', 'subscription', 'verification', 'medicare'] as const) {
+    await at(step)
+    if (step === 'notifications') await skipNotificationsStep(page)
+    else if (step === 'medicare') await submit(page, 'Not now')
+    else await submit(page, 'Skip for now')
+  }
+  await at('success')
+}
 
 /**
  * Waits until React has hydrated the element when the page runs JavaScript (STYLE.md: wait for

@@ -99,6 +99,6 @@ test('allowing notifications in onboarding never blocks it, even when the browse
   // Headless Chromium has no push service: the member is told plainly and goes on.
   await expect(page.getByText('this browser could not be connected to receive them just now')).toBeVisible({ timeout: 20_000 })
   await page.getByRole('button', { name: 'Continue' }).click()
-  await expect(page).toHaveURL(/\/get-started\/success/)
+  await expect(page).toHaveURL(/\/get-started\/profile-photo/)
   await context.close()
 })

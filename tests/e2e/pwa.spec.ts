@@ -101,7 +101,7 @@ test('the notifications step explains, asks only on the button, and Not now goes
       await page.getByRole('button', { name: 'Allow notifications' }).click()
       await expect(page.getByText('Notifications are on. Thank you!')).toBeVisible()
       await page.getByRole('button', { name: 'Continue' }).click()
-      await expect(page).toHaveURL(/\/get-started\/success/)
+      await expect(page).toHaveURL(/\/get-started\/profile-photo/)
     }
     scan.report()
     await page.context().close()
@@ -124,7 +124,7 @@ test('without JavaScript the notifications step explains, and Continue goes on a
   await expect(weekly).not.toBeChecked()
   await weekly.check()
   await page.getByRole('button', { name: 'Continue' }).click()
-  await expect(page).toHaveURL(/\/get-started\/success/)
+  await expect(page).toHaveURL(/\/get-started\/profile-photo/)
   await page.goto('/account/notification-settings')
   const near = page.getByRole('group', { name: 'Activities near you', exact: true })
   await expect(near.getByLabel('Email')).toBeChecked()

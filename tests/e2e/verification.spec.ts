@@ -65,7 +65,7 @@ test.describe('without JavaScript', () => {
     await page.goto('/get-started/verification')
     await expect(page.getByRole('heading', { level: 1, name: 'Verify your identity' })).toBeVisible()
     await expect(page.getByText('A photo of your driver’s license, passport or state ID.', { exact: false })).toBeVisible()
-    await expect(page.getByText('Step 5 of 7')).toBeVisible()
+    await expect(page.getByText('Step 6 of 8')).toBeVisible()
     await expect(page.getByRole('button', { name: 'Skip for now' })).toBeVisible()
     await scan.scan('/get-started/verification')
 

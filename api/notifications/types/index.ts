@@ -13,6 +13,7 @@ import { feeUpdated } from './fee.updated.ts'
 import { accountViewed } from './account.viewed.ts'
 import { messageNew } from './message.new.ts'
 import { reportHandled } from './report.handled.ts'
+import { referralQualified } from './referral.qualified.ts'
 import { sample } from './sample.ts'
 import { subscriptionPaymentFailed } from './subscription.payment_failed.ts'
 import { subscriptionRenewalReminder } from './subscription.renewal_reminder.ts'
@@ -44,6 +45,7 @@ export const notificationKinds = {
   'subscription.payment_failed': subscriptionPaymentFailed,
   'fee.updated': feeUpdated,
   'account.viewed': accountViewed,
+  'referral.qualified': referralQualified,
 } as const satisfies { [Type in NotificationType]: KindOf<Type> }
 
 /** The data each type carries (what `notify` takes), read from its declaration. */

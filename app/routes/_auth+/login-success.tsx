@@ -1,5 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
-import { clearSignInState, cookieSecurity, getAuthenticator, returnToCookie, startSession } from '#app/utils/auth.server.ts'
+import { clearSignInState, cookieSecurity, getApi, getAuthenticator, returnToCookie, startSession } from '#app/utils/auth.server.ts'
+import { recordArrival } from '#app/utils/referrals.server.ts'
 import { resumeOnboardingPath } from '#app/utils/onboarding.server.ts'
 import { clearIdentityStep } from '#app/utils/identity-step.server.ts'
 import { pathWithReturnTo, safeRedirectPath } from '#app/utils/redirect.ts'
@@ -38,6 +39,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   const { user, cookie, welcomeBack } = await startSession(request, context, tokens)
   headers.append('Set-Cookie', cookie)
+  // Where the member came from (decision 087): their browser for the referral checks and, for a
+  // new account, the invite it followed and its campaign, recorded with it once; cookies cleared.
+  for (const set of await recordArrival(request, context, getApi(request, context), tokens.accessToken)) headers.append('Set-Cookie', set)
   for (const cleared of clearSignInState(request, context)) headers.append('Set-Cookie', cleared)
   // A member who stopped halfway through onboarding resumes at their step (issue 13 §6).
   const resume = resumeOnboardingPath(user)

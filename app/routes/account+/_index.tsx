@@ -124,6 +124,16 @@ function AccountOverview({ user, payments }: { user: ReturnType<typeof useLoader
           </Link>
         </li>
         <li>
+          <Link to="/account/medicare" className="button button--secondary">
+            {t('medicare:account.link')}
+          </Link>
+        </li>
+        <li>
+          <Link to="/referrals" className="button button--secondary">
+            {t('referrals:accountLink')}
+          </Link>
+        </li>
+        <li>
           <a href="#language-select" className="button button--secondary">
             {t('links.language')}
           </a>

@@ -68,11 +68,11 @@ describe('the built-in check', () => {
     expect(await database.db.selectFrom('verifications').select('id').where('user_id', '=', user.id).execute()).toEqual([])
   })
 
-  it('from onboarding, goes on to the notifications step (returnTo kept)', async () => {
+  it('from onboarding, goes on to the Medicare step (returnTo kept)', async () => {
     const { cookie } = await signedIn()
     const path = `/get-started/verification?returnTo=${encodeURIComponent('/activities/42')}`
     const sent = await post(cookie, await form(['document', 'selfie']), { handler: onboardingAction, path })
-    expect(sent).toMatchObject({ status: 302, location: `/get-started/notifications?returnTo=${encodeURIComponent('/activities/42')}` })
+    expect(sent).toMatchObject({ status: 302, location: `/get-started/medicare?returnTo=${encodeURIComponent('/activities/42')}` })
   })
 
   it('during an outage says nothing was sent and to choose the photos again', async () => {

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
+import { ConfiguredLink } from '#app/components/outside-link.tsx'
 import { OnlyTheMember } from '#app/components/only-the-member.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { formPageHeaders } from '#app/utils/forms.server.ts'
@@ -29,6 +30,8 @@ export default function AccountVerification() {
       <h1>{t('title')}</h1>
       {verification.status === 'not_verified' && !verification.rejection_reason ? <p className="lead">{t('intro')}</p> : null}
       <VerificationStatus verification={verification} />
+      {/* What the badge means (spec §2's badge info, decision 088): by default the safety article's section on it. */}
+      <ConfiguredLink name="badgeInfo">{t('help-center:badgeInfo')}</ConfiguredLink>
       <OnlyTheMember>
         <VerificationForm verification={verification} lastResult={lastResult} />
       </OnlyTheMember>

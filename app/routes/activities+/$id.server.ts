@@ -6,6 +6,7 @@ import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { formErrorsFromApi, type ApiErrorMapping } from '#app/utils/http.server.ts'
 import { detectLanguage } from '#app/utils/i18next.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { inviteFriendSchema } from '#contract/referrals.ts'
 
 /**
  * The activity page's server side: the API answers its loader reads, and the action's intents.
@@ -29,6 +30,7 @@ export const activityForm = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('decline-invitation') }),
   z.object({ intent: z.literal('invite-by-emails'), emails: text }),
   z.object({ intent: z.literal('cancel-activity'), confirmed }),
+  z.object({ intent: z.literal('invite-friend'), friendEmail: text }),
 ])
 export type ActivityIntent = z.infer<typeof activityForm>['intent']
 
@@ -45,7 +47,7 @@ interface IntentArgs<I extends ActivityIntent> {
 export async function runIntent({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context)
   const formData = await request.formData()
-  const fields = { intent: formData.get('intent'), confirmed: formData.get('confirmed'), emails: formData.get('emails'), feeConsent: formData.get('feeConsent') }
+  const fields = { intent: formData.get('intent'), confirmed: formData.get('confirmed'), emails: formData.get('emails'), feeConsent: formData.get('feeConsent'), friendEmail: formData.get('friend_email') }
   const parsed = activityForm.safeParse(fields)
   if (!parsed.success) throw data({ error: 'Unknown intent' }, { status: 400 })
   const form = parsed.data
@@ -70,6 +72,8 @@ export async function runIntent({ request, params, context }: ActionFunctionArgs
         return await inviteByEmails({ ...base, form })
       case 'cancel-activity':
         return await cancelActivity({ ...base, form })
+      case 'invite-friend':
+        return await inviteFriend({ ...base, form })
     }
   } catch (error) {
     return answerApiError(error, form)
@@ -132,6 +136,25 @@ async function inviteByEmails({ api, key, form }: IntentArgs<'invite-by-emails'>
   return data({ invited: await api.experiences.inviteByEmail(key, emails) })
 }
 
+/**
+ * "Invite a friend" (decision 087): the same answer whether or not the address is a member's; an
+ * address that cannot be one, or a day's allowance used up, is said next to the field, what was
+ * typed kept.
+ */
+async function inviteFriend({ api, key, form }: IntentArgs<'invite-friend'>) {
+  const typed = form.friendEmail
+  const refuse = (code: string, status: number) => data({ friendError: `referrals:invite.errors.${code}`, friendEmail: typed }, { status })
+  const checked = inviteFriendSchema.safeParse({ email: typed })
+  if (!checked.success) return refuse(checked.error.issues[0]?.message === 'email_required' ? 'email_required' : 'email_invalid', 400)
+  try {
+    return data({ friendInvited: (await api.referrals.inviteFriend(key, checked.data.email)).email })
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 422) return refuse('email_invalid', 400)
+    if (error instanceof ApiError && error.code === 'too_many_invitations') return refuse('tooMany', 429)
+    throw error
+  }
+}
+
 async function cancelActivity({ request, context, api, key, form }: IntentArgs<'cancel-activity'>) {
   if (!form.confirmed) throw redirect(`/activities/${key}?confirm=cancel-activity`)
   await api.experiences.cancel(key)
@@ -161,6 +184,7 @@ function answerApiError(error: unknown, form: z.infer<typeof activityForm>) {
   const { status, fieldErrors, formErrors } = formErrorsFromApi(error, apiErrors)
   const emails = fieldErrors.emails ?? []
   const message = emails.includes(tooManyEmails) ? tooManyEmails : (emails[0] ?? fieldErrors.fee_consent?.[0] ?? formErrors[0] ?? 'activities:errors.conflict')
+  if (form.intent === 'invite-friend') return data({ error: message, friendEmail: form.friendEmail }, { status })
   return data(form.intent === 'invite-by-emails' ? { error: message, emails: form.emails } : { error: message }, { status })
 }
 

@@ -6,6 +6,7 @@ import type { Attendee } from '#app/utils/api/experiences.server.ts'
 import { hasStarted } from '#contract/experience-rules.ts'
 import { addressWithCity } from '#contract/place-line.ts'
 import { ContactSupport } from '#app/components/contact-support.tsx'
+import { ReferralBanner } from '#app/components/referral-banner.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { VerifiedBadge } from '#app/components/verified-badge.tsx'
 import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
@@ -14,6 +15,7 @@ import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { cardSetupToast } from '#app/utils/card-setup.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { referralBannerFor } from '#app/utils/referrals.server.ts'
 import { mapsLink, mapsPlatform, type MapsPlatform } from '#app/utils/maps-link.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { useCancellation } from '#app/utils/use-cancellation.ts'
@@ -21,6 +23,7 @@ import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { runIntent } from './$id.server.ts'
 import { Conversations } from './__conversations.tsx'
 import { ConfirmCancelActivity, HostTools, InvitedResult } from './__host-tools.tsx'
+import { InviteFriend } from './__invite-friend.tsx'
 import { ConfirmCancel, Rsvp, useOptimisticExperience, useShownFee } from './__rsvp.tsx'
 import { SurveyResults } from './__survey-results.tsx'
 
@@ -51,7 +54,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     : [null, null, null, null]
   const url = new URL(request.url)
   const t = await getT(request, context, 'activities')
+  // A visitor who came by a friend's invite to this activity (decision 087) is told who asked them.
+  const referral = await referralBannerFor(request, context, api, Boolean(user))
   return {
+    referral,
     experience,
     attendees,
     waitlist,
@@ -92,7 +98,7 @@ export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
 }
 
 export default function ActivityDetail() {
-  const { experience, attendees, waitlist, surveyResults, signedIn, maps, canContactHost, confirmCancel, confirmCancelActivity, pageUrl, supportEmail } =
+  const { experience, attendees, waitlist, surveyResults, signedIn, maps, canContactHost, confirmCancel, confirmCancelActivity, pageUrl, supportEmail, referral } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { t, i18n } = useTranslation('activities')
@@ -106,6 +112,7 @@ export default function ActivityDetail() {
   if (confirmCancelActivity) return <ConfirmCancelActivity experience={experience} />
   return (
     <article>
+      {referral ? <ReferralBanner banner={referral} /> : null}
       {experience.cover_photo ? <img src={experience.cover_photo.url} alt="" width={1200} height={600} className="detail-cover" /> : null}
       <h1>{experience.title}</h1>
       {canceled ? (
@@ -202,6 +209,7 @@ export default function ActivityDetail() {
               </>
             ) : null}
           </div>
+          {on && (experience.viewer?.is_attending || experience.viewer?.is_host) ? <InviteFriend experience={experience} /> : null}
           {signedIn ? <Conversations experience={experience} canContactHost={canContactHost} /> : null}
           {experience.viewer?.can_manage && !experience.canceled_at ? <HostTools experience={experience} waitlist={waitlist} past={experience.is_past} /> : null}
           <ul className="detail-links" role="list">

@@ -242,7 +242,8 @@ function AttendWithFee({ experience }: { experience: Experience }) {
  */
 function Invitation({ experience, invitation, canAccept }: { experience: Experience; invitation: ExperienceInvitation; canAccept: boolean }) {
   const { t, i18n } = useTranslation('activities')
-  const byHost = invitation.by.role === 'host'
+  // The host, or a member who used "Invite a friend" (decision 087): named; the team is not.
+  const byHost = invitation.by.role !== 'team'
   const name = invitation.by.display_name ?? t('common:member.generic')
   const date = formatMoment(invitation.at, experience.timezone, i18n.language)
   return (

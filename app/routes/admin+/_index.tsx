@@ -27,6 +27,7 @@ const toolPages: Record<StaffTool, { href: string; label: string; hint: string; 
   support: { href: '/admin/support', label: 'admin.home.support', hint: 'admin.home.supportHint', waiting: 'support' },
   payments: { href: '/admin/payments', label: 'admin.home.payments', hint: 'admin.home.paymentsHint', waiting: 'disputes' },
   partners: { href: '/admin/partners', label: 'subscriptions:admin.title', hint: 'subscriptions:admin.hint' },
+  medicare: { href: '/admin/medicare', label: 'medicare:admin.tool', hint: 'medicare:admin.toolHint' },
   staff: { href: '/admin/staff', label: 'admin.home.staff', hint: 'admin.home.staffHint' },
   flags: { href: '/admin/flags', label: 'admin.home.flags', hint: 'admin.home.flagsHint' },
   banners: { href: '/admin/banners', label: 'banners:admin.tool', hint: 'banners:admin.toolHint' },

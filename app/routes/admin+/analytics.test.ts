@@ -65,10 +65,11 @@ describe('/admin/analytics', () => {
     expect(onboarding.rows).toEqual([
       ['Signed up', '4'],
       ['Reached home city', '4'],
+      ['Reached notifications', '1'],
       ['Reached profile photo', '1'],
       ['Reached premium', '1'],
       ['Reached identity check', '1'],
-      ['Reached notifications', '1'],
+      ['Reached Medicare calls', '1'],
       ['Finished', '1'],
     ])
     expect(figure(html, 'attendance').rows[9]?.slice(1)).toEqual(['3', '1'])

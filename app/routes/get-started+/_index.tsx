@@ -13,6 +13,7 @@ import { formPageHeaders, loadFormPage } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { basicInfoSchema, genderChoices, joinReasons, preferNotToSay } from '#app/utils/onboarding-schemas.ts'
+import { nextOnboardingStep } from '#app/utils/onboarding.ts'
 import { continueOnboarding } from '#app/utils/onboarding.server.ts'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
@@ -36,7 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     apiErrors: { fields: { first_name: 'firstName', last_name: 'lastName', join_reasons: 'reasons' } },
     // Where the member was before signing up (decision 020) comes along to the next steps.
     save: ({ firstName, lastName, gender, reasons, phone }) =>
-      continueOnboarding(request, context, 'location', {
+      continueOnboarding(request, context, nextOnboardingStep('basicInfo'), {
         first_name: firstName,
         last_name: lastName,
         gender,

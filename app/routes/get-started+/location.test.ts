@@ -44,17 +44,17 @@ describe('/get-started/location', () => {
     const response = await handle(new Request(`${TEST_PUBLIC_URL}/get-started/location`, { headers: { cookie } }), web.newContext())
     const html = readableHtml(await response.text())
     expect(response.status).toBe(200)
-    expect(html).toContain('Step 2 of 7')
+    expect(html).toContain('Step 2 of 8')
     expect(html).toContain('Your home city')
     expect(html).toContain('href="/get-started"')
   })
 
-  it('saves a typed city as the gazetteer has it and goes on to the photo, keeping returnTo', async () => {
+  it('saves a typed city as the gazetteer has it and goes on to notifications, keeping returnTo', async () => {
     const { user, cookie } = await member()
     const response = await post(cookie, { intent: 'save', q: 'portland, or', place: '' }, `?returnTo=${encodeURIComponent('/activities')}`)
     expect(response.status).toBe(302)
-    expect(response.headers.get('location')).toBe(`/get-started/profile-photo?returnTo=${encodeURIComponent('/activities')}`)
-    expect(await saved(user.id)).toMatchObject({ city: 'Portland, OR', region: 'OR', onboarding_step: 'profile-photo', lat: expect.any(Number) })
+    expect(response.headers.get('location')).toBe(`/get-started/notifications?returnTo=${encodeURIComponent('/activities')}`)
+    expect(await saved(user.id)).toMatchObject({ city: 'Portland, OR', region: 'OR', onboarding_step: 'notifications', lat: expect.any(Number) })
   })
 
   it('says so next to the field when no city matches, and keeps what was typed', async () => {
@@ -72,7 +72,7 @@ describe('/get-started/location', () => {
     const { user, cookie } = await member()
     expect((await post(cookie, { intent: 'save', q: '', place: '' })).status).toBe(400)
     const skipped = await post(cookie, { intent: 'skip', q: '', place: '' })
-    expect(skipped.headers.get('location')).toBe('/get-started/profile-photo')
-    expect(await saved(user.id)).toMatchObject({ city: null, onboarding_step: 'profile-photo' })
+    expect(skipped.headers.get('location')).toBe('/get-started/notifications')
+    expect(await saved(user.id)).toMatchObject({ city: null, onboarding_step: 'notifications' })
   })
 })

@@ -11,6 +11,7 @@ import { refusedForm } from '#app/utils/form-action.server.ts'
 import { formText } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { nextOnboardingStep } from '#app/utils/onboarding.ts'
 import { continueOnboarding } from '#app/utils/onboarding.server.ts'
 import { resolveCity } from '#app/utils/place.server.ts'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
@@ -36,11 +37,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireUser(request, context)
   const form = await request.formData()
-  if (form.get('intent') === 'skip') return continueOnboarding(request, context, 'profile-photo')
+  if (form.get('intent') === 'skip') return continueOnboarding(request, context, nextOnboardingStep('location'))
   const typed = formText(form, 'q')
   const place = await resolveCity(request, context, { id: formText(form, 'place'), text: typed })
   if (!place) return refusedForm(context, { typed, error: typed ? 'common:errors.unknown_place' : 'onboarding:location.required' }, 400)
-  return continueOnboarding(request, context, 'profile-photo', { city: place.id })
+  return continueOnboarding(request, context, nextOnboardingStep('location'), { city: place.id })
 }
 
 export default function Location() {

@@ -35,8 +35,8 @@ describe('/get-started/notifications', () => {
     const response = await page(cookie)
     expect(response.status).toBe(200)
     const html = readableHtml(await response.text())
-    expect(html).toContain('Step 6 of 7')
-    expect(html).toContain('href="/get-started/verification"')
+    expect(html).toContain('Step 3 of 8')
+    expect(html).toContain('href="/get-started/location"')
     expect(html).toContain('<h1>Hear about your activities</h1>')
     expect(html).toContain('someone sends you a message,')
     expect(html).toContain('JavaScript is off in this browser, so you can simply continue.')
@@ -54,7 +54,7 @@ describe('/get-started/notifications', () => {
     expect(readableHtml(await (await page(dutch.cookie, 'nl')).text())).toContain('<h1>Blijf op de hoogte van uw activiteiten</h1>')
   })
 
-  it('Continue goes on to the last step, remembers it, and keeps where the member was going', async () => {
+  it('Continue goes on to the profile photo, remembers it, and keeps where the member was going', async () => {
     const { user, cookie } = await member()
     const response = await handle(
       new Request(`${TEST_PUBLIC_URL}/get-started/notifications?returnTo=${encodeURIComponent('/activities/42')}`, {
@@ -65,9 +65,9 @@ describe('/get-started/notifications', () => {
       web.newContext(),
     )
     expect(response.status).toBe(302)
-    expect(response.headers.get('location')).toBe(`/get-started/success?returnTo=${encodeURIComponent('/activities/42')}`)
+    expect(response.headers.get('location')).toBe(`/get-started/profile-photo?returnTo=${encodeURIComponent('/activities/42')}`)
     const saved = await database.db.selectFrom('users').select('onboarding_step').where('id', '=', user.id).executeTakeFirstOrThrow()
-    expect(saved.onboarding_step).toBe('done')
+    expect(saved.onboarding_step).toBe('profile-photo')
   })
 
   const continueWith = (cookie: string, fields: Record<string, string>) =>
@@ -92,7 +92,7 @@ describe('/get-started/notifications', () => {
     const { user, cookie } = await member()
     const response = await continueWith(cookie, { intent: 'skip', recommendations: 'on' })
     expect(response.status).toBe(302)
-    expect(response.headers.get('location')).toBe('/get-started/success')
+    expect(response.headers.get('location')).toBe('/get-started/profile-photo')
     expect(await recommendationSettings(user.id)).toEqual([
       { channel: 'email', enabled: true },
       { channel: 'in_app', enabled: true },

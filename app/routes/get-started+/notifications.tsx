@@ -7,6 +7,7 @@ import { OnboardingProgress } from '#app/components/onboarding-progress.tsx'
 import { getApi, requireUser, returnToFrom } from '#app/utils/auth.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
+import { nextOnboardingStep } from '#app/utils/onboarding.ts'
 import { continueOnboarding } from '#app/utils/onboarding.server.ts'
 import { subscribeToPush, type PushOutcome } from '#app/utils/push.client.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
@@ -34,7 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       settings: [{ template_id: 'recommendations', preference: { channels: { in_app: true, email: true } } }],
     })
   }
-  return continueOnboarding(request, context, 'done')
+  return continueOnboarding(request, context, nextOnboardingStep('notifications'))
 }
 
 export default function OnboardingNotifications() {

@@ -14,6 +14,7 @@ import { formPageHeaders, keepFormOnOutage, loadFormPage } from '#app/utils/form
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { readPhotoForm, savePhotoForm } from '#app/utils/photo-upload.server.ts'
+import { nextOnboardingStep } from '#app/utils/onboarding.ts'
 import { continueOnboarding, isSkip } from '#app/utils/onboarding.server.ts'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 
@@ -40,7 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   if (await isSkip(request)) {
     await requireUser(request, context)
-    return continueOnboarding(request, context, 'subscription')
+    return continueOnboarding(request, context, nextOnboardingStep('profile-photo'))
   }
   // Read first: an outage (the session store included) still answers on this page.
   const received = await readPhotoForm(request)
@@ -51,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       await requireUser(request, context)
       const refusal = await savePhotoForm(request, context, received, submission)
       if (refusal) return refusedForm(context, submission.reply(refusal.errors), refusal.status)
-      return continueOnboarding(request, context, 'subscription')
+      return continueOnboarding(request, context, nextOnboardingStep('profile-photo'))
     },
     () => submission.reply({ fieldErrors: { photo: ['photo:errors.again'] } }),
   )

@@ -11,7 +11,7 @@ import { getApi, requireUser, returnToFrom } from '#app/utils/auth.server.ts'
 import { formPageHeaders, formText } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { onboardingPath } from '#app/utils/onboarding.ts'
+import { nextOnboardingStep, onboardingPath } from '#app/utils/onboarding.ts'
 import { continueOnboarding, isSkip } from '#app/utils/onboarding.server.ts'
 import { pathWithReturnTo } from '#app/utils/redirect.ts'
 import { acceptPartnerOffer, joinPaidPremium } from '#app/utils/subscription.server.ts'
@@ -25,7 +25,7 @@ import { JoinPremiumForm, PartnerOffer } from '../account+/__subscription-parts.
  */
 export const headers = formPageHeaders
 
-const NEXT = 'verification' as const
+const NEXT = nextOnboardingStep('subscription')
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context)

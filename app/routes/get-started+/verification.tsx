@@ -7,7 +7,7 @@ import { getApi, requireUser, returnToFrom } from '#app/utils/auth.server.ts'
 import { formPageHeaders } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { onboardingPath } from '#app/utils/onboarding.ts'
+import { nextOnboardingStep, onboardingPath } from '#app/utils/onboarding.ts'
 import { continueOnboarding, isSkip } from '#app/utils/onboarding.server.ts'
 import { pathWithReturnTo } from '#app/utils/redirect.ts'
 import { VerificationForm, VerificationStatus } from '../account+/__verification-form.tsx'
@@ -24,12 +24,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   if (await isSkip(request)) {
     await requireUser(request, context)
-    return continueOnboarding(request, context, 'notifications')
+    return continueOnboarding(request, context, nextOnboardingStep('verification'))
   }
   return submitVerification(request, context, {
-    to: pathWithReturnTo(onboardingPath.notifications, returnToFrom(request)),
+    to: pathWithReturnTo(onboardingPath[nextOnboardingStep('verification')], returnToFrom(request)),
     toast: false,
-    onSent: () => getApi(request, context).users.updateMe({ onboarding_step: 'notifications' }),
+    onSent: () => getApi(request, context).users.updateMe({ onboarding_step: nextOnboardingStep('verification') }),
   })
 }
 

@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { maxMessageLength } from '#contract/limits.ts'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { HelpCenterLink } from '#app/components/help-center.tsx'
 import { HelpByEmail, HelpConversation, HelpMessageForm, HelpSafetyLine, HelpSignedOut } from '#app/components/help-chat.tsx'
 import { getApi, getAuthState } from '#app/utils/auth.server.ts'
 import { useChatEvents } from '#app/utils/chat-live.tsx'
@@ -23,7 +24,7 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
  * conversation with Circle 55 support (the support inbox of decision 039, answered by the team at
  * `/admin/support`) and a form to write, as a plain page without JavaScript; the header's Help
  * panel loads the same data (`?panel`) and posts the same form. A visitor gets the ways in and the
- * support address, which needs no account. `/help` is kept for the help articles to come.
+ * support address, which needs no account. `/help` is the help center (decision 088), linked from here.
  */
 export const headers = formPageHeaders
 
@@ -82,6 +83,7 @@ export default function HelpChatPage() {
     <div className="prose">
       <h1>{t('heading')}</h1>
       <HelpSafetyLine />
+      <HelpCenterLink />
       {view.signedIn ? <SignedIn view={view} /> : <HelpSignedOut view={view} />}
     </div>
   )

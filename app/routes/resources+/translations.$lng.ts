@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { isLanguage } from '#app/utils/i18n.ts'
-import { resources } from '#app/utils/i18next.server.ts'
+import { resources, serverOnlyNamespaces } from '#app/utils/i18next.server.ts'
 
 /**
  * Every namespace of one language in one answer (decision 059): the browser loads them all
@@ -12,7 +12,9 @@ export function loader({ params, request }: LoaderFunctionArgs) {
   const language = params.lng
   if (!isLanguage(language) || !resources[language]) throw new Response(null, { status: 404 })
   const versioned = new URL(request.url).searchParams.get('v') === __LOCALES_VERSION__
-  return Response.json(resources[language], {
+  // The help articles come with their pages (decision 088): not downloaded before every first page.
+  const namespaces = Object.fromEntries(Object.entries(resources[language]).filter(([namespace]) => !serverOnlyNamespaces.includes(namespace)))
+  return Response.json(namespaces, {
     headers: { 'Cache-Control': versioned ? 'public, max-age=31536000, immutable' : 'public, max-age=300' },
   })
 }

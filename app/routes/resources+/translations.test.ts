@@ -15,6 +15,12 @@ describe('/resources/translations/{lng}', () => {
     expect(response.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
   })
 
+  it('leaves out the help articles, which their pages bring (decision 088)', async () => {
+    const all = (await load(`/resources/translations/nl?v=${__LOCALES_VERSION__}`, 'nl').json()) as Record<string, unknown>
+    expect(Object.keys(all)).toContain('help-center')
+    expect(Object.keys(all)).not.toContain('help-articles')
+  })
+
   it('keeps an unversioned or outdated address only briefly', () => {
     expect(load('/resources/translations/nl?v=old', 'nl').headers.get('Cache-Control')).toBe('public, max-age=300')
   })

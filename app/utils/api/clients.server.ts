@@ -20,9 +20,11 @@ import { profilesClient } from './profiles.server.ts'
 import { pushClient } from './push.server.ts'
 import { reportsClient } from './reports.server.ts'
 import { subscriptionsClient } from './subscriptions.server.ts'
+import { medicareClient } from './medicare.server.ts'
 import { supportClient } from './support.server.ts'
 import { surveysClient } from './surveys.server.ts'
 import { popupsClient } from './popups.server.ts'
+import { referralsClient } from './referrals.server.ts'
 import { usersClient } from './users.server.ts'
 import { verificationClient } from './verification.server.ts'
 
@@ -60,6 +62,8 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     analytics: analyticsClient(transport),
     dashboards: dashboardsClient(transport),
     subscriptions: subscriptionsClient(transport),
+    medicare: medicareClient(transport),
+    referrals: referralsClient(transport),
   }
 }
 export type Api = ReturnType<typeof createApi>
