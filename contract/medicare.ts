@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { languages } from './enums.ts'
+import { maxEmailLength } from './limits.ts'
 import { hasControlCharacters } from './input-validation.ts'
 import { medicarePagePattern, medicarePartnerLimits, medicareTopics } from './medicare-rules.ts'
 
@@ -110,6 +111,16 @@ export const medicarePartnerBodySchema = z
       .min(medicarePartnerLimits.callbackDays.min, 'callback_days_invalid')
       .max(medicarePartnerLimits.callbackDays.max, 'callback_days_invalid'),
     active: z.boolean({ error: 'active_invalid' }).meta({ description: 'Offered to members now (false: paused; consents given stay in force until stopped).' }),
+    notices_email: z
+      .string({ error: 'notices_email_required' })
+      .trim()
+      .min(1, 'notices_email_required')
+      .max(maxEmailLength, 'notices_email_invalid')
+      .pipe(z.email({ error: 'notices_email_invalid' }))
+      .meta({
+        description:
+          'Where the agency receives stop notices: each consent that ends (the member, a texted STOP, the account deleted) is emailed there at once, in English. Not in the words members read; changing it does not raise the revision.',
+      }),
     new_agency: z
       .boolean({ error: 'new_agency_invalid' })
       .optional()
@@ -126,6 +137,7 @@ export const adminMedicarePartnerSchema = medicarePartnerSchema
     plan_count: z.number().int(),
     active: z.boolean(),
     revision: z.number().int().meta({ description: 'Goes up with each change; the words members agree to name the revision.' }),
+    notices_email: z.string().nullable().meta({ description: 'Where its stop notices go; null for an agency named before stop notices existed (no notice can go until it is set).' }),
     updated_at: z.string(),
   })
   .meta({ id: 'AdminMedicarePartner' })
@@ -136,6 +148,12 @@ export const adminMedicareSchema = z
   .object({
     partner: adminMedicarePartnerSchema.nullable(),
     consents_in_force: z.number().int(),
+    stop_notices: z
+      .object({
+        last_30_days: z.number().int().meta({ description: 'Stops emailed to the current agency in the last 30 days.' }),
+        not_delivered: z.number().int().meta({ description: 'Of those, the ones the mail server failed to deliver for more than a day (given up).' }),
+      })
+      .meta({ description: 'The stop notices sent to the current agency (decision 086).' }),
   })
   .meta({ id: 'AdminMedicare' })
 export type AdminMedicare = z.infer<typeof adminMedicareSchema>

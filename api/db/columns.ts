@@ -626,6 +626,7 @@ export const databaseColumns = {
     updated_by: 'uuid null',
     created_at: 'timestamptz default',
     updated_at: 'timestamptz default',
+    notices_email: 'text null',
   },
   medicare_consents: {
     id: 'uuid default',
@@ -648,6 +649,13 @@ export const databaseColumns = {
     consent_id: 'uuid',
     method: 'text',
     revoked_at: 'timestamptz default',
+  },
+  medicare_stop_notices: {
+    consent_id: 'uuid',
+    partner_id: 'uuid',
+    to_address: 'text',
+    email_id: 'uuid',
+    queued_at: 'timestamptz default',
   },
   referrals: {
     id: 'uuid default',

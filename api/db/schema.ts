@@ -926,6 +926,8 @@ export interface MedicarePartnersTable {
   updated_by: string | null
   created_at: CreatedAt
   updated_at: UpdatedAt
+  /** Where its stop notices go (migration 0043); null only for an agency named before it. */
+  notices_email: string | null
 }
 
 /**
@@ -957,6 +959,18 @@ export interface MedicareConsentRevocationsTable {
   consent_id: string
   method: MedicareRevocationMethod
   revoked_at: CreatedAt
+}
+
+/**
+ * A consent's end as sent to its agency (migration 0043, decision 086): written with the email's
+ * outbox row (`email_id`, whose `sent_at` says when it was delivered), append-only.
+ */
+export interface MedicareStopNoticesTable {
+  consent_id: string
+  partner_id: string
+  to_address: string
+  email_id: string
+  queued_at: CreatedAt
 }
 
 /** `referrals.status` (migration 0042, decision 087): counted only once the friend attended an activity. */
@@ -1111,6 +1125,7 @@ export interface Database {
   medicare_partners: MedicarePartnersTable
   medicare_consents: MedicareConsentsTable
   medicare_consent_revocations: MedicareConsentRevocationsTable
+  medicare_stop_notices: MedicareStopNoticesTable
   referrals: ReferralsTable
   referral_codes: ReferralCodesTable
   referral_signals: ReferralSignalsTable

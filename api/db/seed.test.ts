@@ -18,8 +18,9 @@ afterAll(async () => {
 
 describe('demo data (issue 2 §3)', () => {
   it('names a made-up Medicare agency that says it is one (decision 086)', async () => {
-    const agencies = await database.db.selectFrom('medicare_partners').select(['name', 'disclaimer', 'active', 'retired_at']).execute()
-    expect(agencies).toEqual([{ name: 'Example Senior Benefits (demo agency)', disclaimer: expect.stringContaining('made up for the Circle 55 demo'), active: true, retired_at: null }])
+    const agencies = await database.db.selectFrom('medicare_partners').select(['name', 'disclaimer', 'active', 'retired_at', 'notices_email']).execute()
+    // Its stop notices go to a reserved domain (RFC 2606): nobody receives them.
+    expect(agencies).toEqual([{ name: 'Example Senior Benefits (demo agency)', disclaimer: expect.stringContaining('made up for the Circle 55 demo'), active: true, retired_at: null, notices_email: 'stops@example-senior-benefits.example' }])
   })
 
   it('has at least 300 members, all aged 55 or over, across at least 25 US cities', async () => {
@@ -114,7 +115,7 @@ describe('demo data (issue 2 §3)', () => {
   it('lets the named demo accounts and seeded members sign in with the demo password', async () => {
     const accounts = createAccounts({
       db: database.db,
-      mailer: { send: async () => {}, sendNow: async () => ({ sent: true }) },
+      mailer: { send: async () => ({ id: crypto.randomUUID() }), sendNow: async () => ({ sent: true }) },
       codeSecret: 'test-secret',
     })
     for (const email of [...demoAccounts, 'member1@demo.test', 'member300@demo.test']) {

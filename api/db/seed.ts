@@ -1189,6 +1189,8 @@ export const demoMedicarePartner = {
   plan_count: 12,
   callback_days: 2,
   active: true,
+  // Stop notices (decision 086) go to an address on a reserved domain (RFC 2606): nobody receives them.
+  notices_email: 'stops@example-senior-benefits.example',
 }
 
 export async function seedDemoData(

@@ -763,7 +763,7 @@ describe('every endpoint answers as documented', () => {
   })
 
   it('Medicare calls: the agency, a member’s permission given and stopped, and the agency’s list (decision 086)', async () => {
-    const agency = { name: 'OpenAPI Agency', license: 'License 7654321 (OR)', phone: '503-555-0100', disclaimer: 'Not affiliated with any plan.', organization_count: 2, plan_count: 9, callback_days: 2, active: true }
+    const agency = { name: 'OpenAPI Agency', license: 'License 7654321 (OR)', phone: '503-555-0100', disclaimer: 'Not affiliated with any plan.', organization_count: 2, plan_count: 9, callback_days: 2, active: true, notices_email: 'stops@openapi-agency.example' }
     expect((await call('GET', 'v1/admin/medicare/partner', { token: admin.token })).json.data[0].partner).toBeNull()
     expect((await call('GET', 'v1/admin/medicare/export', { token: admin.token })).status).toBe(409)
     expect((await call('PUT', 'v1/admin/medicare/partner', { token: admin.token, body: { ...agency, name: '' } })).status).toBe(422)

@@ -44,6 +44,7 @@ const agency = {
   plan_count: 14,
   callback_days: 2,
   active: true,
+  notices_email: 'stops@evergreen-benefits.example',
 }
 
 /** The words offered to `member` now, in `locale`, and the agreement a form sends with them. */
@@ -70,7 +71,7 @@ describe('before the team names an agency', () => {
     const refused = await member.call('POST', 'v1/users/me/medicare', { phone: '5035550177', topics: ['vision'], agree: true, version: MEDICARE_CONSENT_VERSION, partner_revision: 1 })
     expect(refused.status).toBe(409)
     expect(refused.json.error.code).toBe('medicare_not_offered')
-    expect((await admin.call('GET', 'v1/admin/medicare/partner')).json.data[0]).toEqual({ partner: null, consents_in_force: 0 })
+    expect((await admin.call('GET', 'v1/admin/medicare/partner')).json.data[0]).toEqual({ partner: null, consents_in_force: 0, stop_notices: { last_30_days: 0, not_delivered: 0 } })
     expect((await finance.call('GET', 'v1/admin/medicare/export')).json.error.code).toBe('medicare_not_offered')
   })
 })
@@ -283,7 +284,7 @@ describe('the record', () => {
     expect((await member.call('DELETE', 'v1/users/me/medicare')).status).toBe(204)
     await refused(database.db.updateTable('medicare_consent_revocations').set({ revoked_at: new Date(0) } as never).where('consent_id', '=', consentId).execute())
     await refused(database.db.deleteFrom('medicare_consent_revocations').where('consent_id', '=', consentId).execute())
-    await refused(sql`TRUNCATE medicare_consent_revocations`.execute(database.db))
+    await refused(sql`TRUNCATE medicare_consent_revocations CASCADE`.execute(database.db))
 
     expect((await member.call('DELETE', `v1/users/${member.user.id}`)).status).toBe(204)
     const kept = await database.db.selectFrom('medicare_consents').selectAll().where('id', '=', consentId).executeTakeFirstOrThrow()

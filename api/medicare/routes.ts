@@ -81,14 +81,15 @@ export function medicareRoutes(routes: ApiRoutes) {
     path: '/v1/users/me/medicare',
     tags,
     security: auth.required,
-    summary: '“Stop these calls”: the caller’s consent in force ends now, in one step (recorded, never undone). Nothing in force: nothing changes.',
+    summary:
+      '“Stop these calls”: the caller’s consent in force ends now, in one step (recorded, never undone), and its agency is emailed a stop notice at once (decision 086). Nothing in force: nothing changes.',
     responses: {
       204: { description: 'Stopped (or nothing was in force)' },
       ...errors(auth.required, { 403: onlyTheMember }),
     },
   })
   serve(routes, stopRoute, async (c) => {
-    await revokeMedicareConsent(c.var.services.db, requireCaller(c))
+    await revokeMedicareConsent(c.var.services, requireCaller(c))
     return c.body(null, 204)
   })
 
@@ -98,7 +99,8 @@ export function medicareRoutes(routes: ApiRoutes) {
     path: '/v1/admin/medicare/partner',
     tags,
     security: auth.required,
-    summary: 'The agency named now (null before the team names one) and how many consents to it are in force (`manage:medicare_partner`: finance and admins).',
+    summary:
+      'The agency named now (null before the team names one), how many consents to it are in force, and how many stops it was emailed in the last 30 days (`manage:medicare_partner`: finance and admins).',
     responses: { 200: jsonContent('The agency', oneOf(adminMedicareSchema)), ...errors(auth.required, { 403: notAllowed }) },
   })
   serve(routes, partnerRoute, async (c) => c.json({ data: [await adminMedicare(c.var.services.db, requireCaller(c))] }))
@@ -116,7 +118,7 @@ export function medicareRoutes(routes: ApiRoutes) {
       ...errors(auth.required, {
         ...jsonBodyErrors,
         403: notAllowed,
-        422: 'name_required, name_too_long, license_required, license_too_long, phone_required, phone_invalid, disclaimer_required, disclaimer_too_long, text_invalid, organization_count_invalid, plan_count_invalid, callback_days_invalid, active_invalid, new_agency_invalid',
+        422: 'name_required, name_too_long, license_required, license_too_long, phone_required, phone_invalid, disclaimer_required, disclaimer_too_long, text_invalid, organization_count_invalid, plan_count_invalid, callback_days_invalid, active_invalid, notices_email_required, notices_email_invalid, new_agency_invalid',
       }),
     },
   })

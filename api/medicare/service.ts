@@ -22,6 +22,7 @@ import { problems } from '../http/errors.ts'
 import { medicareT } from '../i18n.ts'
 import { impersonationRefused } from '../policy/impersonation.ts'
 import { requirePermission, type RequestCaller } from '../policy/permissions.ts'
+import { queueStopNotices, stopNoticeCounts, type StopNoticeDeps } from './stop-notices.ts'
 
 /**
  * Permission to be called about Medicare plans (spec §3, issue 33 §2, decision 086).
@@ -193,8 +194,11 @@ export async function giveMedicareConsent(db: DB, caller: User, input: GiveConse
   return medicareState(db, caller, language)
 }
 
-/** Ends the consents in force that `where` picks, in `trx`, recording how. */
-async function revokeWhere(trx: Trx | DB, method: MedicareRevocationMethod, pick: { userId?: string; phone?: string }) {
+/**
+ * Ends the consents in force that `pick` picks, in `trx`, recording how, and emails each one's
+ * agency its stop notice in the same transaction (./stop-notices.ts).
+ */
+async function revokeWhere(deps: Omit<StopNoticeDeps, 'db'>, trx: Trx, method: MedicareRevocationMethod, pick: { userId?: string; phone?: string }) {
   let query = consentsInForce(trx).select('c.id')
   if (pick.userId) query = query.where('c.user_id', '=', pick.userId)
   if (pick.phone) query = query.where('c.phone', '=', pick.phone)
@@ -206,27 +210,31 @@ async function revokeWhere(trx: Trx | DB, method: MedicareRevocationMethod, pick
     .onConflict((conflict) => conflict.column('consent_id').doNothing())
     .returning('consent_id')
     .execute()
+  await queueStopNotices(deps, trx, inserted.map((row) => row.consent_id))
   return inserted.length
 }
 
-/** `DELETE v1/users/me/medicare`: "Stop these calls", at once and in one step. Nothing in force: nothing to do. */
-export async function revokeMedicareConsent(db: DB, caller: User): Promise<{ stopped: number }> {
+/** `DELETE v1/users/me/medicare`: "Stop these calls", at once and in one step, the agency emailed. Nothing in force: nothing to do. */
+export async function revokeMedicareConsent(deps: StopNoticeDeps, caller: User): Promise<{ stopped: number }> {
   requireTheMember(caller)
-  return { stopped: await revokeWhere(db, 'member', { userId: caller.id }) }
+  const stopped = await deps.db.transaction().execute((trx) => revokeWhere(deps, trx, 'member', { userId: caller.id }))
+  return { stopped }
 }
 
-/** A STOP texted from `phone` (api/sms/service.ts) ends every consent in force that names that number. */
-export async function revokeMedicareConsentsForPhone(db: DB, phone: string) {
-  return revokeWhere(db, 'sms_stop', { phone })
+/** A STOP texted from `phone` (api/sms/service.ts) ends every consent in force that names that number; each agency is emailed. */
+export async function revokeMedicareConsentsForPhone(deps: StopNoticeDeps, phone: string) {
+  return deps.db.transaction().execute((trx) => revokeWhere(deps, trx, 'sms_stop', { phone }))
 }
 
 /**
  * Deleting an account (api/users/account.ts, in its transaction): the consents in force end
- * (`account_deleted`), then every consent of the member is blanked (phone, topics, browser);
- * the words agreed to, the agency, the times and the number's last four digits stay as evidence.
+ * (`account_deleted`) and their agencies are emailed (with the name and number the record still
+ * holds: before anything is blanked), then every consent of the member is blanked (phone, topics,
+ * browser); the words agreed to, the agency, the times and the number's last four digits stay as
+ * evidence.
  */
-export async function endMedicareConsentsOfDeletedAccount(trx: Trx | DB, userId: string) {
-  await revokeWhere(trx, 'account_deleted', { userId })
+export async function endMedicareConsentsOfDeletedAccount(deps: Omit<StopNoticeDeps, 'db'>, trx: Trx, userId: string) {
+  await revokeWhere(deps, trx, 'account_deleted', { userId })
   await trx
     .updateTable('medicare_consents')
     .set({ phone: null, topics: [], user_agent: null, erased_at: new Date() })
@@ -245,6 +253,7 @@ function adminPartnerJson(row: PartnerRow): AdminMedicarePartner {
     plan_count: row.plan_count,
     active: row.active,
     revision: row.revision,
+    notices_email: row.notices_email,
     updated_at: row.updated_at.toISOString(),
   }
 }
@@ -257,11 +266,13 @@ async function countInForce(db: DB | Trx, partnerId: string) {
   return Number(row.count)
 }
 
-/** `GET v1/admin/medicare/partner`: the agency named now (or none) and how many consents to it are in force. */
+/** `GET v1/admin/medicare/partner`: the agency named now (or none), how many consents to it are in force, and the stops it was emailed. */
 export async function adminMedicare(db: DB, caller: User): Promise<AdminMedicare> {
   requirePermission(caller, 'manage:medicare_partner')
   const partner = await currentPartner(db).executeTakeFirst()
-  return { partner: partner ? adminPartnerJson(partner) : null, consents_in_force: partner ? await countInForce(db, partner.id) : 0 }
+  if (!partner) return { partner: null, consents_in_force: 0, stop_notices: { last_30_days: 0, not_delivered: 0 } }
+  const [inForce, stopNotices] = await Promise.all([countInForce(db, partner.id), stopNoticeCounts(db, partner.id)])
+  return { partner: adminPartnerJson(partner), consents_in_force: inForce, stop_notices: stopNotices }
 }
 
 async function audit(trx: Trx, caller: User, action: string, partnerId: string, data: Record<string, unknown>, requestId: string | null) {
@@ -285,25 +296,30 @@ const detailsOf = (row: Pick<PartnerRow, 'name' | 'license' | 'phone' | 'disclai
 /**
  * `PUT v1/admin/medicare/partner`: names the agency (the first time, or `new_agency`: the current
  * one is retired and no consent passes to the new one) or changes its details (its revision goes
- * up when they change, so members who read the old words are asked to read them again). Audited.
+ * up when they change, so members who read the old words are asked to read them again; its
+ * stop-notice address is not in the words, so changing only that does not). Audited.
  */
 export async function saveMedicarePartner(db: DB, caller: User, body: MedicarePartnerBody, requestId: string | null): Promise<AdminMedicare> {
   requirePermission(caller, 'manage:medicare_partner')
   const phone = agencyPhone(body.phone)
   if (!phone) throw problems.invalid({ phone: ['phone_invalid'] })
   const details = detailsOf({ ...body, phone })
+  const noticesEmail = body.notices_email
   await db.transaction().execute(async (trx) => {
     const now = new Date()
     const current = await currentPartner(trx).forUpdate().executeTakeFirst()
     if (current && !body.new_agency) {
-      const before = detailsOf(current)
-      if (JSON.stringify(before) === JSON.stringify(details)) return
+      const before = { ...detailsOf(current), notices_email: current.notices_email }
+      const after = { ...details, notices_email: noticesEmail }
+      if (JSON.stringify(before) === JSON.stringify(after)) return
+      const wordsChanged = JSON.stringify(detailsOf(current)) !== JSON.stringify(details)
+      const revision = wordsChanged ? current.revision + 1 : current.revision
       await trx
         .updateTable('medicare_partners')
-        .set({ ...details, revision: current.revision + 1, updated_by: caller.id, updated_at: now })
+        .set({ ...after, revision, updated_by: caller.id, updated_at: now })
         .where('id', '=', current.id)
         .execute()
-      await audit(trx, caller, 'medicare.partner.update', current.id, { before, after: details, revision: current.revision + 1 }, requestId)
+      await audit(trx, caller, 'medicare.partner.update', current.id, { before, after, revision }, requestId)
       return
     }
     if (current) {
@@ -312,10 +328,10 @@ export async function saveMedicarePartner(db: DB, caller: User, body: MedicarePa
     }
     const created = await trx
       .insertInto('medicare_partners')
-      .values({ ...details, created_by: caller.id, updated_by: caller.id })
+      .values({ ...details, notices_email: noticesEmail, created_by: caller.id, updated_by: caller.id })
       .returning('id')
       .executeTakeFirstOrThrow()
-    await audit(trx, caller, 'medicare.partner.create', created.id, { after: details, replaces: current?.id ?? null }, requestId)
+    await audit(trx, caller, 'medicare.partner.create', created.id, { after: { ...details, notices_email: noticesEmail }, replaces: current?.id ?? null }, requestId)
   })
   return adminMedicare(db, caller)
 }

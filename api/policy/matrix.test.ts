@@ -363,7 +363,7 @@ const rows: Row[] = [
   // Medicare calls (decision 086): the admin names the agency first (revision 1); then each member
   // gives their own permission and stops it; the agency's list is for finance and admins.
   row('GET', '/v1/admin/medicare/partner',                    '401 403 403 403 200 403'),
-  row('PUT', '/v1/admin/medicare/partner',                    '401 403 403 403 200 403', { body: () => ({ name: 'Matrix Agency', license: 'License 1', phone: '5035550100', disclaimer: 'Matrix.', organization_count: 1, plan_count: 2, callback_days: 2, active: true }) }),
+  row('PUT', '/v1/admin/medicare/partner',                    '401 403 403 403 200 403', { body: () => ({ name: 'Matrix Agency', license: 'License 1', phone: '5035550100', disclaimer: 'Matrix.', organization_count: 1, plan_count: 2, callback_days: 2, active: true, notices_email: 'stops@matrix-agency.example' }) }),
   row('GET', '/v1/users/me/medicare',                         '401 200 200 200 200 403'),
   row('POST', '/v1/users/me/medicare',                        '401 201 201 201 201 403', { body: () => ({ phone: '5035550177', topics: ['dental'], agree: true, version: MEDICARE_CONSENT_VERSION, partner_revision: 1 }) }),
   row('GET', '/v1/admin/medicare/export',                     '401 403 403 403 200 403'),
@@ -639,7 +639,7 @@ describe('access matrix: the team’s roles', () => {
     { method: 'POST', path: () => `/v1/experiences/${ids.experience}/invite-friend`,             statuses: '403 403 403', body: { email: 'matrix-team@example.com' } },
     { method: 'GET', path: () => '/v1/admin/medicare/partner',                                   statuses: '403 403 200' },
     // The admin's details again: nothing changes for finance (200), the others are refused.
-    { method: 'PUT', path: () => '/v1/admin/medicare/partner',                                   statuses: '403 403 200', body: { name: 'Matrix Agency', license: 'License 1', phone: '5035550100', disclaimer: 'Matrix.', organization_count: 1, plan_count: 2, callback_days: 2, active: true } },
+    { method: 'PUT', path: () => '/v1/admin/medicare/partner',                                   statuses: '403 403 200', body: { name: 'Matrix Agency', license: 'License 1', phone: '5035550100', disclaimer: 'Matrix.', organization_count: 1, plan_count: 2, callback_days: 2, active: true, notices_email: 'stops@matrix-agency.example' } },
     { method: 'GET', path: () => '/v1/admin/medicare/export?format=json',                        statuses: '403 403 200' },
   ]
   const table = cases.flatMap((entry) => roles.map((role, index) => ({ label: `${entry.method} ${entry.path.toString().replace(/^\(\) => /, '')}`, role, status: Number(entry.statuses.split(' ')[index]), entry })))

@@ -25,6 +25,8 @@ const smsDeps = (services: ApiServices): SmsDeps => ({
   codeSecret: services.codeSecret,
   sms: smsSenderOf(services),
   media: services.media,
+  mailer: services.mailer,
+  logger: services.logger,
 })
 
 const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`)

@@ -1,6 +1,7 @@
 import type { PhoneConfirmation, PhoneConfirmationStarted } from '#contract/sms.ts'
 import type { AfterCommit } from '../after-commit.ts'
 import type { DB } from '../db/database.ts'
+import type { Logger } from '../logger.ts'
 import type { User } from '../db/schema.ts'
 import { cancelAttendance } from '../experiences/attendance.ts'
 import { hasStarted } from '../experiences/service.ts'
@@ -10,6 +11,7 @@ import { smsT } from '../i18n.ts'
 import { codeTtlMs, createCodes } from '../identity/codes.ts'
 import { visibleMembers } from '../policy/members.ts'
 import { requirePermission } from '../policy/permissions.ts'
+import type { Mailer } from '../providers/email/mailer.ts'
 import { allowTexts, stopTexts, type SmsSender } from '../providers/sms/sender.ts'
 import { revokeMedicareConsentsForPhone } from '../medicare/service.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
@@ -26,6 +28,9 @@ export interface SmsDeps extends AfterCommit {
   codeSecret: string
   /** "C" cancels a seat as the web does, which answers the activity (its photos at these URLs). */
   media: MediaStorage
+  /** A STOP ends permission to be called about Medicare plans, and the agency is emailed (decision 086). */
+  mailer: Mailer
+  logger: Logger
 }
 
 const fifteenMinutes = 15 * 60
@@ -133,8 +138,9 @@ export async function handleInboundSms(deps: SmsDeps, from: string, body: string
   const restart = !stop && (optOutType === 'START' || isOneOf(smsStartWords, body))
   if (stop) {
     await stopTexts(db, number)
-    // STOP is a reasonable way to say "do not call me" too: permission to be called about Medicare ends (decision 086).
-    await revokeMedicareConsentsForPhone(db, number)
+    // STOP is a reasonable way to say "do not call me" too: permission to be called about Medicare
+    // ends, and each agency that held it is emailed a stop notice (decision 086).
+    await revokeMedicareConsentsForPhone(deps, number)
   }
   if (restart) await allowTexts(db, number)
   const twilioHelps = deps.sms.twilio && (optOutType === 'HELP' || isOneOf(smsHelpWords, body))

@@ -5,6 +5,7 @@ import type { User } from '../db/schema.ts'
 import { releaseSeat } from '../experiences/attendance.ts'
 import { cancelInTransaction } from '../experiences/service.ts'
 import type { Logger } from '../logger.ts'
+import type { Mailer } from '../providers/email/mailer.ts'
 import { requirePermission } from '../policy/permissions.ts'
 import type { MediaStorage } from '../providers/storage/storage.ts'
 import { applyMemberColumns } from './member-data.ts'
@@ -19,6 +20,8 @@ export interface AccountDeps extends AfterCommit {
   db: DB
   media: MediaStorage
   logger: Logger
+  /** The stop notice to the Medicare agency of a consent the deletion ends (decision 086). */
+  mailer: Mailer
   /** Ends a pending identity check at once and deletes its encrypted photos (api/verification). */
   forgetVerification: (userId: string) => Promise<unknown>
   /** Forgets the member's cards at the payments provider (api/payments). */
@@ -110,8 +113,9 @@ export async function deleteAccount(deps: AccountDeps, caller: User, id: string,
     // The emails kept for support (a month, api/jobs/cleanup.ts): their name, codes, activities.
     if (caller.email) await trx.deleteFrom('email_outbox').where('to_address', '=', caller.email).execute()
 
-    // Permission to be called about Medicare plans ends, and its phone and topics are blanked (decision 086).
-    await endMedicareConsentsOfDeletedAccount(trx, id)
+    // Permission to be called about Medicare plans ends, its agency is emailed (with the name and
+    // number as still recorded: before the blanking below), and its phone and topics are blanked (decision 086).
+    await endMedicareConsentsOfDeletedAccount(deps, trx, id)
     await applyMemberColumns(trx, id)
 
     await trx

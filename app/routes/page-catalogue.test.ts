@@ -363,7 +363,7 @@ beforeAll(async () => {
   // Medicare calls (decision 086): an agency named by the team, and the member waiting for the team agreed to its call.
   const named = await web.api.request('PUT', 'v1/admin/medicare/partner', {
     token: await web.api.signToken(adminUser.id),
-    body: { name: 'Evergreen Benefits Agency', license: 'Oregon license 1234567', phone: '5035550100', disclaimer: 'Evergreen is not affiliated with any plan.', organization_count: 3, plan_count: 14, callback_days: 2, active: true },
+    body: { name: 'Evergreen Benefits Agency', license: 'Oregon license 1234567', phone: '5035550100', disclaimer: 'Evergreen is not affiliated with any plan.', organization_count: 3, plan_count: 14, callback_days: 2, active: true, notices_email: 'stops@evergreen-benefits.example' },
   })
   expect(named.status).toBe(200)
   const agreed = await web.api.request('POST', 'v1/users/me/medicare', {

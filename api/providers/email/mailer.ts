@@ -23,8 +23,9 @@ export interface Mailer {
    * backoff for more than a day, then marked failed in the outbox and logged as an error. With
    * `transaction`, the outbox row and its job are written by it: they exist only if it commits
    * (a notification's email is queued with the stamp that says it was delivered, exactly once).
+   * Resolves to the outbox row's id (its `sent_at` says when it was delivered).
    */
-  send(message: OutgoingEmail, options?: { transaction?: DB }): Promise<void>
+  send(message: OutgoingEmail, options?: { transaction?: DB }): Promise<{ id: string }>
   /**
    * Mail that is only useful now (a one-time code): tried at once, never queued for later.
    * `sent: false` means the mail server failed and the member must be told; a retry an hour
@@ -75,6 +76,7 @@ export function createMailer(options: { db: DB; smtp?: SmtpOptions | undefined; 
       const { transaction } = sendOptions
       const id = await record(message, transaction)
       if (smtp) await queue?.send(emailDeliveryJob.name, { id }, transaction ? { transaction } : {})
+      return { id }
     },
     async sendNow(message) {
       const id = await record(message)

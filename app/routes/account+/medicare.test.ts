@@ -39,6 +39,7 @@ const agency = {
   organization_count: '3',
   plan_count: '14',
   callback_days: '2',
+  notices_email: 'stops@evergreen-benefits.example',
   active: 'on',
 }
 
@@ -84,12 +85,34 @@ describe('Medicare calls, without JavaScript', () => {
     expect(foreign.response.status).toBe(400)
     expect(foreign.html).toMatch(/id="phone-error"[^>]*><span[^>]*>Error: <\/span>Enter a US phone number with its area code\./)
     expect(foreign.html).toContain('value="+44 20 7183 8750"')
+    // Where the agency is told of each stop (decision 086): required, and an email address.
+    const { notices_email: _none, ...withoutAddress } = agency
+    const noAddress = await post('/admin/medicare', admin.cookie, withoutAddress)
+    expect(noAddress.response.status).toBe(400)
+    expect(noAddress.html).toMatch(/id="notices_email-error"[^>]*><span[^>]*>Error: <\/span>Enter the email address where the agency receives stop notices\./)
+    const badAddress = await post('/admin/medicare', admin.cookie, { ...agency, notices_email: 'stops at evergreen' })
+    expect(badAddress.response.status).toBe(400)
+    expect(badAddress.html).toMatch(/id="notices_email-error"[^>]*><span[^>]*>Error: <\/span>Enter an email address, for example stops@agency\.com\./)
+    expect(badAddress.html).toContain('value="stops at evergreen"')
+    expect(badAddress.html).toContain('value="Evergreen Benefits Agency"')
+    expect(await validationOf(badAddress.html)).toEqual([])
+    expect(await pages.database.db.selectFrom('medicare_partners').select('id').execute()).toEqual([])
 
     const saved = await post('/admin/medicare', admin.cookie, agency)
     expect(saved.response.headers.get('location')).toBe('/admin/medicare')
     const named = await text('/admin/medicare', withSetCookies(admin.cookie, saved.response))
     expect(named).toContain('The agency’s details are saved.')
     expect(named).toContain('0 members have asked to be called and not stopped.')
+    expect(named).toContain('0 stops were emailed to the agency in the last 30 days.')
+    expect(named).toContain('value="stops@evergreen-benefits.example"')
+    expect(named).not.toContain('has no address for stop notices')
+    // An agency named before stop notices existed has no address: the page warns until one is saved.
+    await pages.database.db.updateTable('medicare_partners').set({ notices_email: null }).execute()
+    const unaddressed = await text('/admin/medicare', admin.cookie)
+    expect(unaddressed).toContain('This agency has no address for stop notices, so it is not told when a member stops these calls. Add one below and save.')
+    expect(await validationOf(unaddressed)).toEqual([])
+    await post('/admin/medicare', admin.cookie, agency)
+    expect(await text('/admin/medicare', admin.cookie)).not.toContain('has no address for stop notices')
     expect(named).toContain('href="/admin/medicare/export"')
     expect(await validationOf(named)).toEqual([])
     // Finance may too; a moderator may not.
@@ -179,6 +202,9 @@ describe('Medicare calls, without JavaScript', () => {
     expect(after).toContain('Done. These calls are stopped.')
     expect(after).toContain('name="agree"')
     expect(await (await page('/admin/medicare/export', admin.cookie)).text()).not.toContain('Walter')
+    // The agency was emailed at once, and the team's page counts it.
+    expect(await pages.database.db.selectFrom('email_outbox').select('to_address').where('kind', '=', 'medicareStopNotice').execute()).toEqual([{ to_address: 'stops@evergreen-benefits.example' }])
+    expect(await text('/admin/medicare', admin.cookie)).toContain('1 stop was emailed to the agency in the last 30 days.')
   })
 
   it('in onboarding, “Not now” is the main button and goes on; agreeing goes on too, keeping where the member was going', async () => {

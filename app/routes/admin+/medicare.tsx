@@ -5,6 +5,7 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import type { AdminMedicarePartner } from '#contract/medicare.ts'
+import { maxEmailLength } from '#contract/limits.ts'
 import { medicarePartnerLimits } from '#contract/medicare-rules.ts'
 import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
@@ -21,7 +22,8 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 /**
  * `/admin/medicare` (issue 33 §2, decision 086): the one licensed agency that may call members who
  * ask, its details (what members read before agreeing), how many consents to it are in force, and
- * its list to download. The API decides who may (`manage:medicare_partner` and
+ * its list to download, where its stop notices go and how many went (each stop is emailed to it at
+ * once, decision 086). The API decides who may (`manage:medicare_partner` and
  * `export:medicare_consents`: finance and admins), audits every change and every download.
  */
 export const headers = formPageHeaders
@@ -43,10 +45,16 @@ const schema = z.object({
   organization_count: count('organization_count_invalid', medicarePartnerLimits.count.max),
   plan_count: count('plan_count_invalid', medicarePartnerLimits.count.max),
   callback_days: count('callback_days_invalid', medicarePartnerLimits.callbackDays.max),
+  notices_email: z
+    .string({ error: f('notices_email_required') })
+    .trim()
+    .min(1, f('notices_email_required'))
+    .max(maxEmailLength, f('notices_email_invalid'))
+    .pipe(z.email({ error: f('notices_email_invalid') })),
   active: z.literal('on').optional(),
   new_agency: z.literal('on').optional(),
 })
-const fieldOrder = ['name', 'license', 'phone', 'disclaimer', 'organization_count', 'plan_count', 'callback_days'] as const
+const fieldOrder = ['name', 'license', 'phone', 'disclaimer', 'organization_count', 'plan_count', 'callback_days', 'notices_email'] as const
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context)
@@ -69,6 +77,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         organization_count: value.organization_count,
         plan_count: value.plan_count,
         callback_days: value.callback_days,
+        notices_email: value.notices_email,
         active: value.active === 'on',
         new_agency: value.new_agency === 'on',
       })
@@ -78,7 +87,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function AdminMedicare() {
-  const { partner, consents_in_force: inForce } = useLoaderData<typeof loader>()
+  const { partner, consents_in_force: inForce, stop_notices: stopNotices } = useLoaderData<typeof loader>()
   const { t, i18n } = useTranslation('medicare')
   const day = (iso: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long', timeZone: 'America/New_York' }).format(new Date(iso))
   return (
@@ -94,6 +103,16 @@ export default function AdminMedicare() {
           <p>{partner.active ? t('admin.offered') : t('admin.paused')}</p>
           <p>{t('admin.revision', { revision: partner.revision, date: day(partner.updated_at) })}</p>
           <p data-testid="medicare-in-force">{t('admin.inForce', { count: inForce })}</p>
+          {partner.notices_email ? (
+            <p data-testid="medicare-stop-notices">
+              {t('admin.stopNotices', { count: stopNotices.last_30_days })}
+              {stopNotices.not_delivered > 0 ? <strong> {t('admin.stopNoticesFailed', { count: stopNotices.not_delivered })}</strong> : null}
+            </p>
+          ) : (
+            <p className="notice notice--error" data-testid="medicare-no-notices-email">
+              <strong>{t('admin.noNoticesEmail')}</strong>
+            </p>
+          )}
         </section>
       ) : (
         <p>{t('admin.none')}</p>
@@ -133,6 +152,7 @@ function PartnerForm({ partner }: { partner: AdminMedicarePartner | null }) {
           organization_count: String(partner.organization_count),
           plan_count: String(partner.plan_count),
           callback_days: String(partner.callback_days),
+          notices_email: partner.notices_email ?? '',
           active: partner.active ? 'on' : undefined,
         }
       : { callback_days: '2', active: 'on' },
@@ -154,6 +174,7 @@ function PartnerForm({ partner }: { partner: AdminMedicarePartner | null }) {
         <TextField id="organization_count" name="organization_count" type="number" min={1} max={medicarePartnerLimits.count.max} step={1} inputMode="numeric" label={t('admin.organizations')} errors={fields.organization_count.errors} defaultValue={value('organization_count')} />
         <TextField id="plan_count" name="plan_count" type="number" min={1} max={medicarePartnerLimits.count.max} step={1} inputMode="numeric" label={t('admin.plans')} hint={t('admin.plansHint')} errors={fields.plan_count.errors} defaultValue={value('plan_count')} />
         <TextField id="callback_days" name="callback_days" type="number" min={1} max={medicarePartnerLimits.callbackDays.max} step={1} inputMode="numeric" label={t('admin.callbackDays')} errors={fields.callback_days.errors} defaultValue={value('callback_days')} />
+        <TextField id="notices_email" name="notices_email" type="email" label={t('admin.noticesEmail')} hint={t('admin.noticesEmailHint')} errors={fields.notices_email.errors} defaultValue={value('notices_email')} autoComplete="off" />
         <div className="field">
           <div className="choice">
             <input id="active" type="checkbox" name="active" defaultChecked={value('active') === 'on'} />
