@@ -20,6 +20,7 @@ import { chatMirrorJob, createChatMirror, type ChatMirror } from '#api/chat/mirr
 import type { ChatChange } from '#api/providers/chat/provider.ts'
 
 export { createExperience, createMember, createUser, dobForAge } from './factories.ts'
+import { createUser } from './factories.ts'
 
 /**
  * The product API in-process against a real database: requests go straight to the Hono app's
@@ -229,3 +230,15 @@ function apiPath(path: string) {
   return `/api/${path.replace(/^\/+/, '')}`
 }
 
+
+/**
+ * A member made with `overrides`, signed in to `api`: their user row, token and `call(method,
+ * path, body?, headers?)` with their token.
+ */
+export async function signedInMember(api: ApiHarness, overrides: Parameters<typeof createUser>[1] = {}) {
+  const user = await createUser(api.db, overrides)
+  const token = await api.signToken(user.id)
+  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    api.request(method, path, { token, headers, ...(body === undefined ? {} : { body }) })
+  return { user, token, call }
+}

@@ -4,7 +4,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MEDICARE_CONSENT_VERSION } from '#contract/medicare.ts'
 import type { NewUser } from '#api/db/schema.ts'
-import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, signedInMember, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { disclosureText, memberPhone, paragraphSeparator } from './service.ts'
 
@@ -26,12 +26,8 @@ afterAll(async () => {
   await database?.drop()
 })
 
-async function person(overrides: Partial<NewUser> = {}) {
-  const user = await createUser(database.db, { last_sign_in_at: new Date(), ...overrides })
-  const token = await api.signToken(user.id)
-  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    api.request(method, path, { token, headers, ...(body === undefined ? {} : { body }) })
-  return { user, token, call }
+function person(overrides: Partial<NewUser> = {}) {
+  return signedInMember(api, { last_sign_in_at: new Date(), ...overrides })
 }
 type Person = Awaited<ReturnType<typeof person>>
 

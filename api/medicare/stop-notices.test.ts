@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { NewUser } from '#api/db/schema.ts'
 import type { Logger } from '#api/logger.ts'
 import { createMailer } from '#api/providers/email/mailer.ts'
-import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, signedInMember, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { revokeMedicareConsent } from './service.ts'
 
@@ -27,11 +27,8 @@ afterAll(async () => {
   await database?.drop()
 })
 
-async function person(overrides: Partial<NewUser> = {}) {
-  const user = await createUser(database.db, { last_sign_in_at: new Date(), ...overrides })
-  const token = await api.signToken(user.id)
-  const call = (method: string, path: string, body?: unknown) => api.request(method, path, { token, ...(body === undefined ? {} : { body }) })
-  return { user, token, call }
+function person(overrides: Partial<NewUser> = {}) {
+  return signedInMember(api, { last_sign_in_at: new Date(), ...overrides })
 }
 type Person = Awaited<ReturnType<typeof person>>
 

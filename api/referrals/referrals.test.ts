@@ -4,7 +4,7 @@ import { referralCodePattern } from '#contract/referral-code.ts'
 import {
   createApiHarness,
   createExperience,
-  createUser,
+  signedInMember,
   type ApiHarness,
 } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
@@ -32,12 +32,8 @@ afterAll(async () => {
 })
 
 /** A member with their own API calls; a new account unless `created_at` says otherwise. */
-async function member(overrides: Partial<NewUser> = {}) {
-  const user = await createUser(database.db, overrides)
-  const token = await api.signToken(user.id)
-  const call = (method: string, path: string, body?: unknown) =>
-    api.request(method, path, { token, ...(body === undefined ? {} : { body }) })
-  return { user, call }
+function member(overrides: Partial<NewUser> = {}) {
+  return signedInMember(api, overrides)
 }
 type Member = Awaited<ReturnType<typeof member>>
 

@@ -71,7 +71,7 @@ describe('searchHelp', () => {
   })
 
   it('cuts a long paragraph around the first word found, between words', () => {
-    const source = `${'Lorem ipsum dolor sit amet. '.repeat(12)}The verified badge shows who someone is. ${'Sed do eiusmod tempor. '.repeat(12)}`
+    const source = `${'Hosts choose the place, the day and how many may come. '.repeat(6)}The verified badge shows who someone is. ${'Members save a seat and meet at the place. '.repeat(6)}`
     const [found] = searchHelp([article('long', 'Long', source)], 'badge', 'en')
     const snippet = text(found!.snippet)
     expect(snippet.startsWith('…')).toBe(true)
