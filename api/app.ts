@@ -19,7 +19,7 @@ import { flagRoutes } from './flags/routes.ts'
 import { analyticsRoutes } from './analytics/routes.ts'
 import { dashboardRoutes } from './dashboards/routes.ts'
 import { auditImpersonatedCall, impersonationFor } from './impersonation/service.ts'
-import { impersonationRefused, refusedWhileImpersonating } from './policy/impersonation.ts'
+import { documentedCall, impersonationRefused, refusedWhileImpersonating } from './policy/impersonation.ts'
 import { impersonationHeader } from '#contract/staff.ts'
 import { subscriptionRoutes } from './subscriptions/routes.ts'
 import { medicareRoutes } from './medicare/routes.ts'
@@ -68,7 +68,7 @@ export function createApiApp(services: ApiServices) {
       const path = c.req.path.replace(/^\/api/, '')
       // Every request under an impersonation, reads and refusals too, is logged with both ids.
       const logged = { requestId: c.var.requestId, impersonationId: impersonation.row.id, actorId: impersonation.actor.id, subjectId: impersonation.subject.id, mode: impersonation.mode, method: c.req.method, path }
-      if (refusedWhileImpersonating(impersonation.mode, c.req.method, path)) {
+      if (refusedWhileImpersonating(impersonation.mode, c.req.method, documentedCall(c))) {
         services.logger.info({ ...logged, status: 403 }, 'Impersonated request')
         throw impersonationRefused()
       }

@@ -7,6 +7,7 @@ import type { NewUser } from '#api/db/schema.ts'
 import { createLocalStorage } from '#api/providers/storage/local.ts'
 import { createApiHarness, createExperience, createUser, testNotifier, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { refusedWhileImpersonating, whileImpersonating } from '#api/policy/impersonation.ts'
 import { endExpired } from './service.ts'
 
 /**
@@ -107,12 +108,36 @@ describe('while acting on the member’s behalf', () => {
       ['POST', 'v1/chat/message-channels/00000000-0000-4000-8000-000000000000/messages', { text: 'Hello' }],
       ['POST', 'v1/support/message-channel', { text: 'Hello' }],
       ['POST', `v1/experiences/${feeActivity.id}/attendees`, { user_id: member.user.id, fee_consent: true }],
+      ['POST', `v1/experiences/${feeActivity.id}/invite-friend`, { email: 'friend@example.com' }],
+      ['POST', 'v1/users/me/medicare', {}],
+      ['PUT', 'v1/users/me/analytics-consent', { choice: 'granted' }],
+      ['PUT', 'v1/notifications/register-device', { endpoint: 'https://push.example.com/staff-browser' }],
+      ['PUT', 'users/notifications/seen'],
+      ['POST', 'v1/chat/message-channels/00000000-0000-4000-8000-000000000000/read'],
+      ['POST', 'v1/reported-contents', { user_id: host.user.id, reason: 'spam' }],
+      ['POST', `v1/admin/users/${host.user.id}/impersonation`, { reason: 'Nested' }],
     ]
     for (const [method, path, body] of refusedAlways) {
       const answer = await viewing.as(method, path, body)
       expect({ method, path, status: answer.status, code: answer.json?.error?.code }).toEqual({ method, path, status: 403, code: 'impersonation_refused' })
     }
     expect((await database.db.selectFrom('users').select('email').where('id', '=', member.user.id).executeTakeFirstOrThrow()).email).toBe(member.user.email)
+    // A change on the list, under a path with an id: blocking someone for the member, at their request.
+    expect((await viewing.as('PUT', `v1/block/${host.user.id}`)).status).toBeLessThan(300)
+  })
+
+  it('decides every documented change: a new endpoint is refused while impersonating until it is listed', async () => {
+    const document = (await (await api.app.fetch(new Request(`${api.env.PUBLIC_URL}/api/openapi.json`))).json()) as { paths: Record<string, Record<string, unknown>> }
+    const changes = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations)
+        .filter((method) => ['post', 'put', 'patch', 'delete'].includes(method))
+        .map((method) => `${method.toUpperCase()} ${path}`),
+    )
+    expect(Object.keys(whileImpersonating).sort()).toEqual(changes.sort())
+    expect(refusedWhileImpersonating('acting', 'POST', 'POST /v1/a-new-endpoint')).toBe(true)
+    expect(refusedWhileImpersonating('acting', 'DELETE', null)).toBe(true)
+    expect(refusedWhileImpersonating('viewing', 'PUT', 'PUT /v1/users/me')).toBe(true)
+    expect(refusedWhileImpersonating('viewing', 'DELETE', 'DELETE /v1/impersonation')).toBe(false)
   })
 
   it('records a photo uploaded as the member with the staff member who uploaded it', async () => {
