@@ -70,6 +70,8 @@ export function createApiApp(services: ApiServices) {
       const logged = { requestId: c.var.requestId, impersonationId: impersonation.row.id, actorId: impersonation.actor.id, subjectId: impersonation.subject.id, mode: impersonation.mode, method: c.req.method, path }
       if (refusedWhileImpersonating(impersonation.mode, c.req.method, documentedCall(c))) {
         services.logger.info({ ...logged, status: 403 }, 'Impersonated request')
+        // A change attempted and refused is on the record too: who tried what, as whom.
+        await auditImpersonatedCall(services.db, impersonation, { method: c.req.method, path, status: 403 }, c.var.requestId)
         throw impersonationRefused()
       }
       c.set('impersonation', impersonation)

@@ -11,7 +11,8 @@ import { UpdateRequired } from './update-required.tsx'
 type StatusHandler = (info: { error: ErrorResponse }) => ReactNode
 
 const defaultStatusHandlers: Record<number, StatusHandler> = {
-  403: () => <ErrorPage kind="forbidden" />,
+  // A change refused while the team views Circle 55 as the member says so (decision 078).
+  403: ({ error }) => <ErrorPage kind="forbidden" body={(error.data as { code?: unknown } | null)?.code === 'impersonation_refused' ? 'impersonation.refused' : undefined} />,
   404: () => <ErrorPage kind="notFound" />,
 }
 
@@ -44,12 +45,12 @@ export function GeneralErrorBoundary({
 }
 
 /** The §8 error page texts (`errorPage.*`): a heading, what happened, a way home. */
-export function ErrorPage({ kind }: { kind: ErrorPageKind }) {
+export function ErrorPage({ kind, body }: { kind: ErrorPageKind; body?: string }) {
   const { t } = useTranslation()
   return (
     <div className="prose">
       <h1>{t(`errorPage.${kind}.title`)}</h1>
-      <p>{t(`errorPage.${kind}.body`)}</p>
+      <p>{t(body ?? `errorPage.${kind}.body`)}</p>
       <p>
         <Link to="/">{t('errorPage.home')}</Link>
       </p>

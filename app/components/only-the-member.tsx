@@ -9,7 +9,8 @@ export function useViewingAs() {
 
 /**
  * What only the member may do (issue 32 §2, decision 078): their cards and payments, email, phone,
- * sign-in, identity check and premium. While the team views Circle 55 as them, the controls are
+ * sign-in, identity check and premium, and what speaks for them (messages, reports, invitations).
+ * While the team views Circle 55 as them, the controls are
  * left out and one line says why (the API refuses them anyway); `quiet` leaves out the line too,
  * for a control repeated down a list.
  */

@@ -5,7 +5,7 @@ import { analyticsMode, consentLanguages, privacySignals } from '#contract/analy
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 import { consentCookie, consentFromCookie } from '#app/utils/analytics.server.ts'
-import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
+import { getApi, getOptionalUser, isImpersonating } from '#app/utils/auth.server.ts'
 import { formPageHeaders, formText } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -33,14 +33,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData()
   const choice = formText(form, 'choice')
   if (choice !== 'granted' && choice !== 'refused') return data({ error: 'choice.invalid' }, { status: 400 })
-  const session = await getSession(request, context)
   // Staff viewing as a member do not answer for them (the API refuses it too).
-  if (session.get('impersonation')) return data({ error: 'choice.impersonating' }, { status: 403 })
+  if (await isImpersonating(request, context)) return data({ error: 'choice.impersonating' }, { status: 403 })
   const headers = new Headers()
   headers.append('Set-Cookie', consentCookie(choice, context))
   const user = await getOptionalUser(request, context)
   if (user) {
     await getApi(request, context).analytics.saveConsent(choice)
+    const session = await getSession(request, context)
     session.set('analyticsConsent', choice)
     headers.append('Set-Cookie', await commitSession(session, context))
   }

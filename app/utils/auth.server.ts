@@ -398,10 +398,18 @@ export function clearSignInState(request: Request, context: AppLoadContext) {
   return cleared
 }
 
+/** Whether this session views Circle 55 as a member (decision 078): the staff member's session names the impersonation. */
+export async function isImpersonating(request: Request, context: AppLoadContext) {
+  return Boolean((await getSession(request, context)).get('impersonation'))
+}
+
+/** The API refused a call because it is the member's alone while the team views Circle 55 as them. */
+export const isImpersonationRefusal = (error: unknown) => error instanceof ApiError && error.code === 'impersonation_refused'
+
 /** POST /logout and /api/auth/logout: ends the session everywhere and says so. */
 export async function signOut(request: Request, context: AppLoadContext) {
   // Signing out while viewing as a member stops that first, so the member is told now (decision 078).
-  if ((await getSession(request, context)).get('impersonation')) {
+  if (await isImpersonating(request, context)) {
     await getApi(request, context)
       .staff.stopImpersonating()
       .catch(() => undefined)

@@ -1,5 +1,6 @@
 import { data, type AppLoadContext, type HeadersFunction } from '@remix-run/node'
 import { ApiError } from './api.server.ts'
+import { refusedWhileViewing } from './http.server.ts'
 import { markFormError } from './meta.ts'
 
 /** A text field of a submitted form; '' when missing or when a file was sent instead. */
@@ -37,6 +38,7 @@ export async function keepFormOnOutage<T, R>(context: AppLoadContext, work: () =
   try {
     return await work()
   } catch (error) {
+    refusedWhileViewing(error)
     if (!isOutage(error)) throw error
     context.services.log('warn', 'Database unavailable: the form is shown again with what the member typed', {
       requestId: context.requestId,

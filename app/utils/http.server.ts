@@ -14,6 +14,7 @@ import { ApiError } from './api.server.ts'
  */
 export function notFoundOnMissing(error: unknown): never {
   if (error instanceof ApiError && (error.status === 401 || error.status === 404 || error.status === 403)) {
+    refusedWhileViewing(error)
     throw data(null, { status: error.status })
   }
   return unavailableOnServerError(error)
@@ -25,6 +26,7 @@ export function notFoundOnMissing(error: unknown): never {
  * this is one from elsewhere, a cookie) the 400 page, the rest a 500.
  */
 export function unavailableOnServerError(error: unknown): never {
+  refusedWhileViewing(error)
   if (error instanceof ApiError && error.status >= 500) throw data(null, { status: 503 })
   if (error instanceof ApiError && error.status === 400 && error.code === 'invalid_characters') throw data(null, { status: 400 })
   throw error
@@ -97,4 +99,14 @@ export function formErrorsFromApi(error: unknown, mapping: ApiErrorMapping = {})
     if (notDelivered) return { status: 503, fieldErrors: {}, formErrors: [notDelivered] }
   }
   return notFoundOnMissing(error)
+}
+
+/**
+ * A change the API refused because it is the member's alone while the team views Circle 55 as
+ * them (decision 078): the 403 page saying so, under the banner, never the 500 page.
+ */
+export function refusedWhileViewing(error: unknown) {
+  if (error instanceof ApiError && error.status === 403 && error.code === 'impersonation_refused') {
+    throw data({ code: 'impersonation_refused' }, { status: 403 })
+  }
 }

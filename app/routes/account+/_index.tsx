@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { useRootData } from '#app/utils/root-data.ts'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { BreakableText } from '#app/components/ui/breakable-text.tsx'
-import { endSession, getApi, requireUser } from '#app/utils/auth.server.ts'
+import { endSession, getApi, isImpersonating, isImpersonationRefusal, requireUser } from '#app/utils/auth.server.ts'
 import { isLanguage, languageNames } from '#app/utils/i18n.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -16,7 +16,8 @@ import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)
   const t = await getT(request, context, 'account')
-  const confirmDelete = new URL(request.url).searchParams.get('confirm') === 'delete'
+  // Deleting the account is the member's alone: not offered while the team views Circle 55 as them.
+  const confirmDelete = new URL(request.url).searchParams.get('confirm') === 'delete' && !(await isImpersonating(request, context))
   const payments = context.services.config.payments !== false
   return { user, confirmDelete, payments, title: t(confirmDelete ? 'delete.title' : 'title') }
 }
@@ -24,17 +25,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context)
   const form = await request.formData()
-  switch (form.get('intent')) {
-    case 'delete-account': {
-      await getApi(request, context).users.delete(user.id)
-      return endAndGoHome(request, context, 'account:delete.done')
+  try {
+    switch (form.get('intent')) {
+      case 'delete-account': {
+        await getApi(request, context).users.delete(user.id)
+        return endAndGoHome(request, context, 'account:delete.done')
+      }
+      case 'sign-out-everywhere': {
+        await getApi(request, context).account.signOutEverywhere()
+        return endAndGoHome(request, context, 'account:signOutEverywhere.done')
+      }
+      default:
+        throw data({ error: 'Unknown intent' }, { status: 400 })
     }
-    case 'sign-out-everywhere': {
-      await getApi(request, context).account.signOutEverywhere()
-      return endAndGoHome(request, context, 'account:signOutEverywhere.done')
-    }
-    default:
-      throw data({ error: 'Unknown intent' }, { status: 400 })
+  } catch (error) {
+    if (isImpersonationRefusal(error)) return redirectWithToast(context, '/account', { kind: 'error', key: 'common:impersonation.refused' })
+    throw error
   }
 }
 

@@ -3,8 +3,7 @@ import { Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { OnlyTheMember, useViewingAs } from '#app/components/only-the-member.tsx'
-import { ApiError } from '#app/utils/api.server.ts'
-import { getApi, requireUser } from '#app/utils/auth.server.ts'
+import { getApi, isImpersonationRefusal, requireUser } from '#app/utils/auth.server.ts'
 import { formPageHeaders, formText, loadFormPage } from '#app/utils/forms.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -43,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         await getApi(request, context).medicare.stop()
       } catch (error) {
         // Only the member stops it (decision 086): the team viewing as them is told so.
-        if (error instanceof ApiError && error.code === 'impersonation_refused') return redirectWithToast(context, PATH, { kind: 'error', key: 'common:impersonation.refused' })
+        if (isImpersonationRefusal(error)) return redirectWithToast(context, PATH, { kind: 'error', key: 'common:impersonation.refused' })
         throw error
       }
       return redirectWithToast(context, PATH, { kind: 'success', key: 'medicare:done.stopped' })

@@ -26,6 +26,7 @@ import { ConfirmCancelActivity, HostTools, InvitedResult } from './__host-tools.
 import { InviteFriend } from './__invite-friend.tsx'
 import { ConfirmCancel, Rsvp, useOptimisticExperience, useShownFee } from './__rsvp.tsx'
 import { SurveyResults } from './__survey-results.tsx'
+import { OnlyTheMember } from '#app/components/only-the-member.tsx'
 
 const previewCount = 6
 
@@ -209,14 +210,20 @@ export default function ActivityDetail() {
               </>
             ) : null}
           </div>
-          {on && (experience.viewer?.is_attending || experience.viewer?.is_host) ? <InviteFriend experience={experience} /> : null}
+          {on && (experience.viewer?.is_attending || experience.viewer?.is_host) ? (
+            <OnlyTheMember quiet>
+              <InviteFriend experience={experience} />
+            </OnlyTheMember>
+          ) : null}
           {signedIn ? <Conversations experience={experience} canContactHost={canContactHost} /> : null}
           {experience.viewer?.can_manage && !experience.canceled_at ? <HostTools experience={experience} waitlist={waitlist} past={experience.is_past} /> : null}
           <ul className="detail-links" role="list">
             {signedIn && !experience.viewer?.is_host ? (
-              <li>
-                <Link to={`/activities/${experience.id}/report`}>{t('detail.report')}</Link>
-              </li>
+              <OnlyTheMember quiet>
+                <li>
+                  <Link to={`/activities/${experience.id}/report`}>{t('detail.report')}</Link>
+                </li>
+              </OnlyTheMember>
             ) : null}
             {signedIn ? (
               <li>

@@ -2,6 +2,7 @@ import { Form } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import type { Experience } from '#app/utils/experience.ts'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
+import { OnlyTheMember } from '#app/components/only-the-member.tsx'
 
 /**
  * The activity's conversations (issue 14 §1, spec §2 "contact host"): "Contact host" opens the
@@ -25,13 +26,15 @@ export function Conversations({ experience, canContactHost }: { experience: Expe
         </Form>
       ) : null}
       {canContactHost && experience.host ? (
-        <Form method="post" action="/messenger/new">
-          <input type="hidden" name="user_id" value={experience.host.id} />
-          <input type="hidden" name="from_activity" value={experience.id} />
-          <SubmitButton pending="opening" className="button button--secondary">
-            {t('detail.contactHost')}
-          </SubmitButton>
-        </Form>
+        <OnlyTheMember quiet>
+          <Form method="post" action="/messenger/new">
+            <input type="hidden" name="user_id" value={experience.host.id} />
+            <input type="hidden" name="from_activity" value={experience.id} />
+            <SubmitButton pending="opening" className="button button--secondary">
+              {t('detail.contactHost')}
+            </SubmitButton>
+          </Form>
+        </OnlyTheMember>
       ) : null}
     </div>
   )

@@ -10,6 +10,7 @@ import type { Waitlist } from '#app/utils/api/experiences.server.ts'
 import type { runIntent } from './$id.server.ts'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 import { useRootData } from '#app/utils/root-data.ts'
+import { OnlyTheMember } from '#app/components/only-the-member.tsx'
 
 /**
  * The activity page's RSVP part: attend, cancel (with the late-cancel warning), the notify list,
@@ -210,13 +211,15 @@ function AttendWithFee({ experience }: { experience: Experience }) {
   const fee = formatCurrency(experience.no_show_fee!, i18n.language)
   if (!card) {
     return (
-      <Form method="post" className="notice">
-        <p>{t('payments:fee.needCard', { fee, hours: lateCancelWindowHours })}</p>
-        <input type="hidden" name="intent" value="add-card" />
-        <SubmitButton pending="opening" className="button">
-          {t('payments:fee.addCard')}
-        </SubmitButton>
-      </Form>
+      <OnlyTheMember>
+        <Form method="post" className="notice">
+          <p>{t('payments:fee.needCard', { fee, hours: lateCancelWindowHours })}</p>
+          <input type="hidden" name="intent" value="add-card" />
+          <SubmitButton pending="opening" className="button">
+            {t('payments:fee.addCard')}
+          </SubmitButton>
+        </Form>
+      </OnlyTheMember>
     )
   }
   const cardName = t('payments:cardShort', { brand: t(`payments:brands.${card.brand}`), last4: card.last4 })

@@ -9,14 +9,13 @@ import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { HelpCenterLink } from '#app/components/help-center.tsx'
 import { HelpByEmail, HelpConversation, HelpMessageForm, HelpSafetyLine, HelpSignedOut } from '#app/components/help-chat.tsx'
-import { getApi, getAuthState } from '#app/utils/auth.server.ts'
+import { getApi, getAuthState, isImpersonating } from '#app/utils/auth.server.ts'
 import { useChatEvents } from '#app/utils/chat-live.tsx'
 import { formAction } from '#app/utils/form-action.server.ts'
 import { formPageHeaders } from '#app/utils/forms.server.ts'
 import { helpChatPath, type HelpChatSent, type HelpChatView } from '#app/utils/help-chat.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
-import { getSession } from '#app/utils/session.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 /**
@@ -49,7 +48,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // The vendor's widget only for the panel (the Help button pressed), and never while the team views
   // Circle 55 as the member (the API leaves it out then too).
   const panel = new URL(request.url).searchParams.has('panel')
-  const impersonating = Boolean((await getSession(request, context)).get('impersonation'))
+  const impersonating = await isImpersonating(request, context)
   const widget = panel && !impersonating ? chat.widget : null
   return { title, view: { signedIn: true, supportEmail, now, channelId: chat.channel_id, messages: chat.messages, widget } satisfies HelpChatView }
 }

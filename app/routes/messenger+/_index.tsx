@@ -10,6 +10,7 @@ import { ChannelList } from './__channel-list.tsx'
 import { ConfirmLeave, OpenChannel } from './__channel.tsx'
 import { StreamMount } from './__stream-mount.tsx'
 import { LiveAnnouncer, useMessengerLive } from './__live.tsx'
+import { OnlyTheMember } from '#app/components/only-the-member.tsx'
 
 /**
  * `/messenger` (issue 14 §1–2, decision 033): the member's channels and, as `?channel=…`, the open
@@ -66,10 +67,12 @@ export default function Messenger() {
       <div className="messenger__list">
         {/* The open channel's name is the page's heading; the list's is then a section's. */}
         {open ? <h2>{t('title')}</h2> : <h1>{t('title')}</h1>}
-        <p>
-          <Link to="/messenger/new">{t('newMessage')}</Link>
-          <span className="hint"> {t('newMessageHint')}</span>
-        </p>
+        <OnlyTheMember quiet>
+          <p>
+            <Link to="/messenger/new">{t('newMessage')}</Link>
+            <span className="hint"> {t('newMessageHint')}</span>
+          </p>
+        </OnlyTheMember>
         <ContactSupport />
         <ChannelList channels={live.channels} openId={open?.id ?? null} now={live.now} userId={loaded.userId} />
       </div>

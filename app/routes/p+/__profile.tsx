@@ -7,6 +7,7 @@ import { VerifiedBadge } from '#app/components/verified-badge.tsx'
 import type { PublicUser } from '#contract/users.ts'
 import type { LoadedProfile } from './__profile.server.ts'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
+import { OnlyTheMember } from '#app/components/only-the-member.tsx'
 
 /** The public profile (issue 13 §3), as the viewer may see it; `own` adds the member's own notice. */
 export function ProfileView({ loaded }: { loaded: LoadedProfile }) {
@@ -100,9 +101,11 @@ export function ProfileView({ loaded }: { loaded: LoadedProfile }) {
       ) : null}
       {loaded.own ? null : (
         <ul className="detail-links">
-          <li>
-            <Link to={`/p/${profile.slug}/report`}>{t('profile.report')}</Link>
-          </li>
+          <OnlyTheMember quiet>
+            <li>
+              <Link to={`/p/${profile.slug}/report`}>{t('profile.report')}</Link>
+            </li>
+          </OnlyTheMember>
           <li>
             {/* Block or Unblock (decisions 034, 041): in place with JavaScript, else the confirmation page, coming back here. */}
             <BlockControl slug={profile.slug} name={name} isBlocked={loaded.isBlocked} returnTo={`/p/${profile.slug}`} />
@@ -117,13 +120,15 @@ export function ProfileView({ loaded }: { loaded: LoadedProfile }) {
 function MessageButton({ member }: { member: PublicUser }) {
   const { t } = useTranslation('messenger')
   return (
-    <Form method="post" action="/messenger/new">
-      <input type="hidden" name="user_id" value={member.id} />
-      <input type="hidden" name="slug" value={member.slug} />
-      <SubmitButton pending="opening" className="button">
-        {t('open.button')}
-      </SubmitButton>
-    </Form>
+    <OnlyTheMember quiet>
+      <Form method="post" action="/messenger/new">
+        <input type="hidden" name="user_id" value={member.id} />
+        <input type="hidden" name="slug" value={member.slug} />
+        <SubmitButton pending="opening" className="button">
+          {t('open.button')}
+        </SubmitButton>
+      </Form>
+    </OnlyTheMember>
   )
 }
 
