@@ -142,7 +142,7 @@ export async function createApiHarness(
     ...extraServices,
     env,
     db,
-    logger: createLogger(env),
+    logger: extraServices.logger ?? createLogger(env),
     verifyToken,
   })
 

@@ -1,11 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
+import { Writable } from 'node:stream'
 import { join } from 'node:path'
+import pino from 'pino'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser } from '#api/db/schema.ts'
 import { createLocalStorage } from '#api/providers/storage/local.ts'
-import { createApiHarness, createExperience, createUser, testNotifier, type ApiHarness } from '#tests/api-harness.ts'
+import { deliverNotification } from '#api/notifications/delivery.ts'
+import { createApiHarness, createExperience, createUser, testDeliveryDeps, testNotifier, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { refusedWhileImpersonating, whileImpersonating } from '#api/policy/impersonation.ts'
 import { endExpired } from './service.ts'
@@ -18,11 +21,18 @@ import { endExpired } from './service.ts'
 let database: TestDatabase
 let api: ApiHarness
 let mediaDir: string
+const logged: Array<Record<string, unknown>> = []
 
 beforeAll(async () => {
   database = await createTestDatabase()
   mediaDir = await mkdtemp(join(tmpdir(), 'circle55-impersonation-'))
-  api = await createApiHarness(database.db, {}, { media: createLocalStorage(mediaDir) })
+  const logs = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logged.push(JSON.parse(chunk.toString()) as Record<string, unknown>)
+      done()
+    },
+  })
+  api = await createApiHarness(database.db, {}, { media: createLocalStorage(mediaDir), logger: pino({ level: 'info', base: undefined }, logs) })
 })
 
 afterAll(async () => {
@@ -43,7 +53,7 @@ async function viewAs(staff: Person, member: Person, reason = 'She says her acti
   const started = await staff.call('POST', `v1/admin/users/${member.user.id}/impersonation`, { reason })
   expect(started.status).toBe(200)
   const id = started.json.data[0].id as string
-  return { id, as: (method: string, path: string, body?: unknown) => staff.call(method, path, body, id) }
+  return { id, staffId: staff.user.id, as: (method: string, path: string, body?: unknown) => staff.call(method, path, body, id) }
 }
 
 const viewedNotices = (userId: string) => database.db.selectFrom('notifications').select('data').where('user_id', '=', userId).where('type', '=', 'account.viewed').execute()
@@ -80,6 +90,14 @@ describe('while viewing', () => {
     expect(refused.status).toBe(403)
     expect(refused.json.error.code).toBe('impersonation_refused')
     expect((await viewing.as('POST', 'v1/impersonation/acting', { reason: '' })).status).toBe(422)
+    // Every request under it, reads and refusals alike, is logged with both ids.
+    const requests = logged.filter((line) => line.msg === 'Impersonated request' && line.impersonationId === viewing.id)
+    expect(requests.map(({ method, path, status, actorId, subjectId }) => ({ method, path, status, actorId, subjectId }))).toEqual([
+      { method: 'GET', path: '/v1/users/me', status: 200, actorId: viewing.staffId, subjectId: member.user.id },
+      { method: 'PUT', path: '/v1/users/me', status: 403, actorId: viewing.staffId, subjectId: member.user.id },
+      { method: 'POST', path: '/v1/impersonation/acting', status: 422, actorId: viewing.staffId, subjectId: member.user.id },
+    ])
+    expect(requests.every((line) => typeof line.requestId === 'string')).toBe(true)
   })
 })
 
@@ -169,6 +187,11 @@ describe('the end', () => {
     const listed = (await member.call('GET', 'users/notifications')).json.data.find((entry: { type: string }) => entry.type === 'account.viewed')
     expect(listed.title).toBe('The Circle 55 team looked at your account')
     expect(listed.body).toMatch(/^Sam R\. from the Circle 55 team viewed your account on .+, because: “She could not find her Thursday walk\.”\. If you did not expect this, please write to us\.$/)
+    // And by email, whatever the member's settings (not a topic they can switch off).
+    expect((await deliverNotification(testDeliveryDeps(database.db), listed.id))?.sent).toContain('email')
+    const email = await database.db.selectFrom('email_outbox').select(['subject', 'text_body']).where('to_address', '=', member.user.email!).executeTakeFirstOrThrow()
+    expect(email.subject).toBe('The Circle 55 team looked at your account')
+    expect(email.text_body).toContain('because: “She could not find her Thursday walk.”')
   })
 
   it('ends by itself after 30 minutes, or when the staff member may no longer, and the member is told once', async () => {

@@ -6,7 +6,7 @@ import { expect, test, untilHydrated } from './helpers.ts'
 
 /**
  * Viewing Circle 55 as a member (issue 32 §2, decision 078), by links and buttons: a support agent
- * opens Team → Members, finds the member, gives the reason and views Circle 55 as them; the banner
+ * (an admin without JavaScript, who also switches to acting from the banner's Details) opens Team → Members, finds the member, gives the reason and views Circle 55 as them; the banner
  * is on every page, a change to the member's name is refused next to the form, "Stop" brings the
  * agent back to the member's admin page, and the member finds the notice among their
  * notifications. Without JavaScript and with it; axe on the banner's page.
@@ -29,10 +29,11 @@ async function startViewing(page: Page, js: boolean, member: { firstName: string
 }
 
 for (const js of [false, true]) {
-  test(`${js ? 'with' : 'without'} JavaScript: support views Circle 55 as a member, a change is refused, Stop, and the member is told`, async ({ browser }) => {
+  test(`${js ? 'with JavaScript: support views' : 'without JavaScript: an admin views'} Circle 55 as a member, a change is refused${js ? '' : ', then acts for them'}, Stop, and the member is told`, async ({ browser }) => {
     const lastName = `Kowalczyk${js ? 'Js' : 'Html'}${Date.now() % 100_000}`
     const member = await freshMember({ first_name: 'Margaret', last_name: lastName })
-    const agent = await freshMember({ first_name: 'Sam', last_name: 'Rivera', staff_role: 'support' })
+    // Support with JavaScript, an admin without: both roles may view as a member.
+    const agent = await freshMember({ first_name: 'Sam', last_name: 'Rivera', staff_role: js ? 'support' : 'admin' })
     // Without JavaScript: the app's scripts refused (axe runs in the page), as a browser without JavaScript gets it.
     const page = js ? await signedInPage(browser, agent.email, { js }) : await scanningPage(browser, agent.email)
     await startViewing(page, js, { firstName: 'Margaret', lastName })
@@ -58,6 +59,14 @@ for (const js of [false, true]) {
     if (!js) {
       const scanner = new Scanner(page, 'en', `${agent.email} viewing as a member, JS off`)
       await scanner.scan('a page under the banner')
+      // Acting on the member's behalf, for a stated reason, from the banner's Details.
+      await banner.getByRole('link', { name: 'Details' }).click()
+      await expect(page.getByRole('heading', { level: 1, name: 'Viewing as a member' })).toBeVisible()
+      await scanner.scan('/impersonation')
+      await page.getByLabel('Why you need to act for them (recorded, and told to them)').fill('She asked me on the phone to use the name she goes by.')
+      await page.getByRole('button', { name: 'Act on their behalf' }).click()
+      await expect(flash(page)).toHaveText('You can now act on their behalf.')
+      await expect(banner).toContainText('You are acting on behalf of Margaret')
       scanner.report()
     }
     await banner.getByRole('button', { name: 'Stop' }).click()
