@@ -4,7 +4,7 @@ import { unreadMessagesOf } from '../chat/queries.ts'
 import type { DB } from '../db/database.ts'
 import type { User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
-import { requirePermission } from '../policy/permissions.ts'
+import { can, requirePermission } from '../policy/permissions.ts'
 import { emptyProfile, ownProfileColumns, ownProfileFrom, resolveHomeCity, saveProfile, unknownPlace, type OwnProfile } from '../profiles/service.ts'
 import type { PlacesProvider } from '../providers/maps/provider.ts'
 import { ageOn } from '#contract/birth-date.ts'
@@ -109,7 +109,8 @@ export function serializeUser(user: User, avatarUrl: string | null = null, profi
     gender: user.gender,
     join_reasons: user.join_reasons,
     avatar: avatarUrl ? { url: avatarUrl } : null,
-    admin: user.staff_role === 'admin',
+    // The activity form's admin-only options (`is_hostless`, `is_premium`): asked of the policy, not of the role.
+    admin: can(user, 'update:experience:flags'),
     staff_role: user.staff_role,
     banned: user.banned,
     is_suspended: user.is_suspended,
