@@ -64,6 +64,12 @@ describe('banners by location', () => {
     expect(titles(await api.request('GET', at(seattle)))).toEqual(expect.arrayContaining(['Washington walks', 'Everywhere news']))
     expect(titles(await api.request('GET', at(seattle)))).not.toContain('Portland picnic')
     expect(titles(await api.request('GET', at(boston)))).toEqual(['Everywhere news'])
+    // The `banners` flag off: none is showing, to an API client as on the web.
+    const flag = (enabled: boolean) => ({ description: 'Banners admins write', enabled, rollout_percent: 100, variants: [], roles: [], regions: [], languages: [] })
+    expect((await admin.call('PUT', 'v1/admin/flags/banners', flag(false))).status).toBe(200)
+    expect(titles(await api.request('GET', at(boston)))).toEqual([])
+    expect((await admin.call('PUT', 'v1/admin/flags/banners', flag(true))).status).toBe(200)
+    expect(titles(await api.request('GET', at(boston)))).toEqual(['Everywhere news'])
     expect(circle).toMatchObject({ state: 'showing', area: { kind: 'circle', radius_miles: 25 }, audience: 'everyone', dismissals: 0 })
     const shown = (await api.request('GET', at(portland))).json.data.find((entry: { id: string }) => entry.id === circle.id)
     expect(shown).toEqual({ id: circle.id, title: words('Portland picnic'), body: words('Coffee mornings start on Monday at the library.'), link_url: '/activities', content_hash: expect.any(String), dismiss_days: null })

@@ -3,6 +3,7 @@ import { sql, type Expression, type Selectable, type SqlBool } from 'kysely'
 import type { AdminBanner, Banner, BannerArea, BannerAudience, BannerChange } from '#contract/banners.ts'
 import type { BannerPopup } from '#contract/popups.ts'
 import type { DB } from '../db/database.ts'
+import { isOn } from '../flags/service.ts'
 import type { BannersTable, User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import { isUuid } from '../http/params.ts'
@@ -109,6 +110,8 @@ async function showing(db: DB, caller: Caller, point: { latitude: number; longit
 
 /** `GET v1/cms/banners?latitude=&longitude=`: the banners showing at that point for the caller (a visitor too). */
 export async function bannersAt(db: DB, places: PlacesProvider, caller: Caller, point: { latitude: number; longitude: number }, now = new Date()): Promise<Banner[]> {
+  // The `banners` flag off: none is showing, for an API client as for the web's Home.
+  if (!(await isOn(db, caller, 'banners', true))) return []
   const city = await places.nearestCity(point.latitude, point.longitude)
   return (await showing(db, caller, point, city?.state ?? null, now)).map(bannerJson)
 }
