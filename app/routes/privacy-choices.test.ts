@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { createAnalytics } from '#api/analytics/service.ts'
 import { createUser } from '#tests/api-harness.ts'
 import { routePages, validationOf, withSetCookies } from '#tests/route-pages.ts'
+import * as adminMember from './admin+/members_.$id.tsx'
 import * as privacyChoices from './privacy-choices.tsx'
 
 /**
@@ -10,7 +11,10 @@ import * as privacyChoices from './privacy-choices.tsx'
  * cookie and on a member's account, anyone can change it at `/privacy-choices`, GPC is shown as
  * honoured, and each page view is recorded once, the way the visitor's choice and signals allow.
  */
-const pages = routePages([{ id: 'routes/privacy-choices', path: 'privacy-choices', module: privacyChoices as never }])
+const pages = routePages([
+  { id: 'routes/privacy-choices', path: 'privacy-choices', module: privacyChoices as never },
+  { id: 'routes/admin+/members_.$id', path: 'admin/members/:id', module: adminMember as never },
+])
 const { page, post } = pages
 const chrome = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15'
 
@@ -94,5 +98,29 @@ describe('the consent question and /privacy-choices', () => {
     await page('/privacy-choices?utm_term=prefetch', '', { headers: { 'sec-purpose': 'prefetch' } })
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(await pages.database.db.selectFrom('analytics_events').select('id').where('path', '=', '/privacy-choices?utm_term=prefetch').execute()).toEqual([])
+  })
+
+  it('loads Segment’s browser library only with its key, with consent, without GPC, and never while the team views as a member', async () => {
+    const writeKey = 'wk_test_Segment0123456789'
+    pages.web.services.config.segmentWriteKey = writeKey
+    try {
+      const loads = async (cookie: string, headers: Record<string, string>) => (await (await page('/privacy-choices', cookie, { headers })).text()).includes(writeKey)
+      expect(await loads('', { 'accept-language': 'en' })).toBe(true)
+      expect(await loads('', { 'accept-language': 'en', 'sec-gpc': '1' })).toBe(false)
+      expect(await loads('', { 'accept-language': 'en', dnt: '1' })).toBe(false)
+      expect(await loads('', { 'accept-language': 'fr' })).toBe(false)
+      expect(await loads('c55_consent=granted', { 'accept-language': 'fr' })).toBe(true)
+      expect(await loads('c55_consent=refused', { 'accept-language': 'en' })).toBe(false)
+
+      const admin = await createUser(pages.database.db, { staff_role: 'admin', last_sign_in_at: new Date(), locale: 'en' })
+      const member = await createUser(pages.database.db, { locale: 'en' })
+      const cookie = await pages.web.signedInCookie(admin.id)
+      expect(await loads(cookie, { 'accept-language': 'en' })).toBe(true)
+      const started = await post(`/admin/members/${member.id}`, cookie, { reason: 'Checking her page' })
+      expect(started.response.status).toBe(302)
+      expect(await loads(cookie, { 'accept-language': 'en' })).toBe(false)
+    } finally {
+      pages.web.services.config.segmentWriteKey = null
+    }
   })
 })
