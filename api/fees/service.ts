@@ -104,7 +104,7 @@ export async function markAttendance(db: DB, caller: User, idOrSlug: string, mar
         .onConflict((conflict) => conflict.columns(['experience_id', 'user_id']).doUpdateSet({ present: mark.present, marked_by: caller.id, marked_at: new Date() }))
         .execute()
       // A friend who joined with someone's invite link counts once they come (decision 087).
-      if (mark.present) await settleReferral({ db: trx, notify }, { kind: 'attended', memberId: mark.user_id, experienceId: experience.id })
+      if (mark.present) await settleReferral({ db: trx, flags: db, notify }, { kind: 'attended', memberId: mark.user_id, experienceId: experience.id })
     }
     await trx.updateTable('experiences').set({ attendance_confirmed_at: new Date() }).where('id', '=', experience.id).where('attendance_confirmed_at', 'is', null).execute()
   })

@@ -37,7 +37,7 @@ export function medicareRoutes(routes: ApiRoutes) {
     tags,
     security: auth.required,
     summary:
-      'The caller’s permission to be called about Medicare plans: the consent in force (or null), and the words to show before agreeing, naming the one agency offered (or null when none is).',
+      'The caller’s permission to be called about Medicare plans: the consent in force (or null), and the words to show before agreeing, naming the one agency offered (or null when none is, or the `medicare-calls` flag is off for the caller: the consent in force is shown all the same).',
     request: { query: medicareStateQuerySchema },
     responses: {
       200: jsonContent('The consent in force and the offer', oneOf(medicareStateSchema)),
@@ -64,7 +64,7 @@ export function medicareRoutes(routes: ApiRoutes) {
       ...errors(auth.required, {
         ...jsonBodyErrors,
         403: onlyTheMember,
-        409: 'No agency is offered (code medicare_not_offered); the words or the agency’s details changed since they were shown (code medicare_words_changed); a consent is already in force (code medicare_consent_in_force)',
+        409: 'No agency is offered, or the `medicare-calls` flag is off for the caller (code medicare_not_offered); the words or the agency’s details changed since they were shown (code medicare_words_changed); a consent is already in force (code medicare_consent_in_force)',
         422: 'phone_required, phone_invalid (not a US number a person answers), topics_required, topics_invalid, agree_required, version_required, partner_revision_required, locale_invalid, page_invalid, user_agent_invalid',
       }),
     },
@@ -82,7 +82,7 @@ export function medicareRoutes(routes: ApiRoutes) {
     tags,
     security: auth.required,
     summary:
-      '“Stop these calls”: the caller’s consent in force ends now, in one step (recorded, never undone), and its agency is emailed a stop notice at once (decision 086). Nothing in force: nothing changes.',
+      '“Stop these calls”: the caller’s consent in force ends now, in one step (recorded, never undone), and its agency is emailed a stop notice at once (decision 086). Nothing in force: nothing changes. Never behind a feature flag.',
     responses: {
       204: { description: 'Stopped (or nothing was in force)' },
       ...errors(auth.required, { 403: onlyTheMember }),

@@ -18,6 +18,7 @@ import {
 } from '#contract/medicare.ts'
 import type { DB, Trx } from '../db/database.ts'
 import type { MedicarePartnersTable, User } from '../db/schema.ts'
+import { isOn } from '../flags/service.ts'
 import { problems } from '../http/errors.ts'
 import { medicareT } from '../i18n.ts'
 import { impersonationRefused } from '../policy/impersonation.ts'
@@ -87,6 +88,15 @@ function requireTheMember(caller: User) {
   if ((caller as RequestCaller).impersonator_id) throw impersonationRefused()
 }
 
+/**
+ * The `medicare-calls` feature flag (migration 0044), on unless an admin narrows it, evaluated for
+ * the member: off, nothing is offered to them (as when no agency is) and a new consent is refused.
+ * It only ever gates offering. A consent in force is still shown and stopped, the agency's list
+ * still holds it, and a STOP text or deleting the account still ends it: never put a stop behind
+ * this flag (decision 086: revocation by any reasonable means, honoured at once).
+ */
+export const medicareCallsFlag = 'medicare-calls'
+
 /** The agency named now (retired ones are kept for the record), or undefined. */
 function currentPartner(db: DB | Trx) {
   return db.selectFrom('medicare_partners').selectAll().where('retired_at', 'is', null)
@@ -102,6 +112,8 @@ const consentsInForce = (db: DB | Trx) =>
     .selectFrom('medicare_consents as c')
     .innerJoin('medicare_partners as p', 'p.id', 'c.partner_id')
     .where((eb) => eb.not(eb.exists(eb.selectFrom('medicare_consent_revocations as r').select(sql`1`.as('one')).whereRef('r.consent_id', '=', 'c.id'))))
+
+const notOffered = () => problems.conflict('medicare_not_offered', 'No agency is offered at the moment; nothing was recorded.')
 
 /** The member's consent in force, if any. */
 async function consentOf(db: DB | Trx, userId: string): Promise<MedicareConsent | null> {
@@ -126,10 +138,16 @@ async function consentOf(db: DB | Trx, userId: string): Promise<MedicareConsent 
 
 const orderedTopics = (topics: readonly string[]) => medicareTopics.filter((topic) => topics.includes(topic))
 
+/** The agency offered to the caller now: the current one if active and the `medicare-calls` flag is on for them. */
+async function offeredPartner(db: DB, caller: User) {
+  if (!(await isOn(db, caller, medicareCallsFlag, true))) return undefined
+  return currentPartner(db).where('active', '=', true).executeTakeFirst()
+}
+
 /** `GET v1/users/me/medicare`: the member's consent in force, and the words they would agree to now (none when no agency is offered). */
 export async function medicareState(db: DB, caller: User, language: Language): Promise<MedicareState> {
   requirePermission(caller, 'manage:medicare_consent')
-  const [consent, partner] = await Promise.all([consentOf(db, caller.id), currentPartner(db).where('active', '=', true).executeTakeFirst()])
+  const [consent, partner] = await Promise.all([consentOf(db, caller.id), offeredPartner(db, caller)])
   return {
     consent,
     offer: partner
@@ -164,11 +182,13 @@ export async function giveMedicareConsent(db: DB, caller: User, input: GiveConse
   const phone = memberPhone(input.phone)
   if (!phone) throw problems.invalid({ phone: ['phone_invalid'] })
   const topics = orderedTopics([...new Set(input.topics)])
+  // The flag off for the caller: nothing is offered, refused as when no agency is.
+  if (!(await isOn(db, caller, medicareCallsFlag, true))) throw notOffered()
   await db.transaction().execute(async (trx) => {
     // One agreement at a time per member: two presses at once make one consent.
     await sql`SELECT pg_advisory_xact_lock(hashtext('medicare-consent'), hashtext(${caller.id}))`.execute(trx)
     const partner = await currentPartner(trx).where('active', '=', true).forShare().executeTakeFirst()
-    if (!partner) throw problems.conflict('medicare_not_offered', 'No agency is offered at the moment; nothing was recorded.')
+    if (!partner) throw notOffered()
     if (input.version !== MEDICARE_CONSENT_VERSION || input.partner_revision !== partner.revision) {
       throw problems.conflict('medicare_words_changed', 'The words or the agency’s details changed since they were shown; show them again.')
     }
@@ -214,7 +234,11 @@ async function revokeWhere(deps: Omit<StopNoticeDeps, 'db'>, trx: Trx, method: M
   return inserted.length
 }
 
-/** `DELETE v1/users/me/medicare`: "Stop these calls", at once and in one step, the agency emailed. Nothing in force: nothing to do. */
+/**
+ * `DELETE v1/users/me/medicare`: "Stop these calls", at once and in one step, the agency emailed.
+ * Nothing in force: nothing to do. Never behind the `medicare-calls` flag: a member must always be
+ * able to stop what they agreed to.
+ */
 export async function revokeMedicareConsent(deps: StopNoticeDeps, caller: User): Promise<{ stopped: number }> {
   requireTheMember(caller)
   const stopped = await deps.db.transaction().execute((trx) => revokeWhere(deps, trx, 'member', { userId: caller.id }))

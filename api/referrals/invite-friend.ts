@@ -12,7 +12,7 @@ import { requirePermission } from '../policy/permissions.ts'
 import type { Mailer, OutgoingEmail } from '../providers/email/mailer.ts'
 import { checkOpen } from '../experiences/attendance.ts'
 import { getExperience } from '../experiences/service.ts'
-import { codeOf, keyedHash, normalizeEmail, type AttributionDeps } from './service.ts'
+import { codeOf, keyedHash, normalizeEmail, referralsOn, type AttributionDeps } from './service.ts'
 import type { DB } from '../db/database.ts'
 
 /**
@@ -43,6 +43,8 @@ export async function inviteFriend(
   email: string,
 ): Promise<InviteFriendResult> {
   const { db } = deps
+  // Referrals off for the caller (the `referrals` flag): this address does not exist for them.
+  if (!(await referralsOn(db, caller))) throw problems.notFound('Not found.')
   const experience = await getExperience(db, idOrSlug)
   const seat = await db
     .selectFrom('experience_attendees')

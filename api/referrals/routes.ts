@@ -42,6 +42,8 @@ function deps(c: Context<ApiEnv>) {
 export function referralRoutes(routes: ApiRoutes) {
   const tags = ['referrals']
   const publicUrl = (c: Context<ApiEnv>) => c.var.services.env.PUBLIC_URL
+  // The `referrals` feature flag (decision 087), evaluated for the caller.
+  const referralsOff = 'Referrals are off for the caller (the `referrals` flag; code not_found)'
 
   const summaryRoute = createRoute({
     method: 'get',
@@ -52,7 +54,7 @@ export function referralRoutes(routes: ApiRoutes) {
       'The caller’s invite link (made on first ask), whether the referral banner names them, how often it was opened, how many joined with it and how many of those came to a first activity (what counts).',
     responses: {
       200: jsonContent('The caller’s invite link and how it went', oneOf(referralSummarySchema)),
-      ...errors(auth.required),
+      ...errors(auth.required, { 404: referralsOff }),
     },
   })
   serve(routes, summaryRoute, async (c) =>
@@ -69,7 +71,7 @@ export function referralRoutes(routes: ApiRoutes) {
     request: { body: jsonBody(referralSettingsSchema) },
     responses: {
       200: jsonContent('The caller’s invite link and how it went', oneOf(referralSummarySchema)),
-      ...errors(auth.required, { ...jsonBodyErrors, 422: 'show_first_name_invalid' }),
+      ...errors(auth.required, { ...jsonBodyErrors, 404: referralsOff, 422: 'show_first_name_invalid' }),
     },
   })
   serve(routes, settingsRoute, async (c) => {
@@ -91,7 +93,7 @@ export function referralRoutes(routes: ApiRoutes) {
     responses: {
       200: jsonContent('The banner’s words', oneOf(referralBannerSchema)),
       ...errors(auth.optional, {
-        404: 'No such code, or its member is no longer here (code not_found)',
+        404: 'No such code, its member is no longer here, or referrals are off for them (code not_found)',
       }),
     },
   })
@@ -110,7 +112,7 @@ export function referralRoutes(routes: ApiRoutes) {
     responses: {
       204: { description: 'Counted' },
       ...errors(auth.optional, {
-        404: 'No such code, or its member is no longer here (code not_found)',
+        404: 'No such code, its member is no longer here, or referrals are off for them: not counted (code not_found)',
       }),
     },
   })
@@ -125,7 +127,7 @@ export function referralRoutes(routes: ApiRoutes) {
     tags,
     security: auth.required,
     summary:
-      'Sent at each sign-in: the browser’s device id and the internet address are kept as keyed hashes (to tell a referrer’s own second account). Within a day of the account being made, once: the campaign it came from (`utm_*`, cleaned) and the invite it followed. `sign_up` says whether this was that once.',
+      'Sent at each sign-in: the browser’s device id and the internet address are kept as keyed hashes (to tell a referrer’s own second account). Within a day of the account being made, once: the campaign it came from (`utm_*`, cleaned) and the invite it followed (not when referrals are off for its member). `sign_up` says whether this was that once.',
     request: { body: jsonBody(attributionSchema) },
     responses: {
       200: jsonContent('Whether the sign-up was recorded now', oneOf(attributionResultSchema)),
@@ -154,7 +156,7 @@ export function referralRoutes(routes: ApiRoutes) {
       ...errors(auth.required, {
         ...jsonBodyErrors,
         403: 'Neither the host nor holding a seat (code forbidden)',
-        404: 'No such activity (code not_found)',
+        404: 'No such activity, or referrals are off for the caller (code not_found)',
         409: 'experience_past; experience_canceled',
         422: 'email_required, email_invalid',
         429: 'More addresses than a member may invite in a day (code too_many_invitations)',

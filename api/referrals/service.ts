@@ -14,6 +14,7 @@ import type {
   ReferralSummary,
 } from '#contract/referrals.ts'
 import type { DB, Trx } from '../db/database.ts'
+import { isOn } from '../flags/service.ts'
 import type { ReferralReason, ReferralSignalKind, User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
 import type { Notify } from '../notifications/service.ts'
@@ -28,6 +29,37 @@ import { requirePermission } from '../policy/permissions.ts'
  * own (the same member, address, browser, card or internet address). Research §3's pitfall
  * (origin #4250): a second code path that writes referrals without the checks. There is none.
  */
+
+/**
+ * The `referrals` feature flag (migration 0044, decision 087), on unless an admin narrows it. It is
+ * evaluated for the member whose invite it is: off, they are offered none of it (their calls here
+ * answer 404 like a page that does not exist), and their links already sent still lead where they
+ * lead but are not counted, name nobody, and credit nothing.
+ */
+export const referralsFlag = 'referrals'
+
+/** Whether referrals are on for `member` (the flag's rules read their role, region and language). */
+export function referralsOn(db: DB, member: Parameters<typeof isOn>[1]) {
+  return isOn(db, member, referralsFlag, true)
+}
+
+/** Referrals off for the caller: answered as an address that does not exist. */
+async function requireReferralsOn(db: DB, caller: User) {
+  if (!(await referralsOn(db, caller))) throw problems.notFound('Not found.')
+}
+
+/**
+ * Whether referrals are on for the member `userId` (read in `trx`), asked of `db`'s flags (a
+ * transaction has no flags of its own).
+ */
+async function referralsOnForId(db: DB, trx: DB | Trx, userId: string) {
+  const member = await trx
+    .selectFrom('users')
+    .select(['id', 'staff_role', 'banned', 'is_suspended', 'state', 'region', 'locale'])
+    .where('id', '=', userId)
+    .executeTakeFirst()
+  return member ? referralsOn(db, member) : false
+}
 
 /** A new account's invite and campaign are recorded at most this long after the account was made. */
 export const attributionWindowMs = 24 * 60 * 60 * 1000
@@ -97,6 +129,7 @@ export async function referralSummary(
   publicUrl: string,
 ): Promise<ReferralSummary> {
   requirePermission(caller, 'read:referrals')
+  await requireReferralsOn(db, caller)
   const code = await codeOf(db, caller.id)
   const counts = await db
     .selectFrom('referrals')
@@ -126,6 +159,7 @@ export async function updateReferralSettings(
   publicUrl: string,
 ) {
   requirePermission(caller, 'update:referrals')
+  await requireReferralsOn(db, caller)
   await codeOf(db, caller.id)
   await db
     .updateTable('referral_codes')
@@ -158,7 +192,8 @@ export async function referralBanner(
 ): Promise<ReferralBanner> {
   requirePermission(caller, 'read:referral:banner')
   const referrer = await referrerOf(db, input)
-  if (!referrer) throw noSuchCode()
+  // Referrals off for its member: the code is answered as nobody's (no banner, nothing kept).
+  if (!referrer || !(await referralsOnForId(db, db, referrer.user_id))) throw noSuchCode()
   const firstName = referrer.first_name?.trim()
   return { first_name: referrer.show_first_name && firstName ? firstName : null }
 }
@@ -167,6 +202,9 @@ export async function referralBanner(
 export async function recordClick(db: DB, caller: User | null, input: string) {
   requirePermission(caller, 'read:referral:banner')
   const code = normalizeReferralCode(input)
+  // Referrals off for its member: not counted, and answered as nobody's code (the web keeps nothing).
+  const referrer = code ? await referrerOf(db, code) : undefined
+  if (referrer && !(await referralsOnForId(db, db, referrer.user_id))) throw noSuchCode()
   const updated = code
     ? await db
         .updateTable('referral_codes')
@@ -244,7 +282,7 @@ export async function recordAttribution(
     const referrer = input.referral_code ? await referrerOf(trx, input.referral_code) : undefined
     if (referrer)
       await settleReferral(
-        { ...deps, db: trx },
+        { ...deps, db: trx, flags: db },
         {
           kind: 'signed_up',
           referrerId: referrer.user_id,
@@ -270,9 +308,19 @@ export type ReferralEvent =
  * re-checks (a card or browser may have been added since) and makes it `qualified` once, telling
  * the referrer once; a second activity, or the host marking it again, changes nothing.
  */
-export async function settleReferral(deps: { db: Trx; notify: Notify }, event: ReferralEvent) {
+export async function settleReferral(
+  deps: {
+    db: Trx
+    /** The database whose flags are asked (the `referrals` flag, for the referrer). */
+    flags: DB
+    notify: Notify
+  },
+  event: ReferralEvent,
+) {
   const { db, notify } = deps
   if (event.kind === 'signed_up') {
+    // Referrals off for the referrer: the sign-up is not theirs to count (nothing is written).
+    if (!(await referralsOnForId(deps.flags, db, event.referrerId))) return
     const reason = await lookalikeReason(db, event.referrerId, event.memberId)
     await db
       .insertInto('referrals')
@@ -295,6 +343,9 @@ export async function settleReferral(deps: { db: Trx; notify: Notify }, event: R
     .forUpdate()
     .executeTakeFirst()
   if (!referral) return
+  // Referrals off for the referrer: not credited now (it stays `signed_up`; a later first activity
+  // counts if they are back on by then).
+  if (!(await referralsOnForId(deps.flags, db, referral.referrer_id))) return
   const reason = await lookalikeReason(db, referral.referrer_id, event.memberId)
   if (reason) {
     await db

@@ -10,6 +10,7 @@ import { SurveyBanner } from '#app/components/survey-banner.tsx'
 import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
 import { topNotice } from '#app/utils/banners.server.ts'
 import { exploreChoice, placeFromAddress } from '#app/utils/explore.server.ts'
+import { isFlagOn } from '#app/utils/flags.server.ts'
 import { ignoreUnlessUnavailable, unavailableOnServerError } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -34,11 +35,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]).catch(unavailableOnServerError)
   // One notice at a time: the member's first popup, else a banner showing at this place.
   const notice = await topNotice(request, context, user, popups, near?.origin ?? null)
+  // "Invite friends" only while the `referrals` flag is on for the member (decision 087).
+  const inviteFriends = user ? await isFlagOn(request, context, 'referrals', true) : false
   return data(
     {
       title: t('title'),
       description: t('description'),
       signedIn: Boolean(user),
+      inviteFriends,
       referral,
       upcoming: mine?.data.slice(0, 3) ?? [],
       notice,
@@ -74,7 +78,7 @@ async function homePlace(request: Request, context: LoaderFunctionArgs['context'
 }
 
 export default function Home() {
-  const { signedIn, referral, upcoming, nearby, place, firstName, notice } = useLoaderData<typeof loader>()
+  const { signedIn, inviteFriends, referral, upcoming, nearby, place, firstName, notice } = useLoaderData<typeof loader>()
   const { t } = useTranslation('home')
   const name = firstName ?? t('common:member.generic')
   return (
@@ -92,9 +96,11 @@ export default function Home() {
               <Link to="/create-activity" className="button button--secondary">
                 {t('hero.host')}
               </Link>
-              <Link to="/referrals" className="button button--secondary">
-                {t('referrals:homeLink')}
-              </Link>
+              {inviteFriends ? (
+                <Link to="/referrals" className="button button--secondary">
+                  {t('referrals:homeLink')}
+                </Link>
+              ) : null}
             </>
           ) : (
             <>

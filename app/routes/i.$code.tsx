@@ -9,7 +9,8 @@ import { deviceOf, inviteActivity, keepInvite } from '#app/utils/referrals.serve
  * "Invite a friend"). The opening is counted by the API; the visitor keeps the invite in the
  * first-party `ref` cookie (the referral banner reads it, and the sign-up that may follow records
  * it) and goes to Home, or to the activity. A member already signed in just goes there; a code
- * that is nobody's (any more) keeps nothing. Opening it again tells nobody anything.
+ * that is nobody's (any more), or whose member has referrals turned off (the `referrals` flag: the
+ * API neither counts it nor knows it), keeps nothing. Opening it again tells nobody anything.
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url)

@@ -5,12 +5,14 @@ import { displayReferralCode } from '#contract/referral-code.ts'
 import { campaignCookie } from '#app/utils/referrals.server.ts'
 import { createExperience, createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { changeFlag } from '#tests/flags.ts'
 import { createDocumentHandler, readableHtml } from '#tests/web-document.ts'
 import { createWebHarness, type WebHarness } from '#tests/web-harness.ts'
 import * as home from './_index.tsx'
 import { loader as authLoginLoader } from './api+/auth.login.tsx'
 import { loader as loginSuccessLoader } from './_auth+/login-success.tsx'
 import * as activityPage from './activities+/$id.tsx'
+import * as account from './account+/_index.tsx'
 import { loader as inviteLink } from './i.$code.tsx'
 import * as referrals from './referrals.tsx'
 
@@ -25,6 +27,7 @@ const handle = createDocumentHandler([
   { id: 'routes/_index', path: '', module: home as never },
   { id: 'routes/referrals', path: 'referrals', module: referrals as never },
   { id: 'routes/activities+/$id', path: 'activities/:id', module: activityPage as never },
+  { id: 'routes/account+/_index', path: 'account', module: account as never },
 ])
 
 let database: TestDatabase
@@ -295,5 +298,67 @@ describe('Invite a friend, from the email to the activity', () => {
     expect(marked.status).toBe(200)
     const counts = text(await (await get('/referrals', { cookie: await web.signedInCookie(margaret.user.id) })).text())
     expect(counts).toContain('Friends who joined 1 Friends who came to a first activity 1')
+  })
+})
+
+describe('with the referrals flag off (decision 087)', () => {
+  it('offers no “Invite friends” on Home or the account page, no “Invite a friend” on an activity, and /referrals is not found; on again, all are back', async () => {
+    const margaret = await referrer({ first_name: 'Margaret' })
+    const experience = await createExperience(database.db, margaret.user.id, { title: 'Garden walk' })
+    const cookie = await web.signedInCookie(margaret.user.id)
+    const offered = async () => ({
+      home: readableHtml(await (await get('/', { cookie })).text()).includes('href="/referrals"'),
+      account: readableHtml(await (await get('/account', { cookie })).text()).includes('href="/referrals"'),
+      activity: readableHtml(await (await get(`/activities/${experience.id}`, { cookie })).text()).includes('value="invite-friend"'),
+      page: (await get('/referrals', { cookie })).status,
+    })
+    expect(await offered()).toEqual({ home: true, account: true, activity: true, page: 200 })
+
+    const restore = await changeFlag(web.api, 'referrals', { enabled: false })
+    try {
+      expect(await offered()).toEqual({ home: false, account: false, activity: false, page: 404 })
+      // The name setting, posted all the same: not found, nothing changed.
+      const posted = await handle(
+        new Request(`${TEST_PUBLIC_URL}/referrals`, { method: 'POST', headers: { cookie }, body: new URLSearchParams({ intent: 'name', show_first_name: 'on' }) }),
+        web.newContext(),
+      )
+      expect(posted.status).toBe(404)
+      // "Invite a friend" from a page drawn before: not found, and nobody is emailed.
+      const invited = await handle(
+        new Request(`${TEST_PUBLIC_URL}/activities/${experience.id}`, { method: 'POST', headers: { cookie }, body: new URLSearchParams({ intent: 'invite-friend', friend_email: 'late.friend@example.net' }) }),
+        web.newContext(),
+      )
+      expect(invited.status).toBe(404)
+      expect(await database.db.selectFrom('email_outbox').select('id').where('to_address', '=', 'late.friend@example.net').execute()).toEqual([])
+    } finally {
+      await restore()
+    }
+    expect(await offered()).toEqual({ home: true, account: true, activity: true, page: 200 })
+    expect((await web.api.request('GET', 'v1/users/me/referrals', { token: margaret.token })).json.data[0].show_first_name).toBe(false)
+  })
+
+  it('still opens a link already sent at its activity, but keeps nothing, counts nothing and shows no banner', async () => {
+    const margaret = await referrer({ first_name: 'Margaret' })
+    await web.api.request('PUT', 'v1/users/me/referrals', { token: margaret.token, body: { show_first_name: true } })
+    const experience = await createExperience(database.db, margaret.user.id, { title: 'Garden walk' })
+    // Someone who followed it before the flag was turned off keeps the cookie.
+    const earlier = pairs(await follow(margaret.code)).join('; ')
+    expect(text(await (await get('/', { cookie: earlier })).text())).toContain('Margaret invited you to join Circle 55.')
+
+    const restore = await changeFlag(web.api, 'referrals', { enabled: false })
+    try {
+      const opened = await follow(margaret.code, `?activity=${experience.id}`)
+      expect(opened.status).toBe(302)
+      expect(opened.headers.get('location')).toBe(`/activities/${experience.id}`)
+      expect(names(opened)).toEqual([])
+      const activity = await get(`/activities/${experience.id}`)
+      expect(activity.status).toBe(200)
+      expect(text(await activity.text())).toContain('Garden walk')
+      expect(text(await (await get('/', { cookie: earlier })).text())).not.toContain('invited you')
+      expect(text(await (await get(`/activities/${experience.id}`, { cookie: earlier })).text())).not.toContain('invited you')
+      expect((await database.db.selectFrom('referral_codes').select('clicks').where('user_id', '=', margaret.user.id).executeTakeFirstOrThrow()).clicks).toBe(1)
+    } finally {
+      await restore()
+    }
   })
 })

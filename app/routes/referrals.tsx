@@ -13,7 +13,7 @@ import { ChoiceGroup } from '#app/components/ui/field.tsx'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { formText } from '#app/utils/forms.server.ts'
-import { unavailableOnServerError } from '#app/utils/http.server.ts'
+import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { shareTexts } from '#app/utils/referral-share.ts'
@@ -30,7 +30,8 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context)
   const t = await getT(request, context, 'referrals')
-  const summary = await getApi(request, context).referrals.summary().catch(unavailableOnServerError)
+  // The `referrals` flag off for the member (decision 087): the API answers 404, and so does the page.
+  const summary = await getApi(request, context).referrals.summary().catch(notFoundOnMissing)
   return { title: t('title'), description: t('description'), summary, firstName: user.first_name }
 }
 
@@ -41,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (formText(form, 'intent') !== 'name') throw data({ error: 'Unknown intent' }, { status: 400 })
   await getApi(request, context)
     .referrals.saveSettings(formText(form, 'show_first_name') === 'on')
-    .catch(unavailableOnServerError)
+    .catch(notFoundOnMissing)
   return redirectWithToast(context, '/referrals', 'referrals:name.saved')
 }
 

@@ -42,6 +42,25 @@ function wordsChangedIn(result: { error?: Record<string, string[] | null> | null
   return Boolean(result?.error?.['']?.includes('medicare:errors.wordsChanged'))
 }
 
+/**
+ * Nothing is offered (no agency, or the `medicare-calls` flag off for the member). An agreement
+ * sent from a page drawn before that was refused: said first, so the member knows nothing went.
+ */
+export function MedicareNoOffer({ lastResult }: { lastResult?: SubmissionResult<string[]> | null }) {
+  const { t } = useTranslation('medicare')
+  const refused = lastResult?.error?.['']?.includes(m('notOffered'))
+  return (
+    <>
+      {refused ? (
+        <div className="notice notice--error" role="alert">
+          <p>{t('errors.notOffered')}</p>
+        </div>
+      ) : null}
+      <p className="lead">{t('noOffer')}</p>
+    </>
+  )
+}
+
 export function MedicareForm({ offer, phone, lastResult }: { offer: Offer; phone: string | null; lastResult?: SubmissionResult<string[]> | null }) {
   const wordsChanged = wordsChangedIn(lastResult)
   const { t } = useTranslation('medicare')

@@ -5,8 +5,10 @@ import { useRootData } from '#app/utils/root-data.ts'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 import { endSession, getApi, isImpersonating, isImpersonationRefusal, requireUser } from '#app/utils/auth.server.ts'
+import { isFlagOn } from '#app/utils/flags.server.ts'
+import { ignoreUnlessUnavailable } from '#app/utils/http.server.ts'
 import { isLanguage, languageNames } from '#app/utils/i18n.ts'
-import { getT } from '#app/utils/i18next.server.ts'
+import { detectLanguage, getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { unsubscribeFromPush } from '#app/utils/push.client.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
@@ -19,7 +21,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Deleting the account is the member's alone: not offered while the team views Circle 55 as them.
   const confirmDelete = new URL(request.url).searchParams.get('confirm') === 'delete' && !(await isImpersonating(request, context))
   const payments = context.services.config.payments !== false
-  return { user, confirmDelete, payments, title: t(confirmDelete ? 'delete.title' : 'title') }
+  const [referrals, medicare] = await Promise.all([isFlagOn(request, context, 'referrals', true), showMedicareLink(request, context)])
+  return { user, confirmDelete, payments, links: { referrals, medicare }, title: t(confirmDelete ? 'delete.title' : 'title') }
+}
+
+/**
+ * "Calls about Medicare plans" is linked while they are offered (the `medicare-calls` flag, decision
+ * 086) and, whatever the flag, while the member has a consent in force: they must always be able to
+ * see it and stop it. (The API cannot answer: linked, the page says what it can.)
+ */
+async function showMedicareLink(request: Request, context: LoaderFunctionArgs['context']) {
+  if (await isFlagOn(request, context, 'medicare-calls', true)) return true
+  const state = await getApi(request, context)
+    .medicare.state(await detectLanguage(request, context))
+    .catch(ignoreUnlessUnavailable)
+  return state === null || state.consent !== null
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -52,11 +68,13 @@ async function endAndGoHome(request: Request, context: ActionFunctionArgs['conte
 }
 
 export default function Account() {
-  const { user, confirmDelete, payments } = useLoaderData<typeof loader>()
-  return confirmDelete ? <ConfirmDelete /> : <AccountOverview user={user} payments={payments} />
+  const { user, confirmDelete, payments, links } = useLoaderData<typeof loader>()
+  return confirmDelete ? <ConfirmDelete /> : <AccountOverview user={user} payments={payments} links={links} />
 }
 
-function AccountOverview({ user, payments }: { user: ReturnType<typeof useLoaderData<typeof loader>>['user']; payments: boolean }) {
+type Loaded = ReturnType<typeof useLoaderData<typeof loader>>
+
+function AccountOverview({ user, payments, links }: { user: Loaded['user']; payments: boolean; links: Loaded['links'] }) {
   const { t } = useTranslation('account')
   const name = useDisplayName(user)
   const language = isLanguage(user.locale) ? languageNames[user.locale] : null
@@ -129,16 +147,20 @@ function AccountOverview({ user, payments }: { user: ReturnType<typeof useLoader
             {t('subscriptions:account.title')}
           </Link>
         </li>
-        <li>
-          <Link to="/account/medicare" className="button button--secondary">
-            {t('medicare:account.link')}
-          </Link>
-        </li>
-        <li>
-          <Link to="/referrals" className="button button--secondary">
-            {t('referrals:accountLink')}
-          </Link>
-        </li>
+        {links.medicare ? (
+          <li>
+            <Link to="/account/medicare" className="button button--secondary">
+              {t('medicare:account.link')}
+            </Link>
+          </li>
+        ) : null}
+        {links.referrals ? (
+          <li>
+            <Link to="/referrals" className="button button--secondary">
+              {t('referrals:accountLink')}
+            </Link>
+          </li>
+        ) : null}
         <li>
           <a href="#language-select" className="button button--secondary">
             {t('links.language')}

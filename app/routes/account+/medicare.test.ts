@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createUser } from '#tests/api-harness.ts'
+import { changeFlag } from '#tests/flags.ts'
 import { routePages, validationOf, withSetCookies } from '#tests/route-pages.ts'
 import { readableHtml } from '#tests/web-document.ts'
 import * as adminMedicare from '../admin+/medicare.tsx'
@@ -7,6 +8,7 @@ import * as adminExport from '../admin+/medicare_.export.ts'
 import * as adminMember from '../admin+/members_.$id.tsx'
 import * as onboarding from '../get-started+/medicare.tsx'
 import * as home from '../_index.tsx'
+import * as account from './_index.tsx'
 import * as medicare from './medicare.tsx'
 
 /**
@@ -18,6 +20,7 @@ import * as medicare from './medicare.tsx'
  */
 const pages = routePages([
   { id: 'routes/_index', path: '', module: home as never },
+  { id: 'routes/account+/_index', path: 'account', module: account as never },
   { id: 'routes/account+/medicare', path: 'account/medicare', module: medicare as never },
   { id: 'routes/get-started+/medicare', path: 'get-started/medicare', module: onboarding as never },
   { id: 'routes/admin+/medicare', path: 'admin/medicare', module: adminMedicare as never },
@@ -245,5 +248,57 @@ describe('Medicare calls, without JavaScript', () => {
     expect(refused.response.headers.get('location')).toBe('/account/medicare')
     expect(await text('/account/medicare', withSetCookies(viewing, refused.response))).toContain('This cannot be done while viewing Circle 55 as a member.')
     expect(await pages.database.db.selectFrom('medicare_consents').select('id').where('user_id', '=', member.user.id).execute()).toEqual([])
+  })
+})
+
+describe('with the medicare-calls flag off (decision 086)', () => {
+  it('offers nothing and hides the account link; a member with a consent in force still sees it, stops it, and the list held it until then', async () => {
+    const admin = await person({ staff_role: 'admin' })
+    await post('/admin/medicare', admin.cookie, agency)
+    const newcomer = await person()
+    const agreed = await person({ first_name: 'Dorothy', last_name: 'Klein' })
+    const body = new URLSearchParams({ intent: 'give', phone: '(503) 555-0163', agree: 'yes', ...shownWords(await text('/account/medicare', agreed.cookie)) })
+    body.append('topics', 'dental')
+    expect((await page('/account/medicare', agreed.cookie, { method: 'POST', body })).status).toBe(302)
+    const wordsShown = shownWords(await text('/account/medicare', newcomer.cookie))
+    const linked = async (cookie: string) => (await text('/account', cookie)).includes('href="/account/medicare"')
+    expect(await linked(newcomer.cookie)).toBe(true)
+
+    const restore = await changeFlag(pages.web.api, 'medicare-calls', { enabled: false })
+    try {
+      // Nothing offered: no link, the page and the onboarding step say so, and Continue goes on.
+      expect(await linked(newcomer.cookie)).toBe(false)
+      const nothing = await text('/account/medicare', newcomer.cookie)
+      expect(nothing).toContain('Nothing is offered here at the moment.')
+      expect(nothing).not.toContain('name="agree"')
+      const step = await text('/get-started/medicare', newcomer.cookie)
+      expect(step).toContain('Nothing is offered here at the moment.')
+      expect(step).toMatch(/name="intent"[^>]*value="skip"[^>]*>Continue|value="skip"[^>]*>Continue/)
+      // Words shown before the flag was turned off, sent all the same: refused, nothing recorded.
+      const late = new URLSearchParams({ intent: 'give', phone: '(503) 555-0164', agree: 'yes', ...wordsShown })
+      late.append('topics', 'vision')
+      const refused = await page('/account/medicare', newcomer.cookie, { method: 'POST', body: late })
+      expect(refused.status).toBe(409)
+      const refusedHtml = readableHtml(await refused.text())
+      expect(refusedHtml).toContain('This is not offered at the moment. Nothing was sent.')
+      expect(refusedHtml).toContain('Nothing is offered here at the moment.')
+      expect(await validationOf(refusedHtml)).toEqual([])
+      expect(await pages.database.db.selectFrom('medicare_consents').select('id').where('user_id', '=', newcomer.user.id).execute()).toEqual([])
+
+      // The member who agreed: still linked, still shown, still on the team's list, and stopped in one press.
+      expect(await linked(agreed.cookie)).toBe(true)
+      const theirs = await text('/account/medicare', agreed.cookie)
+      expect(theirs).toMatch(/you agreed that a licensed insurance agent from Evergreen Benefits Agency may call you at \(503\) 555-0163/)
+      expect(theirs).toContain('Stop these calls')
+      expect(await (await page('/admin/medicare/export', admin.cookie)).text()).toContain(',Dorothy,Klein,+15035550163,dental,en')
+      const stopped = await post('/account/medicare', agreed.cookie, { intent: 'stop' })
+      expect(stopped.response.headers.get('location')).toBe('/account/medicare')
+      expect(await (await page('/admin/medicare/export', admin.cookie)).text()).not.toContain('Dorothy')
+      // Nothing in force any more, and nothing offered: the link goes too.
+      expect(await linked(agreed.cookie)).toBe(false)
+    } finally {
+      await restore()
+    }
+    expect(await linked(newcomer.cookie)).toBe(true)
   })
 })

@@ -8,7 +8,7 @@ import { formPageHeaders, formText, loadFormPage } from '#app/utils/forms.server
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
-import { MedicareForm, MedicareGiven, MedicareHelp } from './__medicare-parts.tsx'
+import { MedicareForm, MedicareGiven, MedicareHelp, MedicareNoOffer } from './__medicare-parts.tsx'
 import { giveMedicare, loadMedicare } from './__medicare.server.ts'
 
 /**
@@ -70,7 +70,7 @@ export default function AccountMedicare() {
           </OnlyTheMember>
         </>
       ) : (
-        <p className="lead">{t('noOffer')}</p>
+        <MedicareNoOffer lastResult={lastResult} />
       )}
       {consent ? <OnlyTheMember>{null}</OnlyTheMember> : null}
       <MedicareHelp />

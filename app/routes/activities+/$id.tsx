@@ -11,6 +11,7 @@ import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx
 import { VerifiedBadge } from '#app/components/verified-badge.tsx'
 import { getApi, getOptionalUser } from '#app/utils/auth.server.ts'
 import { formatCurrency, formatStart, type Experience } from '#app/utils/experience.ts'
+import { isFlagOn } from '#app/utils/flags.server.ts'
 import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { cardSetupToast } from '#app/utils/card-setup.server.ts'
@@ -57,8 +58,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const t = await getT(request, context, 'activities')
   // A visitor who came by a friend's invite to this activity (decision 087) is told who asked them.
   const referral = await referralBannerFor(request, context, api, Boolean(user))
+  // "Invite a friend" only while the `referrals` flag is on for the member (decision 087).
+  const inviteFriend = user ? await isFlagOn(request, context, 'referrals', true) : false
   return {
     referral,
+    inviteFriend,
     experience,
     attendees,
     waitlist,
@@ -99,7 +103,7 @@ export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
 }
 
 export default function ActivityDetail() {
-  const { experience, attendees, waitlist, surveyResults, signedIn, maps, canContactHost, confirmCancel, confirmCancelActivity, pageUrl, supportEmail, referral } =
+  const { experience, attendees, waitlist, surveyResults, signedIn, maps, canContactHost, confirmCancel, confirmCancelActivity, pageUrl, supportEmail, referral, inviteFriend } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const { t, i18n } = useTranslation('activities')
@@ -210,7 +214,7 @@ export default function ActivityDetail() {
               </>
             ) : null}
           </div>
-          {on && (experience.viewer?.is_attending || experience.viewer?.is_host) ? (
+          {inviteFriend && on && (experience.viewer?.is_attending || experience.viewer?.is_host) ? (
             <OnlyTheMember quiet>
               <InviteFriend experience={experience} />
             </OnlyTheMember>

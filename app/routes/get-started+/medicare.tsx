@@ -10,7 +10,7 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { nextOnboardingStep } from '#app/utils/onboarding.ts'
 import { continueOnboarding, isSkip } from '#app/utils/onboarding.server.ts'
-import { MedicareForm, MedicareGiven, MedicareHelp } from '../account+/__medicare-parts.tsx'
+import { MedicareForm, MedicareGiven, MedicareHelp, MedicareNoOffer } from '../account+/__medicare-parts.tsx'
 import { giveMedicare, loadMedicare } from '../account+/__medicare.server.ts'
 
 /**
@@ -65,7 +65,7 @@ export default function OnboardingMedicare() {
         </>
       ) : (
         <>
-          <p className="lead">{t('noOffer')}</p>
+          <MedicareNoOffer lastResult={lastResult} />
           <SkipStep label={t('continue')} primary />
         </>
       )}
