@@ -45,6 +45,7 @@ import { smsRoutes } from './sms/routes.ts'
 import { userRoutes } from './users/routes.ts'
 import { verificationRoutes } from './verification/routes.ts'
 import { referralRoutes } from './referrals/routes.ts'
+import { auditRoutes } from './audit/routes.ts'
 
 /**
  * The product API of spec §7 as a fetch handler: mounted under `/api` in the web server,
@@ -124,6 +125,7 @@ export function createApiApp(services: ApiServices) {
   subscriptionRoutes(routes)
   medicareRoutes(routes)
   referralRoutes(routes)
+  auditRoutes(routes)
   app.route('/', routes)
 
   app.notFound((c) => c.json(problems.notFound().toJSON(), 404))

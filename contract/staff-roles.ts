@@ -10,7 +10,7 @@ export const staffRoles = ['admin', 'moderator', 'support', 'finance'] as const
 export type StaffRole = (typeof staffRoles)[number]
 
 /** The team's tools, as `/admin` lists them: each present only for a role that may use it. */
-export const staffTools = ['members', 'reports', 'verifications', 'support', 'payments', 'partners', 'medicare', 'staff', 'flags', 'banners', 'analytics'] as const
+export const staffTools = ['members', 'reports', 'verifications', 'support', 'payments', 'partners', 'medicare', 'staff', 'flags', 'banners', 'analytics', 'audit'] as const
 export type StaffTool = (typeof staffTools)[number]
 
 /** The roles a feature flag can be limited to: members, and each team role (decision 079). */

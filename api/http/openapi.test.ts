@@ -596,6 +596,19 @@ describe('every endpoint answers as documented', () => {
     expect((await call('GET', 'v1/flags')).status).toBe(200)
   })
 
+  it('the audit log: a page of who did what as whom, the next page, its filters and refusals (decision 089)', async () => {
+    const admin = await member({ staff_role: 'admin', first_name: 'Diane', last_name: 'Okafor', last_sign_in_at: new Date() })
+    const ruth = await member({ first_name: 'Ruth', last_name: 'Owens', email: 'ruth.audit@example.com' })
+    const as = { token: admin.token }
+    await call('POST', 'v1/admin/staff', { ...as, body: { email: 'ruth.audit@example.com', role: 'finance' } })
+    const page = await call('GET', `v1/admin/audit-log?staff=${admin.user.id}&member=${ruth.user.id}&kind=staff`, as)
+    expect(page.json.data[0]).toMatchObject({ action: 'staff.role', who: { display_name: 'Diane O.' }, target: { type: 'user', display_name: 'Ruth O.' } })
+    expect((await call('GET', `v1/admin/audit-log?before=${page.json.data[0].id}`, as)).status).toBe(200)
+    expect((await call('GET', 'v1/admin/audit-log?kind=everything', as)).status).toBe(422)
+    expect((await call('GET', 'v1/admin/audit-log', { token: ruth.token })).status).toBe(403)
+    expect((await call('GET', 'v1/admin/audit-log')).status).toBe(401)
+  })
+
   it('analytics consent: the member’s answer on their account (decision 081)', async () => {
     const someone = await member()
     expect((await call('GET', 'v1/users/me/analytics-consent', { token: someone.token })).json.data).toEqual([{ choice: null }])

@@ -359,6 +359,10 @@ const rows: Row[] = [
   row('PUT', '/v1/admin/flags/{key}',                         '401 403 403 403 200 403', { params: { key: 'flagKey' }, body: () => ({ description: 'Matrix', enabled: false, rollout_percent: 10, variants: [], roles: [], regions: [], languages: [] }) }),
   // dashboards (decision 082): the team's numbers for every team role; each member's own activities in numbers.
   row('GET', '/v1/admin/dashboard',                           '401 403 403 403 200 403'),
+  // The audit log (decision 089): admins only; a malformed filter is read only once the caller may (422 for the admin alone).
+  row('GET', '/v1/admin/audit-log',                           '401 403 403 403 200 403'),
+  row('GET', '/v1/admin/audit-log',                           '401 403 403 403 200 403', { query: 'member={member}&kind=impersonation' }),
+  row('GET', '/v1/admin/audit-log',                           '401 403 403 403 422 403', { query: 'kind=everything' }),
   row('GET', '/v1/users/me/hosting/dashboard',                '401 200 200 200 200 403'),
   // Medicare calls (decision 086): the admin names the agency first (revision 1); then each member
   // gives their own permission and stops it; the agency's list is for finance and admins.
@@ -641,12 +645,46 @@ describe('access matrix: the team’s roles', () => {
     // The admin's details again: nothing changes for finance (200), the others are refused.
     { method: 'PUT', path: () => '/v1/admin/medicare/partner',                                   statuses: '403 403 200', body: { name: 'Matrix Agency', license: 'License 1', phone: '5035550100', disclaimer: 'Matrix.', organization_count: 1, plan_count: 2, callback_days: 2, active: true, notices_email: 'stops@matrix-agency.example' } },
     { method: 'GET', path: () => '/v1/admin/medicare/export?format=json',                        statuses: '403 403 200' },
+    // Moderation's writes (review:reports): a report nobody filed is the moderator's 404.
+    { method: 'POST', path: () => `/v1/admin/reports/${missing}/actions`,                        statuses: '404 403 403', body: { action: 'dismiss', reason: 'Matrix' } },
+    // Identity checks (review:verification): the pending one and its photo for the moderator; the
+    // two the admin decided above are decided (409); anyone else is told there is nothing (404).
+    { method: 'GET', path: () => `/v1/verification/requests/${ids.verificationRequest}`,         statuses: '200 404 404' },
+    { method: 'GET', path: () => `/v1/verification/requests/${ids.verificationRequest}/files/document`, statuses: '200 404 404' },
+    { method: 'POST', path: () => `/v1/verification/requests/${ids.approvable}/approve`,         statuses: '409 404 404' },
+    { method: 'POST', path: () => `/v1/verification/requests/${ids.rejectable}/reject`,          statuses: '409 404 404', body: { reason: 'The photo is blurred.' } },
+    // The support inbox's writes (answer:support): a conversation that does not exist is support's 404.
+    { method: 'POST', path: () => `/v1/admin/support/${missing}/messages`,                       statuses: '403 404 403', body: { text: 'An answer' } },
+    { method: 'POST', path: () => `/v1/admin/support/${missing}/done`,                           statuses: '403 404 403' },
+    // Fees (review:fees): charging a fee that does not exist is finance's 404.
+    { method: 'POST', path: () => `/v1/admin/fees/${missing}/charge`,                            statuses: '403 403 404' },
+    // Partnerships (manage:partnerships): finance reads one and adds one nobody is offered (inactive).
+    { method: 'GET', path: () => `/v1/admin/partnerships/${ids.partnership}`,                    statuses: '403 403 200' },
+    { method: 'POST', path: () => '/v1/admin/partnerships',                                      statuses: '403 403 200', body: { name: 'Matrix Team Partner', regions: ['OR'], active: false } },
+    { method: 'PUT', path: () => `/v1/admin/partnerships/${missing}`,                            statuses: '403 403 404', body: { name: 'Matrix Partner', regions: ['OR'], active: true } },
+    // Banners (manage:banners): admins only, whatever the body.
+    { method: 'POST', path: () => '/v1/admin/banners',                                           statuses: '403 403 403', body: { title: { en: 'Matrix', fr: 'Matrice', nl: 'Matrix' }, body: { en: 'Matrix', fr: 'Matrice', nl: 'Matrix' }, ends_at: new Date(Date.now() + 86_400_000).toISOString(), area: { kind: 'everywhere' } } },
+    { method: 'PUT', path: () => `/v1/admin/banners/${ids.banner}`,                              statuses: '403 403 403', body: { title: { en: 'Matrix', fr: 'Matrice', nl: 'Matrix' }, body: { en: 'Matrix', fr: 'Matrice', nl: 'Matrix' }, ends_at: new Date(Date.now() + 86_400_000).toISOString(), area: { kind: 'everywhere' } } },
+    // The audit log (read:audit, decision 089): admins only.
+    { method: 'GET', path: () => '/v1/admin/audit-log',                                          statuses: '403 403 403' },
+    { method: 'GET', path: () => `/v1/admin/audit-log?member=${ids.member}`,                     statuses: '403 403 403' },
   ]
   const table = cases.flatMap((entry) => roles.map((role, index) => ({ label: `${entry.method} ${entry.path.toString().replace(/^\(\) => /, '')}`, role, status: Number(entry.statuses.split(' ')[index]), entry })))
 
   it.each(table)('$label as $role → $status', async ({ role, status, entry }) => {
     const response = await api.request(entry.method, entry.path(), { token: staff[role], ...(entry.body === undefined ? {} : { body: entry.body }) })
     expect(response.status).toBe(status)
+  })
+
+  it('has a case for every team-only endpoint of the OpenAPI document (`/v1/admin/…` and the identity-check queue)', async () => {
+    const response = await api.request('GET', '/openapi.json')
+    const teamOnly = Object.entries(response.json.paths as Record<string, Record<string, unknown>>)
+      .filter(([path]) => path.startsWith('/v1/admin/') || path.startsWith('/v1/verification/requests'))
+      .flatMap(([path, operations]) => Object.keys(operations).map((method) => ({ method: method.toUpperCase(), path })))
+    expect(teamOnly.length).toBeGreaterThan(30)
+    const matches = (template: string, url: string) => new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`).test(url.split('?')[0]!)
+    const uncovered = teamOnly.filter(({ method, path }) => !cases.some((entry) => entry.method === method && matches(path, entry.path())))
+    expect(uncovered.map(({ method, path }) => `${method} ${path}`)).toEqual([])
   })
 })
 

@@ -65,6 +65,9 @@ describe('can', () => {
     }
     const holders = (permission: Permission) => staffRoles.filter((role) => grants[role].has(permission))
     expect(holders('manage:staff')).toEqual(['admin'])
+    // The audit log (decision 089): who did what, as whom, for admins only.
+    expect(holders('read:audit')).toEqual(['admin'])
+    expect(grants.member.has('read:audit')).toBe(false)
     expect(holders('review:reports')).toEqual(['admin', 'moderator'])
     expect(holders('review:verification')).toEqual(['admin', 'moderator'])
     expect(holders('answer:support')).toEqual(['admin', 'support'])

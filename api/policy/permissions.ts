@@ -201,6 +201,8 @@ const plainActions = [
   'read:host:dashboard',
   /** Banners by location (decision 084). */
   'manage:banners',
+  /** The team's audit log: who did what, as whom (decision 089); admins only. */
+  'read:audit',
   /** One's own permission to be called about Medicare plans: see it, give it, stop it (decision 086); always the caller's own. */
   'manage:medicare_consent',
   /** Name the licensed agency that may call members who agree, and change its details, audited (decision 086). */
@@ -307,6 +309,7 @@ const admin = [
   'read:user:admin',
   'manage:flags',
   'manage:banners',
+  'read:audit',
   'act:as:user',
   'manage:staff',
   'read:experience:canceled:any',

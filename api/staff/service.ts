@@ -15,7 +15,7 @@ import { isOn } from '../flags/service.ts'
  */
 
 /** Each tool of `/admin`, in its order, and the permission that opens it. */
-const tools: ReadonlyArray<[StaffTool, 'read:user:admin' | 'review:reports' | 'review:verification' | 'answer:support' | 'review:fees' | 'manage:partnerships' | 'manage:medicare_partner' | 'manage:staff' | 'manage:flags' | 'manage:banners' | 'read:analytics']> = [
+const tools: ReadonlyArray<[StaffTool, 'read:user:admin' | 'review:reports' | 'review:verification' | 'answer:support' | 'review:fees' | 'manage:partnerships' | 'manage:medicare_partner' | 'manage:staff' | 'manage:flags' | 'manage:banners' | 'read:analytics' | 'read:audit']> = [
   ['members', 'read:user:admin'],
   ['reports', 'review:reports'],
   ['verifications', 'review:verification'],
@@ -27,6 +27,7 @@ const tools: ReadonlyArray<[StaffTool, 'read:user:admin' | 'review:reports' | 'r
   ['flags', 'manage:flags'],
   ['banners', 'manage:banners'],
   ['analytics', 'read:analytics'],
+  ['audit', 'read:audit'],
 ]
 
 /** `GET v1/admin/overview`: the caller's tools, and the counts of what waits in each. */

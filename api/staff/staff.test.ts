@@ -34,7 +34,7 @@ describe('the team’s start page', () => {
     await database.db.insertInto('reports').values({ reporter_id: reporter.user.id, reported_user_id: reported.user.id, reason: 'something_else' }).execute()
     const overview = async (role: StaffRole): Promise<StaffOverview> => staffOverviewSchema.parse((await (await person({ staff_role: role })).call('GET', 'v1/admin/overview')).json.data[0])
 
-    expect(await overview('admin')).toMatchObject({ role: 'admin', tools: ['members', 'reports', 'verifications', 'support', 'payments', 'partners', 'medicare', 'staff', 'flags', 'banners', 'analytics'] })
+    expect(await overview('admin')).toMatchObject({ role: 'admin', tools: ['members', 'reports', 'verifications', 'support', 'payments', 'partners', 'medicare', 'staff', 'flags', 'banners', 'analytics', 'audit'] })
     const moderator = await overview('moderator')
     expect(moderator).toEqual({ role: 'moderator', tools: ['members', 'reports', 'verifications', 'analytics'], attention: { reports: expect.any(Number), verifications: expect.any(Number) } })
     expect(moderator.attention.reports).toBeGreaterThanOrEqual(1)

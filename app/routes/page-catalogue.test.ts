@@ -33,6 +33,7 @@ import * as adminMembers from './admin+/members.tsx'
 import * as adminFlags from './admin+/flags.tsx'
 import * as adminAnalytics from './admin+/analytics.tsx'
 import * as adminBanners from './admin+/banners.tsx'
+import * as adminAudit from './admin+/audit.tsx'
 import * as adminMember from './admin+/members_.$id.tsx'
 import * as adminReports from './admin+/reports.tsx'
 import * as adminReport from './admin+/reports_.$id.tsx'
@@ -150,6 +151,7 @@ const handle = createDocumentHandler(
       ['routes/admin+/flags', 'admin/flags', adminFlags],
       ['routes/admin+/analytics', 'admin/analytics', adminAnalytics],
       ['routes/admin+/banners', 'admin/banners', adminBanners],
+      ['routes/admin+/audit', 'admin/audit', adminAudit],
       ['routes/admin+/members_.$id', 'admin/members/:id', adminMember],
       ['routes/account+/notification-settings', 'account/notification-settings', notificationSettings],
       ['routes/get-started+/_index', 'get-started', getStarted],
@@ -493,6 +495,7 @@ const visits = (): Record<string, Visit> => ({
   'the team: numbers': { path: '/admin/analytics', cookie: () => admin, language: 'nl', shows: 'id="sign-ups"' },
   'the team: feature flags': { path: '/admin/flags', cookie: () => admin, language: 'nl', shows: 'id="flag-impersonation"' },
   'the team: banners': { path: '/admin/banners', cookie: () => admin, language: 'fr', shows: 'id="new-banner"' },
+  'the team: the audit log': { path: '/admin/audit', cookie: () => admin, language: 'nl', shows: 'id="audit-caption"' },
   'the team: a banner with a wrong city': { path: '/admin/banners', cookie: () => admin, status: 400, form: { intent: 'create', title_en: 'Hi', title_fr: 'Salut', title_nl: 'Hoi', body_en: 'Hi', body_fr: 'Salut', body_nl: 'Hoi', ends_at: '2099-01-01T00:00', area: 'circle', city: 'Xqzvwkj', radius: '25', audience: 'everyone' } },
   'the team: a flag with a wrong key': { path: '/admin/flags', cookie: () => admin, status: 400, form: { key: 'Not a key', rollout: '50', variants: '', regions: '' } },
   'the team: members found': { path: '/admin/members?q=Walter', cookie: () => admin, shows: 'Walter Brooks' },

@@ -144,6 +144,11 @@ const identical: Record<string, unknown> = {
     'subscriptions:pricing.premiumTitle',
     'subscriptions:account.status',
     'subscriptions:admin.title',
+    // The audit log (decision 089): Dutch says "details", "banners", "partners" and "accounts" too.
+    'moderation:admin.audit.details',
+    'moderation:admin.audit.kinds.banner',
+    'moderation:admin.audit.kinds.partnership',
+    'moderation:admin.audit.kinds.user',
   ],
 }
 

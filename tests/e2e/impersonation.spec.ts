@@ -73,6 +73,15 @@ for (const js of [false, true]) {
     await expect(flash(page)).toHaveText('You stopped viewing as the member. They will be told.')
     await expect(page.getByRole('heading', { level: 1, name: `Margaret ${lastName}` })).toBeVisible()
     await expect(page.getByTestId('impersonation-banner')).toHaveCount(0)
+    if (!js) {
+      // The admin reads, from the member's page, who did what as whom: the refused change is on the record.
+      await page.getByRole('link', { name: 'Everything the team did on this account' }).click()
+      await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible()
+      const refused = page.getByTestId('audit-entry').filter({ hasText: 'PUT /v1/users/me' })
+      await expect(refused.first()).toContainText('Sam R.')
+      await expect(refused.first()).toContainText(`Margaret ${lastName.slice(0, 1)}.`)
+      await expect(refused.first()).toContainText('403')
+    }
     await page.context().close()
 
     const own = await signedInPage(browser, member.email, { js })

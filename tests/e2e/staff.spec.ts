@@ -66,7 +66,7 @@ for (const js of [false, true]) {
   })
 }
 
-test('axe: the team’s pages (start, the team, members, a member, payments, partners, flags, numbers), without JavaScript', async ({ browser }) => {
+test('axe: the team’s pages (start, the team, members, a member, payments, partners, the audit log, flags, numbers), without JavaScript', async ({ browser }) => {
   const admin = await freshMember({ staff_role: 'admin' })
   const member = await freshMember({ first_name: 'Hélène', last_name: 'De Smet-Lefèvre' })
   const page = await scanningPage(browser, admin.email, { pass: password })
@@ -77,6 +77,7 @@ test('axe: the team’s pages (start, the team, members, a member, payments, par
   await scanner.visit(`/admin/members/${member.id}`)
   await scanner.visit('/admin/payments')
   await scanner.visit('/admin/partners')
+  await scanner.visit('/admin/audit')
   await scanner.visit('/admin/flags')
   await scanner.visit('/admin/analytics')
   await page.context().close()

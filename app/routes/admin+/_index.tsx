@@ -32,6 +32,7 @@ const toolPages: Record<StaffTool, { href: string; label: string; hint: string; 
   flags: { href: '/admin/flags', label: 'admin.home.flags', hint: 'admin.home.flagsHint' },
   banners: { href: '/admin/banners', label: 'banners:admin.tool', hint: 'banners:admin.toolHint' },
   analytics: { href: '/admin/analytics', label: 'dashboards:admin.tool', hint: 'dashboards:admin.toolHint' },
+  audit: { href: '/admin/audit', label: 'admin.home.audit', hint: 'admin.home.auditHint' },
 }
 
 export default function AdminHome() {

@@ -8,7 +8,7 @@ import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { refusedForm } from '#app/utils/form-action.server.ts'
 import { formPageHeaders, formText, keepFormOnOutage } from '#app/utils/forms.server.ts'
-import { notFoundOnMissing } from '#app/utils/http.server.ts'
+import { ignoreUnlessUnavailable, notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { commitSession, getSession } from '#app/utils/session.server.ts'
@@ -24,8 +24,10 @@ export const headers = formPageHeaders
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireUser(request, context)
   const t = await getT(request, context, 'moderation')
-  const member = await getApi(request, context).staff.member(params.id!).catch(notFoundOnMissing)
-  return { title: t('admin.member.title', { name: member.name }), member }
+  const api = getApi(request, context).staff
+  // The link to the audit log only for a role the API lets read it (its tool, `read:audit`: admins).
+  const [member, overview] = await Promise.all([api.member(params.id!).catch(notFoundOnMissing), api.overview().catch(ignoreUnlessUnavailable)])
+  return { title: t('admin.member.title', { name: member.name }), member, canReadAudit: overview?.tools.includes('audit') ?? false }
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -58,7 +60,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function AdminMember() {
-  const { member } = useLoaderData<typeof loader>()
+  const { member, canReadAudit } = useLoaderData<typeof loader>()
   const refused = useActionData<typeof action>()
   const [searchParams] = useSearchParams()
   const { t, i18n } = useTranslation('moderation')
@@ -101,6 +103,11 @@ export default function AdminMember() {
             ))}
           </ul>
         </section>
+      ) : null}
+      {canReadAudit ? (
+        <p>
+          <Link to={`/admin/audit?member=${member.id}`}>{t('admin.member.auditLink')}</Link>
+        </p>
       ) : null}
       {member.can_impersonate ? (
         <section aria-labelledby="impersonate-heading">

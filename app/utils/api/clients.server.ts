@@ -27,6 +27,7 @@ import { popupsClient } from './popups.server.ts'
 import { referralsClient } from './referrals.server.ts'
 import { usersClient } from './users.server.ts'
 import { verificationClient } from './verification.server.ts'
+import { auditClient } from './audit.server.ts'
 
 /**
  * The product API as typed resource clients, one per resource of spec §7 (decision 015): a
@@ -64,6 +65,7 @@ export function createApi(options: Parameters<typeof createApiTransport>[0]) {
     subscriptions: subscriptionsClient(transport),
     medicare: medicareClient(transport),
     referrals: referralsClient(transport),
+    audit: auditClient(transport),
   }
 }
 export type Api = ReturnType<typeof createApi>
