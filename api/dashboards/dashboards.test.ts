@@ -78,7 +78,8 @@ beforeAll(async () => {
   await event(cy.id, at(10), { impersonated: true })
   await event(bot.id, at(10), { is_bot: true })
   await event(null, at(10))
-  await event(ann.id, new Date(Date.now() - 60_000))
+  // This week's: a minute ago, but never before this week began (a run just after Monday 00:00 UTC).
+  await event(ann.id, new Date(Math.max(Date.now() - 60_000, Date.parse(`${weeks[11]}T00:00:00Z`) + 1000)))
 
   // Walter's activities. Week 8: a book club, 6 seats, the host said one did not come, 5 ratings.
   const bookClub = await createExperience(database.db, walter.id, { title: 'Book club', start_at: at(8), created_at: at(6) })
