@@ -1,6 +1,6 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { Link, useFetcher, type Form, type FetcherWithComponents } from '@remix-run/react'
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { maxMessageLength } from '#contract/limits.ts'
 import type { HelpChatMessage } from '#contract/help-chat.ts'
@@ -8,7 +8,6 @@ import { useChatEvents } from '#app/utils/chat-live.tsx'
 import { helpChatPath, helpPanelPath, isHelpChatSent, type HelpChatView } from '#app/utils/help-chat.ts'
 import { openHelpWidget } from '#app/utils/help-widget.client.ts'
 import { timeAgo } from '#app/utils/time-ago.ts'
-import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { useSignInHref } from '#app/utils/use-return-to.ts'
 import { HelpCenterLink } from './help-center.tsx'
 import { MessageText } from './message-text.tsx'
@@ -147,45 +146,9 @@ type PanelAnswer = HelpChatView | SubmissionResult<string[]> | { sent: string }
 const isView = (value: unknown): value is HelpChatView => typeof value === 'object' && value !== null && 'signedIn' in value
 
 /**
- * The header's Help control. Without JavaScript (and before hydration) a link to `/help/chat`;
- * with it, a button that shows the panel below the header (a disclosure: not modal, so nothing
- * traps the keyboard), loading the conversation only then. Escape or "Close help" closes it and
- * focus goes back to the button. With a vendor configured for the member, pressing Help loads
- * the vendor's widget instead (and only then); if it cannot load, the panel shows the built-in chat.
- * The header holds the state (`useHelpDisclosure`) and draws the panel after itself.
+ * The header's Help panel (the control and its state are `help-control.tsx`): loaded, with this
+ * module, only when Help is first pressed, so the conversation's code is not on every page.
  */
-export function useHelpDisclosure() {
-  const [open, setOpen] = useState(false)
-  const button = useRef<HTMLButtonElement>(null)
-  const panelId = useId()
-  const close = useRef(() => {
-    setOpen(false)
-    button.current?.focus()
-  }).current
-  return { open, toggle: () => setOpen((was) => !was), close, button, panelId }
-}
-export type HelpDisclosure = ReturnType<typeof useHelpDisclosure>
-
-export function HelpControl({ label, help }: { label: string; help: HelpDisclosure }) {
-  const hydrated = useHydrated()
-  if (!hydrated) return <Link to={helpChatPath}>{label}</Link>
-  return (
-    <button
-      type="button"
-      ref={help.button}
-      className="nav-button"
-      aria-expanded={help.open}
-      aria-controls={help.panelId}
-      onClick={help.toggle}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape' && help.open) help.close()
-      }}
-    >
-      {label}
-    </button>
-  )
-}
-
 export function HelpPanel({ id, onClose }: { id: string; onClose: () => void }) {
   const { t, i18n } = useTranslation('help')
   // The page's own loader answers the panel: `{ title, view }`.
@@ -293,3 +256,5 @@ export function HelpPanel({ id, onClose }: { id: string; onClose: () => void }) 
     </section>
   )
 }
+
+export default HelpPanel

@@ -5,7 +5,8 @@ import { unsubscribeFromPush } from '#app/utils/push.client.ts'
 import { useSignInHref } from '#app/utils/use-return-to.ts'
 import type { ShellMember } from '#app/utils/root-data.ts'
 import { SubmitButton } from './ui/submit-button.tsx'
-import { HelpControl, HelpPanel, useHelpDisclosure } from './help-chat.tsx'
+import { Suspense } from 'react'
+import { HelpControl, LazyHelpPanel, useHelpDisclosure } from './help-control.tsx'
 
 /**
  * The header: the name, the main links, signing out. On a phone (where the bottom bar shows, under
@@ -94,7 +95,11 @@ export function SiteHeader({ user, unread = 0, notifications = 0 }: { user: Shel
           </nav>
         </div>
       </header>
-      {help.open ? <HelpPanel id={help.panelId} onClose={help.close} /> : null}
+      {help.open ? (
+        <Suspense fallback={<p role="status" className="container">{t('loading')}</p>}>
+          <LazyHelpPanel id={help.panelId} onClose={help.close} />
+        </Suspense>
+      ) : null}
     </>
   )
 }
