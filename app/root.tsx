@@ -29,7 +29,7 @@ import { SiteHeader } from './components/site-header.tsx'
 import { ImpersonationBanner } from './components/impersonation-banner.tsx'
 import { FlashStatus, ToastRegion } from './components/toast.tsx'
 import appStyles from './styles/app.css?url'
-import { getApi, getAuthState } from './utils/auth.server.ts'
+import { getApi, getAuthState, isImpersonating } from './utils/auth.server.ts'
 import { ChatLiveProvider, isNotSent, useChatLive } from './utils/chat-live.tsx'
 import { errorPageKind } from './utils/error-page.ts'
 import { startBrowserErrorReporting } from './utils/error-reporting.client.ts'
@@ -71,7 +71,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   const t = await getT(request, context)
   // Viewing as a member (decision 078): the banner's facts, asked as every call of this page is.
-  const impersonation = user && (await getSession(request, context)).get('impersonation') ? await getApi(request, context).staff.impersonation() : null
+  const impersonation = user && (await isImpersonating(request, context)) ? await getApi(request, context).staff.impersonation() : null
   // Consent and what follows from it (decision 081): ask in French or Dutch, honour GPC and DNT.
   const analytics = await analyticsShell(request, context, { user, language, impersonating: impersonation !== null, headers, readAccount: () => getApi(request, context).analytics.consent() })
   // The sign-up tracking cookie (spec §5, decision 087): a visitor's campaign, only where analytics may record them.

@@ -13,8 +13,8 @@ import { ApiError } from './api.server.ts'
  * thrown as it is, a 500 that error reporting sees.
  */
 export function notFoundOnMissing(error: unknown): never {
+  refusedWhileViewing(error)
   if (error instanceof ApiError && (error.status === 401 || error.status === 404 || error.status === 403)) {
-    refusedWhileViewing(error)
     throw data(null, { status: error.status })
   }
   return unavailableOnServerError(error)
