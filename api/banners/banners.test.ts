@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser } from '#api/db/schema.ts'
-import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, type ApiHarness, signedInMember } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 
 /**
@@ -28,11 +28,8 @@ const boston = { latitude: 42.3601, longitude: -71.0589 }
 const day = 24 * 60 * 60 * 1000
 const later = (ms: number) => new Date(Date.now() + ms).toISOString()
 
-async function person(overrides: Partial<NewUser> = {}) {
-  const user = await createUser(database.db, { last_sign_in_at: new Date(), ...overrides })
-  const token = await api.signToken(user.id)
-  return { user, call: (method: string, path: string, body?: unknown) => api.request(method, path, { token, ...(body === undefined ? {} : { body }) }) }
-}
+/** A member signed in to the API (`call` with their token). */
+const person = (overrides: Partial<NewUser> = {}) => signedInMember(api, { last_sign_in_at: new Date(), ...overrides })
 
 const words = (text: string) => ({ en: text, fr: `${text} (fr)`, nl: `${text} (nl)` })
 const banner = (title: string, overrides: Record<string, unknown> = {}) => ({

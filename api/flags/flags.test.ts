@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser } from '#api/db/schema.ts'
-import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, type ApiHarness, signedInMember } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { bucketOf, evaluateFlag, type FlagRow } from './evaluate.ts'
 
@@ -69,11 +69,8 @@ afterAll(async () => {
   await database?.drop()
 })
 
-async function person(overrides: Partial<NewUser> = {}) {
-  const user = await createUser(database.db, { last_sign_in_at: new Date(), ...overrides })
-  const token = await api.signToken(user.id)
-  return { user, call: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => api.request(method, path, { token, ...(body === undefined ? {} : { body }), ...(headers ? { headers } : {}) }) }
-}
+/** A member signed in to the API (`call` with their token). */
+const person = (overrides: Partial<NewUser> = {}) => signedInMember(api, { last_sign_in_at: new Date(), ...overrides })
 
 const change = { description: 'The help chat on every page', enabled: true, rollout_percent: 100, variants: [], roles: ['support'], regions: [], languages: [] }
 

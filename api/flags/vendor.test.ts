@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser } from '#api/db/schema.ts'
 import { parseEnv } from '#api/env.ts'
 import { createFlagProvider } from '#api/providers.ts'
-import { createApiHarness, createUser, TEST_PUBLIC_URL, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, TEST_PUBLIC_URL, type ApiHarness, signedInMember } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { growthbookHandlers } from '#tests/msw/growthbook.ts'
 import { PostgresFlagProvider } from './provider.ts'
@@ -43,11 +43,8 @@ afterAll(async () => {
   await database?.drop()
 })
 
-async function person(overrides: Partial<NewUser> = {}) {
-  const user = await createUser(database.db, { last_sign_in_at: new Date(), ...overrides })
-  const token = await api.signToken(user.id)
-  return { user, call: (method: string, path: string, body?: unknown) => api.request(method, path, { token, ...(body === undefined ? {} : { body }) }) }
-}
+/** A member signed in to the API (`call` with their token). */
+const person = (overrides: Partial<NewUser> = {}) => signedInMember(api, { last_sign_in_at: new Date(), ...overrides })
 
 const change = { description: 'Calmer colours', enabled: true, rollout_percent: 100, variants: [], roles: [], regions: [], languages: [] }
 

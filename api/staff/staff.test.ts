@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser } from '#api/db/schema.ts'
 import { staffOverviewSchema, type StaffOverview, type StaffRole } from '#contract/staff.ts'
-import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, type ApiHarness, signedInMember } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 
 /**
@@ -21,11 +21,8 @@ afterAll(async () => {
   await database?.drop()
 })
 
-async function person(overrides: Partial<NewUser> = {}) {
-  const user = await createUser(database.db, overrides)
-  const token = await api.signToken(user.id)
-  return { user, call: (method: string, path: string, body?: unknown) => api.request(method, path, { token, ...(body === undefined ? {} : { body }) }) }
-}
+/** A member signed in to the API (`call` with their token). */
+const person = (overrides: Partial<NewUser> = {}) => signedInMember(api, overrides)
 
 describe('the team’s start page', () => {
   it('shows each role the tools it may use, with what waits in each, and nothing to members', async () => {
