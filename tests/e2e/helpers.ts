@@ -224,7 +224,12 @@ export async function latestMail(request: APIRequestContext, email: string, subj
   }
 }
 
+/**
+ * The birth-year list of the sign-up form. Waits for it: after a client-side navigation the URL
+ * can already be the sign-up page's while the sign-in page (which has an #email too) is on screen.
+ */
 export async function yearOptions(page: Page): Promise<number[]> {
+  await expect(page.locator('#birthYear option[value]:not([value=""])').first()).toBeAttached()
   const values = await page.locator('#birthYear option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))
   return values.filter(Boolean).map(Number)
 }
