@@ -30,7 +30,7 @@ const groupKey = (alias: string) =>
 
 const reportColumns = sql`r.id, r.reporter_id, r.reported_user_id, r.experience_id, r.message_id, r.channel_id, r.reason, r.details,
   r.snapshot, r.outcome, r.resolved_at, r.created_at,
-  (r.snapshot->>'kind' = 'message' AND (m.id IS NULL OR m.deleted_at IS NOT NULL)) AS message_removed,
+  ((r.snapshot->>'kind') IS NOT DISTINCT FROM 'message' AND (m.id IS NULL OR m.deleted_at IS NOT NULL)) AS message_removed,
   (SELECT count(*)::int FROM reports o WHERE o.resolved_at IS NULL AND ${groupKey('o')} = ${groupKey('r')}) AS open_reports`
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser, User } from '#api/db/schema.ts'
 import type { Channel, ChannelWithMessages } from '#contract/chat.ts'
-import type { ModerationReport, ModerationReportDetail } from '#contract/moderation.ts'
+import { moderationReportSchema, type ModerationReport, type ModerationReportDetail } from '#contract/moderation.ts'
 import { createApiHarness, createExperience, createUser, type ApiHarness } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 
@@ -184,6 +184,15 @@ describe('the moderation queue', () => {
     expect(ids.filter((id) => mine.includes(id))).toEqual([mine[3], mine[2], mine[0], mine[1]])
     const top = (response.json.data as ModerationReport[]).find((item) => item.id === mine[3])
     expect(top).toMatchObject({ open_reports: 3, target: 'member', reported_member: { id: often.id, verification: 'not_verified', banned: false } })
+  })
+
+  it('lists a report made before snapshots were kept (its snapshot `{}`) as the web reads it, found by its columns', async () => {
+    const [reporter, reported] = [await member(), await member()]
+    const { id } = await database.db.insertInto('reports').values({ reporter_id: reporter.id, reported_user_id: reported.id, reason: 'fake_or_scam', details: 'Asked for gift cards.' }).returning('id').executeTakeFirstOrThrow()
+    const response = await as(admin, 'GET', 'v1/admin/reports?per_page=50')
+    expect(response.status).toBe(200)
+    const listed = (response.json.data as unknown[]).map((item) => moderationReportSchema.parse(item))
+    expect(listed.find((item) => item.id === id)).toMatchObject({ target: 'member', snapshot: { kind: 'none' }, message_removed: false, reported_member: { id: reported.id } })
   })
 })
 
