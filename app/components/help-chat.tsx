@@ -11,6 +11,7 @@ import { timeAgo } from '#app/utils/time-ago.ts'
 import { useSignInHref } from '#app/utils/use-return-to.ts'
 import { HelpCenterLink } from './help-center.tsx'
 import { MessageText } from './message-text.tsx'
+import { BreakableText } from './ui/breakable-text.tsx'
 import { TextAreaField } from './ui/field.tsx'
 import { SubmitButton } from './ui/submit-button.tsx'
 
@@ -136,7 +137,10 @@ export function HelpSignedOut({ view, headingLevel = 2 }: { view: Extract<HelpCh
 export function HelpByEmail({ email, intro }: { email: string; intro: string }) {
   return (
     <p>
-      {intro} <a href={`mailto:${email}`}>{email}</a>
+      {intro}{' '}
+      <a href={`mailto:${email}`}>
+        <BreakableText text={email} />
+      </a>
     </p>
   )
 }

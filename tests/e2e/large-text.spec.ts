@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test'
 import { createDatabase } from '../../api/db/database.ts'
 import { createActivity, demoPassword, flash, localStart, member } from './activity-helpers.ts'
-import { savedCard } from './factories.ts'
+import { db, freshMember, savedCard } from './factories.ts'
 import { smallTargets, submitWithoutNativeValidation } from './axe.ts'
 import {
   expect,
@@ -15,6 +15,7 @@ import {
   switchLanguage,
   test,
   timed,
+  uniqueEmail,
 } from './helpers.ts'
 
 /**
@@ -394,6 +395,44 @@ test.describe('text at 200% on a 390 px phone', () => {
     await s.visit(`${hosted}/edit`)
     await s.visit(`${hosted}?confirm=cancel-activity`)
     await s.visit(`/duplicate-activity?from=${hosted!.split('/').pop()}`)
+    await context.close()
+    s.report()
+  })
+
+  test('signed in as a member: notifications, money, Medicare, invitations, help, privacy choices, a host’s numbers', async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000)
+    const { context, page, checker: s } = await signedInAs(browser, 'host@demo.test')
+    for (const path of ['/notifications', '/account/payments', '/account/fees', '/account/subscription', '/account/medicare', '/account/phone', '/pricing', '/referrals', '/help', '/privacy-choices', '/attending/numbers', '/get-started/subscription', '/get-started/medicare']) await s.visit(path)
+    await page.goto('/help')
+    const [article] = await page.locator('main a[href^="/help/"]:not([href="/help/chat"])').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''))
+    expect(article, 'a help page').toBeTruthy()
+    await s.visit(article!)
+    await s.visit('/help/chat')
+    await context.close()
+    s.report()
+  })
+
+  test('signed in as an admin: the team’s pages, lists and one of each', async ({ browser }) => {
+    test.setTimeout(120_000)
+    // Something in each queue, from a member with a long name and address: a report and a question.
+    const member = await freshMember({ first_name: 'Geneviève', last_name: 'Van der Berghe-Étienne', email: uniqueEmail('genevieve.vanderberghe-etienne') })
+    const reported = await freshMember({ first_name: 'Bartholomew', last_name: 'Featherstonehaugh' })
+    await db().insertInto('reports').values({ reporter_id: member.id, reported_user_id: reported.id, reason: 'fake_or_scam', details: 'Il m’a demandé de lui envoyer des cartes-cadeaux pour « débloquer » un héritage.' }).execute()
+    const support = await db().insertInto('message_channels').values({ kind: 'support', direct_key: `support:${member.id}`, created_by: member.id, last_message_at: new Date() }).returning('id').executeTakeFirstOrThrow()
+    await db().insertInto('channel_memberships').values({ channel_id: support.id, user_id: member.id, is_accepted: true }).execute()
+    await db().insertInto('messages').values({ channel_id: support.id, user_id: member.id, body: 'Comment est-ce que je change mon adresse électronique ?' }).execute()
+
+    const { context, page, checker: s } = await signedInAs(browser, 'admin@demo.test')
+    const lists = ['/admin/reports', '/admin/support', `/admin/members?q=${encodeURIComponent('Geneviève')}`]
+    for (const path of ['/admin', '/admin/staff', '/admin/payments', '/admin/partners', '/admin/medicare', '/admin/audit', '/admin/flags', '/admin/banners', '/admin/analytics', '/admin/verifications', ...lists]) await s.visit(path)
+    for (const list of lists) {
+      await page.goto(list)
+      const [first] = await page.locator(`main a[href^="${list.split('?')[0]}/"]`).evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''))
+      expect(first, `an item on ${list}`).toBeTruthy()
+      await s.visit(first!)
+    }
     await context.close()
     s.report()
   })

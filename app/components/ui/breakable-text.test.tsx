@@ -17,6 +17,10 @@ describe('BreakableText', () => {
     )
   })
 
+  it('lets an address with a port wrap before its colon', () => {
+    expect(html('http://localhost:41067/i/ES8SA88V')).toBe('http://<wbr/>localhost<wbr/>:41067/<wbr/>i/<wbr/>ES8SA88V')
+  })
+
   it('changes nothing in a text without addresses, hyphenated words included', () => {
     expect(html('A well-known walk, 3.5 miles.')).toBe('A well-known walk, 3.5 miles.')
   })

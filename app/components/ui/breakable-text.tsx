@@ -2,8 +2,8 @@ import { Fragment, type ReactNode } from 'react'
 
 /** Email addresses and web addresses inside a text. */
 const address = /\bhttps?:\/\/[^\s<>"]+|\bwww\.[^\s<>"]+|[^\s<>"@]+@[^\s<>"@]+\.[^\s<>"@]+/g
-/** Where an address may wrap: after a slash, before a dot, "@", "?", "&", "=", "-" or "_". */
-const breakPoint = /(?<=\/)(?!\/)|(?=[.@?&=_-])/
+/** Where an address may wrap: after a slash, before a dot, "@", "?", "&", "=", "-", "_" or a port's colon. */
+const breakPoint = /(?<=\/)(?!\/)|(?=[.@?&=_-]|:\d)/
 
 /**
  * A text whose email and web addresses may wrap between their parts ("margaret.ellis" / "@example"

@@ -93,7 +93,9 @@ export default function Flags() {
       <p className="lead">{t('admin.flags.intro')}</p>
       {flags.map((flag) => (
         <section key={flag.key} aria-labelledby={`flag-${flag.key}`} className="card" data-testid="flag">
-          <h2 id={`flag-${flag.key}`}>{flag.key}</h2>
+          <h2 id={`flag-${flag.key}`}>
+            <code className="flag-key">{flag.key}</code>
+          </h2>
           <FlagForm flag={flag} error={refused?.key === flag.key ? refused.error : null} />
         </section>
       ))}

@@ -2,6 +2,7 @@ import { type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { notFoundOnMissing } from '#app/utils/http.server.ts'
@@ -42,7 +43,9 @@ export default function Members() {
                 <p>
                   <Link to={`/admin/members/${member.id}`}>{member.name || t('common:member.generic')}</Link>
                 </p>
-                <p className="hint">{[member.email, [member.city, member.region].filter(Boolean).join(', ')].filter(Boolean).join(' · ')}</p>
+                <p className="hint">
+                  <BreakableText text={[member.email, [member.city, member.region].filter(Boolean).join(', ')].filter(Boolean).join(' · ')} />
+                </p>
               </li>
             ))}
           </ul>

@@ -2,6 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 import { TextAreaField } from '#app/components/ui/field.tsx'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 import { ApiError } from '#app/utils/api.server.ts'
@@ -71,7 +72,7 @@ export default function AdminMember() {
       <h1>{member.name || t('common:member.generic')}</h1>
       <dl>
         <dt>{t('admin.member.email')}</dt>
-        <dd>{member.email ?? '—'}</dd>
+        <dd>{member.email ? <BreakableText text={member.email} /> : '—'}</dd>
         <dt>{t('admin.member.place')}</dt>
         <dd>{[member.city, member.region].filter(Boolean).join(', ') || '—'}</dd>
         <dt>{t('admin.member.joined')}</dt>

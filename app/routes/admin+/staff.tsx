@@ -3,6 +3,7 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { staffRoles, type StaffRole } from '#contract/staff-roles.ts'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 import { ApiError } from '#app/utils/api.server.ts'
@@ -84,7 +85,9 @@ export default function Staff() {
           return (
             <li key={member.id} className="card" data-testid="staff-member">
               <p>
-                <strong>{t('admin.staff.member', { name: member.name, email: member.email ?? '' })}</strong>
+                <strong>
+                  <BreakableText text={t('admin.staff.member', { name: member.name, email: member.email ?? '' })} />
+                </strong>
               </p>
               {member.id === me ? (
                 <p>
