@@ -269,7 +269,7 @@ export async function main() {
       '',
       `  Circle 55 is running at ${url}`,
       env.SEED_DEMO_DATA
-        ? '  Sign in with member@demo.test, host@demo.test or admin@demo.test (password: demo-password-55).'
+        ? '  Sign in with member@demo.test, host@demo.test or admin@demo.test (password: demo-password-55);\n  the team: moderator@demo.test, support@demo.test, finance@demo.test.'
         : '',
       {
         loopback: `  Development outbox (every email, sign-in codes included): ${url}/dev/outbox, for browsers on this machine only`,

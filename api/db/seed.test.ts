@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAccounts } from '#api/identity/accounts.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
-import { demoAccounts, demoPassword, seedDemoData } from './seed.ts'
+import { demoAccounts, demoPassword, seedDemoData, teamDemoAccounts } from './seed.ts'
 
 let database: TestDatabase
 const now = new Date()
@@ -102,13 +102,16 @@ describe('demo data (issue 2 §3)', () => {
       .selectFrom('profiles')
       .innerJoin('users', 'users.id', 'profiles.user_id')
       .select(['users.email', 'profiles.show_age', 'profiles.nearby_visibility'])
-      .where('users.email', 'in', [...demoAccounts])
+      .where('users.email', 'in', [...demoAccounts, ...Object.values(teamDemoAccounts)])
       .orderBy('users.email')
       .execute()
     expect(choices).toEqual([
       { email: 'admin@demo.test', show_age: true, nearby_visibility: 'nobody' },
+      { email: 'finance@demo.test', show_age: false, nearby_visibility: 'nobody' },
       { email: 'host@demo.test', show_age: true, nearby_visibility: 'everyone' },
       { email: 'member@demo.test', show_age: false, nearby_visibility: 'everyone' },
+      { email: 'moderator@demo.test', show_age: false, nearby_visibility: 'nobody' },
+      { email: 'support@demo.test', show_age: false, nearby_visibility: 'nobody' },
     ])
   })
 
@@ -118,18 +121,24 @@ describe('demo data (issue 2 §3)', () => {
       mailer: { send: async () => ({ id: crypto.randomUUID() }), sendNow: async () => ({ sent: true }) },
       codeSecret: 'test-secret',
     })
-    for (const email of [...demoAccounts, 'member1@demo.test', 'member300@demo.test']) {
+    for (const email of [...demoAccounts, ...Object.values(teamDemoAccounts), 'member1@demo.test', 'member300@demo.test']) {
       expect(await accounts.verifyPassword(email, demoPassword), email).toHaveProperty('accountId')
     }
     expect(await accounts.verifyPassword('member@demo.test', 'not-the-password')).toEqual({
       error: 'invalid',
     })
-    const admin = await database.db
+    const team = await database.db
       .selectFrom('users')
-      .select('staff_role')
-      .where('email', '=', 'admin@demo.test')
-      .executeTakeFirstOrThrow()
-    expect(admin.staff_role).toBe('admin')
+      .select(['email', 'staff_role'])
+      .where('staff_role', 'is not', null)
+      .orderBy('email')
+      .execute()
+    expect(team).toEqual([
+      { email: 'admin@demo.test', staff_role: 'admin' },
+      { email: 'finance@demo.test', staff_role: 'finance' },
+      { email: 'moderator@demo.test', staff_role: 'moderator' },
+      { email: 'support@demo.test', staff_role: 'support' },
+    ])
   })
 
   it('never seeds twice', async () => {

@@ -1,6 +1,7 @@
 import { hash } from '@node-rs/argon2'
 import { sql, type Insertable, type Kysely } from 'kysely'
 import { joinReasons as joinReasonOptions } from '#contract/enums.ts'
+import type { StaffRole } from '#contract/staff-roles.ts'
 import { zonedParts, zonedTime } from '#contract/zoned-time.ts'
 import type {
   Database,
@@ -20,6 +21,12 @@ import type {
 
 export const demoPassword = 'demo-password-55'
 export const demoAccounts = ['member@demo.test', 'host@demo.test', 'admin@demo.test'] as const
+/** One demo account for each of the team's other roles (decision 090), listed to nobody in Members. */
+export const teamDemoAccounts = {
+  moderator: 'moderator@demo.test',
+  support: 'support@demo.test',
+  finance: 'finance@demo.test',
+} as const satisfies Partial<Record<StaffRole, string>>
 
 const SEED = 0x55c1_2c1e
 const MEMBER_COUNT = 300
@@ -802,6 +809,7 @@ interface SeedExperience {
 function generateUsers(random: Random, now: Date) {
   const slugs = new Set<string>()
   const users: SeedUser[] = []
+  const team: SeedUser[] = []
   const make = (
     email: string,
     options: {
@@ -809,40 +817,42 @@ function generateUsers(random: Random, now: Date) {
       last?: string
       gender?: Gender
       city?: City
-      isAdmin?: boolean
+      role?: StaffRole
       age?: number
     },
+    into = users,
+    from = random,
   ) => {
     const gender: Gender =
-      options.gender ?? (random.chance(0.04) ? 'other' : random.chance(0.55) ? 'woman' : 'man')
+      options.gender ?? (from.chance(0.04) ? 'other' : from.chance(0.55) ? 'woman' : 'man')
     const first =
       options.first ??
-      random.pick(gender === 'woman' ? womenNames : gender === 'man' ? menNames : otherNames)
-    const last = options.last ?? random.pick(lastNames)
+      from.pick(gender === 'woman' ? womenNames : gender === 'man' ? menNames : otherNames)
+    const last = options.last ?? from.pick(lastNames)
     const city = options.city ?? homeCity
-    const id = random.uuid()
+    const id = from.uuid()
     let slug = ''
-    do slug = `${kebab(first)}-${kebab(last).slice(0, 1)}-${random.hex(4)}`
+    do slug = `${kebab(first)}-${kebab(last).slice(0, 1)}-${from.hex(4)}`
     while (slugs.has(slug))
     slugs.add(slug)
     const reasons = joinReasonOptions
-    let joinReasons: JoinReason[] = reasons.filter(() => random.chance(0.45))
-    if (joinReasons.length === 0) joinReasons = [random.pick(reasons)]
-    const age = options.age ?? random.int(55, 89)
-    const dob = dobForAge(now, age, random.int(1, 360))
+    let joinReasons: JoinReason[] = reasons.filter(() => from.chance(0.45))
+    if (joinReasons.length === 0) joinReasons = [from.pick(reasons)]
+    const age = options.age ?? from.int(55, 89)
+    const dob = dobForAge(now, age, from.int(1, 360))
     const createdAt = new Date(
-      now.getTime() - random.int(30, 720) * DAY - random.int(0, 86_399) * 1000,
+      now.getTime() - from.int(30, 720) * DAY - from.int(0, 86_399) * 1000,
     )
-    const onboardedAt = new Date(createdAt.getTime() + random.int(3, 40) * MINUTE)
-    const home = jitter(random, city, 5)
-    users.push({
+    const onboardedAt = new Date(createdAt.getTime() + from.int(3, 40) * MINUTE)
+    const home = jitter(from, city, 5)
+    into.push({
       city,
       row: {
         id,
         auth_subject: id,
         slug,
         email,
-        phone: `+1${city.areaCode}55501${String(random.int(0, 99)).padStart(2, '0')}`,
+        phone: `+1${city.areaCode}55501${String(from.int(0, 99)).padStart(2, '0')}`,
         first_name: first,
         last_name: last,
         name: `${first} ${last}`,
@@ -850,7 +860,7 @@ function generateUsers(random: Random, now: Date) {
         dob,
         gender,
         join_reasons: joinReasons,
-        staff_role: options.isAdmin ? 'admin' : null,
+        staff_role: options.role ?? null,
         state: 'active',
         lat: home.lat,
         long: home.lng,
@@ -870,7 +880,7 @@ function generateUsers(random: Random, now: Date) {
     last: 'Okafor',
     gender: 'woman',
     age: 61,
-    isAdmin: true,
+    role: 'admin',
   })
   for (let i = 1; i <= MEMBER_COUNT; i++) {
     // Every city gets at least one member; the demo accounts' city gets a larger share.
@@ -882,7 +892,13 @@ function generateUsers(random: Random, now: Date) {
           : random.pick(cities)
     make(`member${i}@demo.test`, { city })
   }
-  return users
+  // The team's other roles last, from their own sequence: the members drawn above, and the
+  // activities and attendance drawn from `random` after them, stay what they were before.
+  const teamRandom = createRandom(SEED + 90)
+  make(teamDemoAccounts.moderator, { first: 'Rosa', last: 'Delgado', gender: 'woman', age: 58, role: 'moderator' }, team, teamRandom)
+  make(teamDemoAccounts.support, { first: 'Sam', last: 'Rivera', gender: 'man', age: 57, role: 'support' }, team, teamRandom)
+  make(teamDemoAccounts.finance, { first: 'Priya', last: 'Natarajan', gender: 'woman', age: 60, role: 'finance' }, team, teamRandom)
+  return { users, team }
 }
 
 
@@ -1146,7 +1162,7 @@ const demoPrompts = [
   ['ask_me_about', 'The thirty years I spent teaching science.'],
 ] as const
 
-function generateProfiles(users: SeedUser[]) {
+function generateProfiles(users: SeedUser[], team: SeedUser[]) {
   const random = createRandom(SEED + 13)
   const interests: Insertable<Database['user_interests']>[] = []
   const profiles: Insertable<Database['profiles']>[] = []
@@ -1158,8 +1174,10 @@ function generateProfiles(users: SeedUser[]) {
     [member.row.id, { interests: ['walking', 'gardening', 'book_club'], showAge: false, visibility: 'everyone' }],
     [host.row.id, { interests: ['walking', 'chess', 'live_music'], showAge: true, visibility: 'everyone' }],
     [admin.row.id, { interests: ['walking', 'book_club'], showAge: true, visibility: 'nobody' }],
+    ...team.map((user): [string, { interests: string[]; showAge: boolean; visibility: 'nobody' }] => [user.row.id, { interests: ['book_club'], showAge: false, visibility: 'nobody' }]),
   ])
-  for (const user of users) {
+  // The team last: its rows draw after the members', which stay as they were.
+  for (const user of [...users, ...team]) {
     const chosen = fixed.get(user.row.id)
     const keys = chosen?.interests ?? random.shuffle(demoInterests).slice(0, random.int(1, 3))
     keys.forEach((interest, position) => interests.push({ user_id: user.row.id, interest: interest as never, position }))
@@ -1207,7 +1225,8 @@ export async function seedDemoData(
 
   const now = options.now ?? new Date()
   const random = createRandom(SEED)
-  const users = generateUsers(random, now)
+  const { users, team } = generateUsers(random, now)
+  const everyone = [...users, ...team]
   const experiences = generateExperiences(random, now, users)
   const { attendeeRows, waitlistRows } = planAttendance(random, now, users, experiences)
   const passwordHash = await hash(demoPassword)
@@ -1216,13 +1235,13 @@ export async function seedDemoData(
     // Two processes seeding at once: the second waits, then sees the users and stops.
     await sql`SELECT pg_advisory_xact_lock(550055)`.execute(trx)
     if (await hasUsers(trx)) return false
-    await insertInBatches(users, (batch) =>
+    await insertInBatches(everyone, (batch) =>
       trx
         .insertInto('users')
         .values(batch.map((u) => u.row))
         .execute(),
     )
-    await insertInBatches(users, (batch) =>
+    await insertInBatches(everyone, (batch) =>
       trx
         .insertInto('credentials')
         .values(
@@ -1234,7 +1253,7 @@ export async function seedDemoData(
         )
         .execute(),
     )
-    const profiles = generateProfiles(users)
+    const profiles = generateProfiles(users, team)
     await insertInBatches(profiles.profiles, (batch) => trx.insertInto('profiles').values(batch).execute())
     await insertInBatches(profiles.interests, (batch) => trx.insertInto('user_interests').values(batch).execute())
     await insertInBatches(profiles.prompts, (batch) => trx.insertInto('profile_prompts').values(batch).execute())
@@ -1276,7 +1295,7 @@ export async function seedDemoData(
     log(
       `Demo data seeded: ${users.length} members, ${experiences.length} activities, ` +
         `${attendeeRows.length} attendees, ${waitlistRows.length} notify-list entries ` +
-        `(password for ${demoAccounts.join(', ')}: ${demoPassword})`,
+        `(password for ${[...demoAccounts, ...Object.values(teamDemoAccounts)].join(', ')}: ${demoPassword})`,
     )
   } else {
     log('Demo data skipped: the database already has users')
