@@ -26,7 +26,7 @@ describe('/admin/flags', () => {
     const admin = await createUser(pages.database.db, { staff_role: 'admin' })
     const cookie = await pages.web.signedInCookie(admin.id)
     const page = await text('/admin/flags', cookie)
-    expect(page).toContain('<h2 id="flag-impersonation">impersonation</h2>')
+    expect(page).toContain('<h2 id="flag-impersonation"><code class="flag-key">impersonation</code></h2>')
     expect(await validationOf(page)).toEqual([])
 
     const wrong = await post('/admin/flags', cookie, { key: 'Calm Colours', rollout: '50', variants: '', regions: '' })
