@@ -1,10 +1,10 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useRootData } from '#app/utils/root-data.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 import { activityFieldOrder, activityFormSchema, withStartTime } from '#app/utils/activity-schema.ts'
 import type { Place } from '#app/utils/place.ts'
 import { CitySearch } from './city-search.tsx'
@@ -46,12 +46,11 @@ export function ActivityForm({
 }) {
   const { t } = useTranslation('activities')
   const payments = useRootData()?.payments !== false
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: 'activity',
     lastResult,
-    constraint: getZodConstraint(activityFormSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
+    schema: activityFormSchema,
+    prepare: withStartTime,
     defaultValue: {
       title: defaults.title,
       description: defaults.description,
@@ -65,7 +64,6 @@ export function ActivityForm({
       ticketUrl: defaults.ticketUrl,
       noShowFee: defaults.noShowFee,
     },
-    onValidate: ({ formData }) => parseWithZod(withStartTime(formData), { schema: activityFormSchema }),
   })
   const [venue, setVenue] = useState(String(fields.venueType.initialValue ?? defaults.venueType ?? ''))
   // Without JavaScript both the location and the link stay visible: the radio cannot reveal them.

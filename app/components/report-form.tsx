@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
 import { Form, Link } from '@remix-run/react'
 import type { SubmissionResult } from '@conform-to/react'
 import { useTranslation } from 'react-i18next'
@@ -7,6 +6,7 @@ import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { ChoiceGroup, FieldErrors } from '#app/components/ui/field.tsx'
 import { reportFormSchema, reportReasons } from '#app/utils/report-schema.ts'
 import { SubmitButton } from './ui/submit-button.tsx'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 const fieldOrder = ['reason', 'details', 'block']
 
@@ -33,13 +33,10 @@ export function ReportForm({
   children?: React.ReactNode
 }) {
   const { t } = useTranslation('reports')
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: 'report',
     lastResult,
-    constraint: getZodConstraint(reportFormSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: reportFormSchema }),
+    schema: reportFormSchema,
   })
   const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
   const detailsErrorId = fields.details.errors?.length ? 'details-error' : undefined

@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
@@ -16,6 +16,7 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { requirePayments } from './account+/payments.tsx'
 import { dollars } from '#contract/subscriptions.ts'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 /**
  * `/checkout/{id}`: the built-in provider's hosted card page (decision 073), standing in for
@@ -71,13 +72,11 @@ export default function Checkout() {
   const { t } = useTranslation('payments')
   const cardName = useCardName()
   const [searchParams] = useSearchParams()
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: 'checkout-card',
     lastResult,
-    constraint: getZodConstraint(cardSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    schema,
+    constraintSchema: cardSchema,
   })
   if (checkout.status === 'complete' || checkout.status === 'expired') {
     const done = checkout.status === 'complete'

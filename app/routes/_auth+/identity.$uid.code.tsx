@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
@@ -17,6 +17,7 @@ import { resendCodeSchema, sendCodeSchema, verifyCodeSchema } from '#app/utils/i
 import { loadFormPage } from '#app/utils/forms.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 const schema = z.discriminatedUnion('intent', [sendCodeSchema, verifyCodeSchema, resendCodeSchema])
 
@@ -67,13 +68,11 @@ export default function SignInWithCode() {
   const { t } = useTranslation('auth')
   const step = actionData?.step ?? loaded.step
   const email = actionData?.email ?? loaded.email
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: `code-${step}`,
     lastResult: actionData?.result,
-    constraint: getZodConstraint(step === 'send' ? sendCodeSchema : verifyCodeSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    schema,
+    constraintSchema: step === 'send' ? sendCodeSchema : verifyCodeSchema,
   })
   return (
     <IdentityLayout title={t('code.title')}>

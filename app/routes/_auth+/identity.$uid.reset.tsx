@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
@@ -17,6 +17,7 @@ import { loadFormPage } from '#app/utils/forms.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { BreakableText } from '#app/components/ui/breakable-text.tsx'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 const schema = z.discriminatedUnion('intent', [resetRequestSchema, resetConfirmSchema])
 
@@ -56,13 +57,11 @@ export default function ResetPassword() {
   const actionData = useActionData<typeof action>()
   const { t } = useTranslation('auth')
   const step = actionData?.step ?? 'send'
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: `reset-${step}`,
     lastResult: actionData?.result,
-    constraint: getZodConstraint(step === 'send' ? resetRequestSchema : resetConfirmSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    schema,
+    constraintSchema: step === 'send' ? resetRequestSchema : resetConfirmSchema,
   })
   const errors = { email: fields.email.errors, code: fields.code.errors, password: fields.password.errors }
   return (

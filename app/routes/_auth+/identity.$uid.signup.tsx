@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
@@ -19,6 +19,7 @@ import { confirmSignUpSchema, resendCodeSchema, signUpSchema } from '#app/utils/
 import { loadFormPage } from '#app/utils/forms.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 const schema = z.discriminatedUnion('intent', [signUpSchema, confirmSignUpSchema, resendCodeSchema])
 const fieldOrder = ['firstName', 'lastName', 'email', 'birthMonth', 'birthDay', 'birthYear', 'password', 'code']
@@ -93,13 +94,11 @@ export default function SignUp() {
   const step = actionData?.step ?? loaded.step
   const email = actionData?.email ?? loaded.email
   const { uid } = loaded
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: `sign-up-${step}`,
     lastResult: actionData?.result,
-    constraint: getZodConstraint(step === 'details' ? signUpSchema : confirmSignUpSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    schema,
+    constraintSchema: step === 'details' ? signUpSchema : confirmSignUpSchema,
   })
   const errors = {
     firstName: fields.firstName.errors,

@@ -1,5 +1,4 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
@@ -8,6 +7,7 @@ import { ChoiceGroup, FieldErrors, TextField } from '#app/components/ui/field.ts
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 import type { MedicareConsent, MedicareState } from '#contract/medicare.ts'
 import { medicareTopics } from '#contract/medicare-rules.ts'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 /**
  * Permission to be called about Medicare plans (decision 086), shared by `/account/medicare` and
@@ -64,13 +64,10 @@ export function MedicareNoOffer({ lastResult }: { lastResult?: SubmissionResult<
 export function MedicareForm({ offer, phone, lastResult }: { offer: Offer; phone: string | null; lastResult?: SubmissionResult<string[]> | null }) {
   const wordsChanged = wordsChangedIn(lastResult)
   const { t } = useTranslation('medicare')
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: 'medicare',
     lastResult,
-    constraint: getZodConstraint(giveSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: giveSchema }),
+    schema: giveSchema,
     defaultValue: { phone: phone ?? '' },
   })
   const paragraphs = offer.text.split('\n\n')

@@ -1,5 +1,4 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
@@ -7,6 +6,7 @@ import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { FieldErrors } from '#app/components/ui/field.tsx'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
 import { PREMIUM_PRICE_CENTS, dollars, type Partnership } from '#contract/subscriptions.ts'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 /**
  * Premium's building blocks (decision 074), shared by `/account/subscription`, `/pricing` and
@@ -40,13 +40,10 @@ export function JoinPremiumForm({
 }) {
   const { t } = useTranslation('subscriptions')
   const price = dollars(PREMIUM_PRICE_CENTS)
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: 'join-premium',
     lastResult,
-    constraint: getZodConstraint(joinSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: joinSchema }),
+    schema: joinSchema,
   })
   const errors = fields.consent.errors
   return (

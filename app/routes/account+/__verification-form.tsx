@@ -1,5 +1,4 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -9,6 +8,7 @@ import { ErrorSummary, summaryFrom } from '#app/components/error-summary.tsx'
 import { TextField } from '#app/components/ui/field.tsx'
 import { VerifiedBadge } from '#app/components/verified-badge.tsx'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 /**
  * The identity verification page's parts (decision 025), shared by /account/verification and the
@@ -80,13 +80,10 @@ export function VerificationForm({
   extra?: ReactNode
 }) {
   const { t } = useTranslation('verification')
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: 'verification',
     lastResult,
-    constraint: getZodConstraint(verificationFormSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: verificationFormSchema }),
+    schema: verificationFormSchema,
   })
   if (verification.status !== 'not_verified') return null
   const stripe = verification.provider === 'stripe'

@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
@@ -18,6 +18,7 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 export const headers = formPageHeaders
 
@@ -100,13 +101,11 @@ export default function ChangeEmail() {
   const { t } = useTranslation('account')
   const step = actionData?.step ?? loaded.step
   const pendingEmail = loaded.pendingEmail || actionData?.email || ''
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: `email-${step}`,
     lastResult: actionData?.result,
-    constraint: getZodConstraint(step === 'email' ? sendSchema : verifySchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    schema,
+    constraintSchema: step === 'email' ? sendSchema : verifySchema,
   })
   const viewingAs = useViewingAs()
   if (viewingAs)

@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
@@ -17,6 +17,7 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 /**
  * `/account/phone` (issue 15 §3, decision 049): the member confirms their phone with a 6-digit
@@ -92,13 +93,11 @@ export default function Phone() {
   const actionData = useActionData<typeof action>()
   const { t } = useTranslation('sms')
   const codeSent = actionData ? actionData.step === 'code' : loaded.codeSent
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: 'phone-code',
     lastResult: actionData?.result,
-    constraint: getZodConstraint(verifySchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    schema,
+    constraintSchema: verifySchema,
   })
   const viewingAs = useViewingAs()
   if (viewingAs)

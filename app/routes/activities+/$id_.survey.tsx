@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import {
   data,
   redirect,
@@ -25,6 +25,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { attendanceIntents, ratingFormSchema } from '#app/utils/survey-schema.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 export const headers = formPageHeaders
 
@@ -125,17 +126,14 @@ export default function SurveyPage() {
   const { id, activityTitle, given } = useLoaderData<typeof loader>()
   const lastResult = useActionData<typeof action>()
   const { t } = useTranslation('survey')
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: 'survey',
     lastResult,
     // Reopened: the member's own answer, not the default.
     defaultValue: given
       ? { rating: String(given.rating), feedback: given.feedback ?? undefined }
       : undefined,
-    constraint: getZodConstraint(ratingFormSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ratingFormSchema }),
+    schema: ratingFormSchema,
   })
   const typedRating = Number(fields.rating.initialValue)
   const feedback =

@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
@@ -18,6 +18,7 @@ import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 /**
  * `/admin/medicare` (issue 33 §2, decision 086): the one licensed agency that may call members who
@@ -136,13 +137,10 @@ export default function AdminMedicare() {
 function PartnerForm({ partner }: { partner: AdminMedicarePartner | null }) {
   const { t } = useTranslation('medicare')
   const lastResult = useActionData<typeof action>()
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: 'medicare-partner',
     lastResult,
-    constraint: getZodConstraint(schema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    schema,
     defaultValue: partner
       ? {
           name: partner.name,

@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import {
   redirect,
   type ActionFunctionArgs,
@@ -26,6 +26,7 @@ import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { setToast } from '#app/utils/toast.server.ts'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 /**
  * `/admin/partners` (issue 31 §4, decision 074): the partners who pay for premium in their
@@ -127,13 +128,10 @@ export default function AdminPartners() {
 function PartnerForm({ partner }: { partner: AdminPartnership | null }) {
   const { t } = useTranslation('subscriptions')
   const lastResult = useActionData<typeof action>()
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: 'partner',
     lastResult,
-    constraint: getZodConstraint(schema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    schema,
     defaultValue: partner
       ? {
           name: partner.name,

@@ -1,5 +1,5 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
@@ -17,6 +17,7 @@ import { pageTitle } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { ReportFacts, Snapshot, useDateFormat, useReportTitle } from './__report-parts.tsx'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 /**
  * One report for an admin (issue 14 §5, decision 037): what was reported (its snapshot), the
@@ -199,13 +200,10 @@ function ActionForm({
   lastResult: SubmissionResult<string[]> | undefined
 }) {
   const { t } = useTranslation('moderation')
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: `action-${intent}`,
     lastResult,
-    constraint: getZodConstraint(actionSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: actionSchema }),
+    schema: actionSchema,
   })
   const reasonId = `${intent}-reason`
   const untilId = `${intent}-until`

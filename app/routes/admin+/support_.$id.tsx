@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
@@ -17,6 +17,7 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 /**
  * One member's support conversation for an admin (issue 14 §1, decision 039): the messages,
@@ -74,13 +75,10 @@ export default function SupportConversationPage() {
   const { conversation } = useLoaderData<typeof loader>()
   const lastResult = useActionData<typeof action>()
   const { t, i18n } = useTranslation('support')
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: 'answer',
     lastResult,
-    constraint: getZodConstraint(answerSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: answerSchema }),
+    schema: answerSchema,
   })
   const name = conversation.member.display_name ?? t('common:member.generic')
   const textErrorId = fields.text.errors?.length ? 'text-error' : undefined

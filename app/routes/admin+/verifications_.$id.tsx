@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
@@ -18,6 +18,7 @@ import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 /**
  * One ID verification request for a reviewer (decision 025): the member's name, both photos
@@ -81,13 +82,10 @@ export default function ReviewVerification() {
   const { item } = useLoaderData<typeof loader>()
   const lastResult = useActionData<typeof action>()
   const { t, i18n } = useTranslation('verification')
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: 'reject',
     lastResult,
-    constraint: getZodConstraint(rejectSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: rejectSchema }),
+    schema: rejectSchema,
   })
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long', timeZone: 'UTC' })
   const name = item.user.name

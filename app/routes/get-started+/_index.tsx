@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
@@ -16,6 +16,7 @@ import { basicInfoSchema, genderChoices, joinReasons, preferNotToSay } from '#ap
 import { nextOnboardingStep } from '#app/utils/onboarding.ts'
 import { continueOnboarding } from '#app/utils/onboarding.server.ts'
 import { SubmitButton } from '#app/components/ui/submit-button.tsx'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 export const headers = formPageHeaders
 
@@ -52,12 +53,10 @@ export default function BasicInfo() {
   const { user, returnTo } = useLoaderData<typeof loader>()
   const lastResult = useActionData<typeof action>()
   const { t } = useTranslation('onboarding')
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: 'basic-info',
     lastResult,
-    constraint: getZodConstraint(basicInfoSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
+    schema: basicInfoSchema,
     defaultValue: {
       firstName: user?.first_name ?? '',
       lastName: user?.last_name ?? '',
@@ -66,7 +65,6 @@ export default function BasicInfo() {
       reasons: user?.join_reasons,
       phone: user?.formatted_phone ?? '',
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: basicInfoSchema }),
   })
   const errors = {
     firstName: fields.firstName.errors,

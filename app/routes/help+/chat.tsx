@@ -1,5 +1,5 @@
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { getFormProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useRevalidator } from '@remix-run/react'
 import { useTranslation } from 'react-i18next'
@@ -17,6 +17,7 @@ import { helpChatPath, type HelpChatSent, type HelpChatView } from '#app/utils/h
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { useZodForm } from '#app/utils/use-zod-form.ts'
 
 /**
  * `/help/chat`, the built-in help chat (issue 32 §6, spec §7, decision 083): the member's
@@ -92,13 +93,10 @@ function SignedIn({ view }: { view: Extract<HelpChatView, { signedIn: true }> })
   const lastResult = useActionData<typeof action>()
   const { t } = useTranslation('help')
   const revalidator = useRevalidator()
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm({
     id: 'help',
     lastResult: lastResult && 'status' in lastResult ? lastResult : undefined,
-    constraint: getZodConstraint(messageSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: messageSchema }),
+    schema: messageSchema,
   })
   // Support's answer arrives live (decision 035's stream carries the support channel's messages).
   useChatEvents((event) => {
