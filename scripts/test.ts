@@ -1,6 +1,7 @@
 /**
- * `npm test`: type check and lint (side by side: each uses one core), unit/integration tests,
- * then the end-to-end suite, in that order. Stops at the first failing stage with its exit code.
+ * `npm test`: type check and lint (side by side: each uses one core; the end-to-end run's build
+ * follows the type check on its core while lint goes on), unit/integration tests, then the
+ * end-to-end suite, in that order. Stops at the first failing stage with its exit code.
  * Every tool runs on the Node running this script, from the project's own node_modules.
  *
  *   npm test                      # everything
@@ -15,7 +16,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const bin = (file: string) => path.join(root, 'node_modules', file)
 
 interface Step {
-  id: 'typecheck' | 'lint' | 'unit' | 'e2e'
+  id: 'typecheck' | 'lint' | 'build' | 'unit' | 'e2e'
   name: string
   args: string[]
   /** When set and the file is missing, the step is skipped with this note. */
@@ -29,6 +30,8 @@ const steps: Step[] = [
     name: 'lint (eslint)',
     args: [bin('eslint/bin/eslint.js'), '.', '--max-warnings=0'],
   },
+  // The end-to-end run's build (it builds only when the build is stale), made while lint still runs.
+  { id: 'build', name: 'build for the end-to-end run', args: ['scripts/build-if-stale.ts'] },
   { id: 'unit', name: 'unit and integration (vitest)', args: [bin('vitest/vitest.mjs'), 'run'] },
   {
     id: 'e2e',
@@ -48,8 +51,8 @@ for (const arg of process.argv.slice(2)) {
     process.exit(2)
   }
   for (const id of match[1].split(',')) {
-    if (!steps.some((step) => step.id === id)) {
-      console.error(`Unknown step "${id}"; steps are ${steps.map((step) => step.id).join(', ')}`)
+    if (!steps.some((step) => step.id === id) || id === 'build') {
+      console.error(`Unknown step "${id}"; steps are ${steps.filter((step) => step.id !== 'build').map((step) => step.id).join(', ')}`)
       process.exit(2)
     }
     skip.add(id)
@@ -95,37 +98,51 @@ const started = Date.now()
 const results: string[] = []
 let failed: { name: string; code: number } | undefined
 
-/** The stages, in order; the steps of one stage run side by side (tsc and eslint: one core each). */
-const stages: Step['id'][][] = [['typecheck', 'lint'], ['unit'], ['e2e']]
+/**
+ * The stages, in order. A stage's lanes run side by side (tsc and eslint: one core each), the
+ * steps of a lane one after another: the build takes the type check's core when it is done.
+ */
+const stages: Step['id'][][][] = [[['typecheck', 'build'], ['lint']], [['unit']], [['e2e']]]
+// The build is for the end-to-end run: not made when that run is skipped.
+if (skip.has('e2e')) skip.add('build')
 
-for (const stage of stages) {
-  const chosen = steps.filter((step) => stage.includes(step.id)).filter((step) => {
-    if (skip.has(step.id)) {
+function chosen(step: Step) {
+  if (skip.has(step.id)) {
+    if (step.id !== 'build') {
       console.log(`\n▶ ${step.name}: skipped (--skip=${step.id})`)
       results.push(`${step.name}: skipped`)
-      return false
     }
-    if (step.requires && !existsSync(path.join(root, step.requires.file))) {
-      console.log(`\n▶ ${step.name}: skipped (${step.requires.note})`)
-      results.push(`${step.name}: skipped`)
-      return false
-    }
-    return true
-  })
-  const together = chosen.length > 1
-  if (together) console.log(`\n▶ ${chosen.map((step) => step.name).join(' and ')}, side by side`)
+    return false
+  }
+  if (step.requires && !existsSync(path.join(root, step.requires.file))) {
+    console.log(`\n▶ ${step.name}: skipped (${step.requires.note})`)
+    results.push(`${step.name}: skipped`)
+    return false
+  }
+  return true
+}
+
+for (const stage of stages) {
+  const lanes = stage.map((lane) => lane.map((id) => steps.find((step) => step.id === id)!).filter(chosen)).filter((lane) => lane.length > 0)
+  const together = lanes.length > 1
+  if (together) console.log(`\n▶ ${lanes.map((lane) => lane.map((step) => step.name).join(', then ')).join(' and ')}, side by side`)
   const outcomes = await Promise.all(
-    chosen.map(async (step) => {
-      if (!together) console.log(`\n▶ ${step.name}`)
-      const stepStarted = Date.now()
-      const { code, output } = await run(step.args, together)
-      const took = seconds(Date.now() - stepStarted)
-      if (together) console.log(`\n▶ ${step.name}${output.trim() ? `\n${output.trimEnd()}` : ''}`)
-      console.log(code === 0 ? `✔ ${step.name} passed in ${took}` : `✖ ${step.name} failed (exit code ${code}) after ${took}`)
-      return { step, code, took }
+    lanes.map(async (lane) => {
+      const done: { step: Step; code: number; took: string }[] = []
+      for (const step of lane) {
+        if (!together) console.log(`\n▶ ${step.name}`)
+        const stepStarted = Date.now()
+        const { code, output } = await run(step.args, together)
+        const took = seconds(Date.now() - stepStarted)
+        if (together) console.log(`\n▶ ${step.name}${output.trim() ? `\n${output.trimEnd()}` : ''}`)
+        console.log(code === 0 ? `✔ ${step.name} passed in ${took}` : `✖ ${step.name} failed (exit code ${code}) after ${took}`)
+        done.push({ step, code, took })
+        if (code !== 0) break
+      }
+      return done
     }),
   )
-  for (const { step, code, took } of outcomes) {
+  for (const { step, code, took } of outcomes.flat()) {
     results.push(code === 0 ? `${step.name}: passed in ${took}` : `${step.name}: FAILED in ${took}`)
     if (code !== 0 && !failed) failed = { name: step.name, code }
   }
