@@ -177,6 +177,20 @@ describe('adding a card through the built-in hosted page', () => {
     expect((await other.call('GET', 'v1/payment-methods')).json.data).toEqual([])
     expect((await api.request('GET', 'v1/payment-methods')).status).toBe(401)
   })
+
+  it('starts at most 20 "Add a card" pages an hour for a member (card testing), counting only the last hour’s', async () => {
+    const { user, call } = await member()
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000)
+    const rows = (count: number, at: Date) => Array.from({ length: count }, () => ({ user_id: user.id, provider: 'builtin', return_path: '/account/payments', created_at: at }))
+    await database.db.insertInto('card_setups').values([...rows(5, minutesAgo(90)), ...rows(19, minutesAgo(10))]).execute()
+    await startSetup(call)
+    const refused = await call('POST', 'v1/payment-methods/setup')
+    expect(refused.status).toBe(429)
+    expect(refused.json.error.code).toBe('too_many_attempts')
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    // Another member is not held back by this one's attempts.
+    await startSetup((await member()).call)
+  })
 })
 
 describe('the default card and removing cards', () => {

@@ -7,6 +7,7 @@ import { problems } from '../http/errors.ts'
 import { isUuid } from '../http/params.ts'
 import { can, isSuspended, requirePermission, roleOf, type Caller } from '../policy/permissions.ts'
 import { isOn } from '../flags/service.ts'
+import { waitingConversations } from '../support/service.ts'
 
 /**
  * The Circle 55 team (issue 32 §1, decision 077): `/admin`'s start page, with what needs the
@@ -40,20 +41,7 @@ export async function staffOverview(db: DB, caller: Caller): Promise<StaffOvervi
   if (mine.includes('verifications')) {
     attention.verifications = await count(db.selectFrom('verifications').select((eb) => eb.fn.countAll().as('count')).where('status', '=', 'processing').where('provider', '=', 'builtin'))
   }
-  if (mine.includes('support')) {
-    // Waiting: the member wrote after the last answer or "done" (as the inbox sorts them).
-    attention.support = await count(
-      db
-        .selectFrom('message_channels as ch')
-        .innerJoin('channel_memberships as cm', 'cm.channel_id', 'ch.id')
-        .select((eb) => eb.fn.countAll().as('count'))
-        .where('ch.kind', '=', 'support')
-        .where(
-          sql<boolean>`EXISTS (SELECT 1 FROM messages m WHERE m.channel_id = ch.id AND m.user_id = cm.user_id AND m.deleted_at IS NULL
-            AND m.created_at > coalesce(ch.support_handled_at, '-infinity'::timestamptz))`,
-        ),
-    )
-  }
+  if (mine.includes('support')) attention.support = await waitingConversations(db)
   if (mine.includes('payments')) attention.disputes = await count(db.selectFrom('no_show_fees').select((eb) => eb.fn.countAll().as('count')).where('status', '=', 'disputed'))
   return { role: roleOf(caller) as StaffRole, tools: mine, attention }
 }

@@ -35,7 +35,14 @@ describe('the team’s start page', () => {
     const moderator = await overview('moderator')
     expect(moderator).toEqual({ role: 'moderator', tools: ['members', 'reports', 'verifications', 'analytics'], attention: { reports: expect.any(Number), verifications: expect.any(Number) } })
     expect(moderator.attention.reports).toBeGreaterThanOrEqual(1)
-    expect(await overview('support')).toEqual({ role: 'support', tools: ['members', 'support', 'analytics'], attention: { support: expect.any(Number) } })
+    expect(await overview('support')).toEqual({ role: 'support', tools: ['members', 'support', 'analytics'], attention: { support: 0 } })
+    // A member writes to support: one conversation waits, until support marks it done.
+    const asking = await person()
+    const channel = (await asking.call('POST', 'v1/support/message-channel')).json.data[0].id as string
+    expect((await asking.call('POST', `v1/chat/message-channels/${channel}/messages`, { text: 'How do I change my city?' })).status).toBe(201)
+    expect((await overview('support')).attention).toEqual({ support: 1 })
+    expect((await (await person({ staff_role: 'support' })).call('POST', `v1/admin/support/${channel}/done`)).status).toBe(200)
+    expect((await overview('support')).attention).toEqual({ support: 0 })
     expect(await overview('finance')).toEqual({ role: 'finance', tools: ['members', 'payments', 'partners', 'medicare', 'analytics'], attention: { disputes: expect.any(Number) } })
     expect((await reporter.call('GET', 'v1/admin/overview')).status).toBe(403)
   })

@@ -70,20 +70,26 @@ interface ConversationRow {
 }
 
 /**
- * Support conversations with what the inbox needs. Waiting: the member wrote after the last
- * answer or "done". Deleted messages are not counted; a suspended member's are (the team may
- * need to read why they wrote).
+ * Waiting for an answer: the member wrote after the last answer or "done". Deleted messages are
+ * not counted; a suspended member's are (the team may need to read why they wrote).
  */
+const isWaiting = sql<boolean>`EXISTS (SELECT 1 FROM messages m WHERE m.channel_id = ch.id AND m.user_id = cm.user_id AND m.deleted_at IS NULL
+  AND m.created_at > coalesce(ch.support_handled_at, '-infinity'::timestamptz))`
+
+/** Every support conversation (`ch`) with its member (`cm`). */
+function supportChannels(db: DB | Trx) {
+  return db.selectFrom('message_channels as ch').innerJoin('channel_memberships as cm', 'cm.channel_id', 'ch.id').where('ch.kind', '=', 'support')
+}
+
+/** Support conversations with what the inbox needs. */
 function conversations(db: DB | Trx) {
-  return db
-    .selectFrom('message_channels as ch')
-    .innerJoin('channel_memberships as cm', 'cm.channel_id', 'ch.id')
-    .select(['ch.id', 'cm.user_id as member_id', 'ch.last_message_at', 'ch.support_handled_at'])
-    .select(
-      sql<boolean>`EXISTS (SELECT 1 FROM messages m WHERE m.channel_id = ch.id AND m.user_id = cm.user_id AND m.deleted_at IS NULL
-        AND m.created_at > coalesce(ch.support_handled_at, '-infinity'::timestamptz))`.as('is_waiting'),
-    )
-    .where('ch.kind', '=', 'support')
+  return supportChannels(db).select(['ch.id', 'cm.user_id as member_id', 'ch.last_message_at', 'ch.support_handled_at']).select(isWaiting.as('is_waiting'))
+}
+
+/** How many support conversations wait for an answer (`/admin`'s count; the inbox lists them first). */
+export async function waitingConversations(db: DB) {
+  const { count } = await supportChannels(db).select((eb) => eb.fn.countAll<string>().as('count')).where(isWaiting).executeTakeFirstOrThrow()
+  return Number(count)
 }
 
 interface SupportMessageRow {
