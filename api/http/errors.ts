@@ -22,6 +22,14 @@ export class ApiProblem extends Error {
   }
 }
 
+/** The wait a Retry-After of `seconds` means, rounded up: "1 minute", "15 minutes", "an hour", "2 hours". */
+export function waitFor(seconds: number) {
+  const minutes = Math.max(1, Math.ceil(seconds / 60))
+  if (minutes < 60) return minutes === 1 ? '1 minute' : `${minutes} minutes`
+  const hours = Math.ceil(minutes / 60)
+  return hours === 1 ? 'an hour' : `${hours} hours`
+}
+
 export const problems = {
   unauthorized: () => new ApiProblem(401, 'unauthorized', 'Unauthorized'),
   forbidden: (message = 'Forbidden') => new ApiProblem(403, 'forbidden', message),
@@ -30,9 +38,9 @@ export const problems = {
   conflict: (code: string, message: string) => new ApiProblem(409, code, message),
   /** A limit reached; `retryAfterSeconds` says when it lets the client through again (Retry-After). */
   tooMany: (code: string, message: string, retryAfterSeconds?: number) => new ApiProblem(429, code, message, undefined, retryAfterSeconds),
-  /** A code's sending or checking limit reached (the phone's and the email change's 15-minute windows). */
+  /** A limit on attempts reached (a code's 15-minute windows, the hourly caps on card setups, checkouts and plan starts); the message says how long to wait. */
   tooManyAttempts: (retryAfterSeconds: number) =>
-    new ApiProblem(429, 'too_many_attempts', 'Too many attempts. Please wait 15 minutes and try again.', undefined, retryAfterSeconds),
+    new ApiProblem(429, 'too_many_attempts', `Too many attempts. Please wait ${waitFor(retryAfterSeconds)} and try again.`, undefined, retryAfterSeconds),
   invalid: (fields: Record<string, string[]>) =>
     new ApiProblem(422, 'invalid_input', 'The request has invalid fields.', fields),
 }

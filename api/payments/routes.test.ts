@@ -186,8 +186,8 @@ describe('adding a card through the built-in hosted page', () => {
     await startSetup(call)
     const refused = await call('POST', 'v1/payment-methods/setup')
     expect(refused.status).toBe(429)
-    expect(refused.json.error.code).toBe('too_many_attempts')
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(refused.json.error).toEqual({ code: 'too_many_attempts', message: 'Too many attempts. Please wait an hour and try again.' })
+    expect(Number(refused.headers.get('retry-after'))).toBe(3600)
     // Another member is not held back by this one's attempts.
     await startSetup((await member()).call)
   })

@@ -191,6 +191,7 @@ describe('changing the sign-in email (POST v1/users/me/email-change, …/confirm
     // The 15 minutes' window started with the first code.
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(14 * 60)
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60)
+    expect(refused.json.error.message).toBe('Too many attempts. Please wait 15 minutes and try again.')
 
     const target = newAddress()
     const perAddress: number[] = []
