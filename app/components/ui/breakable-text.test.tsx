@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { BreakableText } from './breakable-text.tsx'
+import { BreakableName, BreakableText } from './breakable-text.tsx'
 
 const html = (text: string) => renderToStaticMarkup(<BreakableText text={text} />)
 
@@ -28,5 +28,9 @@ describe('BreakableText', () => {
   it('keeps the text itself unchanged', () => {
     const text = 'Added: member19@demo.test, member20@demo.test'
     expect(html(text).replace(/<wbr\/>/g, '')).toBe(text)
+  })
+
+  it('lets a code wrap before its dots and underscores', () => {
+    expect(renderToStaticMarkup(<BreakableName name="user.sign_out_everywhere" />)).toBe('user<wbr/>.sign<wbr/>_out<wbr/>_everywhere')
   })
 })

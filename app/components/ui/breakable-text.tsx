@@ -17,21 +17,27 @@ export function BreakableText({ text }: { text: string }) {
   for (const match of text.matchAll(address)) {
     // The sentence's own punctuation after an address is not part of it.
     const found = match[0].replace(/[.,;:!?)]+$/, '')
-    parts.push(text.slice(last, match.index))
-    found.split(breakPoint).forEach((piece, index) => {
-      parts.push(
-        index > 0 ? (
-          <Fragment key={`${match.index}-${index}`}>
-            <wbr />
-            {piece}
-          </Fragment>
-        ) : (
-          piece
-        ),
-      )
-    })
+    parts.push(text.slice(last, match.index), ...withBreaks(found, String(match.index)))
     last = match.index + found.length
   }
   parts.push(text.slice(last))
   return <>{parts}</>
+}
+
+/** A name made of parts, as a code ("user.sign_out_everywhere") or an address, that may wrap between them. */
+export function BreakableName({ name }: { name: string }) {
+  return <>{withBreaks(name, 'name')}</>
+}
+
+function withBreaks(found: string, key: string) {
+  return found.split(breakPoint).map((piece, index) =>
+    index > 0 ? (
+      <Fragment key={`${key}-${index}`}>
+        <wbr />
+        {piece}
+      </Fragment>
+    ) : (
+      piece
+    ),
+  )
 }

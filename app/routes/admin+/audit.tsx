@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { auditKinds, type AuditKind } from '#contract/audit-kinds.ts'
 import type { AuditEntry, AuditLogQuery } from '#contract/audit.ts'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
+import { BreakableName } from '#app/components/ui/breakable-text.tsx'
 import { SelectField } from '#app/components/ui/field.tsx'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { ignoreUnlessUnavailable, notFoundOnMissing } from '#app/utils/http.server.ts'
@@ -149,7 +150,9 @@ function AuditRow({ entry, current }: { entry: AuditEntry; current: AuditLogQuer
       <td>{entry.as_member ? <Link to={member(entry.as_member.id)}>{name(entry.as_member)}</Link> : '—'}</td>
       <td>
         <span className="audit-log__line">{t(`admin.audit.kinds.${entry.kind}`)}</span>{' '}
-        <code className="audit-log__line">{entry.action}</code>{' '}
+        <code className="audit-log__line">
+          <BreakableName name={entry.action} />
+        </code>{' '}
         {entry.target ? (
           <span className="audit-log__line">
             {t('admin.audit.about')}{' '}
@@ -167,7 +170,9 @@ function AuditRow({ entry, current }: { entry: AuditEntry; current: AuditLogQuer
             {entry.details.map((detail) => (
               <div key={detail.key}>
                 <dt>
-                  <code>{detail.key}</code>
+                  <code>
+                    <BreakableName name={detail.key} />
+                  </code>
                 </dt>
                 <dd>{String(detail.value)}</dd>
               </div>
