@@ -5,6 +5,9 @@ import { onboardingSteps } from './enums.ts'
  * not the schemas in `dashboards.ts`.
  */
 
+/** The flag of a host's numbers (migration 0046): off, My activities shows none and the API answers 404. */
+export const hostNumbersFlag = 'host-numbers'
+
 /** How many weeks a dashboard covers: 12 unless asked (4 to 52). */
 export const dashboardWeeks = { default: 12, min: 4, max: 52 } as const
 

@@ -8,7 +8,7 @@ import { dashboardWeeks, onboardingStages } from './dashboard-rules.ts'
  * on Monday; each answer lists its weeks oldest first, the current week (not over yet) last.
  * The rules without zod are in `dashboard-rules.ts`.
  */
-export { dashboardWeeks, onboardingStages, smallCountBelow, type OnboardingStage } from './dashboard-rules.ts'
+export { dashboardWeeks, hostNumbersFlag, onboardingStages, smallCountBelow, type OnboardingStage } from './dashboard-rules.ts'
 
 /** `?weeks=`: how many weeks, the current one included. */
 export const dashboardQuerySchema = z.object({

@@ -34,7 +34,7 @@ export function dashboardRoutes(routes: ApiRoutes) {
     summary:
       'The caller’s own activities in numbers, by week (each in the week of its start where it takes place): activities held, seats booked, who came, who did not, ratings. A count of 1 to 4 of “did not come” or of ratings is null, and an average needs 5 ratings. `data` holds one item.',
     request: { query: dashboardQuerySchema },
-    responses: { 200: jsonContent('The dashboard', oneOf(hostDashboardSchema)), ...errors(auth.required, { 422: 'weeks_invalid' }) },
+    responses: { 200: jsonContent('The dashboard', oneOf(hostDashboardSchema)), ...errors(auth.required, { 404: 'The `host-numbers` flag is off for the caller (code not_found)', 422: 'weeks_invalid' }) },
   })
   serve(routes, hostRoute, async (c) => {
     const caller = requireCaller(c)

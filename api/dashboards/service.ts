@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely'
 import {
   dashboardWeeks,
+  hostNumbersFlag,
   onboardingStages,
   smallCountBelow,
   type AdminDashboard,
@@ -10,6 +11,8 @@ import {
 } from '#contract/dashboards.ts'
 import { onboardingSteps } from '#contract/enums.ts'
 import type { DB } from '../db/database.ts'
+import { isOn } from '../flags/service.ts'
+import { problems } from '../http/errors.ts'
 import { requirePermission, type Caller } from '../policy/permissions.ts'
 
 /**
@@ -173,6 +176,7 @@ export function hiddenTotal(total: number, weeks: Array<number | null>): number 
  */
 export async function hostDashboard(db: DB, caller: Caller, weeks: number = dashboardWeeks.default, now = new Date()): Promise<HostDashboard> {
   requirePermission(caller, 'read:host:dashboard')
+  if (!(await isOn(db, caller, hostNumbersFlag, true))) throw problems.notFound()
   const hostId = caller!.id
   const starts = weekStarts(now, weeks)
   // A day earlier than the first Monday in UTC: the local week of an activity west of UTC.

@@ -91,7 +91,7 @@ describe('flags through the API', () => {
     const audit = await database.db.selectFrom('audit_log').select(['actor_id', 'action', 'data']).where('target_id', '=', 'new-help-chat').orderBy('id').execute()
     expect(audit.map((row) => row.action)).toEqual(['flag.save', 'flag.save'])
     expect(audit[1]!.data).toMatchObject({ before: { roles: ['support'] }, after: { roles: [], languages: ['fr'] } })
-    expect((await admin.call('GET', 'v1/admin/flags')).json.data.map((entry: { key: string }) => entry.key)).toEqual(['banners', 'help-chat', 'impersonation', 'medicare-calls', 'new-help-chat', 'referrals'])
+    expect((await admin.call('GET', 'v1/admin/flags')).json.data.map((entry: { key: string }) => entry.key)).toEqual(['banners', 'help-chat', 'host-numbers', 'impersonation', 'medicare-calls', 'new-help-chat', 'referrals'])
   })
 
   it('turns viewing as members off: nobody starts, and one under way ends', async () => {

@@ -20,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const page = pageFrom(url)
   const api = getApi(request, context)
   // Hosting: the host's own activities in numbers too, in words, with a link to the charts (decision
-  // 082); an extra: the list stands without it.
+  // 082); an extra: the list stands without it, as when the `host-numbers` flag is off (the API's 404).
   const [experiences, numbers] = await Promise.all([api.users.experiences(user.id, { type, hosting, page }), hosting ? api.dashboards.hosting().catch(() => null) : null])
   const t = await getT(request, context, 'activities')
   return { experiences, type, hosting, page, numbers, title: t('attending.title') }

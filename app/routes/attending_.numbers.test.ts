@@ -1,7 +1,9 @@
 import { JSDOM } from 'jsdom'
 import { describe, expect, it } from 'vitest'
 import { weekStarts } from '#api/dashboards/service.ts'
+import { hostNumbersFlag } from '#contract/dashboards.ts'
 import { createExperience, createUser } from '#tests/api-harness.ts'
+import { changeFlag } from '#tests/flags.ts'
 import { routePages, validationOf } from '#tests/route-pages.ts'
 import * as attending from './attending.tsx'
 import * as numbers from './attending_.numbers.tsx'
@@ -90,5 +92,27 @@ describe('a host’s activities in numbers', () => {
     expect(await pages.text('/attending/numbers', cookie)).toContain('None of your activities took place in these weeks yet.')
     expect(await pages.text('/attending?hosting=true', cookie)).not.toContain('hosting-numbers')
     expect(await pages.text('/attending', cookie)).not.toContain('hosting-numbers')
+  })
+
+  it('with the host-numbers flag off for hosts, shows neither the summary nor the page, and the API answers 404', async () => {
+    const db = pages.database.db
+    const host = await createUser(db, { first_name: 'Walter', created_at: long })
+    await createExperience(db, host.id, { title: 'Riverside walk', start_at: wednesday(10) })
+    const cookie = await pages.web.signedInCookie(host.id)
+    expect(await pages.text('/attending?hosting=true', cookie)).toContain('hosting-numbers')
+    const restore = await changeFlag(pages.web.api, hostNumbersFlag, { enabled: false })
+    try {
+      // The list stands, without the numbers.
+      const hosting = await pages.get('/attending?type=past&hosting=true', cookie)
+      expect(hosting.response.status).toBe(200)
+      expect(hosting.html).toContain('Riverside walk')
+      expect(hosting.html).not.toContain('hosting-numbers')
+      expect((await pages.get('/attending/numbers', cookie)).response.status).toBe(404)
+      const api = await pages.web.api.request('GET', 'v1/users/me/hosting/dashboard', { token: await pages.web.api.signToken(host.id) })
+      expect(api.status).toBe(404)
+    } finally {
+      await restore()
+    }
+    expect((await pages.get('/attending/numbers', cookie)).response.status).toBe(200)
   })
 })

@@ -6,6 +6,7 @@ import { Chart } from '#app/components/charts/chart.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { HostingTotals } from '#app/components/hosting-totals.tsx'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
+import { notFoundOnMissing } from '#app/utils/http.server.ts'
 import { weekWords } from '#app/utils/dashboards.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -15,11 +16,13 @@ import { pageTitle } from '#app/utils/meta.ts'
  * totals in words first, then places booked and people who came, "did not come" and the average
  * rating, each a chart with its table. The API answers the caller's own activities only and hides
  * small counts; the page says why, and says "did not come" without blame. Linked from My
- * activities (hosting). No JavaScript needed; never kept by a cache (entry.server.tsx).
+ * activities (hosting), behind the `host-numbers` flag. No JavaScript needed; never kept by a cache
+ * (entry.server.tsx).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context)
-  const dashboard = await getApi(request, context).dashboards.hosting()
+  // The `host-numbers` flag off for the host (migration 0046): the API answers 404, and so does the page.
+  const dashboard = await getApi(request, context).dashboards.hosting().catch(notFoundOnMissing)
   const t = await getT(request, context, 'dashboards')
   return { title: t('host.title'), dashboard, weeks: await weekWords(request, context, dashboard.weeks) }
 }
