@@ -21,6 +21,8 @@ interface Step {
   args: string[]
   /** When set and the file is missing, the step is skipped with this note. */
   requires?: { file: string; note: string }
+  /** A step made for another (the build for the end-to-end run): not skipped by name, but left out with it. */
+  for?: Step['id']
 }
 
 const steps: Step[] = [
@@ -31,7 +33,7 @@ const steps: Step[] = [
     args: [bin('eslint/bin/eslint.js'), '.', '--max-warnings=0'],
   },
   // The end-to-end run's build (it builds only when the build is stale), made while lint still runs.
-  { id: 'build', name: 'build for the end-to-end run', args: ['scripts/build-if-stale.ts'] },
+  { id: 'build', name: 'build for the end-to-end run', args: ['scripts/build-if-stale.ts'], for: 'e2e' },
   { id: 'unit', name: 'unit and integration (vitest)', args: [bin('vitest/vitest.mjs'), 'run'] },
   {
     id: 'e2e',
@@ -51,8 +53,8 @@ for (const arg of process.argv.slice(2)) {
     process.exit(2)
   }
   for (const id of match[1].split(',')) {
-    if (!steps.some((step) => step.id === id) || id === 'build') {
-      console.error(`Unknown step "${id}"; steps are ${steps.filter((step) => step.id !== 'build').map((step) => step.id).join(', ')}`)
+    if (!steps.some((step) => step.id === id && !step.for)) {
+      console.error(`Unknown step "${id}"; steps are ${steps.filter((step) => !step.for).map((step) => step.id).join(', ')}`)
       process.exit(2)
     }
     skip.add(id)
@@ -103,19 +105,20 @@ let failed: { name: string; code: number } | undefined
  * steps of a lane one after another: the build takes the type check's core when it is done.
  */
 const stages: Step['id'][][][] = [[['typecheck', 'build'], ['lint']], [['unit']], [['e2e']]]
-// The build is for the end-to-end run: not made when that run is skipped.
-if (skip.has('e2e')) skip.add('build')
 
-function chosen(step: Step) {
+/** Whether the file `step` requires is missing. */
+const missing = (step: Step) => !!step.requires && !existsSync(path.join(root, step.requires.file))
+
+/** Whether `step` runs; a step skipped by name or missing its file says so. */
+function chosen(step: Step): boolean {
+  if (step.for) return !skip.has(step.for) && !missing(steps.find((other) => other.id === step.for)!)
   if (skip.has(step.id)) {
-    if (step.id !== 'build') {
-      console.log(`\n▶ ${step.name}: skipped (--skip=${step.id})`)
-      results.push(`${step.name}: skipped`)
-    }
+    console.log(`\n▶ ${step.name}: skipped (--skip=${step.id})`)
+    results.push(`${step.name}: skipped`)
     return false
   }
-  if (step.requires && !existsSync(path.join(root, step.requires.file))) {
-    console.log(`\n▶ ${step.name}: skipped (${step.requires.note})`)
+  if (missing(step)) {
+    console.log(`\n▶ ${step.name}: skipped (${step.requires!.note})`)
     results.push(`${step.name}: skipped`)
     return false
   }
