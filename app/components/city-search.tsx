@@ -43,11 +43,14 @@ export function CitySearch({
   const [options, setOptions] = useState<Place[]>([])
   const [active, setActive] = useState(-1)
   const [open, setOpen] = useState(false)
+  // Suggestions answer what the member types, never the city the page opened with: a saved
+  // city coming back (onboarding's Back) must not open a list over the buttons below.
+  const [typed, setTyped] = useState(false)
   const enhanced = useHydrated()
   const request = useRef<AbortController | null>(null)
 
   useEffect(() => {
-    if (!enhanced || text.trim().length < 2 || placeId) {
+    if (!enhanced || !typed || text.trim().length < 2 || placeId) {
       setOptions([])
       return
     }
@@ -65,7 +68,7 @@ export function CitySearch({
         .catch(() => {})
     }, 200)
     return () => clearTimeout(timer)
-  }, [text, enhanced, placeId])
+  }, [text, enhanced, typed, placeId])
 
   function choose(place: Place) {
     setText(place.label)
@@ -149,6 +152,7 @@ export function CitySearch({
           : {})}
         onChange={(event) => {
           setText(event.target.value)
+          setTyped(true)
           setPlaceId('')
         }}
         onKeyDown={(event) => {
