@@ -7,6 +7,7 @@ import { HostingTotals } from '#app/components/hosting-totals.tsx'
 import { GeneralErrorBoundary } from '#app/components/general-error-boundary.tsx'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import type { Experience } from '#app/utils/experience.ts'
+import { ignoreUnlessUnavailable } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageFrom } from '#app/utils/paging.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
@@ -20,8 +21,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const page = pageFrom(url)
   const api = getApi(request, context)
   // Hosting: the host's own activities in numbers too, in words, with a link to the charts (decision
-  // 082); an extra: the list stands without it, as when the `host-numbers` flag is off (the API's 404).
-  const [experiences, numbers] = await Promise.all([api.users.experiences(user.id, { type, hosting, page }), hosting ? api.dashboards.hosting().catch(() => null) : null])
+  // 082); an extra: the list stands without it, as when the `host-numbers` flag is off (the API's 404);
+  // the API reports its own failures, and an API that is down gives the 503 page at once.
+  const [experiences, numbers] = await Promise.all([api.users.experiences(user.id, { type, hosting, page }), hosting ? api.dashboards.hosting().catch(ignoreUnlessUnavailable) : null])
   const t = await getT(request, context, 'activities')
   return { experiences, type, hosting, page, numbers, title: t('attending.title') }
 }

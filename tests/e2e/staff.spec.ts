@@ -66,7 +66,7 @@ for (const js of [false, true]) {
   })
 }
 
-test('axe: the team’s pages (start, the team, members, a member, payments, partners, the audit log, flags, numbers), without JavaScript', async ({ browser }) => {
+test('axe: the team’s pages (start, the team, members, a member, payments, partners, the audit log, flags, numbers) in en, and every list of the team’s tools in fr and nl, without JavaScript', async ({ browser }) => {
   const admin = await freshMember({ staff_role: 'admin' })
   const member = await freshMember({ first_name: 'Hélène', last_name: 'De Smet-Lefèvre' })
   const page = await scanningPage(browser, admin.email, { pass: password })
@@ -81,5 +81,16 @@ test('axe: the team’s pages (start, the team, members, a member, payments, par
   await scanner.visit('/admin/flags')
   await scanner.visit('/admin/analytics')
   await page.context().close()
+  // French and Dutch (QUALITY.md: every page in en, fr and nl): the wording rules, on every page
+  // the Team menu opens (the other specs scan the reports, support and identity-check pages in en).
+  for (const lng of ['fr', 'nl'] as const) {
+    const translated = await scanningPage(browser, admin.email, { pass: password, lng })
+    const scan = new Scanner(translated, lng, `${admin.email}, ${lng}, JS off`)
+    for (const path of ['/admin', '/admin/staff', `/admin/members/${member.id}`, '/admin/reports', '/admin/verifications', '/admin/support', '/admin/payments', '/admin/partners', '/admin/medicare', '/admin/banners', '/admin/flags', '/admin/audit', '/admin/analytics']) {
+      await scan.visit(path)
+    }
+    await translated.context().close()
+    scanner.found.push(...scan.found)
+  }
   scanner.report()
 })
