@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWTPayload } from 'jose'
 import type { Kysely } from 'kysely'
+import { expect } from 'vitest'
 import { createApiApp, type ApiApp, type ApiServices } from '#api/app.ts'
 import type { AfterCommit } from '#api/after-commit.ts'
 import type { Database } from '#api/db/schema.ts'
@@ -64,6 +65,18 @@ export interface ApiResponse {
   /** The parsed body, or null when the response has none or it is not JSON. */
   json: any
   headers: Headers
+}
+
+/**
+ * An hourly cap's refusal (decision 073): `429 too_many_attempts`, its message and Retry-After
+ * both saying to wait `minutes` (the seconds within that last minute: the test took some).
+ */
+export function expectWaitOf(refused: ApiResponse, minutes: number) {
+  expect(refused.status).toBe(429)
+  expect(refused.json.error).toEqual({ code: 'too_many_attempts', message: `Too many attempts. Please wait ${minutes} minutes and try again.` })
+  const wait = Number(refused.headers.get('retry-after'))
+  expect(wait).toBeGreaterThan((minutes - 1) * 60)
+  expect(wait).toBeLessThanOrEqual(minutes * 60)
 }
 
 export const TEST_PUBLIC_URL = 'http://localhost:3999'

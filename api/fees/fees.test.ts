@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { NewUser, User } from '#api/db/schema.ts'
 import { createLogger } from '#api/logger.ts'
 import { createBuiltinPayments } from '#api/providers/payments/builtin.ts'
-import { createApiHarness, createExperience, createUser, testNotifier, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, createExperience, createUser, testNotifier, type ApiHarness, expectWaitOf } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { cardSetupSchema } from '#contract/payments.ts'
 import { feeConsentText } from './consent.ts'
@@ -328,6 +328,17 @@ describe('paying a fee on-session, and refunds', () => {
     await ann.call('GET', 'v1/fees')
     expect(await receipts(ann.user.id)).toHaveLength(1)
     expect((await ann.call('POST', `v1/fees/${fee.id}/pay`)).json.error.code).toBe('fee_not_payable')
+  })
+
+  it('opens at most 10 payment pages an hour for a fee, and says how long until the oldest of them is an hour old', async () => {
+    const { ann, fee } = await unpaid('4000002760003184')
+    for (let page = 0; page < 10; page++) expect((await ann.call('POST', `v1/fees/${fee.id}/pay`)).status).toBe(200)
+    await sql`UPDATE fee_checkouts SET created_at = now() - interval '20 minutes' WHERE fee_id = ${fee.id}`.execute(database.db)
+    const refused = await ann.call('POST', `v1/fees/${fee.id}/pay`)
+    expectWaitOf(refused, 40)
+    // The pages of an hour ago no longer count.
+    await sql`UPDATE fee_checkouts SET created_at = now() - interval '61 minutes' WHERE fee_id = ${fee.id}`.execute(database.db)
+    expect((await ann.call('POST', `v1/fees/${fee.id}/pay`)).status).toBe(200)
   })
 
   it('lets a member whose card was declined pay with another, and gives back a payment that came after the fee was dropped', async () => {

@@ -3,6 +3,7 @@ import { feeChargeDelayHours, feeNoticeDelayHours, feeUnpaidWaiverDays, type NoS
 import type { DB, Trx } from '../db/database.ts'
 import type { CardBrand, NoShowFeesTable, NoShowFeeWaiver, User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
+import { requireUnderHourlyCap } from '../http/security.ts'
 import { isUuid } from '../http/params.ts'
 import type { Logger } from '../logger.ts'
 import type { Notify } from '../notifications/service.ts'
@@ -428,13 +429,7 @@ export async function startFeePayment(deps: FeeDeps & { publicUrl: string }, cal
   const fee = isUuid(id) ? await deps.db.selectFrom('no_show_fees').selectAll().where('id', '=', id).where('user_id', '=', member.id).executeTakeFirst() : undefined
   if (!fee) throw problems.notFound('No such fee')
   if (!isPayable(fee.status)) throw problems.conflict('fee_not_payable', 'This fee has nothing left to pay.')
-  const recent = await deps.db
-    .selectFrom('fee_checkouts')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('fee_id', '=', fee.id)
-    .where('created_at', '>', new Date(Date.now() - HOUR))
-    .executeTakeFirstOrThrow()
-  if (Number(recent.count) >= FEE_CHECKOUTS_PER_HOUR) throw problems.tooManyAttempts(3600)
+  await requireUnderHourlyCap(deps.db, { table: 'fee_checkouts', by: 'fee_id', max: FEE_CHECKOUTS_PER_HOUR }, fee.id)
   const { title } = await deps.db.selectFrom('experiences').select('title').where('id', '=', fee.experience_id).executeTakeFirstOrThrow()
   const checkout = await deps.payments.startPaymentCheckout({
     customer: await customerOf(deps, member),

@@ -4,6 +4,7 @@ import helmet from 'helmet'
 import { sql } from 'kysely'
 import type { DB } from '../db/database.ts'
 import { withinDeadline } from '../deadline.ts'
+import { problems } from './errors.ts'
 import type { Logger } from '../logger.ts'
 import { sendRefusal } from './refusal-page.ts'
 
@@ -172,6 +173,31 @@ export async function countHits(db: DB, hits: { limit: Limit; key: string }[]) {
     const retryAfter = Math.max(1, Math.ceil(limit.windowSeconds - (Date.now() - row.window_start.getTime()) / 1000))
     return { over: row.count > limit.max, retryAfter }
   })
+}
+
+/**
+ * A cap on the rows a member makes in an hour, counted from the rows themselves: "Add a card",
+ * a premium plan and a fee's payment each open a session at the payment provider (decision 073).
+ */
+export interface HourlyCap {
+  table: 'card_setups' | 'subscriptions' | 'fee_checkouts'
+  /** The column naming whose rows are counted: the member's, or the fee's. */
+  by: 'user_id' | 'fee_id'
+  max: number
+}
+
+/**
+ * Refuses one more row once `max` were made in the last hour (`too_many_attempts`), with the
+ * wait until the oldest of those `max` is an hour old (Retry-After), not a whole hour.
+ */
+export async function requireUnderHourlyCap(db: DB, cap: HourlyCap, id: string) {
+  const { rows } = await sql<{ wait: number }>`
+    SELECT ceil(extract(epoch FROM created_at + interval '1 hour' - now()))::int AS wait
+    FROM ${sql.table(cap.table)}
+    WHERE ${sql.ref(cap.by)} = ${id} AND created_at > now() - interval '1 hour'
+    ORDER BY created_at DESC
+    OFFSET ${cap.max - 1} LIMIT 1`.execute(db)
+  if (rows[0]) throw problems.tooManyAttempts(Math.max(1, rows[0].wait))
 }
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cardSetupSchema, paymentMethodSchema } from '#contract/payments.ts'
 import type { NewUser } from '#api/db/schema.ts'
 import { createBuiltinPayments } from '#api/providers/payments/builtin.ts'
-import { createApiHarness, createUser, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, createUser, type ApiHarness, expectWaitOf } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 
 /**
@@ -178,16 +178,15 @@ describe('adding a card through the built-in hosted page', () => {
     expect((await api.request('GET', 'v1/payment-methods')).status).toBe(401)
   })
 
-  it('starts at most 20 "Add a card" pages an hour for a member (card testing), counting only the last hour’s', async () => {
+  it('starts at most 20 "Add a card" pages an hour for a member (card testing), counting only the last hour’s, and says how long to wait', async () => {
     const { user, call } = await member()
     const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000)
     const rows = (count: number, at: Date) => Array.from({ length: count }, () => ({ user_id: user.id, provider: 'builtin', return_path: '/account/payments', created_at: at }))
     await database.db.insertInto('card_setups').values([...rows(5, minutesAgo(90)), ...rows(19, minutesAgo(10))]).execute()
     await startSetup(call)
     const refused = await call('POST', 'v1/payment-methods/setup')
-    expect(refused.status).toBe(429)
-    expect(refused.json.error).toEqual({ code: 'too_many_attempts', message: 'Too many attempts. Please wait an hour and try again.' })
-    expect(Number(refused.headers.get('retry-after'))).toBe(3600)
+    // Free again when the oldest of the last 20 (ten minutes ago) is an hour old.
+    expectWaitOf(refused, 50)
     // Another member is not held back by this one's attempts.
     await startSetup((await member()).call)
   })

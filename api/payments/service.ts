@@ -3,6 +3,7 @@ import type { BuiltinCardBody, BuiltinCheckout, CardSetup, PaymentMethod } from 
 import type { DB, Trx } from '../db/database.ts'
 import type { CardSetupsTable, PaymentMethodsTable, User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
+import { requireUnderHourlyCap } from '../http/security.ts'
 import { isUuid } from '../http/params.ts'
 import type { Logger } from '../logger.ts'
 import { requirePermission, type Caller } from '../policy/permissions.ts'
@@ -86,13 +87,7 @@ const withQuery = (path: string, query: string) => `${path}${path.includes('?') 
 export async function startCardSetup(deps: PaymentsDeps, caller: Caller, input: { return_path?: string | undefined }): Promise<CardSetup> {
   requirePermission(caller, 'manage:payment_methods')
   const member = caller as User
-  const recent = await deps.db
-    .selectFrom('card_setups')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('user_id', '=', member.id)
-    .where('created_at', '>', new Date(Date.now() - 3_600_000))
-    .executeTakeFirstOrThrow()
-  if (Number(recent.count) >= SETUPS_PER_HOUR) throw problems.tooManyAttempts(3600)
+  await requireUnderHourlyCap(deps.db, { table: 'card_setups', by: 'user_id', max: SETUPS_PER_HOUR }, member.id)
   const customer = await customerOf(deps, member)
   const returnPath = input.return_path ?? DEFAULT_RETURN_PATH
   const setup = await deps.db

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   PREMIUM_TERMS_VERSION,
@@ -6,7 +7,7 @@ import {
 } from '#contract/subscriptions.ts'
 import type { NewUser } from '#api/db/schema.ts'
 import { createBuiltinPayments } from '#api/providers/payments/builtin.ts'
-import { createApiHarness, createUser, testNotifier, type ApiHarness } from '#tests/api-harness.ts'
+import { createApiHarness, createUser, testNotifier, type ApiHarness, expectWaitOf } from '#tests/api-harness.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { hasPremium } from './queries.ts'
 import { remindRenewals, renewSubscriptions } from './renewal.ts'
@@ -207,6 +208,17 @@ describe('the paid plan', () => {
     const refused = await call('POST', 'v1/subscriptions/initiate', consent)
     expect(refused.status).toBe(409)
     expect(refused.json.error.code).toBe('payments_off')
+  })
+
+  it('starts at most 20 paid plans an hour for a member, and says how long until the oldest of them is an hour old', async () => {
+    const { user, call } = await member()
+    for (let start = 0; start < 20; start++) await startPaid(call)
+    await sql`UPDATE subscriptions SET created_at = now() - interval '45 minutes' WHERE user_id = ${user.id}`.execute(database.db)
+    const refused = await call('POST', 'v1/subscriptions/initiate', consent)
+    expectWaitOf(refused, 15)
+    // Once they are an hour old, the member may start again.
+    await sql`UPDATE subscriptions SET created_at = now() - interval '61 minutes' WHERE user_id = ${user.id}`.execute(database.db)
+    await startPaid(call)
   })
 
   it('goes through the built-in hosted page in payment mode: $20 charged once, the card saved, active for a year, the consent recorded with the card', async () => {

@@ -12,6 +12,7 @@ import {
 import type { DB, Trx } from '../db/database.ts'
 import type { PartnershipsTable, SubscriptionsTable, User } from '../db/schema.ts'
 import { problems } from '../http/errors.ts'
+import { requireUnderHourlyCap } from '../http/security.ts'
 import { isUuid } from '../http/params.ts'
 import type { Logger } from '../logger.ts'
 import { customerOf } from '../payments/service.ts'
@@ -186,13 +187,7 @@ async function startPaidPlan(
   if (!body.consent_text?.trim()) fields.consent_text = ['consent_text_required']
   if (Object.keys(fields).length > 0) throw problems.invalid(fields)
   // Each start is a session at the provider: as many as card setups (decision 073), 20 an hour.
-  const recent = await deps.db
-    .selectFrom('subscriptions')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('user_id', '=', member.id)
-    .where('created_at', '>', new Date(Date.now() - 3_600_000))
-    .executeTakeFirstOrThrow()
-  if (Number(recent.count) >= STARTS_PER_HOUR) throw problems.tooManyAttempts(3600)
+  await requireUnderHourlyCap(deps.db, { table: 'subscriptions', by: 'user_id', max: STARTS_PER_HOUR }, member.id)
   const customer = await customerOf({ ...deps }, member)
   const row = await deps.db.transaction().execute(async (trx) => {
     const row = await trx

@@ -11,14 +11,23 @@ export class ApiError extends Error {
   readonly status: number
   readonly code: string | null
   readonly fields: Record<string, string[]>
+  /** A 429's Retry-After, in seconds: how long until the limit lets the member through again. */
+  readonly retryAfterSeconds: number | null
 
-  constructor(status: number, message: string, code: string | null = null, fields: Record<string, string[]> = {}) {
+  constructor(status: number, message: string, code: string | null = null, fields: Record<string, string[]> = {}, retryAfterSeconds: number | null = null) {
     super(message)
     this.name = 'ApiError'
     this.status = status
     this.code = code
     this.fields = fields
+    this.retryAfterSeconds = retryAfterSeconds
   }
+}
+
+/** A Retry-After in seconds (the API sends no dates); null when absent or not a number. */
+function secondsOf(header: string | null) {
+  const seconds = Number(header)
+  return header && Number.isFinite(seconds) && seconds >= 0 ? seconds : null
 }
 
 /** Spec §8: the message for a failed status. */
@@ -116,6 +125,7 @@ export function createApiTransport(options: {
         messageForStatus(response.status),
         parsed.success ? parsed.data.error.code : null,
         parsed.success ? (parsed.data.error.fields ?? {}) : {},
+        secondsOf(response.headers.get('retry-after')),
       )
     }
     return response

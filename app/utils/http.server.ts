@@ -43,6 +43,14 @@ export function ignoreUnlessUnavailable(error: unknown): null {
 }
 
 /**
+ * The whole minutes a refusal for too many says to wait, for "Please try again in {{count}}
+ * minutes": its Retry-After rounded up, an hour when it says nothing (the hourly caps).
+ */
+export function minutesToWait(error: ApiError) {
+  return Math.max(1, Math.ceil((error.retryAfterSeconds ?? 3600) / 60))
+}
+
+/**
  * How a form reads the API's field errors. A field is looked up by its full name, then by the
  * name before the first dot: an error on `emails.3` (one address) belongs to the `emails` field.
  */

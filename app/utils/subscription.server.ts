@@ -6,6 +6,7 @@ import { ApiError } from './api.server.ts'
 import { getApi, requireUser } from './auth.server.ts'
 import { refusedForm } from './form-action.server.ts'
 import { keepFormOnOutage } from './forms.server.ts'
+import { minutesToWait } from './http.server.ts'
 import { detectLanguage, getT } from './i18next.server.ts'
 import { redirectWithToast, type Toast } from './toast.server.ts'
 
@@ -38,7 +39,7 @@ function refusalToast(error: unknown): Toast | null {
     return { kind: 'info', key: 'subscriptions:errors.notEligible' }
   if (error.code === 'not_subscribed')
     return { kind: 'info', key: 'subscriptions:errors.nothingToCancel' }
-  if (error.status === 429) return { kind: 'error', key: 'subscriptions:errors.tooMany' }
+  if (error.status === 429) return { kind: 'error', key: 'subscriptions:errors.tooMany', values: { count: minutesToWait(error) } }
   return null
 }
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { assessFees } from '#api/fees/service.ts'
 import { createExperience, createUser } from '#tests/api-harness.ts'
@@ -43,6 +44,16 @@ async function pastActivityWithAnn() {
   return { host, ann, experience }
 }
 
+/** Ann's $12 fee, marked by the host, noticed a day later, and declined by her bank: hers to pay now. */
+async function declinedFee() {
+  const { host, ann, experience } = await pastActivityWithAnn()
+  await post(`/activities/${experience.id}/attendance`, host.cookie, { [`present:${ann.user.id}`]: 'no' })
+  await pages.database.db.updateTable('experiences').set({ attendance_confirmed_at: new Date(Date.now() - 25 * 3_600_000) }).where('id', '=', experience.id).execute()
+  await assessFees({ db: pages.database.db, notify: async () => [] })
+  const fee = await pages.database.db.updateTable('no_show_fees').set({ status: 'declined', decline_code: 'card_declined' }).where('user_id', '=', ann.user.id).returning('id').executeTakeFirstOrThrow()
+  return { ann, fee }
+}
+
 describe('the no-show fee’s pages without JavaScript', () => {
   it('the host says who came; a day later the member reads the notice on “My fees” and says it is wrong; the team waives it with a reason', async () => {
     const { host, ann, experience } = await pastActivityWithAnn()
@@ -82,11 +93,7 @@ describe('the no-show fee’s pages without JavaScript', () => {
   })
 
   it('a fee the bank declined: the member pays it on the hosted page and is thanked; the team refunds it with a reason', async () => {
-    const { host, ann, experience } = await pastActivityWithAnn()
-    await post(`/activities/${experience.id}/attendance`, host.cookie, { [`present:${ann.user.id}`]: 'no' })
-    await pages.database.db.updateTable('experiences').set({ attendance_confirmed_at: new Date(Date.now() - 25 * 3_600_000) }).where('id', '=', experience.id).execute()
-    await assessFees({ db: pages.database.db, notify: async () => [] })
-    const fee = await pages.database.db.updateTable('no_show_fees').set({ status: 'declined', decline_code: 'card_declined' }).where('user_id', '=', ann.user.id).returning('id').executeTakeFirstOrThrow()
+    const { ann, fee } = await declinedFee()
     const mine = await text('/account/fees', ann.cookie)
     expect(mine).toContain('Your bank declined this payment: you can pay it now, with this card or another.')
     expect(mine).toContain('Pay $12 now')
@@ -115,6 +122,21 @@ describe('the no-show fee’s pages without JavaScript', () => {
     expect(refunded.response.headers.get('location')).toBe('/admin/payments')
     expect(await text('/admin/payments', team.cookie)).toContain('Refunded because: The host marked the wrong member.')
     expect(await text('/account/fees', ann.cookie)).toMatch(/Refunded on [A-Z][a-z]+ \d{1,2}, \d{4}\. Your bank may take 5 to 10 days to show it\./)
+  })
+
+  it('says how long to wait, next to the fee, after its payment page was opened ten times in the hour; in French too', async () => {
+    const { ann, fee } = await declinedFee()
+    for (let opened = 0; opened < 10; opened++) expect((await post('/account/fees', ann.cookie, { id: fee.id, intent: 'pay' })).response.status).toBe(302)
+    await sql`UPDATE fee_checkouts SET created_at = now() - interval '20 minutes' WHERE fee_id = ${fee.id}`.execute(pages.database.db)
+    const refused = await post('/account/fees', ann.cookie, { id: fee.id, intent: 'pay' })
+    expect(refused.response.status).toBe(429)
+    expect(refused.html).toMatch(/<p class="field-error" role="alert">You have opened the payment page for this fee many times in the last hour\. Please try again in (39|40) minutes\.<\/p>/)
+    expect(refused.html).toContain('Pay $12 now')
+    expect(await validationOf(refused.html)).toEqual([])
+    await sql`UPDATE fee_checkouts SET created_at = now() - interval '59.5 minutes' WHERE fee_id = ${fee.id}`.execute(pages.database.db)
+    await pages.database.db.updateTable('users').set({ locale: 'fr' }).where('id', '=', ann.user.id).execute()
+    const french = await post('/account/fees', ann.cookie, { id: fee.id, intent: 'pay' })
+    expect(french.html).toContain('Veuillez réessayer dans 1 minute.')
   })
 
   it('says plainly when the member has no fee, in Dutch too', async () => {

@@ -15,6 +15,7 @@ import { ApiError } from '#app/utils/api.server.ts'
 import { getApi, requireUser } from '#app/utils/auth.server.ts'
 import { refusedForm } from '#app/utils/form-action.server.ts'
 import { formPageHeaders, formText, keepFormOnOutage } from '#app/utils/forms.server.ts'
+import { minutesToWait } from '#app/utils/http.server.ts'
 import { getT } from '#app/utils/i18next.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
@@ -40,19 +41,27 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   requirePayments(context)
   const form = await request.formData()
+  const intent = form.get('intent') === 'pay' ? 'pay' : 'dispute'
   return keepFormOnOutage(
     context,
     async () => {
       await requireUser(request, context)
-      if (form.get('intent') === 'pay') {
+      if (intent === 'pay') {
         try {
           return redirect(await getApi(request, context).fees.pay(formText(form, 'id')))
         } catch (error) {
           if (error instanceof ApiError && (error.status === 409 || error.status === 404))
             return refusedForm(
               context,
-              { error: 'payments:fees.notPayable', id: formText(form, 'id'), reason: '' },
+              { intent, error: 'payments:fees.notPayable', id: formText(form, 'id'), reason: '' },
               409,
+            )
+          // The payment page opened many times in the hour (each is a session at the provider).
+          if (error instanceof ApiError && error.status === 429)
+            return refusedForm(
+              context,
+              { intent, error: 'payments:fees.tooMany', count: minutesToWait(error), id: formText(form, 'id'), reason: '' },
+              429,
             )
           throw error
         }
@@ -61,7 +70,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (reason.length > 1000)
         return refusedForm(
           context,
-          { error: 'payments:fees.tooLong', id: formText(form, 'id'), reason },
+          { intent, error: 'payments:fees.tooLong', id: formText(form, 'id'), reason },
           400,
         )
       try {
@@ -70,7 +79,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         if (error instanceof ApiError && (error.status === 409 || error.status === 404))
           return refusedForm(
             context,
-            { error: 'payments:fees.closed', id: formText(form, 'id'), reason },
+            { intent, error: 'payments:fees.closed', id: formText(form, 'id'), reason },
             409,
           )
         throw error
@@ -78,6 +87,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirectWithToast(context, PATH, 'payments:fees.disputed')
     },
     () => ({
+      intent,
       error: 'common:errors.notSaved',
       id: formText(form, 'id'),
       reason: formText(form, 'reason'),
@@ -109,15 +119,17 @@ export default function Fees() {
         <ul className="card-list">
           {fees.map((fee) => {
             const failed = refused && refused.id === fee.id ? refused : null
+            const said = failed ? t(failed.error, { count: 'count' in failed ? Number(failed.count) : undefined }) : null
             return (
               <li key={fee.id} className="card-item" data-testid="fee">
                 <h2 className="card-item__name">
                   <Link to={`/activities/${fee.experience.id}`}>{fee.experience.title}</Link>
                 </h2>
                 <FeeStatus fee={fee} />
-                {failed && !fee.can_dispute ? (
+                {/* Paying's answer next to the button; disputing's in its form while it can still be sent. */}
+                {failed && (failed.intent === 'pay' || !fee.can_dispute) ? (
                   <p className="field-error" role="alert">
-                    {t(failed.error)}
+                    {said}
                   </p>
                 ) : null}
                 <OnlyTheMember quiet>
@@ -141,9 +153,9 @@ export default function Fees() {
                   {fee.can_dispute ? (
                     <Form method="post">
                       <input type="hidden" name="id" value={fee.id} />
-                      {failed ? (
+                      {failed?.intent === 'dispute' ? (
                         <p className="field-error" role="alert">
-                          {t(failed.error)}
+                          {said}
                         </p>
                       ) : null}
                       <div className="field">

@@ -119,6 +119,19 @@ describe('/account/payments without JavaScript', () => {
     expect(refused.html).toContain('Mastercard •••• 4444')
   })
 
+  it('says how long to wait after "Add a card" was pressed 20 times in the hour', async () => {
+    const { user, cookie } = await member()
+    const at = new Date(Date.now() - 45 * 60_000)
+    await pages.database.db
+      .insertInto('card_setups')
+      .values(Array.from({ length: 20 }, () => ({ user_id: user.id, provider: 'builtin', return_path: '/account/payments', created_at: at })))
+      .execute()
+    const refused = await post('/account/payments', cookie, { intent: 'add' })
+    expect(refused.response.status).toBe(429)
+    expect(refused.html).toMatch(/<div class="error-summary" role="alert"><p>You have started adding a card many times in the last hour\. Please try again in (14|15) minutes\.<\/p><\/div>/)
+    expect(await validationOf(refused.html)).toEqual([])
+  })
+
   it('is not there at all when payments are off', async () => {
     const { cookie } = await member()
     const off = { ...pages.web.services, config: { ...pages.web.services.config, payments: false } }

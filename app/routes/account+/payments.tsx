@@ -28,6 +28,7 @@ import { cardSetupToast } from '#app/utils/card-setup.server.ts'
 import { pageTitle } from '#app/utils/meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { refusedForm } from '#app/utils/form-action.server.ts'
+import { minutesToWait } from '#app/utils/http.server.ts'
 
 /**
  * `/account/payments` (spec §2, issue 31 §2, decision 073): the member's cards, with the brand's
@@ -88,7 +89,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         if (error.code === 'card_backs_fee')
           return refusedForm(context, { error: 'payments:errors.cardBacksFee' }, 409)
         if (error.status === 429)
-          return refusedForm(context, { error: 'payments:errors.tooMany' }, 429)
+          return refusedForm(context, { error: 'payments:errors.tooMany', count: minutesToWait(error) }, 429)
         if (error.status === 404 || error.status === 422)
           return redirectWithToast(context, PATH, { kind: 'info', key: 'payments:errors.gone' })
         throw error
@@ -112,18 +113,14 @@ export default function Payments() {
   const shown = pendingDefault
     ? cards.map((card) => ({ ...card, is_default: card.id === pendingDefault }))
     : cards
-  const error =
-    refused && 'error' in refused
-      ? refused.error
-      : fetcher.data && 'error' in fetcher.data
-        ? fetcher.data.error
-        : null
+  const refusal =
+    refused && 'error' in refused ? refused : fetcher.data && 'error' in fetcher.data ? fetcher.data : null
   return (
     <div className="prose">
       <h1>{t('title')}</h1>
-      {error ? (
+      {refusal ? (
         <div className="error-summary" role="alert">
-          <p>{t(error)}</p>
+          <p>{t(refusal.error, { count: 'count' in refusal ? Number(refusal.count) : undefined })}</p>
         </div>
       ) : null}
       <p>{t('intro')}</p>

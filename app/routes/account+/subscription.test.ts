@@ -1,6 +1,7 @@
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { createUser, TEST_PUBLIC_URL } from '#tests/api-harness.ts'
-import { routePages, validationOf } from '#tests/route-pages.ts'
+import { routePages, validationOf, withSetCookies } from '#tests/route-pages.ts'
 import { testContext } from '#tests/web-harness.ts'
 import * as checkout from '../checkout.$id.tsx'
 import * as onboarding from '../get-started+/subscription.tsx'
@@ -91,6 +92,16 @@ describe('/account/subscription without JavaScript', () => {
     expect(active).toContain('Renews on')
     expect(active).toContain('Visa •••• 4242')
     expect(await validationOf(active)).toEqual([])
+  })
+
+  it('says how long to wait after paying was started 20 times in the hour, on the page the member was on', async () => {
+    const { user, cookie } = await member({ region: 'ME' })
+    for (let start = 0; start < 20; start++) expect((await post('/account/subscription', cookie, { intent: 'join', consent: 'yes' })).response.status).toBe(302)
+    await sql`UPDATE subscriptions SET created_at = now() - interval '30 minutes' WHERE user_id = ${user.id}`.execute(pages.database.db)
+    const refused = await post('/account/subscription', cookie, { intent: 'join', consent: 'yes' })
+    expect(refused.response.headers.get('location')).toBe('/account/subscription')
+    const told = await text('/account/subscription', withSetCookies(cookie, refused.response))
+    expect(told).toMatch(/You have started paying too many times in the last hour\. Please try again in (29|30) minutes\./)
   })
 
   it('cancels in two steps: the question first, then done; premium runs to the end of the year paid for', async () => {
