@@ -61,7 +61,12 @@ export function CitySearch({
       fetch(`/api/v1/places?query=${encodeURIComponent(text.trim())}&limit=6`, { signal: controller.signal })
         .then((response) => (response.ok ? response.json() : { data: [] }))
         .then((json: unknown) => {
-          setOptions(placesFromJson(json))
+          const places = placesFromJson(json)
+          // A city typed in full ("portland, or") is taken as it is: no list opens over the
+          // buttons below for the member to dismiss first.
+          const typedInFull = places.find((place) => place.label.toLowerCase() === text.trim().toLowerCase())
+          if (typedInFull) return choose(typedInFull)
+          setOptions(places)
           setOpen(true)
           setActive(-1)
         })

@@ -500,6 +500,12 @@ test.describe('with JavaScript', () => {
     await page.getByRole('button', { name: 'Show activities' }).click()
     await expect(page).toHaveURL(/[?&]place=us-or-portland/)
     await expect(page.getByRole('heading', { level: 2, name: /near Portland, OR$/ })).toBeVisible()
+    // A city typed in full is taken as it is, written as the list writes it, and no list opens.
+    await city.fill('seattle, wa')
+    await expect(city).toHaveValue('Seattle, WA')
+    await expect(page.getByRole('listbox', { name: 'Matching cities' })).toBeHidden()
+    await page.getByRole('button', { name: 'Show activities' }).click()
+    await expect(page).toHaveURL(/[?&]place=us-wa-seattle/)
     await context.close()
   })
   test('current location picks the nearest city and searches there; a refused permission says what to do instead', async ({ browser }) => {
